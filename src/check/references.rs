@@ -1,0 +1,249 @@
+//! Ids are unique and every reference names something that exists.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use toml::Spanned;
+
+use super::{in_components, in_game_file};
+use crate::diag::Problem;
+use crate::model::{FieldType, Game};
+
+pub fn check(game: &Game) -> Vec<Problem> {
+    let mut out = unique_ids(game);
+    out.extend(symbol_fields(game));
+    out.extend(piece_and_board_refs(game));
+    out.extend(invariant_refs(game));
+    out
+}
+
+/// Every id in a game is unique, whatever it names: output files are named by id.
+fn unique_ids(game: &Game) -> Vec<Problem> {
+    let c = &game.components;
+    let ids = c
+        .symbols
+        .iter()
+        .map(|s| &s.id)
+        .chain(c.decks.iter().map(|d| &d.id))
+        .chain(c.decks.iter().flat_map(|d| d.cards.iter().map(|c| &c.id)))
+        .chain(c.pieces.iter().map(|p| &p.id))
+        .chain(c.boards.iter().map(|b| &b.id))
+        .chain(c.tracks.iter().map(|t| &t.id));
+    let mut seen: BTreeMap<&str, &Spanned<String>> = BTreeMap::new();
+    let mut out = Vec::new();
+    for id in ids {
+        if id.get_ref().is_empty() || !id.get_ref().chars().all(is_id_char) {
+            out.push(in_components(
+                game,
+                id.span(),
+                format!(
+                    "id `{}` must be lower-case letters, digits and dashes",
+                    id.get_ref()
+                ),
+            ));
+        }
+        if let Some(first) = seen.insert(id.get_ref(), id) {
+            let (line, _) = game.components_file.line_col(first.span().start);
+            out.push(
+                in_components(game, id.span(), format!("duplicate id `{}`", id.get_ref()))
+                    .help(format!("it is first used on line {line}")),
+            );
+        }
+    }
+    out
+}
+
+fn is_id_char(c: char) -> bool {
+    c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'
+}
+
+/// Symbol-typed card fields name a symbol of their declared group.
+fn symbol_fields(game: &Game) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for deck in &game.components.decks {
+        for (name, decl) in &deck.fields {
+            if !matches!(decl.kind, FieldType::Symbol | FieldType::Symbols) {
+                continue;
+            }
+            let Some(group) = &decl.group else {
+                out.push(in_components(
+                    game,
+                    deck.id.span(),
+                    format!(
+                        "field `{name}` of deck `{}` is a symbol field but names no `group`",
+                        deck.id.get_ref()
+                    ),
+                ));
+                continue;
+            };
+            for card in &deck.cards {
+                let Some(value) = card.fields.get(name) else {
+                    continue;
+                };
+                let ids: Vec<&str> = match value.get_ref() {
+                    toml::Value::String(s) => vec![s.as_str()],
+                    toml::Value::Array(a) => a.iter().filter_map(|v| v.as_str()).collect(),
+                    _ => continue, // wrong types are reported by the value checks
+                };
+                for id in ids {
+                    if !game.symbols_in(group).any(|s| s.id.get_ref() == id) {
+                        out.push(dangling(
+                            game,
+                            value.span(),
+                            id,
+                            &format!("a symbol of group `{group}`"),
+                            game.symbols_in(group).map(|s| s.id.get_ref().as_str()),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn piece_and_board_refs(game: &Game) -> Vec<Problem> {
+    let c = &game.components;
+    let mut out = Vec::new();
+    for piece in &c.pieces {
+        if let Some(sym) = &piece.symbol
+            && game.symbol(sym).is_none()
+        {
+            out.push(dangling(
+                game,
+                piece.id.span(),
+                sym,
+                "a symbol",
+                c.symbols.iter().map(|s| s.id.get_ref().as_str()),
+            ));
+        }
+    }
+    for board in &c.boards {
+        let mut coords = BTreeSet::new();
+        for cell in &board.cells {
+            if !game
+                .symbols_in(&board.cell_group)
+                .any(|s| s.id.get_ref() == cell.kind.get_ref())
+            {
+                out.push(dangling(
+                    game,
+                    cell.kind.span(),
+                    cell.kind.get_ref(),
+                    &format!("a symbol of group `{}`", board.cell_group),
+                    game.symbols_in(&board.cell_group)
+                        .map(|s| s.id.get_ref().as_str()),
+                ));
+            }
+            if let Some(p) = &cell.piece
+                && game.piece(p).is_none()
+            {
+                out.push(dangling(
+                    game,
+                    cell.kind.span(),
+                    p,
+                    "a piece",
+                    c.pieces.iter().map(|p| p.id.get_ref().as_str()),
+                ));
+            }
+            if !coords.insert((cell.q, cell.r)) {
+                out.push(in_components(
+                    game,
+                    cell.kind.span(),
+                    format!(
+                        "board `{}` lists the hex q={}, r={} twice",
+                        board.id.get_ref(),
+                        cell.q,
+                        cell.r
+                    ),
+                ));
+            }
+        }
+    }
+    let card_ids: Vec<&str> = c
+        .decks
+        .iter()
+        .flat_map(|d| d.cards.iter().map(|c| c.id.get_ref().as_str()))
+        .collect();
+    for track in &c.tracks {
+        if let Some(card) = &track.card
+            && !card_ids.contains(&card.as_str())
+        {
+            out.push(dangling(
+                game,
+                track.id.span(),
+                card,
+                "a card",
+                card_ids.iter().copied(),
+            ));
+        }
+    }
+    out
+}
+
+/// Invariants name decks, piece kinds and parameters that exist.
+fn invariant_refs(game: &Game) -> Vec<Problem> {
+    let c = &game.components;
+    let mut out = Vec::new();
+    for inv in &game.invariants {
+        let span = inv.id.span();
+        for deck in &inv.decks {
+            if game.deck(deck).is_none() {
+                out.push(
+                    in_game_file(
+                        game,
+                        span.clone(),
+                        format!(
+                            "invariant `{}` counts deck `{deck}`, which does not exist",
+                            inv.id.get_ref()
+                        ),
+                    )
+                    .help(known(c.decks.iter().map(|d| d.id.get_ref().as_str()))),
+                );
+            }
+        }
+        for kind in &inv.pieces {
+            if game.pieces_of_kind(kind).next().is_none() {
+                out.push(
+                    in_game_file(
+                        game,
+                        span.clone(),
+                        format!(
+                            "invariant `{}` counts piece kind `{kind}`, which no piece has",
+                            inv.id.get_ref()
+                        ),
+                    )
+                    .help(known(c.pieces.iter().map(|p| p.kind.as_str()))),
+                );
+            }
+        }
+        let params = [&inv.equals_param, &inv.min_param, &inv.max_param];
+        for param in params
+            .into_iter()
+            .flatten()
+            .filter(|p| game.param_int(p).is_err())
+        {
+            out.push(in_game_file(game, span.clone(), format!("invariant `{}` compares with parameter `{param}`, which is not an integer parameter", inv.id.get_ref())));
+        }
+    }
+    out
+}
+
+fn dangling<'a>(
+    game: &Game,
+    span: std::ops::Range<usize>,
+    id: &str,
+    what: &str,
+    known_ids: impl Iterator<Item = &'a str>,
+) -> Problem {
+    in_components(game, span, format!("`{id}` does not name {what}")).help(known(known_ids))
+}
+
+fn known<'a>(ids: impl Iterator<Item = &'a str>) -> String {
+    let mut ids: Vec<&str> = ids.collect();
+    ids.sort();
+    ids.dedup();
+    if ids.is_empty() {
+        "there are none".to_string()
+    } else {
+        format!("known: {}", ids.join(", "))
+    }
+}

@@ -1,0 +1,197 @@
+//! Problems found in the data, reported with file, line, column and the offending text underlined.
+
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+
+/// A data file's text, kept so that problems can quote it.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub path: PathBuf,
+    pub text: Arc<str>,
+}
+
+impl SourceFile {
+    /// 1-based line and column of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let before = &self.text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        (line, col)
+    }
+}
+
+/// Whether a problem is in the data (exit 1) or in reading it (exit 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemKind {
+    Data,
+    Io,
+}
+
+/// One thing wrong with the input.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    pub kind: ProblemKind,
+    pub message: String,
+    /// The rule the check enforces and the rulebook section it comes from.
+    pub rule: Option<String>,
+    pub file: Option<SourceFile>,
+    pub span: Option<Range<usize>>,
+    pub label: String,
+    pub help: Option<String>,
+}
+
+impl Problem {
+    pub fn data(message: impl Into<String>) -> Self {
+        Problem {
+            kind: ProblemKind::Data,
+            message: message.into(),
+            rule: None,
+            file: None,
+            span: None,
+            label: String::new(),
+            help: None,
+        }
+    }
+
+    pub fn io(path: &Path, err: impl fmt::Display) -> Self {
+        Problem {
+            kind: ProblemKind::Io,
+            ..Problem::data(format!("cannot read {}: {err}", path.display()))
+        }
+    }
+
+    /// Points the problem at a span of a file.
+    pub fn at(mut self, file: &SourceFile, span: Range<usize>, label: impl Into<String>) -> Self {
+        self.file = Some(file.clone());
+        self.span = Some(span);
+        self.label = label.into();
+        self
+    }
+
+    /// Names the file without a place in it.
+    pub fn in_file(mut self, file: &SourceFile) -> Self {
+        self.file = Some(file.clone());
+        self
+    }
+
+    pub fn rule(mut self, rule: impl Into<String>) -> Self {
+        self.rule = Some(rule.into());
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// `path:line:col`, or just the path, or nothing.
+    pub fn location(&self) -> Option<String> {
+        let file = self.file.as_ref()?;
+        Some(match &self.span {
+            Some(span) => {
+                let (line, col) = file.line_col(span.start);
+                format!("{}:{line}:{col}", file.path.display())
+            }
+            None => file.path.display().to_string(),
+        })
+    }
+
+    /// The full report, as the command line prints it.
+    pub fn render(&self, colour: bool) -> String {
+        let handler = if colour {
+            miette::GraphicalReportHandler::new()
+        } else {
+            miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+        };
+        let mut out = String::new();
+        let report = Report::from(self);
+        if handler.render_report(&mut out, &report).is_err() {
+            out = format!("error: {}\n", self);
+        }
+        out
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(loc) = self.location() {
+            write!(f, "{loc}: ")?;
+        }
+        write!(f, "{}", self.message)?;
+        if let Some(rule) = &self.rule {
+            write!(f, " [rule: {rule}]")?;
+        }
+        Ok(())
+    }
+}
+
+/// The miette view of a problem.
+#[derive(Debug)]
+struct Report {
+    heading: String,
+    source: Option<NamedSource<Arc<str>>>,
+    labels: Vec<LabeledSpan>,
+    help: Option<String>,
+}
+
+impl From<&Problem> for Report {
+    fn from(p: &Problem) -> Self {
+        let mut heading = match p.location() {
+            Some(loc) => format!("{loc}: {}", p.message),
+            None => p.message.clone(),
+        };
+        if let Some(rule) = &p.rule {
+            heading.push_str(&format!("\n  rule: {rule}"));
+        }
+        let source = p
+            .file
+            .as_ref()
+            .map(|f| NamedSource::new(f.path.display().to_string(), f.text.clone()));
+        let labels = p
+            .span
+            .clone()
+            .filter(|_| source.is_some())
+            .map(|s| LabeledSpan::new_with_span(Some(p.label.clone()), s))
+            .into_iter()
+            .collect();
+        Report {
+            heading,
+            source,
+            labels,
+            help: p.help.clone(),
+        }
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.heading)
+    }
+}
+
+impl std::error::Error for Report {}
+
+impl Diagnostic for Report {
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        if self.labels.is_empty() {
+            None
+        } else {
+            Some(Box::new(self.labels.iter().cloned()))
+        }
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h.as_str()) as Box<dyn fmt::Display>)
+    }
+}

@@ -1,0 +1,12 @@
+//! printplay: one TOML description of a tabletop game, checked, simulated, printed and explained.
+//!
+//! The data flows one way: [`model`] loads a game's folder, [`check`] proves it obeys its own
+//! rules, and the same model goes on to the later stages.
+
+pub mod check;
+pub mod cli;
+pub mod diag;
+pub mod games;
+pub mod model;
+pub mod scaffold;
+pub mod schema;

@@ -1,0 +1,322 @@
+//! `components.toml`: decks and cards, pieces, symbols, boards and tracks.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+use super::Source;
+
+/// Largest count any one card or piece may have; larger counts are typing errors.
+pub const MAX_COUNT: u32 = 999;
+
+/// The whole of `components.toml`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ComponentsFile {
+    #[serde(default, rename = "symbol")]
+    pub symbols: Vec<Symbol>,
+    #[serde(default, rename = "deck")]
+    pub decks: Vec<Deck>,
+    #[serde(default, rename = "piece")]
+    pub pieces: Vec<Piece>,
+    #[serde(default, rename = "board")]
+    pub boards: Vec<Board>,
+    #[serde(default, rename = "track")]
+    pub tracks: Vec<Track>,
+}
+
+/// How many copies of a card or piece exist: 0 to [`MAX_COUNT`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(try_from = "i64", into = "i64")]
+#[schemars(with = "u32")]
+pub struct Count(pub u32);
+
+impl TryFrom<i64> for Count {
+    type Error = String;
+    fn try_from(n: i64) -> Result<Self, String> {
+        if (0..=i64::from(MAX_COUNT)).contains(&n) {
+            Ok(Count(n as u32))
+        } else {
+            Err(format!(
+                "a count must be between 0 and {MAX_COUNT}, not {n}"
+            ))
+        }
+    }
+}
+
+impl From<Count> for i64 {
+    fn from(c: Count) -> i64 {
+        i64::from(c.0)
+    }
+}
+
+fn one() -> Count {
+    Count(1)
+}
+
+/// A named value with a colour and a mark that reads in greyscale: an inquiry colour,
+/// an element, a map icon, a player colour, a kind of board hex.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Symbol {
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    /// Symbols are grouped; a field of type `symbol` names its group.
+    pub group: String,
+    pub name: String,
+    /// The name in other languages, keyed by language code.
+    #[serde(default)]
+    pub names: BTreeMap<String, String>,
+    /// Fill colour as `#rrggbb`.
+    pub colour: String,
+    /// A shape drawn with the colour so that meaning never rests on colour alone
+    /// (circle, square, triangle, diamond, hexagon, star, cross, drop, flame, leaf, wave, none).
+    pub mark: String,
+    #[serde(default)]
+    pub source: Option<Source>,
+}
+
+/// Named card sizes, or a custom size in millimetres.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CardSize {
+    Named(NamedSize),
+    Custom { width: f64, height: f64 },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum NamedSize {
+    /// 63 x 88 mm
+    Poker,
+    /// 56 x 87 mm
+    Bridge,
+    /// 70 x 120 mm
+    Tarot,
+    /// 44 x 63 mm (mini American)
+    Mini,
+}
+
+impl Default for CardSize {
+    fn default() -> Self {
+        CardSize::Named(NamedSize::Poker)
+    }
+}
+
+impl CardSize {
+    /// Width and height in millimetres.
+    pub fn mm(self) -> (f64, f64) {
+        match self {
+            CardSize::Named(NamedSize::Poker) => (63.0, 88.0),
+            CardSize::Named(NamedSize::Bridge) => (56.0, 87.0),
+            CardSize::Named(NamedSize::Tarot) => (70.0, 120.0),
+            CardSize::Named(NamedSize::Mini) => (44.0, 63.0),
+            CardSize::Custom { width, height } => (width, height),
+        }
+    }
+}
+
+/// A deck: cards that share a size, a back, a template and a field schema.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Deck {
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    pub name: String,
+    #[serde(default)]
+    pub names: BTreeMap<String, String>,
+    #[serde(default)]
+    pub size: CardSize,
+    /// SVG template in `templates/` for the card fronts (without `.svg`).
+    pub template: String,
+    /// What the back shows.
+    pub back: Back,
+    /// Where the card counts come from.
+    pub counts: Source,
+    /// The fields every card of this deck may carry, with their types and ranges.
+    #[serde(default)]
+    pub fields: BTreeMap<String, FieldDecl>,
+    #[serde(default, rename = "card")]
+    pub cards: Vec<Card>,
+}
+
+/// A card back: its template and the text it shows.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Back {
+    pub template: String,
+    pub title: String,
+    /// Background colour as `#rrggbb`.
+    pub colour: String,
+}
+
+/// The type of a card field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FieldType {
+    Int,
+    Text,
+    Bool,
+    /// The id of a symbol of the field's `group`.
+    Symbol,
+    /// A list of symbol ids of the field's `group`.
+    Symbols,
+    /// A list of integers.
+    Ints,
+}
+
+/// A declared card field: `gold = { type = "int", min = 1, max = 3, source = {...} }`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FieldDecl {
+    #[serde(rename = "type")]
+    pub kind: FieldType,
+    /// What the field means on the card.
+    pub label: String,
+    #[serde(default)]
+    pub min: Option<i64>,
+    #[serde(default)]
+    pub max: Option<i64>,
+    /// Longest text, in characters.
+    #[serde(default)]
+    pub max_len: Option<usize>,
+    /// For symbol fields: the symbol group the values come from.
+    #[serde(default)]
+    pub group: Option<String>,
+    /// Cards without the field are allowed.
+    #[serde(default)]
+    pub optional: bool,
+    /// Where this field's values come from, for every card of the deck.
+    pub source: Source,
+}
+
+/// One card design; `count` copies of it are printed.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Card {
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    pub name: String,
+    #[serde(default)]
+    pub names: BTreeMap<String, String>,
+    #[serde(default = "one")]
+    #[schemars(with = "u32")]
+    pub count: Count,
+    /// Short card text (effects, flavour), Markdown-free.
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub texts: BTreeMap<String, String>,
+    /// Values of the deck's declared fields.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
+    pub fields: BTreeMap<String, Spanned<toml::Value>>,
+    /// Per-field provenance that overrides the deck's declaration for this card.
+    #[serde(default)]
+    pub sources: BTreeMap<String, Source>,
+}
+
+/// Tokens, tiles, pawns, markers and chits.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Piece {
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    pub name: String,
+    #[serde(default)]
+    pub names: BTreeMap<String, String>,
+    /// What sort of piece this is (`element-tile`, `elemental`, `pawn`...); invariants select by kind.
+    pub kind: String,
+    #[schemars(with = "u32")]
+    pub count: Count,
+    pub shape: Shape,
+    /// Size across in millimetres; for hexes, flat side to flat side.
+    pub size_mm: f64,
+    /// The symbol printed on the piece, if any.
+    #[serde(default)]
+    pub symbol: Option<String>,
+    /// Text printed on the piece (a value, a letter).
+    #[serde(default)]
+    pub label: Option<String>,
+    /// Printed on the token sheet; false for pieces bought elsewhere (cubes, bags, screens).
+    #[serde(default = "yes")]
+    pub print: bool,
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
+    pub fields: BTreeMap<String, Spanned<toml::Value>>,
+    pub source: Source,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Shape {
+    Circle,
+    Square,
+    Hex,
+    Pawn,
+    Cube,
+    Other,
+}
+
+/// A board. Hex boards list their cells in axial coordinates.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Board {
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    pub name: String,
+    #[serde(default)]
+    pub names: BTreeMap<String, String>,
+    /// Hex size, flat side to flat side, in millimetres.
+    pub hex_mm: f64,
+    pub orientation: HexOrientation,
+    /// The symbol group that cell kinds come from.
+    pub cell_group: String,
+    pub cells: Vec<Cell>,
+    pub source: Source,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum HexOrientation {
+    Flat,
+    Pointy,
+}
+
+/// One hex of a board, in axial coordinates.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Cell {
+    pub q: i32,
+    pub r: i32,
+    /// A symbol id of the board's `cell_group`.
+    #[schemars(with = "String")]
+    pub kind: Spanned<String>,
+    /// A piece that starts on this cell (an aether tile).
+    #[serde(default)]
+    pub piece: Option<String>,
+}
+
+/// A numbered track such as the public outrage track.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Track {
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    pub name: String,
+    #[serde(default)]
+    pub names: BTreeMap<String, String>,
+    pub min: i64,
+    pub max: i64,
+    pub start: i64,
+    /// The card the track is printed on, if any.
+    #[serde(default)]
+    pub card: Option<String>,
+    pub source: Source,
+}

@@ -1,0 +1,139 @@
+//! `game.toml`: what the game is, its rule parameters and its declared invariants.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+use super::Source;
+
+/// The whole of `game.toml`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameFile {
+    pub game: GameInfo,
+    /// Rule parameters the engines, templates and checks read by name.
+    #[serde(default)]
+    pub params: BTreeMap<String, Param>,
+    /// Count-style invariants, checked by `printplay check`.
+    #[serde(default, rename = "invariant")]
+    pub invariants: Vec<Invariant>,
+}
+
+/// Names, credits and where the rules come from.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameInfo {
+    pub name: String,
+    /// The name in other languages, keyed by language code (`fi = "..."`).
+    #[serde(default)]
+    pub names: BTreeMap<String, String>,
+    /// One line for `printplay list`.
+    pub summary: String,
+    pub players: PlayerRange,
+    pub designer: String,
+    #[serde(default)]
+    pub publisher: Option<String>,
+    #[serde(default)]
+    pub year: Option<u16>,
+    /// File name of the source rulebook.
+    pub rulebook: String,
+    /// Language of the source rulebook.
+    #[serde(default = "english")]
+    pub rulebook_language: String,
+    /// Languages the rules reference is published in.
+    #[serde(default = "only_english")]
+    pub languages: Vec<String>,
+    /// The rule engine that plays this game, if any (`printplay list` shows the known ones).
+    #[serde(default)]
+    pub engine: Option<String>,
+}
+
+fn english() -> String {
+    "en".into()
+}
+
+fn only_english() -> Vec<String> {
+    vec![english()]
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerRange {
+    pub min: u8,
+    pub max: u8,
+}
+
+/// A named rule parameter: `[params.hand_size] value = 3, source = { printed = "Setup" }`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Param {
+    #[schemars(with = "serde_json::Value")]
+    pub value: Spanned<toml::Value>,
+    pub source: Source,
+    /// What the parameter means, in a sentence.
+    pub doc: String,
+}
+
+/// What an invariant adds up for each selected card or piece.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Measure {
+    /// Physical copies: the sum of counts.
+    Cards,
+    /// Distinct designs, whatever their counts.
+    Designs,
+    /// A numeric field, summed over every copy.
+    Sum(String),
+}
+
+/// A declarative count rule, e.g. "the game deck holds 6 cards of each inquiry colour".
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Invariant {
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    /// The rule in words, as the rulebook gives it.
+    pub rule: String,
+    /// The rulebook section the rule comes from.
+    pub section: String,
+    /// What is added up; several measures are added together.
+    #[serde(default = "cards_measure")]
+    pub measure: Vec<Measure>,
+    /// Decks whose cards are counted (ids).
+    #[serde(default)]
+    pub decks: Vec<String>,
+    /// Piece kinds whose pieces are counted.
+    #[serde(default)]
+    pub pieces: Vec<String>,
+    /// Only items whose fields equal these values (`count`, `id` and `kind` also work).
+    #[serde(default, rename = "where")]
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
+    pub filter: BTreeMap<String, toml::Value>,
+    /// Check the rule separately for each value of this field.
+    #[serde(default)]
+    pub group_by: Option<String>,
+    /// With `group_by`: how many distinct groups there must be.
+    #[serde(default)]
+    pub groups: Option<i64>,
+    #[serde(default)]
+    pub equals: Option<i64>,
+    #[serde(default)]
+    pub min: Option<i64>,
+    #[serde(default)]
+    pub max: Option<i64>,
+    /// Compare with the integer value of this parameter instead of a literal.
+    #[serde(default)]
+    pub equals_param: Option<String>,
+    /// A lower bound read from an integer parameter.
+    #[serde(default)]
+    pub min_param: Option<String>,
+    /// An upper bound read from an integer parameter.
+    #[serde(default)]
+    pub max_param: Option<String>,
+}
+
+fn cards_measure() -> Vec<Measure> {
+    vec![Measure::Cards]
+}
