@@ -1,0 +1,91 @@
+//! The shared rule-engine interface, in the style of OpenSpiel's State API.
+//!
+//! Each game's engine lives in its own module under `crate::games` and implements [`State`];
+//! the simulator, the bots and `printplay replay` only ever see this trait.
+//! Engines read every number and component from the canonical model ([`crate::model::Game`]).
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use rand_chacha::ChaCha8Rng;
+
+use crate::model::Game;
+
+/// A seat at the table, numbered from 0.
+pub type Player = usize;
+
+/// Who acts next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Turn {
+    Player(Player),
+    /// A random event (a draw, a shuffle, a layout); see [`State::chance_outcomes`].
+    Chance,
+    Terminal,
+}
+
+/// One game in progress. Cloning is cheap enough for search.
+pub trait State: Clone + Send + Sync + 'static {
+    /// An action: a player's move or a chance outcome.
+    type Action: Copy + Eq + Hash + Debug + Send + Sync;
+
+    fn num_players(&self) -> usize;
+
+    fn turn(&self) -> Turn;
+
+    /// The moves open to the player to act; never empty while the game is not over.
+    fn legal_actions(&self) -> Vec<Self::Action>;
+
+    /// At a chance node: each outcome with its probability (they sum to 1).
+    fn chance_outcomes(&self) -> Vec<(Self::Action, f64)>;
+
+    /// Plays a legal action or chance outcome.
+    fn apply(&mut self, action: Self::Action);
+
+    /// Per-player result once terminal: 1 for a win, 0 for a loss, shares for ties.
+    fn returns(&self) -> Vec<f64>;
+
+    /// The action in words, as `printplay replay` prints it.
+    fn action_name(&self, action: Self::Action) -> String;
+
+    /// What `player` can see, in words (hands of others and draw piles hidden).
+    fn observation(&self, player: Player) -> String;
+
+    /// A copy in which everything `observer` cannot see is resampled consistently with what
+    /// they can see. Bots only ever receive such copies.
+    fn determinize(&self, observer: Player, rng: &mut ChaCha8Rng) -> Self;
+
+    /// Moves played so far (chance outcomes excluded); the simulator's turn cap uses it.
+    fn moves_played(&self) -> u32;
+
+    /// How the game ended (`"crime scenes"`, `"surrounded"`, `"outrage"`...), once terminal.
+    fn end_reason(&self) -> Option<&'static str>;
+
+    /// Game-specific end statistics, by name (`"outrage"`, `"parts activated"`...).
+    fn end_stats(&self) -> Vec<(&'static str, f64)>;
+}
+
+/// Options for a new game: seat count and named rule variants (`--variant NAME=VALUE`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Config {
+    pub players: usize,
+    pub variants: BTreeMap<String, String>,
+}
+
+/// A named reading of an ambiguous rule, with its possible values; the first is the default.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub name: &'static str,
+    pub values: &'static [&'static str],
+    /// The ambiguity, in a sentence.
+    pub doc: &'static str,
+}
+
+impl Config {
+    /// The chosen value of a variant, or its default.
+    pub fn variant<'a>(&'a self, v: &'a Variant) -> &'a str {
+        self.variants
+            .get(v.name)
+            .map_or(v.values[0], String::as_str)
+    }
+}
