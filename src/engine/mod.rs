@@ -10,8 +10,6 @@ use std::hash::Hash;
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::model::Game;
-
 /// A seat at the table, numbered from 0.
 pub type Player = usize;
 
@@ -88,4 +86,11 @@ impl Config {
             .get(v.name)
             .map_or(v.values[0], String::as_str)
     }
+}
+
+/// A player. It is handed a [`State::determinize`]d copy for the seat to act, so it sees no
+/// more than that seat's observation.
+pub trait Bot<S: State>: Send {
+    fn name(&self) -> &str;
+    fn choose(&mut self, state: &S, rng: &mut ChaCha8Rng) -> S::Action;
 }
