@@ -10,6 +10,8 @@ use std::hash::Hash;
 
 use rand_chacha::ChaCha8Rng;
 
+use crate::model::Game;
+
 /// A seat at the table, numbered from 0.
 pub type Player = usize;
 
@@ -93,4 +95,25 @@ impl Config {
 pub trait Bot<S: State>: Send {
     fn name(&self) -> &str;
     fn choose(&mut self, state: &S, rng: &mut ChaCha8Rng) -> S::Action;
+}
+
+/// A game's rules, read once from the model; makes new games and bots.
+pub trait Engine: Send + Sync + Sized {
+    type State: State;
+
+    /// Reads every rule number and component from the model; the error says what is missing.
+    fn from_model(game: &Game) -> Result<Self, String>;
+
+    /// The rule variants this engine understands (the rulebook's ambiguities).
+    fn variants(&self) -> &'static [Variant];
+
+    /// Seat counts the game supports.
+    fn player_counts(&self) -> std::ops::RangeInclusive<usize>;
+
+    /// A new game after setup (shuffles and deals drawn from `rng`).
+    fn new_game(&self, config: &Config, rng: &mut ChaCha8Rng) -> Result<Self::State, String>;
+
+    /// A game-specific bot by name; every engine offers `heuristic`.
+    /// (`random` and `mcts` are generic and live in the simulator.)
+    fn bot(&self, name: &str) -> Option<Box<dyn Bot<Self::State>>>;
 }
