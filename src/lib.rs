@@ -9,5 +9,6 @@ pub mod diag;
 pub mod engine;
 pub mod games;
 pub mod model;
+pub mod output;
 pub mod scaffold;
 pub mod schema;
