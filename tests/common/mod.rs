@@ -1,0 +1,85 @@
+//! A copy of the shipped data in a temporary folder, edited by a test and checked by the binary.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub struct Fixture {
+    pub dir: tempfile::TempDir,
+}
+
+/// What a run of the binary printed, and how it exited.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Fixture {
+    /// A data folder holding a copy of the named shipped games.
+    pub fn with_games(slugs: &[&str]) -> Fixture {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for slug in slugs {
+            copy_dir(&repo().join("data").join(slug), &dir.path().join(slug));
+        }
+        Fixture { dir }
+    }
+
+    pub fn data(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn file(&self, game: &str, name: &str) -> PathBuf {
+        self.data().join(game).join(name)
+    }
+
+    /// Replaces the first occurrence of `from` by `to` and returns the 1-based line it is on.
+    pub fn edit(&self, game: &str, name: &str, from: &str, to: &str) -> usize {
+        let path = self.file(game, name);
+        let text = std::fs::read_to_string(&path).expect("read fixture");
+        let at = text
+            .find(from)
+            .unwrap_or_else(|| panic!("`{from}` not found in {name}"));
+        let line = text[..at].matches('\n').count() + 1;
+        std::fs::write(&path, text.replacen(from, to, 1)).expect("write fixture");
+        line
+    }
+
+    /// Runs `printplay --data <fixture> ARGS...`.
+    pub fn run(&self, args: &[&str]) -> Run {
+        let mut all = vec!["--data", self.data().to_str().unwrap()];
+        all.extend_from_slice(args);
+        run_in(repo(), &all)
+    }
+}
+
+pub fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs the binary in `cwd` with `args`.
+pub fn run_in(cwd: &Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run printplay");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
