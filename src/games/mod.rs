@@ -3,6 +3,8 @@
 //! A game names its module with `engine = "..."` in `game.toml`. Nothing here is needed for
 //! a designer's own game; it builds and checks without one.
 
+pub mod the_search;
+
 use crate::diag::Problem;
 use crate::model::Game;
 
@@ -16,7 +18,7 @@ pub trait GameModule: Sync {
 
 /// Every game module this build knows.
 pub fn modules() -> &'static [&'static dyn GameModule] {
-    &[]
+    &[&the_search::TheSearch]
 }
 
 /// The module with this id, if any.

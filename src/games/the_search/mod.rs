@@ -1,0 +1,11 @@
+//! Aether Captains: The Search. Criminal against police on a 5 x 4 grid of map cards.
+//!
+//! - [`rules`] reads the rule numbers and card effects from the model;
+//! - [`layout`] is the grid and the random map layout;
+//! - [`check`] holds the logical invariants `printplay check` runs.
+
+pub mod check;
+pub mod layout;
+pub mod rules;
+
+pub use check::{ENGINE_ID, TheSearch};
