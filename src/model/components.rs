@@ -133,6 +133,10 @@ pub struct Deck {
     pub template: String,
     /// What the back shows.
     pub back: Back,
+    /// Printed on the card sheets; false for decks the data only describes (a base game's
+    /// deck the players already own, a pool of card slots whose texts we do not have).
+    #[serde(default = "yes")]
+    pub print: bool,
     /// Where the card counts come from.
     pub counts: Source,
     /// The fields every card of this deck may carry, with their types and ranges.
