@@ -3,6 +3,7 @@
 //! A game names its module with `engine = "..."` in `game.toml`. Nothing here is needed for
 //! a designer's own game; it builds and checks without one.
 
+pub mod settlers_aztecs;
 pub mod the_search;
 
 use crate::diag::Problem;
@@ -18,7 +19,7 @@ pub trait GameModule: Sync {
 
 /// Every game module this build knows.
 pub fn modules() -> &'static [&'static dyn GameModule] {
-    &[&the_search::TheSearch]
+    &[&the_search::TheSearch, &settlers_aztecs::SettlersAztecs]
 }
 
 /// The module with this id, if any.
