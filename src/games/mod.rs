@@ -3,6 +3,7 @@
 //! A game names its module with `engine = "..."` in `game.toml`. Nothing here is needed for
 //! a designer's own game; it builds and checks without one.
 
+pub mod aether;
 pub mod settlers_aztecs;
 pub mod the_search;
 
@@ -19,7 +20,11 @@ pub trait GameModule: Sync {
 
 /// Every game module this build knows.
 pub fn modules() -> &'static [&'static dyn GameModule] {
-    &[&the_search::TheSearch, &settlers_aztecs::SettlersAztecs]
+    &[
+        &the_search::TheSearch,
+        &settlers_aztecs::SettlersAztecs,
+        &aether::Aether,
+    ]
 }
 
 /// The module with this id, if any.

@@ -1,0 +1,1301 @@
+//! Aether's rule engine.
+//!
+//! A turn is: any number of swaps (each sacrifices an unused elemental and redraws the whole
+//! hand), then one placement (a tile from the hand on an empty hex, optionally with an unused
+//! elemental on it), then draws back to the hand size. Draws are chance nodes, so the bag's
+//! order never exists: only its contents. Setup (the fill and the first hands) is drawn from
+//! the `new_game` rng. Seat 0 starts (the rulebook picks the starting player at random; the
+//! simulator randomises seats).
+//!
+//! Not modelled: ending early when every player agrees no aether tile can change hands
+//! (Pelin loppu). An engine cannot agree; the game always runs until the last empty hex fills,
+//! which scores the same whenever that agreement would have been right.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+
+use super::bots::HeuristicBot;
+use super::rules::{Budget, CellRole, NONE, Rules, Setup};
+use crate::engine::{Bot, Config, Engine, Player, State, Turn, Variant};
+use crate::model::Game;
+
+/// The rulebook's ambiguities and options, selectable with `--variant NAME=VALUE`.
+pub static VARIANTS: &[Variant] = &[
+    Variant {
+        name: "setup",
+        values: &["normal", "long"],
+        doc: "Alkuvalmistelut 4: the normal game fills every grey hex at setup; the long game fills only the light-grey ones.",
+    },
+    Variant {
+        name: "teams",
+        values: &["off", "on"],
+        doc: "Joukkuemuunnelma: with four players, the first and third play against the second and fourth, pooling strength and points.",
+    },
+    Variant {
+        name: "negative-strength",
+        values: &["counts", "zero"],
+        doc: "An elemental touching more opposing tiles than tiles of its own element has a strength below zero: it counts as is, lowering its side's total, or as zero.",
+    },
+    Variant {
+        name: "aether-contenders",
+        values: &["adjacent", "everyone"],
+        doc: "Who competes for an aether tile: only players with an elemental beside it (a tile with none scores for nobody), or every player, those without an elemental at strength 0 (a tile with none is split among all).",
+    },
+];
+
+/// The chosen readings, decoded once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    pub setup: Setup,
+    pub teams: bool,
+    pub floor_zero: bool,
+    pub everyone_contends: bool,
+}
+
+impl Options {
+    pub fn from_config(config: &Config) -> Result<Options, String> {
+        for (name, value) in &config.variants {
+            let v = VARIANTS
+                .iter()
+                .find(|v| v.name == name)
+                .ok_or_else(|| format!("aether has no variant `{name}`"))?;
+            if !v.values.contains(&value.as_str()) {
+                return Err(format!(
+                    "variant `{name}` takes {}, not `{value}`",
+                    v.values.join(" or ")
+                ));
+            }
+        }
+        let pick = |i: usize| config.variant(&VARIANTS[i]);
+        Ok(Options {
+            setup: if pick(0) == "long" {
+                Setup::Long
+            } else {
+                Setup::Normal
+            },
+            teams: pick(1) == "on",
+            floor_zero: pick(2) == "zero",
+            everyone_contends: pick(3) == "everyone",
+        })
+    }
+}
+
+/// A move or a chance outcome; small and `Copy` for search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Sacrifice an unused elemental, draw a new hand, return the old one to the bag.
+    Swap,
+    /// Put a tile of `element` from the hand on the empty hex `cell`, with an elemental or not.
+    Place {
+        cell: u8,
+        element: u8,
+        elemental: bool,
+    },
+    /// Chance: the tile drawn from the bag.
+    Draw(u8),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// The current player swaps or places.
+    Act,
+    /// Chance: `left` draws to go, then `after`.
+    Draw {
+        left: u8,
+        after: AfterDraw,
+    },
+    Over,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AfterDraw {
+    NextPlayer,
+    /// Return the set-aside hand to the bag; the same player acts again.
+    SwapDone,
+}
+
+/// Aether's rules, ready to start games.
+pub struct AetherEngine {
+    rules: Arc<Rules>,
+}
+
+impl AetherEngine {
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+}
+
+impl Engine for AetherEngine {
+    type State = AetherState;
+
+    fn from_model(game: &Game) -> Result<Self, String> {
+        Ok(AetherEngine {
+            rules: Arc::new(Rules::from_model(game)?),
+        })
+    }
+
+    fn variants(&self) -> &'static [Variant] {
+        VARIANTS
+    }
+
+    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
+        self.rules.min_players..=self.rules.max_players
+    }
+
+    fn new_game(&self, config: &Config, rng: &mut ChaCha8Rng) -> Result<AetherState, String> {
+        AetherState::new(self.rules.clone(), config, rng)
+    }
+
+    fn bot(&self, name: &str) -> Option<Box<dyn Bot<AetherState>>> {
+        match name {
+            "heuristic" => Some(Box::new(HeuristicBot)),
+            _ => None,
+        }
+    }
+}
+
+/// One game of Aether.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AetherState {
+    rules: Arc<Rules>,
+    opts: Options,
+    players: u8,
+    /// Element of the tile on each cell, or `NONE`.
+    tiles: Vec<u8>,
+    /// Owner of the elemental on each cell, or `NONE`.
+    owner: Vec<u8>,
+    /// Hand contents, `players x elements` counts.
+    hands: Vec<u8>,
+    /// Bag contents per element.
+    bag: Vec<u8>,
+    /// A swapping player's old hand, out of play until the new one is drawn.
+    aside: Vec<u8>,
+    /// Unused elementals per player.
+    supply: Vec<u8>,
+    sacrificed: Vec<u8>,
+    current: u8,
+    phase: Phase,
+    empties: u16,
+    moves: u32,
+}
+
+impl AetherState {
+    fn new(rules: Arc<Rules>, config: &Config, rng: &mut ChaCha8Rng) -> Result<Self, String> {
+        let opts = Options::from_config(config)?;
+        let players = if config.players == 0 {
+            rules.min_players
+        } else {
+            config.players
+        };
+        let elementals = rules.elementals_for(players).ok_or_else(|| {
+            format!(
+                "aether is for {} to {} players, not {players}",
+                rules.min_players, rules.max_players
+            )
+        })?;
+        if rules.elementals_in_box[..players]
+            .iter()
+            .any(|&n| n < u32::from(elementals))
+        {
+            return Err(format!(
+                "each player needs {elementals} elementals of a colour"
+            ));
+        }
+        if opts.teams && players != rules.team_players {
+            return Err(format!(
+                "the team variant is for {} players, not {players}",
+                rules.team_players
+            ));
+        }
+        let board = rules.board(opts.setup);
+        let playable = board.count(CellRole::Playable);
+        let budget = Budget::of(
+            board.count(CellRole::Filled),
+            playable,
+            players,
+            usize::from(rules.hand_size),
+        );
+        if budget.needed() > rules.total_tiles() {
+            return Err(format!(
+                "the {} game at {players} players needs {} tiles, the game has {}",
+                opts.setup.name(),
+                budget.needed(),
+                rules.total_tiles()
+            ));
+        }
+        let cells = board.roles.len();
+        let elements = rules.elements.len();
+        let mut state = AetherState {
+            opts,
+            players: players as u8,
+            tiles: vec![NONE; cells],
+            owner: vec![NONE; cells],
+            hands: vec![0; players * elements],
+            bag: rules.tiles_per_element.clone(),
+            aside: vec![0; elements],
+            supply: vec![elementals; players],
+            sacrificed: vec![0; players],
+            current: 0,
+            phase: Phase::Act,
+            empties: playable as u16,
+            moves: 0,
+            rules: rules.clone(),
+        };
+        for cell in 0..cells {
+            if board.roles[cell] == CellRole::Filled {
+                state.tiles[cell] = state.draw_random(rng);
+            }
+        }
+        for p in 0..players {
+            for _ in 0..rules.hand_size {
+                let e = state.draw_random(rng);
+                state.hands[p * elements + usize::from(e)] += 1;
+            }
+        }
+        if state.empties == 0 {
+            state.phase = Phase::Over;
+        }
+        Ok(state)
+    }
+
+    /// Takes a random tile out of the bag (setup only; play draws through chance nodes).
+    fn draw_random(&mut self, rng: &mut ChaCha8Rng) -> u8 {
+        let total: u32 = self.bag.iter().map(|&n| u32::from(n)).sum();
+        let mut pick = rng.random_range(0..total);
+        for (e, n) in self.bag.iter_mut().enumerate() {
+            if pick < u32::from(*n) {
+                *n -= 1;
+                return e as u8;
+            }
+            pick -= u32::from(*n);
+        }
+        unreachable!("pick < total")
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn options(&self) -> Options {
+        self.opts
+    }
+
+    pub fn current(&self) -> Player {
+        usize::from(self.current)
+    }
+
+    fn elements(&self) -> usize {
+        self.rules.elements.len()
+    }
+
+    pub fn board(&self) -> &super::rules::BoardTables {
+        self.rules.board(self.opts.setup)
+    }
+
+    pub fn tile(&self, cell: usize) -> Option<u8> {
+        Some(self.tiles[cell]).filter(|&t| t != NONE)
+    }
+
+    pub fn elemental(&self, cell: usize) -> Option<Player> {
+        Some(self.owner[cell])
+            .filter(|&o| o != NONE)
+            .map(usize::from)
+    }
+
+    pub fn hand(&self, player: Player) -> &[u8] {
+        let e = self.elements();
+        &self.hands[player * e..(player + 1) * e]
+    }
+
+    fn hand_mut(&mut self, player: Player) -> &mut [u8] {
+        let e = self.elements();
+        &mut self.hands[player * e..(player + 1) * e]
+    }
+
+    pub fn hand_total(&self, player: Player) -> usize {
+        self.hand(player).iter().map(|&n| usize::from(n)).sum()
+    }
+
+    pub fn bag(&self) -> &[u8] {
+        &self.bag
+    }
+
+    pub fn bag_total(&self) -> usize {
+        self.bag.iter().map(|&n| usize::from(n)).sum()
+    }
+
+    pub fn aside_total(&self) -> usize {
+        self.aside.iter().map(|&n| usize::from(n)).sum()
+    }
+
+    pub fn supply(&self, player: Player) -> u8 {
+        self.supply[player]
+    }
+
+    pub fn sacrificed(&self, player: Player) -> u8 {
+        self.sacrificed[player]
+    }
+
+    /// Elementals of `player` standing on the board.
+    pub fn on_board(&self, player: Player) -> usize {
+        self.owner
+            .iter()
+            .filter(|&&o| usize::from(o) == player)
+            .count()
+    }
+
+    /// Tiles on the board.
+    pub fn tiles_on_board(&self) -> usize {
+        self.tiles.iter().filter(|&&t| t != NONE).count()
+    }
+
+    /// Empty hexes left to fill.
+    pub fn empties(&self) -> usize {
+        usize::from(self.empties)
+    }
+
+    /// Puts a tile (and an elemental) on a cell directly; for worked examples and bots.
+    pub fn set_cell(&mut self, cell: usize, tile: Option<u8>, elemental: Option<Player>) {
+        let was_empty = self.tiles[cell] == NONE && self.board().roles[cell] == CellRole::Playable;
+        self.tiles[cell] = tile.unwrap_or(NONE);
+        self.owner[cell] = elemental.map_or(NONE, |p| p as u8);
+        let is_empty = self.tiles[cell] == NONE && self.board().roles[cell] == CellRole::Playable;
+        match (was_empty, is_empty) {
+            (true, false) => self.empties -= 1,
+            (false, true) => self.empties += 1,
+            _ => {}
+        }
+    }
+
+    /// Puts a tile and, if asked, the current player's elemental on an empty hex without
+    /// drawing or passing the turn: a bot's look-ahead. [`Self::undo_trial`] takes it back.
+    pub(super) fn trial_place(&mut self, cell: usize, element: u8, elemental: bool) {
+        self.tiles[cell] = element;
+        if elemental {
+            self.owner[cell] = self.current;
+            self.supply[usize::from(self.current)] -= 1;
+        }
+    }
+
+    pub(super) fn undo_trial(&mut self, cell: usize, elemental: bool) {
+        self.tiles[cell] = NONE;
+        if elemental {
+            self.owner[cell] = NONE;
+            self.supply[usize::from(self.current)] += 1;
+        }
+    }
+
+    /// The side a player scores for: their team in the team variant, else themselves.
+    pub fn side_of(&self, player: Player) -> usize {
+        if self.opts.teams {
+            self.rules
+                .teams
+                .iter()
+                .position(|t| t.contains(&player))
+                .unwrap_or(player)
+        } else {
+            player
+        }
+    }
+
+    pub fn sides(&self) -> usize {
+        if self.opts.teams {
+            self.rules.teams.len()
+        } else {
+            usize::from(self.players)
+        }
+    }
+
+    /// Strength of the elemental on `cell` (Elementaalit): tiles of its element touching it,
+    /// its own included, minus touching tiles of the element that weakens it.
+    pub fn strength(&self, cell: usize) -> i32 {
+        let own = self.tiles[cell];
+        let weak = self.rules.weakened_by[usize::from(own)];
+        let mut s = 1;
+        for &n in &self.board().neighbours[cell] {
+            if n == NONE {
+                break;
+            }
+            let t = self.tiles[usize::from(n)];
+            if t == own {
+                s += 1;
+            } else if t == weak && weak != NONE {
+                s -= 1;
+            }
+        }
+        if self.opts.floor_zero { s.max(0) } else { s }
+    }
+
+    /// Each side's total strength beside aether tile `index`, and whether it has an
+    /// elemental there.
+    pub fn aether_strengths(&self, index: usize) -> (Vec<i32>, Vec<bool>) {
+        let mut totals = vec![0; self.sides()];
+        let mut present = vec![false; self.sides()];
+        let cell = usize::from(self.board().aether[index].cell);
+        for &n in &self.board().neighbours[cell] {
+            if n == NONE {
+                break;
+            }
+            let o = self.owner[usize::from(n)];
+            if o != NONE {
+                let side = self.side_of(usize::from(o));
+                totals[side] += self.strength(usize::from(n));
+                present[side] = true;
+            }
+        }
+        (totals, present)
+    }
+
+    /// The sides that control aether tile `index` (several on a tie; none if nobody competes).
+    pub fn controllers(&self, index: usize) -> Vec<usize> {
+        let (totals, mut present) = self.aether_strengths(index);
+        if self.opts.everyone_contends {
+            present.fill(true);
+        }
+        let best = totals
+            .iter()
+            .zip(&present)
+            .filter(|(_, p)| **p)
+            .map(|(t, _)| *t)
+            .max();
+        match best {
+            Some(best) => (0..totals.len())
+                .filter(|&s| present[s] && totals[s] == best)
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Points per side as if the game ended now: aether won (ties split, rounded down) plus
+    /// the points for every elemental not on the board, sacrificed ones included.
+    pub fn side_scores(&self) -> Vec<i32> {
+        let mut scores = vec![0; self.sides()];
+        for (i, tile) in self.board().aether.iter().enumerate() {
+            let winners = self.controllers(i);
+            if winners.is_empty() {
+                continue;
+            }
+            let share = tile.value / winners.len() as i32;
+            for s in winners {
+                scores[s] += share;
+            }
+        }
+        for p in 0..usize::from(self.players) {
+            let unplayed = i32::from(self.supply[p]) + i32::from(self.sacrificed[p]);
+            scores[self.side_of(p)] += unplayed * self.rules.unplayed_points;
+        }
+        scores
+    }
+
+    /// Each player's score: their side's.
+    pub fn scores(&self) -> Vec<i32> {
+        let sides = self.side_scores();
+        (0..usize::from(self.players))
+            .map(|p| sides[self.side_of(p)])
+            .collect()
+    }
+
+    fn next_player(&mut self) {
+        self.current = (self.current + 1) % self.players;
+        self.phase = Phase::Act;
+    }
+
+    fn finish_draws(&mut self, after: AfterDraw) {
+        match after {
+            AfterDraw::NextPlayer => self.next_player(),
+            AfterDraw::SwapDone => {
+                for (b, a) in self.bag.iter_mut().zip(self.aside.iter_mut()) {
+                    *b += *a;
+                    *a = 0;
+                }
+                self.phase = Phase::Act;
+            }
+        }
+    }
+
+    fn can_swap(&self) -> bool {
+        self.supply[self.current()] >= self.rules.swap_sacrifice
+            && self.bag_total() >= usize::from(self.rules.hand_size)
+    }
+
+    fn place(&mut self, cell: u8, element: u8, elemental: bool) {
+        let p = self.current();
+        self.hand_mut(p)[usize::from(element)] -= 1;
+        self.tiles[usize::from(cell)] = element;
+        if elemental {
+            self.owner[usize::from(cell)] = self.current;
+            self.supply[p] -= 1;
+        }
+        self.empties -= 1;
+        if self.empties == 0 {
+            // Pelin loppu: the last empty hex is filled; nobody draws.
+            self.phase = Phase::Over;
+            return;
+        }
+        let short = usize::from(self.rules.hand_size).saturating_sub(self.hand_total(p));
+        let left = short.min(self.bag_total()) as u8;
+        if left == 0 {
+            self.next_player();
+        } else {
+            self.phase = Phase::Draw {
+                left,
+                after: AfterDraw::NextPlayer,
+            };
+        }
+    }
+
+    fn swap(&mut self) {
+        let p = self.current();
+        self.supply[p] -= self.rules.swap_sacrifice;
+        self.sacrificed[p] += self.rules.swap_sacrifice;
+        let e = self.elements();
+        for i in 0..e {
+            self.aside[i] = self.hands[p * e + i];
+            self.hands[p * e + i] = 0;
+        }
+        self.phase = Phase::Draw {
+            left: self.rules.hand_size,
+            after: AfterDraw::SwapDone,
+        };
+    }
+
+    fn draw(&mut self, element: u8) {
+        let Phase::Draw { left, after } = self.phase else {
+            return;
+        };
+        let p = self.current();
+        self.bag[usize::from(element)] -= 1;
+        self.hand_mut(p)[usize::from(element)] += 1;
+        if left <= 1 || self.bag_total() == 0 {
+            self.finish_draws(after);
+        } else {
+            self.phase = Phase::Draw {
+                left: left - 1,
+                after,
+            };
+        }
+    }
+
+    /// Draws `n` tiles at random from `pool` (counts per element) into `into`.
+    fn deal_from(pool: &mut [u32], into: &mut [u8], n: usize, rng: &mut ChaCha8Rng) {
+        for _ in 0..n {
+            let total: u32 = pool.iter().sum();
+            if total == 0 {
+                return;
+            }
+            let mut pick = rng.random_range(0..total);
+            for (e, c) in pool.iter_mut().enumerate() {
+                if pick < *c {
+                    *c -= 1;
+                    into[e] += 1;
+                    break;
+                }
+                pick -= *c;
+            }
+        }
+    }
+
+    fn element_name(&self, e: u8) -> &str {
+        self.rules
+            .elements
+            .get(usize::from(e))
+            .map_or("?", String::as_str)
+    }
+
+    fn colour(&self, p: Player) -> &str {
+        self.rules.colours.get(p).map_or("?", String::as_str)
+    }
+
+    fn counts_text(&self, counts: &[u8]) -> String {
+        let parts: Vec<String> = counts
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .map(|(e, n)| format!("{n} {}", self.element_name(e as u8)))
+            .collect();
+        if parts.is_empty() {
+            "nothing".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
+impl State for AetherState {
+    type Action = Action;
+
+    fn num_players(&self) -> usize {
+        usize::from(self.players)
+    }
+
+    fn turn(&self) -> Turn {
+        match self.phase {
+            Phase::Act => Turn::Player(self.current()),
+            Phase::Draw { .. } => Turn::Chance,
+            Phase::Over => Turn::Terminal,
+        }
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        if self.phase != Phase::Act {
+            return Vec::new();
+        }
+        let p = self.current();
+        let with_elemental = self.supply[p] > 0;
+        let hand = self.hand(p);
+        let mut out = Vec::with_capacity(usize::from(self.empties) * 8 + 1);
+        if self.can_swap() {
+            out.push(Action::Swap);
+        }
+        let roles = &self.board().roles;
+        for (cell, (&t, role)) in self.tiles.iter().zip(roles).enumerate() {
+            if t != NONE || *role != CellRole::Playable {
+                continue;
+            }
+            for (e, &n) in hand.iter().enumerate() {
+                if n == 0 {
+                    continue;
+                }
+                let (cell, element) = (cell as u8, e as u8);
+                out.push(Action::Place {
+                    cell,
+                    element,
+                    elemental: false,
+                });
+                if with_elemental {
+                    out.push(Action::Place {
+                        cell,
+                        element,
+                        elemental: true,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        if !matches!(self.phase, Phase::Draw { .. }) {
+            return Vec::new();
+        }
+        let total = self.bag_total() as f64;
+        self.bag
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .map(|(e, &n)| (Action::Draw(e as u8), f64::from(n) / total))
+            .collect()
+    }
+
+    fn apply(&mut self, action: Action) {
+        match action {
+            Action::Swap => {
+                self.moves += 1;
+                self.swap();
+            }
+            Action::Place {
+                cell,
+                element,
+                elemental,
+            } => {
+                self.moves += 1;
+                self.place(cell, element, elemental);
+            }
+            Action::Draw(e) => self.draw(e),
+        }
+    }
+
+    fn returns(&self) -> Vec<f64> {
+        let sides = self.side_scores();
+        let best = sides.iter().copied().max().unwrap_or(0);
+        let winners = sides.iter().filter(|&&s| s == best).count() as f64;
+        (0..usize::from(self.players))
+            .map(|p| {
+                if sides[self.side_of(p)] == best {
+                    1.0 / winners
+                } else {
+                    0.0
+                }
+            })
+            .collect()
+    }
+
+    fn action_name(&self, action: Action) -> String {
+        match action {
+            Action::Swap => format!(
+                "{} sacrifices an elemental and swaps their tiles",
+                self.colour(self.current())
+            ),
+            Action::Place {
+                cell,
+                element,
+                elemental,
+            } => {
+                let (q, r) = self.board().coords[usize::from(cell)];
+                let with = if elemental { " with an elemental" } else { "" };
+                format!(
+                    "{} places a {} tile at q={q}, r={r}{with}",
+                    self.colour(self.current()),
+                    self.element_name(element)
+                )
+            }
+            Action::Draw(e) => format!(
+                "{} draws a {} tile",
+                self.colour(self.current()),
+                self.element_name(e)
+            ),
+        }
+    }
+
+    fn observation(&self, player: Player) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "Aether, {} game, {} players{}; {} to act; {} empty hexes; bag {} tiles",
+            self.opts.setup.name(),
+            self.players,
+            if self.opts.teams { ", teams" } else { "" },
+            self.colour(self.current()),
+            self.empties,
+            self.bag_total()
+        );
+        for (cell, &(q, r)) in self.board().coords.iter().enumerate() {
+            let tile = self.tile(cell);
+            let role = self.board().roles[cell];
+            if tile.is_none() && !matches!(role, CellRole::Aether(_)) {
+                continue;
+            }
+            let _ = write!(out, "q={q}, r={r}: ");
+            match (role, tile) {
+                (CellRole::Aether(i), _) => {
+                    let _ = write!(out, "aether {}", self.board().aether[usize::from(i)].value);
+                }
+                (_, Some(t)) => {
+                    let _ = write!(out, "{}", self.element_name(t));
+                }
+                _ => {}
+            }
+            if let Some(o) = self.elemental(cell) {
+                let _ = write!(
+                    out,
+                    " + {} elemental (strength {})",
+                    self.colour(o),
+                    self.strength(cell)
+                );
+            }
+            out.push('\n');
+        }
+        for p in 0..usize::from(self.players) {
+            let hand = if p == player {
+                self.counts_text(self.hand(p))
+            } else {
+                format!("{} hidden tiles", self.hand_total(p))
+            };
+            let _ = writeln!(
+                out,
+                "{}: hand {hand}; {} elementals unused, {} sacrificed",
+                self.colour(p),
+                self.supply[p],
+                self.sacrificed[p]
+            );
+        }
+        out
+    }
+
+    fn determinize(&self, observer: Player, rng: &mut ChaCha8Rng) -> Self {
+        let mut s = self.clone();
+        let e = self.elements();
+        let hide_aside = self.current() != observer;
+        let mut pool: Vec<u32> = s.bag.iter().map(|&n| u32::from(n)).collect();
+        let mut sizes = vec![0; usize::from(self.players)];
+        for p in (0..usize::from(self.players)).filter(|&p| p != observer) {
+            sizes[p] = s.hand_total(p);
+            for (i, n) in s.hand_mut(p).iter_mut().enumerate() {
+                pool[i] += u32::from(*n);
+                *n = 0;
+            }
+        }
+        let aside_size = if hide_aside { s.aside_total() } else { 0 };
+        if hide_aside {
+            for (i, a) in s.aside.iter_mut().enumerate() {
+                pool[i] += u32::from(*a);
+                *a = 0;
+            }
+        }
+        for (p, &size) in sizes.iter().enumerate() {
+            Self::deal_from(&mut pool, &mut s.hands[p * e..(p + 1) * e], size, rng);
+        }
+        Self::deal_from(&mut pool, &mut s.aside, aside_size, rng);
+        for (b, n) in s.bag.iter_mut().zip(pool) {
+            *b = n as u8;
+        }
+        s
+    }
+
+    fn moves_played(&self) -> u32 {
+        self.moves
+    }
+
+    fn end_reason(&self) -> Option<&'static str> {
+        (self.phase == Phase::Over).then_some("board full")
+    }
+
+    fn end_stats(&self) -> Vec<(&'static str, f64)> {
+        let tiles = self.board().aether.len();
+        let contested = (0..tiles)
+            .filter(|&i| self.aether_strengths(i).1.iter().filter(|p| **p).count() >= 2)
+            .count();
+        let unclaimed = (0..tiles)
+            .filter(|&i| self.controllers(i).is_empty())
+            .count();
+        let mut sides = self.side_scores();
+        sides.sort_unstable_by(|a, b| b.cmp(a));
+        let margin = sides.first().zip(sides.get(1)).map_or(0, |(a, b)| a - b);
+        let sacrificed: u32 = self.sacrificed.iter().map(|&n| u32::from(n)).sum();
+        let placed = self.owner.iter().filter(|&&o| o != NONE).count();
+        vec![
+            ("aether tiles contested", contested as f64),
+            ("aether tiles unclaimed", unclaimed as f64),
+            ("score margin", f64::from(margin)),
+            ("elementals sacrificed", f64::from(sacrificed)),
+            ("elementals on board", placed as f64),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::games::aether::tests::load;
+
+    fn engine() -> AetherEngine {
+        AetherEngine::from_model(&load()).expect("engine reads the shipped data")
+    }
+
+    fn config(players: usize, variants: &[(&str, &str)]) -> Config {
+        Config {
+            players,
+            variants: variants
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    fn game(players: usize, variants: &[(&str, &str)]) -> AetherState {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        engine()
+            .new_game(&config(players, variants), &mut rng)
+            .expect("new game")
+    }
+
+    /// A game whose board holds no tiles and no elementals.
+    fn bare(players: usize, variants: &[(&str, &str)]) -> AetherState {
+        let mut s = game(players, variants);
+        for cell in 0..s.board().roles.len() {
+            s.set_cell(cell, None, None);
+        }
+        s
+    }
+
+    fn cell(s: &AetherState, q: i32, r: i32) -> usize {
+        s.board()
+            .coords
+            .iter()
+            .position(|&c| c == (q, r))
+            .expect("cell on the board")
+    }
+
+    fn element(s: &AetherState, id: &str) -> u8 {
+        s.rules()
+            .elements
+            .iter()
+            .position(|e| e == id)
+            .expect("element") as u8
+    }
+
+    /// Puts a tile, and an elemental from its owner's supply, on a hex.
+    fn put(s: &mut AetherState, q: i32, r: i32, el: &str, elemental: Option<Player>) {
+        let (c, e) = (cell(s, q, r), element(s, el));
+        s.set_cell(c, Some(e), elemental);
+        if let Some(p) = elemental {
+            s.supply[p] -= 1;
+        }
+    }
+
+    fn value_at(s: &AetherState, q: i32, r: i32) -> i32 {
+        s.board().aether[aether_at(s, q, r)].value
+    }
+
+    fn aether_at(s: &AetherState, q: i32, r: i32) -> usize {
+        let c = cell(s, q, r);
+        s.board()
+            .aether
+            .iter()
+            .position(|a| usize::from(a.cell) == c)
+            .expect("aether tile there")
+    }
+
+    #[test]
+    fn strength_example() {
+        // Elementaalit, Voimaesimerkki: a fire elemental on fire, touching two more fire
+        // tiles and one water tile, has strength 3 - 1 = 2; the earth tile beside it
+        // does not count.
+        let mut s = bare(2, &[]);
+        put(&mut s, 0, 0, "fire", Some(0));
+        put(&mut s, 1, 0, "fire", None);
+        put(&mut s, 0, 1, "fire", None);
+        put(&mut s, -1, 1, "water", None);
+        put(&mut s, -1, 0, "earth", None);
+        assert_eq!(s.strength(cell(&s, 0, 0)), 2);
+        // A fire tile under another elemental still counts.
+        put(&mut s, 0, -1, "fire", Some(1));
+        assert_eq!(s.strength(cell(&s, 0, 0)), 3);
+    }
+
+    /// The majority example around the 10-point tile at q=1, r=1: yellow (seat 0) has an
+    /// earth elemental of strength 2 and a water elemental of strength 1; red (seat 1) a fire
+    /// elemental of strength 4.
+    fn majority_example() -> AetherState {
+        let mut s = bare(2, &[]);
+        put(&mut s, 1, 0, "fire", Some(1));
+        put(&mut s, 2, 0, "fire", None);
+        put(&mut s, 1, -1, "fire", None);
+        put(&mut s, 0, 0, "fire", None);
+        put(&mut s, 0, 2, "earth", Some(0));
+        put(&mut s, 0, 3, "earth", None);
+        put(&mut s, 1, 2, "water", Some(0));
+        s
+    }
+
+    #[test]
+    fn majority_example_red_wins_the_ten() {
+        let s = majority_example();
+        let tile = aether_at(&s, 1, 1);
+        assert_eq!(s.board().aether[tile].value, 10);
+        let (totals, _) = s.aether_strengths(tile);
+        assert_eq!(totals, vec![3, 4]);
+        assert_eq!(s.controllers(tile), vec![1]);
+        // Besides the 10, yellow's earth elemental alone touches the 9 at q=-1, r=2 and red's
+        // fire elemental alone the 9 at q=2, r=-1.
+        let unplayed = |p: Player| 3 * i32::from(s.supply(p));
+        assert_eq!(
+            s.scores(),
+            vec![
+                value_at(&s, -1, 2) + unplayed(0),
+                10 + value_at(&s, 2, -1) + unplayed(1)
+            ]
+        );
+    }
+
+    #[test]
+    fn majority_example_tips_tie_and_split() {
+        // Vinkki: an earth tile beside yellow's earth elemental raises it to 3: 4 against 4.
+        let mut s = majority_example();
+        put(&mut s, -1, 3, "earth", None);
+        let tile = aether_at(&s, 1, 1);
+        assert_eq!(s.aether_strengths(tile).0, vec![4, 4]);
+        assert_eq!(s.controllers(tile), vec![0, 1]);
+        // Or a water tile beside red's fire elemental weakens it to 3: 3 against 3.
+        let mut s = majority_example();
+        put(&mut s, 0, 1, "water", None);
+        assert_eq!(s.aether_strengths(tile).0, vec![3, 3]);
+        let before = majority_example().scores();
+        let after = s.scores();
+        // The 10 is now split 5 / 5.
+        assert_eq!(after[0] - before[0], 5);
+        assert_eq!(before[1] - after[1], 5);
+    }
+
+    #[test]
+    fn ties_split_rounded_down() {
+        // Three players of strength 1 each around the 10: 10 / 3 = 3 points each.
+        let mut s = bare(3, &[]);
+        put(&mut s, 1, 0, "earth", Some(0));
+        put(&mut s, 0, 2, "earth", Some(1));
+        put(&mut s, 2, 1, "earth", Some(2));
+        let tile = aether_at(&s, 1, 1);
+        assert_eq!(s.aether_strengths(tile).0, vec![1, 1, 1]);
+        assert_eq!(s.controllers(tile), vec![0, 1, 2]);
+        // Each elemental also touches one rim tile alone.
+        let unplayed = 3 * i32::from(s.supply(0));
+        assert_eq!(
+            s.scores(),
+            vec![
+                3 + value_at(&s, 2, -1) + unplayed,
+                3 + value_at(&s, -1, 2) + unplayed,
+                3 + value_at(&s, 3, 1) + unplayed
+            ]
+        );
+    }
+
+    #[test]
+    fn unplayed_and_sacrificed_elementals_score() {
+        let mut s = bare(2, &[]);
+        let per = i32::from(s.rules().elementals_per_player[0]);
+        let points = s.rules().unplayed_points;
+        assert_eq!(s.scores(), vec![per * points, per * points]);
+        assert!(s.legal_actions().contains(&Action::Swap));
+        s.apply(Action::Swap);
+        assert_eq!(s.turn(), Turn::Chance);
+        while s.turn() == Turn::Chance {
+            let (a, _) = s.chance_outcomes()[0];
+            s.apply(a);
+        }
+        assert_eq!((s.supply(0), s.sacrificed(0)), (per as u8 - 1, 1));
+        // A sacrificed elemental still scores; one on the board (beside no aether) does not.
+        assert_eq!(s.scores()[0], per * points);
+        put(&mut s, 0, 0, "fire", Some(0));
+        assert_eq!(s.scores()[0], (per - 1) * points);
+    }
+
+    #[test]
+    fn swap_returns_the_old_hand_after_drawing() {
+        let mut s = game(2, &[]);
+        let bag = s.bag_total();
+        s.apply(Action::Swap);
+        assert_eq!(s.hand_total(0), 0);
+        assert_eq!(s.aside_total(), usize::from(s.rules().hand_size));
+        while s.turn() == Turn::Chance {
+            let (a, _) = s.chance_outcomes()[0];
+            s.apply(a);
+        }
+        assert_eq!(s.turn(), Turn::Player(0), "the same player goes on");
+        assert_eq!(s.hand_total(0), usize::from(s.rules().hand_size));
+        assert_eq!((s.aside_total(), s.bag_total()), (0, bag));
+    }
+
+    #[test]
+    fn teams_pool_strength_and_points() {
+        let variants = [("teams", "on")];
+        let mut s = bare(4, &variants);
+        // Yellow (seat 0) and blue (seat 2) each have strength 2; red (seat 1) has 3.
+        put(&mut s, 1, 0, "fire", Some(0));
+        put(&mut s, 1, -1, "fire", None);
+        put(&mut s, 0, 2, "earth", Some(2));
+        put(&mut s, 0, 3, "earth", None);
+        put(&mut s, 2, 1, "air", Some(1));
+        put(&mut s, 3, 1, "air", None);
+        put(&mut s, 2, 2, "air", None);
+        let tile = aether_at(&s, 1, 1);
+        assert_eq!(s.aether_strengths(tile).0, vec![4, 3]);
+        assert_eq!(s.controllers(tile), vec![0]);
+        assert_eq!(s.side_of(2), 0);
+        assert_eq!(s.side_of(3), 1);
+        let scores = s.scores();
+        assert_eq!(scores[0], scores[2], "team mates share one score");
+        assert_eq!(scores[1], scores[3]);
+        // Without teams red's 3 beats each of the others' 2.
+        let mut solo = bare(4, &[]);
+        for (c, (t, o)) in s.tiles.iter().zip(&s.owner).enumerate() {
+            solo.tiles[c] = *t;
+            solo.owner[c] = *o;
+        }
+        assert_eq!(solo.controllers(tile), vec![1]);
+    }
+
+    #[test]
+    fn negative_strength_variant() {
+        // An air elemental touching two earth tiles (earth beats air): 1 - 2 = -1.
+        for (value, expected) in [("counts", -1), ("zero", 0)] {
+            let mut s = bare(2, &[("negative-strength", value)]);
+            put(&mut s, 0, 0, "air", Some(0));
+            put(&mut s, 1, 0, "earth", None);
+            put(&mut s, 0, 1, "earth", None);
+            assert_eq!(s.strength(cell(&s, 0, 0)), expected, "{value}");
+        }
+    }
+
+    #[test]
+    fn aether_contenders_variant() {
+        let tile_value = |s: &AetherState| s.board().aether[aether_at(s, 1, 1)].value;
+        let s = bare(2, &[]);
+        assert!(s.controllers(aether_at(&s, 1, 1)).is_empty());
+        let s = bare(2, &[("aether-contenders", "everyone")]);
+        assert_eq!(s.controllers(aether_at(&s, 1, 1)), vec![0, 1]);
+        // A lone elemental of strength -1 loses to a player with none at all.
+        let mut s = bare(2, &[("aether-contenders", "everyone")]);
+        put(&mut s, 0, 1, "air", Some(0));
+        put(&mut s, 0, 0, "earth", None);
+        put(&mut s, -1, 1, "earth", None);
+        assert_eq!(s.controllers(aether_at(&s, 1, 1)), vec![1]);
+        assert!(tile_value(&s) > 0);
+    }
+
+    #[test]
+    fn bad_configs_are_refused() {
+        let e = engine();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for (players, variants) in [
+            (5, vec![]),
+            (1, vec![]),
+            (3, vec![("teams", "on")]),
+            (2, vec![("setup", "short")]),
+            (2, vec![("colour", "red")]),
+        ] {
+            assert!(
+                e.new_game(&config(players, &variants), &mut rng).is_err(),
+                "{players} {variants:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn setups_fill_as_the_data_says() {
+        for (setup, filled) in [("normal", 24), ("long", 12)] {
+            let s = game(2, &[("setup", setup)]);
+            assert_eq!(s.tiles_on_board(), filled, "{setup}");
+            assert_eq!(s.empties(), 47 - filled, "{setup}");
+        }
+    }
+
+    /// Every invariant of a game in progress.
+    fn assert_sound(s: &AetherState, per_player: u8, rng: &mut ChaCha8Rng) {
+        let total = s.rules().total_tiles();
+        let hands: usize = (0..s.num_players()).map(|p| s.hand_total(p)).sum();
+        assert_eq!(
+            s.bag_total() + hands + s.aside_total() + s.tiles_on_board(),
+            total,
+            "tiles conserved"
+        );
+        for p in 0..s.num_players() {
+            assert_eq!(
+                usize::from(s.supply(p)) + s.on_board(p) + usize::from(s.sacrificed(p)),
+                usize::from(per_player),
+                "elementals of seat {p} conserved"
+            );
+        }
+        assert_eq!(&s.clone(), s, "clone equals original");
+        match s.turn() {
+            Turn::Player(_) => assert!(!s.legal_actions().is_empty(), "a move exists"),
+            Turn::Chance => {
+                let sum: f64 = s.chance_outcomes().iter().map(|(_, p)| p).sum();
+                assert!((sum - 1.0).abs() < 1e-9, "chance sums to 1");
+            }
+            Turn::Terminal => assert_eq!(s.empties(), 0),
+        }
+        let observer = rng.random_range(0..s.num_players());
+        let d = s.determinize(observer, rng);
+        assert_eq!(
+            d.observation(observer),
+            s.observation(observer),
+            "determinize keeps the observer's view"
+        );
+        assert_eq!(d.hand(observer), s.hand(observer));
+        let d_hands: usize = (0..d.num_players()).map(|p| d.hand_total(p)).sum();
+        assert_eq!(
+            d.bag_total() + d_hands + d.aside_total() + d.tiles_on_board(),
+            total
+        );
+    }
+
+    fn random_game(players: usize, variants: &[(&str, &str)], seed: u64) -> AetherState {
+        let e = engine();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut s = e
+            .new_game(&config(players, variants), &mut rng)
+            .expect("new game");
+        let per = e.rules().elementals_for(players).expect("count");
+        for _ in 0..10_000 {
+            assert_sound(&s, per, &mut rng);
+            let action = match s.turn() {
+                Turn::Terminal => return s,
+                Turn::Chance => {
+                    let outcomes = s.chance_outcomes();
+                    let mut x: f64 = rng.random();
+                    let mut pick = outcomes[outcomes.len() - 1].0;
+                    for (a, p) in outcomes {
+                        if x < p {
+                            pick = a;
+                            break;
+                        }
+                        x -= p;
+                    }
+                    pick
+                }
+                Turn::Player(_) => {
+                    let legal = s.legal_actions();
+                    legal[rng.random_range(0..legal.len())]
+                }
+            };
+            s.apply(action);
+        }
+        panic!("game {seed} did not end");
+    }
+
+    #[test]
+    fn random_play_keeps_every_invariant() {
+        let configs: [(usize, &[(&str, &str)]); 7] = [
+            (2, &[]),
+            (2, &[("setup", "long")]),
+            (3, &[]),
+            (3, &[("setup", "long")]),
+            (4, &[]),
+            (4, &[("setup", "long"), ("negative-strength", "zero")]),
+            (4, &[("teams", "on"), ("aether-contenders", "everyone")]),
+        ];
+        for (players, variants) in configs {
+            for seed in 0..300 {
+                let s = random_game(players, variants, seed);
+                assert_eq!(s.end_reason(), Some("board full"));
+                let returns = s.returns();
+                assert!(returns.iter().all(|r| (0.0..=1.0).contains(r)));
+                if !s.options().teams {
+                    assert!((returns.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_game() {
+        let a = random_game(3, &[], 42);
+        let b = random_game(3, &[], 42);
+        assert_eq!(a, b);
+        assert_eq!(a.scores(), b.scores());
+    }
+
+    #[test]
+    fn heuristic_bot_beats_random_play() {
+        let e = engine();
+        let mut bot = e.bot("heuristic").expect("heuristic bot");
+        let mut wins = 0.0;
+        let games = 40;
+        for seed in 0..games {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut s = e.new_game(&config(2, &[]), &mut rng).expect("game");
+            let bot_seat = (seed % 2) as usize;
+            while s.turn() != Turn::Terminal {
+                let action = match s.turn() {
+                    Turn::Chance => {
+                        let o = s.chance_outcomes();
+                        o[rng.random_range(0..o.len())].0
+                    }
+                    Turn::Player(p) if p == bot_seat => {
+                        let view = s.determinize(p, &mut rng);
+                        bot.choose(&view, &mut rng)
+                    }
+                    _ => {
+                        let legal = s.legal_actions();
+                        legal[rng.random_range(0..legal.len())]
+                    }
+                };
+                assert!(
+                    s.turn() == Turn::Chance || s.legal_actions().contains(&action),
+                    "bot plays legal moves"
+                );
+                s.apply(action);
+            }
+            wins += s.returns()[bot_seat];
+        }
+        assert!(
+            wins >= 0.8 * games as f64,
+            "heuristic won {wins} of {games}"
+        );
+    }
+}
