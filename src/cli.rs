@@ -39,6 +39,20 @@ pub enum Command {
     List,
     /// Print a JSON Schema of the data files (`game.toml` and `components.toml`).
     Schema,
+    /// Write a game's rules reference (HTML and Markdown) from its data.
+    Rules {
+        /// The game's slug.
+        game: String,
+        /// One language (default: every language the game is published in).
+        #[arg(long)]
+        lang: Option<String>,
+        /// One format (default: both).
+        #[arg(long, value_enum)]
+        format: Option<crate::rules::Format>,
+        /// Output folder (default: output/<slug>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Create a new game folder that checks and builds as it is.
     New {
         /// The new game's slug: lower-case letters, digits and dashes.
@@ -63,6 +77,12 @@ pub fn run(cli: Cli) -> Exit {
             println!("{}", crate::schema::json_schema());
             Exit::Ok
         }
+        Command::Rules {
+            game,
+            lang,
+            format,
+            out,
+        } => rules(&cli.data, &game, lang, format, out),
         Command::New { slug } => match scaffold::new_game(&cli.data, &slug) {
             Ok(dir) => {
                 println!("created {}; try `printplay check {slug}`", dir.display());
@@ -145,6 +165,37 @@ fn list(data: &Path) -> Exit {
             "{:<28} {} ({players}): {}",
             g.slug, g.info.name, g.info.summary
         );
+    }
+    report(&problems)
+}
+
+fn rules(
+    data: &Path,
+    slug: &str,
+    lang: Option<String>,
+    format: Option<crate::rules::Format>,
+    out: Option<PathBuf>,
+) -> Exit {
+    use crate::rules::{Assets, Format, templates_dir};
+    let (games, problems) = load_games(data, &[slug.to_string()]);
+    let Some(game) = games.first() else {
+        return report(&problems);
+    };
+    let assets = match Assets::load(&templates_dir()) {
+        Ok(a) => a,
+        Err(p) => return report(&[p]),
+    };
+    let langs = lang.map_or_else(|| crate::rules::languages(game), |l| vec![l]);
+    let formats = format.map_or_else(|| vec![Format::Html, Format::Md], |f| vec![f]);
+    let dir = out.unwrap_or_else(|| PathBuf::from("output").join(&game.slug));
+    let mut problems = Vec::new();
+    for l in &langs {
+        for f in &formats {
+            match crate::rules::write(game, l, *f, &assets, &dir) {
+                Ok(paths) => paths.iter().for_each(|p| println!("wrote {}", p.display())),
+                Err(ps) => problems.extend(ps),
+            }
+        }
     }
     report(&problems)
 }

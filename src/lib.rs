@@ -10,5 +10,6 @@ pub mod engine;
 pub mod games;
 pub mod model;
 pub mod output;
+pub mod rules;
 pub mod scaffold;
 pub mod schema;

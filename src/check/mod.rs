@@ -19,6 +19,7 @@ pub fn check_game(game: &Game) -> Vec<Problem> {
     problems.extend(references::check(game));
     problems.extend(values::check(game));
     problems.extend(invariants::evaluate(game));
+    problems.extend(crate::rules::check(game));
     if let Some(module) = game.info.engine.as_deref().and_then(games::module) {
         problems.extend(module.check(game));
     }

@@ -5,11 +5,18 @@ use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
-use super::{ComponentsFile, Game, GameFile};
+use super::{ComponentsFile, Game, GameFile, LangRules, RulesData, RulesMeta, RulesText};
 use crate::diag::{Problem, SourceFile};
 
 pub const GAME_FILE: &str = "game.toml";
 pub const COMPONENTS_FILE: &str = "components.toml";
+/// The rules reference's diagrams and glossary (optional).
+pub const RULES_FILE: &str = "rules.toml";
+
+/// The file name of the rules prose in a language: `rules.<lang>.toml`.
+pub fn rules_text_file(lang: &str) -> String {
+    format!("rules.{lang}.toml")
+}
 
 /// The slugs of the games in a data folder: its sub-folders that hold a `game.toml`, sorted.
 pub fn game_slugs(data_dir: &Path) -> Result<Vec<String>, Problem> {
@@ -38,8 +45,9 @@ pub fn load_game(data_dir: &Path, slug: &str) -> Result<Game, Vec<Problem>> {
         read_source(&dir.join(GAME_FILE)).and_then(|f| parse::<GameFile>(&f).map(|g| (f, g)));
     let comps = read_source(&dir.join(COMPONENTS_FILE))
         .and_then(|f| parse::<ComponentsFile>(&f).map(|c| (f, c)));
-    match (game, comps) {
-        (Ok((game_file, g)), Ok((components_file, components))) => Ok(Game {
+    let rules = load_rules(&dir);
+    match (game, comps, rules) {
+        (Ok((game_file, g)), Ok((components_file, components)), Ok(rules)) => Ok(Game {
             slug: slug.to_string(),
             dir,
             info: g.game,
@@ -48,9 +56,64 @@ pub fn load_game(data_dir: &Path, slug: &str) -> Result<Game, Vec<Problem>> {
             components,
             game_file,
             components_file,
+            rules,
         }),
-        (g, c) => Err([g.err(), c.err()].into_iter().flatten().collect()),
+        (g, c, r) => Err([g.err(), c.err()]
+            .into_iter()
+            .flatten()
+            .chain(r.err().into_iter().flatten())
+            .collect()),
     }
+}
+
+/// Reads the optional rules-reference files of a game folder: `rules.toml` and every
+/// `rules.<lang>.toml`. Every parse problem is returned together.
+fn load_rules(dir: &Path) -> Result<RulesData, Vec<Problem>> {
+    let mut data = RulesData::default();
+    let mut problems = Vec::new();
+    let meta_path = dir.join(RULES_FILE);
+    if meta_path.is_file() {
+        match read_source(&meta_path).and_then(|f| parse::<RulesMeta>(&f).map(|m| (f, m))) {
+            Ok((file, meta)) => {
+                data.meta_file = Some(file);
+                data.meta = meta;
+            }
+            Err(p) => problems.push(p),
+        }
+    }
+    for (lang, path) in rules_text_paths(dir) {
+        match read_source(&path).and_then(|f| parse::<RulesText>(&f).map(|t| (f, t))) {
+            Ok((file, text)) => {
+                data.texts.insert(lang, LangRules { file, text });
+            }
+            Err(p) => problems.push(p),
+        }
+    }
+    if problems.is_empty() {
+        Ok(data)
+    } else {
+        Err(problems)
+    }
+}
+
+/// `rules.<lang>.toml` files of a folder by language code, sorted.
+fn rules_text_paths(dir: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(String, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let lang = name.strip_prefix("rules.")?.strip_suffix(".toml")?;
+            let is_lang = !lang.is_empty()
+                && lang.len() <= 8
+                && lang.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+            is_lang.then(|| (lang.to_string(), e.path()))
+        })
+        .collect();
+    found.sort();
+    found
 }
 
 /// Reads a data file as UTF-8 text; a byte that is not UTF-8 is reported where it stands.

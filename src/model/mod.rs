@@ -3,6 +3,7 @@
 mod components;
 mod game;
 mod load;
+mod rules;
 mod source;
 
 use std::collections::BTreeMap;
@@ -10,7 +11,11 @@ use std::path::PathBuf;
 
 pub use components::*;
 pub use game::*;
-pub use load::{COMPONENTS_FILE, GAME_FILE, game_slugs, load_game};
+pub use load::{
+    COMPONENTS_FILE, GAME_FILE, RULES_FILE, game_slugs, load_game, parse, read_source,
+    rules_text_file,
+};
+pub use rules::*;
 pub use source::Source;
 
 use crate::diag::SourceFile;
@@ -29,6 +34,25 @@ pub struct Game {
     pub game_file: SourceFile,
     /// `components.toml`, for pointing problems at it.
     pub components_file: SourceFile,
+    /// The rules reference's data (`rules.toml`, `rules.<lang>.toml`); empty when absent.
+    pub rules: RulesData,
+}
+
+/// A game's rules-reference files, as loaded.
+#[derive(Debug, Clone, Default)]
+pub struct RulesData {
+    /// `rules.toml`, when present.
+    pub meta_file: Option<SourceFile>,
+    pub meta: RulesMeta,
+    /// `rules.<lang>.toml` by language code.
+    pub texts: BTreeMap<String, LangRules>,
+}
+
+/// One language's prose and the file it came from.
+#[derive(Debug, Clone)]
+pub struct LangRules {
+    pub file: SourceFile,
+    pub text: RulesText,
 }
 
 /// A value's provenance, with where it sits in the data.

@@ -1,0 +1,251 @@
+//! The rules reference's data: `rules.toml` (diagrams and glossary, the same in every language)
+//! and one `rules.<lang>.toml` per language (the prose, in Markdown with `{placeholders}` for
+//! every number that lives in the rest of the data).
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+/// `rules.toml`: what the reference draws and the glossary, shared by all languages.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RulesMeta {
+    /// Diagrams, drawn as inline SVG in the section they name.
+    #[serde(default, rename = "diagram")]
+    pub diagrams: Vec<DiagramSpec>,
+    /// Glossary terms: one entry per term, its word in every language.
+    #[serde(default, rename = "term")]
+    pub terms: Vec<Term>,
+}
+
+/// The sections of a rules reference that prose and diagrams go into.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum SectionId {
+    Overview,
+    Goal,
+    Components,
+    Setup,
+    Turn,
+    End,
+    Variants,
+    Glossary,
+    Unprinted,
+    Quick,
+}
+
+impl SectionId {
+    /// All sections, in the order the reference shows them.
+    pub const ALL: [SectionId; 10] = [
+        SectionId::Overview,
+        SectionId::Goal,
+        SectionId::Components,
+        SectionId::Setup,
+        SectionId::Turn,
+        SectionId::End,
+        SectionId::Variants,
+        SectionId::Glossary,
+        SectionId::Unprinted,
+        SectionId::Quick,
+    ];
+
+    /// The HTML anchor and message key of the section.
+    pub fn key(self) -> &'static str {
+        match self {
+            SectionId::Overview => "overview",
+            SectionId::Goal => "goal",
+            SectionId::Components => "components",
+            SectionId::Setup => "setup",
+            SectionId::Turn => "turn",
+            SectionId::End => "end",
+            SectionId::Variants => "variants",
+            SectionId::Glossary => "glossary",
+            SectionId::Unprinted => "unprinted",
+            SectionId::Quick => "quick",
+        }
+    }
+}
+
+/// One diagram: where it goes and what it draws. Its words are in each `rules.<lang>.toml`
+/// under `[diagram.ID]`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiagramSpec {
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    /// The section the diagram is shown in.
+    pub section: SectionId,
+    pub draw: Drawing,
+}
+
+/// What a diagram draws. Each kind reads its numbers from the game's data.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Drawing {
+    /// One card of a deck, its printed parts labelled: its name, its `number` field, its
+    /// `spaces` field drawn as that many empty spaces, and its `choices` as coloured circles
+    /// (pairs of a symbol field and an integer field: a colour and a set size).
+    CardParts {
+        deck: String,
+        card: String,
+        #[serde(default)]
+        number: Option<String>,
+        spaces: String,
+        #[serde(default)]
+        choices: Vec<[String; 2]>,
+    },
+    /// The symbols of a group in a cycle, each arrow pointing from a symbol to the one it beats;
+    /// the order is the list parameter `param`.
+    Cycle { group: String, param: String },
+    /// A hex with an elemental on it and its ring of neighbours: `centre` and `ring` are symbol
+    /// ids (`""` for an empty hex); the strength is computed from the `beats` cycle parameter.
+    StrengthExample {
+        group: String,
+        beats_param: String,
+        centre: String,
+        ring: Vec<String>,
+    },
+    /// A sample grid of a deck's map cards, `columns_param` x `rows_param`, shuffled with
+    /// `seed`; cards showing the `spread` symbol in `icon_field` never share a row or column.
+    MapLayout {
+        deck: String,
+        columns_param: String,
+        rows_param: String,
+        icon_field: String,
+        icon_group: String,
+        #[serde(default)]
+        spread: Option<String>,
+        seed: u64,
+    },
+}
+
+/// A glossary term: its word in each language (`fi = "näkösuoja", en = "screen"`), the stem that
+/// finds its inflected forms in the prose, and words the prose must not use instead.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Term {
+    /// The term in each language, keyed by language code.
+    #[schemars(with = "BTreeMap<String, String>")]
+    pub words: BTreeMap<String, Spanned<String>>,
+    /// Per language: the stem every inflected form starts with (`näkösuoj` finds `näkösuojan`).
+    #[serde(default)]
+    pub stems: BTreeMap<String, String>,
+    /// Per language: synonyms the prose must not use for this term.
+    #[serde(default)]
+    pub avoid: BTreeMap<String, Vec<String>>,
+    /// Per language: a short explanation.
+    #[serde(default)]
+    pub notes: BTreeMap<String, String>,
+}
+
+/// A Markdown text with its place in the file, for pointing problems at it.
+pub type Prose = Spanned<String>;
+
+/// `rules.<lang>.toml`: the rules reference's prose in one language.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RulesText {
+    /// What the game is about, in a paragraph or two.
+    #[schemars(with = "String")]
+    pub overview: Prose,
+    /// How a player wins (and how everybody loses).
+    #[schemars(with = "String")]
+    pub goal: Prose,
+    #[schemars(with = "String")]
+    pub setup: Prose,
+    /// The turn: its steps and every action.
+    #[schemars(with = "String")]
+    pub turn: Prose,
+    /// End of the game and scoring.
+    #[schemars(with = "String")]
+    pub end: Prose,
+    /// The one-page quick reference.
+    #[schemars(with = "String")]
+    pub quick: Prose,
+    /// Optional text shown above the variants.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub variants_intro: Option<Prose>,
+    /// What each component is for, keyed `deck.ID`, `piece.ID`, `board.ID` or `track.ID`.
+    #[serde(default)]
+    pub components: BTreeMap<String, ComponentText>,
+    /// Each ambiguity of the rulebook and the reading the engine plays.
+    #[serde(default, rename = "variant")]
+    pub variants: Vec<VariantText>,
+    /// The words of each diagram of `rules.toml`, keyed by diagram id.
+    #[serde(default)]
+    pub diagram: BTreeMap<String, DiagramText>,
+    /// Nouns for `{value noun}` placeholders, with their plural forms.
+    #[serde(default)]
+    pub nouns: BTreeMap<String, PluralForms>,
+}
+
+/// A component's row in the components table.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ComponentText {
+    /// The component's name in this language, when it differs from the data's name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// What it is for, in a sentence (Markdown, placeholders allowed).
+    #[schemars(with = "String")]
+    pub purpose: Prose,
+}
+
+/// One ambiguity of the rulebook.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VariantText {
+    /// The engine's variant name (`--variant NAME=VALUE`).
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    pub title: String,
+    /// What the rulebook leaves open, stated plainly.
+    #[schemars(with = "String")]
+    pub ambiguity: Prose,
+    /// The reading the engine plays by default, and the alternatives.
+    #[schemars(with = "String")]
+    pub reading: Prose,
+    /// The engine's default value for this variant.
+    pub default: String,
+    /// Every value the engine accepts.
+    #[serde(default)]
+    pub values: Vec<String>,
+}
+
+/// A diagram's words in one language.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiagramText {
+    /// A short title, read out by screen readers.
+    pub title: String,
+    /// What the picture shows, for readers who cannot see it.
+    pub alt: String,
+    /// The caption under the picture (Markdown, placeholders allowed).
+    #[schemars(with = "String")]
+    pub caption: Prose,
+    /// Labels the drawing puts on its parts, keyed by the part.
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+}
+
+/// A noun's forms by plural category (`one`, `other`, and `zero`/`two`/`few`/`many` where a
+/// language has them). A case variant is a separate noun: `card` and `card:adessive`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct PluralForms {
+    pub one: String,
+    pub other: String,
+    #[serde(default)]
+    pub zero: Option<String>,
+    #[serde(default)]
+    pub two: Option<String>,
+    #[serde(default)]
+    pub few: Option<String>,
+    #[serde(default)]
+    pub many: Option<String>,
+}

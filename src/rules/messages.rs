@@ -1,0 +1,141 @@
+//! Interface words per language (`templates/i18n/<lang>.toml`): headings, table headers,
+//! provenance words, and nouns with their plural forms. Adding a language is adding a file.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::diag::Problem;
+use crate::model::PluralForms;
+
+/// How a language picks a plural form for a number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PluralRule {
+    /// `one` for 1, `other` for everything else (English, Finnish, German, Swedish...).
+    OneOther,
+    /// `one` for 0 and 1, `other` otherwise (French).
+    ZeroOneOther,
+    /// No plural: always `other` (Japanese, Chinese).
+    Other,
+}
+
+impl PluralRule {
+    /// The plural category of a number.
+    pub fn category(self, n: i64) -> &'static str {
+        let n = n.unsigned_abs();
+        match self {
+            PluralRule::OneOther if n == 1 => "one",
+            PluralRule::ZeroOneOther if n <= 1 => "one",
+            _ => "other",
+        }
+    }
+}
+
+/// The form of a noun for a plural category; a missing optional category falls back to `other`.
+pub fn form<'a>(forms: &'a PluralForms, category: &str) -> &'a str {
+    let optional = match category {
+        "one" => return &forms.one,
+        "zero" => forms.zero.as_deref(),
+        "two" => forms.two.as_deref(),
+        "few" => forms.few.as_deref(),
+        "many" => forms.many.as_deref(),
+        _ => None,
+    };
+    optional.unwrap_or(&forms.other)
+}
+
+/// One language's message file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Messages {
+    /// The language's name in itself (`suomi`).
+    pub language: String,
+    pub plural: PluralRule,
+    /// Between the items of a list of numbers (`4, 3, 2, 1`).
+    pub list_separator: String,
+    /// Interface words by key.
+    pub text: BTreeMap<String, String>,
+    /// Nouns every game may use in `{value noun}` placeholders.
+    #[serde(default)]
+    pub nouns: BTreeMap<String, PluralForms>,
+}
+
+impl Messages {
+    /// An interface word; a missing key is an error naming the file to fix.
+    pub fn get(&self, key: &str) -> Result<&str, String> {
+        self.text.get(key).map(String::as_str).ok_or_else(|| {
+            format!(
+                "the message file for {} has no `{key}` in [text]",
+                self.language
+            )
+        })
+    }
+
+    /// `n noun` in the right plural form, e.g. `3 korttia`.
+    pub fn count(&self, n: i64, forms: &PluralForms) -> String {
+        format!("{n} {}", form(forms, self.plural.category(n)))
+    }
+}
+
+/// Loads every `<lang>.toml` of an i18n folder, keyed by language code.
+pub fn load_all(dir: &Path) -> Result<BTreeMap<String, Messages>, Problem> {
+    let entries = std::fs::read_dir(dir).map_err(|e| Problem::io(dir, e))?;
+    let mut out = BTreeMap::new();
+    let mut paths: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let lang = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let file = crate::model::read_source(&path)?;
+        let messages: Messages = crate::model::parse(&file)?;
+        out.insert(lang, messages);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn forms(one: &str, other: &str) -> PluralForms {
+        PluralForms {
+            one: one.into(),
+            other: other.into(),
+            zero: None,
+            two: None,
+            few: None,
+            many: None,
+        }
+    }
+
+    #[test]
+    fn finnish_style_plural_uses_partitive_after_numbers_above_one() {
+        let m = Messages {
+            language: "suomi".into(),
+            plural: PluralRule::OneOther,
+            list_separator: ", ".into(),
+            text: BTreeMap::new(),
+            nouns: BTreeMap::new(),
+        };
+        let kortti = forms("kortti", "korttia");
+        assert_eq!(m.count(1, &kortti), "1 kortti");
+        assert_eq!(m.count(3, &kortti), "3 korttia");
+        assert_eq!(m.count(0, &kortti), "0 korttia");
+        assert_eq!(m.count(-1, &kortti), "-1 kortti");
+    }
+
+    #[test]
+    fn rules_choose_categories() {
+        assert_eq!(PluralRule::ZeroOneOther.category(0), "one");
+        assert_eq!(PluralRule::OneOther.category(0), "other");
+        assert_eq!(PluralRule::Other.category(1), "other");
+    }
+}

@@ -1,0 +1,211 @@
+//! Rules references: one HTML page and one Markdown file per game and language, assembled by
+//! the tera templates in `templates/rules/` from the prose in the game's data
+//! (`rules.<lang>.toml`, see [`crate::model::RulesText`]), the components and parameters of the
+//! model, and the interface words of `templates/i18n/<lang>.toml`.
+
+mod diagrams;
+mod document;
+pub mod markdown;
+pub mod messages;
+pub mod placeholders;
+mod validate;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::diag::Problem;
+use crate::model::Game;
+
+pub use validate::check;
+
+/// The output formats of a rules reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Html,
+    Md,
+}
+
+impl Format {
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Html => "html",
+            Format::Md => "md",
+        }
+    }
+}
+
+/// One generated file: its name inside the game's output folder and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutFile {
+    pub name: String,
+    pub text: String,
+}
+
+/// The templates, styles and message files, loaded once per run.
+pub struct Assets {
+    tera: tera::Tera,
+    css: String,
+    messages: BTreeMap<String, messages::Messages>,
+}
+
+/// Where the templates are: `$PRINTPLAY_TEMPLATES`, else `./templates` when it exists, else the
+/// crate's own `templates/` folder.
+pub fn templates_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("PRINTPLAY_TEMPLATES") {
+        return PathBuf::from(dir);
+    }
+    let local = PathBuf::from("templates");
+    if local.join("rules").is_dir() {
+        return local;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("templates")
+}
+
+impl Assets {
+    /// Loads `rules/` templates and `i18n/` message files from a templates folder.
+    pub fn load(dir: &Path) -> Result<Assets, Problem> {
+        let rules = dir.join("rules");
+        let mut tera = tera::Tera::default();
+        tera.autoescape_on(vec![".html", ".svg"]);
+        let mut files = vec![
+            (rules.join("page.html"), "page.html".to_string()),
+            (rules.join("page.md"), "page.md".to_string()),
+        ];
+        let diagram_dir = rules.join("diagrams");
+        let mut svgs: Vec<PathBuf> = std::fs::read_dir(&diagram_dir)
+            .map_err(|e| Problem::io(&diagram_dir, e))?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "svg"))
+            .collect();
+        svgs.sort();
+        for p in svgs {
+            let name = format!(
+                "diagrams/{}",
+                p.file_name().unwrap_or_default().to_string_lossy()
+            );
+            files.push((p, name));
+        }
+        tera.add_template_files(files.iter().map(|(p, n)| (p, Some(n.as_str()))))
+            .map_err(|e| Problem::io(&rules, tera_error(&e)))?;
+        let css_path = rules.join("style.css");
+        let css = std::fs::read_to_string(&css_path).map_err(|e| Problem::io(&css_path, e))?;
+        let messages = messages::load_all(&dir.join("i18n"))?;
+        Ok(Assets {
+            tera,
+            css,
+            messages,
+        })
+    }
+
+    /// The message file of a language.
+    pub fn messages(&self, lang: &str) -> Option<&messages::Messages> {
+        self.messages.get(lang)
+    }
+}
+
+/// A tera error with its causes, on one line.
+fn tera_error(e: &tera::Error) -> String {
+    let mut out = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        out.push_str(": ");
+        out.push_str(&c.to_string());
+        cause = c.source();
+    }
+    out
+}
+
+/// The languages a game's reference is published in (`languages` in `game.toml`).
+pub fn languages(game: &Game) -> Vec<String> {
+    game.info.languages.clone()
+}
+
+/// Renders one reference: the main file first, then any files it refers to (the Markdown
+/// output's diagrams).
+pub fn render(
+    game: &Game,
+    lang: &str,
+    format: Format,
+    assets: &Assets,
+) -> Result<Vec<OutFile>, Vec<Problem>> {
+    let page = document::build(game, lang, format, assets)?;
+    let template = match format {
+        Format::Html => "page.html",
+        Format::Md => "page.md",
+    };
+    let context = tera::Context::from_serialize(&page.context).map_err(|e| {
+        vec![Problem::data(format!(
+            "{}: cannot prepare the {template} template: {}",
+            game.slug,
+            tera_error(&e)
+        ))]
+    })?;
+    let text = assets.tera.render(template, &context).map_err(|e| {
+        vec![Problem::data(format!(
+            "{}: the {template} template failed: {}",
+            game.slug,
+            tera_error(&e)
+        ))]
+    })?;
+    let mut files = vec![OutFile {
+        name: format!("rules.{lang}.{}", format.extension()),
+        text,
+    }];
+    files.extend(page.extra_files);
+    Ok(files)
+}
+
+/// The build stage: writes `rules.<lang>.html` and `rules.<lang>.md` (and the Markdown's
+/// diagrams) for every language of the game into `out_dir` (the game's output folder),
+/// each file atomically. Returns the paths written.
+pub fn build_game(
+    game: &Game,
+    assets: &Assets,
+    out_dir: &Path,
+) -> Result<Vec<PathBuf>, Vec<Problem>> {
+    let mut written = Vec::new();
+    for lang in languages(game) {
+        for format in [Format::Html, Format::Md] {
+            written.extend(write(game, &lang, format, assets, out_dir)?);
+        }
+    }
+    Ok(written)
+}
+
+/// Renders one reference and writes its files into `out_dir`.
+pub fn write(
+    game: &Game,
+    lang: &str,
+    format: Format,
+    assets: &Assets,
+    out_dir: &Path,
+) -> Result<Vec<PathBuf>, Vec<Problem>> {
+    let files = render(game, lang, format, assets)?;
+    let mut written = Vec::new();
+    for f in files {
+        let path = out_dir.join(&f.name);
+        crate::output::write_atomic(&path, f.text.as_bytes())
+            .map_err(|e| vec![Problem::io(&path, e)])?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// The build stage for `printplay build`: every game's references under `out_root/<slug>/`.
+/// One game's failure does not stop the others; all problems are returned.
+pub fn build_all(games: &[Game], out_root: &Path) -> (Vec<PathBuf>, Vec<Problem>) {
+    let assets = match Assets::load(&templates_dir()) {
+        Ok(a) => a,
+        Err(p) => return (Vec::new(), vec![p]),
+    };
+    let mut written = Vec::new();
+    let mut problems = Vec::new();
+    for game in games {
+        match build_game(game, &assets, &out_root.join(&game.slug)) {
+            Ok(paths) => written.extend(paths),
+            Err(ps) => problems.extend(ps),
+        }
+    }
+    (written, problems)
+}

@@ -1,0 +1,349 @@
+//! `printplay check` for the rules prose: every placeholder resolves, the Markdown is safe, every
+//! component says what it is for, every diagram has its words, every language of the game has
+//! its prose, and the glossary's terms are the words the prose uses.
+
+use std::collections::BTreeSet;
+
+use super::placeholders::{HoleError, Resolver, Wording, fill};
+use super::{Assets, Format, markdown, templates_dir};
+use crate::diag::{Problem, SourceFile};
+use crate::model::{Game, LangRules, Prose, RulesText};
+
+/// Every problem with a game's rules prose; empty when the game has none or it is sound.
+pub fn check(game: &Game) -> Vec<Problem> {
+    let rules = &game.rules;
+    if rules.texts.is_empty() && rules.meta_file.is_none() {
+        return Vec::new();
+    }
+    let assets = match Assets::load(&templates_dir()) {
+        Ok(a) => a,
+        Err(p) => return vec![p],
+    };
+    let mut out = missing_languages(game);
+    let values = match super::diagrams::values(game) {
+        Ok(v) => v,
+        Err(e) => {
+            out.push(meta_problem(
+                game,
+                format!("a diagram cannot be computed: {e}"),
+            ));
+            return out;
+        }
+    };
+    for (lang, lr) in &rules.texts {
+        let Some(msgs) = assets.messages(lang) else {
+            out.push(
+                Problem::data(format!(
+                    "there is no message file for `{lang}`: add templates/i18n/{lang}.toml"
+                ))
+                .in_file(&lr.file),
+            );
+            continue;
+        };
+        let resolver = Resolver {
+            game,
+            extra: &values,
+        };
+        let wording = Wording {
+            separator: &msgs.list_separator,
+            plural: msgs.plural,
+            nouns: vec![&lr.text.nouns, &msgs.nouns],
+        };
+        for prose in all_prose(&lr.text) {
+            out.extend(prose_problems(lr, prose, &resolver, &wording));
+        }
+        out.extend(component_keys(game, lr));
+        out.extend(diagram_texts(game, lr));
+        out.extend(variant_values(lr));
+    }
+    out.extend(glossary(game));
+    if out.is_empty() {
+        out.extend(trial_render(game, &assets));
+    }
+    out
+}
+
+/// A problem in `rules.toml` (or the game file when there is none).
+fn meta_problem(game: &Game, message: String) -> Problem {
+    let p = Problem::data(message);
+    match &game.rules.meta_file {
+        Some(f) => p.in_file(f),
+        None => p.in_file(&game.game_file),
+    }
+}
+
+fn missing_languages(game: &Game) -> Vec<Problem> {
+    game.info
+        .languages
+        .iter()
+        .filter(|l| !game.rules.texts.contains_key(*l))
+        .map(|l| {
+            Problem::data(format!(
+                "the game is published in `{l}` but has no {}",
+                crate::model::rules_text_file(l)
+            ))
+            .in_file(&game.game_file)
+            .rule("every language in [game] languages has its rules prose")
+        })
+        .collect()
+}
+
+/// Every Markdown text of a language file.
+pub fn all_prose(t: &RulesText) -> Vec<&Prose> {
+    let mut out = vec![&t.overview, &t.goal, &t.setup, &t.turn, &t.end, &t.quick];
+    out.extend(t.variants_intro.iter());
+    out.extend(t.components.values().map(|c| &c.purpose));
+    for v in &t.variants {
+        out.push(&v.ambiguity);
+        out.push(&v.reading);
+    }
+    out.extend(t.diagram.values().map(|d| &d.caption));
+    out
+}
+
+/// Where a part of a prose string sits in its file: the part's text is looked up inside the
+/// string's span (escapes in TOML strings move offsets, the text itself does not change).
+fn place(
+    file: &SourceFile,
+    prose: &Prose,
+    range: std::ops::Range<usize>,
+) -> std::ops::Range<usize> {
+    let span = prose.span();
+    let needle = prose.get_ref().get(range.clone()).unwrap_or_default();
+    let found = file
+        .text
+        .get(span.clone())
+        .filter(|_| !needle.is_empty())
+        .and_then(|hay| hay.find(needle));
+    match found {
+        Some(at) => span.start + at..span.start + at + needle.len(),
+        None => span,
+    }
+}
+
+/// A placeholder problem placed in its rules file.
+pub fn hole_problem(file: &SourceFile, prose: &Prose, e: &HoleError) -> Problem {
+    Problem::data(e.message.clone()).at(file, place(file, prose, e.range.clone()), "here")
+}
+
+fn prose_problems(
+    lr: &LangRules,
+    prose: &Prose,
+    resolver: &Resolver,
+    wording: &Wording,
+) -> Vec<Problem> {
+    let mut out: Vec<Problem> = markdown::lint(prose.get_ref())
+        .into_iter()
+        .map(|(range, message)| {
+            Problem::data(message).at(&lr.file, place(&lr.file, prose, range), "here")
+        })
+        .collect();
+    if let Err(errors) = fill(prose.get_ref(), resolver, wording) {
+        out.extend(errors.iter().map(|e| hole_problem(&lr.file, prose, e)));
+    }
+    out
+}
+
+/// Component keys: each names a component of the data, and each component has one.
+fn component_keys(game: &Game, lr: &LangRules) -> Vec<Problem> {
+    let c = &game.components;
+    let kinds: BTreeSet<String> = c
+        .pieces
+        .iter()
+        .map(|p| format!("pieces.{}", p.kind))
+        .collect();
+    let mut needed: Vec<String> = Vec::new();
+    needed.extend(c.decks.iter().map(|d| format!("deck.{}", d.id.get_ref())));
+    for p in &c.pieces {
+        let kind = format!("pieces.{}", p.kind);
+        if !lr.text.components.contains_key(&kind) {
+            needed.push(format!("piece.{}", p.id.get_ref()));
+        }
+    }
+    needed.extend(c.boards.iter().map(|b| format!("board.{}", b.id.get_ref())));
+    needed.extend(c.tracks.iter().map(|t| format!("track.{}", t.id.get_ref())));
+    let mut out = Vec::new();
+    for key in &needed {
+        if !lr.text.components.contains_key(key) {
+            out.push(
+                Problem::data(format!(
+                    "[components.\"{key}\"] is missing: say what this component is for"
+                ))
+                .in_file(&lr.file)
+                .help("add `[components.\"KEY\"] purpose = \"...\"` (or `pieces.KIND` for a whole kind)"),
+            );
+        }
+    }
+    for (key, text) in &lr.text.components {
+        let known = needed.contains(key)
+            || kinds.contains(key)
+            || c.pieces
+                .iter()
+                .any(|p| format!("piece.{}", p.id.get_ref()) == *key);
+        if !known {
+            out.push(
+                Problem::data(format!("[components.\"{key}\"] names no deck, piece, piece kind, board or track of the data"))
+                    .at(&lr.file, text.purpose.span(), "this text belongs to nothing"),
+            );
+        }
+    }
+    out
+}
+
+fn diagram_texts(game: &Game, lr: &LangRules) -> Vec<Problem> {
+    let ids: BTreeSet<&str> = game
+        .rules
+        .meta
+        .diagrams
+        .iter()
+        .map(|d| d.id.get_ref().as_str())
+        .collect();
+    let mut out = Vec::new();
+    for id in &ids {
+        if !lr.text.diagram.contains_key(*id) {
+            out.push(
+                Problem::data(format!(
+                    "[diagram.{id}] is missing: give the diagram its title, alt text and caption"
+                ))
+                .in_file(&lr.file),
+            );
+        }
+    }
+    for (id, d) in &lr.text.diagram {
+        if !ids.contains(id.as_str()) {
+            out.push(
+                Problem::data(format!("[diagram.{id}] names no diagram of rules.toml")).at(
+                    &lr.file,
+                    d.caption.span(),
+                    "this caption belongs to nothing",
+                ),
+            );
+        }
+    }
+    out
+}
+
+fn variant_values(lr: &LangRules) -> Vec<Problem> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for v in &lr.text.variants {
+        if !seen.insert(v.id.get_ref().clone()) {
+            out.push(
+                Problem::data(format!("variant `{}` is described twice", v.id.get_ref())).at(
+                    &lr.file,
+                    v.id.span(),
+                    "again here",
+                ),
+            );
+        }
+        if !v.values.is_empty() && !v.values.contains(&v.default) {
+            out.push(
+                Problem::data(format!(
+                    "variant `{}`: its default `{}` is not one of its values",
+                    v.id.get_ref(),
+                    v.default
+                ))
+                .at(&lr.file, v.id.span(), "this variant"),
+            );
+        }
+    }
+    out
+}
+
+/// The whole prose of a language, lower-cased, for finding glossary terms.
+pub fn prose_text(t: &RulesText) -> String {
+    let mut s = String::new();
+    for p in all_prose(t) {
+        s.push_str(&p.get_ref().to_lowercase());
+        s.push('\n');
+    }
+    for c in t.components.values() {
+        if let Some(n) = &c.name {
+            s.push_str(&n.to_lowercase());
+            s.push('\n');
+        }
+    }
+    s
+}
+
+/// Glossary consistency: each term's word in each language of the game, its stem found in that
+/// language's prose, and none of the words to avoid.
+fn glossary(game: &Game) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let Some(file) = &game.rules.meta_file else {
+        return out;
+    };
+    for term in &game.rules.meta.terms {
+        let span = term.words.values().next().map(|w| w.span()).unwrap_or(0..0);
+        for lang in &game.info.languages {
+            let Some(word) = term.words.get(lang) else {
+                out.push(
+                    Problem::data(format!("a glossary term has no `{lang}` word")).at(
+                        file,
+                        span.clone(),
+                        "this term",
+                    ),
+                );
+                continue;
+            };
+            let Some(lr) = game.rules.texts.get(lang) else {
+                continue;
+            };
+            let text = prose_text(&lr.text);
+            let stem = term
+                .stems
+                .get(lang)
+                .cloned()
+                .unwrap_or_else(|| word.get_ref().clone())
+                .to_lowercase();
+            if !text.contains(&stem) {
+                out.push(
+                    Problem::data(format!(
+                        "the glossary term `{}` (stem `{stem}`) is not used in {}",
+                        word.get_ref(),
+                        crate::model::rules_text_file(lang)
+                    ))
+                    .at(file, word.span(), "this term")
+                    .rule("the prose uses the glossary's terms"),
+                );
+            }
+            for avoid in term.avoid.get(lang).into_iter().flatten() {
+                if contains_word(&text, &avoid.to_lowercase()) {
+                    out.push(
+                        Problem::data(format!(
+                            "{} says `{avoid}` where the glossary's term is `{}`",
+                            crate::model::rules_text_file(lang),
+                            word.get_ref()
+                        ))
+                        .in_file(&lr.file)
+                        .rule("the prose uses the glossary's terms"),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+/// True when `word` starts a word of `text` (so inflected forms count, compounds do not).
+pub fn contains_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        text[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric() && c != '-')
+    })
+}
+
+/// Renders every language in both formats and reports what fails.
+fn trial_render(game: &Game, assets: &Assets) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for lang in game.rules.texts.keys() {
+        for format in [Format::Html, Format::Md] {
+            if let Err(ps) = super::render(game, lang, format, assets) {
+                out.extend(ps);
+            }
+        }
+    }
+    out
+}
