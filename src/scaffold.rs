@@ -10,6 +10,7 @@ fn starter_files(slug: &str) -> Vec<(&'static str, String)> {
     vec![
         (GAME_FILE, STARTER_GAME.replace("{slug}", slug)),
         (COMPONENTS_FILE, STARTER_COMPONENTS.to_string()),
+        ("rules.en.toml", STARTER_RULES.to_string()),
     ]
 }
 
@@ -164,3 +165,38 @@ count = 2
 text = "Discard a card, then draw two."
 fields = { suit = "star", value = 7 }
 "##;
+
+/// The rules reference's prose: Markdown with {placeholders} read from the data.
+const STARTER_RULES: &str = r#"# The rules reference in English. Every number that lives in the data is a {placeholder}:
+# change the data and the reference follows. `printplay rules SLUG` writes it.
+
+overview = """
+Replace this with what your game is about, in a paragraph or two.
+"""
+
+goal = """
+Say how a player wins. The deck holds {deck.deck.cards card} in
+{deck.deck.distinct.suit} suits.
+"""
+
+setup = """
+1. Shuffle the deck.
+2. Deal {params.hand_size card} to each player.
+"""
+
+turn = """
+Describe a turn: its steps and every action.
+"""
+
+end = """
+Say when the game ends and how it is scored.
+"""
+
+quick = """
+- **Hand:** {params.hand_size card}.
+- **Deck:** {deck.deck.cards card}.
+"""
+
+[components."deck.deck"]
+purpose = "The cards you play: {deck.deck.designs} designs, {deck.deck.min.value} to {deck.deck.max.value} in value."
+"#;

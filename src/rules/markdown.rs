@@ -71,14 +71,13 @@ pub fn lint(markdown: &str) -> Vec<(std::ops::Range<usize>, String)> {
                 range,
                 "raw HTML is not allowed in rules prose; it would be shown as text".to_string(),
             )),
-            Event::Start(Tag::Heading { level, .. })
-                if matches!(level, HeadingLevel::H1 | HeadingLevel::H2) =>
-            {
-                out.push((
-                    range,
-                    "prose headings start at ### (levels 1 and 2 are the page's own)".to_string(),
-                ))
-            }
+            Event::Start(Tag::Heading {
+                level: HeadingLevel::H1 | HeadingLevel::H2,
+                ..
+            }) => out.push((
+                range,
+                "prose headings start at ### (levels 1 and 2 are the page's own)".to_string(),
+            )),
             _ => {}
         }
     }

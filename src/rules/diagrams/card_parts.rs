@@ -167,7 +167,7 @@ pub fn layout(
     let mid = card.x + card.w / 2.0;
     let r = 8.0;
     let n = p.spaces.clamp(0, 12) as usize;
-    let per_row = n.min(4).max(1);
+    let per_row = n.clamp(1, 4);
     let spaces: Vec<Circle> = (0..n)
         .map(|i| {
             let row = i / per_row;

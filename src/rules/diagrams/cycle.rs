@@ -10,26 +10,50 @@ use super::{Drawn, drawn, symbol};
 use crate::model::{DiagramText, Drawing, Game};
 use crate::rules::placeholders::Val;
 
-/// The cycle as symbol ids: `cycle[i]` beats `cycle[i + 1]`.
+/// The cycle as symbol ids, `cycle[i]` beating `cycle[i + 1]` (the last beats the first).
+/// The parameter is either that list of ids or a list of `[winner, loser]` pairs.
 fn cycle(game: &Game, param: &str) -> Result<Vec<String>, String> {
     let p = game
         .param(param)
         .ok_or_else(|| format!("game.toml has no parameter `{param}`"))?;
-    let list = p
-        .value
-        .get_ref()
-        .as_array()
-        .ok_or_else(|| format!("parameter `{param}` must be a list of symbol ids"))?;
+    let bad = || {
+        format!(
+            "parameter `{param}` must list symbol ids in a cycle, or [winner, loser] pairs that form one"
+        )
+    };
+    let list = p.value.get_ref().as_array().ok_or_else(bad)?;
     let ids: Vec<String> = list
         .iter()
         .filter_map(|v| v.as_str().map(str::to_string))
         .collect();
-    if ids.len() != list.len() || ids.len() < 2 {
-        return Err(format!(
-            "parameter `{param}` must list at least two symbol ids"
-        ));
+    if ids.len() == list.len() && ids.len() >= 2 {
+        return Ok(ids);
     }
-    Ok(ids)
+    let pairs: Vec<(String, String)> = list
+        .iter()
+        .filter_map(|v| match v.as_array()?.as_slice() {
+            [a, b] => Some((a.as_str()?.to_string(), b.as_str()?.to_string())),
+            _ => None,
+        })
+        .collect();
+    if pairs.len() != list.len() || pairs.len() < 2 {
+        return Err(bad());
+    }
+    // Follow winner -> loser from the first pair until the cycle closes.
+    let mut order = vec![pairs[0].0.clone()];
+    while order.len() < pairs.len() {
+        let last = order.last().cloned().unwrap_or_default();
+        let next = pairs
+            .iter()
+            .find(|(w, _)| *w == last)
+            .map(|(_, l)| l.clone())
+            .ok_or_else(bad)?;
+        if order.contains(&next) {
+            return Err(bad());
+        }
+        order.push(next);
+    }
+    Ok(order)
 }
 
 /// The symbol that beats `id` in the cycle.

@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::messages::Messages;
 use super::placeholders::Val;
 use crate::model::{DiagramSpec, DiagramText, Drawing, Game, Symbol};
 
@@ -19,11 +18,6 @@ use crate::model::{DiagramSpec, DiagramText, Drawing, Game, Symbol};
 pub enum Figure {
     /// An SVG picture, `<svg>` element included.
     Svg(String),
-    /// A table of numbers (header, rows), for diagrams that are best read as a table.
-    Table {
-        header: Vec<String>,
-        rows: Vec<Vec<String>>,
-    },
 }
 
 /// The numbers every diagram of the game computes, keyed `diagram.ID.NAME`.
@@ -49,7 +43,6 @@ pub fn draw(
     game: &Game,
     spec: &DiagramSpec,
     text: &DiagramText,
-    msgs: &Messages,
     tera: &tera::Tera,
     lang: &str,
 ) -> Result<Figure, String> {

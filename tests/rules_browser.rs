@@ -1,0 +1,309 @@
+//! The HTML rules references in headless Chromium: no horizontal overflow at desktop and phone
+//! widths, every internal link resolves, and printing to PDF works on A4 and Letter.
+//! Without Chromium (`chromium`, or `$CHROMIUM`) the tests say so and skip; CI installs it.
+//! Set `RULES_SCREENSHOTS=DIR` to also keep desktop and phone screenshots for a human to look at.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use printplay::model::{Game, load_game};
+
+const SHIPPED: &[&str] = &[
+    "capek-golems",
+    "the-search",
+    "aether",
+    "imperial-settlers-aztecs",
+];
+const DESKTOP: (u32, u32) = (1280, 900);
+const PHONE: (u32, u32) = (375, 800);
+
+fn chromium() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    [
+        "/usr/bin/chromium",
+        "/usr/bin/chromium-browser",
+        "/usr/bin/google-chrome",
+    ]
+    .iter()
+    .map(PathBuf::from)
+    .find(|p| p.is_file())
+}
+
+/// Runs Chromium headless with a fresh profile and no network chatter; returns stdout.
+fn run(chrome: &Path, profile: &Path, args: &[String], url: &str) -> String {
+    let out = Command::new(chrome)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--hide-scrollbars",
+            "--virtual-time-budget=2000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(url)
+        .output()
+        .expect("chromium runs");
+    assert!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Builds every reference into a temporary folder; returns the HTML files.
+fn build(out: &Path) -> Vec<PathBuf> {
+    let games: Vec<Game> = SHIPPED
+        .iter()
+        .map(|s| load_game(Path::new("data"), s).unwrap())
+        .filter(|g| !g.rules.texts.is_empty())
+        .collect();
+    let (written, problems) = printplay::rules::build_all(&games, out);
+    assert!(problems.is_empty(), "{problems:#?}");
+    let html: Vec<PathBuf> = written
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .collect();
+    assert!(!html.is_empty());
+    html
+}
+
+/// A copy of the page with a probe that measures it once laid out and writes the result into
+/// the DOM (the page itself has no script).
+fn probe_copy(page: &Path, dir: &Path) -> PathBuf {
+    let html = std::fs::read_to_string(page).unwrap();
+    let probe = r##"<script>
+addEventListener('load', () => {
+  const w = document.documentElement.clientWidth;
+  const wide = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > w + 1) wide.push(el.tagName + (el.id ? '#' + el.id : '') + ':' + Math.round(r.right));
+  }
+  const dangling = [];
+  for (const a of document.querySelectorAll('a[href^="#"]')) {
+    const id = decodeURIComponent(a.getAttribute('href').slice(1));
+    if (!document.getElementById(id)) dangling.push(id);
+  }
+  const result = JSON.stringify({
+    inner: innerWidth,
+    scroll: document.documentElement.scrollWidth,
+    client: w,
+    wide: wide.slice(0, 10),
+    dangling,
+    links: document.querySelectorAll('a[href^="#"]').length,
+  });
+  parent.postMessage(result, '*');
+});
+</script></body>"##;
+    let path = dir.join(format!(
+        "probe-{}",
+        page.file_name().unwrap().to_string_lossy()
+    ));
+    std::fs::write(&path, html.replace("</body>", probe)).unwrap();
+    path
+}
+
+/// A page that shows `page` in a frame `w` x `h` pixels (headless Chromium will not make its
+/// window narrower than 500 px) and writes the frame's probe result into its own DOM.
+fn harness(page: &Path, dir: &Path, w: u32, h: u32) -> PathBuf {
+    let html = format!(
+        r#"<!DOCTYPE html><html><body style="margin:0">
+<iframe src="{}" width="{w}" height="{h}" style="border:0;display:block"></iframe>
+<script>
+addEventListener('message', e => {{
+  const pre = document.createElement('pre');
+  pre.id = 'probe';
+  pre.textContent = e.data;
+  document.body.appendChild(pre);
+}});
+</script></body></html>"#,
+        page.file_name().unwrap().to_string_lossy()
+    );
+    let path = dir.join(format!(
+        "harness-{w}-{}",
+        page.file_name().unwrap().to_string_lossy()
+    ));
+    std::fs::write(&path, html).unwrap();
+    path
+}
+
+fn probe_result(dom: &str) -> serde_json::Value {
+    let start = dom.find("<pre id=\"probe\">").expect("the probe ran") + "<pre id=\"probe\">".len();
+    let end = start + dom[start..].find("</pre>").unwrap();
+    let json = dom[start..end]
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">");
+    serde_json::from_str(&json).unwrap()
+}
+
+fn url(path: &Path) -> String {
+    format!("file://{}", path.canonicalize().unwrap().display())
+}
+
+#[test]
+fn no_horizontal_overflow_and_links_resolve_at_desktop_and_phone_widths() {
+    let Some(chrome) = chromium() else {
+        eprintln!("skipping: chromium not found (install Debian's `chromium` or set CHROMIUM)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let shots = std::env::var_os("RULES_SCREENSHOTS").map(PathBuf::from);
+    for page in build(dir.path()) {
+        let copy = probe_copy(&page, dir.path());
+        for (w, h) in [DESKTOP, PHONE] {
+            let frame = harness(&copy, dir.path(), w, h);
+            let dom = run(
+                &chrome,
+                profile.path(),
+                &[
+                    format!("--window-size={},{}", w.max(600), h + 40),
+                    "--dump-dom".into(),
+                ],
+                &url(&frame),
+            );
+            let r = probe_result(&dom);
+            let name = page.display();
+            assert_eq!(r["inner"], w, "{name}: the page was laid out at {w} px");
+            assert!(
+                r["scroll"].as_u64().unwrap() <= r["client"].as_u64().unwrap(),
+                "{name} at {w} px scrolls sideways: {r}"
+            );
+            assert!(
+                r["wide"].as_array().unwrap().is_empty(),
+                "{name} at {w} px: elements past the edge: {r}"
+            );
+            assert!(
+                r["dangling"].as_array().unwrap().is_empty(),
+                "{name}: links to nothing: {r}"
+            );
+            assert!(
+                r["links"].as_u64().unwrap() > 5,
+                "{name}: the table of contents links"
+            );
+            if let Some(shots) = &shots {
+                std::fs::create_dir_all(shots).unwrap();
+                let slug = page
+                    .parent()
+                    .unwrap()
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                let file = shots.join(format!(
+                    "{slug}-{}-{w}.png",
+                    page.file_stem().unwrap().to_string_lossy()
+                ));
+                let tall = harness(&page, page.parent().unwrap(), w, h * 4);
+                run(
+                    &chrome,
+                    profile.path(),
+                    &[
+                        format!("--window-size={w},{}", h * 4),
+                        format!("--screenshot={}", file.display()),
+                    ],
+                    &url(&tall),
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn prints_to_pdf_on_a4_and_letter() {
+    let Some(chrome) = chromium() else {
+        eprintln!("skipping: chromium not found (install Debian's `chromium` or set CHROMIUM)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    for page in build(dir.path()) {
+        let html = std::fs::read_to_string(&page).unwrap();
+        // (paper, width and height in points)
+        for (paper, w, h) in [("A4", 595.0, 842.0), ("letter", 612.0, 792.0)] {
+            let sized = dir.path().join(format!(
+                "{paper}-{}",
+                page.file_name().unwrap().to_string_lossy()
+            ));
+            std::fs::write(
+                &sized,
+                html.replace("</style>", &format!("@page {{ size: {paper}; }}\n</style>")),
+            )
+            .unwrap();
+            let pdf = sized.with_extension("pdf");
+            run(
+                &chrome,
+                profile.path(),
+                &[
+                    format!("--print-to-pdf={}", pdf.display()),
+                    "--no-pdf-header-footer".into(),
+                ],
+                &url(&sized),
+            );
+            let doc =
+                lopdf::Document::load(&pdf).unwrap_or_else(|e| panic!("{}: {e}", pdf.display()));
+            let pages = doc.get_pages();
+            assert!(
+                pages.len() >= 2,
+                "{}: {} pages",
+                page.display(),
+                pages.len()
+            );
+            let first = *pages.values().next().unwrap();
+            let media = doc
+                .get_dictionary(first)
+                .unwrap()
+                .get(b"MediaBox")
+                .unwrap()
+                .as_array()
+                .unwrap()
+                .clone();
+            let num = |o: &lopdf::Object| {
+                o.as_float()
+                    .map(f64::from)
+                    .or_else(|_| o.as_i64().map(|i| i as f64))
+                    .unwrap()
+            };
+            assert!(
+                (num(&media[2]) - w).abs() < 2.0 && (num(&media[3]) - h).abs() < 2.0,
+                "{paper}: {media:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_overflow_probe_catches_a_page_that_is_too_wide() {
+    let Some(chrome) = chromium() else {
+        eprintln!("skipping: chromium not found (install Debian's `chromium` or set CHROMIUM)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let page = dir.path().join("wide.html");
+    std::fs::write(&page, "<!DOCTYPE html><html><body><a href=\"#nowhere\">x</a><div style=\"width:600px\">wide</div></body></html>").unwrap();
+    let copy = probe_copy(&page, dir.path());
+    let frame = harness(&copy, dir.path(), PHONE.0, PHONE.1);
+    let r = probe_result(&run(
+        &chrome,
+        profile.path(),
+        &["--window-size=600,840".into(), "--dump-dom".into()],
+        &url(&frame),
+    ));
+    assert!(
+        r["scroll"].as_u64().unwrap() > r["client"].as_u64().unwrap(),
+        "{r}"
+    );
+    assert!(!r["wide"].as_array().unwrap().is_empty(), "{r}");
+    assert_eq!(r["dangling"][0], "nowhere");
+}

@@ -1,0 +1,543 @@
+//! Rules references: structure of the Markdown and HTML, numbers from the data, escaping,
+//! problems in the prose reported where they are, Finnish plurals and glossary.
+
+use std::path::{Path, PathBuf};
+
+use printplay::check::check_game;
+use printplay::model::{Game, load_game};
+use printplay::rules::{Assets, Format, OutFile, render, templates_dir};
+use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
+
+const SHIPPED: &[&str] = &[
+    "capek-golems",
+    "the-search",
+    "aether",
+    "imperial-settlers-aztecs",
+];
+
+fn assets() -> Assets {
+    Assets::load(&templates_dir()).expect("templates load")
+}
+
+fn shipped(slug: &str) -> Game {
+    load_game(Path::new("data"), slug).unwrap_or_else(|p| panic!("{slug}: {p:?}"))
+}
+
+/// Shipped games that have their rules prose.
+fn with_prose() -> Vec<Game> {
+    SHIPPED
+        .iter()
+        .map(|s| shipped(s))
+        .filter(|g| !g.rules.texts.is_empty())
+        .collect()
+}
+
+fn main_file(game: &Game, lang: &str, format: Format, assets: &Assets) -> String {
+    let files: Vec<OutFile> = render(game, lang, format, assets)
+        .unwrap_or_else(|p| panic!("{} {lang}: {:#?}", game.slug, p));
+    files[0].text.clone()
+}
+
+/// A copy of a shipped game's folder in a temporary data folder, edited by `edit`.
+fn edited(slug: &str, file: &str, edit: impl Fn(String) -> String) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let dest = dir.path().join(slug);
+    std::fs::create_dir_all(&dest).unwrap();
+    for entry in std::fs::read_dir(Path::new("data").join(slug)).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dest.join(entry.file_name())).unwrap();
+    }
+    let path = dest.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let changed = edit(text.clone());
+    assert_ne!(text, changed, "the edit must change {file}");
+    std::fs::write(&path, changed).unwrap();
+    (dir, dest)
+}
+
+fn load_edited(dir: &tempfile::TempDir, slug: &str) -> Result<Game, Vec<printplay::diag::Problem>> {
+    load_game(dir.path(), slug)
+}
+
+#[derive(Debug)]
+struct MdOutline {
+    headings: Vec<(u8, String)>,
+    /// Per table: header cells, then each row's cell count.
+    tables: Vec<(Vec<String>, Vec<usize>)>,
+    links: Vec<String>,
+}
+
+fn outline(md: &str) -> MdOutline {
+    let opts = printplay::rules::markdown::options();
+    let mut out = MdOutline {
+        headings: Vec::new(),
+        tables: Vec::new(),
+        links: Vec::new(),
+    };
+    let mut text = String::new();
+    let mut level = None;
+    let mut in_head = false;
+    let mut row_cells = 0;
+    let mut head = Vec::new();
+    for event in Parser::new_ext(md, opts) {
+        match event {
+            Event::Start(Tag::Heading { level: l, .. }) => {
+                level = Some(l as u8);
+                text.clear();
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                out.headings.push((level.take().unwrap(), text.clone()));
+            }
+            Event::Start(Tag::Table(_)) => {
+                out.tables.push((Vec::new(), Vec::new()));
+                head.clear();
+            }
+            Event::Start(Tag::TableHead) => in_head = true,
+            Event::End(TagEnd::TableHead) => {
+                in_head = false;
+                out.tables.last_mut().unwrap().0 = head.clone();
+            }
+            Event::Start(Tag::TableRow) => row_cells = 0,
+            Event::End(TagEnd::TableRow) => out.tables.last_mut().unwrap().1.push(row_cells),
+            Event::Start(Tag::TableCell) => text.clear(),
+            Event::End(TagEnd::TableCell) => {
+                if in_head {
+                    head.push(text.clone());
+                } else {
+                    row_cells += 1;
+                }
+            }
+            Event::Start(Tag::Link { dest_url, .. }) => out.links.push(dest_url.to_string()),
+            Event::Text(t) | Event::Code(t) => text.push_str(&t),
+            _ => {}
+        }
+    }
+    let _ = HeadingLevel::H1;
+    out
+}
+
+/// GitHub's heading anchor, as the Markdown's table of contents uses it.
+fn anchor(title: &str) -> String {
+    title
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn every_shipped_game_with_prose_checks_clean() {
+    let games = with_prose();
+    assert!(!games.is_empty());
+    for g in &games {
+        let problems = check_game(g);
+        assert!(problems.is_empty(), "{}: {problems:#?}", g.slug);
+    }
+}
+
+#[test]
+fn markdown_parses_back_with_ordered_headings_and_whole_tables() {
+    let assets = assets();
+    for game in with_prose() {
+        for lang in &game.info.languages {
+            let md = main_file(&game, lang, Format::Md, &assets);
+            let o = outline(&md);
+            let msgs = assets.messages(lang).unwrap();
+            // One title, then the sections in order, never skipping a level.
+            assert_eq!(o.headings[0].0, 1, "{}: {:?}", game.slug, o.headings);
+            assert_eq!(o.headings.iter().filter(|h| h.0 == 1).count(), 1);
+            for pair in o.headings.windows(2) {
+                assert!(
+                    pair[1].0 <= pair[0].0 + 1,
+                    "{} {lang}: level skipped at {pair:?}",
+                    game.slug
+                );
+            }
+            let h2: Vec<&str> = o
+                .headings
+                .iter()
+                .filter(|h| h.0 == 2)
+                .map(|h| h.1.as_str())
+                .collect();
+            for key in [
+                "overview",
+                "goal",
+                "components",
+                "setup",
+                "turn",
+                "end",
+                "variants",
+                "unprinted",
+                "quick",
+            ] {
+                let title = msgs.get(&format!("section_{key}")).unwrap();
+                assert!(
+                    h2.contains(&title),
+                    "{} {lang}: no section {title}: {h2:?}",
+                    game.slug
+                );
+            }
+            // Every table has a header and every row has as many cells as the header.
+            assert!(
+                o.tables.len() >= 2,
+                "{}: components and unprinted tables",
+                game.slug
+            );
+            for (head, rows) in &o.tables {
+                assert!(!head.is_empty());
+                assert!(
+                    !rows.is_empty(),
+                    "{}: an empty table under {head:?}",
+                    game.slug
+                );
+                assert!(
+                    rows.iter().all(|n| *n == head.len()),
+                    "{}: ragged table {head:?}: {rows:?}",
+                    game.slug
+                );
+            }
+            // The components table has one row per component the data holds.
+            let components_head = msgs.get("col_component").unwrap();
+            let (_, rows) = o.tables.iter().find(|t| t.0[0] == components_head).unwrap();
+            let c = &game.components;
+            let kinds = game.rules.texts[lang]
+                .text
+                .components
+                .keys()
+                .filter(|k| k.starts_with("pieces."))
+                .count();
+            let single = c
+                .pieces
+                .iter()
+                .filter(|p| {
+                    !game.rules.texts[lang]
+                        .text
+                        .components
+                        .contains_key(&format!("pieces.{}", p.kind))
+                })
+                .count();
+            assert_eq!(
+                rows.len(),
+                c.decks.len() + kinds + single + c.boards.len() + c.tracks.len(),
+                "{}",
+                game.slug
+            );
+            // Every internal link names a heading.
+            let anchors: Vec<String> = o.headings.iter().map(|h| anchor(&h.1)).collect();
+            for link in o.links.iter().filter(|l| l.starts_with('#')) {
+                assert!(
+                    anchors.contains(&link[1..].to_string()),
+                    "{} {lang}: dangling {link}",
+                    game.slug
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn html_is_one_self_contained_accessible_page() {
+    let assets = assets();
+    for game in with_prose() {
+        for lang in &game.info.languages {
+            let html = main_file(&game, lang, Format::Html, &assets);
+            assert!(html.contains(&format!("<html lang=\"{lang}\">")));
+            assert!(!html.contains("<script"), "no script");
+            assert!(
+                !html.contains("src=\"http") && !html.contains("href=\"http"),
+                "nothing fetched"
+            );
+            assert!(!html.contains("<link"), "styles are inline");
+            // Headings in order.
+            let levels: Vec<u8> = html
+                .match_indices("<h")
+                .filter_map(|(i, _)| html[i + 2..].chars().next()?.to_digit(10).map(|d| d as u8))
+                .collect();
+            assert_eq!(levels[0], 1);
+            for pair in levels.windows(2) {
+                assert!(
+                    pair[1] <= pair[0] + 1,
+                    "{} {lang}: heading level skipped: {levels:?}",
+                    game.slug
+                );
+            }
+            // Every internal link resolves to an id on the page.
+            for (i, _) in html.match_indices("href=\"#") {
+                let target: String = html[i + 7..].chars().take_while(|c| *c != '"').collect();
+                assert!(
+                    html.contains(&format!("id=\"{target}\"")),
+                    "{} {lang}: dangling #{target}",
+                    game.slug
+                );
+            }
+            // Tables have header cells; diagrams are labelled images.
+            assert_eq!(
+                html.matches("<table>").count(),
+                html.matches("<thead>").count()
+            );
+            for (i, _) in html.match_indices("<svg") {
+                let tag: String = html[i..].chars().take_while(|c| *c != '>').collect();
+                assert!(
+                    tag.contains("role=\"img\"") && tag.contains("aria-labelledby"),
+                    "{tag}"
+                );
+                assert!(html[i..].contains("<title id="), "svg has a title");
+            }
+            assert!(html.contains("@media print") && html.contains("@media (max-width"));
+        }
+    }
+}
+
+#[test]
+fn every_unprinted_value_is_listed_in_every_reference() {
+    let assets = assets();
+    for game in with_prose() {
+        let unprinted = game.unprinted();
+        assert!(!unprinted.is_empty());
+        for lang in &game.info.languages {
+            for format in [Format::Html, Format::Md] {
+                let text = main_file(&game, lang, format, &assets);
+                for p in &unprinted {
+                    assert!(
+                        text.contains(&p.path),
+                        "{} {lang} {format:?}: {} missing",
+                        game.slug,
+                        p.path
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn output_is_deterministic() {
+    let assets = assets();
+    for game in with_prose() {
+        for lang in &game.info.languages {
+            for format in [Format::Html, Format::Md] {
+                let a = render(&game, lang, format, &assets).unwrap();
+                let b = render(&game, lang, format, &assets).unwrap();
+                assert_eq!(a, b);
+            }
+        }
+    }
+}
+
+#[test]
+fn numbers_in_the_text_follow_the_data() {
+    let assets = assets();
+    let before = main_file(&shipped("capek-golems"), "en", Format::Md, &assets);
+    assert!(before.contains("reaches 25"));
+    assert!(before.contains("deal 4 cards to each player"));
+    assert!(before.contains("The slots cost 4, 3, 2, 1 gold"));
+    let (dir, _) = edited("capek-golems", "game.toml", |t| {
+        t.replace(
+            "[params.initial_hand]\nvalue = 4",
+            "[params.initial_hand]\nvalue = 1",
+        )
+        .replace("value = [4, 3, 2, 1]", "value = [5, 3, 2, 1]")
+    });
+    let (_, dest) = (&dir, dir.path().join("capek-golems"));
+    let comps = std::fs::read_to_string(dest.join("components.toml")).unwrap();
+    std::fs::write(
+        dest.join("components.toml"),
+        comps.replace("max = 25", "max = 30"),
+    )
+    .unwrap();
+    let game = load_edited(&dir, "capek-golems").unwrap();
+    let after = main_file(&game, "en", Format::Md, &assets);
+    assert!(after.contains("reaches 30") && !after.contains("reaches 25"));
+    // The plural follows the number: one card, not one cards.
+    assert!(after.contains("deal 1 card to each player"), "{after}");
+    assert!(after.contains("The slots cost 5, 3, 2, 1 gold"));
+    assert!(after.contains("fills the 5-gold slot"));
+}
+
+#[test]
+fn everything_from_the_data_is_escaped() {
+    let assets = assets();
+    let evil = "<script>alert(1)</script> | *bold* [link](http://x) &amp;";
+    let (dir, _) = edited("capek-golems", "components.toml", |t| {
+        t.replace("name = \"Game cards\"", &format!("name = \"{evil}\""))
+            .replace(
+                "the rulebook names no colour; red chosen",
+                "reason with <b>tags</b> | pipes",
+            )
+    });
+    let game = load_edited(&dir, "capek-golems").unwrap();
+    let html = main_file(&game, "en", Format::Html, &assets);
+    assert!(!html.contains("<script>") && !html.contains("<b>tags"));
+    assert!(
+        html.contains("&lt;script&gt;alert(1)&lt;/script&gt; | *bold* [link](http://x) &amp;amp;")
+    );
+    assert!(!html.contains("href=\"http://x\""));
+    let md = main_file(&game, "en", Format::Md, &assets);
+    let o = outline(&md);
+    for (head, rows) in &o.tables {
+        assert!(
+            rows.iter().all(|n| *n == head.len()),
+            "a pipe broke a table: {head:?} {rows:?}"
+        );
+    }
+    let rendered = printplay::rules::markdown::to_html(&md);
+    assert!(
+        !rendered.contains("<script>")
+            && !rendered.contains("<b>tags")
+            && !rendered.contains("href=\"http://x\"")
+    );
+}
+
+fn problems_text(game: &Game) -> String {
+    check_game(game)
+        .iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn unknown_placeholder_is_reported_at_its_line() {
+    let (dir, dest) = edited("capek-golems", "rules.en.toml", |t| {
+        t.replace(
+            "Be the first to activate all",
+            "Be the {params.no_such_param} first to activate all",
+        )
+    });
+    let game = load_edited(&dir, "capek-golems").unwrap();
+    let text = problems_text(&game);
+    let file = std::fs::read_to_string(dest.join("rules.en.toml")).unwrap();
+    let line = file
+        .lines()
+        .position(|l| l.contains("no_such_param"))
+        .unwrap()
+        + 1;
+    assert!(text.contains("no parameter `no_such_param`"), "{text}");
+    assert!(text.contains(&format!("rules.en.toml:{line}:")), "{text}");
+}
+
+#[test]
+fn unknown_noun_and_bad_paths_are_reported() {
+    let (dir, _) = edited("capek-golems", "rules.en.toml", |t| {
+        t.replace(
+            "deal {params.initial_hand card}",
+            "deal {params.initial_hand gizmo} {deck.nope.cards} {track.outrage.middle}",
+        )
+    });
+    let game = load_edited(&dir, "capek-golems").unwrap();
+    let text = problems_text(&game);
+    assert!(text.contains("no noun `gizmo`"), "{text}");
+    assert!(text.contains("no deck `nope`"), "{text}");
+    assert!(text.contains("end a track path"), "{text}");
+}
+
+#[test]
+fn raw_html_and_page_level_headings_in_prose_are_refused() {
+    let (dir, _) = edited("capek-golems", "rules.en.toml", |t| {
+        t.replace(
+            "There is no other scoring.",
+            "There is <b>no</b> other scoring.\n\n## Big\n",
+        )
+    });
+    let game = load_edited(&dir, "capek-golems").unwrap();
+    let text = problems_text(&game);
+    assert!(text.contains("raw HTML is not allowed"), "{text}");
+    assert!(text.contains("prose headings start at ###"), "{text}");
+}
+
+#[test]
+fn unknown_keys_in_rules_files_are_rejected_with_a_place() {
+    let (dir, dest) = edited("capek-golems", "rules.en.toml", |t| {
+        t.replace("quick = \"\"\"", "quik = \"\"\"")
+    });
+    let problems = load_edited(&dir, "capek-golems").unwrap_err();
+    let text: String = problems.iter().map(|p| p.to_string()).collect();
+    assert!(text.contains("rules.en.toml:"), "{text}");
+    assert!(text.contains("quik"), "{text}");
+    let _ = dest;
+    let (dir, _) = edited("capek-golems", "rules.toml", |t| {
+        t.replace(
+            "section = \"components\"",
+            "section = \"components\"\ncolour = 1",
+        )
+    });
+    let text: String = load_edited(&dir, "capek-golems")
+        .unwrap_err()
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert!(
+        text.contains("rules.toml:") && text.contains("colour"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_component_without_its_purpose_is_reported() {
+    let (dir, _) = edited("capek-golems", "rules.en.toml", |t| {
+        t.replace(
+            "[components.\"piece.outrage-marker\"]",
+            "[components.\"piece.not-a-piece\"]",
+        )
+    });
+    let game = load_edited(&dir, "capek-golems").unwrap();
+    let text = problems_text(&game);
+    assert!(
+        text.contains("[components.\"piece.outrage-marker\"] is missing"),
+        "{text}"
+    );
+    assert!(text.contains("names no deck, piece"), "{text}");
+}
+
+#[test]
+fn a_language_without_prose_is_reported() {
+    let (dir, _) = edited("capek-golems", "game.toml", |t| {
+        t.replace(
+            "engine = \"capek-golems\"",
+            "engine = \"capek-golems\"\nlanguages = [\"en\", \"fi\"]",
+        )
+    });
+    let game = load_edited(&dir, "capek-golems").unwrap();
+    let text = problems_text(&game);
+    assert!(
+        text.contains("published in `fi` but has no rules.fi.toml"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_build_stage_writes_every_language_and_format() {
+    let out = tempfile::tempdir().unwrap();
+    let games = with_prose();
+    let (written, problems) = printplay::rules::build_all(&games, out.path());
+    assert!(problems.is_empty(), "{problems:#?}");
+    for g in &games {
+        for lang in &g.info.languages {
+            for ext in ["html", "md"] {
+                let p = out.path().join(&g.slug).join(format!("rules.{lang}.{ext}"));
+                assert!(p.is_file() && written.contains(&p), "{}", p.display());
+            }
+        }
+    }
+    // The Markdown's diagrams are written beside it and linked by name.
+    for g in &games {
+        for spec in &g.rules.meta.diagrams {
+            for lang in &g.info.languages {
+                let name = format!("rules.{lang}.{}.svg", spec.id.get_ref());
+                let md = std::fs::read_to_string(
+                    out.path().join(&g.slug).join(format!("rules.{lang}.md")),
+                )
+                .unwrap();
+                if md.contains(&name) {
+                    let svg =
+                        std::fs::read_to_string(out.path().join(&g.slug).join(&name)).unwrap();
+                    assert!(svg.starts_with("<svg") && svg.contains("<title"));
+                }
+            }
+        }
+    }
+}
