@@ -541,3 +541,164 @@ fn the_build_stage_writes_every_language_and_format() {
         }
     }
 }
+
+#[test]
+fn variants_described_are_the_engines_variants() {
+    use printplay::engine::Engine;
+    let game = shipped("aether");
+    let engine = printplay::games::aether::AetherEngine::from_model(&game).unwrap();
+    for (lang, lr) in &game.rules.texts {
+        let described: Vec<(String, String, Vec<String>)> = lr
+            .text
+            .variants
+            .iter()
+            .map(|v| (v.id.get_ref().clone(), v.default.clone(), v.values.clone()))
+            .collect();
+        let engine_side: Vec<(String, String, Vec<String>)> = engine
+            .variants()
+            .iter()
+            .map(|v| {
+                (
+                    v.name.to_string(),
+                    v.values[0].to_string(),
+                    v.values.iter().map(|s| s.to_string()).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(described, engine_side, "aether {lang}");
+    }
+}
+
+#[test]
+fn message_files_have_the_same_keys_and_nouns() {
+    let assets = assets();
+    let en = assets.messages("en").unwrap();
+    for lang in ["fi"] {
+        let other = assets.messages(lang).unwrap();
+        let a: Vec<_> = en.text.keys().collect();
+        let b: Vec<_> = other.text.keys().collect();
+        assert_eq!(a, b, "{lang}: same [text] keys as en.toml");
+        let a: Vec<_> = en.nouns.keys().collect();
+        let b: Vec<_> = other.nouns.keys().collect();
+        assert_eq!(a, b, "{lang}: same nouns as en.toml");
+    }
+}
+
+#[test]
+fn finnish_numbers_take_the_right_plural() {
+    let assets = assets();
+    let flat = |t: String| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let md = flat(main_file(&shipped("aether"), "fi", Format::Md, &assets));
+    for phrase in [
+        "Laita kaikki 92 elementtilaattaa laattapussiin",
+        "14 / 11 / 9 elementaalia, kun pelaajia on 2 / 3 / 4",
+        "Siirrä 1 käyttämätön elementaali uhrikuoppaan",
+        "Nosta pussista 4 uutta elementtilaattaa",
+        "saa silti 3 pistettä",
+        "4 pelaajalla voi pelata myös joukkueina",
+        "Laudalla odottaa 14 aether-laattaa",
+    ] {
+        assert!(md.contains(phrase), "missing «{phrase}»");
+    }
+    // Change the numbers: the nouns follow (1 piste, 2 käyttämätöntä elementaalia, 1 kuusikulmio).
+    let (dir, _) = edited("aether", "game.toml", |t| {
+        t.replace(
+            "[params.swap_sacrifice]\nvalue = 1",
+            "[params.swap_sacrifice]\nvalue = 2",
+        )
+        .replace(
+            "[params.unplayed_elemental_points]\nvalue = 3",
+            "[params.unplayed_elemental_points]\nvalue = 1",
+        )
+    });
+    let game = load_edited(&dir, "aether").unwrap();
+    let md = flat(main_file(&game, "fi", Format::Md, &assets));
+    assert!(
+        md.contains("Siirrä 2 käyttämätöntä elementaalia uhrikuoppaan"),
+        "{md}"
+    );
+    assert!(md.contains("saa silti 1 piste."), "{md}");
+    let en = flat(main_file(&game, "en", Format::Md, &assets));
+    assert!(
+        en.contains("Move 2 unused elementals to a sacrifice pit"),
+        "{en}"
+    );
+    assert!(en.contains("still scores 1 point at the end"), "{en}");
+}
+
+#[test]
+fn the_glossary_terms_are_the_words_the_prose_uses() {
+    let game = shipped("aether");
+    let terms = &game.rules.meta.terms;
+    for required in [
+        "elementtilaatta",
+        "elementaali",
+        "aether-laatta",
+        "näkösuoja",
+        "uhrikuoppa",
+        "vastaelementti",
+    ] {
+        assert!(
+            terms.iter().any(|t| t.words["fi"].get_ref() == required),
+            "glossary lacks {required}"
+        );
+    }
+    for lang in ["fi", "en"] {
+        let text = printplay::rules::prose_text(&game.rules.texts[lang].text);
+        for t in terms {
+            let stem = t
+                .stems
+                .get(lang)
+                .cloned()
+                .unwrap_or_else(|| t.words[lang].get_ref().clone())
+                .to_lowercase();
+            assert!(text.contains(&stem), "{lang}: {stem} unused");
+            assert!(
+                t.words[lang].get_ref().to_lowercase().contains(&stem),
+                "{lang}: the stem {stem} is part of the term"
+            );
+        }
+    }
+    // A synonym the glossary rules out is caught, and so is a term the prose stops using.
+    let (dir, _) = edited("aether", "rules.fi.toml", |t| {
+        t.replace("näkösuojansa", "serminsä")
+            .replace("näkösuojasi", "sermisi")
+            .replace("näkösuojan", "sermin")
+            .replace("näkösuoja", "sermi")
+            .replace("Näkösuojat", "Sermit")
+    });
+    let game = load_edited(&dir, "aether").unwrap();
+    let text = problems_text(&game);
+    assert!(
+        text.contains("says `sermi` where the glossary's term is `näkösuoja`"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "the glossary term `näkösuoja` (stem `näkösuoj`) is not used in rules.fi.toml"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_glossary_is_in_both_aether_references() {
+    let assets = assets();
+    let game = shipped("aether");
+    for lang in ["fi", "en"] {
+        let md = main_file(&game, lang, Format::Md, &assets);
+        let o = outline(&md);
+        let title = assets
+            .messages(lang)
+            .unwrap()
+            .get("section_glossary")
+            .unwrap();
+        assert!(o.headings.iter().any(|h| h.1 == title), "{lang}");
+        for t in &game.rules.meta.terms {
+            assert!(
+                md.contains(t.words["fi"].get_ref().as_str())
+                    && md.contains(t.words["en"].get_ref().as_str())
+            );
+        }
+    }
+}

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use crate::diag::Problem;
 use crate::model::Game;
 
-pub use validate::check;
+pub use validate::{check, prose_text};
 
 /// The output formats of a rules reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

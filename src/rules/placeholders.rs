@@ -1,13 +1,14 @@
 //! `{placeholders}` in rules prose: every number the text states is read from the data.
 //!
 //! Syntax: `{path}` or `{path noun}`; `{{` and `}}` stand for literal braces. Paths:
-//! - `players.min`, `players.max`
-//! - `params.NAME`, with `.N` (0-based item), `.first`, `.last`, `.min`, `.max`, `.sum`, `.len`
-//!   for list parameters
+//! - `players.min`, `players.max`, `players.counts` (every supported count, a list)
+//! - `params.NAME`, with `.N` (0-based item, repeatable for nested lists), `.first`, `.last`,
+//!   `.min`, `.max`, `.sum`, `.len` for list parameters, and `.slash` to show a list as `14 / 11 / 9`
 //! - `deck.ID.cards` (copies), `deck.ID.designs`, `deck.ID.sum.FIELD`, `deck.ID.min.FIELD`,
 //!   `deck.ID.max.FIELD`, `deck.ID.distinct.FIELD` (how many different values); a filter `deck.ID[field=value,...]` selects cards first;
 //!   `deck.ID.card.CARD.FIELD` is one card's field
-//! - `pieces.KIND.count` (copies of every piece of a kind, filters allowed), `pieces.KIND.designs`;
+//! - `pieces.KIND.count` (copies of every piece of a kind, filters allowed), `pieces.KIND.designs`,
+//!   `pieces.KIND.sum.FIELD`, `.min.FIELD`, `.max.FIELD`;
 //!   `piece.ID.count`, `piece.ID.label`, `piece.ID.FIELD`
 //! - `track.ID.min`, `track.ID.max`, `track.ID.start`
 //! - `board.ID.cells` (filters on `kind` allowed), `board.ID.pieces` (cells holding a piece)
@@ -28,6 +29,8 @@ use crate::model::{Card, Game, Piece, PluralForms};
 pub enum Val {
     Int(i64),
     Ints(Vec<i64>),
+    /// A list shown with its own separator (`.slash`: `14 / 11 / 9`).
+    Joined(Vec<i64>, &'static str),
     Text(String),
 }
 
@@ -150,10 +153,13 @@ impl Resolver<'_> {
 
     fn players(&self, rest: &[Seg]) -> Result<Val, String> {
         let p = self.game.info.players;
+        let counts = || Val::Ints((p.min..=p.max).map(i64::from).collect());
         match names(rest).as_slice() {
             ["min"] => Ok(Val::Int(p.min.into())),
             ["max"] => Ok(Val::Int(p.max.into())),
-            _ => Err("use players.min or players.max".into()),
+            ["counts"] => Ok(counts()),
+            ["counts", op] => list_op(counts(), op),
+            _ => Err("use players.min, players.max or players.counts".into()),
         }
     }
 
@@ -163,11 +169,23 @@ impl Resolver<'_> {
             .game
             .param(&name.name)
             .ok_or_else(|| format!("game.toml has no parameter `{}`", name.name))?;
-        let value = toml_val(param.value.get_ref())?;
-        match rest.get(1) {
-            None => Ok(value),
-            Some(op) if rest.len() == 2 => list_op(value, &op.name),
-            Some(_) => Err("too many parts after the parameter".into()),
+        // Index into nested lists first (`params.teams.0`), then apply a list operation.
+        let mut value = param.value.get_ref();
+        let mut ops = &rest[1..];
+        while let Some(seg) = ops.first() {
+            let (Ok(i), Some(list)) = (seg.name.parse::<usize>(), value.as_array()) else {
+                break;
+            };
+            value = list
+                .get(i)
+                .ok_or_else(|| format!("the list has no item {i}"))?;
+            ops = &ops[1..];
+        }
+        let value = toml_val(value)?;
+        match ops {
+            [] => Ok(value),
+            [op] => list_op(value, &op.name),
+            _ => Err("too many parts after the parameter".into()),
         }
     }
 
@@ -243,7 +261,23 @@ impl Resolver<'_> {
         match names(&rest[1..]).as_slice() {
             ["count"] => Ok(Val::Int(found.iter().map(|p| i64::from(p.count.0)).sum())),
             ["designs"] => Ok(Val::Int(found.len() as i64)),
-            _ => Err("end a pieces path with count or designs".into()),
+            [op @ ("sum" | "min" | "max"), field] => {
+                let values: Vec<(i64, i64)> = found
+                    .iter()
+                    .filter_map(|p| p.int(field).map(|v| (v, i64::from(p.count.0))))
+                    .collect();
+                if values.is_empty() {
+                    return Err(format!("no selected piece has an integer `{field}`"));
+                }
+                Ok(Val::Int(match *op {
+                    "sum" => values.iter().map(|(v, n)| v * n).sum(),
+                    "min" => values.iter().map(|p| p.0).min().unwrap_or_default(),
+                    _ => values.iter().map(|p| p.0).max().unwrap_or_default(),
+                }))
+            }
+            _ => Err(
+                "end a pieces path with count, designs, sum.FIELD, min.FIELD or max.FIELD".into(),
+            ),
         }
     }
 
@@ -412,6 +446,7 @@ fn list_op(value: Val, op: &str) -> Result<Val, String> {
         "max" => pick(list.iter().max()),
         "sum" => Ok(Val::Int(list.iter().sum())),
         "len" => Ok(Val::Int(list.len() as i64)),
+        "slash" => Ok(Val::Joined(list, " / ")),
         n => {
             let i: usize = n.parse().map_err(|_| {
                 format!("`.{n}` is not first, last, min, max, sum, len or an index")
@@ -464,11 +499,8 @@ impl Wording<'_> {
     pub fn show(&self, value: &Val, noun: Option<&str>) -> Result<String, String> {
         let number = match value {
             Val::Int(n) => n.to_string(),
-            Val::Ints(list) => list
-                .iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(self.separator),
+            Val::Ints(list) => join(list, self.separator),
+            Val::Joined(list, sep) => join(list, sep),
             Val::Text(t) => {
                 return match noun {
                     None => Ok(super::markdown::escape(t)),
@@ -485,7 +517,7 @@ impl Wording<'_> {
         // A list takes the form of its last number ("14 / 11 / 9 elementals").
         let n = match value {
             Val::Int(n) => *n,
-            Val::Ints(l) => l.last().copied().unwrap_or_default(),
+            Val::Ints(l) | Val::Joined(l, _) => l.last().copied().unwrap_or_default(),
             Val::Text(_) => 0,
         };
         Ok(format!(
@@ -493,6 +525,13 @@ impl Wording<'_> {
             super::messages::form(forms, self.plural.category(n))
         ))
     }
+}
+
+fn join(list: &[i64], separator: &str) -> String {
+    list.iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(separator)
 }
 
 /// Fills every placeholder of a text; all problems are returned together.

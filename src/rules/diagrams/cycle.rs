@@ -258,13 +258,18 @@ pub fn strength_layout(
     };
     let mut hexes = Vec::new();
     let cells = std::iter::once(((0.0, 0.0), &e.centre)).chain(RING.iter().copied().zip(&e.ring));
-    for ((q, r), id) in cells {
+    for (i, ((q, r), id)) in cells.enumerate() {
         let (x, y) = centre_of(q, r);
+        // The centre hex carries the elemental: its mark moves up to make room.
+        let mark_y = if i == 0 { y - 21.0 } else { y - 10.0 };
         let (fill, sym) = if id.is_empty() {
             ("#ffffff".to_string(), None)
         } else {
             let sy = symbol(game, &group, id)?;
-            (sy.colour.clone(), Some(drawn(sy, lang, x, y - 12.0, 9.0)))
+            (
+                sy.colour.clone(),
+                Some(drawn(sy, lang, x, mark_y, if i == 0 { 7.0 } else { 9.0 })),
+            )
         };
         let effect = if *id == e.centre {
             "+1"
@@ -280,7 +285,7 @@ pub fn strength_layout(
             symbol: sym,
             effect: effect.to_string(),
             ex: x,
-            ey: y + 22.0,
+            ey: if i == 0 { y + 27.0 } else { y + 23.0 },
         });
     }
     let label = |k: &str| {
