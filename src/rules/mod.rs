@@ -98,6 +98,11 @@ impl Assets {
         })
     }
 
+    /// The languages that have a message file.
+    pub fn languages(&self) -> Vec<&str> {
+        self.messages.keys().map(String::as_str).collect()
+    }
+
     /// The message file of a language.
     pub fn messages(&self, lang: &str) -> Option<&messages::Messages> {
         self.messages.get(lang)
