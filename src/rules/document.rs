@@ -524,7 +524,11 @@ impl Writer<'_> {
             .map(|p| {
                 let kind = self.msg(p.source.kind());
                 let value = match self.format {
-                    Format::Html => format!("<code>{}</code>", html_escape(&p.path)),
+                    // A break opportunity after each dot keeps long paths from splitting mid-word.
+                    Format::Html => format!(
+                        "<code>{}</code>",
+                        html_escape(&p.path).replace('.', ".<wbr>")
+                    ),
                     Format::Md => format!("`{}`", p.path.replace('`', "'")),
                 };
                 vec![

@@ -197,6 +197,19 @@ pub fn write(
     Ok(written)
 }
 
+/// One game's references as a stage of `printplay build`: written into the game's output
+/// folder `dir`; problems come back as one message.
+pub fn stage(game: &Game, dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let joined = |ps: Vec<Problem>| {
+        ps.iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let assets = Assets::load(&templates_dir()).map_err(|p| joined(vec![p]))?;
+    build_game(game, &assets, dir).map_err(joined)
+}
+
 /// The build stage for `printplay build`: every game's references under `out_root/<slug>/`.
 /// One game's failure does not stop the others; all problems are returned.
 pub fn build_all(games: &[Game], out_root: &Path) -> (Vec<PathBuf>, Vec<Problem>) {
