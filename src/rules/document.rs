@@ -507,7 +507,17 @@ impl Writer<'_> {
             .chain(["col_note".to_string()])
             .collect();
         let keys: Vec<&str> = header_keys.iter().map(String::as_str).collect();
-        vec![self.table("glossary_caption", &keys, rows)]
+        let mut table = self.table("glossary_caption", &keys, rows);
+        // Language names are lower case in some languages; a column header starts with a capital.
+        if let Block::Table { header, rows, .. } = &mut table {
+            for h in header.iter_mut() {
+                *h = capitalise(h);
+            }
+            for cell in rows.iter_mut().flatten() {
+                cell.label = capitalise(&cell.label);
+            }
+        }
+        vec![table]
     }
 
     /// Every value the rulebook does not print, with its reason (from `Game::unprinted()`).
@@ -631,4 +641,13 @@ pub fn heading_anchor(title: &str) -> String {
             _ => None,
         })
         .collect()
+}
+
+/// The text with its first letter in upper case.
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
