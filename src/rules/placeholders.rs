@@ -236,7 +236,7 @@ impl Resolver<'_> {
                     return Err(format!("no selected card has an integer `{field}`"));
                 }
                 Ok(Val::Int(match *op {
-                    "sum" => values.iter().map(|(v, n)| v * n).sum(),
+                    "sum" => saturating_sum(values.iter().map(|(v, n)| v.saturating_mul(*n))),
                     "min" => values.iter().map(|p| p.0).min().unwrap_or_default(),
                     _ => values.iter().map(|p| p.0).max().unwrap_or_default(),
                 }))
@@ -270,7 +270,7 @@ impl Resolver<'_> {
                     return Err(format!("no selected piece has an integer `{field}`"));
                 }
                 Ok(Val::Int(match *op {
-                    "sum" => values.iter().map(|(v, n)| v * n).sum(),
+                    "sum" => saturating_sum(values.iter().map(|(v, n)| v.saturating_mul(*n))),
                     "min" => values.iter().map(|p| p.0).min().unwrap_or_default(),
                     _ => values.iter().map(|p| p.0).max().unwrap_or_default(),
                 }))
@@ -444,7 +444,7 @@ fn list_op(value: Val, op: &str) -> Result<Val, String> {
         "last" => pick(list.last()),
         "min" => pick(list.iter().min()),
         "max" => pick(list.iter().max()),
-        "sum" => Ok(Val::Int(list.iter().sum())),
+        "sum" => Ok(Val::Int(saturating_sum(list.iter().copied()))),
         "len" => Ok(Val::Int(list.len() as i64)),
         "slash" => Ok(Val::Joined(list, " / ")),
         n => {
@@ -525,6 +525,11 @@ impl Wording<'_> {
             super::messages::form(forms, self.plural.category(n))
         ))
     }
+}
+
+/// A sum that stops at the largest integer instead of overflowing (the data may be absurd).
+fn saturating_sum(values: impl Iterator<Item = i64>) -> i64 {
+    values.fold(0, i64::saturating_add)
 }
 
 fn join(list: &[i64], separator: &str) -> String {
