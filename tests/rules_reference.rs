@@ -708,3 +708,20 @@ fn the_glossary_is_in_both_aether_references() {
         }
     }
 }
+
+#[test]
+fn simulation_charts_are_linked_when_present_and_optional() {
+    let assets = assets();
+    let game = shipped("capek-golems");
+    let out = tempfile::tempdir().unwrap();
+    let without = printplay::rules::write(&game, "en", Format::Md, &assets, out.path()).unwrap();
+    let plain = std::fs::read_to_string(&without[0]).unwrap();
+    assert!(!plain.contains("](sim/"));
+    std::fs::create_dir_all(out.path().join("sim")).unwrap();
+    std::fs::write(out.path().join("sim/win-rates.svg"), "<svg/>").unwrap();
+    for format in [Format::Md, Format::Html] {
+        let written = printplay::rules::write(&game, "en", format, &assets, out.path()).unwrap();
+        let text = std::fs::read_to_string(&written[0]).unwrap();
+        assert!(text.contains("sim/win-rates.svg"), "{format:?}");
+    }
+}

@@ -90,6 +90,7 @@ pub fn build(
     lang: &str,
     format: Format,
     assets: &Assets,
+    sim_charts: &[String],
 ) -> Result<Page, Vec<Problem>> {
     let msgs = assets.messages(lang).ok_or_else(|| {
         vec![Problem::data(format!(
@@ -118,7 +119,16 @@ pub fn build(
         values,
         problems: Vec::new(),
     };
-    let (sections, extra_files) = w.sections(assets);
+    let (mut sections, extra_files) = w.sections(assets);
+    if !sim_charts.is_empty() {
+        let block = w.sim_links(sim_charts);
+        if let Some(s) = sections
+            .iter_mut()
+            .find(|s| s.id == SectionId::Variants.key())
+        {
+            s.blocks.push(block);
+        }
+    }
     if !w.problems.is_empty() {
         return Err(w.problems);
     }
@@ -465,6 +475,21 @@ impl Writer<'_> {
             });
         }
         blocks
+    }
+
+    /// Links to the simulation charts beside the reference.
+    fn sim_links(&mut self, charts: &[String]) -> Block {
+        let mut md = format!("{}\n\n", markdown::escape(&self.msg("sim_charts")));
+        for name in charts {
+            let label = markdown::escape(name.trim_end_matches(".svg"));
+            md.push_str(&format!("- [{label}](sim/{name})\n"));
+        }
+        Block::Prose {
+            body: match self.format {
+                Format::Html => markdown::to_html(&md),
+                Format::Md => md.trim().to_string(),
+            },
+        }
     }
 
     fn paragraph(&self, text: &str) -> String {

@@ -134,7 +134,19 @@ pub fn render(
     format: Format,
     assets: &Assets,
 ) -> Result<Vec<OutFile>, Vec<Problem>> {
-    let page = document::build(game, lang, format, assets)?;
+    render_linking(game, lang, format, assets, &[])
+}
+
+/// Renders one reference that also links the simulation charts named in `sim_charts`
+/// (file names under `sim/` beside the reference).
+pub fn render_linking(
+    game: &Game,
+    lang: &str,
+    format: Format,
+    assets: &Assets,
+    sim_charts: &[String],
+) -> Result<Vec<OutFile>, Vec<Problem>> {
+    let page = document::build(game, lang, format, assets, sim_charts)?;
     let template = match format {
         Format::Html => "page.html",
         Format::Md => "page.md",
@@ -186,7 +198,7 @@ pub fn write(
     assets: &Assets,
     out_dir: &Path,
 ) -> Result<Vec<PathBuf>, Vec<Problem>> {
-    let files = render(game, lang, format, assets)?;
+    let files = render_linking(game, lang, format, assets, &sim_charts(out_dir))?;
     let mut written = Vec::new();
     for f in files {
         let path = out_dir.join(&f.name);
@@ -195,6 +207,21 @@ pub fn write(
         written.push(path);
     }
     Ok(written)
+}
+
+/// The simulation charts `printplay simulate` left under `<out_dir>/sim/`, sorted; the
+/// reference links them when there are any and builds the same without them.
+fn sim_charts(out_dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(out_dir.join("sim")) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".svg") && !n.starts_with('.'))
+        .collect();
+    names.sort();
+    names
 }
 
 /// One game's references as a stage of `printplay build`: written into the game's output
