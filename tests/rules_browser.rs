@@ -279,6 +279,27 @@ fn prints_to_pdf_on_a4_and_letter() {
                 (num(&media[2]) - w).abs() < 2.0 && (num(&media[3]) - h).abs() < 2.0,
                 "{paper}: {media:?}"
             );
+            // The quick reference starts a page and fits on it: the last page begins with its
+            // title, and the page before does not hold it.
+            let stem = page.file_stem().unwrap().to_string_lossy().into_owned();
+            let lang = stem.rsplit('.').next().unwrap();
+            let title = assets.messages(lang).unwrap().get("section_quick").unwrap();
+            let last = pages.len() as u32;
+            let text = |n: u32| {
+                let t = doc.extract_text(&[n]).unwrap_or_default();
+                t.split_whitespace().collect::<Vec<_>>().join(" ")
+            };
+            assert!(
+                text(last).starts_with(title),
+                "{} {paper}: the last page is not the quick reference: {}",
+                page.display(),
+                text(last)
+            );
+            assert!(
+                !text(last - 1).contains(title),
+                "{} {paper}: the quick reference spills over",
+                page.display()
+            );
         }
     }
 }
