@@ -300,7 +300,8 @@ fn every_unprinted_value_is_listed_in_every_reference() {
         assert!(!unprinted.is_empty());
         for lang in &game.info.languages {
             for format in [Format::Html, Format::Md] {
-                let text = main_file(&game, lang, format, &assets);
+                // Long paths get break opportunities in HTML.
+                let text = main_file(&game, lang, format, &assets).replace("<wbr>", "");
                 for p in &unprinted {
                     assert!(
                         text.contains(&p.path),
