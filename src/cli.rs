@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 use crate::check::check_game;
 use crate::diag::{Problem, ProblemKind};
 use crate::model::{Game, game_slugs, load_game};
+use crate::render::{BuildOptions, Duplex, Paper, build_game};
 use crate::scaffold;
 
 #[derive(Debug, Parser)]
@@ -58,6 +59,64 @@ pub enum Command {
         /// The new game's slug: lower-case letters, digits and dashes.
         slug: String,
     },
+    /// Check each game, then write its print-and-play files under OUT/<slug>/.
+    Build(BuildArgs),
+    /// Write a two-sided test sheet for measuring a printer's front/back offset.
+    Calibrate {
+        #[arg(long, value_enum, default_value = "a4")]
+        paper: Paper,
+        #[arg(long, value_enum, default_value = "long-edge")]
+        duplex: Duplex,
+        #[arg(long, default_value = "output")]
+        out: PathBuf,
+    },
+}
+
+/// Options of `printplay build`.
+#[derive(Debug, clap::Args)]
+pub struct BuildArgs {
+    /// Game slugs (folder names); all games when none are given.
+    pub games: Vec<String>,
+    #[arg(long, value_enum, default_value = "a4")]
+    pub paper: Paper,
+    /// How the printer turns the sheet; backs are mirrored to match.
+    #[arg(long, value_enum, default_value = "long-edge")]
+    pub duplex: Duplex,
+    /// Bleed around every card, in millimetres (0 to 10).
+    #[arg(long, default_value_t = 3.0, value_parser = parse_bleed)]
+    pub bleed: f64,
+    /// Shift of the backs in millimetres, as read off `printplay calibrate`: X,Y.
+    #[arg(long, default_value = "0,0", value_parser = parse_offset, allow_hyphen_values = true)]
+    pub back_offset: (f64, f64),
+    /// Output folder.
+    #[arg(long, default_value = "output")]
+    pub out: PathBuf,
+    /// Print boards on one large page of this size instead of tiling them.
+    #[arg(long, value_enum)]
+    pub board_page: Option<Paper>,
+}
+
+fn parse_bleed(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if (0.0..=10.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("bleed must be between 0 and 10 mm, not {v}"))
+    }
+}
+
+fn parse_offset(s: &str) -> Result<(f64, f64), String> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("`{s}` is not X,Y (for example 0.5,-0.25)"))?;
+    let num = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && v.abs() <= 20.0)
+            .ok_or_else(|| format!("`{t}` is not an offset in millimetres between -20 and 20"))
+    };
+    Ok((num(x)?, num(y)?))
 }
 
 /// Exit status of a run.
@@ -90,6 +149,103 @@ pub fn run(cli: Cli) -> Exit {
             }
             Err(p) => report(&[p]),
         },
+        Command::Build(args) => build(&cli.data, args),
+        Command::Calibrate { paper, duplex, out } => calibrate(paper, duplex, &out),
+    }
+}
+
+fn build(data: &Path, args: BuildArgs) -> Exit {
+    let options = BuildOptions {
+        paper: args.paper,
+        duplex: args.duplex,
+        bleed: args.bleed,
+        back_offset: args.back_offset,
+        out: args.out,
+        board_page: args.board_page,
+    };
+    let (games, mut problems) = load_games(data, &args.games);
+    if games.is_empty() && problems.is_empty() {
+        problems.push(Problem::io(
+            data,
+            "holds no game folders (a folder with a game.toml)",
+        ));
+    }
+    let progress = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(games.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(bar)
+    } else {
+        None
+    };
+    // Check every game first; a game that fails its check is not built.
+    let mut sound = Vec::new();
+    for game in &games {
+        let found = check_game(game);
+        if found.is_empty() {
+            sound.push(game);
+        } else {
+            println!("{}: not built, {} problem(s)", game.slug, found.len());
+            problems.extend(found);
+        }
+    }
+    use rayon::prelude::*;
+    let results: Vec<_> = sound
+        .par_iter()
+        .map(|game| {
+            let r = build_game(game, &options);
+            if let Some(bar) = &progress {
+                bar.set_message(game.slug.clone());
+                bar.inc(1);
+            }
+            (game, r)
+        })
+        .collect();
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    for (game, r) in results {
+        match r {
+            Ok(files) => println!(
+                "{}: wrote {} file(s) to {}",
+                game.slug,
+                files.len(),
+                options.out.join(&game.slug).display()
+            ),
+            Err(errors) => {
+                println!("{}: build failed", game.slug);
+                for e in errors {
+                    problems.push(Problem::data(e).in_file(&game.components_file));
+                }
+            }
+        }
+    }
+    report(&problems)
+}
+
+fn calibrate(paper: Paper, duplex: Duplex, out: &Path) -> Exit {
+    let path = out.join("calibrate.pdf");
+    let result = crate::render::calibrate::calibration_pdf(paper, duplex)
+        .map_err(|e| Problem::io(&path, e))
+        .and_then(|bytes| {
+            crate::output::write_atomic(&path, &bytes).map_err(|e| Problem::io(&path, e))
+        });
+    match result {
+        Ok(()) => {
+            println!(
+                "wrote {}: print it two-sided ({}), then read the offset off side 2",
+                path.display(),
+                match duplex {
+                    Duplex::LongEdge => "flip on long edge",
+                    Duplex::ShortEdge => "flip on short edge",
+                    Duplex::Off => "print side 2 on the back by hand",
+                }
+            );
+            Exit::Ok
+        }
+        Err(p) => report(&[p]),
     }
 }
 

@@ -11,5 +11,6 @@ pub mod games;
 pub mod model;
 pub mod output;
 pub mod rules;
+pub mod render;
 pub mod scaffold;
 pub mod schema;

@@ -12,6 +12,7 @@ use crate::games;
 use crate::model::Game;
 
 pub use invariants::evaluate as evaluate_invariants;
+pub use values::MARKS;
 
 /// Every problem with one game, generic checks first; empty when the game is sound.
 pub fn check_game(game: &Game) -> Vec<Problem> {
@@ -20,6 +21,8 @@ pub fn check_game(game: &Game) -> Vec<Problem> {
     problems.extend(values::check(game));
     problems.extend(invariants::evaluate(game));
     problems.extend(crate::rules::check(game));
+    // Every template a deck names exists, and every card's text fits its box.
+    problems.extend(crate::render::check_faces(game));
     if let Some(module) = game.info.engine.as_deref().and_then(games::module) {
         problems.extend(module.check(game));
     }

@@ -283,6 +283,10 @@ pub struct Board {
     /// The symbol group that cell kinds come from.
     pub cell_group: String,
     pub cells: Vec<Cell>,
+    /// SVG template in `templates/` that frames the cells (title, decorations); the
+    /// built-in `board` when absent.
+    #[serde(default)]
+    pub template: Option<String>,
     pub source: Source,
 }
 

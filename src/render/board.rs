@@ -1,0 +1,412 @@
+//! Hex boards: cells in axial coordinates drawn at `hex_mm`, tiled over several pages with
+//! overlap strips and alignment marks when larger than the paper, or on one large page.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use super::faces::hex_path;
+use super::layout::{self, PRINTER_MARGIN, Paper, Rect};
+use super::marks;
+use super::pdf::{PageSpec, svg_page, write_pdf};
+use super::template::{Templates, base_context};
+use super::{GameBuild, xml_escape};
+use crate::model::{Board, Game, HexOrientation, Symbol};
+
+/// Margin around the board's hexes, room for the title and the corner decorations.
+const FRAME: f64 = 12.0;
+/// Width of the strip two neighbouring tiles share.
+const OVERLAP: f64 = 12.0;
+
+/// Centre of the cell (q, r), corner radius `size`.
+fn centre(q: i32, r: i32, size: f64, o: HexOrientation) -> (f64, f64) {
+    let (q, r) = (f64::from(q), f64::from(r));
+    let s3 = 3f64.sqrt();
+    match o {
+        HexOrientation::Flat => (size * 1.5 * q, size * s3 * (r + q / 2.0)),
+        HexOrientation::Pointy => (size * s3 * (q + r / 2.0), size * 1.5 * r),
+    }
+}
+
+/// The board as one SVG body in millimetres and its size.
+pub fn board_svg(
+    game: &Game,
+    board: &Board,
+    templates: &Templates,
+) -> Result<(String, (f64, f64)), String> {
+    let size = board.hex_mm / 3f64.sqrt();
+    let o = board.orientation;
+    let centres: Vec<(f64, f64)> = board
+        .cells
+        .iter()
+        .map(|c| centre(c.q, c.r, size, o))
+        .collect();
+    let (half_w, half_h) = match o {
+        HexOrientation::Flat => (size, board.hex_mm / 2.0),
+        HexOrientation::Pointy => (board.hex_mm / 2.0, size),
+    };
+    let min_x = centres.iter().map(|c| c.0).fold(f64::MAX, f64::min) - half_w;
+    let min_y = centres.iter().map(|c| c.1).fold(f64::MAX, f64::min) - half_h;
+    let max_x = centres.iter().map(|c| c.0).fold(f64::MIN, f64::max) + half_w;
+    let max_y = centres.iter().map(|c| c.1).fold(f64::MIN, f64::max) + half_h;
+    let (w, h) = (max_x - min_x + 2.0 * FRAME, max_y - min_y + 2.0 * FRAME);
+    let (dx, dy) = (FRAME - min_x, FRAME - min_y);
+    let mut cells = String::new();
+    for (cell, (cx, cy)) in board.cells.iter().zip(&centres) {
+        let (cx, cy) = (cx + dx, cy + dy);
+        let kind = cell.kind.get_ref();
+        let sym = game
+            .symbol(kind)
+            .ok_or_else(|| format!("board `{}`: no symbol `{kind}`", board.id.get_ref()))?;
+        let path = hex_path(cx, cy, size, o);
+        cells.push_str(&format!(
+            r##"<path d="{path}" fill="{}" stroke="#1a1a1a" stroke-width="0.5"/>"##,
+            sym.colour
+        ));
+        if let Some(piece) = cell.piece.as_deref().and_then(|p| game.piece(p)) {
+            let value = piece
+                .int("value")
+                .map(|v| v.to_string())
+                .or_else(|| piece.label.clone());
+            cells.push_str(&marks::mark(
+                sym,
+                cx,
+                cy - board.hex_mm * 0.18,
+                board.hex_mm * 0.16,
+            ));
+            if let Some(v) = value {
+                cells.push_str(&format!(
+                    r##"<text x="{cx:.3}" y="{:.3}" font-size="{:.3}" text-anchor="middle" font-family="DejaVu Sans" font-weight="bold" fill="{}">{}</text>"##,
+                    cy + board.hex_mm * 0.25,
+                    board.hex_mm * 0.3,
+                    marks::ink_on(&sym.colour),
+                    xml_escape(&v)
+                ));
+            }
+        } else {
+            cells.push_str(&marks::mark(sym, cx, cy, board.hex_mm * 0.18));
+        }
+    }
+    let mut ctx = base_context(game, w, h, 0.0, "board_");
+    ctx.insert("cells", &cells);
+    ctx.insert(
+        "board",
+        &serde_json::json!({ "id": board.id.get_ref(), "name": board.name, "names": board.names,
+                             "hex_mm": board.hex_mm, "frame": FRAME }),
+    );
+    let name = board.template.as_deref().unwrap_or("board");
+    let (svg, overflows) = templates.render(name, &ctx)?;
+    if let Some(o) = overflows.first() {
+        return Err(format!("board `{}`: {o}", board.id.get_ref()));
+    }
+    Ok((svg, (w, h)))
+}
+
+/// Pages of a board: one page when it fits (or on `big` paper), else tiles with overlaps.
+pub fn board_pages(
+    game_name: &str,
+    board_name: &str,
+    svg: &str,
+    size: (f64, f64),
+    paper: Paper,
+    big: Option<Paper>,
+) -> Vec<PageSpec> {
+    let margin = PRINTER_MARGIN + 7.0;
+    let paper_to_use = big.unwrap_or(paper);
+    for (pw, ph) in orientations(paper_to_use) {
+        if size.0 <= pw - 2.0 * margin && size.1 <= ph - 2.0 * margin {
+            let (x, y) = ((pw - size.0) / 2.0, (ph - size.1) / 2.0);
+            let mut body = format!(r#"<g transform="translate({x:.3} {y:.3})">{svg}</g>"#);
+            body.push_str(&furniture(
+                (pw, ph),
+                &format!("{game_name} · {board_name} · 1 page"),
+            ));
+            return vec![PageSpec {
+                svg: svg_page((pw, ph), &body),
+                size_mm: (pw, ph),
+                trim: None,
+                bleed: None,
+            }];
+        }
+    }
+    // Tile: pick the orientation that needs fewer pages.
+    let best = orientations(paper_to_use)
+        .into_iter()
+        .min_by_key(|&(pw, ph)| {
+            let (c, r) = tiles(size, (pw - 2.0 * margin, ph - 2.0 * margin));
+            c * r
+        })
+        .expect("two orientations");
+    let (pw, ph) = best;
+    let area = (pw - 2.0 * margin, ph - 2.0 * margin);
+    let (cols, rows) = tiles(size, area);
+    let step = (area.0 - OVERLAP, area.1 - OVERLAP);
+    let mut pages = Vec::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            let ox = c as f64 * step.0;
+            let oy = r as f64 * step.1;
+            let win = Rect {
+                x: ox,
+                y: oy,
+                w: area.0.min(size.0 - ox),
+                h: area.1.min(size.1 - oy),
+            };
+            pages.push(tile_page(
+                (pw, ph),
+                margin,
+                svg,
+                win,
+                (c, r),
+                (cols, rows),
+                game_name,
+                board_name,
+            ));
+        }
+    }
+    pages
+}
+
+fn orientations(p: Paper) -> [(f64, f64); 2] {
+    let (w, h) = p.mm();
+    [(w, h), (h, w)]
+}
+
+fn tiles(size: (f64, f64), area: (f64, f64)) -> (usize, usize) {
+    let n = |len: f64, a: f64| {
+        if len <= a {
+            1
+        } else {
+            ((len - OVERLAP) / (a - OVERLAP)).ceil() as usize
+        }
+    };
+    (n(size.0, area.0), n(size.1, area.1))
+}
+
+fn tile_name(c: usize, r: usize) -> String {
+    format!("{}{}", (b'A' + (r as u8 % 26)) as char, c + 1)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn tile_page(
+    paper: (f64, f64),
+    margin: f64,
+    svg: &str,
+    win: Rect,
+    at: (usize, usize),
+    of: (usize, usize),
+    game_name: &str,
+    board_name: &str,
+) -> PageSpec {
+    let (c, r) = at;
+    let (x0, y0) = (margin, margin);
+    let mut body = format!(
+        r#"<svg x="{x0:.3}" y="{y0:.3}" width="{w:.3}" height="{h:.3}" viewBox="{vx:.3} {vy:.3} {w:.3} {h:.3}" overflow="hidden">{svg}</svg>"#,
+        w = win.w,
+        h = win.h,
+        vx = win.x,
+        vy = win.y
+    );
+    // Overlap strips: this tile's right and bottom strips lie under the next tiles.
+    let mut strip = |x: f64, y: f64, w: f64, h: f64, text: &str, vertical: bool| {
+        body.push_str(&format!(
+            r##"<rect x="{x:.3}" y="{y:.3}" width="{w:.3}" height="{h:.3}" fill="#808080" fill-opacity="0.18" stroke="#000000" stroke-width="0.2" stroke-dasharray="2 1"/>"##
+        ));
+        let (cx, cy) = (x + w / 2.0, y + h / 2.0);
+        let rot = if vertical { -90 } else { 0 };
+        body.push_str(&format!(
+            r#"<g transform="translate({cx:.3} {cy:.3}) rotate({rot})">{}</g>"#,
+            layout::label(0.0, 0.8, 2.2, "middle", text)
+        ));
+    };
+    if c + 1 < of.0 {
+        strip(
+            x0 + win.w - OVERLAP,
+            y0,
+            OVERLAP,
+            win.h,
+            &format!("overlap: glue tile {} on top here", tile_name(c + 1, r)),
+            true,
+        );
+    }
+    if r + 1 < of.1 {
+        strip(
+            x0,
+            y0 + win.h - OVERLAP,
+            win.w,
+            OVERLAP,
+            &format!("overlap: glue tile {} on top here", tile_name(c, r + 1)),
+            false,
+        );
+    }
+    // Alignment marks: crosses at the corners of every overlap, in board coordinates, so the
+    // same cross appears on both tiles and they line up when the crosses do.
+    let mut d = String::new();
+    for (bx, by) in alignment_points(win, of, at) {
+        let (px, py) = (x0 + bx - win.x, y0 + by - win.y);
+        d.push_str(&format!(
+            "M{:.3},{py:.3} H{:.3} M{px:.3},{:.3} V{:.3} ",
+            px - 3.0,
+            px + 3.0,
+            py - 3.0,
+            py + 3.0
+        ));
+        body.push_str(&format!(r##"<circle cx="{px:.3}" cy="{py:.3}" r="1.5" fill="none" stroke="#000000" stroke-width="0.2"/>"##));
+    }
+    body.push_str(&format!(
+        r##"<path d="{d}" stroke="#000000" stroke-width="0.2"/>"##
+    ));
+    body.push_str(&format!(
+        r##"<rect x="{x0:.3}" y="{y0:.3}" width="{:.3}" height="{:.3}" fill="none" stroke="#000000" stroke-width="0.2"/>"##,
+        win.w, win.h
+    ));
+    let label = format!(
+        "{game_name} · {board_name} · tile {} (row {}, column {}) of {} x {} · cut the outer border of tiles that are glued over others",
+        tile_name(c, r),
+        r + 1,
+        c + 1,
+        of.1,
+        of.0
+    );
+    body.push_str(&furniture(paper, &label));
+    PageSpec {
+        svg: svg_page(paper, &body),
+        size_mm: paper,
+        trim: None,
+        bleed: None,
+    }
+}
+
+/// Points inside the overlaps of tile `at`, in board coordinates.
+fn alignment_points(win: Rect, of: (usize, usize), at: (usize, usize)) -> Vec<(f64, f64)> {
+    let mut pts = Vec::new();
+    let mid = OVERLAP / 2.0;
+    let (c, r) = at;
+    let xs = [win.x + mid, win.right() - mid];
+    let ys = [win.y + mid, win.bottom() - mid];
+    // Left strip is shared with the tile to the left, right with the tile to the right, etc.
+    if c > 0 {
+        pts.extend([(xs[0], win.y + win.h * 0.25), (xs[0], win.y + win.h * 0.75)]);
+    }
+    if c + 1 < of.0 {
+        pts.extend([(xs[1], win.y + win.h * 0.25), (xs[1], win.y + win.h * 0.75)]);
+    }
+    if r > 0 {
+        pts.extend([(win.x + win.w * 0.25, ys[0]), (win.x + win.w * 0.75, ys[0])]);
+    }
+    if r + 1 < of.1 {
+        pts.extend([(win.x + win.w * 0.25, ys[1]), (win.x + win.w * 0.75, ys[1])]);
+    }
+    pts
+}
+
+fn furniture(paper: (f64, f64), label: &str) -> String {
+    let mut out = layout::label(
+        PRINTER_MARGIN + 4.0,
+        PRINTER_MARGIN + 2.5,
+        2.2,
+        "start",
+        label,
+    );
+    let y = paper.1 - PRINTER_MARGIN - 5.0;
+    out.push_str(&layout::ruler(paper.0 - PRINTER_MARGIN - 54.0, y));
+    out.push_str(&layout::label(
+        PRINTER_MARGIN + 4.0,
+        y + 2.0,
+        1.8,
+        "start",
+        layout::ACTUAL_SIZE,
+    ));
+    out
+}
+
+/// `board.pdf`: every board of the game.
+pub fn board_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
+    if b.game.components.boards.is_empty() {
+        return Ok(Vec::new());
+    }
+    let templates = Templates::new(b.game)?;
+    let mut pages = Vec::new();
+    for board in &b.game.components.boards {
+        let (svg, size) = board_svg(b.game, board, &templates)?;
+        pages.extend(board_pages(
+            &b.game.info.name,
+            &board.name,
+            &svg,
+            size,
+            b.options.paper,
+            b.options.board_page,
+        ));
+    }
+    let bytes = write_pdf(&format!("{}: board", b.game.info.name), &pages)?;
+    Ok(vec![b.write("board.pdf", &bytes)?])
+}
+
+/// Draws a cycle of symbols: `pairs` are [winner, loser]; an arrow points from each winner
+/// to its loser, the symbols evenly around a circle of radius `r`.
+pub fn cycle_svg(
+    symbols: &BTreeMap<String, Symbol>,
+    pairs: &[(String, String)],
+    cx: f64,
+    cy: f64,
+    r: f64,
+) -> String {
+    let mut order: Vec<&str> = Vec::new();
+    for (a, b) in pairs {
+        for s in [a.as_str(), b.as_str()] {
+            if !order.contains(&s) {
+                order.push(s);
+            }
+        }
+    }
+    let n = order.len().max(1) as f64;
+    let pos: HashMap<&str, (f64, f64)> = order
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let a = (-90.0 + 360.0 * i as f64 / n).to_radians();
+            (*s, (cx + r * a.cos(), cy + r * a.sin()))
+        })
+        .collect();
+    let badge_r = r * 0.38;
+    let mut out = String::from(r##"<g stroke="#1a1a1a" stroke-width="0.6" fill="#1a1a1a">"##);
+    for (a, b) in pairs {
+        let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(a.as_str()), pos.get(b.as_str())) else {
+            continue;
+        };
+        let (dx, dy) = (x2 - x1, y2 - y1);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+        let (ux, uy) = (dx / len, dy / len);
+        let (sx, sy) = (x1 + ux * (badge_r + 0.8), y1 + uy * (badge_r + 0.8));
+        let (ex, ey) = (x2 - ux * (badge_r + 0.8), y2 - uy * (badge_r + 0.8));
+        let head = 2.2;
+        let (hx, hy) = (ex - ux * head, ey - uy * head);
+        out.push_str(&format!(
+            r#"<path d="M{sx:.3},{sy:.3} L{hx:.3},{hy:.3}" fill="none"/><path d="M{ex:.3},{ey:.3} L{:.3},{:.3} L{:.3},{:.3} Z"/>"#,
+            hx - uy * head * 0.5, hy + ux * head * 0.5, hx + uy * head * 0.5, hy - ux * head * 0.5
+        ));
+    }
+    out.push_str("</g>");
+    for s in &order {
+        if let (Some(sym), Some(&(x, y))) = (symbols.get(*s), pos.get(s)) {
+            out.push_str(&marks::badge(sym, x, y, badge_r));
+        }
+    }
+    out
+}
+
+/// Reads `[[a, b], ...]` as pairs of strings.
+pub fn pairs_of(v: &Value) -> Vec<(String, String)> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| {
+            let p = p.as_array()?;
+            Some((
+                p.first()?.as_str()?.to_string(),
+                p.get(1)?.as_str()?.to_string(),
+            ))
+        })
+        .collect()
+}

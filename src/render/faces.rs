@@ -1,0 +1,222 @@
+//! Every card face and piece of a game drawn once from its template, before any sheet is
+//! laid out: this is also the pre-check that finds missing templates and text that overflows.
+
+use std::ops::Range;
+
+use super::template::{Templates, back_context, card_context, piece_context};
+use crate::model::{Game, HexOrientation, Piece, Shape};
+
+/// One card design, drawn with its bleed; `svg` is a fragment in trim millimetres.
+#[derive(Debug, Clone)]
+pub struct CardFace {
+    pub id: String,
+    pub name: String,
+    pub text: Option<String>,
+    pub count: u32,
+    pub svg: String,
+}
+
+/// A deck's fronts and its back.
+#[derive(Debug, Clone)]
+pub struct DeckFaces {
+    pub id: String,
+    pub name: String,
+    pub size: (f64, f64),
+    pub cards: Vec<CardFace>,
+    pub back: String,
+}
+
+/// A printable piece: its drawing, box and cut outline (path data in the box's coordinates).
+#[derive(Debug, Clone)]
+pub struct PieceFace {
+    pub id: String,
+    pub name: String,
+    pub kind: String,
+    pub count: u32,
+    pub size: (f64, f64),
+    pub outline: String,
+    pub svg: String,
+}
+
+/// Everything of a game that gets printed, drawn once.
+#[derive(Debug, Clone)]
+pub struct Faces {
+    pub decks: Vec<DeckFaces>,
+    pub pieces: Vec<PieceFace>,
+}
+
+/// Why a face could not be drawn, placed at the card, deck or piece in `components.toml`.
+#[derive(Debug, Clone)]
+pub struct FaceError {
+    pub span: Option<Range<usize>>,
+    pub message: String,
+}
+
+fn err(span: Range<usize>, message: String) -> FaceError {
+    FaceError {
+        span: Some(span),
+        message,
+    }
+}
+
+/// Draws every face; the errors name the card or piece and what is wrong with it.
+pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces, Vec<FaceError>> {
+    let mut errors = Vec::new();
+    let mut decks = Vec::new();
+    for deck in &game.components.decks {
+        let deck_id = deck.id.get_ref();
+        let mut cards = Vec::new();
+        for card in &deck.cards {
+            let id = card.id.get_ref();
+            let ctx = card_context(game, deck, card, bleed, &uid(id));
+            match templates.render(&deck.template, &ctx) {
+                Ok((svg, overflows)) => {
+                    for o in overflows {
+                        errors.push(err(
+                            card.id.span(),
+                            format!("card `{id}` of deck `{deck_id}`: {o}"),
+                        ));
+                    }
+                    cards.push(CardFace {
+                        id: id.clone(),
+                        name: card.name.clone(),
+                        text: card.text.clone(),
+                        count: card.count.0,
+                        svg,
+                    });
+                }
+                Err(e) => errors.push(err(
+                    card.id.span(),
+                    format!("card `{id}` of deck `{deck_id}`: {e}"),
+                )),
+            }
+        }
+        let ctx = back_context(game, deck, bleed, &uid(&format!("{deck_id}-back")));
+        let back = match templates.render(&deck.back.template, &ctx) {
+            Ok((svg, overflows)) => {
+                for o in overflows {
+                    errors.push(err(
+                        deck.id.span(),
+                        format!("back of deck `{deck_id}`: {o}"),
+                    ));
+                }
+                svg
+            }
+            Err(e) => {
+                errors.push(err(
+                    deck.id.span(),
+                    format!("back of deck `{deck_id}`: {e}"),
+                ));
+                String::new()
+            }
+        };
+        decks.push(DeckFaces {
+            id: deck_id.clone(),
+            name: deck.name.clone(),
+            size: deck.size.mm(),
+            cards,
+            back,
+        });
+    }
+    let orientation = game
+        .components
+        .boards
+        .first()
+        .map(|b| b.orientation)
+        .unwrap_or(HexOrientation::Flat);
+    let mut pieces = Vec::new();
+    for piece in game.components.pieces.iter().filter(|p| p.print) {
+        match draw_piece(game, templates, piece, orientation) {
+            Ok(p) => pieces.push(p),
+            Err(e) => errors.push(err(piece.id.span(), e)),
+        }
+    }
+    if errors.is_empty() {
+        Ok(Faces { decks, pieces })
+    } else {
+        Err(errors)
+    }
+}
+
+fn uid(id: &str) -> String {
+    let clean: String = id
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("u_{clean}_")
+}
+
+/// The box of a piece and its outline: hexes are `size_mm` flat to flat in the board's
+/// orientation; pawns and cubes become round chits.
+pub fn piece_geometry(piece: &Piece, orientation: HexOrientation) -> ((f64, f64), String) {
+    let s = piece.size_mm;
+    match piece.shape {
+        Shape::Hex => {
+            let long = s * 2.0 / 3f64.sqrt();
+            let (w, h) = match orientation {
+                HexOrientation::Flat => (long, s),
+                HexOrientation::Pointy => (s, long),
+            };
+            ((w, h), hex_path(w / 2.0, h / 2.0, long / 2.0, orientation))
+        }
+        Shape::Square | Shape::Other => ((s, s), format!("M0,0 H{s:.3} V{s:.3} H0 Z")),
+        Shape::Circle | Shape::Pawn | Shape::Cube => {
+            let r = s / 2.0;
+            (
+                (s, s),
+                format!(
+                    "M{r:.3},0 A{r:.3},{r:.3} 0 1 1 {r:.3},{s:.3} A{r:.3},{r:.3} 0 1 1 {r:.3},0 Z"
+                ),
+            )
+        }
+    }
+}
+
+/// A hexagon around (cx, cy) with corner radius `r`.
+pub fn hex_path(cx: f64, cy: f64, r: f64, orientation: HexOrientation) -> String {
+    let start = match orientation {
+        HexOrientation::Flat => 0.0,
+        HexOrientation::Pointy => 30.0,
+    };
+    let mut d = String::new();
+    for i in 0..6 {
+        let a = (start + 60.0 * f64::from(i)).to_radians();
+        let (x, y) = (cx + r * a.cos(), cy + r * a.sin());
+        d.push_str(&format!("{}{x:.3},{y:.3} ", if i == 0 { "M" } else { "L" }));
+    }
+    d.push('Z');
+    d
+}
+
+fn draw_piece(
+    game: &Game,
+    templates: &Templates,
+    piece: &Piece,
+    orientation: HexOrientation,
+) -> Result<PieceFace, String> {
+    let id = piece.id.get_ref();
+    let ((w, h), outline) = piece_geometry(piece, orientation);
+    let mut ctx = piece_context(game, piece, w, h, &uid(id));
+    ctx.insert("outline", &outline);
+    let own = format!("piece-{}", piece.kind);
+    let name = if templates.has(&own) {
+        own.as_str()
+    } else {
+        "piece"
+    };
+    let (svg, overflows) = templates
+        .render(name, &ctx)
+        .map_err(|e| format!("piece `{id}`: {e}"))?;
+    if let Some(o) = overflows.first() {
+        return Err(format!("piece `{id}`: {o}"));
+    }
+    Ok(PieceFace {
+        id: id.clone(),
+        name: piece.name.clone(),
+        kind: piece.kind.clone(),
+        count: piece.count.0,
+        size: (w, h),
+        outline,
+        svg,
+    })
+}

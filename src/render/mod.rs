@@ -1,0 +1,318 @@
+//! The print stage: `printplay build` and `printplay calibrate`.
+//!
+//! Everything is laid out in millimetres as SVG: templates in `templates/` draw each card
+//! face and piece from the model, [`sheets`] places them on paper with bleed, crop marks and
+//! furniture, and [`pdf`] turns pages into a vector PDF with krilla (PNG with resvg).
+//!
+//! A game's build is a list of [`Stage`]s ([`stages`]); another output (the rules reference)
+//! is one more entry there.
+
+pub mod board;
+pub mod calibrate;
+pub mod faces;
+pub mod fonts;
+pub mod layout;
+pub mod marks;
+pub mod pdf;
+pub mod png;
+pub mod sheets;
+pub mod template;
+pub mod text;
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::diag::Problem;
+use crate::model::Game;
+use faces::Faces;
+pub use layout::{Duplex, Paper};
+use sheets::Sheet;
+use template::Templates;
+
+/// Escapes text for SVG/XML content and attributes.
+pub fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// What `printplay build` was asked for.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    pub paper: Paper,
+    pub duplex: Duplex,
+    /// Bleed around cards, in millimetres.
+    pub bleed: f64,
+    /// Shift of every back, in millimetres, to correct a printer's front/back misregistration.
+    pub back_offset: (f64, f64),
+    /// Output folder; each game writes into `<out>/<slug>/`.
+    pub out: PathBuf,
+    /// Print a board on one large page of this size instead of tiling it.
+    pub board_page: Option<Paper>,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            paper: Paper::A4,
+            duplex: Duplex::LongEdge,
+            bleed: 3.0,
+            back_offset: (0.0, 0.0),
+            out: PathBuf::from("output"),
+            board_page: None,
+        }
+    }
+}
+
+impl BuildOptions {
+    pub fn sheet(&self) -> Sheet {
+        Sheet {
+            paper: self.paper,
+            duplex: self.duplex,
+            bleed: self.bleed,
+            back_offset: self.back_offset,
+        }
+    }
+}
+
+/// One game being built: its model, its drawn faces and where its files go.
+pub struct GameBuild<'a> {
+    pub game: &'a Game,
+    pub faces: Faces,
+    pub options: &'a BuildOptions,
+    /// `<out>/<slug>/`.
+    pub dir: PathBuf,
+}
+
+impl GameBuild<'_> {
+    /// Writes one output file atomically, relative to the game's output folder.
+    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, String> {
+        let path = self.dir.join(name);
+        crate::output::write_atomic(&path, bytes)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(path)
+    }
+}
+
+/// A build stage: writes some of a game's outputs and returns their paths.
+pub type Stage = fn(&GameBuild) -> Result<Vec<PathBuf>, String>;
+
+/// Every stage of `printplay build`, in order; each game runs them all (in parallel).
+/// To add an output (the rules reference), add one line here.
+pub fn stages() -> Vec<(&'static str, Stage)> {
+    vec![
+        ("cards", cards_stage),
+        ("tokens", tokens_stage),
+        ("board", board::board_stage),
+        ("png", png_stage),
+        ("tts", tts_stage),
+    ]
+}
+
+/// Problems that stop a game from printing: missing templates and text that does not fit.
+/// `printplay check` reports them too.
+pub fn check_faces(game: &Game) -> Vec<Problem> {
+    match Templates::new(game) {
+        Err(e) => vec![Problem::data(e).in_file(&game.components_file)],
+        Ok(t) => match faces::draw_all(game, &t, BuildOptions::default().bleed) {
+            Ok(_) => Vec::new(),
+            Err(errors) => errors
+                .into_iter()
+                .map(|e| match e.span {
+                    Some(span) => crate::check::in_components(game, span, e.message),
+                    None => Problem::data(e.message).in_file(&game.components_file),
+                })
+                .collect(),
+        },
+    }
+}
+
+/// Draws a game's faces and runs every stage; the errors say what failed.
+pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, Vec<String>> {
+    let templates = Templates::new(game).map_err(|e| vec![e])?;
+    let faces = faces::draw_all(game, &templates, options.bleed)
+        .map_err(|errs| errs.into_iter().map(|e| e.message).collect::<Vec<_>>())?;
+    let build = GameBuild {
+        game,
+        faces,
+        options,
+        dir: options.out.join(&game.slug),
+    };
+    let results: Vec<(&str, Result<Vec<PathBuf>, String>)> = stages()
+        .into_par_iter()
+        .map(|(name, stage)| (name, stage(&build)))
+        .collect();
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for (name, r) in results {
+        match r {
+            Ok(f) => files.extend(f),
+            Err(e) => errors.push(format!("{name}: {e}")),
+        }
+    }
+    if errors.is_empty() {
+        Ok(files)
+    } else {
+        Err(errors)
+    }
+}
+
+/// `cards.pdf`: every card `count` times, fronts and backs.
+pub fn cards_pdf(game: &Game, faces: &Faces, options: &BuildOptions) -> Result<Vec<u8>, String> {
+    let pages = card_pages(game, faces, options)?;
+    pdf::write_pdf(&format!("{}: cards", game.info.name), &pages)
+}
+
+/// The planned and drawn pages of `cards.pdf`.
+pub fn card_pages(
+    game: &Game,
+    faces: &Faces,
+    options: &BuildOptions,
+) -> Result<Vec<pdf::PageSpec>, String> {
+    let plan = sheets::plan_cards(&faces.decks, &options.sheet())?;
+    Ok(plan
+        .par_iter()
+        .map(|page| {
+            let deck = faces
+                .decks
+                .iter()
+                .find(|d| d.id == page.deck)
+                .expect("pages are planned from these decks");
+            sheets::draw_card_page(&game.info.name, deck, page, options.bleed)
+        })
+        .collect())
+}
+
+fn cards_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
+    if b.faces.decks.iter().all(|d| d.cards.is_empty()) {
+        return Ok(Vec::new());
+    }
+    let bytes = cards_pdf(b.game, &b.faces, b.options)?;
+    Ok(vec![b.write("cards.pdf", &bytes)?])
+}
+
+fn tokens_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
+    if b.faces.pieces.is_empty() {
+        return Ok(Vec::new());
+    }
+    let pages = sheets::token_pages(&b.game.info.name, &b.faces.pieces, b.options.paper);
+    let bytes = pdf::write_pdf(&format!("{}: tokens", b.game.info.name), &pages)?;
+    Ok(vec![b.write("tokens.pdf", &bytes)?])
+}
+
+/// A card face as a standalone SVG document at its trim size (for diagrams elsewhere).
+pub fn card_svg(game: &Game, card_id: &str) -> Result<String, String> {
+    let templates = Templates::new(game)?;
+    let faces = faces::draw_all(game, &templates, 0.0).map_err(|errs| {
+        errs.into_iter()
+            .map(|e| e.message)
+            .collect::<Vec<_>>()
+            .join("; ")
+    })?;
+    faces
+        .decks
+        .iter()
+        .find_map(|d| {
+            d.cards
+                .iter()
+                .find(|c| c.id == card_id)
+                .map(|c| sheets::single_face(&c.svg, d.size))
+        })
+        .ok_or_else(|| format!("{} has no card `{card_id}`", game.slug))
+}
+
+/// A piece as a standalone SVG document, clipped to its outline.
+pub fn piece_svg(game: &Game, piece_id: &str) -> Result<String, String> {
+    let templates = Templates::new(game)?;
+    let faces = faces::draw_all(game, &templates, 0.0).map_err(|errs| {
+        errs.into_iter()
+            .map(|e| e.message)
+            .collect::<Vec<_>>()
+            .join("; ")
+    })?;
+    faces
+        .pieces
+        .iter()
+        .find(|p| p.id == piece_id)
+        .map(piece_document)
+        .ok_or_else(|| format!("{} has no printed piece `{piece_id}`", game.slug))
+}
+
+fn piece_document(p: &faces::PieceFace) -> String {
+    sheets::single_face(
+        &format!(
+            r##"<clipPath id="cut"><path d="{o}"/></clipPath><g clip-path="url(#cut)">{svg}</g><path d="{o}" fill="none" stroke="#1a1a1a" stroke-width="0.2"/>"##,
+            o = p.outline,
+            svg = p.svg
+        ),
+        p.size,
+    )
+}
+
+fn png_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
+    let mut jobs: Vec<(String, String, (f64, f64))> = Vec::new();
+    for d in &b.faces.decks {
+        for c in &d.cards {
+            jobs.push((c.id.clone(), sheets::single_face(&c.svg, d.size), d.size));
+        }
+    }
+    for p in &b.faces.pieces {
+        jobs.push((p.id.clone(), piece_document(p), p.size));
+    }
+    jobs.par_iter()
+        .map(|(id, svg, size)| {
+            let bytes = png::render_png(svg, *size, png::PX_PER_MM_300DPI)?;
+            b.write(&format!("png/{id}.png"), &bytes)
+        })
+        .collect()
+}
+
+/// Tabletop Simulator deck sheets: 10 x 7 slots, each design once, the back in the last slot.
+fn tts_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
+    const COLS: usize = 10;
+    const ROWS: usize = 7;
+    const PX_PER_MM: f64 = 5.0;
+    let mut out = Vec::new();
+    for d in b.faces.decks.iter().filter(|d| !d.cards.is_empty()) {
+        let (w, h) = d.size;
+        let chunks: Vec<_> = d.cards.chunks(COLS * ROWS - 1).collect();
+        for (n, chunk) in chunks.iter().enumerate() {
+            let mut body = String::new();
+            let slot = |i: usize, svg: &str| {
+                let (x, y) = ((i % COLS) as f64 * w, (i / COLS) as f64 * h);
+                format!(
+                    r#"<svg x="{x}" y="{y}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" overflow="hidden">{svg}</svg>"#
+                )
+            };
+            for (i, c) in chunk.iter().enumerate() {
+                body.push_str(&slot(i, &c.svg));
+            }
+            body.push_str(&slot(COLS * ROWS - 1, &d.back));
+            let size = (COLS as f64 * w, ROWS as f64 * h);
+            let svg = pdf::svg_page(size, &body);
+            let bytes = png::render_png(&svg, size, PX_PER_MM)?;
+            let name = if chunks.len() == 1 {
+                format!("tts/{}.png", d.id)
+            } else {
+                format!("tts/{}-{}.png", d.id, n + 1)
+            };
+            out.push(b.write(&name, &bytes)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Where a game's files go.
+pub fn game_dir(out: &Path, game: &Game) -> PathBuf {
+    out.join(&game.slug)
+}

@@ -1,0 +1,91 @@
+//! Pages drawn as SVG (millimetre user units) turned into a vector PDF by krilla and
+//! krilla-svg, with the bundled fonts embedded and subset, and TrimBox and BleedBox set.
+
+use krilla::Document;
+use krilla::geom::{Rect as KRect, Size};
+use krilla::metadata::Metadata;
+use krilla::page::PageSettings;
+use krilla_svg::{SurfaceExt, SvgSettings};
+use rayon::prelude::*;
+
+use super::fonts;
+use super::layout::Rect;
+
+/// Points per millimetre.
+pub const PT_PER_MM: f64 = 72.0 / 25.4;
+
+/// One page: its SVG and, for card sheets, the trim and bleed of the block of cards.
+pub struct PageSpec {
+    pub svg: String,
+    pub size_mm: (f64, f64),
+    pub trim: Option<Rect>,
+    pub bleed: Option<Rect>,
+}
+
+/// Wraps SVG body content in a root element sized in millimetres.
+pub fn svg_page(size_mm: (f64, f64), body: &str) -> String {
+    let (w, h) = size_mm;
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}">{body}</svg>"#
+    )
+}
+
+/// usvg options that load fonts only from the bundled set.
+pub fn usvg_options() -> usvg::Options<'static> {
+    usvg::Options {
+        fontdb: fonts::database(),
+        font_family: "DejaVu Sans".to_string(),
+        resources_dir: None,
+        ..Default::default()
+    }
+}
+
+/// Parses an SVG page with the bundled fonts.
+pub fn parse(svg: &str) -> Result<usvg::Tree, String> {
+    usvg::Tree::from_str(svg, &usvg_options()).map_err(|e| format!("SVG could not be read: {e}"))
+}
+
+fn to_krilla(r: Rect) -> Option<KRect> {
+    let k = PT_PER_MM as f32;
+    KRect::from_xywh(
+        r.x as f32 * k,
+        r.y as f32 * k,
+        r.w as f32 * k,
+        r.h as f32 * k,
+    )
+}
+
+/// Writes the pages into one PDF titled `title`. Same pages, same bytes.
+pub fn write_pdf(title: &str, pages: &[PageSpec]) -> Result<Vec<u8>, String> {
+    let trees: Vec<usvg::Tree> = pages
+        .par_iter()
+        .map(|p| parse(&p.svg))
+        .collect::<Result<_, _>>()?;
+    let mut doc = Document::new();
+    doc.set_metadata(
+        Metadata::new()
+            .title(title.to_string())
+            .creator("printplay".to_string()),
+    );
+    for (spec, tree) in pages.iter().zip(&trees) {
+        let k = PT_PER_MM as f32;
+        let size = Size::from_wh(spec.size_mm.0 as f32 * k, spec.size_mm.1 as f32 * k)
+            .ok_or("a page has no size")?;
+        let settings = PageSettings::new(size)
+            .with_trim_box(spec.trim.and_then(to_krilla))
+            .with_bleed_box(spec.bleed.and_then(to_krilla));
+        let mut page = doc.start_page_with(settings);
+        let mut surface = page.surface();
+        let settings = SvgSettings {
+            embed_text: true,
+            ..Default::default()
+        };
+        surface
+            .draw_svg(tree, size, settings)
+            .ok_or("krilla could not draw a page")?;
+        surface.finish();
+        page.finish();
+    }
+    doc.finish()
+        .map_err(|e| format!("PDF could not be written: {e:?}"))
+}

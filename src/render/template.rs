@@ -1,0 +1,381 @@
+//! SVG templates: tera templates in `templates/` (or a game's own `data/<slug>/templates/`)
+//! that draw one card face or piece in millimetres, from the model's values.
+//!
+//! A template is the inside of an `<svg>` whose user unit is one millimetre, with (0, 0) at
+//! the top-left corner of the trim and the bleed reaching `bleed` beyond every edge. Ids in
+//! `<defs>` must start with `{{ uid }}` so faces can share a page. Functions the templates
+//! call (all sizes in mm):
+//! - `text(text, x, y, w, h, size, min, face, align, fill, leading)`: wraps and shrinks text
+//!   to fit the box; `[symbol-id]` in the text draws that symbol inline on the baseline.
+//!   Text that does not fit at `min` makes the build (and `check`) fail for that card.
+//! - `badge(symbol, cx, cy, r)`: a disc in the symbol's colour with its mark;
+//!   `mark(symbol, cx, cy, r)`: the mark in the symbol's colour;
+//!   `texture(symbol, x, y, w, h, step)`: the mark repeated faintly over a colour field;
+//!   `ink(colour)`: black or white, whichever reads on `colour`;
+//!   `cycle(pairs, cx, cy, r)`: symbols round a circle with an arrow from each pair's first
+//!   to its second (an element cycle from a `[[winner, loser], ...]` parameter).
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use serde_json::{Value, json};
+use tera::{Context, Tera};
+
+use super::fonts::Face;
+use super::marks;
+use super::text::{self, TextBox};
+use crate::model::{Back, Card, Deck, Game, Piece, Symbol};
+
+/// Templates compiled into the binary from `templates/`.
+const BUILTIN: &[(&str, &str)] = &[
+    ("basic-card", include_str!("../../templates/basic-card.svg")),
+    ("basic-back", include_str!("../../templates/basic-back.svg")),
+    ("piece", include_str!("../../templates/piece.svg")),
+    ("board", include_str!("../../templates/board.svg")),
+    ("capek-game", include_str!("../../templates/capek-game.svg")),
+    (
+        "capek-golem",
+        include_str!("../../templates/capek-golem.svg"),
+    ),
+    (
+        "capek-house",
+        include_str!("../../templates/capek-house.svg"),
+    ),
+    ("capek-back", include_str!("../../templates/capek-back.svg")),
+];
+
+/// Where a game's own templates live, beside its data.
+pub fn game_template_dir(game: &Game) -> std::path::PathBuf {
+    game.dir.join("templates")
+}
+
+fn own_template(game: &Game, name: &str) -> Option<std::path::PathBuf> {
+    let path = game_template_dir(game).join(format!("{name}.svg"));
+    path.is_file().then_some(path)
+}
+
+/// True when a template of this name exists for the game (its own folder or the built-ins).
+pub fn template_exists(game: &Game, name: &str) -> bool {
+    own_template(game, name).is_some() || BUILTIN.iter().any(|(n, _)| *n == name)
+}
+
+/// Names of all built-in templates, for error messages.
+pub fn builtin_names() -> Vec<&'static str> {
+    BUILTIN.iter().map(|(n, _)| *n).collect()
+}
+
+thread_local! {
+    /// Text boxes that overflowed while the current face was rendered.
+    static OVERFLOWS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A tera function whose output is SVG, inserted unescaped.
+struct SvgFn<F>(F);
+
+impl<F> tera::Function for SvgFn<F>
+where
+    F: Fn(&HashMap<String, Value>) -> tera::Result<Value> + Sync + Send,
+{
+    fn call(&self, args: &HashMap<String, Value>) -> tera::Result<Value> {
+        (self.0)(args)
+    }
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
+fn num(args: &HashMap<String, Value>, key: &str, default: Option<f64>) -> tera::Result<f64> {
+    match args.get(key) {
+        Some(v) => v
+            .as_f64()
+            .ok_or_else(|| tera::Error::msg(format!("`{key}` must be a number, found {v}"))),
+        None => default.ok_or_else(|| tera::Error::msg(format!("missing argument `{key}`"))),
+    }
+}
+
+fn string(args: &HashMap<String, Value>, key: &str, default: Option<&str>) -> tera::Result<String> {
+    match args.get(key) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(Value::Null) | None => default
+            .map(str::to_string)
+            .ok_or_else(|| tera::Error::msg(format!("missing argument `{key}`"))),
+        Some(v) => Ok(v.to_string()),
+    }
+}
+
+/// The template engine for one game: its own templates over the built-ins, and the
+/// functions above bound to the game's symbols.
+pub struct Templates {
+    tera: Tera,
+}
+
+impl Templates {
+    pub fn new(game: &Game) -> Result<Templates, String> {
+        let mut tera = Tera::default();
+        tera.autoescape_on(vec![".svg"]);
+        for (name, body) in BUILTIN {
+            tera.add_raw_template(&format!("{name}.svg"), body)
+                .map_err(|e| format!("built-in template `{name}`: {}", error_chain(&e)))?;
+        }
+        let dir = game_template_dir(game);
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            paths.sort();
+            for path in paths
+                .iter()
+                .filter(|p| p.extension().is_some_and(|e| e == "svg"))
+            {
+                add_file(&mut tera, path)?;
+            }
+        }
+        let symbols: BTreeMap<String, Symbol> = game
+            .components
+            .symbols
+            .iter()
+            .map(|s| (s.id.get_ref().clone(), s.clone()))
+            .collect();
+        register(&mut tera, symbols);
+        Ok(Templates { tera })
+    }
+
+    /// Renders a template; returns the SVG fragment and the text boxes that overflowed.
+    pub fn render(&self, name: &str, ctx: &Context) -> Result<(String, Vec<String>), String> {
+        let file = format!("{name}.svg");
+        if !self.tera.get_template_names().any(|n| n == file) {
+            return Err(format!(
+                "template `{name}` does not exist (looked in the game's templates/ folder and the built-ins: {})",
+                builtin_names().join(", ")
+            ));
+        }
+        OVERFLOWS.with(|o| o.borrow_mut().clear());
+        let svg = self
+            .tera
+            .render(&file, ctx)
+            .map_err(|e| format!("template `{name}`: {}", error_chain(&e)))?;
+        let overflows = OVERFLOWS.with(|o| std::mem::take(&mut *o.borrow_mut()));
+        Ok((svg, overflows))
+    }
+
+    pub fn has(&self, name: &str) -> bool {
+        let file = format!("{name}.svg");
+        self.tera.get_template_names().any(|n| n == file)
+    }
+}
+
+fn add_file(tera: &mut Tera, path: &Path) -> Result<(), String> {
+    let body = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    tera.add_raw_template(&format!("{stem}.svg"), &body)
+        .map_err(|e| format!("{}: {}", path.display(), error_chain(&e)))
+}
+
+fn error_chain(e: &tera::Error) -> String {
+    let mut out = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        out.push_str(": ");
+        out.push_str(&s.to_string());
+        source = s.source();
+    }
+    out
+}
+
+fn register(tera: &mut Tera, symbols: BTreeMap<String, Symbol>) {
+    let syms = symbols.clone();
+    tera.register_function(
+        "text",
+        SvgFn(move |a: &HashMap<String, Value>| {
+            let face_name = string(a, "face", Some("sans"))?;
+            let face = Face::parse(&face_name)
+                .ok_or_else(|| tera::Error::msg(format!("unknown face `{face_name}`")))?;
+            let size = num(a, "size", None)?;
+            let b = TextBox {
+                x: num(a, "x", None)?,
+                y: num(a, "y", None)?,
+                w: num(a, "w", None)?,
+                h: num(a, "h", None)?,
+                size,
+                min: num(a, "min", Some(size * 0.6))?,
+                face,
+                align: string(a, "align", Some("start"))?,
+                fill: string(a, "fill", Some("#1a1a1a"))?,
+                leading: num(a, "leading", Some(1.2))?,
+            };
+            let content = string(a, "text", Some(""))?;
+            let fitted = text::fit(&content, &b, &syms);
+            if !fitted.fits {
+                let what = string(a, "what", Some("text"))?;
+                OVERFLOWS.with(|o| {
+                    o.borrow_mut().push(format!(
+                        "{what} does not fit its {:.1} x {:.1} mm box even at {:.2} mm type: \"{}\"",
+                        b.w, b.h, b.min, content
+                    ))
+                });
+            }
+            Ok(Value::String(fitted.svg))
+        }),
+    );
+    let symbol_fn = |syms: BTreeMap<String, Symbol>, f: fn(&Symbol, f64, f64, f64) -> String| {
+        SvgFn(move |a: &HashMap<String, Value>| {
+            let id = string(a, "symbol", None)?;
+            let sym = syms
+                .get(&id)
+                .ok_or_else(|| tera::Error::msg(format!("no symbol `{id}`")))?;
+            Ok(Value::String(f(
+                sym,
+                num(a, "cx", None)?,
+                num(a, "cy", None)?,
+                num(a, "r", None)?,
+            )))
+        })
+    };
+    let syms = symbols.clone();
+    tera.register_function(
+        "cycle",
+        SvgFn(move |a: &HashMap<String, Value>| {
+            let pairs = super::board::pairs_of(a.get("pairs").unwrap_or(&Value::Null));
+            if pairs.is_empty() {
+                return Err(tera::Error::msg(
+                    "`pairs` must be a list of [winner, loser] symbol ids",
+                ));
+            }
+            Ok(Value::String(super::board::cycle_svg(
+                &syms,
+                &pairs,
+                num(a, "cx", None)?,
+                num(a, "cy", None)?,
+                num(a, "r", None)?,
+            )))
+        }),
+    );
+    tera.register_function("badge", symbol_fn(symbols.clone(), marks::badge));
+    tera.register_function("mark", symbol_fn(symbols.clone(), marks::mark));
+    tera.register_function(
+        "texture",
+        SvgFn(move |a: &HashMap<String, Value>| {
+            let id = string(a, "symbol", None)?;
+            let sym = symbols
+                .get(&id)
+                .ok_or_else(|| tera::Error::msg(format!("no symbol `{id}`")))?;
+            Ok(Value::String(marks::texture(
+                sym,
+                num(a, "x", None)?,
+                num(a, "y", None)?,
+                num(a, "w", None)?,
+                num(a, "h", None)?,
+                num(a, "step", Some(8.0))?,
+            )))
+        }),
+    );
+    tera.register_function(
+        "ink",
+        SvgFn(|a: &HashMap<String, Value>| {
+            Ok(Value::String(
+                marks::ink_on(&string(a, "colour", None)?).to_string(),
+            ))
+        }),
+    );
+}
+
+fn toml_to_json(v: &toml::Value) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+/// Values every template sees: the game, its symbols, parameters and tracks.
+pub fn base_context(game: &Game, w: f64, h: f64, bleed: f64, uid: &str) -> Context {
+    let mut ctx = Context::new();
+    ctx.insert(
+        "game",
+        &json!({ "slug": game.slug, "name": game.info.name, "names": game.info.names }),
+    );
+    let symbols: serde_json::Map<String, Value> = game
+        .components
+        .symbols
+        .iter()
+        .map(|s| {
+            (
+                s.id.get_ref().clone(),
+                json!({ "id": s.id.get_ref(), "group": s.group, "name": s.name,
+                        "names": s.names, "colour": s.colour, "mark": s.mark }),
+            )
+        })
+        .collect();
+    ctx.insert("symbols", &symbols);
+    let params: serde_json::Map<String, Value> = game
+        .params
+        .iter()
+        .map(|(k, p)| (k.clone(), toml_to_json(p.value.get_ref())))
+        .collect();
+    ctx.insert("params", &params);
+    let tracks: Vec<Value> = game
+        .components
+        .tracks
+        .iter()
+        .map(|t| {
+            json!({ "id": t.id.get_ref(), "name": t.name, "names": t.names, "min": t.min,
+                    "max": t.max, "start": t.start, "card": t.card })
+        })
+        .collect();
+    ctx.insert("tracks", &tracks);
+    ctx.insert("w", &w);
+    ctx.insert("h", &h);
+    ctx.insert("bleed", &bleed);
+    ctx.insert("uid", uid);
+    ctx
+}
+
+fn fields_json(fields: &BTreeMap<String, toml::Spanned<toml::Value>>) -> Value {
+    Value::Object(
+        fields
+            .iter()
+            .map(|(k, v)| (k.clone(), toml_to_json(v.get_ref())))
+            .collect(),
+    )
+}
+
+fn deck_json(deck: &Deck) -> Value {
+    let (w, h) = deck.size.mm();
+    json!({ "id": deck.id.get_ref(), "name": deck.name, "names": deck.names, "width": w,
+            "height": h, "back": back_json(&deck.back), "cards": deck.cards.len() })
+}
+
+fn back_json(back: &Back) -> Value {
+    json!({ "template": back.template, "title": back.title, "colour": back.colour })
+}
+
+/// The context of a card front.
+pub fn card_context(game: &Game, deck: &Deck, card: &Card, bleed: f64, uid: &str) -> Context {
+    let (w, h) = deck.size.mm();
+    let mut ctx = base_context(game, w, h, bleed, uid);
+    ctx.insert("deck", &deck_json(deck));
+    ctx.insert(
+        "card",
+        &json!({ "id": card.id.get_ref(), "name": card.name, "names": card.names,
+                 "count": card.count.0, "text": card.text, "texts": card.texts,
+                 "fields": fields_json(&card.fields) }),
+    );
+    ctx
+}
+
+/// The context of a deck's back.
+pub fn back_context(game: &Game, deck: &Deck, bleed: f64, uid: &str) -> Context {
+    let (w, h) = deck.size.mm();
+    let mut ctx = base_context(game, w, h, bleed, uid);
+    ctx.insert("deck", &deck_json(deck));
+    ctx.insert("back", &back_json(&deck.back));
+    ctx
+}
+
+/// The context of a piece; its box is `size_mm` square (a hex's flat-to-flat width).
+pub fn piece_context(game: &Game, piece: &Piece, w: f64, h: f64, uid: &str) -> Context {
+    let mut ctx = base_context(game, w, h, 0.0, uid);
+    ctx.insert(
+        "piece",
+        &json!({ "id": piece.id.get_ref(), "name": piece.name, "names": piece.names,
+                 "kind": piece.kind, "shape": piece.shape, "size_mm": piece.size_mm,
+                 "symbol": piece.symbol, "label": piece.label,
+                 "fields": fields_json(&piece.fields) }),
+    );
+    ctx
+}
