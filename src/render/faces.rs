@@ -65,6 +65,18 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
     let mut decks = Vec::new();
     for deck in &game.components.decks {
         let deck_id = deck.id.get_ref();
+        if !deck.print {
+            // Not printed (cards the players own), but its templates must still exist.
+            for name in [&deck.template, &deck.back.template] {
+                if !templates.has(name) {
+                    errors.push(err(
+                        deck.id.span(),
+                        format!("deck `{deck_id}` names template `{name}`, which does not exist"),
+                    ));
+                }
+            }
+            continue;
+        }
         let mut cards = Vec::new();
         for card in &deck.cards {
             let id = card.id.get_ref();
