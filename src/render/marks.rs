@@ -98,11 +98,12 @@ pub fn badge(symbol: &Symbol, cx: f64, cy: f64, r: f64) -> String {
     )
 }
 
-/// The mark alone, filled with the symbol's colour and outlined dark, centred on (cx, cy).
+/// The mark alone, filled with the symbol's colour and outlined dark, centred on (cx, cy);
+/// nothing for the mark `none`.
 pub fn mark(symbol: &Symbol, cx: f64, cy: f64, r: f64) -> String {
     let path = mark_path(&symbol.mark).unwrap_or("");
     if path.is_empty() {
-        return badge(symbol, cx, cy, r);
+        return String::new();
     }
     format!(
         r##"<path d="{path}" transform="translate({cx:.3} {cy:.3}) scale({r:.4})" fill="{fill}" fill-rule="evenodd" stroke="#1a1a1a" stroke-width="{sw:.4}" stroke-linejoin="round"/>"##,

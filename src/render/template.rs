@@ -44,12 +44,30 @@ const BUILTIN: &[(&str, &str)] = &[
     ),
     ("capek-back", include_str!("../../templates/capek-back.svg")),
     ("search-map", include_str!("../../templates/search-map.svg")),
-    ("search-action", include_str!("../../templates/search-action.svg")),
-    ("search-police", include_str!("../../templates/search-police.svg")),
-    ("search-criminal", include_str!("../../templates/search-criminal.svg")),
-    ("search-back", include_str!("../../templates/search-back.svg")),
-    ("settlers-proxy", include_str!("../../templates/settlers-proxy.svg")),
-    ("settlers-back", include_str!("../../templates/settlers-back.svg")),
+    (
+        "search-action",
+        include_str!("../../templates/search-action.svg"),
+    ),
+    (
+        "search-police",
+        include_str!("../../templates/search-police.svg"),
+    ),
+    (
+        "search-criminal",
+        include_str!("../../templates/search-criminal.svg"),
+    ),
+    (
+        "search-back",
+        include_str!("../../templates/search-back.svg"),
+    ),
+    (
+        "settlers-proxy",
+        include_str!("../../templates/settlers-proxy.svg"),
+    ),
+    (
+        "settlers-back",
+        include_str!("../../templates/settlers-back.svg"),
+    ),
 ];
 
 /// Where a game's own templates live, beside its data.
