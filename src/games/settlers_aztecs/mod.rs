@@ -1,9 +1,15 @@
-//! Imperial Settlers: Aztecs: deck-building rules ([`check`]).
+//! Imperial Settlers: Aztecs: deck-building rules ([`check`]), exact Pray odds ([`pray`]) and a
+//! solitaire Pray decision game for the simulator ([`engine`]).
 //!
 //! We have no card texts: faction cards are generic slots, and the base game's common deck is a
 //! colour mix read from the data (`params.common_deck`).
 
 pub mod check;
+pub mod engine;
+pub mod pray;
+
+pub use engine::{PrayAction, PrayEngine, PrayState};
+pub use pray::{CommonDeck, OddsRow, Pile, pray_odds_table};
 
 use crate::diag::Problem;
 use crate::games::GameModule;
@@ -40,6 +46,17 @@ pub(crate) fn param_strs(game: &Game, name: &str) -> Result<Vec<String>, String>
     list.iter()
         .map(|v| v.as_str().map(str::to_string).ok_or_else(wrong))
         .collect()
+}
+
+/// A boolean parameter.
+pub(crate) fn param_bool(game: &Game, name: &str) -> Result<bool, String> {
+    let p = game
+        .param(name)
+        .ok_or_else(|| format!("{} has no parameter `{name}` in game.toml", game.slug))?;
+    p.value
+        .get_ref()
+        .as_bool()
+        .ok_or_else(|| format!("parameter `{name}` of {} must be true or false", game.slug))
 }
 
 #[cfg(test)]
