@@ -624,7 +624,25 @@ mod tests {
         let token_mc = gold_token_yield as f64 / SAMPLES as f64;
         assert!((token_mc - pile.draw_value(gold, n as u32, 1)).abs() < mean_tol);
         let choose_mc = choose_yield as f64 / SAMPLES as f64;
-        assert!((choose_mc - pile.choose_value(n as u32, colours, &tokens)).abs() < mean_tol);
+        let choose_exact = pile.choose_value(n as u32, colours, &tokens);
+        assert!((choose_mc - choose_exact).abs() < mean_tol);
+        // Shown with `--nocapture`, for the record.
+        let freqs: Vec<String> = hist
+            .iter()
+            .enumerate()
+            .map(|(k, &h)| {
+                format!(
+                    "{k}: {:.5} vs {:.5}",
+                    exact.prob(k),
+                    h as f64 / SAMPLES as f64
+                )
+            })
+            .collect();
+        println!("gold Pray {n}, exact vs Monte Carlo: {}", freqs.join(", "));
+        println!(
+            "gold Pray {n} with a token: {:.5} vs {token_mc:.5}; choose after drawing: {choose_exact:.5} vs {choose_mc:.5} (tolerance {mean_tol:.5})",
+            pile.draw_value(gold, n as u32, 1)
+        );
         // The sample saw every outcome with a chance above one in ten thousand.
         assert!((0..=n).all(|k| exact.prob(k) < 1e-4 || hist[k] > 0));
     }
