@@ -55,6 +55,9 @@ pub struct PrayRules {
     pub prays_per_round: u32,
     pub gains_per_round: u32,
     pub tricolor: bool,
+    /// Whether the tricolor counts toward the one-per-colour limit (the rulebook says no):
+    /// when it does, a player holding it takes no brown, grey or red token.
+    pub tricolor_limits: bool,
     pub target: u32,
     /// Blessing tokens of one colour a player may hold.
     pub limit: u8,
@@ -93,6 +96,7 @@ impl PrayRules {
             prays_per_round: uint("sim_prays_per_round")?,
             gains_per_round: uint("sim_blessings_per_round")?,
             tricolor: param_bool(game, "sim_tricolor")?,
+            tricolor_limits: param_bool(game, "tricolor_counts_toward_limit")?,
             target: uint("sim_target_yield")?,
             limit,
             supply,
@@ -427,7 +431,9 @@ impl PrayState {
     }
 
     fn can_gain(&self, c: usize) -> bool {
-        self.tokens[c] < self.rules.limit && self.tokens[c] < self.rules.supply[c]
+        let blocked =
+            self.rules.tricolor_limits && self.tricolor && self.rules.deck.tricolor & (1 << c) != 0;
+        !blocked && self.tokens[c] < self.rules.limit && self.tokens[c] < self.rules.supply[c]
     }
 
     fn after_gain(&mut self) {
@@ -1095,6 +1101,34 @@ mod tests {
                 .legal_actions()
                 .contains(&PrayAction::Skip(brown as u8))
         );
+    }
+
+    #[test]
+    fn tricolor_outside_the_limit_by_the_data() {
+        let engine = engine();
+        let deck = &engine.rules().deck;
+        let gainable = |engine: &PrayEngine| {
+            let state = engine
+                .new_game(&config(&[]), &mut ChaCha8Rng::seed_from_u64(3))
+                .unwrap();
+            let mut state = state;
+            while state.turn() == Turn::Chance {
+                state.apply(PrayAction::Reveal(0));
+            }
+            state.legal_actions()
+        };
+        let brown = (0..deck.blessing_colours)
+            .find(|&c| deck.tricolor & (1 << c) != 0)
+            .unwrap();
+        assert!(gainable(&engine).contains(&PrayAction::Gain(brown as u8)));
+        let counted = edited(
+            GAME_FILE,
+            "[params.tricolor_counts_toward_limit]\nvalue = false",
+            "[params.tricolor_counts_toward_limit]\nvalue = true",
+        );
+        let counted = PrayEngine::from_model(&counted).unwrap();
+        assert!(!gainable(&counted).contains(&PrayAction::Gain(brown as u8)));
+        assert!(!gainable(&counted).is_empty());
     }
 
     #[test]
