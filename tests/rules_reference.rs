@@ -726,3 +726,18 @@ fn simulation_charts_are_linked_when_present_and_optional() {
         assert!(text.contains("sim/win-rates.svg"), "{format:?}");
     }
 }
+
+#[test]
+fn a_new_game_has_a_rules_reference_that_builds() {
+    let data = tempfile::tempdir().unwrap();
+    printplay::scaffold::new_game(data.path(), "my-game").unwrap();
+    let game = load_game(data.path(), "my-game").unwrap();
+    assert!(check_game(&game).is_empty());
+    let assets = assets();
+    let md = main_file(&game, "en", Format::Md, &assets);
+    assert!(md.contains("Deal 5 cards to each player"), "{md}");
+    assert!(
+        md.contains("The deck holds 12 cards in\n3 suits") || md.contains("12 cards"),
+        "{md}"
+    );
+}
