@@ -741,3 +741,27 @@ fn a_new_game_has_a_rules_reference_that_builds() {
         "{md}"
     );
 }
+
+#[test]
+fn printplay_build_runs_the_rules_stage() {
+    // A full build is slow in debug mode; the stage list is what wires the references in, and
+    // `the_build_stage_writes_every_language_and_format` proves what the stage writes.
+    let names: Vec<&str> = printplay::render::stages()
+        .iter()
+        .map(|(n, _)| *n)
+        .collect();
+    assert!(names.contains(&"rules"), "{names:?}");
+    let out = tempfile::tempdir().unwrap();
+    let game = shipped("capek-golems");
+    let files = printplay::rules::stage(&game, &out.path().join("capek-golems")).unwrap();
+    assert!(
+        files
+            .iter()
+            .any(|f| f.ends_with("capek-golems/rules.en.html"))
+    );
+    assert!(
+        files
+            .iter()
+            .any(|f| f.ends_with("capek-golems/rules.en.md"))
+    );
+}

@@ -116,6 +116,7 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
         ("board", board::board_stage),
         ("png", png_stage),
         ("tts", tts_stage),
+        ("rules", |b| crate::rules::stage(b.game, &b.dir)),
     ]
 }
 

@@ -149,7 +149,7 @@ pub fn layout(
             .enumerate()
             .map(|(k, id)| {
                 let cy = y + h / 2.0 + (k as f64 - (n - 1.0) / 2.0) * 26.0;
-                symbol(game, icon_group, id).map(|s| drawn(s, lang, x + w / 2.0, cy, 10.0))
+                symbol(game, icon_group, id).map(|s| drawn(s, lang, x + w / 2.0, cy, 15.0))
             })
             .collect::<Result<Vec<_>, _>>()?;
         cells.push(Cell { x, y, w, h, icons });
