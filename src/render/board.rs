@@ -321,26 +321,33 @@ fn furniture(paper: (f64, f64), label: &str) -> String {
     out
 }
 
-/// `board.pdf`: every board of the game.
-pub fn board_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
-    if b.game.components.boards.is_empty() {
-        return Ok(Vec::new());
+/// `board.pdf` bytes: every board of the game, or `None` when it has no board.
+pub fn board_pdf(game: &Game, paper: Paper, big: Option<Paper>) -> Result<Option<Vec<u8>>, String> {
+    if game.components.boards.is_empty() {
+        return Ok(None);
     }
-    let templates = Templates::new(b.game)?;
+    let templates = Templates::new(game)?;
     let mut pages = Vec::new();
-    for board in &b.game.components.boards {
-        let (svg, size) = board_svg(b.game, board, &templates)?;
+    for board in &game.components.boards {
+        let (svg, size) = board_svg(game, board, &templates)?;
         pages.extend(board_pages(
-            &b.game.info.name,
+            &game.info.name,
             &board.name,
             &svg,
             size,
-            b.options.paper,
-            b.options.board_page,
+            paper,
+            big,
         ));
     }
-    let bytes = write_pdf(&format!("{}: board", b.game.info.name), &pages)?;
-    Ok(vec![b.write("board.pdf", &bytes)?])
+    write_pdf(&format!("{}: board", game.info.name), &pages).map(Some)
+}
+
+/// The build stage writing `board.pdf`.
+pub fn board_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
+    match board_pdf(b.game, b.options.paper, b.options.board_page)? {
+        Some(bytes) => Ok(vec![b.write("board.pdf", &bytes)?]),
+        None => Ok(Vec::new()),
+    }
 }
 
 /// Draws a cycle of symbols: `pairs` are [winner, loser]; an arrow points from each winner

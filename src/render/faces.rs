@@ -130,6 +130,18 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
             back,
         });
     }
+    for board in &game.components.boards {
+        let name = board.template.as_deref().unwrap_or("board");
+        if !templates.has(name) {
+            errors.push(err(
+                board.id.span(),
+                format!(
+                    "board `{}` names template `{name}`, which does not exist",
+                    board.id.get_ref()
+                ),
+            ));
+        }
+    }
     let orientation = game
         .components
         .boards

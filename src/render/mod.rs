@@ -120,6 +120,7 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
     ]
 }
 
+
 /// Problems that stop a game from printing: missing templates and text that does not fit.
 /// `printplay check` reports them too.
 pub fn check_faces(game: &Game) -> Vec<Problem> {
@@ -168,6 +169,35 @@ pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, V
     }
 }
 
+/// Draws a game's faces with the build's bleed (for callers outside a build, such as tests).
+pub fn draw_faces(game: &Game, options: &BuildOptions) -> Result<Faces, String> {
+    let templates = Templates::new(game)?;
+    faces::draw_all(game, &templates, options.bleed).map_err(|errs| {
+        errs.into_iter()
+            .map(|e| e.message)
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
+}
+
+/// Where every face of `cards.pdf` goes, page by page, as the PDF is drawn from it.
+pub fn card_plan(faces: &Faces, options: &BuildOptions) -> Result<Vec<sheets::CardPage>, String> {
+    sheets::plan_cards(&faces.decks, &options.sheet())
+}
+
+/// `tokens.pdf` bytes, if the game has printable pieces.
+pub fn tokens_pdf(
+    game: &Game,
+    faces: &Faces,
+    options: &BuildOptions,
+) -> Result<Option<Vec<u8>>, String> {
+    if faces.pieces.is_empty() {
+        return Ok(None);
+    }
+    let pages = sheets::token_pages(&game.info.name, &faces.pieces, options.paper);
+    pdf::write_pdf(&format!("{}: tokens", game.info.name), &pages).map(Some)
+}
+
 /// `cards.pdf`: every card `count` times, fronts and backs.
 pub fn cards_pdf(game: &Game, faces: &Faces, options: &BuildOptions) -> Result<Vec<u8>, String> {
     let pages = card_pages(game, faces, options)?;
@@ -206,9 +236,10 @@ fn tokens_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     if b.faces.pieces.is_empty() {
         return Ok(Vec::new());
     }
-    let pages = sheets::token_pages(&b.game.info.name, &b.faces.pieces, b.options.paper);
-    let bytes = pdf::write_pdf(&format!("{}: tokens", b.game.info.name), &pages)?;
-    Ok(vec![b.write("tokens.pdf", &bytes)?])
+    match tokens_pdf(b.game, &b.faces, b.options)? {
+        Some(bytes) => Ok(vec![b.write("tokens.pdf", &bytes)?]),
+        None => Ok(Vec::new()),
+    }
 }
 
 /// A card face as a standalone SVG document at its trim size (for diagrams elsewhere).

@@ -32,10 +32,12 @@ pub struct CardPage {
     pub placed: Vec<Placed>,
 }
 
-/// Plans every page of `cards.pdf`: per deck, each sheet's fronts, then (duplex) its backs
-/// right after it, or (one-sided) all backs after all fronts.
+/// Plans every page of `cards.pdf`: deck by deck, each sheet's fronts followed (duplex) by
+/// its backs, or (one-sided) every front sheet of every deck, then every back sheet.
 pub fn plan_cards(decks: &[DeckFaces], sheet: &Sheet) -> Result<Vec<CardPage>, String> {
-    let mut fronts_then_backs = Vec::new();
+    let mut all_fronts = Vec::new();
+    let mut all_backs = Vec::new();
+    let mut interleaved = Vec::new();
     for deck in decks {
         let grid = Grid::new(sheet.paper, deck.size, sheet.bleed).ok_or_else(|| {
             format!(
@@ -78,17 +80,19 @@ pub fn plan_cards(decks: &[DeckFaces], sheet: &Sheet) -> Result<Vec<CardPage>, S
             fronts.push(page(false));
             backs.push(page(true));
         }
-        if sheet.duplex == Duplex::Off {
-            fronts_then_backs.extend(fronts);
-            fronts_then_backs.extend(backs);
-        } else {
-            for (f, b) in fronts.into_iter().zip(backs) {
-                fronts_then_backs.push(f);
-                fronts_then_backs.push(b);
-            }
+        for (f, b) in fronts.iter().zip(&backs) {
+            interleaved.push(f.clone());
+            interleaved.push(b.clone());
         }
+        all_fronts.extend(fronts);
+        all_backs.extend(backs);
     }
-    Ok(fronts_then_backs)
+    if sheet.duplex == Duplex::Off {
+        all_fronts.extend(all_backs);
+        Ok(all_fronts)
+    } else {
+        Ok(interleaved)
+    }
 }
 
 /// A face placed with its trim at `trim`, the art running into the bleed on the sides that

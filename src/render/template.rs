@@ -33,6 +33,10 @@ const BUILTIN: &[(&str, &str)] = &[
     ("basic-back", include_str!("../../templates/basic-back.svg")),
     ("piece", include_str!("../../templates/piece.svg")),
     ("board", include_str!("../../templates/board.svg")),
+    (
+        "aether-board",
+        include_str!("../../templates/aether-board.svg"),
+    ),
     ("capek-game", include_str!("../../templates/capek-game.svg")),
     (
         "capek-golem",

@@ -193,28 +193,66 @@ fn draw(lines: &[Line], size: f64, b: &TextBox) -> String {
             "end" => b.x + b.w - width,
             _ => b.x,
         };
+        if line.runs.iter().all(|r| matches!(r.0, Piece::Word(_))) {
+            // Plain text: one element anchored where the box says, so kerning cannot shift it.
+            let words: Vec<&str> = line
+                .runs
+                .iter()
+                .filter_map(|r| match &r.0 {
+                    Piece::Word(t) => Some(t.as_str()),
+                    _ => None,
+                })
+                .collect();
+            let (ax, anchor) = match b.align.as_str() {
+                "middle" => (b.x + b.w / 2.0, "middle"),
+                "end" => (b.x + b.w, "end"),
+                _ => (b.x, "start"),
+            };
+            out.push_str(&text_run(&words.join(" "), ax, baseline, size, anchor, b));
+            continue;
+        }
+        // Consecutive words go into one text element (so the PDF's text reads as written);
+        // an icon ends the run and is drawn in the gap measured for it.
+        let mut run = String::new();
+        let mut run_x = x;
         for (j, (piece, w, glued)) in line.runs.iter().enumerate() {
-            if j > 0 && !glued {
-                x += space;
-            }
+            let gap = if j > 0 && !glued { space } else { 0.0 };
             match piece {
-                Piece::Word(t) => out.push_str(&format!(
-                    r#"<text x="{x:.3}" y="{baseline:.3}" font-size="{size:.3}" {attrs} fill="{fill}">{t}</text>"#,
-                    attrs = b.face.svg_attrs(),
-                    fill = b.fill,
-                    t = xml_escape(t)
-                )),
+                Piece::Word(t) => {
+                    if run.is_empty() {
+                        run_x = x + gap;
+                    } else if gap > 0.0 {
+                        run.push(' ');
+                    }
+                    run.push_str(t);
+                }
                 // The badge's bottom sits on the baseline, its height that of a capital.
                 Piece::Icon(sym) => {
+                    out.push_str(&text_run(&run, run_x, baseline, size, "start", b));
+                    run.clear();
                     let r = w / 2.0 * 0.95;
-                    out.push_str(&marks::badge(sym, x + w / 2.0, baseline - r, r));
+                    let left = x + gap;
+                    out.push_str(&marks::badge(sym, left + w / 2.0, baseline - r, r));
                 }
                 Piece::Break => {}
             }
-            x += w;
+            x += gap + w;
         }
+        out.push_str(&text_run(&run, run_x, baseline, size, "start", b));
     }
     out
+}
+
+fn text_run(run: &str, x: f64, baseline: f64, size: f64, anchor: &str, b: &TextBox) -> String {
+    if run.is_empty() {
+        return String::new();
+    }
+    format!(
+        r#"<text x="{x:.3}" y="{baseline:.3}" font-size="{size:.3}" text-anchor="{anchor}" {attrs} fill="{fill}" xml:space="preserve">{t}</text>"#,
+        attrs = b.face.svg_attrs(),
+        fill = b.fill,
+        t = xml_escape(run)
+    )
 }
 
 #[cfg(test)]
