@@ -6,8 +6,8 @@
 use super::layout::{self, Duplex, PRINTER_MARGIN, Paper};
 use super::pdf::{PageSpec, svg_page, write_pdf};
 
-/// Half the length of each scale, in millimetres; ticks every 0.5 mm.
-const RANGE: f64 = 5.0;
+/// Half the length of each scale, in millimetres; ticks every 0.5 mm, numbers every 2 mm.
+const RANGE: f64 = 6.0;
 
 /// Where the test lines sit on the front page: the centre and two points towards corners.
 fn spots(paper: (f64, f64)) -> Vec<(f64, f64)> {
@@ -57,15 +57,21 @@ fn scales(x: f64, y: f64) -> String {
     let steps = (RANGE * 2.0) as i32;
     for i in -steps..=steps {
         let v = f64::from(i) / 2.0;
-        let len = if i % 2 == 0 { 3.0 } else { 1.6 };
+        let len = if i % 4 == 0 {
+            3.4
+        } else if i % 2 == 0 {
+            2.4
+        } else {
+            1.4
+        };
         // Horizontal offsets: ticks across the front's vertical line, below the centre.
         d.push_str(&format!("M{:.3},{:.3} v{len} ", x + v, y + 8.0));
         // Vertical offsets: ticks across the front's horizontal line, right of the centre.
         d.push_str(&format!("M{:.3},{:.3} h{len} ", x + 8.0, y + v));
-        if i % 2 == 0 {
+        if i % 4 == 0 {
             let n = format!("{}", v as i32);
-            labels.push_str(&layout::label(x + v, y + 13.2, 1.4, "middle", &n));
-            labels.push_str(&layout::label(x + 13.0, y + v + 0.5, 1.4, "start", &n));
+            labels.push_str(&layout::label(x + v, y + 13.8, 1.6, "middle", &n));
+            labels.push_str(&layout::label(x + 12.4, y + v + 0.55, 1.6, "start", &n));
         }
     }
     format!(
