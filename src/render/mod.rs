@@ -120,7 +120,6 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
     ]
 }
 
-
 /// Problems that stop a game from printing: missing templates and text that does not fit.
 /// `printplay check` reports them too.
 pub fn check_faces(game: &Game) -> Vec<Problem> {
