@@ -9,7 +9,7 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use super::engine::{Action, AetherState};
+use super::engine::{Action, AetherState, MAX_SIDES};
 use crate::engine::{Bot, State};
 
 /// Weight of the strength margins beside aether tiles against whole points.
@@ -28,8 +28,8 @@ impl Bot<AetherState> for HeuristicBot {
     fn choose(&mut self, state: &AetherState, rng: &mut ChaCha8Rng) -> Action {
         let actions = state.legal_actions();
         let me = state.current();
-        let side = state.side_of(me);
-        let base = evaluate(state, side);
+        let base = Evaluation::of(state, state.side_of(me));
+        let base_value = base.value();
         let mut scratch = state.clone();
         let mut best: Vec<Action> = Vec::new();
         let mut best_value = f64::NEG_INFINITY;
@@ -42,9 +42,10 @@ impl Bot<AetherState> for HeuristicBot {
             else {
                 continue;
             };
-            scratch.trial_place(usize::from(cell), element, elemental);
-            let value = evaluate(&scratch, side);
-            scratch.undo_trial(usize::from(cell), elemental);
+            let cell = usize::from(cell);
+            scratch.trial_place(cell, element, elemental);
+            let value = base.after(&scratch, cell, elemental);
+            scratch.undo_trial(cell, elemental);
             if value > best_value + 1e-9 {
                 best_value = value;
                 best.clear();
@@ -55,7 +56,7 @@ impl Bot<AetherState> for HeuristicBot {
         }
         let turns_left = state.empties().div_ceil(state.num_players());
         let spare = usize::from(state.supply(me)) > turns_left;
-        if actions.contains(&Action::Swap) && spare && best_value < base - 1e-9 {
+        if actions.contains(&Action::Swap) && spare && best_value < base_value - 1e-9 {
             return Action::Swap;
         }
         match best.len() {
@@ -65,10 +66,76 @@ impl Bot<AetherState> for HeuristicBot {
     }
 }
 
-/// The side's lead in points if the game ended now, plus the margin bonus.
-fn evaluate(state: &AetherState, side: usize) -> f64 {
-    let scores = state.side_scores();
-    let mine = scores[side];
+/// The position as the bot's side sees it, kept per aether tile so that a placement only
+/// re-evaluates the tiles within two steps of it.
+struct Evaluation {
+    side: usize,
+    sides: usize,
+    /// Each side's score if the game ended now.
+    scores: [i32; MAX_SIDES],
+    /// Each aether tile's points per side.
+    tile_points: Vec<[i32; MAX_SIDES]>,
+    /// Each aether tile's margin bonus for the bot's side.
+    tile_margin: Vec<f64>,
+    margin: f64,
+}
+
+impl Evaluation {
+    fn of(state: &AetherState, side: usize) -> Evaluation {
+        let tiles = state.board().aether.len();
+        let mut scores = [0; MAX_SIDES];
+        let sides = state.sides();
+        for (p, supply) in (0..state.num_players()).map(|p| (p, state.supply(p))) {
+            let unplayed = i32::from(supply) + i32::from(state.sacrificed(p));
+            scores[state.side_of(p)] += unplayed * state.rules().unplayed_points;
+        }
+        let mut tile_points = Vec::with_capacity(tiles);
+        let mut tile_margin = Vec::with_capacity(tiles);
+        for i in 0..tiles {
+            let mut points = [0; MAX_SIDES];
+            state.add_tile_points(i, &mut points[..sides]);
+            for (s, p) in scores.iter_mut().zip(points) {
+                *s += p;
+            }
+            tile_points.push(points);
+            tile_margin.push(margin_bonus(state, i, side));
+        }
+        Evaluation {
+            side,
+            sides,
+            scores,
+            margin: tile_margin.iter().sum(),
+            tile_points,
+            tile_margin,
+        }
+    }
+
+    fn value(&self) -> f64 {
+        lead(&self.scores[..self.sides], self.side) + self.margin
+    }
+
+    /// The value after a trial placement on `cell` (the state already shows it).
+    fn after(&self, state: &AetherState, cell: usize, elemental: bool) -> f64 {
+        let mut scores = self.scores;
+        let mut margin = self.margin;
+        if elemental {
+            scores[self.side] -= state.rules().unplayed_points;
+        }
+        for &i in &state.board().near_aether[cell] {
+            let i = usize::from(i);
+            let mut points = [0; MAX_SIDES];
+            state.add_tile_points(i, &mut points[..self.sides]);
+            for ((s, new), old) in scores.iter_mut().zip(points).zip(self.tile_points[i]) {
+                *s += new - old;
+            }
+            margin += margin_bonus(state, i, self.side) - self.tile_margin[i];
+        }
+        lead(&scores[..self.sides], self.side) + margin
+    }
+}
+
+/// A side's points minus the best other side's.
+fn lead(scores: &[i32], side: usize) -> f64 {
     let rival = scores
         .iter()
         .enumerate()
@@ -76,21 +143,71 @@ fn evaluate(state: &AetherState, side: usize) -> f64 {
         .map(|(_, &v)| v)
         .max()
         .unwrap_or(0);
-    let mut margin = 0.0;
-    for (i, tile) in state.board().aether.iter().enumerate() {
-        let (totals, present) = state.aether_strengths(i);
-        if !present.iter().any(|p| *p) {
-            continue;
-        }
-        let other = totals
-            .iter()
-            .enumerate()
-            .filter(|(s, _)| *s != side)
-            .map(|(_, &v)| v)
-            .max()
-            .unwrap_or(0);
-        let lead = (totals[side] - other).clamp(-MARGIN_CAP, MARGIN_CAP);
-        margin += f64::from(lead) * f64::from(tile.value) * MARGIN_WEIGHT / f64::from(MARGIN_CAP);
+    f64::from(scores[side] - rival)
+}
+
+/// The bonus for the side's strength margin over its best rival beside aether tile `i`.
+fn margin_bonus(state: &AetherState, i: usize, side: usize) -> f64 {
+    let s = state.strengths_at(i);
+    let sides = state.sides();
+    if !s.present[..sides].iter().any(|p| *p) {
+        return 0.0;
     }
-    f64::from(mine - rival) + margin
+    let other = (0..sides)
+        .filter(|&o| o != side)
+        .map(|o| s.totals[o])
+        .max()
+        .unwrap_or(0);
+    let lead = (s.totals[side] - other).clamp(-MARGIN_CAP, MARGIN_CAP);
+    let value = state.board().aether[i].value;
+    f64::from(lead) * f64::from(value) * MARGIN_WEIGHT / f64::from(MARGIN_CAP)
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::engine::{Config, Engine};
+    use crate::games::aether::AetherEngine;
+    use crate::games::aether::tests::load;
+
+    /// The incremental evaluation agrees with evaluating the whole board afresh.
+    #[test]
+    fn incremental_evaluation_matches_full() {
+        let engine = AetherEngine::from_model(&load()).expect("engine");
+        for players in 2..=4 {
+            let config = Config {
+                players,
+                ..Config::default()
+            };
+            let mut rng = ChaCha8Rng::seed_from_u64(players as u64);
+            let mut s = engine.new_game(&config, &mut rng).expect("game");
+            let mut bot = HeuristicBot;
+            while s.turn() != crate::engine::Turn::Terminal {
+                if let crate::engine::Turn::Player(p) = s.turn() {
+                    let base = Evaluation::of(&s, s.side_of(p));
+                    for a in s.legal_actions() {
+                        if let Action::Place {
+                            cell,
+                            element,
+                            elemental,
+                        } = a
+                        {
+                            let mut t = s.clone();
+                            t.trial_place(usize::from(cell), element, elemental);
+                            let fast = base.after(&t, usize::from(cell), elemental);
+                            let full = Evaluation::of(&t, s.side_of(p)).value();
+                            assert!((fast - full).abs() < 1e-9, "{fast} vs {full}");
+                        }
+                    }
+                    let a = bot.choose(&s, &mut rng);
+                    s.apply(a);
+                } else {
+                    let o = s.chance_outcomes();
+                    s.apply(o[rng.random_range(0..o.len())].0);
+                }
+            }
+        }
+    }
 }

@@ -83,6 +83,16 @@ impl Options {
     }
 }
 
+/// Most sides a game can have (seats, or teams in the team variant).
+pub const MAX_SIDES: usize = 8;
+
+/// Each side's total strength beside one aether tile, and whether it has an elemental there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Strengths {
+    pub totals: [i32; MAX_SIDES],
+    pub present: [bool; MAX_SIDES],
+}
+
 /// A move or a chance outcome; small and `Copy` for search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -202,6 +212,11 @@ impl AetherState {
         {
             return Err(format!(
                 "each player needs {elementals} elementals of a colour"
+            ));
+        }
+        if players > MAX_SIDES || rules.teams.len() > MAX_SIDES {
+            return Err(format!(
+                "the engine seats at most {MAX_SIDES} players or teams"
             ));
         }
         if opts.teams && players != rules.team_players {
@@ -429,11 +444,12 @@ impl AetherState {
         if self.opts.floor_zero { s.max(0) } else { s }
     }
 
-    /// Each side's total strength beside aether tile `index`, and whether it has an
-    /// elemental there.
-    pub fn aether_strengths(&self, index: usize) -> (Vec<i32>, Vec<bool>) {
-        let mut totals = vec![0; self.sides()];
-        let mut present = vec![false; self.sides()];
+    /// Each side's total strength beside aether tile `index`, without allocating.
+    pub fn strengths_at(&self, index: usize) -> Strengths {
+        let mut out = Strengths {
+            totals: [0; MAX_SIDES],
+            present: [false; MAX_SIDES],
+        };
         let cell = usize::from(self.board().aether[index].cell);
         for &n in &self.board().neighbours[cell] {
             if n == NONE {
@@ -442,30 +458,53 @@ impl AetherState {
             let o = self.owner[usize::from(n)];
             if o != NONE {
                 let side = self.side_of(usize::from(o));
-                totals[side] += self.strength(usize::from(n));
-                present[side] = true;
+                out.totals[side] += self.strength(usize::from(n));
+                out.present[side] = true;
             }
         }
-        (totals, present)
+        out
+    }
+
+    /// Each side's total strength beside aether tile `index`, and whether it has an
+    /// elemental there.
+    pub fn aether_strengths(&self, index: usize) -> (Vec<i32>, Vec<bool>) {
+        let s = self.strengths_at(index);
+        let n = self.sides();
+        (s.totals[..n].to_vec(), s.present[..n].to_vec())
+    }
+
+    /// Which sides control a tile with these strengths, and how many they are.
+    fn winners(&self, s: &Strengths) -> ([bool; MAX_SIDES], usize) {
+        let n = self.sides();
+        let competes = |side: usize| self.opts.everyone_contends || s.present[side];
+        let best = (0..n).filter(|&i| competes(i)).map(|i| s.totals[i]).max();
+        let mut won = [false; MAX_SIDES];
+        let mut count = 0;
+        if let Some(best) = best {
+            for side in (0..n).filter(|&i| competes(i) && s.totals[i] == best) {
+                won[side] = true;
+                count += 1;
+            }
+        }
+        (won, count)
     }
 
     /// The sides that control aether tile `index` (several on a tie; none if nobody competes).
     pub fn controllers(&self, index: usize) -> Vec<usize> {
-        let (totals, mut present) = self.aether_strengths(index);
-        if self.opts.everyone_contends {
-            present.fill(true);
+        let (won, _) = self.winners(&self.strengths_at(index));
+        (0..self.sides()).filter(|&s| won[s]).collect()
+    }
+
+    /// Adds aether tile `index`'s points to each side's score: its value to the side that
+    /// controls it, or an equal share rounded down to each side of a tie.
+    pub fn add_tile_points(&self, index: usize, scores: &mut [i32]) {
+        let (won, count) = self.winners(&self.strengths_at(index));
+        if count == 0 {
+            return;
         }
-        let best = totals
-            .iter()
-            .zip(&present)
-            .filter(|(_, p)| **p)
-            .map(|(t, _)| *t)
-            .max();
-        match best {
-            Some(best) => (0..totals.len())
-                .filter(|&s| present[s] && totals[s] == best)
-                .collect(),
-            None => Vec::new(),
+        let share = self.board().aether[index].value / count as i32;
+        for (score, _) in scores.iter_mut().zip(won).filter(|(_, w)| *w) {
+            *score += share;
         }
     }
 
@@ -473,15 +512,8 @@ impl AetherState {
     /// the points for every elemental not on the board, sacrificed ones included.
     pub fn side_scores(&self) -> Vec<i32> {
         let mut scores = vec![0; self.sides()];
-        for (i, tile) in self.board().aether.iter().enumerate() {
-            let winners = self.controllers(i);
-            if winners.is_empty() {
-                continue;
-            }
-            let share = tile.value / winners.len() as i32;
-            for s in winners {
-                scores[s] += share;
-            }
+        for i in 0..self.board().aether.len() {
+            self.add_tile_points(i, &mut scores);
         }
         for p in 0..usize::from(self.players) {
             let unplayed = i32::from(self.supply[p]) + i32::from(self.sacrificed[p]);

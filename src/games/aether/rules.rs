@@ -69,6 +69,9 @@ pub struct BoardTables {
     /// Neighbour cell indices, `NONE`-padded.
     pub neighbours: Vec<[u8; 6]>,
     pub aether: Vec<AetherTile>,
+    /// For each cell, the aether tiles within two steps: the ones whose control a tile or
+    /// elemental on that cell can change.
+    pub near_aether: Vec<Vec<u8>>,
 }
 
 impl BoardTables {
@@ -409,7 +412,21 @@ fn board_tables(game: &Game, setup: Setup) -> Result<BoardTables, String> {
             row
         })
         .collect();
+    let near_aether = board
+        .cells
+        .iter()
+        .map(|c| {
+            let here = Hex::new(c.q, c.r);
+            (0..aether.len() as u8)
+                .filter(|&i| {
+                    let a = &board.cells[usize::from(aether[usize::from(i)].cell)];
+                    here.unsigned_distance_to(Hex::new(a.q, a.r)) <= 2
+                })
+                .collect()
+        })
+        .collect();
     Ok(BoardTables {
+        near_aether,
         coords: board.cells.iter().map(|c| (c.q, c.r)).collect(),
         roles,
         neighbours,
