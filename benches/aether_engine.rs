@@ -51,11 +51,10 @@ fn play(
 }
 
 fn measure(label: &str, games: u64, mut one: impl FnMut(u64) -> u32) {
-    let mut moves = 0u64;
     for seed in 0..games / 10 {
-        moves += u64::from(one(seed)); // warm-up
+        std::hint::black_box(one(seed)); // warm-up
     }
-    moves = 0;
+    let mut moves = 0u64;
     let start = Instant::now();
     for seed in 0..games {
         moves += u64::from(one(seed));
