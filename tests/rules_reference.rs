@@ -543,30 +543,60 @@ fn the_build_stage_writes_every_language_and_format() {
     }
 }
 
+/// The prose's variants, in order: name, default, values.
+fn described_variants(game: &Game) -> Vec<(String, Vec<(String, String, Vec<String>)>)> {
+    game.rules
+        .texts
+        .iter()
+        .map(|(lang, lr)| {
+            let list = lr
+                .text
+                .variants
+                .iter()
+                .map(|v| (v.id.get_ref().clone(), v.default.clone(), v.values.clone()))
+                .collect();
+            (lang.clone(), list)
+        })
+        .collect()
+}
+
+fn engine_variants(variants: &[printplay::engine::Variant]) -> Vec<(String, String, Vec<String>)> {
+    variants
+        .iter()
+        .map(|v| {
+            let values: Vec<String> = v.values.iter().map(|s| s.to_string()).collect();
+            (v.name.to_string(), values[0].clone(), values)
+        })
+        .collect()
+}
+
 #[test]
 fn variants_described_are_the_engines_variants() {
     use printplay::engine::Engine;
-    let game = shipped("aether");
-    let engine = printplay::games::aether::AetherEngine::from_model(&game).unwrap();
-    for (lang, lr) in &game.rules.texts {
-        let described: Vec<(String, String, Vec<String>)> = lr
-            .text
-            .variants
-            .iter()
-            .map(|v| (v.id.get_ref().clone(), v.default.clone(), v.values.clone()))
-            .collect();
-        let engine_side: Vec<(String, String, Vec<String>)> = engine
-            .variants()
-            .iter()
-            .map(|v| {
-                (
-                    v.name.to_string(),
-                    v.values[0].to_string(),
-                    v.values.iter().map(|s| s.to_string()).collect(),
-                )
-            })
-            .collect();
-        assert_eq!(described, engine_side, "aether {lang}");
+    let aether = shipped("aether");
+    let settlers = shipped("imperial-settlers-aztecs");
+    let engines = [
+        (
+            &aether,
+            engine_variants(
+                printplay::games::aether::AetherEngine::from_model(&aether)
+                    .unwrap()
+                    .variants(),
+            ),
+        ),
+        (
+            &settlers,
+            engine_variants(
+                printplay::games::settlers_aztecs::PrayEngine::from_model(&settlers)
+                    .unwrap()
+                    .variants(),
+            ),
+        ),
+    ];
+    for (game, expected) in engines {
+        for (lang, described) in described_variants(game) {
+            assert_eq!(described, expected, "{} {lang}", game.slug);
+        }
     }
 }
 

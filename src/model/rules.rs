@@ -121,6 +121,9 @@ pub enum Drawing {
         spread: Option<String>,
         seed: u64,
     },
+    /// The exact odds of Pray actions, by colour and Pray size, as a table (Imperial Settlers:
+    /// Aztecs; computed by the game's own odds function from the common deck in the data).
+    PrayOdds {},
 }
 
 /// A glossary term: its word in each language (`fi = "näkösuoja", en = "screen"`), the stem that

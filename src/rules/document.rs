@@ -598,17 +598,45 @@ impl Writer<'_> {
             return None;
         };
         let caption = self.inline(&text.caption);
-        let figure = match diagrams::draw(self.game, spec, &text, &assets.tera, self.lang) {
-            Ok(f) => f,
-            Err(e) => {
-                self.problems.push(Problem::data(format!(
-                    "{}: diagram `{id}`: {e}",
-                    self.game.slug
-                )));
-                return None;
-            }
-        };
+        let figure =
+            match diagrams::draw(self.game, spec, &text, self.msgs, &assets.tera, self.lang) {
+                Ok(f) => f,
+                Err(e) => {
+                    self.problems.push(Problem::data(format!(
+                        "{}: diagram `{id}`: {e}",
+                        self.game.slug
+                    )));
+                    return None;
+                }
+            };
         match figure {
+            Figure::Table { header, rows } => {
+                let rows = rows
+                    .into_iter()
+                    .map(|r| {
+                        r.into_iter()
+                            .zip(&header)
+                            .map(|(body, label)| Cell {
+                                body: self.plain(&body),
+                                lang: None,
+                                label: label.clone(),
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let table = Block::Table {
+                    caption: self.plain(&text.title),
+                    header: header.iter().map(|h| self.plain(h)).collect(),
+                    rows,
+                };
+                let explanation = Block::Prose {
+                    body: match self.format {
+                        Format::Html => format!("<p class=\"caption\">{caption}</p>"),
+                        Format::Md => caption,
+                    },
+                };
+                Some((vec![table, explanation], None))
+            }
             Figure::Svg(svg) => {
                 let file = format!("rules.{}.{id}.svg", self.lang);
                 let extra = (self.format == Format::Md).then(|| OutFile {

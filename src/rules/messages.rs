@@ -55,6 +55,9 @@ pub struct Messages {
     pub plural: PluralRule,
     /// Between the items of a list of numbers (`4, 3, 2, 1`).
     pub list_separator: String,
+    /// Between the whole and the fractional part of a number (`.` or `,`).
+    #[serde(default = "point")]
+    pub decimal_separator: String,
     /// Interface words by key.
     pub text: BTreeMap<String, String>,
     /// Nouns every game may use in `{value noun}` placeholders.
@@ -77,6 +80,10 @@ impl Messages {
     pub fn count(&self, n: i64, forms: &PluralForms) -> String {
         format!("{n} {}", form(forms, self.plural.category(n)))
     }
+}
+
+fn point() -> String {
+    ".".into()
 }
 
 /// Loads every `<lang>.toml` of an i18n folder, keyed by language code.
@@ -122,6 +129,7 @@ mod tests {
             language: "suomi".into(),
             plural: PluralRule::OneOther,
             list_separator: ", ".into(),
+            decimal_separator: ",".into(),
             text: BTreeMap::new(),
             nouns: BTreeMap::new(),
         };

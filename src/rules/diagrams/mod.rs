@@ -6,6 +6,7 @@
 mod card_parts;
 mod cycle;
 mod map;
+mod odds;
 
 use std::collections::BTreeMap;
 
@@ -18,6 +19,11 @@ use crate::model::{DiagramSpec, DiagramText, Drawing, Game, Symbol};
 pub enum Figure {
     /// An SVG picture, `<svg>` element included.
     Svg(String),
+    /// A table of numbers (header, rows), for diagrams best read as a table.
+    Table {
+        header: Vec<String>,
+        rows: Vec<Vec<String>>,
+    },
 }
 
 /// The numbers every diagram of the game computes, keyed `diagram.ID.NAME`.
@@ -29,7 +35,7 @@ pub fn values(game: &Game) -> Result<BTreeMap<String, Val>, String> {
             Drawing::StrengthExample { .. } => cycle::strength_values(game, &spec.draw)?,
             Drawing::CardParts { .. } => card_parts::values(game, &spec.draw)?,
             Drawing::MapLayout { .. } => map::values(game, &spec.draw)?,
-            Drawing::Cycle { .. } => Vec::new(),
+            Drawing::Cycle { .. } | Drawing::PrayOdds {} => Vec::new(),
         };
         for (name, v) in found {
             out.insert(format!("diagram.{id}.{name}"), v);
@@ -43,6 +49,7 @@ pub fn draw(
     game: &Game,
     spec: &DiagramSpec,
     text: &DiagramText,
+    msgs: &super::messages::Messages,
     tera: &tera::Tera,
     lang: &str,
 ) -> Result<Figure, String> {
@@ -70,6 +77,7 @@ pub fn draw(
             json(cycle::strength_layout(game, &spec.draw, text, lang)?),
         ),
         Drawing::MapLayout { .. } => svg("map", json(map::layout(game, &spec.draw, text, lang)?)),
+        Drawing::PrayOdds {} => odds::table(game, text, msgs),
     }
 }
 
