@@ -543,8 +543,11 @@ fn the_build_stage_writes_every_language_and_format() {
     }
 }
 
-/// The prose's variants, in order: name, default, values.
-fn described_variants(game: &Game) -> Vec<(String, Vec<(String, String, Vec<String>)>)> {
+/// Variants as (name, default, values).
+type VariantList = Vec<(String, String, Vec<String>)>;
+
+/// The prose's variants per language, in order.
+fn described_variants(game: &Game) -> Vec<(String, VariantList)> {
     game.rules
         .texts
         .iter()
@@ -560,7 +563,7 @@ fn described_variants(game: &Game) -> Vec<(String, Vec<(String, String, Vec<Stri
         .collect()
 }
 
-fn engine_variants(variants: &[printplay::engine::Variant]) -> Vec<(String, String, Vec<String>)> {
+fn engine_variants(variants: &[printplay::engine::Variant]) -> VariantList {
     variants
         .iter()
         .map(|v| {
