@@ -1178,6 +1178,39 @@ mod tests {
     }
 
     #[test]
+    fn the_data_sets_the_numbers() {
+        let edited = crate::games::aether::tests::load_with(&[
+            (
+                "[params.hand_size]\nvalue = 4",
+                "[params.hand_size]\nvalue = 5",
+            ),
+            ("value = [14, 11, 9]", "value = [12, 11, 9]"),
+            (
+                "[params.unplayed_elemental_points]\nvalue = 3",
+                "[params.unplayed_elemental_points]\nvalue = 2",
+            ),
+            (
+                r#"value = [["water", "fire"], ["fire", "earth"], ["earth", "air"], ["air", "water"]]"#,
+                r#"value = [["earth", "water"], ["water", "fire"], ["fire", "air"], ["air", "earth"]]"#,
+            ),
+        ]);
+        let e = AetherEngine::from_model(&edited).expect("edited data loads");
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut s = e.new_game(&config(2, &[]), &mut rng).expect("game");
+        assert_eq!(s.hand_total(0), 5);
+        assert_eq!(s.supply(1), 12);
+        assert_eq!(s.scores(), vec![24, 24]);
+        for cell in 0..s.board().roles.len() {
+            s.set_cell(cell, None, None);
+        }
+        // Earth now weakens water: a water elemental touching two earth tiles has 1 - 2.
+        put(&mut s, 0, 0, "water", Some(0));
+        put(&mut s, 1, 0, "earth", None);
+        put(&mut s, 0, 1, "earth", None);
+        assert_eq!(s.strength(cell(&s, 0, 0)), -1);
+    }
+
+    #[test]
     fn setups_fill_as_the_data_says() {
         for (setup, filled) in [("normal", 24), ("long", 12)] {
             let s = game(2, &[("setup", setup)]);
