@@ -9,7 +9,7 @@ pub mod engine;
 pub mod pray;
 
 pub use engine::{PrayAction, PrayEngine, PrayState};
-pub use pray::{CommonDeck, OddsRow, Pile, pray_odds_table};
+pub use pray::{CommonDeck, OddsRow, Pile, choose_odds, pray_odds_table};
 
 use crate::diag::Problem;
 use crate::games::GameModule;

@@ -443,6 +443,26 @@ pub fn pray_odds_table(game: &Game) -> Result<Vec<OddsRow>, String> {
     Ok(rows)
 }
 
+/// For "choose" Pray actions: with no tokens, the expected matches of the best colour picked
+/// after seeing the cards, for each N of `params.pray_odds_sizes`, as `(N, expected)`.
+/// Compare with the best single colour's `expected` in [`pray_odds_table`] to see what
+/// choosing after the draw is worth.
+pub fn choose_odds(game: &Game) -> Result<Vec<(u32, f64)>, String> {
+    let deck = CommonDeck::from_model(game)?;
+    let pile = deck.pile();
+    let none = vec![0; deck.colours.len()];
+    game.param_ints("pray_odds_sizes")?
+        .into_iter()
+        .map(|n| {
+            let n = u32::try_from(n)
+                .ok()
+                .filter(|&n| fits(pile.total(), n))
+                .ok_or_else(|| format!("`pray_odds_sizes` holds {n}, which cannot be counted"))?;
+            Ok((n, pile.choose_value(n, deck.colours.len(), &none)))
+        })
+        .collect()
+}
+
 fn odds_row(deck: &CommonDeck, pile: &Pile, c: usize, n: u32) -> OddsRow {
     let d = pile.matches(c, n);
     let tricolor = deck.tricolor & (1 << c) != 0;
@@ -675,6 +695,31 @@ mod tests {
     }
 
     #[test]
+    fn choosing_after_the_draw_beats_every_announced_colour() {
+        let game = shipped();
+        let rows = pray_odds_table(&game).unwrap();
+        for (n, value) in choose_odds(&game).unwrap() {
+            let best_announced = rows
+                .iter()
+                .filter(|r| r.pray == n)
+                .map(|r| r.expected)
+                .fold(0.0, f64::max);
+            assert!(value >= best_announced - 1e-12, "Pray {n}");
+            // Pray 1: one card, every colour it shows counts, so choose = P(card has a colour).
+            if n == 1 {
+                let d = deck();
+                let coloured: u32 = d
+                    .kinds
+                    .iter()
+                    .filter(|k| k.mask != 0)
+                    .map(|k| k.count)
+                    .sum();
+                assert!((value - f64::from(coloured) / f64::from(d.pile().total())).abs() < 1e-12);
+            }
+        }
+    }
+
+    #[test]
     fn changing_the_deck_changes_the_odds() {
         use crate::model::COMPONENTS_FILE;
         let game = super::super::testdata::edited(
@@ -716,6 +761,9 @@ mod tests {
                 r.token_skip,
                 r.tricolor_draw
             );
+        }
+        for (n, v) in choose_odds(&shipped()).unwrap() {
+            println!("choose after Pray {n}: {v:.4}");
         }
     }
 }
