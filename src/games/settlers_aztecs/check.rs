@@ -917,4 +917,28 @@ mod tests {
         }
         assert!(crate::check::evaluate_invariants(&shipped()).is_empty());
     }
+
+    /// Every parameter, taken away in turn: the check, the odds table and the engine report
+    /// it (or do without it) and never panic.
+    #[test]
+    fn missing_parameters_are_reported_not_panics() {
+        use crate::engine::Engine;
+        let game = shipped();
+        for name in game.params.keys() {
+            let header = format!("[params.{name}]");
+            let broken = edited(GAME_FILE, &header, &format!("[params.{name}-gone]"));
+            let problems = check_game(&broken);
+            let table = super::super::pray_odds_table(&broken);
+            let engine = super::super::PrayEngine::from_model(&broken);
+            let missing = |m: &String| m.contains(name.as_str());
+            let noticed = problems.iter().any(|p| p.message.contains(name.as_str()))
+                || table.as_ref().err().is_some_and(missing)
+                || engine.as_ref().err().is_some_and(missing);
+            let documentation_only = ["recommended_max_players"];
+            assert!(
+                noticed || documentation_only.contains(&name.as_str()),
+                "nothing noticed that `{name}` is missing"
+            );
+        }
+    }
 }
