@@ -274,6 +274,15 @@ fn html_is_one_self_contained_accessible_page() {
                     game.slug
                 );
             }
+            // Every id is unique.
+            let mut ids: Vec<String> = html
+                .match_indices(" id=\"")
+                .map(|(i, _)| html[i + 5..].chars().take_while(|c| *c != '"').collect())
+                .collect();
+            let all = ids.len();
+            ids.sort();
+            ids.dedup();
+            assert_eq!(all, ids.len(), "{} {lang}: duplicate ids", game.slug);
             // Tables have header cells; diagrams are labelled images.
             assert_eq!(
                 html.matches("<table>").count(),
