@@ -59,6 +59,25 @@ pub enum Command {
         /// The new game's slug: lower-case letters, digits and dashes.
         slug: String,
     },
+    /// Play many games between bots and report win rates, lengths and balance.
+    Simulate(SimulateArgs),
+    /// Print one simulated game move by move (the same game as `simulate`'s game K).
+    Replay {
+        #[command(flatten)]
+        run: RunArgs,
+        /// The game's index in the run (0-based).
+        #[arg(long = "game")]
+        index: u64,
+    },
+    /// Add up `simulate --json` files of the shards of one run.
+    Merge {
+        /// The shard files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write the merged JSON here (printed as a table on stdout either way).
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
     /// Check each game, then write its print-and-play files under OUT/<slug>/.
     Build(BuildArgs),
     /// Write a two-sided test sheet for measuring a printer's front/back offset.
@@ -70,6 +89,49 @@ pub enum Command {
         #[arg(long, default_value = "output")]
         out: PathBuf,
     },
+}
+
+/// What identifies a run: the game, the seed, the seats and the rules.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The game's slug.
+    pub game: String,
+    /// Master seed; each game's seed derives from it and the game's index.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Seats (default: the game's smallest count).
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// Bots, one per seat or one for all: random, mcts, mcts:N, heuristic.
+    #[arg(long, value_delimiter = ',', default_value = "random")]
+    pub bots: Vec<String>,
+    /// A rule variant, NAME=VALUE (repeatable).
+    #[arg(long = "variant")]
+    pub variants: Vec<String>,
+    /// Moves after which a game is stopped and counted as a timeout.
+    #[arg(long, default_value_t = crate::simulate::DEFAULT_MAX_MOVES)]
+    pub max_moves: u32,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SimulateArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Write the full report as JSON (for `printplay merge`).
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Play only games I, I+N, I+2N... of the run.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Play every game under two readings of a variant: NAME=A,B.
+    #[arg(long, value_name = "VARIANT=A,B")]
+    pub compare: Option<String>,
+    /// Where the charts go (`<out>/<slug>/sim/`).
+    #[arg(long, default_value = "output")]
+    pub out: PathBuf,
 }
 
 /// Options of `printplay build`.
@@ -149,6 +211,9 @@ pub fn run(cli: Cli) -> Exit {
             }
             Err(p) => report(&[p]),
         },
+        Command::Simulate(args) => simulate(&cli.data, args),
+        Command::Replay { run, index } => replay(&cli.data, run, index),
+        Command::Merge { files, json } => merge(&files, json.as_deref()),
         Command::Build(args) => build(&cli.data, args),
         Command::Calibrate { paper, duplex, out } => calibrate(paper, duplex, &out),
     }
@@ -247,6 +312,132 @@ fn calibrate(paper: Paper, duplex: Duplex, out: &Path) -> Exit {
         }
         Err(p) => report(&[p]),
     }
+}
+
+/// Prints a usage error and returns its status.
+fn usage(message: impl std::fmt::Display) -> Exit {
+    eprintln!("error: {message}");
+    Exit::Usage
+}
+
+fn load_one(data: &Path, slug: &str) -> Result<Game, Exit> {
+    let (mut games, problems) = load_games(data, &[slug.to_string()]);
+    match games.pop() {
+        Some(g) if problems.is_empty() => Ok(g),
+        _ => Err(report(&problems)),
+    }
+}
+
+fn sim_options(run: &RunArgs) -> Result<crate::simulate::SimOptions, String> {
+    let mut variants = std::collections::BTreeMap::new();
+    for v in &run.variants {
+        let (name, value) = v
+            .split_once('=')
+            .ok_or_else(|| format!("--variant takes NAME=VALUE, not `{v}`"))?;
+        variants.insert(name.trim().to_string(), value.trim().to_string());
+    }
+    Ok(crate::simulate::SimOptions {
+        seed: run.seed,
+        players: run.players.unwrap_or(0),
+        bots: run.bots.clone(),
+        variants,
+        max_moves: run.max_moves,
+        ..Default::default()
+    })
+}
+
+fn parse_compare(text: &str) -> Result<(String, Vec<String>), String> {
+    let bad = || format!("--compare takes VARIANT=A,B, not `{text}`");
+    let (name, values) = text.split_once('=').ok_or_else(bad)?;
+    let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();
+    if values.len() != 2 || values.iter().any(String::is_empty) {
+        return Err(bad());
+    }
+    Ok((name.trim().to_string(), values))
+}
+
+fn simulate(data: &Path, args: SimulateArgs) -> Exit {
+    use crate::simulate::{Shard, simulate, write_charts};
+    let game = match load_one(data, &args.run.game) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let prepared = (|| {
+        let mut opts = sim_options(&args.run)?;
+        opts.games = args.games;
+        opts.progress = true;
+        if let Some(s) = &args.shard {
+            opts.shard = Shard::parse(s)?;
+        }
+        let compare = args.compare.as_deref().map(parse_compare).transpose()?;
+        Ok::<_, String>((opts, compare))
+    })();
+    let (opts, compare) = match prepared {
+        Ok(p) => p,
+        Err(e) => return usage(e),
+    };
+    let file = match simulate(&game, &opts, compare) {
+        Ok(f) => f,
+        Err(e) => return usage(e),
+    };
+    println!("{}", file.text());
+    if let Some(path) = &args.json
+        && let Err(e) = crate::output::write_atomic(path, file.to_json().as_bytes())
+    {
+        return usage(format!("{}: {e}", path.display()));
+    }
+    match write_charts(&file, &args.out) {
+        Ok(paths) => {
+            for p in paths {
+                eprintln!("wrote {}", p.display());
+            }
+            Exit::Ok
+        }
+        Err(e) => usage(format!("writing charts under {}: {e}", args.out.display())),
+    }
+}
+
+fn replay(data: &Path, run: RunArgs, index: u64) -> Exit {
+    let game = match load_one(data, &run.game) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let lines = sim_options(&run).and_then(|opts| crate::simulate::replay(&game, &opts, index));
+    match lines {
+        Ok(lines) => {
+            for l in lines {
+                println!("{l}");
+            }
+            Exit::Ok
+        }
+        Err(e) => usage(e),
+    }
+}
+
+fn merge(files: &[PathBuf], json: Option<&Path>) -> Exit {
+    use crate::simulate::{SimFile, merge_files};
+    let mut parsed = Vec::new();
+    for f in files {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => return usage(format!("{}: {e}", f.display())),
+        };
+        match SimFile::from_json(&text, &f.display().to_string()) {
+            Ok(s) => parsed.push(s),
+            Err(e) => return usage(e),
+        }
+    }
+    let merged = match merge_files(&parsed) {
+        Ok(m) => m,
+        Err(e) => return usage(e),
+    };
+    println!("{}", merged.text());
+    if let Some(path) = json
+        && let Err(e) = crate::output::write_atomic(path, merged.to_json().as_bytes())
+    {
+        return usage(format!("{}: {e}", path.display()));
+    }
+    Exit::Ok
 }
 
 /// Loads the named games (all when none are named); problems are collected, not fatal.

@@ -14,3 +14,4 @@ pub mod render;
 pub mod rules;
 pub mod scaffold;
 pub mod schema;
+pub mod simulate;

@@ -10,6 +10,8 @@ use std::hash::Hash;
 
 use rand_chacha::ChaCha8Rng;
 
+pub mod testing;
+
 use crate::model::Game;
 
 /// A seat at the table, numbered from 0.
@@ -63,6 +65,33 @@ pub trait State: Clone + Send + Sync + 'static {
 
     /// Game-specific end statistics, by name (`"outrage"`, `"parts activated"`...).
     fn end_stats(&self) -> Vec<(&'static str, f64)>;
+
+    /// Samples one chance outcome. The default draws from [`State::chance_outcomes`];
+    /// an engine may override it with a faster sampler of the same distribution.
+    fn sample_chance(&self, rng: &mut ChaCha8Rng) -> Self::Action {
+        let outcomes = self.chance_outcomes();
+        let mut x: f64 = rand::RngExt::random(rng);
+        for &(action, p) in &outcomes {
+            x -= p;
+            if x < 0.0 {
+                return action;
+            }
+        }
+        outcomes.last().expect("a chance node has outcomes").0
+    }
+
+    /// A short category of an action for usage statistics (`"buy"`, `"play set"`...).
+    /// The default counts every move alike.
+    fn action_kind(&self, _action: Self::Action) -> &'static str {
+        "move"
+    }
+
+    /// Each player's expected result from this state, in `0..=1`, for search that stops
+    /// before the end. The default knows nothing: equal shares.
+    fn estimate(&self) -> Vec<f64> {
+        let n = self.num_players();
+        vec![1.0 / n as f64; n]
+    }
 }
 
 /// Options for a new game: seat count and named rule variants (`--variant NAME=VALUE`).

@@ -4,6 +4,7 @@
 //! a designer's own game; it builds and checks without one.
 
 pub mod aether;
+pub mod capek_golems;
 pub mod settlers_aztecs;
 pub mod the_search;
 
@@ -21,6 +22,7 @@ pub trait GameModule: Sync {
 /// Every game module this build knows.
 pub fn modules() -> &'static [&'static dyn GameModule] {
     &[
+        &capek_golems::Module,
         &the_search::TheSearch,
         &settlers_aztecs::SettlersAztecs,
         &aether::Aether,

@@ -1,0 +1,109 @@
+//! A random-play invariant harness any engine can use in its tests: it plays many games with
+//! uniformly random moves and checks, at every step, the properties every engine promises.
+
+use rand::RngExt;
+
+use super::{Config, Engine, State, Turn};
+
+/// What a harness run saw.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Harness {
+    pub games: u64,
+    pub moves: u64,
+    pub chance_events: u64,
+}
+
+/// How many random games to play, and how thoroughly.
+#[derive(Debug, Clone, Copy)]
+pub struct Plan {
+    pub games: u64,
+    pub seed: u64,
+    /// Moves within which every game must end.
+    pub cap: u32,
+    /// The first this many games also get the costly checks (clone, determinize) at every
+    /// step; the rest get the cheap ones.
+    pub deep_games: u64,
+}
+
+/// Plays `plan.games` random games (seeded from the seed and the game index) and checks at
+/// every step that:
+/// - a non-terminal player node has legal moves and a chance node has outcomes summing to 1;
+/// - a clone is indistinguishable from the original (every observation, the legal moves,
+///   whose turn it is, the move count);
+/// - [`State::determinize`] keeps the acting player's observation and legal moves
+///   (these two in the first `plan.deep_games` games);
+/// - `extra` holds (the engine's own conservation rules);
+/// - the game ends within `cap` moves, and a finished game has a result per seat.
+///
+/// The first violation is returned as an error naming the game and move.
+pub fn random_play<E: Engine>(
+    engine: &E,
+    config: &Config,
+    plan: Plan,
+    extra: impl Fn(&E::State) -> Result<(), String>,
+) -> Result<Harness, String> {
+    let mut seen = Harness::default();
+    let cap = plan.cap;
+    for game in 0..plan.games {
+        let deep = game < plan.deep_games;
+        let mut rng = crate::simulate::game_rng(plan.seed, game);
+        let mut s = engine.new_game(config, &mut rng)?;
+        let at =
+            |s: &E::State, what: String| format!("game {game}, move {}: {what}", s.moves_played());
+        extra(&s).map_err(|e| at(&s, e))?;
+        loop {
+            if s.moves_played() > cap {
+                return Err(at(&s, format!("not over within {cap} moves")));
+            }
+            let action = match s.turn() {
+                Turn::Terminal => {
+                    if s.returns().len() != s.num_players() {
+                        return Err(at(&s, "a result is missing for some seat".into()));
+                    }
+                    break;
+                }
+                Turn::Chance => {
+                    let outcomes = s.chance_outcomes();
+                    let total: f64 = outcomes.iter().map(|o| o.1).sum();
+                    if outcomes.is_empty() || (total - 1.0).abs() > 1e-9 {
+                        return Err(at(&s, format!("chance outcomes sum to {total}")));
+                    }
+                    seen.chance_events += 1;
+                    s.sample_chance(&mut rng)
+                }
+                Turn::Player(p) => {
+                    let legal = s.legal_actions();
+                    if legal.is_empty() {
+                        return Err(at(&s, format!("player {p} has no legal move")));
+                    }
+                    if deep {
+                        same_as_clone(&s).map_err(|e| at(&s, e))?;
+                        let d = s.determinize(p, &mut rng);
+                        if d.observation(p) != s.observation(p) || d.legal_actions() != legal {
+                            return Err(at(&s, "determinizing changed what the actor sees".into()));
+                        }
+                    }
+                    seen.moves += 1;
+                    legal[rng.random_range(0..legal.len())]
+                }
+            };
+            s.apply(action);
+            extra(&s).map_err(|e| at(&s, e))?;
+        }
+        seen.games += 1;
+    }
+    Ok(seen)
+}
+
+fn same_as_clone<S: State>(s: &S) -> Result<(), String> {
+    let c = s.clone();
+    let same = c.turn() == s.turn()
+        && c.moves_played() == s.moves_played()
+        && c.legal_actions() == s.legal_actions()
+        && (0..s.num_players()).all(|p| c.observation(p) == s.observation(p));
+    if same {
+        Ok(())
+    } else {
+        Err("a clone differs from its original".into())
+    }
+}

@@ -1,0 +1,298 @@
+//! Capek Golems' rules as numbers, read once from the model: the cards, the golem cards,
+//! the Auction House prices, the draws and the Public Outrage track.
+
+use crate::engine::{Config, Variant};
+use crate::model::{Card, Game};
+
+/// Most game cards the engine handles (piles are bit sets of one `u64`).
+pub const MAX_CARDS: usize = 64;
+/// Most Auction House slots.
+pub const MAX_SLOTS: usize = 8;
+/// Most golem cards per player.
+pub const MAX_GOLEM: usize = 8;
+/// Most seats.
+pub const MAX_PLAYERS: usize = 4;
+/// An empty Auction House slot.
+pub const NO_CARD: u8 = u8::MAX;
+
+/// Play section vs Additional Rules: a player short of cards "should" or "may" draw.
+pub const SHORT_HAND_DRAW: Variant = Variant {
+    name: "short-hand-draw",
+    values: &["should", "may"],
+    doc: "A player starting a turn short of cards draws: Play says they should (forced), Additional Rules says they may (their choice).",
+};
+
+/// Cards print an inquiry value, yet action 2 says each card counts one in a set.
+pub const INQUIRY_VALUE: Variant = Variant {
+    name: "inquiry-value",
+    values: &["one", "printed"],
+    doc: "A coloured card counts one in a set (action 2) or its printed inquiry value; wilds always count as marked.",
+};
+
+/// The Auction House slides after each purchase (Play, action 1) or once buying is over
+/// (Initial Game Setup: "after the player is done buying cards").
+pub const AUCTION_SLIDE: Variant = Variant {
+    name: "auction-slide",
+    values: &["each-purchase", "after-buying"],
+    doc: "The Auction House slides and refills after each purchase (action 1) or once the player is done buying (Initial Game Setup).",
+};
+
+/// Whether a set may consist of wild cards only.
+pub const WILD_ONLY_SET: Variant = Variant {
+    name: "wild-only-set",
+    values: &["no", "yes"],
+    doc: "Wilds take the place of cards in a set; whether a set may be made of wilds alone is not said.",
+};
+
+pub const VARIANTS: &[Variant] = &[SHORT_HAND_DRAW, INQUIRY_VALUE, AUCTION_SLIDE, WILD_ONLY_SET];
+
+/// One game card, as play needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CardInfo {
+    /// Index into [`Rules::colours`]; wild cards have [`WILD`].
+    pub colour: u8,
+    /// Cards this one counts for in a set (as printed).
+    pub value: u8,
+    pub gold: u8,
+    pub research: u8,
+    /// Signed move of the outrage marker.
+    pub outrage: i8,
+}
+
+/// The colour index of wild cards.
+pub const WILD: u8 = u8::MAX;
+
+impl CardInfo {
+    pub fn is_wild(&self) -> bool {
+        self.colour == WILD
+    }
+}
+
+/// One golem body-part card: research spaces and two set options (colour, size).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GolemCard {
+    pub research: u8,
+    pub options: [(u8, u8); 2],
+}
+
+/// Everything the engine reads from the model, plus the chosen variants.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rules {
+    pub cards: Vec<CardInfo>,
+    pub card_names: Vec<String>,
+    pub colours: Vec<String>,
+    /// Golem cards per seat, by figure number.
+    pub golems: Vec<Vec<GolemCard>>,
+    pub golem_names: Vec<Vec<String>>,
+    /// Price of each Auction House slot, from the entry slot to the cheapest.
+    pub prices: Vec<u8>,
+    pub initial_hand: u8,
+    pub short_hand_below: u8,
+    pub short_hand_draw: u8,
+    pub discard_draw: u8,
+    pub outrage_min: i16,
+    pub outrage_max: i16,
+    pub outrage_start: i16,
+    pub players: std::ops::RangeInclusive<usize>,
+}
+
+/// The readings of the rulebook's ambiguities chosen for one game (see [`VARIANTS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Flags {
+    pub short_draw_optional: bool,
+    pub printed_value: bool,
+    pub slide_after_buying: bool,
+    pub wild_only_sets: bool,
+}
+
+impl Rules {
+    /// Reads the rules from the model; the error names what is missing or out of range.
+    pub fn from_model(game: &Game) -> Result<Rules, String> {
+        let (symbols, colours): (Vec<String>, Vec<String>) = game
+            .symbols_in("inquiry")
+            .map(|s| (s.id.get_ref().clone(), s.name.clone()))
+            .unzip();
+        let colour_of = |id: &str| {
+            symbols
+                .iter()
+                .position(|s| s == id)
+                .map(|i| i as u8)
+                .ok_or_else(|| format!("unknown inquiry colour `{id}`"))
+        };
+        let (cards, card_names) = read_game_cards(game, &colour_of)?;
+        let (golems, golem_names) = read_golems(game, &colour_of)?;
+        let prices = game
+            .param_ints("auction_prices")?
+            .into_iter()
+            .map(|p| small(p, "auction price"))
+            .collect::<Result<Vec<_>, _>>()?;
+        if prices.is_empty() || prices.len() > MAX_SLOTS {
+            return Err(format!("auction_prices must list 1 to {MAX_SLOTS} slots"));
+        }
+        let track = game
+            .track("outrage")
+            .ok_or("capek-golems needs a track `outrage`")?;
+        let players = game.info.players.min as usize..=game.info.players.max as usize;
+        if golems.len() < *players.end() || *players.end() > MAX_PLAYERS || *players.start() < 1 {
+            return Err(format!(
+                "the golem deck has cards for {} players; the game says up to {} (engine limit {MAX_PLAYERS})",
+                golems.len(),
+                players.end()
+            ));
+        }
+        let int = |name: &str| game.param_int(name).and_then(|v| small(v, name));
+        Ok(Rules {
+            cards,
+            card_names,
+            colours,
+            golems,
+            golem_names,
+            prices,
+            initial_hand: int("initial_hand")?,
+            short_hand_below: int("short_hand_below")?,
+            short_hand_draw: int("short_hand_draw")?,
+            discard_draw: int("discard_draw")?,
+            outrage_min: track.min as i16,
+            outrage_max: track.max as i16,
+            outrage_start: track.start as i16,
+            players,
+        })
+    }
+
+    /// The variant readings `config` chooses; unknown names or values are an error.
+    pub fn flags(config: &Config) -> Result<Flags, String> {
+        for (name, value) in &config.variants {
+            let v = VARIANTS
+                .iter()
+                .find(|v| v.name == name)
+                .ok_or_else(|| format!("capek-golems has no variant `{name}`"))?;
+            if !v.values.contains(&value.as_str()) {
+                return Err(format!(
+                    "variant `{name}` takes one of {}, not `{value}`",
+                    v.values.join(", ")
+                ));
+            }
+        }
+        Ok(Flags {
+            short_draw_optional: config.variant(&SHORT_HAND_DRAW) == "may",
+            printed_value: config.variant(&INQUIRY_VALUE) == "printed",
+            slide_after_buying: config.variant(&AUCTION_SLIDE) == "after-buying",
+            wild_only_sets: config.variant(&WILD_ONLY_SET) == "yes",
+        })
+    }
+
+    /// What a card counts for in a set under the chosen reading.
+    pub fn set_value(&self, flags: Flags, card: usize) -> u8 {
+        let c = self.cards[card];
+        if c.is_wild() || flags.printed_value {
+            c.value
+        } else {
+            1
+        }
+    }
+
+    /// The largest outrage one card adds: the heuristic's safety margin.
+    pub fn max_card_outrage(&self) -> i16 {
+        self.cards
+            .iter()
+            .map(|c| c.outrage as i16)
+            .max()
+            .unwrap_or(0)
+            .max(0)
+    }
+}
+
+fn small(v: i64, what: &str) -> Result<u8, String> {
+    u8::try_from(v).map_err(|_| format!("{what} {v} is out of range 0..=255"))
+}
+
+fn field(card: &Card, name: &str) -> Result<i64, String> {
+    card.int(name)
+        .ok_or_else(|| format!("card `{}` has no integer `{name}`", card.id.get_ref()))
+}
+
+type ColourOf<'a> = dyn Fn(&str) -> Result<u8, String> + 'a;
+
+fn read_game_cards(
+    game: &Game,
+    colour_of: &ColourOf,
+) -> Result<(Vec<CardInfo>, Vec<String>), String> {
+    let deck = game
+        .deck("game")
+        .ok_or("capek-golems needs a deck `game`")?;
+    let mut cards = Vec::new();
+    let mut names = Vec::new();
+    for card in &deck.cards {
+        let wild = card.str("kind") == Some("wild");
+        let colour = if wild {
+            WILD
+        } else {
+            colour_of(card.str("colour").unwrap_or_default())?
+        };
+        let info = CardInfo {
+            colour,
+            value: small(field(card, "value")?, "inquiry value")?,
+            gold: small(field(card, "gold")?, "gold")?,
+            research: small(field(card, "research")?, "field research")?,
+            outrage: i8::try_from(field(card, "outrage")?).map_err(|e| e.to_string())?,
+        };
+        for _ in 0..card.count.0 {
+            cards.push(info);
+            names.push(card.name.clone());
+        }
+    }
+    if cards.len() > MAX_CARDS {
+        return Err(format!(
+            "the game deck has {} cards; the engine handles at most {MAX_CARDS}",
+            cards.len()
+        ));
+    }
+    Ok((cards, names))
+}
+
+type Golems = (Vec<Vec<GolemCard>>, Vec<Vec<String>>);
+
+fn read_golems(game: &Game, colour_of: &ColourOf) -> Result<Golems, String> {
+    let deck = game
+        .deck("golem")
+        .ok_or("capek-golems needs a deck `golem`")?;
+    let mut by_player: Vec<Vec<(i64, GolemCard, String)>> = Vec::new();
+    for card in &deck.cards {
+        let seat = field(card, "player")?;
+        if !(1..=MAX_PLAYERS as i64).contains(&seat) {
+            return Err(format!(
+                "golem card `{}` has player {seat}",
+                card.id.get_ref()
+            ));
+        }
+        let option = |c: &str, n: &str| -> Result<(u8, u8), String> {
+            Ok((
+                colour_of(card.str(c).unwrap_or_default())?,
+                small(field(card, n)?, n)?,
+            ))
+        };
+        let golem = GolemCard {
+            research: small(field(card, "research")?, "research spaces")?,
+            options: [option("colour_a", "set_a")?, option("colour_b", "set_b")?],
+        };
+        let seat = seat as usize - 1;
+        if by_player.len() <= seat {
+            by_player.resize_with(seat + 1, Vec::new);
+        }
+        by_player[seat].push((field(card, "figure")?, golem, card.name.clone()));
+    }
+    let mut golems = Vec::new();
+    let mut names = Vec::new();
+    for mut cards in by_player {
+        if cards.is_empty() || cards.len() > MAX_GOLEM {
+            return Err(format!(
+                "each player needs 1 to {MAX_GOLEM} golem cards, one has {}",
+                cards.len()
+            ));
+        }
+        cards.sort_by_key(|c| c.0);
+        golems.push(cards.iter().map(|c| c.1).collect());
+        names.push(cards.into_iter().map(|c| c.2).collect());
+    }
+    Ok((golems, names))
+}

@@ -1,0 +1,434 @@
+//! Capek Golems: the rulebook's worked example, the outrage track, set legality, variants
+//! and thousands of random games with conservation checks.
+
+use std::path::Path;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::rules::{MAX_PLAYERS, NO_CARD};
+use super::state::Phase;
+use super::*;
+use crate::engine::testing::{Plan, random_play};
+use crate::engine::{Config, Engine, State, Turn};
+use crate::model::load_game;
+
+fn engine() -> CapekEngine {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let game = load_game(&data, "capek-golems").expect("shipped data loads");
+    CapekEngine::from_model(&game).expect("the engine reads the shipped data")
+}
+
+fn config(variants: &[(&str, &str)]) -> Config {
+    Config {
+        players: 2,
+        variants: variants
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    }
+}
+
+fn game(e: &CapekEngine, variants: &[(&str, &str)]) -> CapekState {
+    e.new_game(&config(variants), &mut ChaCha8Rng::seed_from_u64(7))
+        .unwrap()
+}
+
+/// The card with this name.
+fn card(s: &CapekState, name: &str) -> u8 {
+    s.rules.card_names.iter().position(|n| n == name).unwrap() as u8
+}
+
+fn golem(s: &CapekState, name: &str) -> u8 {
+    s.rules.golem_names[0]
+        .iter()
+        .position(|n| n == name)
+        .unwrap() as u8
+}
+
+/// Moves every card to the draw pile, then gives player 1 exactly `hand`.
+fn with_hand(mut s: CapekState, hand: &[&str]) -> CapekState {
+    let all = (1u64 << s.rules.cards.len()) - 1;
+    s.hands = [0; MAX_PLAYERS];
+    s.discard = 0;
+    s.auction = [NO_CARD; super::rules::MAX_SLOTS];
+    for name in hand {
+        s.hands[0] |= 1 << card(&s, name);
+    }
+    s.draw = all & !s.hands[0];
+    s
+}
+
+/// Puts these cards in the Auction House, from the entry slot down.
+fn with_auction(mut s: CapekState, cards: &[&str]) -> CapekState {
+    for (slot, name) in cards.iter().enumerate() {
+        let c = card(&s, name);
+        s.draw &= !(1 << c);
+        s.auction[slot] = c;
+    }
+    s
+}
+
+fn pay_all(s: &mut CapekState) {
+    while let Phase::Pay { .. } = s.phase {
+        let first = s.legal_actions()[0];
+        s.apply(first);
+    }
+}
+
+#[test]
+fn auction_slide_example() {
+    // Initial Game Setup: buying from the (2) slot moves the (4) and (3) cards down to fill
+    // it, and a new card enters the (4) slot.
+    let e = engine();
+    let s = with_hand(game(&e, &[]), &["Parts Machining 1", "Organ Replacement 1"]);
+    let mut s = with_auction(
+        s,
+        &[
+            "Brain Surgery 1",
+            "Brain Surgery 2",
+            "Brain Surgery 3",
+            "Brain Surgery 4",
+        ],
+    );
+    assert_eq!(e.rules().prices, vec![4, 3, 2, 1]);
+    let [four, three, two, one] = [0, 1, 2, 3].map(|i| s.auction[i]);
+    s.apply(Action::Buy(2));
+    pay_all(&mut s);
+    assert_eq!(s.bought(), Some(two));
+    s.apply(Action::Keep);
+    assert_eq!(s.turn(), Turn::Chance, "a new card is turned over");
+    assert_eq!(&s.auction[1..4], &[four, three, one]);
+    assert_eq!(s.auction[0], NO_CARD);
+    let Action::Deal(new) = s.legal_actions()[0] else {
+        panic!()
+    };
+    s.apply(Action::Deal(new));
+    assert_eq!(s.auction(), &[new, four, three, one]);
+    assert!(s.hands[0] & (1 << two) != 0);
+}
+
+#[test]
+fn after_buying_variant_slides_once_buying_ends() {
+    let e = engine();
+    let s = with_hand(
+        game(&e, &[("auction-slide", "after-buying")]),
+        &[
+            "Parts Machining 1",
+            "Organ Replacement 1",
+            "Brain Surgery 1",
+        ],
+    );
+    let mut s = with_auction(
+        s,
+        &[
+            "Brain Surgery 2",
+            "Brain Surgery 3",
+            "Brain Surgery 4",
+            "Brain Surgery 5",
+        ],
+    );
+    let [four, three, _, _] = [0, 1, 2, 3].map(|i| s.auction[i]);
+    s.apply(Action::Buy(3));
+    pay_all(&mut s);
+    s.apply(Action::Keep);
+    s.apply(Action::Buy(2));
+    pay_all(&mut s);
+    s.apply(Action::Keep);
+    assert_eq!(
+        s.turn(),
+        Turn::Player(0),
+        "no card enters while buying goes on"
+    );
+    assert_eq!(s.auction(), &[four, three, NO_CARD, NO_CARD]);
+    s.apply(Action::EndTurn);
+    assert_eq!(s.turn(), Turn::Chance);
+    assert_eq!(s.auction(), &[NO_CARD, NO_CARD, four, three]);
+}
+
+#[test]
+fn outrage_never_goes_below_the_track() {
+    let e = engine();
+    let s = with_hand(game(&e, &[]), &["Organ Replacement 1", "Parts Machining 1"]);
+    let mut s = with_auction(s, &["Brain Surgery 1"]);
+    let calming = s.rules.cards[s.auction[0] as usize].outrage;
+    assert!(calming < 0, "Brain Surgery 1 calms the public in the data");
+    s.outrage = 1;
+    s.apply(Action::Buy(0));
+    pay_all(&mut s);
+    s.apply(Action::Research);
+    assert_eq!(s.outrage(), e.rules().outrage_min);
+}
+
+#[test]
+fn shared_loss_when_outrage_reaches_the_top() {
+    let e = engine();
+    let s = with_hand(game(&e, &[]), &["Organ Replacement 1", "Parts Machining 1"]);
+    let mut s = with_auction(s, &["Parts Machining 6"]);
+    let rise = s.rules.cards[s.auction[0] as usize].outrage as i16;
+    s.outrage = e.rules().outrage_max - rise;
+    s.apply(Action::Buy(0));
+    pay_all(&mut s);
+    s.apply(Action::Research);
+    assert_eq!(s.turn(), Turn::Terminal);
+    assert_eq!(s.returns(), vec![0.0, 0.0]);
+    assert_eq!(s.end_reason(), Some("public outrage"));
+    assert_eq!(s.outrage(), e.rules().outrage_max);
+}
+
+fn sets_for(s: &CapekState, golem: u8) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    s.set_actions(&mut out);
+    let mut sets: Vec<Vec<String>> = out
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Set {
+                golem: g, cards, ..
+            } if g == golem => Some(
+                (0..64)
+                    .filter(|i| cards & (1 << i) != 0)
+                    .map(|i| s.rules.card_names[i].clone())
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .into_iter()
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect();
+    sets.sort();
+    sets
+}
+
+#[test]
+fn sets_are_one_colour_of_the_exact_size_with_wilds_as_marked() {
+    let e = engine();
+    // The Torso Motor asks for 3 Ventilation Systems Integration or 3 Parts Machining.
+    let hand = [
+        "Parts Machining 1",
+        "Parts Machining 2",
+        "Ventilation Systems Integration 1",
+        "The Engineer",
+        "The Assistant",
+    ];
+    let s = with_hand(game(&e, &[]), &hand);
+    let torso = golem(&s, "Torso Motor");
+    let names = |v: &[&str]| {
+        let mut v: Vec<String> = v.iter().map(|n| n.to_string()).collect();
+        v.sort();
+        v
+    };
+    let sets = sets_for(&s, torso);
+    for expected in [
+        names(&["Parts Machining 1", "Parts Machining 2", "The Assistant"]),
+        names(&["Parts Machining 1", "The Engineer"]),
+        names(&["Ventilation Systems Integration 1", "The Engineer"]),
+    ] {
+        assert!(
+            sets.contains(&expected),
+            "{expected:?} missing from {sets:?}"
+        );
+    }
+    for set in &sets {
+        let colours: std::collections::BTreeSet<&str> = set
+            .iter()
+            .filter(|n| !n.starts_with("The "))
+            .map(|n| n.rsplit_once(' ').unwrap().0)
+            .collect();
+        assert_eq!(colours.len(), 1, "a set mixes colours or has none: {set:?}");
+    }
+    // 1 + 2 is 3 but 2 + 2 overshoots: no set of both Parts Machining and the Engineer.
+    assert!(!sets.contains(&names(&[
+        "Parts Machining 1",
+        "Parts Machining 2",
+        "The Engineer"
+    ])));
+    // Wilds alone only under the variant.
+    let wild_only = names(&["The Assistant", "The Engineer"]);
+    assert!(!sets.contains(&wild_only));
+    let s = with_hand(game(&e, &[("wild-only-set", "yes")]), &hand);
+    assert!(sets_for(&s, torso).contains(&wild_only));
+}
+
+#[test]
+fn wilds_move_outrage_when_used_in_a_set() {
+    let e = engine();
+    let mut s = with_hand(game(&e, &[]), &["Parts Machining 1", "The Engineer"]);
+    let torso = golem(&s, "Torso Motor");
+    let engineer = card(&s, "The Engineer");
+    let cost = s.rules.cards[engineer as usize].outrage as i16;
+    let set = *sets_for_actions(&s, torso).first().unwrap();
+    s.apply(set);
+    assert_eq!(s.outrage(), e.rules().outrage_start + cost);
+    assert!(s.set_done(0, torso as usize));
+    assert!(s.discard & (1 << engineer) != 0);
+}
+
+fn sets_for_actions(s: &CapekState, golem: u8) -> Vec<Action> {
+    let mut out = Vec::new();
+    s.set_actions(&mut out);
+    out.retain(|a| matches!(a, Action::Set { golem: g, .. } if *g == golem));
+    out
+}
+
+#[test]
+fn short_hand_draw_should_or_may() {
+    let e = engine();
+    for (reading, forced) in [("should", true), ("may", false)] {
+        let mut s = with_hand(
+            game(&e, &[("short-hand-draw", reading)]),
+            &["Parts Machining 1"],
+        );
+        s = with_auction(
+            s,
+            &[
+                "Brain Surgery 1",
+                "Brain Surgery 2",
+                "Brain Surgery 3",
+                "Brain Surgery 4",
+            ],
+        );
+        s.hands[1] = 1 << card(&s, "Organ Replacement 1");
+        s.draw &= !s.hands[1];
+        s.apply(Action::EndTurn);
+        if forced {
+            assert_eq!(s.turn(), Turn::Chance, "player 2 must draw");
+        } else {
+            assert_eq!(
+                s.legal_actions(),
+                vec![Action::DrawShort, Action::SkipShortDraw]
+            );
+        }
+    }
+}
+
+#[test]
+fn winning_needs_every_golem_card_active() {
+    let e = engine();
+    let mut s = with_hand(
+        game(&e, &[]),
+        &[
+            "Parts Machining 1",
+            "Parts Machining 2",
+            "Parts Machining 3",
+        ],
+    );
+    let torso = golem(&s, "Torso Motor") as usize;
+    for (g, golem) in e.rules().golems[0].iter().enumerate() {
+        s.research[0][g] = golem.research;
+    }
+    s.sets[0] = ((1u16 << e.rules().golems[0].len()) - 1) as u8 & !(1 << torso);
+    assert_eq!(s.activated(0), e.rules().golems[0].len() - 1);
+    let set = sets_for_actions(&s, torso as u8)[0];
+    s.apply(set);
+    assert_eq!(s.turn(), Turn::Terminal);
+    assert_eq!(s.returns(), vec![1.0, 0.0]);
+    assert_eq!(s.end_reason(), Some("golem activated"));
+}
+
+#[test]
+fn unknown_variants_are_refused() {
+    let e = engine();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    assert!(
+        e.new_game(&config(&[("short-hand-draw", "must")]), &mut rng)
+            .is_err()
+    );
+    assert!(e.new_game(&config(&[("no-such", "x")]), &mut rng).is_err());
+    assert!(
+        e.new_game(
+            &Config {
+                players: 3,
+                ..config(&[])
+            },
+            &mut rng
+        )
+        .is_err()
+    );
+}
+
+/// Every card is in exactly one place; the outrage marker stays on its track.
+fn conserved(s: &CapekState) -> Result<(), String> {
+    let n = s.rules.cards.len() as u32;
+    let mut places = vec![s.draw, s.discard];
+    places.extend(&s.hands[..s.num_players()]);
+    let mut slots = 0u64;
+    for &c in s.auction() {
+        if c != NO_CARD {
+            if slots & (1 << c) != 0 {
+                return Err(format!("card {c} twice in the Auction House"));
+            }
+            slots |= 1 << c;
+        }
+    }
+    places.push(slots);
+    if let Phase::Decide { card } = s.phase {
+        places.push(1 << card);
+    }
+    let total: u32 = places.iter().map(|p| p.count_ones()).sum();
+    let union = places.iter().fold(0, |a, p| a | p);
+    if total != n || union.count_ones() != n {
+        return Err(format!(
+            "{total} cards in play, {} distinct, of {n}",
+            union.count_ones()
+        ));
+    }
+    let (min, max) = (s.rules.outrage_min, s.rules.outrage_max);
+    if !(min..=max).contains(&s.outrage()) {
+        return Err(format!(
+            "outrage {} off the track {min}..={max}",
+            s.outrage()
+        ));
+    }
+    for p in 0..s.num_players() {
+        for (g, golem) in s.rules.golems[p].iter().enumerate() {
+            if s.research[p][g] > golem.research {
+                return Err(format!("golem card {g} of player {p} is over-marked"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn random_play_keeps_every_invariant() {
+    let e = engine();
+    assert_eq!(e.rules().cards.len(), 39);
+    for (variants, games) in [
+        (vec![], 2000),
+        (
+            vec![
+                ("short-hand-draw", "may"),
+                ("auction-slide", "after-buying"),
+            ],
+            500,
+        ),
+        (
+            vec![("inquiry-value", "printed"), ("wild-only-set", "yes")],
+            500,
+        ),
+    ] {
+        let plan = Plan {
+            games,
+            seed: 11,
+            cap: 5000,
+            deep_games: 100,
+        };
+        let seen = random_play(&e, &config(&variants), plan, conserved).unwrap();
+        assert_eq!(seen.games, games);
+    }
+}
+
+#[test]
+fn heuristic_bot_avoids_the_shared_loss() {
+    use crate::simulate::{SimOptions, run_games};
+    let e = engine();
+    let opts = SimOptions {
+        games: 100,
+        seed: 3,
+        bots: vec!["heuristic".into()],
+        ..Default::default()
+    };
+    let stats = run_games(&e, &opts).unwrap();
+    assert_eq!(stats.shared_losses, 0, "{stats:?}");
+    assert!(stats.decided >= 90, "{stats:?}");
+}

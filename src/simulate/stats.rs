@@ -1,0 +1,307 @@
+//! Statistics of many games, accumulated as they finish so memory stays flat in the number
+//! of games. Every total is an integer (results in millionths, statistics in thousandths),
+//! so merging is exact and order-free: shards, threads and `printplay merge` all agree.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// Results are stored in millionths of a point.
+pub const POINT: f64 = 1_000_000.0;
+/// End statistics are stored in thousandths.
+pub const STAT: f64 = 1_000.0;
+
+/// One finished (or capped) game, as the accumulator needs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameResult {
+    /// Each seat's result (1 win, 0 loss, shares for ties); all 0 at the turn cap.
+    pub returns: Vec<f64>,
+    /// The bot spec that played each seat.
+    pub seat_bots: Vec<String>,
+    pub moves: u32,
+    pub timeout: bool,
+    pub end_reason: Option<&'static str>,
+    pub end_stats: Vec<(&'static str, f64)>,
+    pub actions: Vec<(&'static str, u64)>,
+}
+
+/// Totals of one end statistic.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Aggregate {
+    pub count: u64,
+    /// Sum of values, in thousandths.
+    pub sum: i64,
+    /// Sum of squared values, in thousandths.
+    pub sum_sq: i64,
+    /// In thousandths.
+    pub min: i64,
+    pub max: i64,
+}
+
+impl Aggregate {
+    fn add(&mut self, value: f64) {
+        let v = (value * STAT).round() as i64;
+        let sq = (value * value * STAT).round() as i64;
+        if self.count == 0 {
+            self.min = v;
+            self.max = v;
+        }
+        self.count += 1;
+        self.sum += v;
+        self.sum_sq += sq;
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
+    }
+
+    fn merge(&mut self, other: &Aggregate) {
+        if other.count == 0 {
+            return;
+        }
+        if self.count == 0 {
+            *self = other.clone();
+            return;
+        }
+        self.count += other.count;
+        self.sum += other.sum;
+        self.sum_sq += other.sum_sq;
+        self.min = self.min.min(other.min);
+        self.max = self.max.max(other.max);
+    }
+
+    pub fn mean(&self) -> f64 {
+        self.sum as f64 / STAT / self.count.max(1) as f64
+    }
+
+    pub fn sd(&self) -> f64 {
+        let n = self.count.max(1) as f64;
+        let mean = self.mean();
+        (self.sum_sq as f64 / STAT / n - mean * mean)
+            .max(0.0)
+            .sqrt()
+    }
+}
+
+/// A bot's record over every seat it played.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotRecord {
+    /// Seats played (one per game per seat).
+    pub seats: u64,
+    /// Points, in millionths.
+    pub points: u64,
+    /// Outright wins.
+    pub wins: u64,
+}
+
+/// Everything counted over a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    pub games: u64,
+    /// Games stopped by the simulator's move cap, counted apart from finished ones.
+    pub timeouts: u64,
+    /// Finished games with one outright winner.
+    pub decided: u64,
+    /// Finished games where nobody scored (a shared loss).
+    pub shared_losses: u64,
+    /// Finished games whose points were shared (a tie).
+    pub ties: u64,
+    /// Per seat: points in millionths, and outright wins.
+    pub seat_points: Vec<u64>,
+    pub seat_wins: Vec<u64>,
+    pub bots: BTreeMap<String, BotRecord>,
+    pub end_reasons: BTreeMap<String, u64>,
+    /// Game length in moves (chance events excluded): count of games per length.
+    pub lengths: BTreeMap<u32, u64>,
+    pub length_sum: u64,
+    pub length_sq_sum: u64,
+    pub end_stats: BTreeMap<String, Aggregate>,
+    /// Moves played, by kind.
+    pub actions: BTreeMap<String, u64>,
+}
+
+impl Stats {
+    pub fn add(&mut self, g: &GameResult) {
+        let seats = g.returns.len();
+        if self.seat_points.len() < seats {
+            self.seat_points.resize(seats, 0);
+            self.seat_wins.resize(seats, 0);
+        }
+        self.games += 1;
+        let moves = g.moves as u64;
+        *self.lengths.entry(g.moves).or_default() += 1;
+        self.length_sum += moves;
+        self.length_sq_sum += moves * moves;
+        for (kind, n) in &g.actions {
+            *self.actions.entry((*kind).to_string()).or_default() += n;
+        }
+        if g.timeout {
+            self.timeouts += 1;
+            *self.end_reasons.entry("turn cap".into()).or_default() += 1;
+            for bot in &g.seat_bots {
+                self.bots.entry(bot.clone()).or_default().seats += 1;
+            }
+            return;
+        }
+        let winner = sole_winner(&g.returns);
+        match winner {
+            Some(_) => self.decided += 1,
+            None if g.returns.iter().all(|&r| r == 0.0) => self.shared_losses += 1,
+            None => self.ties += 1,
+        }
+        let reason = g.end_reason.unwrap_or("ended");
+        *self.end_reasons.entry(reason.into()).or_default() += 1;
+        for (seat, &r) in g.returns.iter().enumerate() {
+            let points = (r * POINT).round() as u64;
+            self.seat_points[seat] += points;
+            let won = winner == Some(seat);
+            self.seat_wins[seat] += won as u64;
+            let bot = self.bots.entry(g.seat_bots[seat].clone()).or_default();
+            bot.seats += 1;
+            bot.points += points;
+            bot.wins += won as u64;
+        }
+        for (name, value) in &g.end_stats {
+            self.end_stats
+                .entry((*name).to_string())
+                .or_default()
+                .add(*value);
+        }
+    }
+
+    /// Adds another run's totals (a shard, a thread's share).
+    pub fn merge(&mut self, o: &Stats) {
+        let seats = self.seat_points.len().max(o.seat_points.len());
+        self.seat_points.resize(seats, 0);
+        self.seat_wins.resize(seats, 0);
+        for (i, (&p, &w)) in o.seat_points.iter().zip(&o.seat_wins).enumerate() {
+            self.seat_points[i] += p;
+            self.seat_wins[i] += w;
+        }
+        self.games += o.games;
+        self.timeouts += o.timeouts;
+        self.decided += o.decided;
+        self.shared_losses += o.shared_losses;
+        self.ties += o.ties;
+        for (k, b) in &o.bots {
+            let mine = self.bots.entry(k.clone()).or_default();
+            mine.seats += b.seats;
+            mine.points += b.points;
+            mine.wins += b.wins;
+        }
+        add_counts(&mut self.end_reasons, &o.end_reasons);
+        add_counts(&mut self.lengths, &o.lengths);
+        add_counts(&mut self.actions, &o.actions);
+        self.length_sum += o.length_sum;
+        self.length_sq_sum += o.length_sq_sum;
+        for (k, a) in &o.end_stats {
+            self.end_stats.entry(k.clone()).or_default().merge(a);
+        }
+    }
+
+    pub fn merged(mut self, o: Stats) -> Stats {
+        self.merge(&o);
+        self
+    }
+
+    /// The length below which a share `q` of games ended (from the histogram).
+    pub fn length_quantile(&self, q: f64) -> u32 {
+        let target = (q * self.games as f64).ceil().max(1.0) as u64;
+        let mut seen = 0;
+        for (&len, &n) in &self.lengths {
+            seen += n;
+            if seen >= target {
+                return len;
+            }
+        }
+        0
+    }
+
+    pub fn length_mean(&self) -> f64 {
+        self.length_sum as f64 / self.games.max(1) as f64
+    }
+
+    pub fn length_sd(&self) -> f64 {
+        let n = self.games.max(1) as f64;
+        let m = self.length_mean();
+        (self.length_sq_sum as f64 / n - m * m).max(0.0).sqrt()
+    }
+
+    pub fn length_max(&self) -> u32 {
+        self.lengths.keys().next_back().copied().unwrap_or(0)
+    }
+}
+
+fn add_counts<K: Ord + Clone>(to: &mut BTreeMap<K, u64>, from: &BTreeMap<K, u64>) {
+    for (k, n) in from {
+        *to.entry(k.clone()).or_default() += n;
+    }
+}
+
+/// The seat with result 1 when every other seat has 0.
+pub fn sole_winner(returns: &[f64]) -> Option<usize> {
+    let winners: Vec<usize> = (0..returns.len()).filter(|&i| returns[i] >= 1.0).collect();
+    match winners.as_slice() {
+        [w] if returns.iter().filter(|&&r| r > 0.0).count() == 1 => Some(*w),
+        _ => None,
+    }
+}
+
+/// Wilson score interval (95 %) for `successes` out of `n`; successes may be fractional.
+pub fn wilson(successes: f64, n: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    const Z: f64 = 1.959_963_984_540_054;
+    let p = successes / n;
+    let z2 = Z * Z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// Newcombe's interval (95 %) for the difference of two proportions from their Wilson
+/// intervals: `p1 - p2`, low, high.
+pub fn difference(p1: f64, ci1: (f64, f64), p2: f64, ci2: (f64, f64)) -> (f64, f64, f64) {
+    let d = p1 - p2;
+    let low = d - ((p1 - ci1.0).powi(2) + (ci2.1 - p2).powi(2)).sqrt();
+    let high = d + ((ci1.1 - p1).powi(2) + (p2 - ci2.0).powi(2)).sqrt();
+    (d, low, high)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // 50 of 100: the textbook interval is 0.4038 to 0.5962.
+        let (lo, hi) = wilson(50.0, 100.0);
+        assert!(
+            (lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = wilson(0.0, 10.0);
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.2775).abs() < 1e-4, "{hi}");
+    }
+
+    #[test]
+    fn quantiles_come_from_the_histogram() {
+        let mut s = Stats::default();
+        for m in 1..=10 {
+            s.add(&GameResult {
+                returns: vec![1.0, 0.0],
+                seat_bots: vec!["a".into(), "b".into()],
+                moves: m,
+                timeout: false,
+                end_reason: Some("x"),
+                end_stats: vec![("v", m as f64)],
+                actions: vec![],
+            });
+        }
+        assert_eq!(s.length_quantile(0.5), 5);
+        assert_eq!(s.length_quantile(0.9), 9);
+        assert_eq!(s.length_max(), 10);
+        assert_eq!(s.end_stats["v"].mean(), 5.5);
+        assert_eq!(s.seat_wins, vec![10, 0]);
+    }
+}

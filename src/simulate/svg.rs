@@ -1,0 +1,153 @@
+//! SVG charts of a run: the game-length histogram and win rates with their intervals.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use super::report::{Rate, RunReport, SimFile};
+use crate::output::write_atomic;
+
+const W: f64 = 640.0;
+const H: f64 = 360.0;
+const LEFT: f64 = 60.0;
+const RIGHT: f64 = 20.0;
+const TOP: f64 = 40.0;
+const BOTTOM: f64 = 50.0;
+/// Bars of the length histogram.
+const BINS: u32 = 30;
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+fn open(title: &str) -> String {
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" viewBox=\"0 0 {W} {H}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"{W}\" height=\"{H}\" fill=\"white\"/>\n\
+         <text x=\"{}\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">{}</text>\n",
+        W / 2.0,
+        escape(title)
+    )
+}
+
+/// The length histogram: games per band of game length.
+pub fn length_histogram(run: &RunReport) -> String {
+    let stats = &run.stats;
+    let max = stats.length_max().max(1);
+    let width = max.div_ceil(BINS).max(1);
+    let mut bins = vec![0u64; (max / width + 1) as usize];
+    for (&len, &n) in &stats.lengths {
+        bins[(len / width) as usize] += n;
+    }
+    let top = bins.iter().copied().max().unwrap_or(1).max(1) as f64;
+    let (pw, ph) = (W - LEFT - RIGHT, H - TOP - BOTTOM);
+    let bar = pw / bins.len() as f64;
+    let mut s = open(&format!(
+        "{}: game length in moves ({} games)",
+        run.game, stats.games
+    ));
+    for (i, &n) in bins.iter().enumerate() {
+        let h = ph * n as f64 / top;
+        let _ = writeln!(
+            s,
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{h:.1}\" fill=\"#4a6fa5\"><title>{}-{} moves: {n} games</title></rect>",
+            LEFT + i as f64 * bar,
+            TOP + ph - h,
+            (bar - 1.0).max(0.5),
+            i as u32 * width,
+            (i as u32 + 1) * width - 1
+        );
+    }
+    axes(
+        &mut s,
+        &format!("{top}"),
+        "0",
+        &format!("{}", bins.len() as u32 * width),
+    );
+    s.push_str("</svg>\n");
+    s
+}
+
+fn axes(s: &mut String, y_top: &str, x_left: &str, x_right: &str) {
+    let (x0, y0, x1) = (LEFT, H - BOTTOM, W - RIGHT);
+    let _ = writeln!(
+        s,
+        "<path d=\"M{x0} {TOP} V{y0} H{x1}\" stroke=\"black\" fill=\"none\"/>\n\
+         <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{y_top}</text>\n\
+         <text x=\"{x0}\" y=\"{}\" text-anchor=\"middle\">{x_left}</text>\n\
+         <text x=\"{x1}\" y=\"{}\" text-anchor=\"middle\">{x_right}</text>",
+        x0 - 4.0,
+        TOP + 4.0,
+        y0 + 16.0,
+        y0 + 16.0
+    );
+}
+
+/// Win rates per seat and per bot, each with its 95 % interval as an error bar.
+pub fn win_rates(run: &RunReport) -> String {
+    let s = &run.summary;
+    let mut rows: Vec<(String, Rate)> = s
+        .seat_win_rates
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (format!("seat {}", i + 1), *r))
+        .collect();
+    rows.extend(s.bot_win_rates.iter().map(|(k, r)| (k.clone(), *r)));
+    rows.push(("shared loss".into(), s.shared_loss_rate));
+    let (pw, ph) = (W - LEFT - RIGHT, H - TOP - BOTTOM);
+    let slot = pw / rows.len() as f64;
+    let y = |v: f64| TOP + ph * (1.0 - v);
+    let mut out = open(&format!("{}: win rates with 95 % intervals", run.game));
+    for (i, (label, r)) in rows.iter().enumerate() {
+        let x = LEFT + slot * (i as f64 + 0.5);
+        let _ = writeln!(
+            out,
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#6c9a5b\"><title>{}: {:.1} % ({:.1} - {:.1} %)</title></rect>\n\
+             <path d=\"M{x:.1} {:.1} V{:.1} M{:.1} {:.1} H{:.1} M{:.1} {:.1} H{:.1}\" stroke=\"black\"/>\n\
+             <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            x - slot * 0.3,
+            y(r.rate),
+            slot * 0.6,
+            ph * r.rate,
+            escape(label),
+            r.rate * 100.0,
+            r.low * 100.0,
+            r.high * 100.0,
+            y(r.high),
+            y(r.low),
+            x - 6.0,
+            y(r.high),
+            x + 6.0,
+            x - 6.0,
+            y(r.low),
+            x + 6.0,
+            H - BOTTOM + 16.0,
+            escape(label)
+        );
+    }
+    axes(&mut out, "100 %", "", "");
+    out.push_str("</svg>\n");
+    out
+}
+
+/// Writes both charts of every run under `<out>/<slug>/sim/`; returns the files written.
+pub fn write_charts(file: &SimFile, out: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut written = Vec::new();
+    for run in &file.runs {
+        let dir = out.join(&run.game).join("sim");
+        let suffix = match &file.compare {
+            Some(name) => format!("-{}", run.variants.get(name).map_or("", String::as_str)),
+            None => String::new(),
+        };
+        for (name, svg) in [
+            ("lengths", length_histogram(run)),
+            ("win-rates", win_rates(run)),
+        ] {
+            let path = dir.join(format!("{name}{suffix}.svg"));
+            write_atomic(&path, svg.as_bytes())?;
+            written.push(path);
+        }
+    }
+    Ok(written)
+}
