@@ -1,0 +1,111 @@
+//! Full games per second on one core, for every game whose engine this build knows:
+//! uniform random moves straight on the engine, then the simulator's loop (bots see a
+//! determinized copy) with the random, heuristic and MCTS bots.
+//!
+//! `cargo bench --bench engines` (set BENCH_SECONDS to change the time per figure).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rand::RngExt;
+
+use printplay::engine::{Config, Engine, State, Turn};
+use printplay::model::{Game, game_slugs, load_game};
+use printplay::simulate::{
+    EngineTask, SimOptions, config_for, game_rng, play_game, with_engine,
+};
+
+fn budget() -> Duration {
+    let secs = std::env::var("BENCH_SECONDS")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .unwrap_or(2.0);
+    Duration::from_secs_f64(secs)
+}
+
+/// Games per second of `play` (which plays game `i`), over about `budget`.
+fn rate(budget: Duration, mut play: impl FnMut(u64) -> u32) -> (f64, f64) {
+    let start = Instant::now();
+    let (mut games, mut moves) = (0u64, 0u64);
+    while start.elapsed() < budget || games == 0 {
+        moves += play(games) as u64;
+        games += 1;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    (games as f64 / secs, moves as f64 / games as f64)
+}
+
+/// One game of uniform random moves on the engine alone.
+fn random_game<E: Engine>(engine: &E, config: &Config, index: u64) -> u32 {
+    let mut rng = game_rng(1, index);
+    let mut s = engine.new_game(config, &mut rng).expect("a game starts");
+    loop {
+        let action = match s.turn() {
+            Turn::Terminal => return s.moves_played(),
+            _ if s.moves_played() >= printplay::simulate::DEFAULT_MAX_MOVES => {
+                return s.moves_played();
+            }
+            Turn::Chance => s.sample_chance(&mut rng),
+            Turn::Player(_) => {
+                let legal = s.legal_actions();
+                legal[rng.random_range(0..legal.len())]
+            }
+        };
+        s.apply(action);
+    }
+}
+
+struct Bench;
+
+impl EngineTask for Bench {
+    type Output = ();
+    fn run<E: Engine>(self, engine: E, game: &Game) -> Result<(), String> {
+        let base = SimOptions::default();
+        let config = config_for(&engine, &base)?;
+        let (r, len) = rate(budget(), |i| random_game(&engine, &config, i));
+        println!(
+            "{:<26} {:<22} {:>10.0} games/s  ({len:.0} moves a game)",
+            game.slug, "random, engine alone", r
+        );
+        for (bots, share) in [
+            ("random", 1.0),
+            ("heuristic", 1.0),
+            ("mcts:200", 0.5),
+        ] {
+            let opts = SimOptions {
+                bots: vec![bots.into()],
+                ..base.clone()
+            };
+            let budget = budget().mul_f64(share);
+            let (r, len) = rate(budget, |i| {
+                play_game(&engine, &config, &opts, i, |_, _| {})
+                    .expect("a game plays")
+                    .moves
+            });
+            println!(
+                "{:<26} {:<22} {:>10.1} games/s  ({len:.0} moves a game)",
+                game.slug,
+                format!("{bots} bots, simulator"),
+                r
+            );
+        }
+        Ok(())
+    }
+}
+
+fn main() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let slugs = game_slugs(&data).expect("the data folder lists its games");
+    println!("one core; {:.1} s per figure", budget().as_secs_f64());
+    for slug in slugs {
+        let Ok(game) = load_game(&data, &slug) else {
+            continue;
+        };
+        if game.info.engine.is_none() {
+            continue;
+        }
+        if let Err(e) = with_engine(&game, Bench) {
+            println!("{slug:<26} skipped: {e}");
+        }
+    }
+}
