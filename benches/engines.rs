@@ -11,9 +11,7 @@ use rand::RngExt;
 
 use printplay::engine::{Config, Engine, State, Turn};
 use printplay::model::{Game, game_slugs, load_game};
-use printplay::simulate::{
-    EngineTask, SimOptions, config_for, game_rng, play_game, with_engine,
-};
+use printplay::simulate::{EngineTask, SimOptions, config_for, game_rng, play_game, with_engine};
 
 fn budget() -> Duration {
     let secs = std::env::var("BENCH_SECONDS")
@@ -67,11 +65,7 @@ impl EngineTask for Bench {
             "{:<26} {:<22} {:>10.0} games/s  ({len:.0} moves a game)",
             game.slug, "random, engine alone", r
         );
-        for (bots, share) in [
-            ("random", 1.0),
-            ("heuristic", 1.0),
-            ("mcts:200", 0.5),
-        ] {
+        for (bots, share) in [("random", 1.0), ("heuristic", 1.0), ("mcts:200", 0.5)] {
             let opts = SimOptions {
                 bots: vec![bots.into()],
                 ..base.clone()

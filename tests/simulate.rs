@@ -106,7 +106,7 @@ fn replay_is_the_simulated_game() {
         assert!(last.contains(reason.as_str()), "{reason} / {last}");
         for (seat, points) in run.stats.seat_points.iter().enumerate() {
             let result = if *points > 0 { 1 } else { 0 };
-            let bot = if (seat as u64 + k) % 2 == 0 {
+            let bot = if (seat as u64 + k).is_multiple_of(2) {
                 "heuristic"
             } else {
                 "random"
@@ -187,4 +187,42 @@ fn charts_are_written_atomically_under_the_game() {
     }
     let rates = std::fs::read_to_string(&written[1]).unwrap();
     assert!(rates.contains("seat 1") && rates.contains("95 %"));
+}
+
+/// The harness any engine can use, run on every engine this build registers.
+#[test]
+fn every_registered_engine_passes_the_random_play_harness() {
+    use printplay::engine::Engine;
+    use printplay::engine::testing::{Plan, random_play};
+    use printplay::simulate::{EngineTask, config_for, with_engine};
+
+    struct Harness;
+    impl EngineTask for Harness {
+        type Output = u64;
+        fn run<E: Engine>(self, engine: E, _game: &Game) -> Result<u64, String> {
+            let config = config_for(&engine, &SimOptions::default())?;
+            let plan = Plan {
+                games: 200,
+                seed: 5,
+                cap: printplay::simulate::DEFAULT_MAX_MOVES,
+                deep_games: 20,
+            };
+            Ok(random_play(&engine, &config, plan, |_| Ok(()))?.games)
+        }
+    }
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let mut tested = Vec::new();
+    for slug in printplay::model::game_slugs(&data).unwrap() {
+        let game = load_game(&data, &slug).unwrap();
+        let known = game
+            .info
+            .engine
+            .as_deref()
+            .is_some_and(|id| printplay::simulate::ENGINES.contains(&id));
+        if known {
+            assert_eq!(with_engine(&game, Harness), Ok(200), "{slug}");
+            tested.push(slug);
+        }
+    }
+    assert!(tested.contains(&"capek-golems".to_string()), "{tested:?}");
 }

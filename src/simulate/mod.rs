@@ -16,6 +16,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use crate::engine::{Config, Engine, State, Turn};
+use crate::games::aether::AetherEngine;
 use crate::games::capek_golems::{self, CapekEngine};
 use crate::model::Game;
 
@@ -101,7 +102,7 @@ pub trait EngineTask {
 }
 
 /// Engine ids this build can play.
-pub const ENGINES: &[&str] = &[capek_golems::ID];
+pub const ENGINES: &[&str] = &[capek_golems::ID, "aether"];
 
 /// Builds the engine the game's `engine` id names and hands it to `task`.
 pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, String> {
@@ -112,6 +113,7 @@ pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, Str
         .ok_or_else(|| format!("{} names no engine in game.toml", game.slug))?;
     match id {
         capek_golems::ID => task.run(CapekEngine::from_model(game)?, game),
+        "aether" => task.run(AetherEngine::from_model(game)?, game),
         other => Err(format!(
             "{}: no engine `{other}` in this build (known: {})",
             game.slug,

@@ -29,10 +29,18 @@ impl GameModule for Module {
     fn id(&self) -> &'static str {
         ID
     }
-    /// Every Capek rule that can be proved on the data is a declarative invariant in
-    /// `game.toml`; the engine's own reading errors surface when it loads.
-    fn check(&self, _game: &Game) -> Vec<Problem> {
-        Vec::new()
+    /// Every Capek count rule is a declarative invariant in `game.toml`; the one logical
+    /// check is that the engine can read its rules from the data.
+    fn check(&self, game: &Game) -> Vec<Problem> {
+        match Rules::from_model(game) {
+            Ok(_) => Vec::new(),
+            Err(e) => vec![crate::check::rule_problem(
+                game,
+                "the rule engine reads every card, golem card, price, draw and the outrage track (rulebook: Setup, Play)",
+                None,
+                format!("the Capek engine cannot read this data: {e}"),
+            )],
+        }
     }
 }
 

@@ -432,3 +432,18 @@ fn heuristic_bot_avoids_the_shared_loss() {
     assert_eq!(stats.shared_losses, 0, "{stats:?}");
     assert!(stats.decided >= 90, "{stats:?}");
 }
+
+#[test]
+fn check_reports_data_the_engine_cannot_read() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let mut game = load_game(&data, "capek-golems").unwrap();
+    assert!(crate::check::check_game(&game).is_empty());
+    game.params.remove("discard_draw");
+    let problems = crate::games::module(ID).unwrap().check(&game);
+    assert_eq!(problems.len(), 1);
+    let text = problems[0].render(false);
+    assert!(
+        text.contains("discard_draw") && text.contains("rulebook: Setup"),
+        "{text}"
+    );
+}
