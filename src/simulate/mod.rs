@@ -18,6 +18,7 @@ use rayon::prelude::*;
 use crate::engine::{Config, Engine, State, Turn};
 use crate::games::aether::AetherEngine;
 use crate::games::capek_golems::{self, CapekEngine};
+use crate::games::settlers_aztecs::PrayEngine;
 use crate::model::Game;
 
 pub use bots::make_bot;
@@ -102,7 +103,7 @@ pub trait EngineTask {
 }
 
 /// Engine ids this build can play.
-pub const ENGINES: &[&str] = &[capek_golems::ID, "aether"];
+pub const ENGINES: &[&str] = &[capek_golems::ID, "aether", "imperial-settlers-aztecs"];
 
 /// Builds the engine the game's `engine` id names and hands it to `task`.
 pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, String> {
@@ -114,6 +115,7 @@ pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, Str
     match id {
         capek_golems::ID => task.run(CapekEngine::from_model(game)?, game),
         "aether" => task.run(AetherEngine::from_model(game)?, game),
+        "imperial-settlers-aztecs" => task.run(PrayEngine::from_model(game)?, game),
         other => Err(format!(
             "{}: no engine `{other}` in this build (known: {})",
             game.slug,

@@ -196,6 +196,15 @@ impl RunReport {
         Ok(())
     }
 
+    /// Nobody scoring is a shared loss with several players, a plain loss alone.
+    pub fn loss_label(&self) -> &'static str {
+        if self.players > 1 {
+            "shared loss"
+        } else {
+            "loss"
+        }
+    }
+
     /// The text table.
     pub fn text(&self) -> String {
         let s = &self.summary;
@@ -235,13 +244,16 @@ impl RunReport {
         for (bot, r) in &s.bot_win_rates {
             let _ = writeln!(out, "{:<28} {}", format!("bot {bot}"), rate(r));
         }
+        if self.players > 1 {
+            let first = rate(&s.first_player_wins);
+            let _ = writeln!(out, "{:<28} {first}", "first seat, of decided");
+        }
         let _ = writeln!(
             out,
             "{:<28} {}",
-            "first seat, of decided",
-            rate(&s.first_player_wins)
+            self.loss_label(),
+            rate(&s.shared_loss_rate)
         );
-        let _ = writeln!(out, "{:<28} {}", "shared loss", rate(&s.shared_loss_rate));
         let _ = writeln!(out, "{:<28} {}", "turn-cap timeout", rate(&s.timeout_rate));
         let _ = writeln!(out, "\nend reasons:");
         for (reason, n) in &st.end_reasons {

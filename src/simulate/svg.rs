@@ -94,7 +94,7 @@ pub fn win_rates(run: &RunReport) -> String {
         .map(|(i, r)| (format!("seat {}", i + 1), *r))
         .collect();
     rows.extend(s.bot_win_rates.iter().map(|(k, r)| (k.clone(), *r)));
-    rows.push(("shared loss".into(), s.shared_loss_rate));
+    rows.push((run.loss_label().into(), s.shared_loss_rate));
     let (pw, ph) = (W - LEFT - RIGHT, H - TOP - BOTTOM);
     let slot = pw / rows.len() as f64;
     let y = |v: f64| TOP + ph * (1.0 - v);
