@@ -8,6 +8,7 @@
 //! - `text(text, x, y, w, h, size, min, face, align, fill, leading)`: wraps and shrinks text
 //!   to fit the box; `[symbol-id]` in the text draws that symbol inline on the baseline.
 //!   Text that does not fit at `min` makes the build (and `check`) fail for that card.
+//!   A newline, or `\n` written in the template, breaks the line.
 //! - `badge(symbol, cx, cy, r)`: a disc in the symbol's colour with its mark;
 //!   `mark(symbol, cx, cy, r)`: the mark in the symbol's colour;
 //!   `texture(symbol, x, y, w, h, step)`: the mark repeated faintly over a colour field;
@@ -36,6 +37,11 @@ const BUILTIN: &[(&str, &str)] = &[
     (
         "aether-board",
         include_str!("../../templates/aether-board.svg"),
+    ),
+    ("aether-aid", include_str!("../../templates/aether-aid.svg")),
+    (
+        "aether-aid-back",
+        include_str!("../../templates/aether-aid-back.svg"),
     ),
     ("capek-game", include_str!("../../templates/capek-game.svg")),
     (
@@ -231,7 +237,8 @@ fn register(tera: &mut Tera, symbols: BTreeMap<String, Symbol>) {
                 fill: string(a, "fill", Some("#1a1a1a"))?,
                 leading: num(a, "leading", Some(1.2))?,
             };
-            let content = string(a, "text", Some(""))?;
+            // Tera string literals have no escapes: `\n` written in a template breaks the line.
+            let content = string(a, "text", Some(""))?.replace("\\n", "\n");
             let fitted = text::fit(&content, &b, &syms);
             if !fitted.fits {
                 let what = string(a, "what", Some("text"))?;
