@@ -587,7 +587,12 @@ fn variants_described_are_the_engines_variants() {
     use printplay::engine::Engine;
     let aether = shipped("aether");
     let settlers = shipped("imperial-settlers-aztecs");
+    let capek = shipped("capek-golems");
     let engines = [
+        (
+            &capek,
+            engine_variants(printplay::games::capek_golems::VARIANTS),
+        ),
         (
             &aether,
             engine_variants(
