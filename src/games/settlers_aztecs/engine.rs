@@ -697,6 +697,17 @@ impl State for PrayState {
         }
     }
 
+    fn action_kind(&self, action: PrayAction) -> &'static str {
+        match action {
+            PrayAction::Reveal(_) | PrayAction::Card(_) => "chance",
+            PrayAction::Gain(_) => "take a blessing",
+            PrayAction::Draw(Some(_)) => "draw for a colour",
+            PrayAction::Draw(None) => "draw, choose after",
+            PrayAction::Skip(_) => "use tokens instead of drawing",
+            PrayAction::Choose(_) => "choose the colour",
+        }
+    }
+
     fn observation(&self, _player: Player) -> String {
         let mut s = format!(
             "round {} of {}, yield {} (target {})",
@@ -1129,6 +1140,24 @@ mod tests {
         let counted = PrayEngine::from_model(&counted).unwrap();
         assert!(!gainable(&counted).contains(&PrayAction::Gain(brown as u8)));
         assert!(!gainable(&counted).is_empty());
+    }
+
+    #[test]
+    fn every_move_has_a_kind_and_a_name() {
+        let engine = engine();
+        for cfg in [config(&[]), config(&[("timing", "choose")])] {
+            play(&engine, &cfg, 5, None, |s| {
+                let actions = match s.turn() {
+                    Turn::Chance => s.chance_outcomes().into_iter().map(|(a, _)| a).collect(),
+                    _ => s.legal_actions(),
+                };
+                for a in actions {
+                    let chance = matches!(a, PrayAction::Reveal(_) | PrayAction::Card(_));
+                    assert_eq!(s.action_kind(a) == "chance", chance, "{a:?}");
+                    assert!(!s.action_name(a).is_empty());
+                }
+            });
+        }
     }
 
     #[test]
