@@ -1,0 +1,1283 @@
+//! The Search's rule engine: criminal (seat 0) against police (seat 1).
+//!
+//! Every number comes from the model through [`Rules`]. A state is a fixed-size value (no heap
+//! besides the shared rule table), so cloning is cheap and play does not allocate except for
+//! the action list the [`State`] trait returns.
+//!
+//! Randomness (reshuffles, the random discards of Questioning Witnesses and Anonymous in the
+//! Crowd) comes from a ChaCha generator inside the state, seeded from the game's seed; the
+//! state therefore never sits at a chance node. [`State::determinize`] resamples everything the
+//! observer cannot see and reseeds that generator, so a bot cannot foresee a shuffle.
+
+use std::sync::Arc;
+
+use rand::seq::SliceRandom;
+use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::layout::{DIRECTIONS, Grid, ORTHOGONAL, random_layout, validate};
+use super::rules::{Effect, Icon, MAX_BARRICADES, MAX_CARDS, MAX_OFFICERS, MAX_STEPS, Rules, Side};
+use crate::engine::{Bot, Config, Engine, Player, State, Turn, Variant};
+use crate::model::Game;
+
+/// A pawn or barricade not yet on the map.
+const NOWHERE: u8 = u8::MAX;
+/// A wounded officer.
+const HOSPITAL: u8 = u8::MAX - 1;
+
+/// The rulebook's ambiguities, each with the reading the engine defaults to first.
+pub static VARIANTS: &[Variant] = &[
+    Variant {
+        name: "criminal-move",
+        values: &["optional", "required"],
+        doc: "A turn's actions are all optional ('any one action or all of them'); `required` makes the criminal move whenever a move is open.",
+    },
+    Variant {
+        name: "scene-marking",
+        values: &["pass-through", "end-of-move"],
+        doc: "The criminal 'visits' a crime scene: by default also when passing over it during a two-card move; `end-of-move` marks only where the pawn stops.",
+    },
+    Variant {
+        name: "wound-win",
+        values: &["all-at-once", "cumulative"],
+        doc: "'Wounding all 4 officers': by default all of them in the hospital at the same time (reinforced officers can be wounded again); `cumulative` counts every wound, so reinforcements do not undo one.",
+    },
+    Variant {
+        name: "one-step-ahead",
+        values: &["two-or-diagonal", "diagonal-within-two"],
+        doc: "One Step Ahead moves two cards, 'or one card diagonally': by default either two orthogonal steps or one diagonal step; `diagonal-within-two` lets one of the two steps be diagonal.",
+    },
+    Variant {
+        name: "stacking",
+        values: &["shared", "exclusive"],
+        doc: "The rulebook keeps the criminal off police and barricades but says nothing of officers and barricades sharing a card; by default they may (a reinforced officer joins one on the station); `exclusive` allows one pawn or barricade per card, save that reinforcement.",
+    },
+    Variant {
+        name: "police-on-scenes",
+        values: &["allowed", "forbidden"],
+        doc: "Setup keeps officers off crime scenes; by default they may enter them later; `forbidden` keeps them off all game.",
+    },
+];
+
+/// The readings chosen for one game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Readings {
+    pub criminal_must_move: bool,
+    pub mark_at_end_only: bool,
+    pub cumulative_wounds: bool,
+    pub diagonal_within_two: bool,
+    pub exclusive: bool,
+    pub police_off_scenes: bool,
+}
+
+impl Readings {
+    pub fn from_config(config: &Config) -> Result<Readings, String> {
+        for (name, value) in &config.variants {
+            let v = VARIANTS
+                .iter()
+                .find(|v| v.name == name)
+                .ok_or_else(|| format!("the-search has no variant `{name}`"))?;
+            if !v.values.contains(&value.as_str()) {
+                return Err(format!(
+                    "variant `{name}` takes {}, not `{value}`",
+                    v.values.join(" or ")
+                ));
+            }
+        }
+        let second = |i: usize| config.variant(&VARIANTS[i]) == VARIANTS[i].values[1];
+        Ok(Readings {
+            criminal_must_move: second(0),
+            mark_at_end_only: second(1),
+            cumulative_wounds: second(2),
+            diagonal_within_two: second(3),
+            exclusive: second(4),
+            police_off_scenes: second(5),
+        })
+    }
+}
+
+/// A move along map cards: a start and up to [`MAX_STEPS`] directions, three bits each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Path {
+    pub from: u8,
+    pub len: u8,
+    dirs: u16,
+}
+
+impl Path {
+    pub fn start(from: u8) -> Path {
+        Path {
+            from,
+            len: 0,
+            dirs: 0,
+        }
+    }
+
+    fn then(self, dir: usize) -> Path {
+        Path {
+            from: self.from,
+            len: self.len + 1,
+            dirs: self.dirs | ((dir as u16) << (3 * self.len)),
+        }
+    }
+
+    fn dir(self, i: u8) -> usize {
+        usize::from((self.dirs >> (3 * i)) & 7)
+    }
+
+    /// The cards entered, in order (the start excluded).
+    fn cells(self, grid: &Grid) -> impl Iterator<Item = u8> + '_ {
+        (0..self.len).scan(self.from, move |at, i| {
+            *at = grid.step[usize::from(*at)][self.dir(i)];
+            Some(*at)
+        })
+    }
+
+    fn end(self, grid: &Grid) -> u8 {
+        self.cells(grid).last().unwrap_or(self.from)
+    }
+}
+
+/// What a played card is aimed at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// No choice to make, or the effect cannot happen (the card is discarded for nothing).
+    None,
+    Cell(u8),
+    /// A barricade moved from one card to another.
+    Shift { from: u8, to: u8 },
+    /// A pawn's move: the criminal's (One Step Ahead) or an officer's (Mistaken Identity).
+    Path(Path),
+}
+
+/// A player's decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Setup: put the next officer, or the criminal, on a card.
+    Place(u8),
+    /// The move action: the pawn at the path's start follows it.
+    Move(Path),
+    /// Play a card of this kind (index into the side's kinds).
+    Play { kind: u8, target: Target },
+    /// Canvassing the District: the order to put the looked-at cards back in (a permutation
+    /// index, top card first).
+    Arrange(u8),
+    /// One more wound of a card that wounds several officers: the officer on this card.
+    Wound(u8),
+    /// Draw back up and pass the turn.
+    EndTurn,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Place(Side),
+    Main,
+    Arrange { look: u8 },
+    Wound { left: u8 },
+    Over,
+}
+
+/// A pile of cards by kind index; the top of a draw pile is the last card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Pile {
+    cards: [u8; MAX_CARDS],
+    len: u8,
+}
+
+impl Pile {
+    const EMPTY: Pile = Pile {
+        cards: [0; MAX_CARDS],
+        len: 0,
+    };
+
+    fn as_slice(&self) -> &[u8] {
+        &self.cards[..usize::from(self.len)]
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [u8] {
+        &mut self.cards[..usize::from(self.len)]
+    }
+
+    fn push(&mut self, kind: u8) {
+        self.cards[usize::from(self.len)] = kind;
+        self.len += 1;
+    }
+
+    fn pop(&mut self) -> Option<u8> {
+        (self.len > 0).then(|| {
+            self.len -= 1;
+            self.cards[usize::from(self.len)]
+        })
+    }
+
+    /// Removes the card at `i`; order is kept (it matters for draw piles).
+    fn remove(&mut self, i: usize) -> u8 {
+        let kind = self.cards[i];
+        self.cards.copy_within(i + 1..usize::from(self.len), i);
+        self.len -= 1;
+        kind
+    }
+
+    fn position(&self, kind: u8) -> Option<usize> {
+        self.as_slice().iter().position(|&k| k == kind)
+    }
+
+    fn count(&self, kind: u8) -> usize {
+        self.as_slice().iter().filter(|&&k| k == kind).count()
+    }
+}
+
+/// One side's cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Cards {
+    hand: Pile,
+    draw: Pile,
+    discard: Pile,
+    /// How many cards at the top of the draw pile their owner knows, in order (Canvassing).
+    known_top: u8,
+}
+
+/// Counters reported at the end of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Stats {
+    turns: u32,
+    wounds: u8,
+    reinforcements: u8,
+    barricades_placed: u8,
+    barricades_moved: u8,
+    sewer_trips: u8,
+    fast_moves: u8,
+    officers_moved_by_criminal: u8,
+    cards_played: [u16; 2],
+}
+
+/// The rules and the grid, shared by every state of a run.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Table {
+    pub rules: Rules,
+    pub grid: Grid,
+}
+
+/// The Search's engine: the rule table read once from the model.
+#[derive(Debug, Clone)]
+pub struct SearchEngine {
+    table: Arc<Table>,
+}
+
+impl SearchEngine {
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// A new game on a given map layout (one icon per card, row by row).
+    pub fn new_game_on(
+        &self,
+        layout: &[Icon],
+        config: &Config,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<SearchState, String> {
+        if config.players != 0 && config.players != 2 {
+            return Err(format!("the-search is for 2 players, not {}", config.players));
+        }
+        let readings = Readings::from_config(config)?;
+        let t = &self.table;
+        validate(&t.grid, layout).map_err(|e| format!("{e} [rule: {}]", e.rule()))?;
+        let mask = |icon: Icon| {
+            (0..layout.len())
+                .filter(|&c| layout[c] == icon)
+                .fold(0u64, |m, c| m | 1 << c)
+        };
+        let mut state = SearchState {
+            table: Arc::clone(t),
+            readings,
+            scenes: mask(Icon::CrimeScene),
+            sewers: mask(Icon::Sewer),
+            stations: mask(Icon::Station),
+            criminal: NOWHERE,
+            officers: [NOWHERE; MAX_OFFICERS],
+            barricades: [NOWHERE; MAX_BARRICADES],
+            marked: 0,
+            cards: [Side::Criminal, Side::Police].map(|s| new_cards(&t.rules, s, rng)),
+            phase: Phase::Place(t.rules.first_to_place),
+            to_act: t.rules.first_to_place,
+            moves_left: 0,
+            plays_left: 0,
+            extra_draw: 0,
+            moved: false,
+            stats: Stats::default(),
+            moves_played: 0,
+            outcome: None,
+            rng: ChaCha8Rng::seed_from_u64(rng.next_u64()),
+        };
+        state.skip_empty_setup();
+        Ok(state)
+    }
+}
+
+/// A shuffled deck and a dealt hand.
+fn new_cards(rules: &Rules, side: Side, rng: &mut ChaCha8Rng) -> Cards {
+    let mut draw = Pile::EMPTY;
+    for (k, kind) in rules.kinds[side.index()].iter().enumerate() {
+        for _ in 0..kind.count {
+            draw.push(k as u8);
+        }
+    }
+    draw.as_mut_slice().shuffle(rng);
+    let mut hand = Pile::EMPTY;
+    for _ in 0..rules.hand_size {
+        if let Some(k) = draw.pop() {
+            hand.push(k);
+        }
+    }
+    Cards {
+        hand,
+        draw,
+        discard: Pile::EMPTY,
+        known_top: 0,
+    }
+}
+
+impl Engine for SearchEngine {
+    type State = SearchState;
+
+    fn from_model(game: &Game) -> Result<Self, String> {
+        let rules = Rules::read(game).map_err(|problems| {
+            let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            lines.join("\n")
+        })?;
+        let problems = super::check::logical(game, &rules);
+        if !problems.is_empty() {
+            let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            return Err(lines.join("\n"));
+        }
+        let grid = Grid::new(rules.columns, rules.rows);
+        Ok(SearchEngine {
+            table: Arc::new(Table { rules, grid }),
+        })
+    }
+
+    fn variants(&self) -> &'static [Variant] {
+        VARIANTS
+    }
+
+    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
+        2..=2
+    }
+
+    fn new_game(&self, config: &Config, rng: &mut ChaCha8Rng) -> Result<SearchState, String> {
+        let layout = random_layout(&self.table.rules, rng).map_err(|e| e.to_string())?;
+        self.new_game_on(&layout, config, rng)
+    }
+
+    fn bot(&self, name: &str) -> Option<Box<dyn Bot<SearchState>>> {
+        super::bots::by_name(name)
+    }
+}
+
+/// One game of The Search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchState {
+    table: Arc<Table>,
+    readings: Readings,
+    scenes: u64,
+    sewers: u64,
+    stations: u64,
+    criminal: u8,
+    officers: [u8; MAX_OFFICERS],
+    barricades: [u8; MAX_BARRICADES],
+    /// Crime scenes holding a marker.
+    marked: u64,
+    cards: [Cards; 2],
+    phase: Phase,
+    to_act: Side,
+    /// Move actions left this turn (pawn moves for the police).
+    moves_left: u8,
+    plays_left: u8,
+    extra_draw: u8,
+    moved: bool,
+    stats: Stats,
+    moves_played: u32,
+    outcome: Option<(Side, &'static str)>,
+    rng: ChaCha8Rng,
+}
+
+/// Where the end reasons are named.
+pub const CRIME_SCENES: &str = "crime scenes";
+pub const OFFICERS_WOUNDED: &str = "officers wounded";
+pub const SURROUNDED: &str = "surrounded";
+
+/// Read-only views for bots and tests.
+impl SearchState {
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    pub fn readings(&self) -> Readings {
+        self.readings
+    }
+
+    pub fn side_to_act(&self) -> Option<Side> {
+        (self.phase != Phase::Over).then_some(self.to_act)
+    }
+
+    /// The criminal's card, if placed.
+    pub fn criminal(&self) -> Option<u8> {
+        (self.criminal != NOWHERE).then_some(self.criminal)
+    }
+
+    /// The cards of officers on the map.
+    pub fn officer_cells(&self) -> impl Iterator<Item = u8> + '_ {
+        self.officers().iter().copied().filter(|&c| c < HOSPITAL)
+    }
+
+    pub fn wounded(&self) -> usize {
+        self.officers().iter().filter(|&&c| c == HOSPITAL).count()
+    }
+
+    pub fn barricade_cells(&self) -> impl Iterator<Item = u8> + '_ {
+        self.barricades().iter().copied().filter(|&c| c != NOWHERE)
+    }
+
+    pub fn scenes(&self) -> u64 {
+        self.scenes
+    }
+
+    pub fn sewers(&self) -> u64 {
+        self.sewers
+    }
+
+    pub fn stations(&self) -> u64 {
+        self.stations
+    }
+
+    pub fn marked(&self) -> u64 {
+        self.marked
+    }
+
+    /// Cards where officers stand.
+    pub fn police_mask(&self) -> u64 {
+        self.officer_cells().fold(0, |m, c| m | 1 << c)
+    }
+
+    pub fn barricade_mask(&self) -> u64 {
+        self.barricade_cells().fold(0, |m, c| m | 1 << c)
+    }
+
+    /// Cards the criminal cannot enter.
+    pub fn blocked(&self) -> u64 {
+        self.police_mask() | self.barricade_mask()
+    }
+
+    /// Orthogonal neighbours of a card the criminal could step to.
+    pub fn exits(&self, cell: u8) -> u64 {
+        self.table.grid.orthogonal[usize::from(cell)] & !self.blocked()
+    }
+
+    pub fn hand(&self, side: Side) -> &[u8] {
+        self.cards[side.index()].hand.as_slice()
+    }
+
+    pub fn effect(&self, side: Side, kind: u8) -> Effect {
+        self.table.rules.kinds[side.index()][usize::from(kind)].effect
+    }
+
+    /// Cards in a side's hand, draw pile and discard pile (for conservation checks).
+    pub fn pile_sizes(&self, side: Side) -> (usize, usize, usize) {
+        let c = &self.cards[side.index()];
+        (
+            usize::from(c.hand.len),
+            usize::from(c.draw.len),
+            usize::from(c.discard.len),
+        )
+    }
+
+    /// Every card a side owns, counted by kind over hand, draw and discard piles.
+    pub fn card_counts(&self, side: Side) -> Vec<usize> {
+        let c = &self.cards[side.index()];
+        (0..self.table.rules.kinds[side.index()].len() as u8)
+            .map(|k| c.hand.count(k) + c.draw.count(k) + c.discard.count(k))
+            .collect()
+    }
+
+    /// Officers on the map, in the hospital and not yet placed.
+    pub fn officer_places(&self) -> (usize, usize, usize) {
+        let o = self.officers();
+        let on_map = o.iter().filter(|&&c| c < HOSPITAL).count();
+        let unplaced = o.iter().filter(|&&c| c == NOWHERE).count();
+        (on_map, o.len() - on_map - unplaced, unplaced)
+    }
+
+    pub fn winner(&self) -> Option<Side> {
+        self.outcome.map(|(s, _)| s)
+    }
+
+    fn officers(&self) -> &[u8] {
+        &self.officers[..usize::from(self.table.rules.officers)]
+    }
+
+    fn barricades(&self) -> &[u8] {
+        &self.barricades[..usize::from(self.table.rules.barricades)]
+    }
+}
+
+/// Legal actions.
+impl SearchState {
+    /// The legal actions, appended to `out` (which is cleared first).
+    pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        match self.phase {
+            Phase::Over => {}
+            Phase::Place(side) => self.placements(side, out),
+            Phase::Arrange { look } => self.arrangements(look, out),
+            Phase::Wound { left: _ } => {
+                self.each_officer_cell(|c| out.push(Action::Wound(c)));
+            }
+            Phase::Main => {
+                if self.moves_left > 0 {
+                    self.moves(out);
+                }
+                if self.plays_left > 0 {
+                    self.plays(out);
+                }
+                if self.may_end_turn() {
+                    out.push(Action::EndTurn);
+                }
+            }
+        }
+    }
+
+    fn placements(&self, side: Side, out: &mut Vec<Action>) {
+        let police = self.police_mask();
+        let taken = match side {
+            Side::Police if self.readings.exclusive => police | self.criminal_mask(),
+            Side::Police => self.criminal_mask(),
+            Side::Criminal => police,
+        };
+        let free = self.all_cells() & !self.scenes & !taken;
+        for c in bits(free) {
+            out.push(Action::Place(c));
+        }
+    }
+
+    fn may_end_turn(&self) -> bool {
+        !(self.readings.criminal_must_move
+            && self.to_act == Side::Criminal
+            && self.moves_left > 0
+            && self.exits(self.criminal) != 0)
+    }
+
+    fn moves(&self, out: &mut Vec<Action>) {
+        let distance = self.table.rules.move_distance;
+        match self.to_act {
+            Side::Criminal => {
+                self.criminal_paths(distance, 0, false, &mut |p| out.push(Action::Move(p)));
+            }
+            Side::Police => self.each_officer_cell(|from| {
+                self.officer_paths(from, distance, &mut |p| out.push(Action::Move(p)));
+            }),
+        }
+    }
+
+    fn plays(&self, out: &mut Vec<Action>) {
+        let hand = self.cards[self.to_act.index()].hand;
+        let mut seen = 0u32;
+        for &kind in hand.as_slice() {
+            if seen & (1 << kind) != 0 {
+                continue;
+            }
+            seen |= 1 << kind;
+            let before = out.len();
+            self.targets(self.effect(self.to_act, kind), &mut |target| {
+                out.push(Action::Play { kind, target })
+            });
+            if out.len() == before {
+                out.push(Action::Play {
+                    kind,
+                    target: Target::None,
+                });
+            }
+        }
+    }
+
+    /// The targets a card's effect can take now; none means it would do nothing.
+    fn targets(&self, effect: Effect, emit: &mut dyn FnMut(Target)) {
+        match effect {
+            Effect::OpponentDiscard { .. } | Effect::ArrangeTop { .. } | Effect::ExtraDraw { .. } => {
+                emit(Target::None)
+            }
+            Effect::Barricade => self.barricade_targets(emit),
+            Effect::Reinforce => {
+                if self.wounded() > 0 {
+                    for c in bits(self.stations & self.police_mask()) {
+                        emit(Target::Cell(c));
+                    }
+                }
+            }
+            Effect::MoveOfficer { distance } => self.each_officer_cell(|from| {
+                self.officer_paths(from, distance, &mut |p| emit(Target::Path(p)));
+            }),
+            Effect::FastMove { steps, diagonal } => {
+                if self.moves_left > 0 {
+                    self.criminal_paths(steps, diagonal, true, &mut |p| emit(Target::Path(p)));
+                }
+            }
+            Effect::WoundOfficer { .. } => self.each_officer_cell(|c| emit(Target::Cell(c))),
+            Effect::SewerTravel => {
+                if self.sewers & self.criminal_mask() != 0 {
+                    let open = self.sewers & !self.blocked() & !self.criminal_mask();
+                    for c in bits(open) {
+                        emit(Target::Cell(c));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Set Up a Barricade: a free barricade goes on a card that is not a crime scene; once all
+    /// are out, one of them moves to such a card instead.
+    fn barricade_targets(&self, emit: &mut dyn FnMut(Target)) {
+        let mut open = self.all_cells() & !self.scenes & !self.criminal_mask() & !self.barricade_mask();
+        if self.readings.exclusive {
+            open &= !self.police_mask();
+        }
+        if self.barricades().contains(&NOWHERE) {
+            for c in bits(open) {
+                emit(Target::Cell(c));
+            }
+        } else {
+            for from in bits(self.barricade_mask()) {
+                for to in bits(open) {
+                    emit(Target::Shift { from, to });
+                }
+            }
+        }
+    }
+
+    fn arrangements(&self, look: u8, out: &mut Vec<Action>) {
+        let top = self.top_cards(look);
+        let mut seen: [[u8; MAX_STEPS]; 120] = [[0; MAX_STEPS]; 120];
+        let mut n = 0;
+        for p in 0..factorial(look) {
+            let order = permuted(&top, look, p);
+            if !seen[..n].contains(&order) {
+                seen[n] = order;
+                n += 1;
+                out.push(Action::Arrange(p as u8));
+            }
+        }
+    }
+
+    /// The top `look` cards of the acting side's draw pile, top first.
+    fn top_cards(&self, look: u8) -> [u8; MAX_STEPS] {
+        let draw = &self.cards[self.to_act.index()].draw;
+        let mut top = [0; MAX_STEPS];
+        for (i, slot) in top.iter_mut().take(usize::from(look)).enumerate() {
+            *slot = draw.cards[usize::from(draw.len) - 1 - i];
+        }
+        top
+    }
+
+    fn each_officer_cell(&self, mut f: impl FnMut(u8)) {
+        for c in bits(self.police_mask()) {
+            f(c);
+        }
+    }
+
+    /// Paths for the criminal pawn: orthogonal steps up to `steps`; with `card`, the card's
+    /// diagonal allowance as the variant reads it. Paths that end where another path ends,
+    /// having marked the same scenes, are listed once.
+    fn criminal_paths(&self, steps: u8, diagonal: u8, card: bool, emit: &mut dyn FnMut(Path)) {
+        let open = self.all_cells() & !self.blocked();
+        let mut found = Found::default();
+        let start = Path::start(self.criminal);
+        let mut keep = |p: Path, marks: u64| {
+            if found.insert(p.end(&self.table.grid), marks) {
+                emit(p);
+            }
+        };
+        if card && self.readings.diagonal_within_two {
+            self.walk(start, steps, diagonal, 0..DIRECTIONS, open, 0, &mut keep);
+        } else {
+            self.walk(start, steps, 0, 0..ORTHOGONAL, open, 0, &mut keep);
+            if card && diagonal > 0 {
+                self.walk(start, diagonal, diagonal, ORTHOGONAL..DIRECTIONS, open, 0, &mut keep);
+            }
+        }
+    }
+
+    /// Paths for the officer at `from`: orthogonal steps up to `steps`, never onto the criminal.
+    fn officer_paths(&self, from: u8, steps: u8, emit: &mut dyn FnMut(Path)) {
+        let mut open = self.all_cells() & !self.criminal_mask();
+        if self.readings.exclusive {
+            open &= !self.blocked() | 1 << from;
+        }
+        if self.readings.police_off_scenes {
+            open &= !self.scenes;
+        }
+        let mut found = Found::default();
+        let mut keep = |p: Path, _| {
+            let end = p.end(&self.table.grid);
+            if end != from && found.insert(end, 0) {
+                emit(p);
+            }
+        };
+        self.walk(Path::start(from), steps, 0, 0..ORTHOGONAL, open, 0, &mut keep);
+    }
+
+    /// Depth-first walk over paths of 1 to `steps` steps through `open` cards. `marks` holds
+    /// the unmarked crime scenes passed so far (for the criminal's pass-through marking).
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        path: Path,
+        steps: u8,
+        diagonals: u8,
+        dirs: std::ops::Range<usize>,
+        open: u64,
+        marks: u64,
+        keep: &mut dyn FnMut(Path, u64),
+    ) {
+        if path.len == steps {
+            return;
+        }
+        let at = path.end(&self.table.grid);
+        for d in dirs.clone() {
+            let to = self.table.grid.step[usize::from(at)][d];
+            let diagonal = d >= ORTHOGONAL;
+            if to == OFF || open & (1 << to) == 0 || (diagonal && diagonals == 0) {
+                continue;
+            }
+            let next = path.then(d);
+            let marks = marks | (self.scenes & !self.marked & 1 << to);
+            let reported = if self.readings.mark_at_end_only {
+                self.scenes & !self.marked & 1 << to
+            } else {
+                marks
+            };
+            if to != path.from || reported != 0 {
+                keep(next, reported);
+            }
+            let left = diagonals - u8::from(diagonal);
+            self.walk(next, steps, left, dirs.clone(), open, marks, keep);
+        }
+    }
+
+    fn all_cells(&self) -> u64 {
+        let n = self.table.grid.cells();
+        if n == 64 { u64::MAX } else { (1u64 << n) - 1 }
+    }
+
+    fn criminal_mask(&self) -> u64 {
+        if self.criminal == NOWHERE {
+            0
+        } else {
+            1 << self.criminal
+        }
+    }
+}
+
+const OFF: u8 = super::layout::OFF_MAP;
+
+/// Path ends already listed, with the scenes they mark (a fixed buffer: no allocation).
+struct Found {
+    keys: [(u8, u64); 32],
+    len: usize,
+}
+
+impl Default for Found {
+    fn default() -> Self {
+        Found {
+            keys: [(0, 0); 32],
+            len: 0,
+        }
+    }
+}
+
+impl Found {
+    /// True the first time a key is seen (and whenever the buffer is full).
+    fn insert(&mut self, end: u8, marks: u64) -> bool {
+        if self.keys[..self.len].contains(&(end, marks)) {
+            return false;
+        }
+        if self.len < self.keys.len() {
+            self.keys[self.len] = (end, marks);
+            self.len += 1;
+        }
+        true
+    }
+}
+
+/// The set bits of a mask, lowest first.
+fn bits(mut mask: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let c = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            c
+        })
+    })
+}
+
+fn factorial(n: u8) -> usize {
+    (1..=usize::from(n)).product()
+}
+
+/// The `p`-th ordering (Lehmer code) of the first `n` items.
+fn permuted(items: &[u8; MAX_STEPS], n: u8, mut p: usize) -> [u8; MAX_STEPS] {
+    let mut pool = *items;
+    let mut left = usize::from(n);
+    let mut out = [0; MAX_STEPS];
+    for slot in out.iter_mut().take(usize::from(n)) {
+        let f = factorial(left as u8 - 1);
+        let i = p / f;
+        *slot = pool[i];
+        pool.copy_within(i + 1..left, i);
+        left -= 1;
+        p %= f;
+    }
+    out
+}
+
+/// Applying actions.
+impl SearchState {
+    fn apply_action(&mut self, action: Action) {
+        self.moves_played += 1;
+        match action {
+            Action::Place(c) => self.place(c),
+            Action::Move(path) => {
+                self.moves_left -= 1;
+                self.moved = true;
+                self.follow(path);
+            }
+            Action::Play { kind, target } => self.play(kind, target),
+            Action::Arrange(p) => self.arrange(p),
+            Action::Wound(c) => self.wound_at(c),
+            Action::EndTurn => self.end_turn(),
+        }
+        self.check_end();
+    }
+
+    fn place(&mut self, c: u8) {
+        let rules = &self.table.rules;
+        match self.to_act {
+            Side::Criminal => self.criminal = c,
+            Side::Police => {
+                let n = usize::from(rules.officers);
+                if let Some(slot) = self.officers[..n].iter_mut().find(|s| **s == NOWHERE) {
+                    *slot = c;
+                }
+            }
+        }
+        self.skip_empty_setup();
+    }
+
+    /// Moves setup on once a side has placed all its pawns; starts the first turn after both.
+    fn skip_empty_setup(&mut self) {
+        while let Phase::Place(side) = self.phase {
+            let done = match side {
+                Side::Criminal => self.criminal != NOWHERE,
+                Side::Police => !self.officers().contains(&NOWHERE),
+            };
+            if !done {
+                return;
+            }
+            let first = self.table.rules.first_to_place;
+            if side == first {
+                self.phase = Phase::Place(side.other());
+                self.to_act = side.other();
+            } else {
+                self.start_turn(self.table.rules.first_player);
+            }
+        }
+    }
+
+    fn start_turn(&mut self, side: Side) {
+        let rules = &self.table.rules;
+        self.phase = Phase::Main;
+        self.to_act = side;
+        self.moves_left = match side {
+            Side::Criminal => 1,
+            Side::Police => rules.police_pawns_moved,
+        };
+        self.plays_left = rules.cards_played;
+        self.extra_draw = 0;
+        self.moved = false;
+    }
+
+    /// Moves the pawn at the path's start along it, marking crime scenes the criminal visits.
+    fn follow(&mut self, path: Path) {
+        let end = path.end(&self.table.grid);
+        if path.from == self.criminal {
+            let grid = &self.table.grid;
+            let visited = if self.readings.mark_at_end_only {
+                1 << end
+            } else {
+                path.cells(grid).fold(0u64, |m, c| m | 1 << c)
+            };
+            self.marked |= visited & self.scenes;
+            self.criminal = end;
+        } else if let Some(o) = self.officers.iter_mut().find(|o| **o == path.from) {
+            *o = end;
+        }
+    }
+
+    fn play(&mut self, kind: u8, target: Target) {
+        let side = self.to_act;
+        let cards = &mut self.cards[side.index()];
+        if let Some(i) = cards.hand.position(kind) {
+            cards.hand.remove(i);
+            cards.discard.push(kind);
+        }
+        self.plays_left -= 1;
+        self.stats.cards_played[side.index()] += 1;
+        if target == Target::None && !self.needs_no_target(side, kind) {
+            return;
+        }
+        self.resolve(self.effect(side, kind), target);
+    }
+
+    fn needs_no_target(&self, side: Side, kind: u8) -> bool {
+        matches!(
+            self.effect(side, kind),
+            Effect::OpponentDiscard { .. } | Effect::ArrangeTop { .. } | Effect::ExtraDraw { .. }
+        )
+    }
+
+    fn resolve(&mut self, effect: Effect, target: Target) {
+        let side = self.to_act;
+        match (effect, target) {
+            (Effect::OpponentDiscard { cards }, _) => {
+                for _ in 0..cards {
+                    self.random_discard(side.other());
+                }
+            }
+            (Effect::ArrangeTop { look }, _) => self.look_at_top(look),
+            (Effect::ExtraDraw { cards }, _) => self.extra_draw += cards,
+            (Effect::Barricade, Target::Cell(c)) => {
+                if let Some(b) = self.barricades.iter_mut().find(|b| **b == NOWHERE) {
+                    *b = c;
+                }
+                self.stats.barricades_placed += 1;
+            }
+            (Effect::Barricade, Target::Shift { from, to }) => {
+                if let Some(b) = self.barricades.iter_mut().find(|b| **b == from) {
+                    *b = to;
+                }
+                self.stats.barricades_moved += 1;
+            }
+            (Effect::Reinforce, Target::Cell(c)) => {
+                if let Some(o) = self.officers.iter_mut().find(|o| **o == HOSPITAL) {
+                    *o = c;
+                }
+                self.stats.reinforcements += 1;
+            }
+            (Effect::MoveOfficer { .. }, Target::Path(p)) => {
+                self.follow(p);
+                self.stats.officers_moved_by_criminal += 1;
+            }
+            (Effect::FastMove { .. }, Target::Path(p)) => {
+                // One Step Ahead replaces the turn's usual move.
+                self.moves_left -= 1;
+                self.moved = true;
+                self.follow(p);
+                self.stats.fast_moves += 1;
+            }
+            (Effect::WoundOfficer { officers }, Target::Cell(c)) => {
+                self.wound_at(c);
+                if officers > 1 && self.police_mask() != 0 {
+                    self.phase = Phase::Wound {
+                        left: officers - 1,
+                    };
+                }
+            }
+            (Effect::SewerTravel, Target::Cell(c)) => {
+                self.criminal = c;
+                self.stats.sewer_trips += 1;
+            }
+            _ => {}
+        }
+    }
+
+    fn wound_at(&mut self, c: u8) {
+        if let Some(o) = self.officers.iter_mut().find(|o| **o == c) {
+            *o = HOSPITAL;
+            self.stats.wounds += 1;
+        }
+        if let Phase::Wound { left } = self.phase {
+            self.phase = if left > 1 && self.police_mask() != 0 {
+                Phase::Wound { left: left - 1 }
+            } else {
+                Phase::Main
+            };
+        }
+    }
+
+    /// Canvassing the District: the acting side looks at its top cards (reshuffling first if
+    /// the draw pile is empty) and, with two or more, chooses their order.
+    fn look_at_top(&mut self, look: u8) {
+        let side = self.to_act;
+        if self.cards[side.index()].draw.len == 0 {
+            self.reshuffle(side);
+        }
+        let cards = &mut self.cards[side.index()];
+        let seen = look.min(cards.draw.len);
+        cards.known_top = cards.known_top.max(seen);
+        if seen > 1 {
+            self.phase = Phase::Arrange { look: seen };
+        }
+    }
+
+    fn arrange(&mut self, p: u8) {
+        let Phase::Arrange { look } = self.phase else {
+            return;
+        };
+        let order = permuted(&self.top_cards(look), look, usize::from(p));
+        let draw = &mut self.cards[self.to_act.index()].draw;
+        let len = usize::from(draw.len);
+        for (i, &kind) in order.iter().take(usize::from(look)).enumerate() {
+            draw.cards[len - 1 - i] = kind;
+        }
+        self.phase = Phase::Main;
+    }
+
+    fn random_discard(&mut self, side: Side) {
+        let len = self.cards[side.index()].hand.len;
+        if len > 0 {
+            let i = self.rng.random_range(0..usize::from(len));
+            let cards = &mut self.cards[side.index()];
+            let kind = cards.hand.remove(i);
+            cards.discard.push(kind);
+        }
+    }
+
+    fn reshuffle(&mut self, side: Side) {
+        let cards = &mut self.cards[side.index()];
+        while let Some(k) = cards.discard.pop() {
+            cards.draw.push(k);
+        }
+        cards.draw.as_mut_slice().shuffle(&mut self.rng);
+        cards.known_top = 0;
+    }
+
+    fn draw(&mut self, side: Side) {
+        if self.cards[side.index()].draw.len == 0 {
+            self.reshuffle(side);
+        }
+        let cards = &mut self.cards[side.index()];
+        if let Some(k) = cards.draw.pop() {
+            cards.hand.push(k);
+            cards.known_top = cards.known_top.saturating_sub(1);
+        }
+    }
+
+    /// Draw back up to the hand size, plus any extra draws, then the other side plays.
+    fn end_turn(&mut self) {
+        let side = self.to_act;
+        let hand_size = self.table.rules.hand_size;
+        while self.cards[side.index()].hand.len < hand_size && self.can_draw(side) {
+            self.draw(side);
+        }
+        for _ in 0..self.extra_draw {
+            self.draw(side);
+        }
+        self.stats.turns += 1;
+        self.start_turn(side.other());
+    }
+
+    fn can_draw(&self, side: Side) -> bool {
+        let c = &self.cards[side.index()];
+        c.draw.len + c.discard.len > 0
+    }
+
+    /// The criminal wins by marking the crime scenes or wounding every officer; the police win
+    /// when every orthogonal side of the criminal is a pawn, a barricade or the map edge.
+    fn check_end(&mut self) {
+        let rules = &self.table.rules;
+        let outcome = if self.marked.count_ones() >= u32::from(rules.scenes_to_mark) {
+            Some((Side::Criminal, CRIME_SCENES))
+        } else if self.all_wounded() {
+            Some((Side::Criminal, OFFICERS_WOUNDED))
+        } else if self.criminal != NOWHERE && self.exits(self.criminal) == 0 {
+            Some((Side::Police, SURROUNDED))
+        } else {
+            None
+        };
+        if outcome.is_some() {
+            self.outcome = outcome;
+            self.phase = Phase::Over;
+        }
+    }
+
+    fn all_wounded(&self) -> bool {
+        if self.readings.cumulative_wounds {
+            self.stats.wounds >= self.table.rules.officers
+        } else {
+            self.officers().iter().all(|&o| o == HOSPITAL)
+        }
+    }
+}
+
+impl State for SearchState {
+    type Action = Action;
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        match self.phase {
+            Phase::Over => Turn::Terminal,
+            _ => Turn::Player(self.to_act.index()),
+        }
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::with_capacity(32);
+        self.legal_actions_into(&mut out);
+        out
+    }
+
+    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        Vec::new()
+    }
+
+    fn apply(&mut self, action: Action) {
+        self.apply_action(action);
+    }
+
+    fn returns(&self) -> Vec<f64> {
+        match self.winner() {
+            Some(Side::Criminal) => vec![1.0, 0.0],
+            Some(Side::Police) => vec![0.0, 1.0],
+            None => vec![0.0, 0.0],
+        }
+    }
+
+    fn action_name(&self, action: Action) -> String {
+        super::words::action_name(self, action)
+    }
+
+    fn observation(&self, player: Player) -> String {
+        super::words::observation(self, player)
+    }
+
+    fn determinize(&self, observer: Player, rng: &mut ChaCha8Rng) -> Self {
+        let mut copy = self.clone();
+        let me = if observer == 0 {
+            Side::Criminal
+        } else {
+            Side::Police
+        };
+        copy.resample_own_draw(me, rng);
+        copy.resample_opponent(me.other(), rng);
+        copy.rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
+        copy
+    }
+
+    fn moves_played(&self) -> u32 {
+        self.moves_played
+    }
+
+    fn end_reason(&self) -> Option<&'static str> {
+        self.outcome.map(|(_, r)| r)
+    }
+
+    fn end_stats(&self) -> Vec<(&'static str, f64)> {
+        let s = &self.stats;
+        vec![
+            ("crime scenes marked", f64::from(self.marked.count_ones())),
+            ("officers wounded", f64::from(s.wounds)),
+            ("officers in hospital", self.wounded() as f64),
+            ("reinforcements", f64::from(s.reinforcements)),
+            ("barricades placed", f64::from(s.barricades_placed)),
+            ("barricades moved", f64::from(s.barricades_moved)),
+            ("sewer trips", f64::from(s.sewer_trips)),
+            ("one step ahead moves", f64::from(s.fast_moves)),
+            ("officers moved by criminal", f64::from(s.officers_moved_by_criminal)),
+            ("criminal cards played", f64::from(s.cards_played[0])),
+            ("police cards played", f64::from(s.cards_played[1])),
+            ("turns", f64::from(s.turns)),
+        ]
+    }
+}
+
+/// Determinization.
+impl SearchState {
+    /// The observer knows their own draw pile's contents and the cards they canvassed on top,
+    /// not the order of the rest.
+    fn resample_own_draw(&mut self, side: Side, rng: &mut ChaCha8Rng) {
+        let cards = &mut self.cards[side.index()];
+        let hidden = usize::from(cards.draw.len - cards.known_top.min(cards.draw.len));
+        cards.draw.cards[..hidden].shuffle(rng);
+    }
+
+    /// The opponent's hand and draw pile form one pool the observer cannot split: deal it anew
+    /// into a hand and a draw pile of the same sizes.
+    fn resample_opponent(&mut self, side: Side, rng: &mut ChaCha8Rng) {
+        let cards = &mut self.cards[side.index()];
+        let (h, d) = (usize::from(cards.hand.len), usize::from(cards.draw.len));
+        let mut pool = [0u8; 2 * MAX_CARDS];
+        pool[..h].copy_from_slice(cards.hand.as_slice());
+        pool[h..h + d].copy_from_slice(cards.draw.as_slice());
+        pool[..h + d].shuffle(rng);
+        cards.hand.cards[..h].copy_from_slice(&pool[..h]);
+        cards.draw.cards[..d].copy_from_slice(&pool[h..h + d]);
+    }
+
+    /// The top of a side's draw pile as far as its owner knows it, top first.
+    pub(super) fn known_top(&self, side: Side) -> &[u8] {
+        let c = &self.cards[side.index()];
+        let k = usize::from(c.known_top.min(c.draw.len));
+        let len = usize::from(c.draw.len);
+        &c.draw.cards[len - k..len]
+    }
+
+    pub(super) fn discards(&self, side: Side) -> &[u8] {
+        self.cards[side.index()].discard.as_slice()
+    }
+
+    pub(super) fn turn_state(&self) -> (u8, u8, u8) {
+        (self.moves_left, self.plays_left, self.extra_draw)
+    }
+
+    pub(super) fn pending(&self) -> Option<String> {
+        match self.phase {
+            Phase::Arrange { look } => Some(format!("order the top {look} cards")),
+            Phase::Wound { left } => Some(format!("wound {left} more officer(s)")),
+            Phase::Place(side) => Some(format!("{} to place pawns", side.name())),
+            _ => None,
+        }
+    }
+
+    pub(super) fn top_for_arrange(&self, look: u8) -> [u8; MAX_STEPS] {
+        self.top_cards(look)
+    }
+
+    pub(super) fn arrange_look(&self) -> Option<u8> {
+        match self.phase {
+            Phase::Arrange { look } => Some(look),
+            _ => None,
+        }
+    }
+
+    pub(super) fn path_cells(&self, p: Path) -> impl Iterator<Item = u8> + '_ {
+        p.cells(&self.table.grid)
+    }
+
+    pub(super) fn needs_no_target_pub(&self, side: Side, kind: u8) -> bool {
+        self.needs_no_target(side, kind)
+    }
+
+    pub(super) fn stats_turns(&self) -> u32 {
+        self.stats.turns
+    }
+}
+
+pub(super) fn order_of(top: &[u8; MAX_STEPS], look: u8, p: u8) -> [u8; MAX_STEPS] {
+    permuted(top, look, usize::from(p))
+}
+
+
+#[cfg(test)]
+#[path = "engine_tests.rs"]
+mod tests;
