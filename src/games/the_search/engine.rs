@@ -145,7 +145,10 @@ pub enum Target {
     None,
     Cell(u8),
     /// A barricade moved from one card to another.
-    Shift { from: u8, to: u8 },
+    Shift {
+        from: u8,
+        to: u8,
+    },
     /// A pawn's move: the criminal's (One Step Ahead) or an officer's (Mistaken Identity).
     Path(Path),
 }
@@ -277,7 +280,10 @@ impl SearchEngine {
         rng: &mut ChaCha8Rng,
     ) -> Result<SearchState, String> {
         if config.players != 0 && config.players != 2 {
-            return Err(format!("the-search is for 2 players, not {}", config.players));
+            return Err(format!(
+                "the-search is for 2 players, not {}",
+                config.players
+            ));
         }
         let readings = Readings::from_config(config)?;
         let t = &self.table;
@@ -297,6 +303,8 @@ impl SearchEngine {
             officers: [NOWHERE; MAX_OFFICERS],
             barricades: [NOWHERE; MAX_BARRICADES],
             marked: 0,
+            police: 0,
+            barricaded: 0,
             cards: [Side::Criminal, Side::Police].map(|s| new_cards(&t.rules, s, rng)),
             phase: Phase::Place(t.rules.first_to_place),
             to_act: t.rules.first_to_place,
@@ -387,6 +395,9 @@ pub struct SearchState {
     barricades: [u8; MAX_BARRICADES],
     /// Crime scenes holding a marker.
     marked: u64,
+    /// Cards with at least one officer, and cards with a barricade (kept in step by `refresh`).
+    police: u64,
+    barricaded: u64,
     cards: [Cards; 2],
     phase: Phase,
     to_act: Side,
@@ -456,11 +467,17 @@ impl SearchState {
 
     /// Cards where officers stand.
     pub fn police_mask(&self) -> u64 {
-        self.officer_cells().fold(0, |m, c| m | 1 << c)
+        self.police
     }
 
     pub fn barricade_mask(&self) -> u64 {
-        self.barricade_cells().fold(0, |m, c| m | 1 << c)
+        self.barricaded
+    }
+
+    /// Recomputes the cached masks after officers or barricades moved.
+    fn refresh(&mut self) {
+        self.police = self.officer_cells().fold(0, |m, c| m | 1 << c);
+        self.barricaded = self.barricade_cells().fold(0, |m, c| m | 1 << c);
     }
 
     /// Cards the criminal cannot enter.
@@ -600,11 +617,11 @@ impl SearchState {
     }
 
     /// The targets a card's effect can take now; none means it would do nothing.
-    fn targets(&self, effect: Effect, emit: &mut dyn FnMut(Target)) {
+    fn targets(&self, effect: Effect, emit: &mut impl FnMut(Target)) {
         match effect {
-            Effect::OpponentDiscard { .. } | Effect::ArrangeTop { .. } | Effect::ExtraDraw { .. } => {
-                emit(Target::None)
-            }
+            Effect::OpponentDiscard { .. }
+            | Effect::ArrangeTop { .. }
+            | Effect::ExtraDraw { .. } => emit(Target::None),
             Effect::Barricade => self.barricade_targets(emit),
             Effect::Reinforce => {
                 if self.wounded() > 0 {
@@ -635,8 +652,9 @@ impl SearchState {
 
     /// Set Up a Barricade: a free barricade goes on a card that is not a crime scene; once all
     /// are out, one of them moves to such a card instead.
-    fn barricade_targets(&self, emit: &mut dyn FnMut(Target)) {
-        let mut open = self.all_cells() & !self.scenes & !self.criminal_mask() & !self.barricade_mask();
+    fn barricade_targets(&self, emit: &mut impl FnMut(Target)) {
+        let mut open =
+            self.all_cells() & !self.scenes & !self.criminal_mask() & !self.barricade_mask();
         if self.readings.exclusive {
             open &= !self.police_mask();
         }
@@ -686,27 +704,38 @@ impl SearchState {
     /// Paths for the criminal pawn: orthogonal steps up to `steps`; with `card`, the card's
     /// diagonal allowance as the variant reads it. Paths that end where another path ends,
     /// having marked the same scenes, are listed once.
-    fn criminal_paths(&self, steps: u8, diagonal: u8, card: bool, emit: &mut dyn FnMut(Path)) {
-        let open = self.all_cells() & !self.blocked();
+    fn criminal_paths(&self, steps: u8, diagonal: u8, card: bool, emit: &mut impl FnMut(Path)) {
         let mut found = Found::default();
-        let start = Path::start(self.criminal);
-        let mut keep = |p: Path, marks: u64| {
-            if found.insert(p.end(&self.table.grid), marks) {
+        let mut keep = |p: Path, end: u8, marks: u64| {
+            if found.insert(end, marks) {
                 emit(p);
             }
         };
+        let mut walk = Walk {
+            grid: &self.table.grid,
+            open: self.all_cells() & !self.blocked(),
+            unmarked: self.scenes & !self.marked,
+            end_only: self.readings.mark_at_end_only,
+            steps,
+            dirs: 0..ORTHOGONAL,
+            keep: &mut keep,
+        };
+        let start = Path::start(self.criminal);
         if card && self.readings.diagonal_within_two {
-            self.walk(start, steps, diagonal, 0..DIRECTIONS, open, 0, &mut keep);
+            walk.dirs = 0..DIRECTIONS;
+            walk.run(start, self.criminal, diagonal, 0);
         } else {
-            self.walk(start, steps, 0, 0..ORTHOGONAL, open, 0, &mut keep);
+            walk.run(start, self.criminal, 0, 0);
             if card && diagonal > 0 {
-                self.walk(start, diagonal, diagonal, ORTHOGONAL..DIRECTIONS, open, 0, &mut keep);
+                walk.steps = diagonal;
+                walk.dirs = ORTHOGONAL..DIRECTIONS;
+                walk.run(start, self.criminal, diagonal, 0);
             }
         }
     }
 
     /// Paths for the officer at `from`: orthogonal steps up to `steps`, never onto the criminal.
-    fn officer_paths(&self, from: u8, steps: u8, emit: &mut dyn FnMut(Path)) {
+    fn officer_paths(&self, from: u8, steps: u8, emit: &mut impl FnMut(Path)) {
         let mut open = self.all_cells() & !self.criminal_mask();
         if self.readings.exclusive {
             open &= !self.blocked() | 1 << from;
@@ -715,51 +744,21 @@ impl SearchState {
             open &= !self.scenes;
         }
         let mut found = Found::default();
-        let mut keep = |p: Path, _| {
-            let end = p.end(&self.table.grid);
+        let mut keep = |p: Path, end: u8, _| {
             if end != from && found.insert(end, 0) {
                 emit(p);
             }
         };
-        self.walk(Path::start(from), steps, 0, 0..ORTHOGONAL, open, 0, &mut keep);
-    }
-
-    /// Depth-first walk over paths of 1 to `steps` steps through `open` cards. `marks` holds
-    /// the unmarked crime scenes passed so far (for the criminal's pass-through marking).
-    #[allow(clippy::too_many_arguments)]
-    fn walk(
-        &self,
-        path: Path,
-        steps: u8,
-        diagonals: u8,
-        dirs: std::ops::Range<usize>,
-        open: u64,
-        marks: u64,
-        keep: &mut dyn FnMut(Path, u64),
-    ) {
-        if path.len == steps {
-            return;
+        Walk {
+            grid: &self.table.grid,
+            open,
+            unmarked: 0,
+            end_only: true,
+            steps,
+            dirs: 0..ORTHOGONAL,
+            keep: &mut keep,
         }
-        let at = path.end(&self.table.grid);
-        for d in dirs.clone() {
-            let to = self.table.grid.step[usize::from(at)][d];
-            let diagonal = d >= ORTHOGONAL;
-            if to == OFF || open & (1 << to) == 0 || (diagonal && diagonals == 0) {
-                continue;
-            }
-            let next = path.then(d);
-            let marks = marks | (self.scenes & !self.marked & 1 << to);
-            let reported = if self.readings.mark_at_end_only {
-                self.scenes & !self.marked & 1 << to
-            } else {
-                marks
-            };
-            if to != path.from || reported != 0 {
-                keep(next, reported);
-            }
-            let left = diagonals - u8::from(diagonal);
-            self.walk(next, steps, left, dirs.clone(), open, marks, keep);
-        }
+        .run(Path::start(from), from, 0, 0);
     }
 
     fn all_cells(&self) -> u64 {
@@ -778,29 +777,81 @@ impl SearchState {
 
 const OFF: u8 = super::layout::OFF_MAP;
 
-/// Path ends already listed, with the scenes they mark (a fixed buffer: no allocation).
-struct Found {
-    keys: [(u8, u64); 32],
-    len: usize,
+/// A depth-first walk over paths of 1 to `steps` steps through `open` cards, in `dirs`.
+struct Walk<'a, F: FnMut(Path, u8, u64)> {
+    grid: &'a Grid,
+    open: u64,
+    /// Crime scenes without a marker: passing over them marks them (unless `end_only`).
+    unmarked: u64,
+    end_only: bool,
+    steps: u8,
+    dirs: std::ops::Range<usize>,
+    /// Receives each path, its end and the scenes it would mark.
+    keep: &'a mut F,
 }
 
-impl Default for Found {
-    fn default() -> Self {
-        Found {
-            keys: [(0, 0); 32],
-            len: 0,
+impl<F: FnMut(Path, u8, u64)> Walk<'_, F> {
+    fn run(&mut self, path: Path, at: u8, diagonals: u8, marks: u64) {
+        if path.len == self.steps {
+            return;
+        }
+        if self.steps == 1 && self.dirs.end <= ORTHOGONAL {
+            return self.single_steps(path, at);
+        }
+        for d in self.dirs.clone() {
+            let to = self.grid.step[usize::from(at)][d];
+            let diagonal = d >= ORTHOGONAL;
+            if to == OFF || self.open & (1 << to) == 0 || (diagonal && diagonals == 0) {
+                continue;
+            }
+            let next = path.then(d);
+            let here = self.unmarked & 1 << to;
+            let marks = marks | here;
+            let reported = if self.end_only { here } else { marks };
+            if to != path.from || reported != 0 {
+                (self.keep)(next, to, reported);
+            }
+            if next.len < self.steps {
+                self.run(next, to, diagonals - u8::from(diagonal), marks);
+            }
         }
     }
+}
+
+impl<F: FnMut(Path, u8, u64)> Walk<'_, F> {
+    /// The usual one-card orthogonal move: every end is distinct, so nothing to walk or sort out.
+    fn single_steps(&mut self, path: Path, at: u8) {
+        let next = &self.grid.step[usize::from(at)];
+        for (d, &to) in next.iter().enumerate().take(ORTHOGONAL) {
+            if to != OFF && self.open & (1 << to) != 0 {
+                (self.keep)(path.then(d), to, self.unmarked & 1 << to);
+            }
+        }
+    }
+}
+
+/// Path ends already listed, with the scenes they mark: a bit set for paths that mark nothing
+/// and a small buffer for the rest (no allocation).
+#[derive(Default)]
+struct Found {
+    plain: u64,
+    marking: [(u8, u64); 8],
+    len: usize,
 }
 
 impl Found {
     /// True the first time a key is seen (and whenever the buffer is full).
     fn insert(&mut self, end: u8, marks: u64) -> bool {
-        if self.keys[..self.len].contains(&(end, marks)) {
+        if marks == 0 {
+            let new = self.plain & 1 << end == 0;
+            self.plain |= 1 << end;
+            return new;
+        }
+        if self.marking[..self.len].contains(&(end, marks)) {
             return false;
         }
-        if self.len < self.keys.len() {
-            self.keys[self.len] = (end, marks);
+        if self.len < self.marking.len() {
+            self.marking[self.len] = (end, marks);
             self.len += 1;
         }
         true
@@ -868,6 +919,7 @@ impl SearchState {
                 }
             }
         }
+        self.refresh();
         self.skip_empty_setup();
     }
 
@@ -918,6 +970,7 @@ impl SearchState {
             self.criminal = end;
         } else if let Some(o) = self.officers.iter_mut().find(|o| **o == path.from) {
             *o = end;
+            self.refresh();
         }
     }
 
@@ -957,18 +1010,21 @@ impl SearchState {
                 if let Some(b) = self.barricades.iter_mut().find(|b| **b == NOWHERE) {
                     *b = c;
                 }
+                self.refresh();
                 self.stats.barricades_placed += 1;
             }
             (Effect::Barricade, Target::Shift { from, to }) => {
                 if let Some(b) = self.barricades.iter_mut().find(|b| **b == from) {
                     *b = to;
                 }
+                self.refresh();
                 self.stats.barricades_moved += 1;
             }
             (Effect::Reinforce, Target::Cell(c)) => {
                 if let Some(o) = self.officers.iter_mut().find(|o| **o == HOSPITAL) {
                     *o = c;
                 }
+                self.refresh();
                 self.stats.reinforcements += 1;
             }
             (Effect::MoveOfficer { .. }, Target::Path(p)) => {
@@ -985,9 +1041,7 @@ impl SearchState {
             (Effect::WoundOfficer { officers }, Target::Cell(c)) => {
                 self.wound_at(c);
                 if officers > 1 && self.police_mask() != 0 {
-                    self.phase = Phase::Wound {
-                        left: officers - 1,
-                    };
+                    self.phase = Phase::Wound { left: officers - 1 };
                 }
             }
             (Effect::SewerTravel, Target::Cell(c)) => {
@@ -1003,6 +1057,7 @@ impl SearchState {
             *o = HOSPITAL;
             self.stats.wounds += 1;
         }
+        self.refresh();
         if let Phase::Wound { left } = self.phase {
             self.phase = if left > 1 && self.police_mask() != 0 {
                 Phase::Wound { left: left - 1 }
@@ -1132,7 +1187,7 @@ impl State for SearchState {
     }
 
     fn legal_actions(&self) -> Vec<Action> {
-        let mut out = Vec::with_capacity(32);
+        let mut out = Vec::with_capacity(64);
         self.legal_actions_into(&mut out);
         out
     }
@@ -1193,7 +1248,10 @@ impl State for SearchState {
             ("barricades moved", f64::from(s.barricades_moved)),
             ("sewer trips", f64::from(s.sewer_trips)),
             ("one step ahead moves", f64::from(s.fast_moves)),
-            ("officers moved by criminal", f64::from(s.officers_moved_by_criminal)),
+            (
+                "officers moved by criminal",
+                f64::from(s.officers_moved_by_criminal),
+            ),
             ("criminal cards played", f64::from(s.cards_played[0])),
             ("police cards played", f64::from(s.cards_played[1])),
             ("turns", f64::from(s.turns)),
@@ -1276,7 +1334,6 @@ impl SearchState {
 pub(super) fn order_of(top: &[u8; MAX_STEPS], look: u8, p: u8) -> [u8; MAX_STEPS] {
     permuted(top, look, usize::from(p))
 }
-
 
 #[cfg(test)]
 #[path = "engine_tests.rs"]

@@ -51,7 +51,10 @@ fn placed(officers: &[u8], criminal: u8, variants: &[(&str, &str)]) -> SearchSta
         .new_game_on(&test_layout(), &config(variants), &mut rng)
         .unwrap();
     for &c in officers {
-        assert!(s.legal_actions().contains(&Action::Place(c)), "officer on {c}");
+        assert!(
+            s.legal_actions().contains(&Action::Place(c)),
+            "officer on {c}"
+        );
         s.apply(Action::Place(c));
     }
     s.apply(Action::Place(criminal));
@@ -139,7 +142,9 @@ fn an_open_side_is_not_surrounded() {
 fn setup_keeps_pawns_off_crime_scenes() {
     let e = engine();
     let mut rng = ChaCha8Rng::seed_from_u64(3);
-    let mut s = e.new_game_on(&test_layout(), &config(&[]), &mut rng).unwrap();
+    let mut s = e
+        .new_game_on(&test_layout(), &config(&[]), &mut rng)
+        .unwrap();
     assert_eq!(s.turn(), Turn::Player(1), "the police place first");
     assert!(!s.legal_actions().contains(&Action::Place(0)));
     for c in [1, 3, 5, 7] {
@@ -167,9 +172,15 @@ fn criminal_cannot_enter_police_or_barricades_and_may_pass() {
     assert_eq!(moves, vec![Action::Move(step(1, &[W]))]);
     assert!(s.legal_actions().contains(&Action::EndTurn));
     s.apply(Action::Move(step(1, &[W])));
-    assert_eq!(s.marked().count_ones(), 1, "visiting a crime scene marks it");
+    assert_eq!(
+        s.marked().count_ones(),
+        1,
+        "visiting a crime scene marks it"
+    );
     assert!(
-        !s.legal_actions().iter().any(|a| matches!(a, Action::Move(_))),
+        !s.legal_actions()
+            .iter()
+            .any(|a| matches!(a, Action::Move(_))),
         "one move per turn"
     );
 }
@@ -179,7 +190,10 @@ fn required_move_variant_makes_the_criminal_move_first() {
     let mut s = placed(&[2, 6, 18, 19], 1, &[("criminal-move", "required")]);
     assert!(!s.legal_actions().contains(&Action::EndTurn));
     s.apply(Action::Move(step(1, &[W])));
-    assert!(s.legal_actions().contains(&Action::EndTurn), "moved already");
+    assert!(
+        s.legal_actions().contains(&Action::EndTurn),
+        "moved already"
+    );
 }
 
 #[test]
@@ -198,14 +212,20 @@ fn police_move_one_pawn_one_card() {
         .sum();
     assert_eq!(moves.len(), expected);
     s.apply(Action::Move(step(13, &[E])));
-    assert!(!s.legal_actions().iter().any(|a| matches!(a, Action::Move(_))));
+    assert!(
+        !s.legal_actions()
+            .iter()
+            .any(|a| matches!(a, Action::Move(_)))
+    );
 }
 
 #[test]
 fn questioning_witnesses_discards_from_the_criminal() {
     let mut s = placed(&[11, 13, 17, 7], 19, &[]);
     end_criminal_turn(&mut s);
-    let q = kind(&s, Side::Police, |e| matches!(e, Effect::OpponentDiscard { .. }));
+    let q = kind(&s, Side::Police, |e| {
+        matches!(e, Effect::OpponentDiscard { .. })
+    });
     set_hand(&mut s, Side::Police, &[q]);
     let before = s.pile_sizes(Side::Criminal);
     s.apply(Action::Play {
@@ -224,7 +244,9 @@ fn questioning_witnesses_discards_from_the_criminal() {
 #[test]
 fn anonymous_in_the_crowd_discards_from_the_police() {
     let mut s = placed(&[11, 13, 17, 7], 19, &[]);
-    let a = kind(&s, Side::Criminal, |e| matches!(e, Effect::OpponentDiscard { .. }));
+    let a = kind(&s, Side::Criminal, |e| {
+        matches!(e, Effect::OpponentDiscard { .. })
+    });
     set_hand(&mut s, Side::Criminal, &[a]);
     let before = s.pile_sizes(Side::Police);
     s.apply(Action::Play {
@@ -288,7 +310,9 @@ fn set_up_a_barricade_then_move_one() {
 fn a_shot_in_the_dark_and_call_in_reinforcements() {
     // An officer on the police station (J = 9).
     let mut s = placed(&[9, 13, 17, 7], 19, &[]);
-    let shot = kind(&s, Side::Criminal, |e| matches!(e, Effect::WoundOfficer { .. }));
+    let shot = kind(&s, Side::Criminal, |e| {
+        matches!(e, Effect::WoundOfficer { .. })
+    });
     set_hand(&mut s, Side::Criminal, &[shot]);
     s.apply(Action::Play {
         kind: shot,
@@ -313,7 +337,9 @@ fn a_shot_in_the_dark_and_call_in_reinforcements() {
 #[test]
 fn reinforcements_need_an_officer_on_the_station() {
     let mut s = placed(&[7, 13, 17, 11], 19, &[]);
-    let shot = kind(&s, Side::Criminal, |e| matches!(e, Effect::WoundOfficer { .. }));
+    let shot = kind(&s, Side::Criminal, |e| {
+        matches!(e, Effect::WoundOfficer { .. })
+    });
     set_hand(&mut s, Side::Criminal, &[shot]);
     s.apply(Action::Play {
         kind: shot,
@@ -341,7 +367,9 @@ fn reinforcements_need_an_officer_on_the_station() {
 #[test]
 fn wounding_every_officer_wins_for_the_criminal() {
     let mut s = placed(&[9, 13, 17, 7], 19, &[]);
-    let shot = kind(&s, Side::Criminal, |e| matches!(e, Effect::WoundOfficer { .. }));
+    let shot = kind(&s, Side::Criminal, |e| {
+        matches!(e, Effect::WoundOfficer { .. })
+    });
     for target in [9, 13, 17, 7] {
         assert_eq!(s.side_to_act(), Some(Side::Criminal));
         set_hand(&mut s, Side::Criminal, &[shot]);
@@ -362,7 +390,9 @@ fn wounding_every_officer_wins_for_the_criminal() {
 #[test]
 fn cumulative_wounds_variant_counts_reinforced_officers() {
     let mut s = placed(&[9, 13, 17, 7], 19, &[("wound-win", "cumulative")]);
-    let shot = kind(&s, Side::Criminal, |e| matches!(e, Effect::WoundOfficer { .. }));
+    let shot = kind(&s, Side::Criminal, |e| {
+        matches!(e, Effect::WoundOfficer { .. })
+    });
     let r = kind(&s, Side::Police, |e| e == Effect::Reinforce);
     set_hand(&mut s, Side::Criminal, &[shot]);
     s.apply(Action::Play {
@@ -427,7 +457,7 @@ fn canvassing_the_district_reorders_the_top_cards() {
     s.apply(Action::EndTurn);
     let hand = s.hand(Side::Police);
     assert_eq!(hand.len(), usize::from(s.table.rules.hand_size));
-    assert_eq!(&hand[..], &wanted[..hand.len()]);
+    assert_eq!(hand, &wanted[..hand.len()]);
 }
 
 #[test]
@@ -435,7 +465,9 @@ fn in_pursuit_draws_an_extra_card() {
     let mut s = placed(&[11, 13, 17, 7], 19, &[]);
     end_criminal_turn(&mut s);
     let p = kind(&s, Side::Police, |e| matches!(e, Effect::ExtraDraw { .. }));
-    let q = kind(&s, Side::Police, |e| matches!(e, Effect::OpponentDiscard { .. }));
+    let q = kind(&s, Side::Police, |e| {
+        matches!(e, Effect::OpponentDiscard { .. })
+    });
     set_hand(&mut s, Side::Police, &[p, q, q]);
     s.apply(Action::Play {
         kind: p,
@@ -457,7 +489,9 @@ fn in_pursuit_draws_an_extra_card() {
 #[test]
 fn mistaken_identity_moves_an_officer_but_not_onto_the_criminal() {
     let mut s = placed(&[18, 13, 1, 3], 19, &[]);
-    let m = kind(&s, Side::Criminal, |e| matches!(e, Effect::MoveOfficer { .. }));
+    let m = kind(&s, Side::Criminal, |e| {
+        matches!(e, Effect::MoveOfficer { .. })
+    });
     set_hand(&mut s, Side::Criminal, &[m]);
     let plays = s.legal_actions();
     assert!(plays.contains(&Action::Play {
@@ -498,7 +532,10 @@ fn one_step_ahead_moves_two_or_one_diagonally() {
     assert!(ends.contains(&14), "two steps east");
     assert!(ends.contains(&10), "two steps west");
     assert!(!ends.contains(&2), "C1 lies behind the officer on C2");
-    assert!(!ends.contains(&0), "no diagonal within a two-card move by default");
+    assert!(
+        !ends.contains(&0),
+        "no diagonal within a two-card move by default"
+    );
     let jump = Action::Play {
         kind: f,
         target: Target::Path(step(12, &[NE])),
@@ -507,7 +544,9 @@ fn one_step_ahead_moves_two_or_one_diagonally() {
     assert_eq!(s.criminal(), Some(8));
     assert_eq!(s.marked().count_ones(), 1);
     assert!(
-        !s.legal_actions().iter().any(|a| matches!(a, Action::Move(_))),
+        !s.legal_actions()
+            .iter()
+            .any(|a| matches!(a, Action::Move(_))),
         "One Step Ahead replaces the move"
     );
 }
@@ -530,11 +569,18 @@ fn one_step_ahead_marks_scenes_passed_over_unless_the_variant_says_otherwise() {
 
 #[test]
 fn diagonal_within_two_variant() {
-    let mut s = placed(&[7, 18, 1, 3], 12, &[("one-step-ahead", "diagonal-within-two")]);
+    let mut s = placed(
+        &[7, 18, 1, 3],
+        12,
+        &[("one-step-ahead", "diagonal-within-two")],
+    );
     let f = kind(&s, Side::Criminal, |e| matches!(e, Effect::FastMove { .. }));
     set_hand(&mut s, Side::Criminal, &[f]);
     let target = Target::Path(step(12, &[NE, E]));
-    assert!(s.legal_actions().contains(&Action::Play { kind: f, target }));
+    assert!(
+        s.legal_actions()
+            .contains(&Action::Play { kind: f, target })
+    );
     let twice = Target::Path(step(12, &[NE, SE]));
     assert!(!s.legal_actions().contains(&Action::Play {
         kind: f,
@@ -566,7 +612,9 @@ fn take_to_the_sewers_links_open_sewer_entrances() {
     });
     assert_eq!(s.criminal(), Some(2));
     assert!(
-        s.legal_actions().iter().any(|a| matches!(a, Action::Move(_))),
+        s.legal_actions()
+            .iter()
+            .any(|a| matches!(a, Action::Move(_))),
         "the card is not the move"
     );
 }
@@ -609,8 +657,14 @@ fn marking_three_crime_scenes_wins() {
 fn unknown_variants_are_refused() {
     let e = engine();
     let mut rng = ChaCha8Rng::seed_from_u64(0);
-    assert!(e.new_game(&config(&[("stacking", "piled")]), &mut rng).is_err());
-    assert!(e.new_game(&config(&[("teleport", "yes")]), &mut rng).is_err());
+    assert!(
+        e.new_game(&config(&[("stacking", "piled")]), &mut rng)
+            .is_err()
+    );
+    assert!(
+        e.new_game(&config(&[("teleport", "yes")]), &mut rng)
+            .is_err()
+    );
     for v in e.variants() {
         for value in v.values {
             assert!(e.new_game(&config(&[(v.name, value)]), &mut rng).is_ok());
@@ -622,7 +676,11 @@ fn unknown_variants_are_refused() {
 fn check_invariants(s: &SearchState, rng: &mut ChaCha8Rng) {
     let rules = &s.table.rules;
     if s.turn() != Turn::Terminal {
-        assert!(!s.legal_actions().is_empty(), "no legal action:\n{}", s.observation(0));
+        assert!(
+            !s.legal_actions().is_empty(),
+            "no legal action:\n{}",
+            s.observation(0)
+        );
     }
     for side in [Side::Criminal, Side::Police] {
         let counts = s.card_counts(side);
@@ -635,7 +693,11 @@ fn check_invariants(s: &SearchState, rng: &mut ChaCha8Rng) {
     let (on_map, hospital, unplaced) = s.officer_places();
     assert_eq!(on_map + hospital + unplaced, usize::from(rules.officers));
     assert!(s.barricade_cells().count() <= usize::from(rules.barricades));
-    assert_eq!(s.barricade_mask() & s.scenes(), 0, "no barricade on a crime scene");
+    assert_eq!(
+        s.barricade_mask() & s.scenes(),
+        0,
+        "no barricade on a crime scene"
+    );
     if let Some(c) = s.criminal() {
         assert_eq!(s.blocked() & 1 << c, 0, "the criminal never shares a card");
     }
@@ -659,7 +721,10 @@ fn random_games(games: u64, variants: &[(&str, &str)], cap: u32) {
         let mut s = e.new_game(&cfg, &mut rng).unwrap();
         while s.turn() != Turn::Terminal {
             check_invariants(&s, &mut rng);
-            assert!(s.moves_played() < cap, "game {seed} did not end within {cap} moves");
+            assert!(
+                s.moves_played() < cap,
+                "game {seed} did not end within {cap} moves"
+            );
             let actions = s.legal_actions();
             let a = actions[rng.random_range(0..actions.len())];
             let _ = s.action_name(a);
@@ -669,7 +734,10 @@ fn random_games(games: u64, variants: &[(&str, &str)], cap: u32) {
         *reasons.entry(s.end_reason().unwrap()).or_insert(0) += 1;
     }
     for reason in [CRIME_SCENES, SURROUNDED] {
-        assert!(reasons.contains_key(reason), "{reason} never ended a game: {reasons:?}");
+        assert!(
+            reasons.contains_key(reason),
+            "{reason} never ended a game: {reasons:?}"
+        );
     }
 }
 

@@ -27,15 +27,22 @@ pub fn action_name(state: &SearchState, action: Action) -> String {
     let side = state.side_to_act().unwrap_or(Side::Criminal);
     let who = side.name();
     match action {
-        Action::Place(c) if side == Side::Police => format!("police: place an officer on {}", cell(state, c)),
+        Action::Place(c) if side == Side::Police => {
+            format!("police: place an officer on {}", cell(state, c))
+        }
         Action::Place(c) => format!("criminal: place the criminal on {}", cell(state, c)),
-        Action::Move(p) => format!("{who}: move {}", path_text(state, p.from, state.path_cells(p))),
+        Action::Move(p) => format!(
+            "{who}: move {}",
+            path_text(state, p.from, state.path_cells(p))
+        ),
         Action::Play { kind, target } => {
             let name = kind_name(state, side, kind);
             let aim = match target {
                 Target::None => String::new(),
                 Target::Cell(c) => format!(" on {}", cell(state, c)),
-                Target::Shift { from, to } => format!(": {} -> {}", cell(state, from), cell(state, to)),
+                Target::Shift { from, to } => {
+                    format!(": {} -> {}", cell(state, from), cell(state, to))
+                }
                 Target::Path(p) => format!(": {}", path_text(state, p.from, state.path_cells(p))),
             };
             let nothing = if target == Target::None && !state.needs_no_target_pub(side, kind) {
@@ -48,7 +55,10 @@ pub fn action_name(state: &SearchState, action: Action) -> String {
         Action::Arrange(p) => {
             let look = state.arrange_look().unwrap_or(0);
             let order = order_of(&state.top_for_arrange(look), look, p);
-            let names: Vec<&str> = order[..usize::from(look)].iter().map(|&k| kind_name(state, side, k)).collect();
+            let names: Vec<&str> = order[..usize::from(look)]
+                .iter()
+                .map(|&k| kind_name(state, side, k))
+                .collect();
             format!("{who}: put back, top first: {}", names.join(", "))
         }
         Action::Wound(c) => format!("{who}: wound the officer on {}", cell(state, c)),
@@ -60,13 +70,22 @@ pub fn action_name(state: &SearchState, action: Action) -> String {
 /// public discard piles. The opponent's hand and both draw piles stay hidden, except the top
 /// cards a player has canvassed in their own pile.
 pub fn observation(state: &SearchState, player: Player) -> String {
-    let me = if player == 0 { Side::Criminal } else { Side::Police };
+    let me = if player == 0 {
+        Side::Criminal
+    } else {
+        Side::Police
+    };
     let mut s = String::new();
     let _ = writeln!(s, "you are the {}", me.name());
     match state.side_to_act() {
         Some(side) => {
             let (moves, plays, extra) = state.turn_state();
-            let _ = writeln!(s, "to act: {} (turn {}, moves left {moves}, plays left {plays}, extra draws {extra})", side.name(), state.stats_turns() + 1);
+            let _ = writeln!(
+                s,
+                "to act: {} (turn {}, moves left {moves}, plays left {plays}, extra draws {extra})",
+                side.name(),
+                state.stats_turns() + 1
+            );
         }
         None => {
             let _ = writeln!(s, "game over: {:?}", state.winner().map(Side::name));
@@ -79,13 +98,22 @@ pub fn observation(state: &SearchState, player: Player) -> String {
     let _ = writeln!(s, "officers wounded (in hospital): {}", state.wounded());
     for side in [Side::Criminal, Side::Police] {
         let (hand, draw, discard) = state.pile_sizes(side);
-        let _ = write!(s, "{}: hand {hand}, draw pile {draw}, discard pile {discard}", side.name());
+        let _ = write!(
+            s,
+            "{}: hand {hand}, draw pile {draw}, discard pile {discard}",
+            side.name()
+        );
         let _ = writeln!(s, " [{}]", kinds_text(state, side, state.discards(side)));
     }
     let mut hand = state.hand(me).to_vec();
     hand.sort_unstable();
     let _ = writeln!(s, "your hand: {}", kinds_text(state, me, &hand));
-    let top: Vec<&str> = state.known_top(me).iter().rev().map(|&k| kind_name(state, me, k)).collect();
+    let top: Vec<&str> = state
+        .known_top(me)
+        .iter()
+        .rev()
+        .map(|&k| kind_name(state, me, k))
+        .collect();
     if !top.is_empty() {
         let _ = writeln!(s, "your draw pile, top first: {}", top.join(", "));
     }
