@@ -19,6 +19,7 @@ use crate::engine::{Config, Engine, State, Turn};
 use crate::games::aether::AetherEngine;
 use crate::games::capek_golems::{self, CapekEngine};
 use crate::games::settlers_aztecs::PrayEngine;
+use crate::games::the_search::{self, SearchEngine};
 use crate::model::Game;
 
 pub use bots::make_bot;
@@ -103,7 +104,12 @@ pub trait EngineTask {
 }
 
 /// Engine ids this build can play.
-pub const ENGINES: &[&str] = &[capek_golems::ID, "aether", "imperial-settlers-aztecs"];
+pub const ENGINES: &[&str] = &[
+    capek_golems::ID,
+    "aether",
+    "imperial-settlers-aztecs",
+    the_search::ENGINE_ID,
+];
 
 /// Builds the engine the game's `engine` id names and hands it to `task`.
 pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, String> {
@@ -116,6 +122,7 @@ pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, Str
         capek_golems::ID => task.run(CapekEngine::from_model(game)?, game),
         "aether" => task.run(AetherEngine::from_model(game)?, game),
         "imperial-settlers-aztecs" => task.run(PrayEngine::from_model(game)?, game),
+        the_search::ENGINE_ID => task.run(SearchEngine::from_model(game)?, game),
         other => Err(format!(
             "{}: no engine `{other}` in this build (known: {})",
             game.slug,

@@ -1233,6 +1233,34 @@ impl State for SearchState {
         self.moves_played
     }
 
+    fn action_kind(&self, action: Action) -> &'static str {
+        let side = self.to_act;
+        match action {
+            Action::Place(_) => "place a pawn",
+            Action::Move(_) => "move",
+            Action::Arrange(_) => "canvass: reorder",
+            Action::Wound(_) => "wound another officer",
+            Action::EndTurn => "end turn",
+            Action::Play { kind, target } => {
+                if target == Target::None && !self.needs_no_target(side, kind) {
+                    "play a card for no effect"
+                } else {
+                    effect_label(side, self.effect(side, kind))
+                }
+            }
+        }
+    }
+
+    /// The heuristic evaluation turned into win chances, for search that stops early.
+    fn estimate(&self) -> Vec<f64> {
+        if self.phase == Phase::Over {
+            return self.returns();
+        }
+        let score = super::bots::evaluate(self, Side::Criminal);
+        let criminal = 1.0 / (1.0 + (-score / 100.0).exp());
+        vec![criminal, 1.0 - criminal]
+    }
+
     fn end_reason(&self) -> Option<&'static str> {
         self.outcome.map(|(_, r)| r)
     }
@@ -1256,6 +1284,22 @@ impl State for SearchState {
             ("police cards played", f64::from(s.cards_played[1])),
             ("turns", f64::from(s.turns)),
         ]
+    }
+}
+
+/// A card play for usage statistics: the effect, named after the card that carries it.
+fn effect_label(side: Side, effect: Effect) -> &'static str {
+    match (side, effect) {
+        (Side::Police, Effect::OpponentDiscard { .. }) => "play Questioning Witnesses",
+        (Side::Criminal, Effect::OpponentDiscard { .. }) => "play Anonymous in the Crowd",
+        (_, Effect::Barricade) => "play Set Up a Barricade",
+        (_, Effect::Reinforce) => "play Call in Reinforcements",
+        (_, Effect::ArrangeTop { .. }) => "play Canvassing the District",
+        (_, Effect::ExtraDraw { .. }) => "play In Pursuit",
+        (_, Effect::MoveOfficer { .. }) => "play Mistaken Identity",
+        (_, Effect::FastMove { .. }) => "play One Step Ahead",
+        (_, Effect::WoundOfficer { .. }) => "play A Shot in the Dark",
+        (_, Effect::SewerTravel) => "play Take to the Sewers",
     }
 }
 
