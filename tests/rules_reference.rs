@@ -588,7 +588,16 @@ fn variants_described_are_the_engines_variants() {
     let aether = shipped("aether");
     let settlers = shipped("imperial-settlers-aztecs");
     let capek = shipped("capek-golems");
+    let search = shipped("the-search");
     let engines = [
+        (
+            &search,
+            engine_variants(
+                printplay::games::the_search::SearchEngine::from_model(&search)
+                    .unwrap()
+                    .variants(),
+            ),
+        ),
         (
             &capek,
             engine_variants(printplay::games::capek_golems::VARIANTS),
