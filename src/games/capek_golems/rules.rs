@@ -80,6 +80,13 @@ pub struct GolemCard {
 pub struct Rules {
     pub cards: Vec<CardInfo>,
     pub card_names: Vec<String>,
+    /// Cards that play alike once in hand share a key (colour, value, gold, and a wild's
+    /// outrage): the engine offers one of them where the choice makes no difference.
+    pub hand_keys: Vec<u32>,
+    /// The cards of each colour, as bits.
+    pub colour_masks: Vec<u64>,
+    /// The wild cards, as bits.
+    pub wild_mask: u64,
     pub colours: Vec<String>,
     /// Golem cards per seat, by figure number.
     pub golems: Vec<Vec<GolemCard>>,
@@ -141,9 +148,21 @@ impl Rules {
             ));
         }
         let int = |name: &str| game.param_int(name).and_then(|v| small(v, name));
+        let hand_keys = cards.iter().map(hand_key).collect();
+        let mut colour_masks = vec![0u64; colours.len()];
+        let mut wild_mask = 0u64;
+        for (i, c) in cards.iter().enumerate() {
+            match c.is_wild() {
+                true => wild_mask |= 1 << i,
+                false => colour_masks[c.colour as usize] |= 1 << i,
+            }
+        }
         Ok(Rules {
             cards,
             card_names,
+            hand_keys,
+            colour_masks,
+            wild_mask,
             colours,
             golems,
             golem_names,
@@ -200,6 +219,11 @@ impl Rules {
             .unwrap_or(0)
             .max(0)
     }
+}
+
+fn hand_key(c: &CardInfo) -> u32 {
+    let outrage = if c.is_wild() { c.outrage as u8 } else { 0 };
+    u32::from_le_bytes([c.colour, c.value, c.gold, outrage])
 }
 
 fn small(v: i64, what: &str) -> Result<u8, String> {

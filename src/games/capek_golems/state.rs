@@ -269,11 +269,7 @@ impl CapekState {
     }
 
     fn same_in_hand(&self, a: u8, b: u8) -> bool {
-        let (x, y) = (self.rules.cards[a as usize], self.rules.cards[b as usize]);
-        x.colour == y.colour
-            && x.value == y.value
-            && x.gold == y.gold
-            && (!x.is_wild() || x.outrage == y.outrage)
+        self.rules.hand_keys[a as usize] == self.rules.hand_keys[b as usize]
     }
 
     fn begin_turn(&mut self) {
@@ -517,6 +513,8 @@ impl CapekState {
     /// up to the option's set size exactly.
     pub fn set_actions(&self, out: &mut Vec<Action>) {
         let p = self.current();
+        let hand = self.hands[p];
+        let wilds = hand & self.rules.wild_mask;
         for (g, golem) in self.rules.golems[p].iter().enumerate() {
             if self.set_done(p, g) {
                 continue;
@@ -525,36 +523,50 @@ impl CapekState {
                 if o == 1 && golem.options[0] == golem.options[1] {
                     continue;
                 }
-                let eligible = cards_of(self.hands[p]).filter(|&c| {
-                    let info = self.rules.cards[c as usize];
-                    info.is_wild() || info.colour == colour
-                });
-                let mut groups: Vec<u64> = Vec::new();
-                for c in eligible {
-                    match groups
+                let coloured = hand & self.rules.colour_masks[colour as usize];
+                if coloured == 0 && !self.flags.wild_only_sets {
+                    continue;
+                }
+                let eligible = coloured | wilds;
+                let total: u32 = cards_of(eligible)
+                    .map(|c| self.rules.set_value(self.flags, c as usize) as u32)
+                    .sum();
+                if total < size as u32 {
+                    continue;
+                }
+                // Cards alike in hand form one group; a set takes some of each group.
+                let mut groups = [0u64; super::rules::MAX_CARDS];
+                let mut n = 0;
+                for c in cards_of(eligible) {
+                    let key = self.rules.hand_keys[c as usize];
+                    match groups[..n]
                         .iter_mut()
-                        .find(|g| self.same_in_hand(g.trailing_zeros() as u8, c))
+                        .find(|g| self.rules.hand_keys[g.trailing_zeros() as usize] == key)
                     {
                         Some(group) => *group |= bit(c),
-                        None => groups.push(bit(c)),
+                        None => {
+                            groups[n] = bit(c);
+                            n += 1;
+                        }
                     }
                 }
-                let mut found = Vec::new();
-                self.choose_set(&groups, size, 0, &mut found);
-                out.extend(found.into_iter().map(|cards| Action::Set {
-                    golem: g as u8,
-                    option: o as u8,
-                    cards,
-                }));
+                let mut emit = |cards| {
+                    out.push(Action::Set {
+                        golem: g as u8,
+                        option: o as u8,
+                        cards,
+                    })
+                };
+                self.choose_set(&groups[..n], size, 0, &mut emit);
             }
         }
     }
 
-    fn choose_set(&self, groups: &[u64], left: u8, chosen: u64, out: &mut Vec<u64>) {
+    fn choose_set(&self, groups: &[u64], left: u8, chosen: u64, emit: &mut impl FnMut(u64)) {
         let Some((&group, rest)) = groups.split_first() else {
-            let coloured = cards_of(chosen).any(|c| !self.rules.cards[c as usize].is_wild());
+            let coloured = chosen & !self.rules.wild_mask != 0;
             if left == 0 && chosen != 0 && (coloured || self.flags.wild_only_sets) {
-                out.push(chosen);
+                emit(chosen);
             }
             return;
         };
@@ -563,14 +575,14 @@ impl CapekState {
             .set_value(self.flags, group.trailing_zeros() as usize);
         let mut taken = 0u64;
         let mut used = 0u8;
-        self.choose_set(rest, left, chosen, out);
+        self.choose_set(rest, left, chosen, emit);
         for c in cards_of(group) {
             used = used.saturating_add(value);
             if used > left || value == 0 {
                 break;
             }
             taken |= bit(c);
-            self.choose_set(rest, left - used, chosen | taken, out);
+            self.choose_set(rest, left - used, chosen | taken, emit);
         }
     }
 
