@@ -111,6 +111,17 @@ pub struct Variant {
 }
 
 impl Config {
+    /// A config for `players` seats with the named variants set.
+    pub fn with_variants(players: usize, variants: &[(&str, &str)]) -> Config {
+        Config {
+            players,
+            variants: variants
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
     /// The chosen value of a variant, or its default.
     pub fn variant<'a>(&'a self, v: &'a Variant) -> &'a str {
         self.variants

@@ -241,15 +241,20 @@ fn tokens_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     }
 }
 
-/// A card face as a standalone SVG document at its trim size (for diagrams elsewhere).
-pub fn card_svg(game: &Game, card_id: &str) -> Result<String, String> {
+/// Every face of a game at trim size, for the standalone SVG exports below.
+fn draw_faces_without_bleed(game: &Game) -> Result<faces::Faces, String> {
     let templates = Templates::new(game)?;
-    let faces = faces::draw_all(game, &templates, 0.0).map_err(|errs| {
+    faces::draw_all(game, &templates, 0.0).map_err(|errs| {
         errs.into_iter()
             .map(|e| e.message)
             .collect::<Vec<_>>()
             .join("; ")
-    })?;
+    })
+}
+
+/// A card face as a standalone SVG document at its trim size (for diagrams elsewhere).
+pub fn card_svg(game: &Game, card_id: &str) -> Result<String, String> {
+    let faces = draw_faces_without_bleed(game)?;
     faces
         .decks
         .iter()
@@ -264,13 +269,7 @@ pub fn card_svg(game: &Game, card_id: &str) -> Result<String, String> {
 
 /// A piece as a standalone SVG document, clipped to its outline.
 pub fn piece_svg(game: &Game, piece_id: &str) -> Result<String, String> {
-    let templates = Templates::new(game)?;
-    let faces = faces::draw_all(game, &templates, 0.0).map_err(|errs| {
-        errs.into_iter()
-            .map(|e| e.message)
-            .collect::<Vec<_>>()
-            .join("; ")
-    })?;
+    let faces = draw_faces_without_bleed(game)?;
     faces
         .pieces
         .iter()

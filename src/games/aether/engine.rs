@@ -910,13 +910,7 @@ mod tests {
     }
 
     fn config(players: usize, variants: &[(&str, &str)]) -> Config {
-        Config {
-            players,
-            variants: variants
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        }
+        Config::with_variants(players, variants)
     }
 
     fn game(players: usize, variants: &[(&str, &str)]) -> AetherState {

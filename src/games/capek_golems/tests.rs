@@ -20,13 +20,7 @@ fn engine() -> CapekEngine {
 }
 
 fn config(variants: &[(&str, &str)]) -> Config {
-    Config {
-        players: 2,
-        variants: variants
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-    }
+    Config::with_variants(2, variants)
 }
 
 fn game(e: &CapekEngine, variants: &[(&str, &str)]) -> CapekState {

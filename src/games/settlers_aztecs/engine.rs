@@ -872,13 +872,7 @@ mod tests {
     }
 
     fn config(variants: &[(&str, &str)]) -> Config {
-        Config {
-            players: 1,
-            variants: variants
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        }
+        Config::with_variants(1, variants)
     }
 
     fn sample_chance(state: &PrayState, rng: &mut ChaCha8Rng) -> PrayAction {

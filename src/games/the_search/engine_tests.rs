@@ -34,13 +34,7 @@ fn test_layout() -> Vec<Icon> {
 }
 
 fn config(variants: &[(&str, &str)]) -> Config {
-    Config {
-        players: 2,
-        variants: variants
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-    }
+    Config::with_variants(2, variants)
 }
 
 /// A game on the test map with the officers and the criminal placed; the criminal to act.
