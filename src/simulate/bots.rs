@@ -1,4 +1,10 @@
 //! Game-independent bots: uniform random and information-set Monte Carlo tree search.
+//!
+//! MCTS learns only as much as its playouts tell it. Uniformly random playouts are useless
+//! where random play almost always ends the same way (Capek's shared outrage loss, a
+//! solitaire target random play never reaches), so a playout follows a policy: by default
+//! the engine's own `heuristic` bot with a little uniform noise, and it stops after a number
+//! of moves to ask the engine's [`State::estimate`].
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -7,26 +13,29 @@ use crate::engine::{Bot, Engine, State, Turn};
 
 /// Iterations of `mcts` when the spec gives none.
 pub const DEFAULT_MCTS_ITERATIONS: u32 = 200;
-/// Player moves of random play after leaving the search tree, before [`State::estimate`].
-pub const ROLLOUT_MOVES: u32 = 40;
+/// The playout policy when the spec names none: the engine's bot of this name.
+pub const DEFAULT_ROLLOUT_POLICY: &str = "heuristic";
+/// Chance that a playout move is uniformly random instead of the policy's, when not given.
+pub const DEFAULT_EPSILON: f64 = 0.1;
+/// Player moves of a playout after leaving the search tree, before [`State::estimate`].
+pub const DEFAULT_ROLLOUT_MOVES: u32 = 40;
 /// UCB exploration constant.
 const EXPLORATION: f64 = 0.7;
 
-/// A bot from its spec: `random`, `mcts`, `mcts:N` (N iterations) or an engine's own bot.
+/// What `mcts` accepts after its name, for error messages and `--help`.
+pub const MCTS_SPEC: &str = "mcts[:N[:POLICY][:eps=E][:depth=D]] (N iterations; POLICY random or an engine bot such as heuristic)";
+
+/// A bot from its spec: `random`, `mcts...` (see [`MCTS_SPEC`]) or an engine's own bot.
 pub fn make_bot<E: Engine>(engine: &E, spec: &str) -> Result<Box<dyn Bot<E::State>>, String> {
-    match spec.split_once(':') {
-        None if spec == "random" => Ok(Box::new(RandomBot)),
-        None if spec == "mcts" => Ok(Box::new(Mcts::new(DEFAULT_MCTS_ITERATIONS))),
-        Some(("mcts", n)) => match n.parse::<u32>() {
-            Ok(n) if n > 0 => Ok(Box::new(Mcts::new(n))),
-            _ => Err(format!(
-                "`{spec}`: mcts takes a positive number of iterations"
-            )),
-        },
-        _ => engine
-            .bot(spec)
-            .ok_or_else(|| format!("unknown bot `{spec}` (try random, mcts, mcts:N or heuristic)")),
+    if spec == "random" {
+        return Ok(Box::new(RandomBot));
     }
+    if spec == "mcts" || spec.starts_with("mcts:") {
+        return Ok(Box::new(Mcts::from_spec(engine, spec)?));
+    }
+    engine
+        .bot(spec)
+        .ok_or_else(|| format!("unknown bot `{spec}` (try random, heuristic or {MCTS_SPEC})"))
 }
 
 /// Plays a legal move chosen uniformly.
@@ -42,21 +51,133 @@ impl<S: State> Bot<S> for RandomBot {
     }
 }
 
+/// How MCTS plays on after leaving its tree.
+pub struct Rollout<S: State> {
+    /// The policy bot (`None`: uniform random). It sees the sampled world whole, as every
+    /// player in a determinized playout does.
+    policy: Option<Box<dyn Bot<S>>>,
+    /// Chance that a move is uniformly random instead of the policy's.
+    epsilon: f64,
+    /// Player moves before the playout stops and asks [`State::estimate`].
+    moves: u32,
+}
+
+impl<S: State> Rollout<S> {
+    /// Uniformly random playouts of `moves` moves.
+    pub fn random(moves: u32) -> Rollout<S> {
+        Rollout {
+            policy: None,
+            epsilon: 1.0,
+            moves,
+        }
+    }
+
+    /// Playouts by `policy`, a uniformly random move instead with chance `epsilon`.
+    pub fn with_policy(policy: Box<dyn Bot<S>>, epsilon: f64, moves: u32) -> Rollout<S> {
+        Rollout {
+            policy: Some(policy),
+            epsilon,
+            moves,
+        }
+    }
+
+    fn choose(&mut self, s: &S, rng: &mut ChaCha8Rng) -> S::Action {
+        match &mut self.policy {
+            Some(policy) if self.epsilon <= 0.0 || rng.random::<f64>() >= self.epsilon => {
+                policy.choose(s, rng)
+            }
+            _ => {
+                let legal = s.legal_actions();
+                legal[rng.random_range(0..legal.len())]
+            }
+        }
+    }
+
+    /// Plays on for a while, then the result or the engine's estimate.
+    fn play(&mut self, mut s: S, rng: &mut ChaCha8Rng) -> Vec<f64> {
+        let limit = s.moves_played() + self.moves;
+        loop {
+            match s.turn() {
+                Turn::Terminal => return s.returns(),
+                Turn::Chance => {
+                    let outcome = s.sample_chance(rng);
+                    s.apply(outcome);
+                }
+                Turn::Player(_) if s.moves_played() >= limit => return s.estimate(),
+                Turn::Player(_) => {
+                    let action = self.choose(&s, rng);
+                    s.apply(action);
+                }
+            }
+        }
+    }
+}
+
 /// Single-observer information-set MCTS: each iteration samples the hidden part of the game
 /// ([`State::determinize`]) and walks one shared tree of the bot's and its rivals' moves,
 /// counting for each move how often it was available (UCB with availability counts).
-/// Chance events are sampled on the way and do not branch the tree.
-pub struct Mcts {
+/// Chance events are sampled on the way and do not branch the tree. Below the tree a
+/// [`Rollout`] plays on.
+pub struct Mcts<S: State> {
     iterations: u32,
+    rollout: Rollout<S>,
     name: String,
 }
 
-impl Mcts {
-    pub fn new(iterations: u32) -> Mcts {
+impl<S: State> Mcts<S> {
+    pub fn new(iterations: u32, rollout: Rollout<S>, name: String) -> Mcts<S> {
         Mcts {
             iterations,
-            name: format!("mcts:{iterations}"),
+            rollout,
+            name,
         }
+    }
+
+    /// Parses `mcts[:N[:POLICY][:eps=E][:depth=D]]`; the bot's name is the spec as given.
+    pub fn from_spec<E: Engine<State = S>>(engine: &E, spec: &str) -> Result<Mcts<S>, String> {
+        let bad = |why: String| format!("`{spec}`: {why}; the form is {MCTS_SPEC}");
+        let mut parts = spec.split(':');
+        if parts.next() != Some("mcts") {
+            return Err(bad("not an mcts spec".into()));
+        }
+        let iterations = match parts.next() {
+            None => DEFAULT_MCTS_ITERATIONS,
+            Some(n) => match n.parse::<u32>() {
+                Ok(n) if n > 0 => n,
+                _ => return Err(bad(format!("`{n}` is not a positive number of iterations"))),
+            },
+        };
+        let mut policy_name = DEFAULT_ROLLOUT_POLICY;
+        let mut epsilon = DEFAULT_EPSILON;
+        let mut moves = DEFAULT_ROLLOUT_MOVES;
+        for part in parts {
+            match part.split_once('=') {
+                Some(("eps", e)) => {
+                    epsilon = e
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|e| (0.0..=1.0).contains(e))
+                        .ok_or_else(|| bad(format!("eps takes a number from 0 to 1, not `{e}`")))?;
+                }
+                Some(("depth", d)) => {
+                    moves = d
+                        .parse::<u32>()
+                        .map_err(|_| bad(format!("depth takes a number of moves, not `{d}`")))?;
+                }
+                Some((key, _)) => return Err(bad(format!("unknown option `{key}`"))),
+                None => policy_name = part,
+            }
+        }
+        let rollout = match policy_name {
+            "random" => Rollout::random(moves),
+            name => {
+                let policy = engine
+                    .bot(name)
+                    .ok_or_else(|| bad(format!("no playout policy `{name}` in this game")))?;
+                Rollout::with_policy(policy, epsilon, moves)
+            }
+        };
+        Ok(Mcts::new(iterations, rollout, spec.to_string()))
     }
 }
 
@@ -69,7 +190,19 @@ struct Node<A> {
     children: Vec<(A, usize)>,
 }
 
-impl<S: State> Bot<S> for Mcts {
+impl<A> Node<A> {
+    fn new(mover: usize) -> Node<A> {
+        Node {
+            mover,
+            visits: 0,
+            available: 0,
+            reward: 0.0,
+            children: Vec::new(),
+        }
+    }
+}
+
+impl<S: State> Bot<S> for Mcts<S> {
     fn name(&self) -> &str {
         &self.name
     }
@@ -82,16 +215,10 @@ impl<S: State> Bot<S> for Mcts {
         if legal.len() == 1 {
             return legal[0];
         }
-        let mut tree: Vec<Node<S::Action>> = vec![Node {
-            mover: me,
-            visits: 0,
-            available: 0,
-            reward: 0.0,
-            children: Vec::new(),
-        }];
+        let mut tree: Vec<Node<S::Action>> = vec![Node::new(me)];
         for _ in 0..self.iterations {
             let world = state.determinize(me, rng);
-            iterate(&mut tree, world, rng);
+            self.iterate(&mut tree, world, rng);
         }
         tree[0]
             .children
@@ -102,46 +229,43 @@ impl<S: State> Bot<S> for Mcts {
     }
 }
 
-fn iterate<S: State>(tree: &mut Vec<Node<S::Action>>, mut s: S, rng: &mut ChaCha8Rng) {
-    let mut path = vec![0usize];
-    let mut node = 0;
-    loop {
-        while s.turn() == Turn::Chance {
-            let outcome = s.sample_chance(rng);
-            s.apply(outcome);
-        }
-        let Turn::Player(p) = s.turn() else { break };
-        let legal = s.legal_actions();
-        let untried: Vec<S::Action> = legal
-            .iter()
-            .copied()
-            .filter(|a| !tree[node].children.iter().any(|(c, _)| c == a))
-            .collect();
-        if !untried.is_empty() {
-            let action = untried[rng.random_range(0..untried.len())];
-            let child = tree.len();
-            tree.push(Node {
-                mover: p,
-                visits: 0,
-                available: 0,
-                reward: 0.0,
-                children: Vec::new(),
-            });
-            tree[node].children.push((action, child));
+impl<S: State> Mcts<S> {
+    /// One iteration: down the tree by UCB, one new node, a playout, the result back up.
+    fn iterate(&mut self, tree: &mut Vec<Node<S::Action>>, mut s: S, rng: &mut ChaCha8Rng) {
+        let mut path = vec![0usize];
+        let mut node = 0;
+        loop {
+            while s.turn() == Turn::Chance {
+                let outcome = s.sample_chance(rng);
+                s.apply(outcome);
+            }
+            let Turn::Player(p) = s.turn() else { break };
+            let legal = s.legal_actions();
+            let untried: Vec<S::Action> = legal
+                .iter()
+                .copied()
+                .filter(|a| !tree[node].children.iter().any(|(c, _)| c == a))
+                .collect();
+            if !untried.is_empty() {
+                let action = untried[rng.random_range(0..untried.len())];
+                let child = tree.len();
+                tree.push(Node::new(p));
+                tree[node].children.push((action, child));
+                s.apply(action);
+                path.push(child);
+                break;
+            }
+            let (action, child) = select(tree, node, &legal);
             s.apply(action);
             path.push(child);
-            break;
+            node = child;
         }
-        let (action, child) = select(tree, node, &legal);
-        s.apply(action);
-        path.push(child);
-        node = child;
-    }
-    let values = rollout(s, rng);
-    for &n in &path {
-        let node = &mut tree[n];
-        node.visits += 1;
-        node.reward += values[node.mover];
+        let values = self.rollout.play(s, rng);
+        for &n in &path {
+            let node = &mut tree[n];
+            node.visits += 1;
+            node.reward += values[node.mover];
+        }
     }
 }
 
@@ -164,23 +288,4 @@ fn select<A: Copy + PartialEq>(tree: &mut [Node<A>], node: usize, legal: &[A]) -
         }
     }
     best.expect("every legal move has a child once none is untried")
-}
-
-/// Random play for a while, then the result or the engine's estimate.
-fn rollout<S: State>(mut s: S, rng: &mut ChaCha8Rng) -> Vec<f64> {
-    let limit = s.moves_played() + ROLLOUT_MOVES;
-    loop {
-        match s.turn() {
-            Turn::Terminal => return s.returns(),
-            Turn::Chance => {
-                let outcome = s.sample_chance(rng);
-                s.apply(outcome);
-            }
-            Turn::Player(_) if s.moves_played() >= limit => return s.estimate(),
-            Turn::Player(_) => {
-                let legal = s.legal_actions();
-                s.apply(legal[rng.random_range(0..legal.len())]);
-            }
-        }
-    }
 }

@@ -88,7 +88,13 @@ pub struct CapekState {
     pub(super) flags: Flags,
     pub(super) players: u8,
     pub(super) hands: [u64; MAX_PLAYERS],
+    /// Cards of each hand every player saw go in (kept from the Auction House) and has not
+    /// seen leave: determinizing leaves them where they are.
+    pub(super) known: [u64; MAX_PLAYERS],
     pub(super) draw: u64,
+    /// Cards the draw pile may hold, as every player knows: all at the start, then the
+    /// discard pile that became the draw pile at the last reshuffle.
+    pub(super) drawable: u64,
     pub(super) discard: u64,
     pub(super) auction: [u8; MAX_SLOTS],
     /// Field-research markers on each golem card.
@@ -148,7 +154,9 @@ impl CapekState {
             flags,
             players: players as u8,
             hands,
+            known: [0; MAX_PLAYERS],
             draw: deck.fold(0, |acc, c| acc | bit(c)),
+            drawable: u64::MAX,
             discard: 0,
             auction,
             research: [[0; MAX_GOLEM]; MAX_PLAYERS],
@@ -371,6 +379,7 @@ impl CapekState {
         if self.draw == 0 {
             // Draw pile exhausted: the discard pile becomes the new draw pile.
             self.draw = self.discard;
+            self.drawable = self.discard;
             self.discard = 0;
             self.reshuffles += 1;
         }
@@ -422,6 +431,7 @@ impl CapekState {
                     unreachable!()
                 };
                 self.hands[p] |= bit(card);
+                self.known[p] |= bit(card);
                 self.finish_purchase();
             }
             Action::Place(g) => {
@@ -441,6 +451,7 @@ impl CapekState {
                 self.close_buying();
                 self.used |= DRAW_USED;
                 self.hands[p] &= !bit(card);
+                self.known[p] &= !bit(card);
                 self.discard |= bit(card);
                 self.to_hand += self.rules.discard_draw;
             }
@@ -457,6 +468,7 @@ impl CapekState {
         };
         let p = self.current();
         self.hands[p] &= !bit(card);
+        self.known[p] &= !bit(card);
         self.discard |= bit(card);
         let paid = paid + self.rules.cards[card as usize].gold;
         if paid >= self.rules.prices[slot as usize] {
@@ -474,6 +486,7 @@ impl CapekState {
         self.used |= SET_USED;
         self.sets_played += 1;
         self.hands[p] &= !cards;
+        self.known[p] &= !cards;
         self.discard |= cards;
         self.sets[p] |= 1 << golem;
         // Special Wild Cards: each wild used moves the outrage marker.
@@ -767,9 +780,10 @@ impl State for CapekState {
             } else {
                 let _ = writeln!(
                     s,
-                    "player {} holds {} cards",
+                    "player {} holds {} cards, seen taken into hand: {}",
                     p + 1,
-                    self.hands[p].count_ones()
+                    self.hands[p].count_ones(),
+                    self.list(self.known[p])
                 );
             }
             let golems: Vec<String> = (0..self.rules.golems[p].len())
@@ -788,20 +802,36 @@ impl State for CapekState {
         s
     }
 
+    /// Deals the other players' unseen cards afresh from the cards `observer` cannot see,
+    /// keeping what everyone knows: cards seen going into a hand stay there, and a card that
+    /// was not in the discard pile at the last reshuffle cannot be in the draw pile, so it is
+    /// in some other hand. Every deal consistent with that is equally likely.
     fn determinize(&self, observer: Player, rng: &mut ChaCha8Rng) -> CapekState {
-        let mut d = self.clone();
+        let others = || (0..self.num_players()).filter(move |&q| q != observer);
         let mut pool = self.draw;
-        for q in (0..self.num_players()).filter(|&q| q != observer) {
-            pool |= self.hands[q];
+        let mut slots: Vec<Player> = Vec::new();
+        for q in others() {
+            let unseen = self.hands[q] & !self.known[q];
+            pool |= unseen;
+            slots.extend(std::iter::repeat_n(q, unseen.count_ones() as usize));
         }
-        for q in (0..self.num_players()).filter(|&q| q != observer) {
-            let mut hand = 0;
-            for _ in 0..self.hands[q].count_ones() {
-                let c = nth_card(pool, rng.random_range(0..pool.count_ones()));
-                pool &= !bit(c);
-                hand |= bit(c);
-            }
-            d.hands[q] = hand;
+        let mut d = self.clone();
+        for q in others() {
+            d.hands[q] = self.known[q];
+        }
+        // Cards that cannot be in the draw pile take random unseen slots first.
+        let mut forced = pool & !self.drawable;
+        while forced != 0 && !slots.is_empty() {
+            let c = forced.trailing_zeros() as u8;
+            forced &= forced - 1;
+            let q = slots.swap_remove(rng.random_range(0..slots.len()));
+            d.hands[q] |= bit(c);
+            pool &= !bit(c);
+        }
+        for q in slots {
+            let c = nth_card(pool, rng.random_range(0..pool.count_ones()));
+            pool &= !bit(c);
+            d.hands[q] |= bit(c);
         }
         d.draw = pool;
         d

@@ -412,6 +412,66 @@ fn random_play_keeps_every_invariant() {
     }
 }
 
+/// What `d`, a determinization of `s` for `observer`, must keep: the observer's hand, every
+/// hand's size and its cards seen taken in, the unseen cards as a whole, and a draw pile
+/// within the cards it can hold since the last reshuffle.
+fn consistent(s: &CapekState, d: &CapekState, observer: usize) -> Result<(), String> {
+    conserved(d)?;
+    let n = s.num_players();
+    let unseen = |x: &CapekState| {
+        (0..n)
+            .filter(|&q| q != observer)
+            .fold(x.draw, |acc, q| acc | x.hands[q])
+    };
+    if d.hands[observer] != s.hands[observer] || unseen(d) != unseen(s) {
+        return Err("the observer's hand or the unseen cards changed".into());
+    }
+    for q in 0..n {
+        if d.hands[q].count_ones() != s.hands[q].count_ones()
+            || d.hands[q] & s.known[q] != s.known[q]
+        {
+            return Err(format!("hand {q} lost its size or a card seen going in"));
+        }
+    }
+    if d.draw & !s.drawable != 0 {
+        return Err("the draw pile holds a card that was not reshuffled into it".into());
+    }
+    Ok(())
+}
+
+#[test]
+fn determinizing_keeps_what_every_player_knows() {
+    let e = engine();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let (mut checked, mut resampled, mut after_reshuffle) = (0, 0, 0);
+    for _ in 0..30 {
+        let mut s = game(&e, &[]);
+        while let Turn::Player(_) | Turn::Chance = s.turn() {
+            if let Turn::Player(p) = s.turn() {
+                let observer = (p + checked) % 2;
+                let d = s.determinize(observer, &mut rng);
+                consistent(&s, &d, observer).unwrap_or_else(|e| panic!("{e}: {s:?} {d:?}"));
+                checked += 1;
+                resampled += usize::from(d.hands != s.hands);
+                after_reshuffle += usize::from(s.drawable != u64::MAX);
+            }
+            let action = match s.turn() {
+                Turn::Chance => s.sample_chance(&mut rng),
+                _ => crate::engine::Bot::choose(&mut Heuristic, &s, &mut rng),
+            };
+            s.apply(action);
+        }
+    }
+    assert!(
+        resampled > checked / 2,
+        "{resampled} of {checked} resampled"
+    );
+    assert!(
+        after_reshuffle > checked / 4,
+        "{after_reshuffle} of {checked}"
+    );
+}
+
 #[test]
 fn heuristic_bot_avoids_the_shared_loss() {
     use crate::simulate::{SimOptions, run_games};
