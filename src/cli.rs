@@ -102,7 +102,7 @@ pub struct RunArgs {
     /// Seats (default: the game's smallest count).
     #[arg(long)]
     pub players: Option<usize>,
-    /// Bots, one per seat or one for all: random, mcts, mcts:N, heuristic.
+    /// Bots, one per seat or one for all: random, heuristic, mcts[:N[:POLICY][:eps=E][:depth=D]].
     #[arg(long, value_delimiter = ',', default_value = "random")]
     pub bots: Vec<String>,
     /// A rule variant, NAME=VALUE (repeatable).

