@@ -56,6 +56,7 @@ fn main() {
         files.len(),
         bytes as f64 / 1e6
     );
+    stage_times(&games, &options);
     let capek = &games[0];
     let mut cards = Vec::new();
     let mut size = 0;
@@ -71,6 +72,41 @@ fn main() {
         median(cards).as_secs_f64() * 1000.0,
         size as f64 / 1024.0
     );
+}
+
+/// Each game's stages one after another on one thread, in CPU-independent order, so the
+/// cost of each stage shows (the full build above runs them in parallel).
+fn stage_times(games: &[printplay::model::Game], options: &BuildOptions) {
+    for game in games {
+        let start = Instant::now();
+        let problems = printplay::check::check_game(game);
+        assert!(problems.is_empty(), "{} checks", game.slug);
+        let check = start.elapsed();
+        let start = Instant::now();
+        let faces = render::draw_faces(game, options).expect("faces draw");
+        let draw = start.elapsed();
+        let build = render::GameBuild {
+            game,
+            faces,
+            options,
+            dir: options.out.join(&game.slug),
+        };
+        let mut line = format!(
+            "{:<26} check {:>5.0} ms  faces {:>4.0} ms",
+            game.slug,
+            check.as_secs_f64() * 1000.0,
+            draw.as_secs_f64() * 1000.0
+        );
+        for (name, stage) in render::stages() {
+            let start = Instant::now();
+            stage(&build).expect("stage runs");
+            line.push_str(&format!(
+                "  {name} {:>4.0} ms",
+                start.elapsed().as_secs_f64() * 1000.0
+            ));
+        }
+        println!("{line}");
+    }
 }
 
 fn walk(dir: &Path) -> Vec<u64> {

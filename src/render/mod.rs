@@ -309,28 +309,20 @@ fn png_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
 
 /// Tabletop Simulator deck sheets: 10 x 7 slots, each design once, the back in the last slot.
 fn tts_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
-    const COLS: usize = 10;
-    const ROWS: usize = 7;
+    const GRID: (u32, u32) = (10, 7);
     const PX_PER_MM: f64 = 5.0;
+    let per_sheet = (GRID.0 * GRID.1 - 1) as usize;
     let mut out = Vec::new();
     for d in b.faces.decks.iter().filter(|d| !d.cards.is_empty()) {
-        let (w, h) = d.size;
-        let chunks: Vec<_> = d.cards.chunks(COLS * ROWS - 1).collect();
+        let back = sheets::single_face(&d.back, d.size);
+        let chunks: Vec<_> = d.cards.chunks(per_sheet).collect();
         for (n, chunk) in chunks.iter().enumerate() {
-            let mut body = String::new();
-            let slot = |i: usize, svg: &str| {
-                let (x, y) = ((i % COLS) as f64 * w, (i / COLS) as f64 * h);
-                format!(
-                    r#"<svg x="{x}" y="{y}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" overflow="hidden">{svg}</svg>"#
-                )
-            };
-            for (i, c) in chunk.iter().enumerate() {
-                body.push_str(&slot(i, &c.svg));
-            }
-            body.push_str(&slot(COLS * ROWS - 1, &d.back));
-            let size = (COLS as f64 * w, ROWS as f64 * h);
-            let svg = pdf::svg_page(size, &body);
-            let bytes = png::render_png(&svg, size, PX_PER_MM)?;
+            let faces: Vec<String> = chunk
+                .iter()
+                .map(|c| sheets::single_face(&c.svg, d.size))
+                .collect();
+            let sheet = png::grid(&faces, &back, GRID, d.size, PX_PER_MM)?;
+            let bytes = png::encode(&sheet)?;
             let name = if chunks.len() == 1 {
                 format!("tts/{}.png", d.id)
             } else {
