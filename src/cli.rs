@@ -245,10 +245,11 @@ fn build(data: &Path, args: BuildArgs) -> Exit {
     } else {
         None
     };
-    // Check every game first; a game that fails its check is not built.
+    // Check every game first (in parallel); a game that fails its check is not built.
+    use rayon::prelude::*;
+    let checked: Vec<_> = games.par_iter().map(|g| (g, check_game(g))).collect();
     let mut sound = Vec::new();
-    for game in &games {
-        let found = check_game(game);
+    for (game, found) in checked {
         if found.is_empty() {
             sound.push(game);
         } else {
@@ -256,7 +257,6 @@ fn build(data: &Path, args: BuildArgs) -> Exit {
             problems.extend(found);
         }
     }
-    use rayon::prelude::*;
     let results: Vec<_> = sound
         .par_iter()
         .map(|game| {

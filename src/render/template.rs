@@ -19,6 +19,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 use tera::{Context, Tera};
@@ -147,12 +148,7 @@ pub struct Templates {
 
 impl Templates {
     pub fn new(game: &Game) -> Result<Templates, String> {
-        let mut tera = Tera::default();
-        tera.autoescape_on(vec![".svg"]);
-        for (name, body) in BUILTIN {
-            tera.add_raw_template(&format!("{name}.svg"), body)
-                .map_err(|e| format!("built-in template `{name}`: {}", error_chain(&e)))?;
-        }
+        let mut tera = builtins()?.clone();
         let dir = game_template_dir(game);
         if let Ok(entries) = std::fs::read_dir(&dir) {
             let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
@@ -196,6 +192,23 @@ impl Templates {
         let file = format!("{name}.svg");
         self.tera.get_template_names().any(|n| n == file)
     }
+}
+
+/// The built-in templates, parsed once per process (parsing is most of the cost of a
+/// template engine; each game clones this and adds its own templates and functions).
+fn builtins() -> Result<&'static Tera, String> {
+    static BASE: OnceLock<Result<Tera, String>> = OnceLock::new();
+    BASE.get_or_init(|| {
+        let mut tera = Tera::default();
+        tera.autoescape_on(vec![".svg"]);
+        for (name, body) in BUILTIN {
+            tera.add_raw_template(&format!("{name}.svg"), body)
+                .map_err(|e| format!("built-in template `{name}`: {}", error_chain(&e)))?;
+        }
+        Ok(tera)
+    })
+    .as_ref()
+    .map_err(Clone::clone)
 }
 
 fn add_file(tera: &mut Tera, path: &Path) -> Result<(), String> {
