@@ -139,24 +139,28 @@ fn segments(doc: &Document, page: ObjectId) -> Vec<Segment> {
         .collect()
 }
 
-/// Vertical and horizontal crop marks that lie outside `bleed`: (x, above, below) and (y, left, right).
-fn marks_outside(segs: &[Segment], bleed: Rect) -> (Vec<f64>, Vec<f64>) {
+/// Vertical and horizontal crop marks: (x of each mark above or below the block) and (y of
+/// each mark left or right of it). A crop mark starts outside the trim, no nearer than 1 mm
+/// and no farther than 1 mm beyond the bleed, and runs away from the block past the bleed.
+fn crop_marks(segs: &[Segment], trim: Rect, bleed: Rect) -> (Vec<f64>, Vec<f64>) {
+    let b = trim.x - bleed.x;
+    // Distances outward from the trim of a mark's near and far ends.
+    let is_mark = |near: f64, far: f64| near >= 1.0 - TOL && near <= b + 1.0 && far > b + 0.5;
     let mut xs = Vec::new();
     let mut ys = Vec::new();
-    // A crop mark starts just outside the bleed (within 1 mm) and runs away from it.
-    let near = |a: f64, edge: f64| (a - edge).abs() <= 1.0;
     for &((x1, y1), (x2, y2)) in segs {
         let (top, bottom) = (y1.min(y2), y1.max(y2));
         let (left, right) = (x1.min(x2), x1.max(x2));
+        let (trim_bottom, trim_right) = (trim.y + trim.h, trim.x + trim.w);
         if close(x1, x2)
-            && ((bottom < bleed.y && near(bottom, bleed.y))
-                || (top > bleed.y + bleed.h && near(top, bleed.y + bleed.h)))
+            && (is_mark(trim.y - bottom, trim.y - top)
+                || is_mark(top - trim_bottom, bottom - trim_bottom))
         {
             xs.push(x1);
         }
         if close(y1, y2)
-            && ((right < bleed.x && near(right, bleed.x))
-                || (left > bleed.x + bleed.w && near(left, bleed.x + bleed.w)))
+            && (is_mark(trim.x - right, trim.x - left)
+                || is_mark(left - trim_right, right - trim_right))
         {
             ys.push(y1);
         }
@@ -213,9 +217,9 @@ fn trim_and_bleed_boxes_and_crop_marks_match_every_card_cell() {
                 "TrimBox {trim:?} vs cells {block:?}"
             );
             assert!(same_rect(bleed, block.grow(o.bleed)), "BleedBox {bleed:?}");
-            // Every card cell's four edges are cut lines marked on the page, outside the bleed,
-            // on both sides of the block.
-            let (mx, my) = marks_outside(&segments(&doc, id), bleed);
+            // Every card cell's four edges are cut lines marked on the page, outside the trim
+            // and reaching past the bleed, on both sides of the block.
+            let (mx, my) = crop_marks(&segments(&doc, id), trim, bleed);
             for p in &page.placed {
                 for x in [p.trim.x, p.trim.right()] {
                     assert_eq!(count_near(&mx, x), 2, "vertical cut at {x} on {paper:?}");
@@ -296,8 +300,9 @@ fn faces_equal_the_sum_of_counts_and_backs_mirror_fronts() {
                 }
                 // And the PDF's crop marks on the back page sit at the mirrored cut lines.
                 let back_id = pages[2 * i + 1];
+                let trim = page_box(&doc, back_id, b"TrimBox");
                 let bleed = page_box(&doc, back_id, b"BleedBox");
-                let (mx, my) = marks_outside(&segments(&doc, back_id), bleed);
+                let (mx, my) = crop_marks(&segments(&doc, back_id), trim, bleed);
                 let (bx, by) = cut_lines(b);
                 for x in &bx {
                     assert_eq!(count_near(&mx, *x), 2, "{slug}: back cut x {x}");

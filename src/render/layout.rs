@@ -53,6 +53,10 @@ pub const MARK_GAP: f64 = 0.5;
 pub const MARK_LEN: f64 = 4.0;
 /// Crop mark line width.
 pub const MARK_WIDTH: f64 = 0.2;
+/// Closest a crop mark comes to the trim when it has to start inside the bleed.
+pub const MARK_TRIM_GAP: f64 = 1.0;
+/// White either side of a crop mark that lies on the bleed.
+pub const MARK_HALO: f64 = 0.3;
 
 /// A rectangle in page millimetres, origin top-left.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -169,38 +173,63 @@ impl Grid {
     }
 }
 
-/// Crop marks outside `block` (plus its bleed) at every cut line: `xs` are the vertical cut
-/// lines, `ys` the horizontal ones. Marks stop short of the printer margin.
+/// Crop marks at every cut line of `block`: `xs` are the vertical cut lines, `ys` the
+/// horizontal ones. A mark runs away from the block and ends before the printer margin.
+/// Where there is room it starts just outside the bleed, [`MARK_LEN`] long. Where there is
+/// not (3 x 3 poker cards on Letter leave 7.7 mm above and below the block), it starts
+/// inside the bleed, [`MARK_TRIM_GAP`] beyond the trim, so it still reads: that outer strip
+/// of bleed is cut away with it, and a white halo keeps the mark visible on the art.
 pub fn crop_marks(paper: (f64, f64), block: Rect, bleed: f64, xs: &[f64], ys: &[f64]) -> String {
-    let start = bleed + MARK_GAP;
-    let room = |space: f64| (space - start - PRINTER_MARGIN).clamp(1.0, MARK_LEN);
-    let top = room(block.y);
-    let bottom = room(paper.1 - block.bottom());
-    let left = room(block.x);
-    let right = room(paper.0 - block.right());
-    let mut d = String::new();
+    let top = mark_span(block.y, bleed);
+    let bottom = mark_span(paper.1 - block.bottom(), bleed);
+    let left = mark_span(block.x, bleed);
+    let right = mark_span(paper.0 - block.right(), bleed);
+    let mut ink = String::new();
+    let mut halo = String::new();
     for &x in xs {
-        d.push_str(&format!(
-            "M{x:.3},{a:.3} V{b:.3} M{x:.3},{c:.3} V{e:.3} ",
-            a = block.y - start,
-            b = block.y - start - top,
-            c = block.bottom() + start,
-            e = block.bottom() + start + bottom
-        ));
+        for (span, edge, dir) in [(top, block.y, -1.0), (bottom, block.bottom(), 1.0)] {
+            let at = |d: f64| edge + dir * d;
+            ink.push_str(&format!("M{x:.3},{:.3} V{:.3} ", at(span.0), at(span.1)));
+            if span.0 < bleed {
+                halo.push_str(&format!("M{x:.3},{:.3} V{:.3} ", at(span.0), at(bleed)));
+            }
+        }
     }
     for &y in ys {
-        d.push_str(&format!(
-            "M{a:.3},{y:.3} H{b:.3} M{c:.3},{y:.3} H{e:.3} ",
-            a = block.x - start,
-            b = block.x - start - left,
-            c = block.right() + start,
-            e = block.right() + start + right
+        for (span, edge, dir) in [(left, block.x, -1.0), (right, block.right(), 1.0)] {
+            let at = |d: f64| edge + dir * d;
+            ink.push_str(&format!("M{:.3},{y:.3} H{:.3} ", at(span.0), at(span.1)));
+            if span.0 < bleed {
+                halo.push_str(&format!("M{:.3},{y:.3} H{:.3} ", at(span.0), at(bleed)));
+            }
+        }
+    }
+    let mut out = String::new();
+    if !halo.is_empty() {
+        out.push_str(&format!(
+            r##"<path d="{}" fill="none" stroke="#ffffff" stroke-width="{:.2}" stroke-linecap="butt"/>"##,
+            halo.trim_end(),
+            MARK_WIDTH + 2.0 * MARK_HALO
         ));
     }
-    format!(
+    out.push_str(&format!(
         r##"<path d="{}" fill="none" stroke="#000000" stroke-width="{MARK_WIDTH}" stroke-linecap="butt"/>"##,
-        d.trim_end()
-    )
+        ink.trim_end()
+    ));
+    out
+}
+
+/// Where a crop mark lies, as distances from the trim (start, end), given `space` from the
+/// trim to the paper's edge on that side.
+fn mark_span(space: f64, bleed: f64) -> (f64, f64) {
+    let end = space - PRINTER_MARGIN;
+    let outside = bleed + MARK_GAP;
+    if end - outside >= MARK_LEN {
+        (outside, outside + MARK_LEN)
+    } else {
+        let start = (end - MARK_LEN).clamp(MARK_TRIM_GAP.min(end), outside);
+        (start, end.max(start))
+    }
 }
 
 /// A 50 mm ruler with millimetre ticks, its left end at (x, y), ticks going down.
@@ -345,6 +374,29 @@ mod tests {
             assert!((b.x - (g.paper.0 - b.right())).abs() < 1e-9, "centred");
             assert!(b.grow(3.0 + MARK_ROOM).y >= 0.0);
         }
+    }
+
+    #[test]
+    fn crop_marks_are_long_enough_on_a4_and_letter() {
+        for paper in [Paper::A4, Paper::Letter] {
+            let g = Grid::new(paper, (63.0, 88.0), 3.0).unwrap();
+            let b = g.block();
+            for space in [b.x, b.y, g.paper.0 - b.right(), g.paper.1 - b.bottom()] {
+                let (start, end) = mark_span(space, 3.0);
+                assert!(end - start >= 3.5, "{paper:?}: {start}..{end} of {space}");
+                assert!(start >= MARK_TRIM_GAP, "outside the trim");
+                assert!(end > 3.0, "reaches beyond the bleed");
+                assert!(space - end >= PRINTER_MARGIN - 1e-9, "printable");
+            }
+        }
+        // A4 has room outside the bleed; Letter's top and bottom start inside it.
+        let a4 = Grid::new(Paper::A4, (63.0, 88.0), 3.0).unwrap().block();
+        assert_eq!(
+            mark_span(a4.y, 3.0),
+            (3.0 + MARK_GAP, 3.0 + MARK_GAP + MARK_LEN)
+        );
+        let letter = Grid::new(Paper::Letter, (63.0, 88.0), 3.0).unwrap().block();
+        assert!(mark_span(letter.y, 3.0).0 < 3.0);
     }
 
     #[test]
