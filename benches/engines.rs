@@ -7,8 +7,6 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use rand::RngExt;
-
 use printplay::engine::{Config, Engine, State, Turn};
 use printplay::model::{Game, game_slugs, load_game};
 use printplay::simulate::{EngineTask, SimOptions, config_for, game_rng, play_game, with_engine};
@@ -59,10 +57,7 @@ fn random_game<E: Engine>(engine: &E, config: &Config, index: u64) -> u32 {
                 return s.moves_played();
             }
             Turn::Chance => s.sample_chance(&mut rng),
-            Turn::Player(_) => {
-                let legal = s.legal_actions();
-                legal[rng.random_range(0..legal.len())]
-            }
+            Turn::Player(_) => s.random_action(&mut rng),
         };
         s.apply(action);
     }

@@ -8,7 +8,7 @@ use std::time::Instant;
 use printplay::engine::{Config, Engine, State, Turn};
 use printplay::games::the_search::SearchEngine;
 use printplay::model::load_game;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 fn main() {
@@ -76,8 +76,8 @@ fn random_games(engine: &SearchEngine, config: &Config, games: u64) {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut s = engine.new_game(config, &mut rng).expect("new game");
             while s.turn() != Turn::Terminal {
-                let actions = s.legal_actions();
-                s.apply(actions[rng.random_range(0..actions.len())]);
+                let action = s.random_action(&mut rng);
+                s.apply(action);
             }
             moves += u64::from(s.moves_played());
             *reasons.entry(s.end_reason().unwrap_or("none")).or_default() += 1;

@@ -32,6 +32,8 @@ pub struct Plan {
 ///   whose turn it is, the move count);
 /// - [`State::determinize`] keeps the acting player's observation and legal moves
 ///   (these two in the first `plan.deep_games` games);
+/// - [`State::random_action`] draws what `legal_actions` and the same generator would, and
+///   [`State::legal_actions_into`] lists the same moves;
 /// - `extra` holds (the engine's own conservation rules);
 /// - the game ends within `cap` moves, and a finished game has a result per seat.
 ///
@@ -84,7 +86,15 @@ pub fn random_play<E: Engine>(
                         }
                     }
                     seen.moves += 1;
-                    legal[rng.random_range(0..legal.len())]
+                    let mut listed = rng.clone();
+                    let expected = legal[listed.random_range(0..legal.len())];
+                    let mut into = Vec::new();
+                    s.legal_actions_into(&mut into);
+                    let drawn = s.random_action(&mut rng);
+                    if drawn != expected || rng != listed || into != legal {
+                        return Err(at(&s, "random_action or legal_actions_into disagrees with legal_actions".into()));
+                    }
+                    drawn
                 }
             };
             s.apply(action);

@@ -51,8 +51,7 @@ impl<S: State> Bot<S> for RandomBot {
         "random"
     }
     fn choose(&mut self, state: &S, rng: &mut ChaCha8Rng) -> S::Action {
-        let legal = state.legal_actions();
-        legal[rng.random_range(0..legal.len())]
+        state.random_action(rng)
     }
 }
 
@@ -103,10 +102,7 @@ impl<S: State> Rollout<S> {
             Some(policy) if self.epsilon <= 0.0 || rng.random::<f64>() >= self.epsilon => {
                 policy.choose(s, rng)
             }
-            _ => {
-                let legal = s.legal_actions();
-                legal[rng.random_range(0..legal.len())]
-            }
+            _ => s.random_action(rng),
         }
     }
 

@@ -9,6 +9,7 @@
 //! state therefore never sits at a chance node. [`State::determinize`] resamples everything the
 //! observer cannot see and reseeds that generator, so a bot cannot foresee a shuffle.
 
+use std::ops::ControlFlow::{self, Break, Continue};
 use std::sync::Arc;
 
 use rand::seq::SliceRandom;
@@ -538,42 +539,66 @@ impl SearchState {
 }
 
 /// Legal actions.
+///
+/// One walk over the legal actions, [`SearchState::each_legal`], feeds a [`Sink`] runs of
+/// actions it can count without making them (the set bits of a mask, the open directions from
+/// a card) and streams of actions it must walk to find (longer paths, orderings). Listing,
+/// counting and picking the k-th action all go through it, so they agree on the order, and a
+/// random move costs a count and one pick instead of a full list.
 impl SearchState {
     /// The legal actions, appended to `out` (which is cleared first).
     pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
+        let _ = self.each_legal(&mut Collect(out));
+    }
+
+    /// How many legal actions there are.
+    pub fn legal_count(&self) -> usize {
+        let mut count = Count(0);
+        let _ = self.each_legal(&mut count);
+        count.0
+    }
+
+    /// The `k`-th legal action, in the order of [`SearchState::legal_actions_into`].
+    pub fn nth_legal(&self, k: usize) -> Option<Action> {
+        let mut pick = Pick {
+            left: k,
+            found: None,
+        };
+        let _ = self.each_legal(&mut pick);
+        pick.found
+    }
+
+    fn each_legal<S: Sink>(&self, sink: &mut S) -> ControlFlow<()> {
         match self.phase {
-            Phase::Over => {}
-            Phase::Place(side) => self.placements(side, out),
-            Phase::Arrange { look } => self.arrangements(look, out),
-            Phase::Wound { left: _ } => {
-                self.each_officer_cell(|c| out.push(Action::Wound(c)));
-            }
+            Phase::Over => Continue(()),
+            Phase::Place(side) => bit_run(sink, self.placements(side), Action::Place),
+            Phase::Arrange { look } => self.arrangements(look, sink),
+            Phase::Wound { left: _ } => bit_run(sink, self.police_mask(), Action::Wound),
             Phase::Main => {
                 if self.moves_left > 0 {
-                    self.moves(out);
+                    self.moves(sink)?;
                 }
                 if self.plays_left > 0 {
-                    self.plays(out);
+                    self.plays(sink)?;
                 }
                 if self.may_end_turn() {
-                    out.push(Action::EndTurn);
+                    sink.run(1, |_| Action::EndTurn)?;
                 }
+                Continue(())
             }
         }
     }
 
-    fn placements(&self, side: Side, out: &mut Vec<Action>) {
+    /// Cards where the side placing now may put a pawn.
+    fn placements(&self, side: Side) -> u64 {
         let police = self.police_mask();
         let taken = match side {
             Side::Police if self.readings.exclusive => police | self.criminal_mask(),
             Side::Police => self.criminal_mask(),
             Side::Criminal => police,
         };
-        let free = self.all_cells() & !self.scenes & !taken;
-        for c in bits(free) {
-            out.push(Action::Place(c));
-        }
+        self.all_cells() & !self.scenes & !taken
     }
 
     fn may_end_turn(&self) -> bool {
@@ -583,19 +608,15 @@ impl SearchState {
             && self.exits(self.criminal) != 0)
     }
 
-    fn moves(&self, out: &mut Vec<Action>) {
+    fn moves<S: Sink>(&self, sink: &mut S) -> ControlFlow<()> {
         let distance = self.table.rules.move_distance;
         match self.to_act {
-            Side::Criminal => {
-                self.criminal_paths(distance, 0, false, &mut |p| out.push(Action::Move(p)));
-            }
-            Side::Police => self.each_officer_cell(|from| {
-                self.officer_paths(from, distance, &mut |p| out.push(Action::Move(p)));
-            }),
+            Side::Criminal => self.criminal_moves(sink, distance, Action::Move),
+            Side::Police => self.officer_moves(sink, distance, Action::Move),
         }
     }
 
-    fn plays(&self, out: &mut Vec<Action>) {
+    fn plays<S: Sink>(&self, sink: &mut S) -> ControlFlow<()> {
         let hand = self.cards[self.to_act.index()].hand;
         let mut seen = 0u32;
         for &kind in hand.as_slice() {
@@ -603,86 +624,102 @@ impl SearchState {
                 continue;
             }
             seen |= 1 << kind;
-            let before = out.len();
-            self.targets(self.effect(self.to_act, kind), &mut |target| {
-                out.push(Action::Play { kind, target })
-            });
-            if out.len() == before {
-                out.push(Action::Play {
+            let mut tally = Tally {
+                inner: &mut *sink,
+                any: false,
+            };
+            self.targets(kind, &mut tally)?;
+            if !tally.any {
+                sink.run(1, |_| Action::Play {
                     kind,
                     target: Target::None,
-                });
+                })?;
             }
         }
+        Continue(())
     }
 
-    /// The targets a card's effect can take now; none means it would do nothing.
-    fn targets(&self, effect: Effect, emit: &mut impl FnMut(Target)) {
-        match effect {
+    /// The plays of a card of `kind` at the targets its effect can take now; none means it
+    /// would do nothing.
+    fn targets<S: Sink>(&self, kind: u8, sink: &mut S) -> ControlFlow<()> {
+        let play = move |target| Action::Play { kind, target };
+        match self.effect(self.to_act, kind) {
             Effect::OpponentDiscard { .. }
             | Effect::ArrangeTop { .. }
-            | Effect::ExtraDraw { .. } => emit(Target::None),
-            Effect::Barricade => self.barricade_targets(emit),
+            | Effect::ExtraDraw { .. } => sink.run(1, |_| play(Target::None)),
+            Effect::Barricade => self.barricade_targets(sink, play),
             Effect::Reinforce => {
-                if self.wounded() > 0 {
-                    for c in bits(self.stations & self.police_mask()) {
-                        emit(Target::Cell(c));
-                    }
-                }
+                let at = if self.wounded() > 0 {
+                    self.stations & self.police_mask()
+                } else {
+                    0
+                };
+                bit_run(sink, at, |c| play(Target::Cell(c)))
             }
-            Effect::MoveOfficer { distance } => self.each_officer_cell(|from| {
-                self.officer_paths(from, distance, &mut |p| emit(Target::Path(p)));
-            }),
-            Effect::FastMove { steps, diagonal } => {
-                if self.moves_left > 0 {
-                    self.criminal_paths(steps, diagonal, true, &mut |p| emit(Target::Path(p)));
-                }
+            Effect::MoveOfficer { distance } => {
+                self.officer_moves(sink, distance, |p| play(Target::Path(p)))
             }
-            Effect::WoundOfficer { .. } => self.each_officer_cell(|c| emit(Target::Cell(c))),
+            Effect::FastMove { steps, diagonal } if self.moves_left > 0 => {
+                sink.stream(|emit| {
+                    self.criminal_paths(steps, diagonal, true, &mut |p| {
+                        emit(play(Target::Path(p)));
+                    });
+                })
+            }
+            Effect::FastMove { .. } => Continue(()),
+            Effect::WoundOfficer { .. } => {
+                bit_run(sink, self.police_mask(), |c| play(Target::Cell(c)))
+            }
             Effect::SewerTravel => {
-                if self.sewers & self.criminal_mask() != 0 {
-                    let open = self.sewers & !self.blocked() & !self.criminal_mask();
-                    for c in bits(open) {
-                        emit(Target::Cell(c));
-                    }
-                }
+                let open = if self.sewers & self.criminal_mask() != 0 {
+                    self.sewers & !self.blocked() & !self.criminal_mask()
+                } else {
+                    0
+                };
+                bit_run(sink, open, |c| play(Target::Cell(c)))
             }
         }
     }
 
     /// Set Up a Barricade: a free barricade goes on a card that is not a crime scene; once all
     /// are out, one of them moves to such a card instead.
-    fn barricade_targets(&self, emit: &mut impl FnMut(Target)) {
+    fn barricade_targets<S: Sink>(
+        &self,
+        sink: &mut S,
+        play: impl Fn(Target) -> Action,
+    ) -> ControlFlow<()> {
         let mut open =
             self.all_cells() & !self.scenes & !self.criminal_mask() & !self.barricade_mask();
         if self.readings.exclusive {
             open &= !self.police_mask();
         }
         if self.barricades().contains(&NOWHERE) {
-            for c in bits(open) {
-                emit(Target::Cell(c));
-            }
-        } else {
-            for from in bits(self.barricade_mask()) {
-                for to in bits(open) {
-                    emit(Target::Shift { from, to });
-                }
-            }
+            return bit_run(sink, open, |c| play(Target::Cell(c)));
         }
+        let placed = self.barricade_mask();
+        let per = open.count_ones() as usize;
+        sink.run(placed.count_ones() as usize * per, |i| {
+            play(Target::Shift {
+                from: nth_bit(placed, i / per),
+                to: nth_bit(open, i % per),
+            })
+        })
     }
 
-    fn arrangements(&self, look: u8, out: &mut Vec<Action>) {
+    fn arrangements<S: Sink>(&self, look: u8, sink: &mut S) -> ControlFlow<()> {
         let top = self.top_cards(look);
-        let mut seen: [[u8; MAX_STEPS]; 120] = [[0; MAX_STEPS]; 120];
-        let mut n = 0;
-        for p in 0..factorial(look) {
-            let order = permuted(&top, look, p);
-            if !seen[..n].contains(&order) {
-                seen[n] = order;
-                n += 1;
-                out.push(Action::Arrange(p as u8));
+        sink.stream(|emit| {
+            let mut seen: [[u8; MAX_STEPS]; 120] = [[0; MAX_STEPS]; 120];
+            let mut n = 0;
+            for p in 0..factorial(look) {
+                let order = permuted(&top, look, p);
+                if !seen[..n].contains(&order) {
+                    seen[n] = order;
+                    n += 1;
+                    emit(Action::Arrange(p as u8));
+                }
             }
-        }
+        })
     }
 
     /// The top `look` cards of the acting side's draw pile, top first.
@@ -695,10 +732,56 @@ impl SearchState {
         top
     }
 
-    fn each_officer_cell(&self, mut f: impl FnMut(u8)) {
-        for c in bits(self.police_mask()) {
-            f(c);
+    /// The criminal's ordinary move of up to `steps` cards, each path made into an action.
+    fn criminal_moves<S: Sink>(
+        &self,
+        sink: &mut S,
+        steps: u8,
+        make: impl Fn(Path) -> Action,
+    ) -> ControlFlow<()> {
+        if steps == 1 {
+            // One orthogonal card: every end is distinct, so the open directions say it all.
+            let open = self.all_cells() & !self.blocked();
+            return self.single_steps(sink, self.criminal, open, make);
         }
+        sink.stream(|emit| self.criminal_paths(steps, 0, false, &mut |p| emit(make(p))))
+    }
+
+    /// Every officer's move of up to `steps` cards (officers sharing a card move alike),
+    /// each path made into an action.
+    fn officer_moves<S: Sink>(
+        &self,
+        sink: &mut S,
+        steps: u8,
+        make: impl Fn(Path) -> Action,
+    ) -> ControlFlow<()> {
+        for from in bits(self.police_mask()) {
+            if steps == 1 {
+                self.single_steps(sink, from, self.officer_open(from), &make)?;
+            } else {
+                sink.stream(|emit| self.officer_paths(from, steps, &mut |p| emit(make(p))))?;
+            }
+        }
+        Continue(())
+    }
+
+    /// One orthogonal step from `from` onto an `open` card, in direction order.
+    fn single_steps<S: Sink>(
+        &self,
+        sink: &mut S,
+        from: u8,
+        open: u64,
+        make: impl Fn(Path) -> Action,
+    ) -> ControlFlow<()> {
+        let next = &self.table.grid.step[usize::from(from)];
+        let mut dirs = 0u64;
+        for (d, &to) in next.iter().enumerate().take(ORTHOGONAL) {
+            if to != OFF && open & (1 << to) != 0 {
+                dirs |= 1 << d;
+            }
+        }
+        let start = Path::start(from);
+        bit_run(sink, dirs, |d| make(start.then(usize::from(d))))
     }
 
     /// Paths for the criminal pawn: orthogonal steps up to `steps`; with `card`, the card's
@@ -734,8 +817,8 @@ impl SearchState {
         }
     }
 
-    /// Paths for the officer at `from`: orthogonal steps up to `steps`, never onto the criminal.
-    fn officer_paths(&self, from: u8, steps: u8, emit: &mut impl FnMut(Path)) {
+    /// Cards an officer at `from` may pass or stop on: never the criminal's.
+    fn officer_open(&self, from: u8) -> u64 {
         let mut open = self.all_cells() & !self.criminal_mask();
         if self.readings.exclusive {
             open &= !self.blocked() | 1 << from;
@@ -743,6 +826,11 @@ impl SearchState {
         if self.readings.police_off_scenes {
             open &= !self.scenes;
         }
+        open
+    }
+
+    /// Paths for the officer at `from`: orthogonal steps up to `steps`, one per end.
+    fn officer_paths(&self, from: u8, steps: u8, emit: &mut impl FnMut(Path)) {
         let mut found = Found::default();
         let mut keep = |p: Path, end: u8, _| {
             if end != from && found.insert(end, 0) {
@@ -751,7 +839,7 @@ impl SearchState {
         };
         Walk {
             grid: &self.table.grid,
-            open,
+            open: self.officer_open(from),
             unmarked: 0,
             end_only: true,
             steps,
@@ -773,6 +861,117 @@ impl SearchState {
             1 << self.criminal
         }
     }
+}
+
+/// Receives the legal actions in order; `Break` stops the walk (a pick has been made).
+trait Sink {
+    /// A run of `n` actions; `nth(i)` makes the `i`-th, for `i < n`.
+    fn run(&mut self, n: usize, nth: impl Fn(usize) -> Action) -> ControlFlow<()>;
+    /// Actions found one by one by `walk`, which passes each to the callback it is given.
+    fn stream(&mut self, walk: impl FnOnce(&mut dyn FnMut(Action))) -> ControlFlow<()>;
+}
+
+/// Lists every action.
+struct Collect<'a>(&'a mut Vec<Action>);
+
+impl Sink for Collect<'_> {
+    fn run(&mut self, n: usize, nth: impl Fn(usize) -> Action) -> ControlFlow<()> {
+        self.0.extend((0..n).map(nth));
+        Continue(())
+    }
+
+    fn stream(&mut self, walk: impl FnOnce(&mut dyn FnMut(Action))) -> ControlFlow<()> {
+        walk(&mut |a| self.0.push(a));
+        Continue(())
+    }
+}
+
+/// Counts the actions without making the ones it can count.
+struct Count(usize);
+
+impl Sink for Count {
+    fn run(&mut self, n: usize, _: impl Fn(usize) -> Action) -> ControlFlow<()> {
+        self.0 += n;
+        Continue(())
+    }
+
+    fn stream(&mut self, walk: impl FnOnce(&mut dyn FnMut(Action))) -> ControlFlow<()> {
+        walk(&mut |_| self.0 += 1);
+        Continue(())
+    }
+}
+
+/// Makes only the action `left` places further on.
+struct Pick {
+    left: usize,
+    found: Option<Action>,
+}
+
+impl Sink for Pick {
+    fn run(&mut self, n: usize, nth: impl Fn(usize) -> Action) -> ControlFlow<()> {
+        if self.left < n {
+            self.found = Some(nth(self.left));
+            return Break(());
+        }
+        self.left -= n;
+        Continue(())
+    }
+
+    fn stream(&mut self, walk: impl FnOnce(&mut dyn FnMut(Action))) -> ControlFlow<()> {
+        let (wanted, mut seen, mut found) = (self.left, 0, None);
+        walk(&mut |a| {
+            if seen == wanted {
+                found = Some(a);
+            }
+            seen += 1;
+        });
+        match found {
+            Some(a) => {
+                self.found = Some(a);
+                Break(())
+            }
+            None => {
+                self.left -= seen;
+                Continue(())
+            }
+        }
+    }
+}
+
+/// Passes actions on and notes whether there were any.
+struct Tally<'a, S: Sink> {
+    inner: &'a mut S,
+    any: bool,
+}
+
+impl<S: Sink> Sink for Tally<'_, S> {
+    fn run(&mut self, n: usize, nth: impl Fn(usize) -> Action) -> ControlFlow<()> {
+        self.any |= n > 0;
+        self.inner.run(n, nth)
+    }
+
+    fn stream(&mut self, walk: impl FnOnce(&mut dyn FnMut(Action))) -> ControlFlow<()> {
+        let any = &mut self.any;
+        self.inner.stream(|emit| {
+            walk(&mut |a| {
+                *any = true;
+                emit(a);
+            });
+        })
+    }
+}
+
+/// One action per set bit of `mask`, lowest first.
+fn bit_run<S: Sink>(sink: &mut S, mask: u64, make: impl Fn(u8) -> Action) -> ControlFlow<()> {
+    sink.run(mask.count_ones() as usize, |i| make(nth_bit(mask, i)))
+}
+
+/// The index of the `i`-th set bit of `mask`, lowest first.
+fn nth_bit(mut mask: u64, i: usize) -> u8 {
+    for _ in 0..i {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros() as u8
 }
 
 const OFF: u8 = super::layout::OFF_MAP;
@@ -1190,6 +1389,16 @@ impl State for SearchState {
         let mut out = Vec::with_capacity(64);
         self.legal_actions_into(&mut out);
         out
+    }
+
+    fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        SearchState::legal_actions_into(self, out);
+    }
+
+    /// Counts the moves, draws an index as a listing would, and makes only that move.
+    fn random_action(&self, rng: &mut ChaCha8Rng) -> Action {
+        let k = rng.random_range(0..self.legal_count());
+        self.nth_legal(k).expect("an index below the count names a move")
     }
 
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {

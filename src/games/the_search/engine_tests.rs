@@ -669,13 +669,15 @@ fn unknown_variants_are_refused() {
 /// Checks one state's invariants against what the rules say must hold.
 fn check_invariants(s: &SearchState, rng: &mut ChaCha8Rng) {
     let rules = &s.table.rules;
+    let legal = s.legal_actions();
     if s.turn() != Turn::Terminal {
-        assert!(
-            !s.legal_actions().is_empty(),
-            "no legal action:\n{}",
-            s.observation(0)
-        );
+        assert!(!legal.is_empty(), "no legal action:\n{}", s.observation(0));
     }
+    assert_eq!(s.legal_count(), legal.len(), "counting agrees with listing");
+    for (k, &a) in legal.iter().enumerate() {
+        assert_eq!(s.nth_legal(k), Some(a), "the {k}-th action is the listed one");
+    }
+    assert_eq!(s.nth_legal(legal.len()), None);
     for side in [Side::Criminal, Side::Police] {
         let counts = s.card_counts(side);
         let expected: Vec<usize> = rules.kinds[side.index()]
