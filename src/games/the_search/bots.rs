@@ -96,17 +96,43 @@ fn criminal_score(s: &SearchState) -> f64 {
         + 2.0 * hands
 }
 
-/// The police's prospects: the criminal's, negated, plus officers near the criminal.
+/// The police's prospects. The police win by closing the criminal in and lose by letting
+/// the criminal reach the unmarked crime scenes (or by losing every officer), so they value:
+/// - each unmarked crime scene kept out of the criminal's walking reach, most of all the ones
+///   the criminal could reach next turn; an officer standing on one guards it;
+/// - a small region for the criminal to walk in and few open sides around the criminal;
+/// - officers not guarding a scene near the criminal, to close in;
+/// - officers on the map, and cards in hand.
 fn police_score(s: &SearchState) -> f64 {
     let Some(c) = s.criminal() else {
         return guard_scenes(s);
     };
     let grid = &s.table().grid;
-    let closeness: f64 = s
+    let (dist, reach) = distances(s, c, !s.blocked());
+    let unmarked = s.scenes() & !s.marked();
+    let guarded = unmarked & s.police_mask();
+    let threat: f64 = bits(unmarked)
+        .map(|scene| match dist[usize::from(scene)] {
+            1 => 80.0,
+            2 => 35.0,
+            3 => 15.0,
+            4 => 6.0,
+            _ => 0.0,
+        })
+        .sum();
+    let chasers: f64 = s
         .officer_cells()
+        .filter(|&o| guarded & 1 << o == 0)
         .map(|o| f64::from(manhattan(grid, o, c)))
         .sum();
-    -criminal_score(s) - 1.5 * closeness
+    let exits = f64::from(s.exits(c).count_ones());
+    let hands = hand_strength(s, Side::Police) - hand_strength(s, Side::Criminal);
+    -150.0 * f64::from(s.marked().count_ones()) - 40.0 * s.wounded() as f64 - threat
+        + 20.0 * f64::from(guarded.count_ones())
+        - 3.0 * f64::from(reach.count_ones())
+        - 12.0 * exits
+        - 2.0 * chasers
+        + 2.0 * hands
 }
 
 /// Before the criminal is placed: officers near the crime scenes, not piled together.
@@ -196,6 +222,7 @@ mod tests {
 
     use super::*;
     use crate::engine::{Config, Engine};
+    use crate::games::the_search::engine::Action;
     use crate::games::the_search::SearchEngine;
     use crate::model::load_game;
 
@@ -265,6 +292,40 @@ mod tests {
             criminal_wins * 10 <= games * 2,
             "random criminal won {criminal_wins} of {games}"
         );
+    }
+
+    /// A criminal one card from an unmarked crime scene (A1, beside the criminal on B1), an
+    /// officer beside the scene (A2): whatever cards the police hold, they end their turn
+    /// with an officer on the scene, the only way to keep the criminal off it.
+    #[test]
+    fn heuristic_police_guard_a_threatened_crime_scene() {
+        use super::super::rules::Icon::{self, *};
+        let layout: Vec<Icon> = vec![
+            CrimeScene, Plain, Sewer, Plain, Plain, //
+            Plain, Sewer, Plain, CrimeScene, Station, //
+            Sewer, Plain, Sewer, Plain, Sewer, //
+            Plain, CrimeScene, Plain, Sewer, Plain,
+        ];
+        let e = engine();
+        let config = Config::with_variants(2, &[]);
+        for seed in 0..20 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut s = e.new_game_on(&layout, &config, &mut rng).unwrap();
+            for cell in [5, 12, 13, 19, 1] {
+                s.apply(Action::Place(cell));
+            }
+            s.apply(Action::EndTurn);
+            while s.side_to_act() == Some(Side::Police) {
+                let view = s.determinize(1, &mut rng);
+                let a = Heuristic.choose(&view, &mut rng);
+                s.apply(a);
+            }
+            assert!(
+                s.police_mask() & 1 != 0 || s.winner() == Some(Side::Police),
+                "seed {seed}: the scene beside the criminal is left open:\n{}",
+                s.observation(1)
+            );
+        }
     }
 
     #[test]

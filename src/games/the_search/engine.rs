@@ -552,11 +552,115 @@ impl SearchState {
         let _ = self.each_legal(&mut Collect(out));
     }
 
-    /// How many legal actions there are.
+    /// How many legal actions there are: [`SearchState::each_legal`] counted from the masks,
+    /// walking paths only where crime scenes could tell two paths to one card apart.
     pub fn legal_count(&self) -> usize {
-        let mut count = Count(0);
-        let _ = self.each_legal(&mut count);
-        count.0
+        match self.phase {
+            Phase::Over => 0,
+            Phase::Place(side) => ones(self.placements(side)),
+            Phase::Arrange { look } => {
+                let mut count = Count(0);
+                let _ = self.arrangements(look, &mut count);
+                count.0
+            }
+            Phase::Wound { left: _ } => ones(self.police_mask()),
+            Phase::Main => {
+                let mut n = usize::from(self.may_end_turn());
+                if self.moves_left > 0 {
+                    n += self.move_count();
+                }
+                if self.plays_left > 0 {
+                    let mut seen = 0u32;
+                    for &kind in self.cards[self.to_act.index()].hand.as_slice() {
+                        if seen & (1 << kind) == 0 {
+                            seen |= 1 << kind;
+                            n += self.target_count(kind).max(1);
+                        }
+                    }
+                }
+                n
+            }
+        }
+    }
+
+    fn move_count(&self) -> usize {
+        let distance = self.table.rules.move_distance;
+        match self.to_act {
+            Side::Criminal => self.criminal_path_count(distance, 0, false),
+            Side::Police => self.officer_move_count(distance),
+        }
+    }
+
+    /// How many targets [`SearchState::targets`] gives a card of `kind`.
+    fn target_count(&self, kind: u8) -> usize {
+        match self.effect(self.to_act, kind) {
+            Effect::OpponentDiscard { .. }
+            | Effect::ArrangeTop { .. }
+            | Effect::ExtraDraw { .. } => 1,
+            Effect::Barricade => {
+                let open = self.barricade_open();
+                if self.barricades().contains(&NOWHERE) {
+                    ones(open)
+                } else {
+                    ones(self.barricade_mask()) * ones(open)
+                }
+            }
+            Effect::Reinforce if self.wounded() > 0 => ones(self.stations & self.police_mask()),
+            Effect::Reinforce => 0,
+            Effect::MoveOfficer { distance } => self.officer_move_count(distance),
+            Effect::FastMove { steps, diagonal } if self.moves_left > 0 => {
+                self.criminal_path_count(steps, diagonal, true)
+            }
+            Effect::FastMove { .. } => 0,
+            Effect::WoundOfficer { .. } => ones(self.police_mask()),
+            Effect::SewerTravel if self.sewers & self.criminal_mask() != 0 => {
+                ones(self.sewers & !self.blocked() & !self.criminal_mask())
+            }
+            Effect::SewerTravel => 0,
+        }
+    }
+
+    /// How many paths [`SearchState::officer_paths`] gives, over every officer.
+    fn officer_move_count(&self, steps: u8) -> usize {
+        let grid = &self.table.grid;
+        bits(self.police_mask())
+            .map(|from| {
+                let open = self.officer_open(from);
+                let ends = if steps == 1 {
+                    grid.orthogonal[usize::from(from)] & open
+                } else {
+                    grid.reach(&grid.orthogonal, from, steps, open) & !(1 << from)
+                };
+                ones(ends)
+            })
+            .sum()
+    }
+
+    /// How many paths [`SearchState::criminal_paths`] gives. Paths are told apart by their
+    /// end and the crime scenes they mark; when no unmarked scene lies within reach, by their
+    /// end alone, so the reachable cards are the count. Otherwise (and when a diagonal step
+    /// may come anywhere in the move) the paths are walked.
+    fn criminal_path_count(&self, steps: u8, diagonal: u8, card: bool) -> usize {
+        let grid = &self.table.grid;
+        let c = self.criminal;
+        let open = self.all_cells() & !self.blocked();
+        if card && self.readings.diagonal_within_two {
+            return self.walked_criminal_paths(steps, diagonal, card);
+        }
+        let mut ends = grid.reach(&grid.orthogonal, c, steps, open);
+        if card && diagonal > 0 {
+            ends |= grid.reach(&grid.diagonal, c, diagonal, open);
+        }
+        if ends & self.scenes & !self.marked != 0 {
+            return self.walked_criminal_paths(steps, diagonal, card);
+        }
+        ones(ends & !(1 << c))
+    }
+
+    fn walked_criminal_paths(&self, steps: u8, diagonal: u8, card: bool) -> usize {
+        let mut n = 0;
+        self.criminal_paths(steps, diagonal, card, &mut |_| n += 1);
+        n
     }
 
     /// The `k`-th legal action, in the order of [`SearchState::legal_actions_into`].
@@ -569,9 +673,17 @@ impl SearchState {
         pick.found
     }
 
-    fn each_legal<S: Sink>(&self, sink: &mut S) -> ControlFlow<()> {
+    /// Draws a legal action as `legal_actions()[rng.random_range(0..len)]` would: counts them,
+    /// draws the index, and makes only that action.
+    pub fn random_legal(&self, rng: &mut ChaCha8Rng) -> Action {
+        let k = rng.random_range(0..self.legal_count());
+        self.nth_legal(k)
+            .expect("an index below the count names a move")
+    }
+
+    fn each_legal<S: Sink>(&self, sink: &mut S) -> Flow {
         match self.phase {
-            Phase::Over => Continue(()),
+            Phase::Over => Continue(0),
             Phase::Place(side) => bit_run(sink, self.placements(side), Action::Place),
             Phase::Arrange { look } => self.arrangements(look, sink),
             Phase::Wound { left: _ } => bit_run(sink, self.police_mask(), Action::Wound),
@@ -583,9 +695,9 @@ impl SearchState {
                     self.plays(sink)?;
                 }
                 if self.may_end_turn() {
-                    sink.run(1, |_| Action::EndTurn)?;
+                    sink.run(|| 1, |_| Action::EndTurn)?;
                 }
-                Continue(())
+                Continue(0)
             }
         }
     }
@@ -608,7 +720,7 @@ impl SearchState {
             && self.exits(self.criminal) != 0)
     }
 
-    fn moves<S: Sink>(&self, sink: &mut S) -> ControlFlow<()> {
+    fn moves<S: Sink>(&self, sink: &mut S) -> Flow {
         let distance = self.table.rules.move_distance;
         match self.to_act {
             Side::Criminal => self.criminal_moves(sink, distance, Action::Move),
@@ -616,7 +728,7 @@ impl SearchState {
         }
     }
 
-    fn plays<S: Sink>(&self, sink: &mut S) -> ControlFlow<()> {
+    fn plays<S: Sink>(&self, sink: &mut S) -> Flow {
         let hand = self.cards[self.to_act.index()].hand;
         let mut seen = 0u32;
         for &kind in hand.as_slice() {
@@ -624,29 +736,24 @@ impl SearchState {
                 continue;
             }
             seen |= 1 << kind;
-            let mut tally = Tally {
-                inner: &mut *sink,
-                any: false,
-            };
-            self.targets(kind, &mut tally)?;
-            if !tally.any {
-                sink.run(1, |_| Action::Play {
+            if self.targets(kind, sink)? == 0 {
+                sink.run(|| 1, |_| Action::Play {
                     kind,
                     target: Target::None,
                 })?;
             }
         }
-        Continue(())
+        Continue(0)
     }
 
     /// The plays of a card of `kind` at the targets its effect can take now; none means it
     /// would do nothing.
-    fn targets<S: Sink>(&self, kind: u8, sink: &mut S) -> ControlFlow<()> {
+    fn targets<S: Sink>(&self, kind: u8, sink: &mut S) -> Flow {
         let play = move |target| Action::Play { kind, target };
         match self.effect(self.to_act, kind) {
             Effect::OpponentDiscard { .. }
             | Effect::ArrangeTop { .. }
-            | Effect::ExtraDraw { .. } => sink.run(1, |_| play(Target::None)),
+            | Effect::ExtraDraw { .. } => sink.run(|| 1, |_| play(Target::None)),
             Effect::Barricade => self.barricade_targets(sink, play),
             Effect::Reinforce => {
                 let at = if self.wounded() > 0 {
@@ -666,7 +773,7 @@ impl SearchState {
                     });
                 })
             }
-            Effect::FastMove { .. } => Continue(()),
+            Effect::FastMove { .. } => Continue(0),
             Effect::WoundOfficer { .. } => {
                 bit_run(sink, self.police_mask(), |c| play(Target::Cell(c)))
             }
@@ -687,27 +794,40 @@ impl SearchState {
         &self,
         sink: &mut S,
         play: impl Fn(Target) -> Action,
-    ) -> ControlFlow<()> {
+    ) -> Flow {
+        let open = self.barricade_open();
+        if self.barricades().contains(&NOWHERE) {
+            return bit_run(sink, open, |c| play(Target::Cell(c)));
+        }
+        let placed = self.barricade_mask();
+        let per = || open.count_ones() as usize;
+        sink.run(|| placed.count_ones() as usize * per(), |i| {
+            play(Target::Shift {
+                from: nth_bit(placed, i / per()),
+                to: nth_bit(open, i % per()),
+            })
+        })
+    }
+
+    /// Cards a barricade may go to: not a crime scene, the criminal or another barricade.
+    fn barricade_open(&self) -> u64 {
         let mut open =
             self.all_cells() & !self.scenes & !self.criminal_mask() & !self.barricade_mask();
         if self.readings.exclusive {
             open &= !self.police_mask();
         }
-        if self.barricades().contains(&NOWHERE) {
-            return bit_run(sink, open, |c| play(Target::Cell(c)));
-        }
-        let placed = self.barricade_mask();
-        let per = open.count_ones() as usize;
-        sink.run(placed.count_ones() as usize * per, |i| {
-            play(Target::Shift {
-                from: nth_bit(placed, i / per),
-                to: nth_bit(open, i % per),
-            })
-        })
+        open
     }
 
-    fn arrangements<S: Sink>(&self, look: u8, sink: &mut S) -> ControlFlow<()> {
+    fn arrangements<S: Sink>(&self, look: u8, sink: &mut S) -> Flow {
         let top = self.top_cards(look);
+        let kinds = top[..usize::from(look)]
+            .iter()
+            .fold(0u32, |seen, &kind| seen | 1 << kind);
+        if kinds.count_ones() == u32::from(look) {
+            // Distinct cards: every ordering differs from every other.
+            return sink.run(|| factorial(look), |p| Action::Arrange(p as u8));
+        }
         sink.stream(|emit| {
             let mut seen: [[u8; MAX_STEPS]; 120] = [[0; MAX_STEPS]; 120];
             let mut n = 0;
@@ -738,7 +858,7 @@ impl SearchState {
         sink: &mut S,
         steps: u8,
         make: impl Fn(Path) -> Action,
-    ) -> ControlFlow<()> {
+    ) -> Flow {
         if steps == 1 {
             // One orthogonal card: every end is distinct, so the open directions say it all.
             let open = self.all_cells() & !self.blocked();
@@ -754,15 +874,16 @@ impl SearchState {
         sink: &mut S,
         steps: u8,
         make: impl Fn(Path) -> Action,
-    ) -> ControlFlow<()> {
+    ) -> Flow {
+        let mut n = 0;
         for from in bits(self.police_mask()) {
-            if steps == 1 {
-                self.single_steps(sink, from, self.officer_open(from), &make)?;
+            n += if steps == 1 {
+                self.single_steps(sink, from, self.officer_open(from), &make)?
             } else {
-                sink.stream(|emit| self.officer_paths(from, steps, &mut |p| emit(make(p))))?;
-            }
+                sink.stream(|emit| self.officer_paths(from, steps, &mut |p| emit(make(p))))?
+            };
         }
-        Continue(())
+        Continue(n)
     }
 
     /// One orthogonal step from `from` onto an `open` card, in direction order.
@@ -772,16 +893,23 @@ impl SearchState {
         from: u8,
         open: u64,
         make: impl Fn(Path) -> Action,
-    ) -> ControlFlow<()> {
-        let next = &self.table.grid.step[usize::from(from)];
-        let mut dirs = 0u64;
-        for (d, &to) in next.iter().enumerate().take(ORTHOGONAL) {
-            if to != OFF && open & (1 << to) != 0 {
-                dirs |= 1 << d;
+    ) -> Flow {
+        let grid = &self.table.grid;
+        let n = || (grid.orthogonal[usize::from(from)] & open).count_ones() as usize;
+        sink.run(n, |i| {
+            // Directions in order, skipping the map edge and closed cards.
+            let next = &grid.step[usize::from(from)];
+            let mut left = i;
+            for (d, &to) in next.iter().enumerate().take(ORTHOGONAL) {
+                if to != OFF && open & (1 << to) != 0 {
+                    if left == 0 {
+                        return make(Path::start(from).then(d));
+                    }
+                    left -= 1;
+                }
             }
-        }
-        let start = Path::start(from);
-        bit_run(sink, dirs, |d| make(start.then(usize::from(d))))
+            unreachable!("fewer open directions than counted")
+        })
     }
 
     /// Paths for the criminal pawn: orthogonal steps up to `steps`; with `card`, the card's
@@ -863,41 +991,51 @@ impl SearchState {
     }
 }
 
-/// Receives the legal actions in order; `Break` stops the walk (a pick has been made).
+/// What a [`Sink`] says to each run or stream: go on (with how many actions it held), or
+/// stop (a pick has been made).
+type Flow = ControlFlow<(), usize>;
+
+/// Receives the legal actions in order, as runs and streams.
 trait Sink {
-    /// A run of `n` actions; `nth(i)` makes the `i`-th, for `i < n`.
-    fn run(&mut self, n: usize, nth: impl Fn(usize) -> Action) -> ControlFlow<()>;
+    /// A run of `n()` actions; `nth(i)` makes the `i`-th, for `i < n()`. A sink that already
+    /// knows the run's size need not ask.
+    fn run(&mut self, n: impl FnOnce() -> usize, nth: impl Fn(usize) -> Action) -> Flow;
     /// Actions found one by one by `walk`, which passes each to the callback it is given.
-    fn stream(&mut self, walk: impl FnOnce(&mut dyn FnMut(Action))) -> ControlFlow<()>;
+    fn stream(&mut self, walk: impl FnOnce(&mut dyn FnMut(Action))) -> Flow;
 }
 
 /// Lists every action.
 struct Collect<'a>(&'a mut Vec<Action>);
 
 impl Sink for Collect<'_> {
-    fn run(&mut self, n: usize, nth: impl Fn(usize) -> Action) -> ControlFlow<()> {
+    fn run(&mut self, n: impl FnOnce() -> usize, nth: impl Fn(usize) -> Action) -> Flow {
+        let n = n();
         self.0.extend((0..n).map(nth));
-        Continue(())
+        Continue(n)
     }
 
-    fn stream(&mut self, walk: impl FnOnce(&mut dyn FnMut(Action))) -> ControlFlow<()> {
+    fn stream(&mut self, walk: impl FnOnce(&mut dyn FnMut(Action))) -> Flow {
+        let before = self.0.len();
         walk(&mut |a| self.0.push(a));
-        Continue(())
+        Continue(self.0.len() - before)
     }
 }
 
-/// Counts the actions without making the ones it can count.
+/// Counts the actions.
 struct Count(usize);
 
 impl Sink for Count {
-    fn run(&mut self, n: usize, _: impl Fn(usize) -> Action) -> ControlFlow<()> {
+    fn run(&mut self, n: impl FnOnce() -> usize, _: impl Fn(usize) -> Action) -> Flow {
+        let n = n();
         self.0 += n;
-        Continue(())
+        Continue(n)
     }
 
-    fn stream(&mut self, walk: impl FnOnce(&mut dyn FnMut(Action))) -> ControlFlow<()> {
-        walk(&mut |_| self.0 += 1);
-        Continue(())
+    fn stream(&mut self, walk: impl FnOnce(&mut dyn FnMut(Action))) -> Flow {
+        let mut n = 0;
+        walk(&mut |_| n += 1);
+        self.0 += n;
+        Continue(n)
     }
 }
 
@@ -908,16 +1046,17 @@ struct Pick {
 }
 
 impl Sink for Pick {
-    fn run(&mut self, n: usize, nth: impl Fn(usize) -> Action) -> ControlFlow<()> {
+    fn run(&mut self, n: impl FnOnce() -> usize, nth: impl Fn(usize) -> Action) -> Flow {
+        let n = n();
         if self.left < n {
             self.found = Some(nth(self.left));
             return Break(());
         }
         self.left -= n;
-        Continue(())
+        Continue(n)
     }
 
-    fn stream(&mut self, walk: impl FnOnce(&mut dyn FnMut(Action))) -> ControlFlow<()> {
+    fn stream(&mut self, walk: impl FnOnce(&mut dyn FnMut(Action))) -> Flow {
         let (wanted, mut seen, mut found) = (self.left, 0, None);
         walk(&mut |a| {
             if seen == wanted {
@@ -932,38 +1071,19 @@ impl Sink for Pick {
             }
             None => {
                 self.left -= seen;
-                Continue(())
+                Continue(seen)
             }
         }
     }
 }
 
-/// Passes actions on and notes whether there were any.
-struct Tally<'a, S: Sink> {
-    inner: &'a mut S,
-    any: bool,
-}
-
-impl<S: Sink> Sink for Tally<'_, S> {
-    fn run(&mut self, n: usize, nth: impl Fn(usize) -> Action) -> ControlFlow<()> {
-        self.any |= n > 0;
-        self.inner.run(n, nth)
-    }
-
-    fn stream(&mut self, walk: impl FnOnce(&mut dyn FnMut(Action))) -> ControlFlow<()> {
-        let any = &mut self.any;
-        self.inner.stream(|emit| {
-            walk(&mut |a| {
-                *any = true;
-                emit(a);
-            });
-        })
-    }
-}
-
 /// One action per set bit of `mask`, lowest first.
-fn bit_run<S: Sink>(sink: &mut S, mask: u64, make: impl Fn(u8) -> Action) -> ControlFlow<()> {
-    sink.run(mask.count_ones() as usize, |i| make(nth_bit(mask, i)))
+fn bit_run<S: Sink>(sink: &mut S, mask: u64, make: impl Fn(u8) -> Action) -> Flow {
+    sink.run(|| mask.count_ones() as usize, |i| make(nth_bit(mask, i)))
+}
+
+fn ones(mask: u64) -> usize {
+    mask.count_ones() as usize
 }
 
 /// The index of the `i`-th set bit of `mask`, lowest first.
@@ -1395,10 +1515,8 @@ impl State for SearchState {
         SearchState::legal_actions_into(self, out);
     }
 
-    /// Counts the moves, draws an index as a listing would, and makes only that move.
     fn random_action(&self, rng: &mut ChaCha8Rng) -> Action {
-        let k = rng.random_range(0..self.legal_count());
-        self.nth_legal(k).expect("an index below the count names a move")
+        self.random_legal(rng)
     }
 
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {

@@ -36,6 +36,8 @@ pub struct Grid {
     pub step: Vec<[u8; DIRECTIONS]>,
     /// Each cell's orthogonal neighbours as a bit set.
     pub orthogonal: Vec<u64>,
+    /// Each cell's diagonal neighbours as a bit set.
+    pub diagonal: Vec<u64>,
 }
 
 impl Grid {
@@ -43,6 +45,7 @@ impl Grid {
         let cells = usize::from(columns) * usize::from(rows);
         let mut step = vec![[OFF_MAP; DIRECTIONS]; cells];
         let mut orthogonal = vec![0u64; cells];
+        let mut diagonal = vec![0u64; cells];
         for (cell, dirs) in step.iter_mut().enumerate() {
             let (c, r) = (cell % usize::from(columns), cell / usize::from(columns));
             for (d, &(dc, dr)) in DELTAS.iter().enumerate() {
@@ -52,6 +55,8 @@ impl Grid {
                     dirs[d] = n as u8;
                     if d < ORTHOGONAL {
                         orthogonal[cell] |= 1 << n;
+                    } else {
+                        diagonal[cell] |= 1 << n;
                     }
                 }
             }
@@ -61,7 +66,26 @@ impl Grid {
             rows,
             step,
             orthogonal,
+            diagonal,
         }
+    }
+
+    /// The cards `from` reaches in 1 to `steps` steps through `open` cards, using the
+    /// neighbour sets `next` (orthogonal or diagonal); `from` itself included if a walk
+    /// returns to it.
+    pub fn reach(&self, next: &[u64], from: u8, steps: u8, open: u64) -> u64 {
+        let (mut frontier, mut reached) = (1u64 << from, 0u64);
+        for _ in 0..steps {
+            let mut grown = 0;
+            let mut f = frontier;
+            while f != 0 {
+                grown |= next[f.trailing_zeros() as usize];
+                f &= f - 1;
+            }
+            frontier = grown & open;
+            reached |= frontier;
+        }
+        reached
     }
 
     pub fn cells(&self) -> usize {
