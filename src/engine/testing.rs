@@ -92,7 +92,11 @@ pub fn random_play<E: Engine>(
                     s.legal_actions_into(&mut into);
                     let drawn = s.random_action(&mut rng);
                     if drawn != expected || rng != listed || into != legal {
-                        return Err(at(&s, "random_action or legal_actions_into disagrees with legal_actions".into()));
+                        return Err(at(
+                            &s,
+                            "random_action or legal_actions_into disagrees with legal_actions"
+                                .into(),
+                        ));
                     }
                     drawn
                 }

@@ -222,8 +222,8 @@ mod tests {
 
     use super::*;
     use crate::engine::{Config, Engine};
-    use crate::games::the_search::engine::Action;
     use crate::games::the_search::SearchEngine;
+    use crate::games::the_search::engine::Action;
     use crate::model::load_game;
 
     fn engine() -> SearchEngine {

@@ -17,7 +17,9 @@ use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::layout::{DIRECTIONS, Grid, ORTHOGONAL, random_layout, validate};
-use super::rules::{Effect, Icon, MAX_BARRICADES, MAX_CARDS, MAX_OFFICERS, MAX_STEPS, Rules, Side};
+use super::rules::{
+    Effect, Icon, MAX_BARRICADES, MAX_CARDS, MAX_KINDS, MAX_OFFICERS, MAX_STEPS, Rules, Side,
+};
 use crate::engine::{Bot, Config, Engine, Player, State, Turn, Variant};
 use crate::model::Game;
 
@@ -564,23 +566,60 @@ impl SearchState {
                 count.0
             }
             Phase::Wound { left: _ } => ones(self.police_mask()),
-            Phase::Main => {
-                let mut n = usize::from(self.may_end_turn());
-                if self.moves_left > 0 {
-                    n += self.move_count();
+            Phase::Main => self.groups().total(),
+        }
+    }
+
+    /// A turn's legal actions in their groups: moves, the plays of each kind in hand, ending
+    /// the turn.
+    fn groups(&self) -> Groups {
+        let mut g = Groups {
+            moves: 0,
+            kinds: [(0, 0); MAX_KINDS],
+            kinds_len: 0,
+            end_turn: self.may_end_turn(),
+        };
+        if self.moves_left > 0 {
+            g.moves = self.move_count();
+        }
+        if self.plays_left > 0 {
+            let mut seen = 0u32;
+            for &kind in self.cards[self.to_act.index()].hand.as_slice() {
+                if seen & (1 << kind) == 0 && g.kinds_len < MAX_KINDS {
+                    seen |= 1 << kind;
+                    g.kinds[g.kinds_len] = (kind, self.target_count(kind));
+                    g.kinds_len += 1;
                 }
-                if self.plays_left > 0 {
-                    let mut seen = 0u32;
-                    for &kind in self.cards[self.to_act.index()].hand.as_slice() {
-                        if seen & (1 << kind) == 0 {
-                            seen |= 1 << kind;
-                            n += self.target_count(kind).max(1);
-                        }
-                    }
-                }
-                n
             }
         }
+        g
+    }
+
+    /// The `k`-th action of a turn, making only the group that holds it.
+    fn nth_in_groups(&self, g: &Groups, k: usize) -> Option<Action> {
+        let mut pick = Pick {
+            left: k,
+            found: None,
+        };
+        if pick.left < g.moves {
+            let _ = self.moves(&mut pick);
+            return pick.found;
+        }
+        pick.left -= g.moves;
+        for &(kind, targets) in &g.kinds[..g.kinds_len] {
+            if pick.left < targets.max(1) {
+                if targets == 0 {
+                    return Some(Action::Play {
+                        kind,
+                        target: Target::None,
+                    });
+                }
+                let _ = self.targets(kind, &mut pick);
+                return pick.found;
+            }
+            pick.left -= targets.max(1);
+        }
+        (g.end_turn && pick.left == 0).then_some(Action::EndTurn)
     }
 
     fn move_count(&self) -> usize {
@@ -665,6 +704,9 @@ impl SearchState {
 
     /// The `k`-th legal action, in the order of [`SearchState::legal_actions_into`].
     pub fn nth_legal(&self, k: usize) -> Option<Action> {
+        if self.phase == Phase::Main {
+            return self.nth_in_groups(&self.groups(), k);
+        }
         let mut pick = Pick {
             left: k,
             found: None,
@@ -676,9 +718,15 @@ impl SearchState {
     /// Draws a legal action as `legal_actions()[rng.random_range(0..len)]` would: counts them,
     /// draws the index, and makes only that action.
     pub fn random_legal(&self, rng: &mut ChaCha8Rng) -> Action {
-        let k = rng.random_range(0..self.legal_count());
-        self.nth_legal(k)
-            .expect("an index below the count names a move")
+        let found = if self.phase == Phase::Main {
+            let groups = self.groups();
+            let k = rng.random_range(0..groups.total());
+            self.nth_in_groups(&groups, k)
+        } else {
+            let k = rng.random_range(0..self.legal_count());
+            self.nth_legal(k)
+        };
+        found.expect("an index below the count names a move")
     }
 
     fn each_legal<S: Sink>(&self, sink: &mut S) -> Flow {
@@ -737,10 +785,13 @@ impl SearchState {
             }
             seen |= 1 << kind;
             if self.targets(kind, sink)? == 0 {
-                sink.run(|| 1, |_| Action::Play {
-                    kind,
-                    target: Target::None,
-                })?;
+                sink.run(
+                    || 1,
+                    |_| Action::Play {
+                        kind,
+                        target: Target::None,
+                    },
+                )?;
             }
         }
         Continue(0)
@@ -766,13 +817,11 @@ impl SearchState {
             Effect::MoveOfficer { distance } => {
                 self.officer_moves(sink, distance, |p| play(Target::Path(p)))
             }
-            Effect::FastMove { steps, diagonal } if self.moves_left > 0 => {
-                sink.stream(|emit| {
-                    self.criminal_paths(steps, diagonal, true, &mut |p| {
-                        emit(play(Target::Path(p)));
-                    });
-                })
-            }
+            Effect::FastMove { steps, diagonal } if self.moves_left > 0 => sink.stream(|emit| {
+                self.criminal_paths(steps, diagonal, true, &mut |p| {
+                    emit(play(Target::Path(p)));
+                });
+            }),
             Effect::FastMove { .. } => Continue(0),
             Effect::WoundOfficer { .. } => {
                 bit_run(sink, self.police_mask(), |c| play(Target::Cell(c)))
@@ -790,23 +839,22 @@ impl SearchState {
 
     /// Set Up a Barricade: a free barricade goes on a card that is not a crime scene; once all
     /// are out, one of them moves to such a card instead.
-    fn barricade_targets<S: Sink>(
-        &self,
-        sink: &mut S,
-        play: impl Fn(Target) -> Action,
-    ) -> Flow {
+    fn barricade_targets<S: Sink>(&self, sink: &mut S, play: impl Fn(Target) -> Action) -> Flow {
         let open = self.barricade_open();
         if self.barricades().contains(&NOWHERE) {
             return bit_run(sink, open, |c| play(Target::Cell(c)));
         }
         let placed = self.barricade_mask();
         let per = || open.count_ones() as usize;
-        sink.run(|| placed.count_ones() as usize * per(), |i| {
-            play(Target::Shift {
-                from: nth_bit(placed, i / per()),
-                to: nth_bit(open, i % per()),
-            })
-        })
+        sink.run(
+            || placed.count_ones() as usize * per(),
+            |i| {
+                play(Target::Shift {
+                    from: nth_bit(placed, i / per()),
+                    to: nth_bit(open, i % per()),
+                })
+            },
+        )
     }
 
     /// Cards a barricade may go to: not a crime scene, the criminal or another barricade.
@@ -988,6 +1036,25 @@ impl SearchState {
         } else {
             1 << self.criminal
         }
+    }
+}
+
+/// The sizes of a turn's groups of actions, in [`SearchState::each_legal`]'s order.
+struct Groups {
+    moves: usize,
+    /// Each kind in hand, once, with its number of targets (0: played for nothing).
+    kinds: [(u8, usize); MAX_KINDS],
+    kinds_len: usize,
+    end_turn: bool,
+}
+
+impl Groups {
+    fn total(&self) -> usize {
+        let plays: usize = self.kinds[..self.kinds_len]
+            .iter()
+            .map(|&(_, n)| n.max(1))
+            .sum();
+        self.moves + plays + usize::from(self.end_turn)
     }
 }
 

@@ -675,13 +675,21 @@ fn check_invariants(s: &SearchState, rng: &mut ChaCha8Rng) {
     }
     assert_eq!(s.legal_count(), legal.len(), "counting agrees with listing");
     for (k, &a) in legal.iter().enumerate() {
-        assert_eq!(s.nth_legal(k), Some(a), "the {k}-th action is the listed one");
+        assert_eq!(
+            s.nth_legal(k),
+            Some(a),
+            "the {k}-th action is the listed one"
+        );
     }
     assert_eq!(s.nth_legal(legal.len()), None);
     if !legal.is_empty() {
         let (mut a, mut b) = (rng.clone(), rng.clone());
         let listed = legal[a.random_range(0..legal.len())];
-        assert_eq!(s.random_action(&mut b), listed, "a random move is the listed one");
+        assert_eq!(
+            s.random_action(&mut b),
+            listed,
+            "a random move is the listed one"
+        );
         assert!(a == b, "drawing a move uses the generator as listing does");
     }
     for side in [Side::Criminal, Side::Police] {
