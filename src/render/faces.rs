@@ -36,6 +36,9 @@ pub struct PieceFace {
     pub size: (f64, f64),
     pub outline: String,
     pub svg: String,
+    /// Copies can be laid like a honeycomb (circles, and hexes with a point up): each row
+    /// shifted by half a step and tucked into the one above.
+    pub nests: bool,
 }
 
 /// Everything of a game that gets printed, drawn once.
@@ -242,5 +245,10 @@ fn draw_piece(
         size: (w, h),
         outline,
         svg,
+        nests: match piece.shape {
+            Shape::Circle | Shape::Pawn | Shape::Cube => true,
+            Shape::Hex => orientation == HexOrientation::Pointy,
+            Shape::Square | Shape::Other => false,
+        },
     })
 }

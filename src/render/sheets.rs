@@ -224,44 +224,90 @@ fn id_lines(placed: &[Placed], by_column: bool) -> Vec<(f64, f64, String)> {
         .collect()
 }
 
-/// Lays out pieces on token sheets, row by row, each copy with its cut outline.
-pub fn token_pages(game_name: &str, pieces: &[PieceFace], paper: Paper) -> Vec<PageSpec> {
-    const GAP: f64 = 3.0;
+/// Gap between tokens on a token sheet, in millimetres.
+pub const TOKEN_GAP: f64 = 3.0;
+
+/// Where each copy of each piece goes on token sheets: `(page, piece index, x, y)` of the
+/// piece's box. Each kind of piece starts a new row (the sheet reads as a list); rows of
+/// the same round or pointy-hex piece nest like a honeycomb, every other row shifted by half
+/// a step and tucked into the row above, [`TOKEN_GAP`] apart all round.
+pub fn token_layout(pieces: &[PieceFace], paper: Paper) -> Vec<(usize, usize, f64, f64)> {
     let (pw, ph) = paper.mm();
-    let left = PRINTER_MARGIN + 7.0;
-    let top = PRINTER_MARGIN + 8.0;
-    let right = pw - left;
-    let bottom = ph - PRINTER_MARGIN - 9.0;
-    let mut pages: Vec<Vec<String>> = vec![Vec::new()];
-    let (mut x, mut y, mut row_h) = (left, top, 0.0f64);
-    let mut n = 0usize;
-    for piece in pieces {
+    let right = pw - TOKEN_LEFT;
+    let bottom = ph - TOKEN_BOTTOM;
+    let mut out: Vec<(usize, usize, f64, f64)> = Vec::new();
+    let (mut page, mut x, mut y) = (0, TOKEN_LEFT, TOKEN_TOP);
+    let mut row: Option<TokenRow> = None;
+    for (i, piece) in pieces.iter().enumerate() {
+        let (w, h) = piece.size;
+        let step = w + TOKEN_GAP;
         for _ in 0..piece.count {
-            let (w, h) = piece.size;
-            if x + w > right {
-                x = left;
-                y += row_h + GAP;
-                row_h = 0.0;
+            let same = row.is_some_and(|r| r.kind == piece.kind && r.size == piece.size);
+            if !same || x + w > right + 1e-9 {
+                let shifted = match row {
+                    Some(r) if r.nests && piece.nests && r.size == piece.size => {
+                        y += step * 3f64.sqrt() / 2.0;
+                        !r.shifted
+                    }
+                    Some(r) => {
+                        y += r.size.1 + TOKEN_GAP;
+                        false
+                    }
+                    None => false,
+                };
+                // A row that does not fit starts the next page (unless the page is empty).
+                let overflows = y + h > bottom + 1e-9;
+                let page_used = out.last().is_some_and(|&(p, ..)| p == page);
+                let shifted = shifted && !(overflows && page_used);
+                if overflows && page_used {
+                    page += 1;
+                    y = TOKEN_TOP;
+                }
+                x = TOKEN_LEFT + if shifted { step / 2.0 } else { 0.0 };
+                row = Some(TokenRow {
+                    kind: &piece.kind,
+                    size: piece.size,
+                    nests: piece.nests,
+                    shifted,
+                });
             }
-            if y + h > bottom {
-                pages.push(Vec::new());
-                x = left;
-                y = top;
-                row_h = 0.0;
-            }
-            n += 1;
-            pages.last_mut().expect("one page at least").push(format!(
-                r##"<g transform="translate({x:.3} {y:.3})"><clipPath id="t{n}"><path d="{o}"/></clipPath><g clip-path="url(#t{n})">{svg}</g><path d="{o}" fill="none" stroke="#000000" stroke-width="0.2"/></g>"##,
-                o = piece.outline,
-                svg = piece.svg
-            ));
-            x += w + GAP;
-            row_h = row_h.max(h);
+            out.push((page, i, x, y));
+            x += step;
         }
-        // Each kind of piece starts a new row, so the sheet reads as a list.
-        x = left;
-        y += row_h + GAP;
-        row_h = 0.0;
+    }
+    out
+}
+
+/// The row of tokens being filled.
+#[derive(Clone, Copy)]
+struct TokenRow<'a> {
+    kind: &'a str,
+    size: (f64, f64),
+    nests: bool,
+    shifted: bool,
+}
+
+/// Left and right margin of a token sheet (printer margin and room for the cut outlines).
+const TOKEN_LEFT: f64 = PRINTER_MARGIN + 7.0;
+/// Top margin of a token sheet (below the page label).
+const TOKEN_TOP: f64 = PRINTER_MARGIN + 8.0;
+/// Bottom margin of a token sheet (above the ruler).
+const TOKEN_BOTTOM: f64 = PRINTER_MARGIN + 9.0;
+
+/// Lays out pieces on token sheets ([`token_layout`]), each copy with its cut outline.
+pub fn token_pages(game_name: &str, pieces: &[PieceFace], paper: Paper) -> Vec<PageSpec> {
+    let (pw, ph) = paper.mm();
+    let (left, right) = (TOKEN_LEFT, pw - TOKEN_LEFT);
+    let placed = token_layout(pieces, paper);
+    let mut pages: Vec<Vec<String>> =
+        vec![Vec::new(); placed.last().map_or(1, |(page, ..)| page + 1)];
+    for (n, &(page, i, x, y)) in placed.iter().enumerate() {
+        let piece = &pieces[i];
+        pages[page].push(format!(
+            r##"<g transform="translate({x:.3} {y:.3})"><clipPath id="t{n}"><path d="{o}"/></clipPath><g clip-path="url(#t{n})">{svg}</g><path d="{o}" fill="none" stroke="#000000" stroke-width="0.2"/></g>"##,
+            o = piece.outline,
+            svg = piece.svg
+        ));
     }
     let count = pages.len();
     pages
@@ -310,4 +356,109 @@ pub fn single_face(svg: &str, size: (f64, f64)) -> String {
     format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}">{svg}</svg>"#
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pointy hexes `s` flat to flat, or circles of diameter `s` (box only; no drawing).
+    fn piece(kind: &str, count: u32, s: f64, hex: bool) -> PieceFace {
+        PieceFace {
+            id: format!("{kind}-{count}"),
+            name: kind.to_string(),
+            kind: kind.to_string(),
+            count,
+            size: if hex {
+                (s, s * 2.0 / 3f64.sqrt())
+            } else {
+                (s, s)
+            },
+            outline: String::new(),
+            svg: String::new(),
+            nests: true,
+        }
+    }
+
+    /// Gap between two placed pieces of the test set: circles by their centres, pointy
+    /// hexes along their three edge normals, anything else by boxes.
+    fn gap(a: (&PieceFace, f64, f64), b: (&PieceFace, f64, f64)) -> f64 {
+        let centre = |(p, x, y): (&PieceFace, f64, f64)| (x + p.size.0 / 2.0, y + p.size.1 / 2.0);
+        let ((ax, ay), (bx, by)) = (centre(a), centre(b));
+        let (dx, dy) = (bx - ax, by - ay);
+        let (pa, pb) = (a.0, b.0);
+        let round = |p: &PieceFace| p.size.0 == p.size.1;
+        if round(pa) && round(pb) {
+            return (dx * dx + dy * dy).sqrt() - (pa.size.0 + pb.size.0) / 2.0;
+        }
+        if !round(pa) && !round(pb) && pa.size == pb.size {
+            return [0f64, 60.0, 120.0]
+                .iter()
+                .map(|deg| {
+                    let (s, c) = deg.to_radians().sin_cos();
+                    (dx * c + dy * s).abs() - pa.size.0
+                })
+                .fold(f64::MIN, f64::max);
+        }
+        let gx = dx.abs() - (pa.size.0 + pb.size.0) / 2.0;
+        let gy = dy.abs() - (pa.size.1 + pb.size.1) / 2.0;
+        gx.max(gy)
+    }
+
+    #[test]
+    fn hexes_and_circles_nest_apart_inside_the_page_and_kinds_start_rows() {
+        // Aether's printed pieces: 4 x 23 element tiles, 14 aether tiles, 4 x 14 elementals.
+        let mut pieces: Vec<PieceFace> = ["earth", "air", "water", "fire"]
+            .iter()
+            .map(|k| piece(k, 23, 28.0, true))
+            .collect();
+        pieces.extend((0..14).map(|_| piece("aether", 1, 28.0, true)));
+        pieces.extend(
+            ["y", "r", "b", "g"]
+                .iter()
+                .map(|k| piece(k, 14, 16.0, false)),
+        );
+        let placed = token_layout(&pieces, Paper::A4);
+        let total: u32 = pieces.iter().map(|p| p.count).sum();
+        assert_eq!(placed.len(), total as usize, "every copy placed once");
+        assert_eq!(placed.last().unwrap().0 + 1, 3, "three sheets, not five");
+        let (pw, ph) = Paper::A4.mm();
+        for &(_, i, x, y) in &placed {
+            let (w, h) = pieces[i].size;
+            assert!(x >= TOKEN_LEFT - 1e-9 && x + w <= pw - TOKEN_LEFT + 1e-9);
+            assert!(y >= TOKEN_TOP - 1e-9 && y + h <= ph - TOKEN_BOTTOM + 1e-9);
+        }
+        for (n, &(pa, ia, xa, ya)) in placed.iter().enumerate() {
+            for &(pb, ib, xb, yb) in &placed[n + 1..] {
+                if pa == pb {
+                    let g = gap((&pieces[ia], xa, ya), (&pieces[ib], xb, yb));
+                    assert!(g >= TOKEN_GAP - 1e-6, "{ia} and {ib} only {g:.2} mm apart");
+                }
+            }
+        }
+        for pair in placed.windows(2) {
+            let ((pa, ia, _, ya), (pb, ib, _, yb)) = (pair[0], pair[1]);
+            if pa == pb && pieces[ia].kind != pieces[ib].kind {
+                assert!(yb > ya + 1.0, "a new kind starts a new row");
+            }
+        }
+        // Honeycomb: the second row of hexes is shifted by half a step and tucked in.
+        let row2 = placed.iter().find(|p| p.3 > TOKEN_TOP).unwrap();
+        assert!((row2.2 - (TOKEN_LEFT + (28.0 + TOKEN_GAP) / 2.0)).abs() < 1e-9);
+        assert!(row2.3 - TOKEN_TOP < 28.0 * 2.0 / 3f64.sqrt());
+    }
+
+    #[test]
+    fn squares_do_not_nest_and_a_lone_tall_piece_gets_a_page() {
+        let mut square = piece("statue", 3, 20.0, false);
+        square.nests = false;
+        let mut huge = piece("board", 1, 300.0, false);
+        huge.nests = false;
+        let placed = token_layout(&[square, huge], Paper::A4);
+        assert_eq!(placed[0].2, placed[1].2 - 23.0, "side by side, 3 mm apart");
+        assert_eq!(
+            placed[3].0, 1,
+            "the oversized piece goes alone on the next sheet"
+        );
+    }
 }
