@@ -1,6 +1,6 @@
 //! Full games per second on one core, for every game whose engine this build knows:
 //! uniform random moves straight on the engine, then the simulator's loop (bots see a
-//! determinized copy) with the random, heuristic and MCTS bots.
+//! determinized copy) with the random and heuristic bots and MCTS (heuristic and random playouts).
 //!
 //! `cargo bench --bench engines` (set BENCH_SECONDS to change the time per figure).
 
@@ -75,7 +75,12 @@ impl EngineTask for Bench {
             "{:<26} {:<22} {:>10.0} games/s  ({len:.0} moves a game)",
             game.slug, "random, engine alone", r
         );
-        for (bots, share) in [("random", 1.0), ("heuristic", 1.0), ("mcts:200", 0.5)] {
+        for (bots, share) in [
+            ("random", 1.0),
+            ("heuristic", 1.0),
+            ("mcts:200", 1.0),
+            ("mcts:200:random", 0.5),
+        ] {
             let opts = SimOptions {
                 bots: vec![bots.into()],
                 ..base.clone()

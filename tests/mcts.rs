@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use printplay::engine::{Bot, Engine, State, Turn};
 use printplay::games::capek_golems::{CapekEngine, CapekState};
 use printplay::model::load_game;
-use printplay::simulate::{SimOptions, config_for, make_bot};
+use printplay::simulate::{SimOptions, config_for, make_bot, simulate};
 
 fn capek() -> CapekEngine {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
@@ -156,6 +156,8 @@ fn mcts_specs_are_read_or_refused_with_the_reason() {
         ("mcts:5:depth=-1", "depth takes"),
         ("mcts:5:nosuch", "no playout policy `nosuch`"),
         ("mcts:5:width=3", "unknown option `width`"),
+        ("mcts:5:chance=maybe", "chance takes"),
+        ("mcts:5:margin=-1", "margin takes"),
     ] {
         let err = make_bot(&engine, spec)
             .err()
@@ -165,4 +167,24 @@ fn mcts_specs_are_read_or_refused_with_the_reason() {
             "{spec}: {err}"
         );
     }
+}
+
+#[test]
+fn mcts_runs_are_the_same_whatever_the_thread_count() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let game = load_game(&data, "capek-golems").expect("shipped data loads");
+    let opts = SimOptions {
+        games: 4,
+        seed: 9,
+        bots: vec!["mcts:10:depth=5".into(), "random".into()],
+        ..Default::default()
+    };
+    let json = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| simulate(&game, &opts, None).unwrap().to_json())
+    };
+    assert_eq!(json(1), json(3));
 }

@@ -3,8 +3,10 @@
 //! MCTS learns only as much as its playouts tell it. Uniformly random playouts are useless
 //! where random play almost always ends the same way (Capek's shared outrage loss, a
 //! solitaire target random play never reaches), so a playout follows a policy: by default
-//! the engine's own `heuristic` bot with a little uniform noise. A playout may stop after a
-//! number of moves (`depth=D`) and ask the engine's [`State::estimate`] instead.
+//! the engine's own `heuristic` bot (`eps=E` mixes in uniformly random moves). A playout may
+//! stop after a number of moves (`depth=D`) and ask the engine's [`State::estimate`] instead.
+//! Chance outcomes branch the tree, and the search's move replaces the policy's own only when
+//! it is clearly better.
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -16,7 +18,10 @@ pub const DEFAULT_MCTS_ITERATIONS: u32 = 200;
 /// The playout policy when the spec names none: the engine's bot of this name.
 pub const DEFAULT_ROLLOUT_POLICY: &str = "heuristic";
 /// Chance that a playout move is uniformly random instead of the policy's, when not given.
-pub const DEFAULT_EPSILON: f64 = 0.1;
+/// None: against the heuristic bot (100 games each, 200 iterations) noise of 0.1 did no
+/// better in Capek (97 % against 95 %) or Aether (76 % against 82 %) and worse in the Settlers
+/// Pray solitaire (43 % against 53 % of targets reached), where the policy is deterministic.
+pub const DEFAULT_EPSILON: f64 = 0.0;
 /// Player moves of a playout after leaving the search tree, before [`State::estimate`], when
 /// the spec gives no `depth`. Large enough that a playout by a policy bot almost always plays
 /// to the end (a real result teaches the search far more than a guess): Capek Golems with
@@ -24,11 +29,16 @@ pub const DEFAULT_EPSILON: f64 = 0.1;
 /// to the end instead of stopping after 40 moves. The bound only guards against a policy
 /// that never ends a game.
 pub const DEFAULT_ROLLOUT_MOVES: u32 = 1000;
+/// Whether chance outcomes branch the tree when the spec does not say (`chance=`).
+pub const BRANCH_CHANCE: bool = true;
+/// Standard errors by which the search's move must beat the policy's own move to be played
+/// instead, when the spec does not say (`margin=`).
+pub const DEFAULT_MARGIN: f64 = 1.0;
 /// UCB exploration constant.
 const EXPLORATION: f64 = 0.7;
 
 /// What `mcts` accepts after its name, for error messages and `--help`.
-pub const MCTS_SPEC: &str = "mcts[:N[:POLICY][:eps=E][:depth=D]] (N iterations; POLICY random or an engine bot such as heuristic)";
+pub const MCTS_SPEC: &str = "mcts[:N[:POLICY][:eps=E][:depth=D][:chance=branch|sample][:margin=Z]] (N iterations; POLICY random or an engine bot such as heuristic)";
 
 /// A bot from its spec: `random`, `mcts...` (see [`MCTS_SPEC`]) or an engine's own bot.
 pub fn make_bot<E: Engine>(engine: &E, spec: &str) -> Result<Box<dyn Bot<E::State>>, String> {
@@ -85,6 +95,11 @@ impl<S: State> Rollout<S> {
         }
     }
 
+    /// The policy's own move here, if playouts follow a policy.
+    fn preferred(&mut self, s: &S, rng: &mut ChaCha8Rng) -> Option<S::Action> {
+        self.policy.as_mut().map(|policy| policy.choose(s, rng))
+    }
+
     /// The move to add to the tree next among `untried`: the policy's own choice when it is
     /// among them (so that a small search starts from the policy's move), else one at random.
     fn first_try(&mut self, s: &S, untried: &[S::Action], rng: &mut ChaCha8Rng) -> S::Action {
@@ -134,6 +149,13 @@ impl<S: State> Rollout<S> {
 pub struct Mcts<S: State> {
     iterations: u32,
     rollout: Rollout<S>,
+    /// Whether chance outcomes branch the tree (`chance=branch`), so that a move after a draw
+    /// is chosen for that draw, or are sampled through (`chance=sample`), so that the moves
+    /// after a draw share their statistics whatever was drawn.
+    branch_chance: bool,
+    /// Standard errors by which the search's move must beat the policy's to be played
+    /// instead (`margin=Z`; 0 plays the search's move always).
+    margin: f64,
     name: String,
 }
 
@@ -142,6 +164,8 @@ impl<S: State> Mcts<S> {
         Mcts {
             iterations,
             rollout,
+            branch_chance: BRANCH_CHANCE,
+            margin: DEFAULT_MARGIN,
             name,
         }
     }
@@ -163,6 +187,8 @@ impl<S: State> Mcts<S> {
         let mut policy_name = DEFAULT_ROLLOUT_POLICY;
         let mut epsilon = DEFAULT_EPSILON;
         let mut moves = DEFAULT_ROLLOUT_MOVES;
+        let mut branch_chance = BRANCH_CHANCE;
+        let mut margin = DEFAULT_MARGIN;
         for part in parts {
             match part.split_once('=') {
                 Some(("eps", e)) => {
@@ -171,6 +197,17 @@ impl<S: State> Mcts<S> {
                         .ok()
                         .filter(|e| (0.0..=1.0).contains(e))
                         .ok_or_else(|| bad(format!("eps takes a number from 0 to 1, not `{e}`")))?;
+                }
+                Some(("chance", "branch")) => branch_chance = true,
+                Some(("chance", "sample")) => branch_chance = false,
+                Some(("chance", c)) => {
+                    return Err(bad(format!("chance takes branch or sample, not `{c}`")));
+                }
+                Some(("margin", z)) => {
+                    margin =
+                        z.parse::<f64>().ok().filter(|z| *z >= 0.0).ok_or_else(|| {
+                            bad(format!("margin takes a number from 0, not `{z}`"))
+                        })?;
                 }
                 Some(("depth", d)) => {
                     moves = d
@@ -190,7 +227,10 @@ impl<S: State> Mcts<S> {
                 Rollout::with_policy(policy, epsilon, moves)
             }
         };
-        Ok(Mcts::new(iterations, rollout, spec.to_string()))
+        let mut mcts = Mcts::new(iterations, rollout, spec.to_string());
+        mcts.branch_chance = branch_chance;
+        mcts.margin = margin;
+        Ok(mcts)
     }
 }
 
@@ -233,21 +273,50 @@ impl<S: State> Bot<S> for Mcts<S> {
             let world = state.determinize(me, rng);
             self.iterate(&mut tree, world, rng);
         }
-        // The most visited move; among equals (a search with few iterations), the better
-        // mean result, then the one tried first (the policy's).
-        let mut best: Option<(S::Action, u32, f64)> = None;
-        for &(action, child) in &tree[0].children {
-            let node = &tree[child];
-            let mean = node.reward / f64::from(node.visits.max(1));
-            let better = best.is_none_or(|(_, visits, m)| {
-                node.visits > visits || (node.visits == visits && mean > m)
-            });
-            if legal.contains(&action) && better {
-                best = Some((action, node.visits, mean));
+        let searched = most_visited(&tree, &legal).unwrap_or(legal[0]);
+        // The search overrules the policy only when its move is clearly better: where single
+        // moves barely change the odds (a solitaire scored by a target), the difference
+        // between moves is smaller than a few hundred playouts can measure.
+        match self.rollout.preferred(state, rng) {
+            Some(own) if own != searched && legal.contains(&own) => {
+                let stats = |a: S::Action| {
+                    let child = tree[0].children.iter().find(|(c, _)| *c == a)?.1;
+                    Some((tree[child].reward, f64::from(tree[child].visits)))
+                };
+                match (stats(searched), stats(own)) {
+                    (Some(s), Some(o)) if clearly_better(s, o, self.margin) => searched,
+                    (Some(_), None) => searched,
+                    _ => own,
+                }
             }
+            _ => searched,
         }
-        best.map_or(legal[0], |(action, _, _)| action)
     }
+}
+
+/// The root's most visited legal move; among equals (a search with few iterations), the
+/// better mean result, then the one tried first (the policy's).
+fn most_visited<A: Copy + PartialEq>(tree: &[Node<A>], legal: &[A]) -> Option<A> {
+    let mut best: Option<(A, u32, f64)> = None;
+    for &(action, child) in &tree[0].children {
+        let node = &tree[child];
+        let mean = node.reward / f64::from(node.visits.max(1));
+        let better = best.is_none_or(|(_, visits, m)| {
+            node.visits > visits || (node.visits == visits && mean > m)
+        });
+        if legal.contains(&action) && better {
+            best = Some((action, node.visits, mean));
+        }
+    }
+    best.map(|(action, _, _)| action)
+}
+
+/// Whether results `a` (total reward, playouts) beat `b` by more than `z` standard errors,
+/// each mean's variance bounded as for a win-or-lose result (smoothed by half a win).
+fn clearly_better(a: (f64, f64), b: (f64, f64), z: f64) -> bool {
+    let mean = |(r, n): (f64, f64)| (r + 0.5) / (n + 1.0);
+    let var = |x: (f64, f64)| mean(x) * (1.0 - mean(x)) / (x.1 + 1.0);
+    mean(a) - mean(b) > z * (var(a) + var(b)).sqrt()
 }
 
 impl<S: State> Mcts<S> {
@@ -259,6 +328,10 @@ impl<S: State> Mcts<S> {
             while s.turn() == Turn::Chance {
                 let outcome = s.sample_chance(rng);
                 s.apply(outcome);
+                if self.branch_chance {
+                    node = outcome_child(tree, node, outcome);
+                    path.push(node);
+                }
             }
             let Turn::Player(p) = s.turn() else { break };
             let legal = s.legal_actions();
@@ -288,6 +361,18 @@ impl<S: State> Mcts<S> {
             node.reward += values[node.mover];
         }
     }
+}
+
+/// The child of `node` for this chance outcome, added on its first draw. Its statistics only
+/// count for the seat that moved into `node`, as no one chooses an outcome.
+fn outcome_child<A: Copy + PartialEq>(tree: &mut Vec<Node<A>>, node: usize, outcome: A) -> usize {
+    if let Some(&(_, child)) = tree[node].children.iter().find(|(a, _)| *a == outcome) {
+        return child;
+    }
+    let child = tree.len();
+    tree.push(Node::new(tree[node].mover));
+    tree[node].children.push((outcome, child));
+    child
 }
 
 /// UCB1 over the children whose move is legal in this sample.
