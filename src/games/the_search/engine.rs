@@ -676,24 +676,59 @@ impl SearchState {
     }
 
     /// How many paths [`SearchState::criminal_paths`] gives. Paths are told apart by their
-    /// end and the crime scenes they mark; when no unmarked scene lies within reach, by their
-    /// end alone, so the reachable cards are the count. Otherwise (and when a diagonal step
-    /// may come anywhere in the move) the paths are walked.
+    /// end and the unmarked crime scenes they pass over. When no path passes over one before
+    /// its end (or only the end marks), the ends alone tell them apart: the count is the cards
+    /// within reach. A two-step move whose first step may be a crime scene is counted by
+    /// [`SearchState::two_step_paths`]; anything else (a diagonal step anywhere in the move,
+    /// longer moves over crime scenes) is walked.
     fn criminal_path_count(&self, steps: u8, diagonal: u8, card: bool) -> usize {
         let grid = &self.table.grid;
         let c = self.criminal;
         let open = self.all_cells() & !self.blocked();
+        let diagonal = if card { diagonal } else { 0 };
         if card && self.readings.diagonal_within_two {
             return self.walked_criminal_paths(steps, diagonal, card);
         }
-        let mut ends = grid.reach(&grid.orthogonal, c, steps, open);
-        if card && diagonal > 0 {
-            ends |= grid.reach(&grid.diagonal, c, diagonal, open);
+        let ends = grid.reach(&grid.orthogonal, c, steps, open)
+            | grid.reach(&grid.diagonal, c, diagonal, open);
+        let passed = grid.reach(&grid.orthogonal, c, steps.saturating_sub(1), open)
+            | grid.reach(&grid.diagonal, c, diagonal.saturating_sub(1), open);
+        let unmarked = self.scenes & !self.marked;
+        if self.readings.mark_at_end_only || passed & unmarked == 0 {
+            return ones(ends & !(1 << c));
         }
-        if ends & self.scenes & !self.marked != 0 {
-            return self.walked_criminal_paths(steps, diagonal, card);
+        if steps == 2 && diagonal <= 1 {
+            if let Some(n) = self.two_step_paths(open, unmarked, diagonal > 0) {
+                return n;
+            }
         }
-        ones(ends & !(1 << c))
+        self.walked_criminal_paths(steps, diagonal, card)
+    }
+
+    /// Two orthogonal steps (and one diagonal, if the card allows) with scenes marked on the
+    /// way. Each end has one path marking nothing on the way, if any first step off a scene
+    /// (or a single step) reaches it, and one more for each unmarked scene it can be reached
+    /// through; a return to the start counts only through a scene. `None` when more paths
+    /// mark scenes than [`Found`] keeps apart (the walk then lists some twice).
+    fn two_step_paths(&self, open: u64, unmarked: u64, diagonal: bool) -> Option<usize> {
+        let grid = &self.table.grid;
+        let c = self.criminal;
+        let first = grid.orthogonal[usize::from(c)] & open;
+        let mut plain = first;
+        if diagonal {
+            plain |= grid.diagonal[usize::from(c)] & open;
+        }
+        for step in bits(first & !unmarked) {
+            plain |= grid.orthogonal[usize::from(step)] & open;
+        }
+        let mut n = ones(plain & !(1 << c));
+        let mut marking = ones(plain & unmarked);
+        for scene in bits(first & unmarked) {
+            let onward = ones(grid.orthogonal[usize::from(scene)] & open);
+            n += onward;
+            marking += onward;
+        }
+        (marking <= FOUND_MARKING).then_some(n)
     }
 
     fn walked_criminal_paths(&self, steps: u8, diagonal: u8, card: bool) -> usize {
@@ -1216,12 +1251,15 @@ impl<F: FnMut(Path, u8, u64)> Walk<'_, F> {
     }
 }
 
+/// Paths marking scenes that [`Found`] tells apart.
+const FOUND_MARKING: usize = 8;
+
 /// Path ends already listed, with the scenes they mark: a bit set for paths that mark nothing
 /// and a small buffer for the rest (no allocation).
 #[derive(Default)]
 struct Found {
     plain: u64,
-    marking: [(u8, u64); 8],
+    marking: [(u8, u64); FOUND_MARKING],
     len: usize,
 }
 

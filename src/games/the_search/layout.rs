@@ -187,27 +187,32 @@ pub fn random_layout<R: Rng + ?Sized>(
 ) -> Result<Vec<Icon>, LayoutError> {
     layout_possible(rules)?;
     let scenes = rules.count(Icon::CrimeScene);
-    let mut rows: Vec<u8> = (0..rules.rows).collect();
-    let mut columns: Vec<u8> = (0..rules.columns).collect();
+    let mut rows = [0u8; MAX_CELLS];
+    let mut columns = [0u8; MAX_CELLS];
+    let rows = &mut rows[..usize::from(rules.rows)];
+    let columns = &mut columns[..usize::from(rules.columns)];
+    rows.iter_mut().enumerate().for_each(|(i, r)| *r = i as u8);
+    columns
+        .iter_mut()
+        .enumerate()
+        .for_each(|(i, c)| *c = i as u8);
     rows.shuffle(rng);
     columns.shuffle(rng);
     let mut layout = vec![Icon::Plain; rules.cells()];
-    let mut taken = vec![false; rules.cells()];
-    for (&r, &c) in rows.iter().zip(&columns).take(scenes) {
+    for (&r, &c) in rows.iter().zip(columns.iter()).take(scenes) {
         let cell = usize::from(r) * usize::from(rules.columns) + usize::from(c);
         layout[cell] = Icon::CrimeScene;
-        taken[cell] = true;
     }
-    let mut others: Vec<Icon> = rules
-        .map
-        .iter()
-        .copied()
-        .filter(|&i| i != Icon::CrimeScene)
-        .collect();
-    others.shuffle(rng);
-    let free = (0..layout.len()).filter(|&cell| !taken[cell]);
-    for (cell, icon) in free.zip(others) {
-        layout[cell] = icon;
+    let mut others = [Icon::Plain; MAX_CELLS];
+    let mut n = 0;
+    for &icon in rules.map.iter().filter(|&&i| i != Icon::CrimeScene) {
+        others[n] = icon;
+        n += 1;
+    }
+    others[..n].shuffle(rng);
+    let free = layout.iter_mut().filter(|icon| **icon != Icon::CrimeScene);
+    for (slot, &icon) in free.zip(&others[..n]) {
+        *slot = icon;
     }
     Ok(layout)
 }
