@@ -3,9 +3,11 @@
 //!
 //! - The criminal heads for the nearest unmarked crime scene, keeps open exits (one open side
 //!   is a trap: one pawn or barricade closes it), and values wounding officers.
-//! - The police close in on the criminal, take away exits (pawns and barricades alike) and
-//!   keep the criminal far from unmarked crime scenes; before the criminal is placed, they
-//!   spread their officers to guard the crime scenes.
+//! - The police guard the unmarked crime scenes the criminal could reach soon (an officer on
+//!   a scene keeps the criminal off it), shrink the criminal's region, bring free officers to
+//!   the criminal's open sides and close them (pawns and barricades alike), and keep an
+//!   officer on the police station while any are wounded; before the criminal is placed,
+//!   they spread their officers to guard the crime scenes.
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -101,8 +103,9 @@ fn criminal_score(s: &SearchState) -> f64 {
 /// - each unmarked crime scene kept out of the criminal's walking reach, most of all the ones
 ///   the criminal could reach next turn; an officer standing on one guards it;
 /// - a small region for the criminal to walk in and few open sides around the criminal;
-/// - officers not guarding a scene near the criminal, to close in;
-/// - officers on the map, and cards in hand.
+/// - officers not guarding a scene close to the criminal's open sides, ready to close them;
+/// - officers on the map (the last ones most) and, while some are wounded, an officer on the
+///   police station, where reinforcements arrive; and cards in hand.
 fn police_score(s: &SearchState) -> f64 {
     let Some(c) = s.criminal() else {
         return guard_scenes(s);
@@ -126,12 +129,33 @@ fn police_score(s: &SearchState) -> f64 {
         .map(|o| f64::from(manhattan(grid, o, c)))
         .sum();
     let exits = f64::from(s.exits(c).count_ones());
+    // How far the officers not guarding a scene are from stepping into each open side of
+    // the criminal.
+    let gaps: f64 = bits(s.exits(c))
+        .map(|x| {
+            s.officer_cells()
+                .filter(|&o| guarded & 1 << o == 0)
+                .map(|o| f64::from(manhattan(grid, o, x)))
+                .fold(f64::from(grid.columns + grid.rows), f64::min)
+        })
+        .sum();
     let hands = hand_strength(s, Side::Police) - hand_strength(s, Side::Criminal);
-    -150.0 * f64::from(s.marked().count_ones()) - 40.0 * s.wounded() as f64 - threat
+    // Each wound brings the criminal's other win closer, the last ones most.
+    let wounded = s.wounded() as f64;
+    let on_map = s.officer_cells().count();
+    let wounds = 30.0 * wounded + 60.0 * wounded / (on_map.max(1) as f64);
+    // Reinforcements come only to an officer standing on the police station.
+    let station = if wounded > 0.0 && s.stations() & s.police_mask() != 0 {
+        25.0
+    } else {
+        0.0
+    };
+    -150.0 * f64::from(s.marked().count_ones()) - wounds + station - threat
         + 20.0 * f64::from(guarded.count_ones())
         - 3.0 * f64::from(reach.count_ones())
         - 12.0 * exits
-        - 2.0 * chasers
+        - 3.0 * gaps
+        - 1.5 * chasers
         + 2.0 * hands
 }
 
