@@ -697,10 +697,11 @@ impl SearchState {
         if self.readings.mark_at_end_only || passed & unmarked == 0 {
             return ones(ends & !(1 << c));
         }
-        if steps == 2 && diagonal <= 1 {
-            if let Some(n) = self.two_step_paths(open, unmarked, diagonal > 0) {
-                return n;
-            }
+        if steps == 2
+            && diagonal <= 1
+            && let Some(n) = self.two_step_paths(open, unmarked, diagonal > 0)
+        {
+            return n;
         }
         self.walked_criminal_paths(steps, diagonal, card)
     }
