@@ -86,6 +86,19 @@ fn missing_game_is_an_io_error() {
 }
 
 #[test]
+fn a_missing_data_folder_is_an_io_error_that_says_where_games_are_read() {
+    let empty = tempfile::tempdir().unwrap();
+    let run = common::run_in(empty.path(), &["build"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot read data") && run.stderr.contains("--data"),
+        "{}",
+        run.stderr
+    );
+    assert!(!empty.path().join("output").exists(), "nothing is written");
+}
+
+#[test]
 fn non_utf8_file_is_reported_where_the_byte_stands() {
     let f = Fixture::with_games(&[GAME]);
     let path = f.file(GAME, "game.toml");

@@ -20,7 +20,12 @@ pub fn rules_text_file(lang: &str) -> String {
 
 /// The slugs of the games in a data folder: its sub-folders that hold a `game.toml`, sorted.
 pub fn game_slugs(data_dir: &Path) -> Result<Vec<String>, Problem> {
-    let entries = std::fs::read_dir(data_dir).map_err(|e| Problem::io(data_dir, e))?;
+    let entries = std::fs::read_dir(data_dir).map_err(|e| {
+        Problem::io(data_dir, e).help(
+            "the games are read from `./data` unless `--data DIR` names another folder; \
+             run printplay from the project folder or pass --data",
+        )
+    })?;
     let mut slugs: Vec<String> = entries
         .filter_map(Result::ok)
         .filter(|e| e.path().join(GAME_FILE).is_file())
