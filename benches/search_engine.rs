@@ -5,9 +5,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
 
-use printplay::engine::{Config, Engine, State, Turn};
+use printplay::engine::{Config, Engine, Player, State, Turn};
 use printplay::games::the_search::SearchEngine;
 use printplay::model::load_game;
+use printplay::simulate::DEFAULT_MAX_MOVES;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -69,22 +70,9 @@ fn report(what: &str, games: u64, moves: u64, (wall, cpu): (f64, f64)) {
 }
 
 fn random_games(engine: &SearchEngine, config: &Config, games: u64) {
-    let mut reasons: BTreeMap<&str, u64> = BTreeMap::new();
-    let mut moves = 0u64;
-    let time = timed(|| {
-        for seed in 0..games {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let mut s = engine.new_game(config, &mut rng).expect("new game");
-            while s.turn() != Turn::Terminal {
-                let action = s.random_action(&mut rng);
-                s.apply(action);
-            }
-            moves += u64::from(s.moves_played());
-            *reasons.entry(s.end_reason().unwrap_or("none")).or_default() += 1;
-        }
+    play_games(engine, config, games, "random play", |s, _, rng| {
+        s.random_action(rng)
     });
-    report("random play", games, moves, time);
-    println!("  end reasons: {reasons:?}");
 }
 
 fn heuristic_games(engine: &SearchEngine, config: &Config, games: u64) {
@@ -92,6 +80,27 @@ fn heuristic_games(engine: &SearchEngine, config: &Config, games: u64) {
         engine.bot("heuristic").expect("bot"),
         engine.bot("heuristic").expect("bot"),
     ];
+    play_games(
+        engine,
+        config,
+        games,
+        "heuristic vs heuristic",
+        |s, p, rng| {
+            let view = s.determinize(p, rng);
+            bots[p].choose(&view, rng)
+        },
+    );
+}
+
+/// Plays `games` seeded games, each move chosen by `choose(state, seat, rng)`, stopping at the
+/// simulator's move cap; prints the rate and how the games ended.
+fn play_games<S: State>(
+    engine: &impl Engine<State = S>,
+    config: &Config,
+    games: u64,
+    what: &str,
+    mut choose: impl FnMut(&S, Player, &mut ChaCha8Rng) -> S::Action,
+) {
     let mut reasons: BTreeMap<&str, u64> = BTreeMap::new();
     let mut moves = 0u64;
     let time = timed(|| {
@@ -99,19 +108,18 @@ fn heuristic_games(engine: &SearchEngine, config: &Config, games: u64) {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut s = engine.new_game(config, &mut rng).expect("new game");
             while let Turn::Player(p) = s.turn() {
-                if s.moves_played() > 2_000 {
+                if s.moves_played() > DEFAULT_MAX_MOVES {
                     break;
                 }
-                let view = s.determinize(p, &mut rng);
-                let a = bots[p].choose(&view, &mut rng);
+                let a = choose(&s, p, &mut rng);
                 s.apply(a);
             }
             moves += u64::from(s.moves_played());
             *reasons
-                .entry(s.end_reason().unwrap_or("turn cap"))
+                .entry(s.end_reason().unwrap_or("move cap"))
                 .or_default() += 1;
         }
     });
-    report("heuristic vs heuristic", games, moves, time);
+    report(what, games, moves, time);
     println!("  end reasons: {reasons:?}");
 }

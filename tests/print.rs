@@ -454,6 +454,15 @@ fn builds_are_byte_identical() {
     }
 }
 
+/// What `check` says of one game in a data folder, one message per problem.
+fn check_messages(data: &Path, slug: &str) -> Vec<String> {
+    let g = load_game(data, slug).unwrap();
+    printplay::check::check_game(&g)
+        .iter()
+        .map(|p| p.to_string())
+        .collect()
+}
+
 #[test]
 fn a_missing_template_and_overflowing_text_are_check_errors() {
     let dir = tempfile::tempdir().unwrap();
@@ -465,11 +474,7 @@ fn a_missing_template_and_overflowing_text_are_check_errors() {
     let original = std::fs::read_to_string(copy.join("components.toml")).unwrap();
     let broken = original.replacen("template = \"search-map\"", "template = \"no-such-map\"", 1);
     std::fs::write(copy.join("components.toml"), broken).unwrap();
-    let g = load_game(dir.path(), "the-search").unwrap();
-    let problems: Vec<String> = printplay::check::check_game(&g)
-        .iter()
-        .map(|p| p.to_string())
-        .collect();
+    let problems = check_messages(dir.path(), "the-search");
     assert!(
         problems
             .iter()
@@ -484,11 +489,7 @@ fn a_missing_template_and_overflowing_text_are_check_errors() {
     );
     assert_ne!(overflow, original);
     std::fs::write(copy.join("components.toml"), overflow).unwrap();
-    let g = load_game(dir.path(), "the-search").unwrap();
-    let problems: Vec<String> = printplay::check::check_game(&g)
-        .iter()
-        .map(|p| p.to_string())
-        .collect();
+    let problems = check_messages(dir.path(), "the-search");
     assert!(
         problems
             .iter()
