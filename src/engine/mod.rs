@@ -38,13 +38,6 @@ pub trait State: Clone + Send + Sync + 'static {
     /// The moves open to the player to act; never empty while the game is not over.
     fn legal_actions(&self) -> Vec<Self::Action>;
 
-    /// The legal moves written into `out` (cleared first), in the order of
-    /// [`State::legal_actions`]; an engine may override it to reuse `out`'s memory.
-    fn legal_actions_into(&self, out: &mut Vec<Self::Action>) {
-        out.clear();
-        out.extend(self.legal_actions());
-    }
-
     /// A legal move drawn uniformly: exactly `legal_actions()[rng.random_range(0..len)]`, with
     /// the generator left in the same state, so that seeded games do not depend on which one a
     /// caller uses. An engine may override it with a sampler that does not list every move.

@@ -1617,10 +1617,6 @@ impl State for SearchState {
         out
     }
 
-    fn legal_actions_into(&self, out: &mut Vec<Action>) {
-        SearchState::legal_actions_into(self, out);
-    }
-
     fn random_action(&self, rng: &mut ChaCha8Rng) -> Action {
         self.random_legal(rng)
     }
