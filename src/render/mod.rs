@@ -19,6 +19,7 @@ pub mod sheets;
 pub mod template;
 pub mod text;
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -59,6 +60,8 @@ pub struct BuildOptions {
     pub out: PathBuf,
     /// Print a board on one large page of this size instead of tiling it.
     pub board_page: Option<Paper>,
+    /// Only these stages (`--only cards,png`); every stage when empty.
+    pub only: BTreeSet<String>,
 }
 
 impl Default for BuildOptions {
@@ -70,11 +73,17 @@ impl Default for BuildOptions {
             back_offset: (0.0, 0.0),
             out: PathBuf::from("output"),
             board_page: None,
+            only: BTreeSet::new(),
         }
     }
 }
 
 impl BuildOptions {
+    /// Whether the stage `name` is to run.
+    pub fn wants(&self, stage: &str) -> bool {
+        self.only.is_empty() || self.only.contains(stage)
+    }
+
     pub fn sheet(&self) -> Sheet {
         Sheet {
             paper: self.paper,
@@ -150,6 +159,9 @@ pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, V
         dir: options.out.join(&game.slug),
     };
     let results: Vec<(&str, Result<Vec<PathBuf>, String>)> = stages()
+        .into_iter()
+        .filter(|(name, _)| options.wants(name))
+        .collect::<Vec<_>>()
         .into_par_iter()
         .map(|(name, stage)| (name, stage(&build)))
         .collect();
