@@ -11,6 +11,7 @@ pub mod board;
 pub mod calibrate;
 pub mod faces;
 pub mod fonts;
+pub mod index;
 pub mod layout;
 pub mod marks;
 pub mod pdf;
@@ -62,6 +63,8 @@ pub struct BuildOptions {
     pub board_page: Option<Paper>,
     /// Only these stages (`--only cards,png`); every stage when empty.
     pub only: BTreeSet<String>,
+    /// The gallery page (`index.html`) reloads itself: set while `printplay watch` runs.
+    pub live_reload: bool,
 }
 
 impl Default for BuildOptions {
@@ -74,6 +77,7 @@ impl Default for BuildOptions {
             out: PathBuf::from("output"),
             board_page: None,
             only: BTreeSet::new(),
+            live_reload: false,
         }
     }
 }
