@@ -31,6 +31,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// megabytes, from the kernel's accounting of the child (`wait4`).
 fn measured(cmd: &mut Command) -> (f64, f64, f64) {
     let start = Instant::now();
+    #[allow(clippy::zombie_processes)] // reaped by `wait4`, which also gives its resource usage
     let child = cmd
         .stdout(Stdio::null())
         .stderr(Stdio::null())
