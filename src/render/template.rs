@@ -266,7 +266,7 @@ impl Templates {
         let svg = self
             .tera
             .render(&file, ctx)
-            .map_err(|e| fail(format!("template `{name}`: {}", error_chain(&e))))?;
+            .map_err(|e| fail(format!("template `{name}`: {}", deepest_cause(&e))))?;
         Ok(Rendered {
             template: name.to_string(),
             svg,
@@ -355,6 +355,15 @@ fn parse_error_offset(file: &SourceFile, message: &str) -> Option<usize> {
         .map(str::len)
         .sum();
     Some((start + col.saturating_sub(1)).min(file.text.len()))
+}
+
+/// The innermost cause of a rendering error: what went wrong, without tera's framing.
+fn deepest_cause(e: &tera::Error) -> String {
+    let mut cause: &dyn std::error::Error = e;
+    while let Some(next) = cause.source() {
+        cause = next;
+    }
+    cause.to_string()
 }
 
 fn error_chain(e: &tera::Error) -> String {
