@@ -247,6 +247,11 @@ fn build(data: &Path, args: BuildArgs) -> Exit {
         board_page: args.board_page,
     };
     let (games, mut problems) = load_games(data, &args.games);
+    if !games.is_empty()
+        && let Err(p) = crate::render::prepare_output(&options.out)
+    {
+        return report(&[p]);
+    }
     if games.is_empty() && problems.is_empty() {
         problems.push(Problem::io(
             data,

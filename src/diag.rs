@@ -79,6 +79,14 @@ impl Problem {
         }
     }
 
+    /// A file or folder that cannot be written (exit 2).
+    pub fn io_write(path: &Path, err: impl fmt::Display) -> Self {
+        Problem {
+            kind: ProblemKind::Io,
+            ..Problem::data(format!("cannot write {}: {err}", path.display()))
+        }
+    }
+
     /// Points the problem at a span of a file.
     pub fn at(mut self, file: &SourceFile, span: Range<usize>, label: impl Into<String>) -> Self {
         self.file = Some(file.clone());

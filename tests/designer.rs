@@ -382,3 +382,21 @@ fn export_csv_writes_the_sheet_the_cli_reads() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("its decks: emblems"), "{}", run.stderr);
 }
+
+#[test]
+fn an_unwritable_output_folder_is_one_io_error_naming_the_path() {
+    let f = fixture();
+    let blocker = f.data().join("not-a-folder");
+    std::fs::write(&blocker, b"a file").unwrap();
+    let out = blocker.join("out");
+    let run = f.run(&["build", SLUG, "--out", out.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let errors = errors(&run);
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    assert!(
+        errors[0].contains(&format!("cannot write {}", blocker.display())),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read(&blocker).unwrap(), b"a file");
+}

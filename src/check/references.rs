@@ -52,10 +52,11 @@ fn unique_ids(game: &Game) -> Vec<Problem> {
             out.push(
                 Problem::data(format!("duplicate id `{}`", id.get_ref()))
                     .at(file, id.span(), "here")
-                    .help(format!(
-                        "it is first used at {}:{line}",
-                        first_file.path.display()
-                    )),
+                    .help(if std::ptr::eq(first_file, file) {
+                        format!("it is first used on line {line}")
+                    } else {
+                        format!("it is first used at {}:{line}", first_file.path.display())
+                    }),
             );
         }
     }

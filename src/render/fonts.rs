@@ -269,8 +269,20 @@ fn describe(face: &ttf_parser::Face) -> Option<(String, String)> {
         751..=850 => "ExtraBold",
         _ => "Black",
     };
+    let stretch = stretch_keyword(face.width());
+    let stretch_word = match stretch {
+        "normal" => String::new(),
+        other => other
+            .split('-')
+            .map(|w| w[..1].to_uppercase() + &w[1..])
+            .collect(),
+    };
     let mut name = family.clone();
-    for word in [weight_word, if italic { "Italic" } else { "" }] {
+    for word in [
+        stretch_word.as_str(),
+        weight_word,
+        if italic { "Italic" } else { "" },
+    ] {
         if !word.is_empty() {
             name.push(' ');
             name.push_str(word);
@@ -283,7 +295,6 @@ fn describe(face: &ttf_parser::Face) -> Option<(String, String)> {
     if italic {
         attrs.push_str(r#" font-style="italic""#);
     }
-    let stretch = stretch_keyword(face.width());
     if stretch != "normal" {
         attrs.push_str(&format!(r#" font-stretch="{stretch}""#));
     }
@@ -381,7 +392,7 @@ mod tests {
     fn a_font_file_is_named_by_family_and_style_and_loaded_once() {
         let faces = register(BOLD.to_vec()).unwrap();
         assert_eq!(faces.len(), 1);
-        assert_eq!(faces[0].0, "DejaVu Sans Condensed Bold");
+        assert_eq!(faces[0].0, "DejaVu Sans SemiCondensed Bold");
         let again = register(BOLD.to_vec()).unwrap();
         assert_eq!(faces[0].1, again[0].1);
         assert!(

@@ -176,8 +176,24 @@ pub fn face_report(game: &Game) -> (Vec<Problem>, Vec<template::Placement>) {
     }
 }
 
+/// Creates an output folder and proves it writable; when it cannot be, one problem (exit 2)
+/// naming the path in the way: a file where a folder should be, or the folder itself.
+pub fn prepare_output(dir: &Path) -> Result<(), Problem> {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return Err(match dir.ancestors().find(|a| a.is_file()) {
+            Some(file) => Problem::io_write(file, "it is a file where a folder should be"),
+            None => Problem::io_write(dir, e),
+        });
+    }
+    let probe = dir.join(format!(".printplay-probe.{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| Problem::io_write(dir, e))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
 /// Draws a game's faces and runs every stage; the errors say what failed.
 pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, Vec<String>> {
+    prepare_output(&game_dir(&options.out, game)).map_err(|p| vec![p.message])?;
     let templates = Templates::new(game).map_err(|e| vec![e])?;
     let faces = faces::draw_all(game, &templates, options.bleed)
         .map_err(|errs| errs.into_iter().map(|e| e.message).collect::<Vec<_>>())?;

@@ -591,8 +591,14 @@ fn fields_json(fields: &BTreeMap<String, toml::Spanned<toml::Value>>) -> Value {
 
 fn deck_json(deck: &Deck) -> Value {
     let (w, h) = deck.size.mm();
+    let fields: serde_json::Map<String, Value> = deck
+        .fields
+        .iter()
+        .map(|(name, d)| (name.clone(), json!({ "type": d.kind, "label": d.label })))
+        .collect();
     json!({ "id": deck.id.get_ref(), "name": deck.name, "names": deck.names, "width": w,
-            "height": h, "back": back_json(&deck.back), "cards": deck.cards.len() })
+            "height": h, "back": back_json(&deck.back), "cards": deck.cards.len(),
+            "fields": fields })
 }
 
 fn back_json(back: &Back) -> Value {
