@@ -400,3 +400,50 @@ fn an_unwritable_output_folder_is_one_io_error_naming_the_path() {
     );
     assert_eq!(std::fs::read(&blocker).unwrap(), b"a file");
 }
+
+#[test]
+fn a_template_mistake_is_one_error_at_the_template_line_not_one_per_card() {
+    let f = fixture();
+    f.edit(
+        SLUG,
+        "templates/emblem-card.svg",
+        "card.fields.power",
+        "card.fields.pwr",
+    );
+    one_error(&f, "templates/emblem-card.svg:7:25", "card.fields.pwr");
+    let f = fixture();
+    f.edit(
+        SLUG,
+        "templates/emblem-card.svg",
+        "what=\"power\") }}",
+        "what=\"power\") }",
+    );
+    let run = f.run(&["check", SLUG]);
+    let errors = errors(&run);
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    assert!(
+        errors[0].contains("templates/emblem-card.svg:"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        errors[0].contains("template `emblem-card` does not parse"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_broken_font_file_is_one_error_naming_it() {
+    let f = fixture();
+    std::fs::write(f.file(SLUG, "fonts/Broken.ttf"), b"not a font").unwrap();
+    let run = f.run(&["check", SLUG]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let errors = errors(&run);
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    assert!(
+        errors[0].contains("fonts/Broken.ttf: not a font"),
+        "{}",
+        run.stderr
+    );
+}
