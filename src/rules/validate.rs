@@ -55,6 +55,9 @@ pub fn check(game: &Game) -> Vec<Problem> {
         out.extend(component_keys(game, lr));
         out.extend(diagram_texts(game, lr));
         out.extend(variant_values(lr));
+        out.extend(super::provenance::problems(game, lang, lr));
+        out.extend(symbol_groups(game, lr));
+        out.extend(image_files(game, lr));
     }
     out.extend(glossary(game));
     if out.is_empty() {
@@ -97,6 +100,7 @@ pub fn all_prose(t: &RulesText) -> Vec<&Prose> {
         out.push(&v.ambiguity);
         out.push(&v.reading);
     }
+    out.extend(t.questions.iter().map(|q| &q.answer));
     out.extend(t.diagram.values().map(|d| &d.caption));
     out
 }
@@ -218,6 +222,85 @@ fn diagram_texts(game: &Game, lr: &LangRules) -> Vec<Problem> {
                     "this caption belongs to nothing",
                 ),
             );
+        }
+    }
+    out
+}
+
+/// Every symbol group of the data has its name in the language (the key's headings), and every
+/// name belongs to a group.
+fn symbol_groups(game: &Game, lr: &LangRules) -> Vec<Problem> {
+    let groups: BTreeSet<&str> = game
+        .components
+        .symbols
+        .iter()
+        .map(|s| s.group.as_str())
+        .collect();
+    let mut out = Vec::new();
+    for g in &groups {
+        if !lr.text.symbol_groups.contains_key(*g) {
+            out.push(
+                Problem::data(format!(
+                    "[symbol_groups] has no name for the symbol group `{g}` (the heading of its colours in the key)"
+                ))
+                .in_file(&lr.file),
+            );
+        }
+    }
+    for g in lr.text.symbol_groups.keys() {
+        if !groups.contains(g.as_str()) {
+            out.push(
+                Problem::data(format!("[symbol_groups] names `{g}`, which is no symbol group of the data"))
+                    .in_file(&lr.file),
+            );
+        }
+    }
+    out
+}
+
+/// The images the prose of every language shows: relative files of the game's folder (the
+/// writer copies them beside the reference) and the reference's own diagrams.
+pub fn prose_images(game: &Game) -> Vec<String> {
+    let mut out = BTreeSet::new();
+    for lr in game.rules.texts.values() {
+        for prose in all_prose(&lr.text) {
+            for (target, _) in markdown::images(prose.get_ref()) {
+                if markdown::unsafe_image(&target).is_none() && !is_diagram_file(game, &target) {
+                    out.insert(target);
+                }
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// True for the file name of a diagram the Markdown reference writes (`rules.en.map.svg`).
+fn is_diagram_file(game: &Game, target: &str) -> bool {
+    game.rules.meta.diagrams.iter().any(|d| {
+        game.rules
+            .texts
+            .keys()
+            .any(|l| target == format!("rules.{l}.{}.svg", d.id.get_ref()))
+    })
+}
+
+/// Each image the prose shows is a file inside the game's folder.
+fn image_files(game: &Game, lr: &LangRules) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for prose in all_prose(&lr.text) {
+        for (target, range) in markdown::images(prose.get_ref()) {
+            if markdown::unsafe_image(&target).is_some() || is_diagram_file(game, &target) {
+                continue;
+            }
+            if !game.dir.join(&target).is_file() {
+                out.push(
+                    Problem::data(format!(
+                        "the image `{target}` is not a file of the game's folder {}",
+                        game.dir.display()
+                    ))
+                    .at(&lr.file, place(&lr.file, prose, range), "here"),
+                );
+            }
         }
     }
     out
