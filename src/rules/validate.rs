@@ -20,6 +20,7 @@ pub fn check(game: &Game) -> Vec<Problem> {
         Err(p) => return vec![p],
     };
     let mut out = missing_languages(game);
+    out.extend(markup_in_names(game));
     let values = match super::diagrams::values(game) {
         Ok(v) => v,
         Err(e) => {
@@ -64,6 +65,59 @@ pub fn check(game: &Game) -> Vec<Problem> {
         out.extend(trial_render(game, &assets));
     }
     out
+}
+
+/// Names and credits the reference shows are plain text: one that holds HTML markup
+/// (`<script>`) is an error, placed where its text is in the data.
+fn markup_in_names(game: &Game) -> Vec<Problem> {
+    let info = &game.info;
+    let c = &game.components;
+    let in_game = |s: &'_ str| (&game.game_file, s.to_string());
+    let mut texts = vec![in_game(&info.name), in_game(&info.designer)];
+    texts.extend(info.publisher.as_deref().map(in_game));
+    texts.extend(info.names.values().map(|n| in_game(n)));
+    let in_components = |s: &'_ str| (&game.components_file, s.to_string());
+    for d in &c.decks {
+        texts.push(in_components(&d.name));
+        texts.extend(d.names.values().map(|n| in_components(n)));
+        for card in &d.cards {
+            texts.push(in_components(&card.name));
+            texts.extend(card.names.values().map(|n| in_components(n)));
+        }
+    }
+    for p in &c.pieces {
+        texts.push(in_components(&p.name));
+        texts.extend(p.names.values().map(|n| in_components(n)));
+    }
+    for s in &c.symbols {
+        texts.push(in_components(&s.name));
+        texts.extend(s.names.values().map(|n| in_components(n)));
+    }
+    let mut out = Vec::new();
+    for (file, text) in texts {
+        let Some(at) = markup_at(&text) else {
+            continue;
+        };
+        let tag: String = text[at..].chars().take_while(|c| *c != '>').chain(['>']).collect();
+        let problem = Problem::data(format!(
+            "`{text}` holds HTML markup ({tag}); names and credits are plain text"
+        ));
+        out.push(match file.text.find(text.as_str()) {
+            Some(start) => problem.at(file, start..start + text.len(), "here"),
+            None => problem.in_file(file),
+        });
+    }
+    out
+}
+
+/// Where a text holds something a browser would read as a tag (`<script`, `</b`, `<!--`).
+fn markup_at(text: &str) -> Option<usize> {
+    text.match_indices('<').map(|(i, _)| i).find(|&i| {
+        text[i + 1..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '/' || c == '!' || c == '?')
+    })
 }
 
 /// A problem in `rules.toml` (or the game file when there is none).
