@@ -88,8 +88,9 @@ pub enum Block {
     Prose { body: String },
     /// A level-3 heading inside a section.
     Heading { id: String, text: String },
-    /// A table; `header` and every cell are rendered markup.
+    /// A table; `header` and every cell are rendered markup; `id` names a diagram's table.
     Table {
+        id: Option<String>,
         caption: String,
         header: Vec<String>,
         rows: Vec<Vec<Cell>>,
@@ -301,8 +302,36 @@ impl Writer<'_> {
                 let label = self.msg("permalink");
                 markdown::to_html_with_ids(md, &mut self.ids, &label)
             }
-            Format::Md => markdown::to_safe_markdown(md).trim().to_string(),
+            Format::Md => {
+                let linked = self.markdown_targets(md);
+                markdown::to_safe_markdown(&linked).trim().to_string()
+            }
         }
+    }
+
+    /// Cross-references name the HTML page's ids (`#turn`, `#variant-stacking`, `#fig-map`);
+    /// in Markdown they become the anchors renderers give the headings they stand for.
+    fn markdown_targets(&mut self, md: &str) -> String {
+        let mut targets: Vec<(String, String)> = Vec::new();
+        for id in SectionId::RULES.iter().chain(&SectionId::APPENDIX) {
+            let title = self.msg(&format!("section_{}", id.key()));
+            targets.push((id.key().to_string(), heading_anchor(&title)));
+        }
+        for v in &self.rules.text.variants {
+            targets.push((
+                format!("variant-{}", v.id.get_ref()),
+                heading_anchor(&v.title),
+            ));
+        }
+        for d in &self.game.rules.meta.diagrams {
+            let title = self.msg(&format!("section_{}", d.section.key()));
+            targets.push((format!("fig-{}", d.id.get_ref()), heading_anchor(&title)));
+        }
+        let mut out = md.to_string();
+        for (id, anchor) in targets {
+            out = out.replace(&format!("](#{id})"), &format!("](#{anchor})"));
+        }
+        out
     }
 
     /// A short text (table cell, caption) in the output format.
@@ -541,6 +570,7 @@ impl Writer<'_> {
             })
             .collect();
         Block::Table {
+            id: None,
             caption: self.msg(caption),
             header: header.iter().map(|h| self.plain(h)).collect(),
             rows,
@@ -967,6 +997,7 @@ impl Writer<'_> {
                     })
                     .collect();
                 let table = Block::Table {
+                    id: Some(format!("fig-{id}")),
                     caption: self.plain(&text.title),
                     header: header.iter().map(|h| self.plain(h)).collect(),
                     rows,
