@@ -276,6 +276,7 @@ impl Writer<'_> {
             separator: &self.msgs.list_separator,
             plural: self.msgs.plural,
             nouns: vec![&self.rules.text.nouns, &self.msgs.nouns],
+            numerals: &self.msgs.numerals,
         };
         match fill(prose.get_ref(), &resolver, &wording) {
             Ok(s) => s,
@@ -623,10 +624,21 @@ impl Writer<'_> {
                     (format!("piece.{}", p.id.get_ref()), name, vec![p])
                 };
             let copies = group.iter().map(|x| i64::from(x.count.0)).sum();
-            let sources = CountSources {
-                total_printed: self.total_is_printed(|i| i.pieces == [p.kind.clone()]),
-                split: group.iter().map(|x| &x.source).collect(),
-                values: Vec::new(),
+            // A piece's source covers what is printed on it; its count is the invariant's.
+            let total_printed = self.total_is_printed(|i| i.pieces == [p.kind.clone()]);
+            let sources: Vec<&Source> = group.iter().map(|x| &x.source).collect();
+            let sources = if total_printed {
+                CountSources {
+                    total_printed,
+                    split: Vec::new(),
+                    values: sources,
+                }
+            } else {
+                CountSources {
+                    total_printed,
+                    split: sources,
+                    values: Vec::new(),
+                }
             };
             rows.push(self.component_row(&key, &name, copies, &sources));
         }

@@ -63,6 +63,9 @@ pub struct Messages {
     /// Nouns every game may use in `{value noun}` placeholders.
     #[serde(default)]
     pub nouns: BTreeMap<String, PluralForms>,
+    /// Numbers from zero as words, by grammatical case, for `{value noun words}`.
+    #[serde(default)]
+    pub numerals: BTreeMap<String, Vec<String>>,
 }
 
 impl Messages {

@@ -49,6 +49,7 @@ pub fn check(game: &Game) -> Vec<Problem> {
             separator: &msgs.list_separator,
             plural: msgs.plural,
             nouns: vec![&lr.text.nouns, &msgs.nouns],
+            numerals: &msgs.numerals,
         };
         for prose in all_prose(&lr.text) {
             out.extend(prose_problems(lr, prose, &resolver, &wording));
