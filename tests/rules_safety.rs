@@ -9,7 +9,7 @@ use std::path::Path;
 
 use common::Fixture;
 use printplay::model::load_game;
-use printplay::rules::{Assets, Format, render, templates_dir};
+use printplay::rules::{Assets, Format, render};
 
 const GAME: &str = "the-search";
 
@@ -118,7 +118,7 @@ fn renderers_drop_unsafe_links_and_images_even_unchecked() {
     let f = Fixture::with_games(&[GAME]);
     hostile(&f);
     let game = load_game(f.data(), GAME).unwrap();
-    let assets = Assets::load(&templates_dir()).unwrap();
+    let assets = Assets::load_default().unwrap();
     for file in render(&game, "en", Format::Html, &assets).unwrap() {
         let text = file.text.to_lowercase();
         assert!(!text.contains("javascript:"), "{}", file.name);
@@ -160,7 +160,7 @@ fn the_markdown_title_and_names_are_escaped() {
         "name = \"*The* [Search](http://x) # _1_\"",
     );
     let game = load_game(f.data(), GAME).unwrap();
-    let assets = Assets::load(&templates_dir()).unwrap();
+    let assets = Assets::load_default().unwrap();
     for file in render(&game, "en", Format::Md, &assets).unwrap() {
         if !file.name.ends_with(".md") {
             continue;
@@ -180,7 +180,7 @@ fn the_markdown_title_and_names_are_escaped() {
 #[test]
 fn en_and_fi_pages_link_to_each_other_with_hreflang() {
     let game = load_game(Path::new("data"), "aether").unwrap();
-    let assets = Assets::load(&templates_dir()).unwrap();
+    let assets = Assets::load_default().unwrap();
     for (lang, other, name) in [("en", "fi", "suomi"), ("fi", "en", "English")] {
         for (i, page) in ["rules", "quick"].iter().enumerate() {
             let files = render(&game, lang, Format::Html, &assets).unwrap();
@@ -205,7 +205,7 @@ fn en_and_fi_pages_link_to_each_other_with_hreflang() {
 #[test]
 fn the_full_page_links_its_quick_reference_and_back() {
     let game = load_game(Path::new("data"), GAME).unwrap();
-    let assets = Assets::load(&templates_dir()).unwrap();
+    let assets = Assets::load_default().unwrap();
     let files = render(&game, "en", Format::Html, &assets).unwrap();
     assert_eq!(files[0].name, "rules.en.html");
     assert_eq!(files[1].name, "quick.en.html");
