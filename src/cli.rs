@@ -538,7 +538,9 @@ fn rules(
     };
     let langs = lang.map_or_else(|| crate::rules::languages(game), |l| vec![l]);
     let formats = format.map_or_else(|| vec![Format::Html, Format::Md], |f| vec![f]);
-    let dir = out.unwrap_or_else(|| PathBuf::from("output")).join(&game.slug);
+    let dir = out
+        .unwrap_or_else(|| PathBuf::from("output"))
+        .join(&game.slug);
     match crate::rules::write(game, &langs, &formats, &assets, &dir) {
         Ok(paths) => {
             paths.iter().for_each(|p| println!("wrote {}", p.display()));

@@ -78,7 +78,10 @@ fn build(out: &Path) -> Vec<PathBuf> {
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "html"))
         .collect();
-    assert!(html.iter().any(|p| is_quick(p)), "quick references are built");
+    assert!(
+        html.iter().any(|p| is_quick(p)),
+        "quick references are built"
+    );
     assert!(!html.is_empty());
     html
 }
@@ -265,7 +268,12 @@ fn print(chrome: &Path, profile: &Path, page: &Path, paper: &str, dir: &Path) ->
         html.replace("</style>", &format!("@page {{ size: {paper}; }}\n</style>")),
     )
     .unwrap();
-    let slug = page.parent().unwrap().file_name().unwrap().to_string_lossy();
+    let slug = page
+        .parent()
+        .unwrap()
+        .file_name()
+        .unwrap()
+        .to_string_lossy();
     let stem = page.file_stem().unwrap().to_string_lossy();
     let pdf = dir.join(format!("{slug}-{stem}-{paper}.pdf"));
     run(
@@ -319,7 +327,11 @@ fn prints_to_pdf_on_a4_and_letter() {
             );
             let name = page.display();
             if is_quick(&page) {
-                assert_eq!(pages.len(), 1, "{name} {paper}: the quick reference is one page");
+                assert_eq!(
+                    pages.len(),
+                    1,
+                    "{name} {paper}: the quick reference is one page"
+                );
             } else if name.to_string().contains("the-search") && paper == "A4" {
                 assert!(
                     pages.len() <= 4,

@@ -253,7 +253,9 @@ fn html_is_one_self_contained_accessible_page() {
             );
             assert!(!html.contains("stylesheet"), "styles are inline");
             assert!(
-                html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'"),
+                html.contains(
+                    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'"
+                ),
                 "a Content-Security-Policy forbids scripts and remote loads"
             );
             // Headings in order.
@@ -800,13 +802,22 @@ fn simulation_charts_are_linked_when_present_and_optional() {
     let assets = assets();
     let game = shipped("capek-golems");
     let out = tempfile::tempdir().unwrap();
-    let without = printplay::rules::write(&game, &["en".to_string()], &[Format::Md], &assets, out.path()).unwrap();
+    let without = printplay::rules::write(
+        &game,
+        &["en".to_string()],
+        &[Format::Md],
+        &assets,
+        out.path(),
+    )
+    .unwrap();
     let plain = std::fs::read_to_string(&without[0]).unwrap();
     assert!(!plain.contains("](sim/"));
     std::fs::create_dir_all(out.path().join("sim")).unwrap();
     std::fs::write(out.path().join("sim/win-rates.svg"), "<svg/>").unwrap();
     for format in [Format::Md, Format::Html] {
-        let written = printplay::rules::write(&game, &["en".to_string()], &[format], &assets, out.path()).unwrap();
+        let written =
+            printplay::rules::write(&game, &["en".to_string()], &[format], &assets, out.path())
+                .unwrap();
         let text = std::fs::read_to_string(&written[0]).unwrap();
         assert!(text.contains("sim/win-rates.svg"), "{format:?}");
     }
@@ -857,7 +868,10 @@ fn finnish_aether() -> (String, String) {
     let html = main_file(&game, "fi", Format::Html, &assets());
     // The prose blocks and captions, not the tables' count cells.
     let mut main = String::new();
-    for (open, close) in [("<div class=\"prose\">", "</div>"), ("<figcaption>", "</figcaption>")] {
+    for (open, close) in [
+        ("<div class=\"prose\">", "</div>"),
+        ("<figcaption>", "</figcaption>"),
+    ] {
         for (i, _) in html.match_indices(open) {
             let end = i + html[i..].find(close).unwrap();
             main.push_str(&html[i..end]);
@@ -890,7 +904,10 @@ fn finnish_aether_uses_the_rulebooks_words() {
     let lower = text.to_lowercase();
     // Words the rulebook never uses: the tiles are behind the screen, not in a hand.
     for hand in ["käsi", "käde", "kätesi", "kädessä", "kätee", "kätke"] {
-        assert!(!lower.contains(hand), "a hand word `{hand}`: the tiles are behind the screen");
+        assert!(
+            !lower.contains(hand),
+            "a hand word `{hand}`: the tiles are behind the screen"
+        );
     }
     // Case, number and person errors found before.
     for wrong in [
@@ -914,7 +931,10 @@ fn finnish_aether_uses_the_rulebooks_words() {
         if !c.is_ascii_digit() || (i > 0 && chars[i - 1].is_ascii_digit()) {
             continue;
         }
-        let number: String = chars[i..].iter().take_while(|c| c.is_ascii_digit()).collect();
+        let number: String = chars[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .collect();
         let after = chars.get(i + number.len()..i + number.len() + 2);
         let before = if i >= 2 { chars[i - 2] } else { ' ' };
         let prev = if i >= 1 { chars[i - 1] } else { ' ' };
@@ -943,7 +963,10 @@ fn finnish_aether_uses_the_rulebooks_words() {
             panic!("a small count in digits: …{context}…");
         }
         let sentence_start = i == 0 || matches!(before, '.' | '!' | '?') && prev == ' ';
-        assert!(!sentence_start, "a sentence opens with a digit: …{context}…");
+        assert!(
+            !sentence_start,
+            "a sentence opens with a digit: …{context}…"
+        );
     }
     // Finnish quotation marks, not straight ones.
     let words = text.replace("class=", "");
@@ -1025,7 +1048,10 @@ fn finnish_and_english_aether_say_the_same_section_by_section() {
         );
     }
     let ids = |t: &printplay::model::RulesText| {
-        t.variants.iter().map(|v| v.id.get_ref().clone()).collect::<Vec<_>>()
+        t.variants
+            .iter()
+            .map(|v| v.id.get_ref().clone())
+            .collect::<Vec<_>>()
     };
     assert_eq!(ids(en), ids(fi));
     for (e, f) in en.variants.iter().zip(&fi.variants) {
@@ -1056,7 +1082,11 @@ fn finnish_and_english_aether_say_the_same_section_by_section() {
             })
             .chain(html.match_indices("<table").map(|_| "table".to_string()))
             .collect();
-        (marks, html.matches("<tr>").count(), html.matches("<li>").count())
+        (
+            marks,
+            html.matches("<tr>").count(),
+            html.matches("<li>").count(),
+        )
     };
     assert_eq!(outline_of("en"), outline_of("fi"));
 }

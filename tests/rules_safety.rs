@@ -84,10 +84,18 @@ fn hostile_data_fails_check_at_each_place_and_writes_nothing() {
     let out_dir = out.path().to_str().unwrap();
     let rules = f.run(&["rules", GAME, "--out", out_dir]);
     assert_eq!(rules.code, 1, "{}", rules.stderr);
-    assert!(files_under(out.path()).is_empty(), "{:?}", files_under(out.path()));
+    assert!(
+        files_under(out.path()).is_empty(),
+        "{:?}",
+        files_under(out.path())
+    );
     let build = f.run(&["build", GAME, "--out", out_dir]);
     assert_eq!(build.code, 1, "{}", build.stderr);
-    assert!(files_under(out.path()).is_empty(), "{:?}", files_under(out.path()));
+    assert!(
+        files_under(out.path()).is_empty(),
+        "{:?}",
+        files_under(out.path())
+    );
 }
 
 #[test]
@@ -110,7 +118,11 @@ fn rules_writes_under_out_slug_and_keeps_the_previous_files_on_problems() {
     let bad = f.run(&["rules", GAME, "--out", out_dir]);
     assert_eq!(bad.code, 1, "{}", bad.stderr);
     assert!(bad.stdout.contains("not written"), "{}", bad.stdout);
-    assert_eq!(std::fs::read(&page).unwrap(), before, "the previous page is kept");
+    assert_eq!(
+        std::fs::read(&page).unwrap(),
+        before,
+        "the previous page is kept"
+    );
 }
 
 #[test]

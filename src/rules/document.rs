@@ -243,7 +243,12 @@ pub struct Beside {
 /// Ids the page templates use themselves, so prose headings never take them.
 fn reserved_ids() -> BTreeMap<String, usize> {
     let mut ids: BTreeMap<String, usize> = [
-        "top", "main", "toc-title", "contents", "appendix", "languages",
+        "top",
+        "main",
+        "toc-title",
+        "contents",
+        "appendix",
+        "languages",
     ]
     .iter()
     .map(|s| (s.to_string(), 1))
@@ -618,7 +623,11 @@ impl Writer<'_> {
                         continue;
                     }
                     kinds_done.push(p.kind.clone());
-                    (kind_key, p.kind.clone(), game.pieces_of_kind(&p.kind).collect())
+                    (
+                        kind_key,
+                        p.kind.clone(),
+                        game.pieces_of_kind(&p.kind).collect(),
+                    )
                 } else {
                     let name = p.names.get(self.lang).unwrap_or(&p.name).clone();
                     (format!("piece.{}", p.id.get_ref()), name, vec![p])
@@ -649,12 +658,7 @@ impl Writer<'_> {
                 split: Vec::new(),
                 values: vec![&b.source],
             };
-            rows.push(self.component_row(
-                &format!("board.{}", b.id.get_ref()),
-                &name,
-                1,
-                &sources,
-            ));
+            rows.push(self.component_row(&format!("board.{}", b.id.get_ref()), &name, 1, &sources));
         }
         for t in &game.components.tracks {
             let name = t.names.get(self.lang).unwrap_or(&t.name).clone();
@@ -663,12 +667,7 @@ impl Writer<'_> {
                 split: Vec::new(),
                 values: vec![&t.source],
             };
-            rows.push(self.component_row(
-                &format!("track.{}", t.id.get_ref()),
-                &name,
-                1,
-                &sources,
-            ));
+            rows.push(self.component_row(&format!("track.{}", t.id.get_ref()), &name, 1, &sources));
         }
         self.table(
             "components_caption",
@@ -848,11 +847,7 @@ impl Writer<'_> {
                     .filter(|x| **x != v.default)
                     .map(|x| self.code(x))
                     .collect();
-                vec![
-                    (question, None),
-                    (option, None),
-                    (others.join(", "), None),
-                ]
+                vec![(question, None), (option, None), (others.join(", "), None)]
             })
             .collect();
         blocks.push(self.table(

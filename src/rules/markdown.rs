@@ -197,9 +197,11 @@ pub fn to_safe_markdown(markdown: &str) -> String {
     let mut last = 0;
     for (event, range) in Parser::new_ext(markdown, options()).into_offset_iter() {
         let replacement = match &event {
-            Event::Html(_) | Event::InlineHtml(_) => {
-                Some(markdown[range.clone()].replace('<', "&lt;").replace('>', "&gt;"))
-            }
+            Event::Html(_) | Event::InlineHtml(_) => Some(
+                markdown[range.clone()]
+                    .replace('<', "&lt;")
+                    .replace('>', "&gt;"),
+            ),
             Event::Start(Tag::Link { dest_url, .. }) if unsafe_link(dest_url).is_some() => {
                 Some(escape(&plain_text(&markdown[range.clone()])))
             }
@@ -320,12 +322,18 @@ mod tests {
         assert_eq!(found.len(), 4, "{found:#?}");
         let html = to_html(md);
         assert!(!html.to_lowercase().contains("javascript"), "{html}");
-        assert!(!html.contains("data:") && !html.contains("e.org/x.png"), "{html}");
+        assert!(
+            !html.contains("data:") && !html.contains("e.org/x.png"),
+            "{html}"
+        );
         assert!(!html.contains("../secret"), "{html}");
         assert!(html.contains("href=\"https://example.org\"") && html.contains("href=\"#turn\""));
         assert!(html.contains("src=\"rules.en.map.svg\""));
         let md_out = to_safe_markdown(md);
-        assert!(!md_out.contains("](javascript") && !md_out.contains("](data:"), "{md_out}");
+        assert!(
+            !md_out.contains("](javascript") && !md_out.contains("](data:"),
+            "{md_out}"
+        );
         assert!(md_out.contains("[ok](https://example.org)"));
     }
 

@@ -114,9 +114,10 @@ pub fn describe(game: &Game, path: &str, lang: &str, msgs: &Messages) -> String 
             pattern("value_symbol", &[&name])
         }
         ["deck", deck, "counts"] => pattern("value_counts", &[&deck_name(deck)]),
-        ["deck", deck, "fields", field] => {
-            pattern("value_field", &[&deck_name(deck), &field_label(deck, field)])
-        }
+        ["deck", deck, "fields", field] => pattern(
+            "value_field",
+            &[&deck_name(deck), &field_label(deck, field)],
+        ),
         ["deck", deck, "card", card, field] => {
             let name = game
                 .deck(deck)
@@ -209,7 +210,10 @@ mod tests {
     #[test]
     fn patterns_match_one_star() {
         assert!(pattern_matches("piece.aether-*", "piece.aether-12"));
-        assert!(pattern_matches("deck.*.fields.copies", "deck.romans-cards.fields.copies"));
+        assert!(pattern_matches(
+            "deck.*.fields.copies",
+            "deck.romans-cards.fields.copies"
+        ));
         assert!(!pattern_matches("piece.aether-*", "piece.elemental"));
         assert!(!pattern_matches("piece.aether-1", "piece.aether-1"));
     }

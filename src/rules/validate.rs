@@ -99,7 +99,11 @@ fn markup_in_names(game: &Game) -> Vec<Problem> {
         let Some(at) = markup_at(&text) else {
             continue;
         };
-        let tag: String = text[at..].chars().take_while(|c| *c != '>').chain(['>']).collect();
+        let tag: String = text[at..]
+            .chars()
+            .take_while(|c| *c != '>')
+            .chain(['>'])
+            .collect();
         let problem = Problem::data(format!(
             "`{text}` holds HTML markup ({tag}); names and credits are plain text"
         ));
@@ -305,8 +309,10 @@ fn symbol_groups(game: &Game, lr: &LangRules) -> Vec<Problem> {
     for g in lr.text.symbol_groups.keys() {
         if !groups.contains(g.as_str()) {
             out.push(
-                Problem::data(format!("[symbol_groups] names `{g}`, which is no symbol group of the data"))
-                    .in_file(&lr.file),
+                Problem::data(format!(
+                    "[symbol_groups] names `{g}`, which is no symbol group of the data"
+                ))
+                .in_file(&lr.file),
             );
         }
     }
