@@ -27,6 +27,8 @@ pub struct PageContext {
     pub sections: Vec<Section>,
     /// Where the values come from and engine matters, after the rules.
     pub appendix: Vec<Section>,
+    /// The appendix heading's anchor in Markdown renderers.
+    pub appendix_anchor: String,
     /// The same page in the game's other languages.
     pub alternates: Vec<Alternate>,
     /// The quick reference's file (from the full page) or the full page's (from the quick one).
@@ -217,6 +219,7 @@ pub fn build(
             msg: msgs.text.clone(),
             sections,
             appendix,
+            appendix_anchor: heading_anchor(msgs.get("appendix").unwrap_or_default()),
             alternates,
             companion: format!("quick.{lang}.{ext}"),
             quick,

@@ -129,6 +129,7 @@ mod tests {
             decimal_separator: ",".into(),
             text: BTreeMap::new(),
             nouns: BTreeMap::new(),
+            numerals: BTreeMap::new(),
         };
         let kortti = forms("kortti", "korttia");
         assert_eq!(m.count(1, &kortti), "1 kortti");

@@ -663,6 +663,50 @@ mod tests {
     }
 
     #[test]
+    fn small_numbers_are_spelled_in_their_nouns_case() {
+        let numerals: BTreeMap<String, Vec<String>> = [
+            ("nominative", ["nolla", "yksi", "kaksi"]),
+            ("adessive", ["nollalla", "yhdellä", "kahdella"]),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
+        .collect();
+        let forms = |one: &str, other: &str| PluralForms {
+            one: one.into(),
+            other: other.into(),
+            zero: None,
+            two: None,
+            few: None,
+            many: None,
+        };
+        let nouns: BTreeMap<String, PluralForms> = [
+            ("point".to_string(), forms("piste", "pistettä")),
+            (
+                "point:adessive".to_string(),
+                forms("pisteellä", "pisteellä"),
+            ),
+        ]
+        .into_iter()
+        .collect();
+        let w = Wording {
+            separator: ", ",
+            plural: super::super::messages::PluralRule::OneOther,
+            nouns: vec![&nouns],
+            numerals: &numerals,
+        };
+        let show = |n, noun, spell| w.show(&Val::Int(n), noun, spell).unwrap();
+        assert_eq!(show(2, Some("point"), Spell::Words), "kaksi pistettä");
+        assert_eq!(
+            show(1, Some("point:adessive"), Spell::Capital),
+            "Yhdellä pisteellä"
+        );
+        assert_eq!(show(2, Some("point"), Spell::Digits), "2 pistettä");
+        // Beyond the language's list the number stays in digits.
+        assert_eq!(show(14, Some("point"), Spell::Words), "14 pistettä");
+        assert_eq!(show(1, None, Spell::Words), "yksi");
+    }
+
+    #[test]
     fn list_operations() {
         let l = Val::Ints(vec![4, 3, 2, 1]);
         assert_eq!(list_op(l.clone(), "first"), Ok(Val::Int(4)));
