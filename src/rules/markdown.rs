@@ -210,12 +210,12 @@ pub fn to_safe_markdown(markdown: &str) -> String {
             }
             _ => None,
         };
-        if let Some(text) = replacement {
-            if range.start >= last {
-                out.push_str(&markdown[last..range.start]);
-                out.push_str(&text);
-                last = range.end;
-            }
+        if let Some(text) = replacement
+            && range.start >= last
+        {
+            out.push_str(&markdown[last..range.start]);
+            out.push_str(&text);
+            last = range.end;
         }
     }
     out.push_str(&markdown[last..]);
