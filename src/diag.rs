@@ -79,11 +79,20 @@ impl Problem {
         }
     }
 
-    /// A file or folder that cannot be written (exit 2).
+    /// A file or folder that could not be written (exit 2).
     pub fn io_write(path: &Path, err: impl fmt::Display) -> Self {
         Problem {
             kind: ProblemKind::Io,
             ..Problem::data(format!("cannot write {}: {err}", path.display()))
+        }
+    }
+
+    /// An output that could not be made although the data passed its check: the message
+    /// names the game, the stage and the path (exit 2, as for other output failures).
+    pub fn build(message: impl Into<String>) -> Self {
+        Problem {
+            kind: ProblemKind::Io,
+            ..Problem::data(message)
         }
     }
 

@@ -447,3 +447,20 @@ fn a_broken_font_file_is_one_error_naming_it() {
         run.stderr
     );
 }
+
+#[test]
+fn a_game_modules_complaint_about_a_parameter_is_placed_at_it() {
+    let f = Fixture::with_games(&["capek-golems"]);
+    let line = f.edit("capek-golems", "game.toml", "value = 4", "value = \"four\"");
+    let run = f.run(&["check", "capek-golems"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let engine = errors(&run)
+        .into_iter()
+        .find(|e| e.contains("the Capek engine cannot read"))
+        .expect("the engine's complaint");
+    assert!(
+        engine.contains(&format!("game.toml:{line}:")),
+        "{}",
+        run.stderr
+    );
+}

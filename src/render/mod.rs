@@ -20,6 +20,7 @@ pub mod sheets;
 pub mod template;
 pub mod text;
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -60,6 +61,8 @@ pub struct BuildOptions {
     pub out: PathBuf,
     /// Print a board on one large page of this size instead of tiling it.
     pub board_page: Option<Paper>,
+    /// Only these stages (`--only cards,png`); every stage when empty.
+    pub only: BTreeSet<String>,
 }
 
 impl Default for BuildOptions {
@@ -71,11 +74,17 @@ impl Default for BuildOptions {
             back_offset: (0.0, 0.0),
             out: PathBuf::from("output"),
             board_page: None,
+            only: BTreeSet::new(),
         }
     }
 }
 
 impl BuildOptions {
+    /// Whether the stage `name` is to run.
+    pub fn wants(&self, stage: &str) -> bool {
+        self.only.is_empty() || self.only.contains(stage)
+    }
+
     pub fn sheet(&self) -> Sheet {
         Sheet {
             paper: self.paper,
@@ -176,24 +185,8 @@ pub fn face_report(game: &Game) -> (Vec<Problem>, Vec<template::Placement>) {
     }
 }
 
-/// Creates an output folder and proves it writable; when it cannot be, one problem (exit 2)
-/// naming the path in the way: a file where a folder should be, or the folder itself.
-pub fn prepare_output(dir: &Path) -> Result<(), Problem> {
-    if let Err(e) = std::fs::create_dir_all(dir) {
-        return Err(match dir.ancestors().find(|a| a.is_file()) {
-            Some(file) => Problem::io_write(file, "it is a file where a folder should be"),
-            None => Problem::io_write(dir, e),
-        });
-    }
-    let probe = dir.join(format!(".printplay-probe.{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(|e| Problem::io_write(dir, e))?;
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
-}
-
 /// Draws a game's faces and runs every stage; the errors say what failed.
 pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, Vec<String>> {
-    prepare_output(&game_dir(&options.out, game)).map_err(|p| vec![p.message])?;
     let templates = Templates::new(game).map_err(|e| vec![e])?;
     let faces = faces::draw_all(game, &templates, options.bleed)
         .map_err(|errs| errs.into_iter().map(|e| e.message).collect::<Vec<_>>())?;
@@ -204,6 +197,9 @@ pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, V
         dir: options.out.join(&game.slug),
     };
     let results: Vec<(&str, Result<Vec<PathBuf>, String>)> = stages()
+        .into_iter()
+        .filter(|(name, _)| options.wants(name))
+        .collect::<Vec<_>>()
         .into_par_iter()
         .map(|(name, stage)| (name, stage(&build)))
         .collect();

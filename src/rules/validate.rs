@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::placeholders::{HoleError, Resolver, Wording, fill};
-use super::{Assets, Format, markdown, templates_dir};
+use super::{Assets, Format, markdown};
 use crate::diag::{Problem, SourceFile};
 use crate::model::{Game, LangRules, Prose, RulesText};
 
@@ -21,7 +21,7 @@ pub fn check(game: &Game) -> Vec<Problem> {
             missing_languages(game)
         };
     }
-    let assets = match Assets::load(&templates_dir()) {
+    let assets = match Assets::load_default() {
         Ok(a) => a,
         Err(p) => return vec![p],
     };
