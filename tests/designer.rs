@@ -464,3 +464,32 @@ fn a_game_modules_complaint_about_a_parameter_is_placed_at_it() {
         run.stderr
     );
 }
+
+#[test]
+fn ids_stay_unique_across_the_toml_cards_and_the_sheet() {
+    let f = fixture();
+    f.edit(SLUG, "cards.csv", "sun-2,Sun Two", "crest,Sun Two");
+    one_error(&f, "cards.csv:3:1", "duplicate id `crest`");
+    let run = f.run(&["check", SLUG]);
+    assert!(run.stderr.contains("components.toml:46"), "{}", run.stderr);
+}
+
+#[test]
+fn an_original_design_builds_its_cards_without_a_rules_reference() {
+    let f = fixture();
+    let out = f.data().join("out");
+    let run = f.run(&[
+        "build",
+        SLUG,
+        "--only",
+        "cards,rules",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let names: Vec<String> = std::fs::read_dir(out.join(SLUG))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["cards.pdf".to_string()]);
+}

@@ -139,7 +139,6 @@ impl Errors {
     }
 }
 
-
 /// Draws every face; the errors name the card or piece and what is wrong with it.
 pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces, Vec<FaceError>> {
     let mut errors = Errors::default();
