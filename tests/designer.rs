@@ -493,3 +493,51 @@ fn an_original_design_builds_its_cards_without_a_rules_reference() {
         .collect();
     assert_eq!(names, vec!["cards.pdf".to_string()]);
 }
+
+/// The fixture with its sheet replaced by a workbook from tests/fixtures/sheets/.
+fn with_workbook(name: &str) -> Fixture {
+    let f = fixture();
+    let from = repo().join("tests/fixtures/sheets").join(name);
+    std::fs::copy(from, f.file(SLUG, "cards.xlsx")).unwrap();
+    std::fs::remove_file(f.file(SLUG, "cards.csv")).unwrap();
+    f.edit(
+        SLUG,
+        "components.toml",
+        "cards = \"cards.csv\"",
+        "cards = \"cards.xlsx\"",
+    );
+    f
+}
+
+#[test]
+fn a_workbook_deck_reads_as_the_same_cards_as_its_csv() {
+    let csv = fixture();
+    let xlsx = with_workbook("cards.xlsx");
+    let run = xlsx.run(&["check", SLUG]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        export_csv(&load(&xlsx), "emblems").unwrap(),
+        export_csv(&load(&csv), "emblems").unwrap()
+    );
+}
+
+#[test]
+fn a_bad_workbook_cell_names_its_row_and_column() {
+    let f = with_workbook("cards-bad.xlsx");
+    let run = f.run(&["check", SLUG]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let errors = errors(&run);
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    assert!(errors[0].contains("cards.xlsx:3:"), "{}", run.stderr);
+    assert!(
+        errors[0].contains("field `power` must be an integer"),
+        "{}",
+        run.stderr
+    );
+    // The row is the spreadsheet's; the underlined text is the row as CSV.
+    assert!(
+        run.stderr.contains("art/emblem.png,sun,two"),
+        "{}",
+        run.stderr
+    );
+}
