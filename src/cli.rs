@@ -99,6 +99,8 @@ pub enum Command {
     },
     /// Check each game, then write its print-and-play files under OUT/<slug>/.
     Build(BuildArgs),
+    /// Build, then rebuild a game whenever a file in its folder changes (Ctrl-C stops).
+    Watch(BuildArgs),
     /// Write a two-sided test sheet for measuring a printer's front/back offset.
     Calibrate {
         #[arg(long, value_enum, default_value = "a4")]
@@ -175,7 +177,7 @@ pub struct BuildArgs {
     /// Print boards on one large page of this size instead of tiling them.
     #[arg(long, value_enum)]
     pub board_page: Option<Paper>,
-    /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, rules.
+    /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, rules, index.
     #[arg(long, value_parser = pipeline::parse_only)]
     pub only: Option<BTreeSet<String>>,
 }
@@ -237,6 +239,7 @@ pub fn run(cli: Cli) -> Exit {
         Command::Replay { run, index } => replay(&cli.data, run, index),
         Command::Merge { files, json } => merge(&files, json.as_deref()),
         Command::Build(args) => build(&cli.data, args),
+        Command::Watch(args) => watch(&cli.data, args),
         Command::Calibrate { paper, duplex, out } => calibrate(paper, duplex, &out),
     }
 }
@@ -258,6 +261,34 @@ fn build(data: &Path, args: BuildArgs) -> Exit {
     report(&result.problems())
 }
 
+fn watch(data: &Path, args: BuildArgs) -> Exit {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = stop.clone();
+    if let Err(e) =
+        ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed))
+    {
+        return usage(format!("cannot catch Ctrl-C: {e}"));
+    }
+    let options = build_options(&args);
+    let mut print_round = |round: &crate::watch::Round| {
+        for path in &round.changed {
+            println!("changed: {}", path.display());
+        }
+        print_build(&round.report.games);
+        report(&round.report.problems());
+        println!(
+            "built {} in {} ms; watching {} (Ctrl-C stops)",
+            round.games.join(", "),
+            round.elapsed.as_millis(),
+            data.display()
+        );
+    };
+    match crate::watch::watch(data, &args.games, &options, &stop, &mut print_round) {
+        Ok(()) => Exit::Ok,
+        Err(p) => report(&[p]),
+    }
+}
+
 /// The build options a command line names.
 fn build_options(args: &BuildArgs) -> BuildOptions {
     BuildOptions {
@@ -268,6 +299,7 @@ fn build_options(args: &BuildArgs) -> BuildOptions {
         out: args.out.clone(),
         board_page: args.board_page,
         only: args.only.clone().unwrap_or_default(),
+        live_reload: false,
     }
 }
 

@@ -17,3 +17,4 @@ pub mod rules;
 pub mod scaffold;
 pub mod schema;
 pub mod simulate;
+pub mod watch;

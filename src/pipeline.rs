@@ -10,11 +10,18 @@ use rayon::prelude::*;
 use crate::check::check_game;
 use crate::diag::Problem;
 use crate::model::{Game, game_slugs, load_game};
+use crate::render::index::write_index;
 use crate::render::{BuildOptions, build_game, stages};
 
-/// The names `--only` accepts: every build stage ([`stages`]).
+/// The name `--only` knows the gallery page (`index.html`) by.
+pub const INDEX_STAGE: &str = "index";
+
+/// The names `--only` accepts: every build stage ([`stages`]) and the gallery page, which is
+/// written after them.
 pub fn stage_names() -> Vec<&'static str> {
-    stages().into_iter().map(|(name, _)| name).collect()
+    let mut names: Vec<_> = stages().into_iter().map(|(name, _)| name).collect();
+    names.push(INDEX_STAGE);
+    names
 }
 
 /// Parses `--only cards,tokens`: the named stages, or an error listing the known ones.
@@ -55,10 +62,7 @@ pub fn load_games(data: &Path, names: &[String]) -> (Vec<Game>, Vec<Problem>) {
         }
     }
     if games.is_empty() && problems.is_empty() {
-        problems.push(Problem::io(
-            data,
-            "holds no game folders (a folder with a game.toml)",
-        ));
+        problems.extend(no_games(data).load_problems);
     }
     (games, problems)
 }
@@ -68,7 +72,7 @@ pub fn load_games(data: &Path, names: &[String]) -> (Vec<Game>, Vec<Problem>) {
 pub enum Outcome {
     /// Built: the files written.
     Built(Vec<PathBuf>),
-    /// Its check found problems, so nothing of it was written.
+    /// Its data did not load or its check found problems, so nothing of it was written.
     NotChecked(Vec<Problem>),
     /// Checked, but a stage failed (a file could not be written, a drawing failed).
     Failed(Vec<Problem>),
@@ -92,6 +96,14 @@ pub struct BuildReport {
 }
 
 impl BuildReport {
+    /// A build that could not start: the data folder cannot be read.
+    fn failed(problem: Problem) -> BuildReport {
+        BuildReport {
+            load_problems: vec![problem],
+            games: Vec::new(),
+        }
+    }
+
     /// Every problem, load problems first, then each game's in order.
     pub fn problems(&self) -> Vec<Problem> {
         let mut all = self.load_problems.clone();
@@ -112,12 +124,37 @@ pub fn build(
     options: &BuildOptions,
     on_built: &(dyn Fn(&str) + Sync),
 ) -> BuildReport {
-    let (games, load_problems) = load_games(data, names);
-    let games = build_loaded(&games, options, on_built);
+    let slugs = if names.is_empty() {
+        match game_slugs(data) {
+            Ok(s) if s.is_empty() => return no_games(data),
+            Ok(s) => s,
+            Err(p) => return BuildReport::failed(p),
+        }
+    } else {
+        names.to_vec()
+    };
+    let games = slugs
+        .par_iter()
+        .map(|slug| match load_game(data, slug) {
+            Ok(game) => build_one(&game, options, on_built),
+            Err(problems) => GameReport {
+                slug: slug.clone(),
+                dir: options.out.join(slug),
+                outcome: Outcome::NotChecked(problems),
+            },
+        })
+        .collect();
     BuildReport {
-        load_problems,
+        load_problems: Vec::new(),
         games,
     }
+}
+
+fn no_games(data: &Path) -> BuildReport {
+    BuildReport::failed(Problem::io(
+        data,
+        "holds no game folders (a folder with a game.toml)",
+    ))
 }
 
 /// Checks and builds games already loaded; a game that fails its check is not built.
@@ -128,25 +165,27 @@ pub fn build_loaded(
 ) -> Vec<GameReport> {
     games
         .par_iter()
-        .map(|game| {
-            let dir = options.out.join(&game.slug);
-            let found = check_game(game);
-            let outcome = if !found.is_empty() {
-                Outcome::NotChecked(found)
-            } else {
-                match prepare_dir(&dir).and_then(|()| built(game, options)) {
-                    Ok(files) => Outcome::Built(files),
-                    Err(ps) => Outcome::Failed(ps),
-                }
-            };
-            on_built(&game.slug);
-            GameReport {
-                slug: game.slug.clone(),
-                dir,
-                outcome,
-            }
-        })
+        .map(|game| build_one(game, options, on_built))
         .collect()
+}
+
+fn build_one(game: &Game, options: &BuildOptions, on_built: &(dyn Fn(&str) + Sync)) -> GameReport {
+    let dir = options.out.join(&game.slug);
+    let found = check_game(game);
+    let outcome = if !found.is_empty() {
+        Outcome::NotChecked(found)
+    } else {
+        match prepare_dir(&dir).and_then(|()| built(game, options)) {
+            Ok(files) => Outcome::Built(files),
+            Err(ps) => Outcome::Failed(ps),
+        }
+    };
+    on_built(&game.slug);
+    GameReport {
+        slug: game.slug.clone(),
+        dir,
+        outcome,
+    }
 }
 
 /// The game's output folder, created when missing; a file in its place is an I/O problem
@@ -161,14 +200,17 @@ fn prepare_dir(dir: &Path) -> Result<(), Vec<Problem>> {
     })
 }
 
-/// Runs the build stages; a failing stage is one problem naming the game and the stage.
+/// Runs the build stages, then writes the gallery of what the folder holds; a failing stage
+/// is one problem naming the game and the stage.
 fn built(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, Vec<Problem>> {
-    build_game(game, options).map_err(|errors| {
-        errors
-            .into_iter()
-            .map(|e| Problem::build(format!("{}: {e}", game.slug)))
-            .collect()
-    })
+    let problem = |e: String| Problem::build(format!("{}: {e}", game.slug));
+    let mut files = build_game(game, options)
+        .map_err(|errors| errors.into_iter().map(problem).collect::<Vec<_>>())?;
+    if options.wants(INDEX_STAGE) {
+        let dir = options.out.join(&game.slug);
+        files.push(write_index(game, &dir, options.live_reload).map_err(|e| vec![problem(e)])?);
+    }
+    Ok(files)
 }
 
 #[cfg(test)]

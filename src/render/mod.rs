@@ -12,6 +12,7 @@ pub mod calibrate;
 pub mod faces;
 pub mod fonts;
 pub mod images;
+pub mod index;
 pub mod layout;
 pub mod marks;
 pub mod pdf;
@@ -63,6 +64,8 @@ pub struct BuildOptions {
     pub board_page: Option<Paper>,
     /// Only these stages (`--only cards,png`); every stage when empty.
     pub only: BTreeSet<String>,
+    /// The gallery page (`index.html`) reloads itself: set while `printplay watch` runs.
+    pub live_reload: bool,
 }
 
 impl Default for BuildOptions {
@@ -75,6 +78,7 @@ impl Default for BuildOptions {
             out: PathBuf::from("output"),
             board_page: None,
             only: BTreeSet::new(),
+            live_reload: false,
         }
     }
 }
