@@ -541,3 +541,13 @@ fn a_bad_workbook_cell_names_its_row_and_column() {
         run.stderr
     );
 }
+
+#[test]
+fn a_sheet_saved_with_a_byte_order_mark_reads_the_same() {
+    let f = fixture();
+    let path = f.file(SLUG, "cards.csv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("\u{feff}{text}")).unwrap();
+    let run = f.run(&["check", SLUG]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}

@@ -270,7 +270,8 @@ fn columns(deck: &Deck, file: &SourceFile, header: &[Cell]) -> Result<Vec<Column
     let mut columns = Vec::new();
     let mut problems = Vec::new();
     for cell in header {
-        let name = cell.text.trim();
+        // Spreadsheet programs often start a UTF-8 CSV with a byte order mark.
+        let name = cell.text.trim_start_matches('\u{feff}').trim();
         let column = match name {
             "id" => Some(Column::Id),
             "name" => Some(Column::Name),
