@@ -551,3 +551,16 @@ fn a_sheet_saved_with_a_byte_order_mark_reads_the_same() {
     let run = f.run(&["check", SLUG]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+#[test]
+fn a_hand_written_image_element_is_an_error_not_silently_dropped() {
+    let f = fixture();
+    let path = f.file(SLUG, "templates/emblem-card.svg");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        format!("{text}<image href=\"art/missing.png\" width=\"5\" height=\"5\"/>\n"),
+    )
+    .unwrap();
+    one_error(&f, "templates/emblem-card.svg:11:14", "pages never load");
+}
