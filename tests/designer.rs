@@ -564,3 +564,16 @@ fn a_hand_written_image_element_is_an_error_not_silently_dropped() {
     .unwrap();
     one_error(&f, "templates/emblem-card.svg:11:14", "pages never load");
 }
+
+#[test]
+fn the_same_game_in_another_folder_prints_the_same_bytes() {
+    let pdf = |f: &Fixture| {
+        let game = load(f);
+        let options = BuildOptions::default();
+        cards_pdf(&game, &draw_faces(&game, &options).unwrap(), &options).unwrap()
+    };
+    assert!(
+        pdf(&fixture()) == pdf(&fixture()),
+        "art paths leak into the PDF"
+    );
+}
