@@ -121,8 +121,8 @@ impl GameBuild<'_> {
 /// A build stage: writes some of a game's outputs and returns their paths.
 pub type Stage = fn(&GameBuild) -> Result<Vec<PathBuf>, String>;
 
-/// Every stage of `printplay build`, in order; each game runs them all (in parallel).
-/// To add an output (the rules reference), add one line here.
+/// Every stage of `printplay build`, in order; each game runs them all in parallel, except the
+/// last (the rules reference), which runs after them. To add an output, add one line here.
 pub fn stages() -> Vec<(&'static str, Stage)> {
     vec![
         ("cards", cards_stage),
@@ -189,8 +189,24 @@ pub fn face_report(game: &Game) -> (Vec<Problem>, Vec<template::Placement>) {
     }
 }
 
+/// Creates an output folder and proves it writable; when it cannot be, one problem (exit 2)
+/// naming the path in the way: a file where a folder should be, or the folder itself.
+pub fn prepare_output(dir: &Path) -> Result<(), Problem> {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return Err(match dir.ancestors().find(|a| a.is_file()) {
+            Some(file) => Problem::io_write(file, "it is a file where a folder should be"),
+            None => Problem::io_write(dir, e),
+        });
+    }
+    let probe = dir.join(format!(".printplay-probe.{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| Problem::io_write(dir, e))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
 /// Draws a game's faces and runs every stage; the errors say what failed.
 pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, Vec<String>> {
+    prepare_output(&game_dir(&options.out, game)).map_err(|p| vec![p.message])?;
     let templates = Templates::new(game).map_err(|e| vec![e])?;
     let faces = faces::draw_all(game, &templates, options.bleed)
         .map_err(|errs| errs.into_iter().map(|e| e.message).collect::<Vec<_>>())?;
@@ -200,13 +216,18 @@ pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, V
         options,
         dir: options.out.join(&game.slug),
     };
-    let results: Vec<(&str, Result<Vec<PathBuf>, String>)> = stages()
+    // The last stage (the rules reference) links the images and PDFs the others write, so it
+    // runs once they are done.
+    let mut stages: Vec<_> = stages()
         .into_iter()
         .filter(|(name, _)| options.wants(name))
-        .collect::<Vec<_>>()
+        .collect();
+    let last = stages.pop_if(|(name, _)| *name == "rules");
+    let mut results: Vec<(&str, Result<Vec<PathBuf>, String>)> = stages
         .into_par_iter()
         .map(|(name, stage)| (name, stage(&build)))
         .collect();
+    results.extend(last.map(|(name, stage)| (name, stage(&build))));
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for (name, r) in results {
