@@ -382,19 +382,22 @@ impl Writer<'_> {
             .msgs
             .text
             .get(&format!("language_{}", info.rulebook_language));
-        // The rulebook by its title (and its publisher, listed above), never its file name.
-        let title = self
-            .game
-            .rules
-            .meta
-            .rulebook_title
-            .clone()
-            .unwrap_or_else(|| info.name.clone());
-        let rulebook = match rulebook_lang {
-            Some(l) => format!("{} ({l})", self.plain(&title)),
-            None => self.plain(&title),
-        };
-        out.push((self.msg("source_rulebook"), rulebook));
+        // The rulebook by its title (and its publisher, listed above), never its file name;
+        // an original design cites none.
+        if info.rulebook.is_some() {
+            let title = self
+                .game
+                .rules
+                .meta
+                .rulebook_title
+                .clone()
+                .unwrap_or_else(|| info.name.clone());
+            let rulebook = match rulebook_lang {
+                Some(l) => format!("{} ({l})", self.plain(&title)),
+                None => self.plain(&title),
+            };
+            out.push((self.msg("source_rulebook"), rulebook));
+        }
         out
     }
 
@@ -1068,7 +1071,7 @@ fn worst(sources: &[&Source]) -> usize {
     sources
         .iter()
         .map(|s| match s {
-            Source::Printed(_) => 0,
+            Source::Printed(_) | Source::Original(_) => 0,
             Source::Inferred(_) => 1,
             Source::Reconstructed(_) => 2,
         })
