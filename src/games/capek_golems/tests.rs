@@ -673,3 +673,24 @@ fn check_reports_data_the_engine_cannot_read() {
         "{text}"
     );
 }
+
+#[test]
+fn risky_bot_spends_outrage_the_heuristic_bot_keeps_in_reserve() {
+    // Research that lifts the marker to within one card's outrage of (25): `heuristic`
+    // keeps the card instead, `risky` pays the price for three markers.
+    use crate::engine::Bot;
+    let e = engine();
+    let s = with_hand(game(&e, &[]), &["Organ Replacement 1", "Parts Machining 1"]);
+    let s = with_auction(s, &["Parts Machining 6"]);
+    let mut s = nearly_done(s, 3);
+    let braincase = golem(&s, "Braincase Assembly");
+    s.sets[0] &= !(1 << braincase);
+    let info = s.rules.cards[s.auction[0] as usize];
+    s.outrage = e.rules().outrage_max - e.rules().max_card_outrage() - info.outrage as i16 + 1;
+    assert!(s.outrage() + (info.outrage as i16) < e.rules().outrage_max);
+    s.apply(Action::Buy(0));
+    pay_all(&mut s);
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    assert_eq!(Heuristic.choose(&s, &mut rng), Action::Keep);
+    assert_eq!(Risky.choose(&s, &mut rng), Action::Research);
+}
