@@ -230,11 +230,13 @@ impl Writer<'_> {
             .msgs
             .text
             .get(&format!("language_{}", info.rulebook_language));
-        let rulebook = match rulebook_lang {
-            Some(l) => format!("{} ({l})", self.plain(&info.rulebook)),
-            None => self.plain(&info.rulebook),
-        };
-        out.push((self.msg("source_rulebook"), rulebook));
+        if let Some(book) = &info.rulebook {
+            let rulebook = match rulebook_lang {
+                Some(l) => format!("{} ({l})", self.plain(book)),
+                None => self.plain(book),
+            };
+            out.push((self.msg("source_rulebook"), rulebook));
+        }
         out
     }
 
@@ -403,7 +405,7 @@ impl Writer<'_> {
         let worst = sources
             .iter()
             .map(|s| match s {
-                Source::Printed(_) => 0,
+                Source::Printed(_) | Source::Original(_) => 0,
                 Source::Inferred(_) => 1,
                 Source::Reconstructed(_) => 2,
             })

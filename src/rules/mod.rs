@@ -205,6 +205,10 @@ fn sim_charts(out_dir: &Path) -> Vec<String> {
 /// One game's references as a stage of `printplay build`: written into the game's output
 /// folder `dir`; problems come back as one message.
 pub fn stage(game: &Game, dir: &Path) -> Result<Vec<PathBuf>, String> {
+    if game.is_original() && game.rules.texts.is_empty() {
+        // An original design without prose: the print files are the whole build.
+        return Ok(Vec::new());
+    }
     let joined = |ps: Vec<Problem>| {
         ps.iter()
             .map(|p| p.to_string())

@@ -13,7 +13,13 @@ use crate::model::{Game, LangRules, Prose, RulesText};
 pub fn check(game: &Game) -> Vec<Problem> {
     let rules = &game.rules;
     if rules.texts.is_empty() && rules.meta_file.is_none() {
-        return Vec::new();
+        // An original design may go without a rules reference; a game that cites a
+        // rulebook needs its prose, or the build's rules stage would fail.
+        return if game.is_original() {
+            Vec::new()
+        } else {
+            missing_languages(game)
+        };
     }
     let assets = match Assets::load_default() {
         Ok(a) => a,
