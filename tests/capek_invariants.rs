@@ -212,14 +212,16 @@ fn golem_cards_need_different_numbers_of_resources() {
     let run = f.run(&["check"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        run.stderr.contains("golem card `golem-2-left-ambulator` needs")
+        run.stderr
+            .contains("golem card `golem-2-left-ambulator` needs")
             && run.stderr.contains("golem-2-right-manipulator")
             && run.stderr.contains("rulebook: To Win"),
         "{}",
         run.stderr
     );
     assert!(
-        run.stderr.contains(&format!("components.toml:{}:", line - 2)),
+        run.stderr
+            .contains(&format!("components.toml:{}:", line - 2)),
         "placed at the card's id (line {}): {}",
         line - 2,
         run.stderr
