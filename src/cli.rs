@@ -69,7 +69,7 @@ pub enum Command {
         /// One format (default: both).
         #[arg(long, value_enum)]
         format: Option<crate::rules::Format>,
-        /// Output folder (default: output/<slug>).
+        /// Output folder; the files go to DIR/<slug>/ (default: output).
         #[arg(long)]
         out: Option<PathBuf>,
     },
@@ -588,23 +588,28 @@ fn rules(
     let Some(game) = games.first() else {
         return report(&problems);
     };
+    // As `build` does: a game that fails its check is not written, and what was there stays.
+    let found = crate::check::check_game(game);
+    if !found.is_empty() {
+        println!("{}: not written, {} problem(s)", game.slug, found.len());
+        return report(&found);
+    }
     let assets = match Assets::load_default() {
         Ok(a) => a,
         Err(p) => return report(&[p]),
     };
     let langs = lang.map_or_else(|| crate::rules::languages(game), |l| vec![l]);
     let formats = format.map_or_else(|| vec![Format::Html, Format::Md], |f| vec![f]);
-    let dir = out.unwrap_or_else(|| PathBuf::from("output").join(&game.slug));
-    let mut problems = Vec::new();
-    for l in &langs {
-        for f in &formats {
-            match crate::rules::write(game, l, *f, &assets, &dir) {
-                Ok(paths) => paths.iter().for_each(|p| println!("wrote {}", p.display())),
-                Err(ps) => problems.extend(ps),
-            }
+    let dir = out
+        .unwrap_or_else(|| PathBuf::from("output"))
+        .join(&game.slug);
+    match crate::rules::write(game, &langs, &formats, &assets, &dir) {
+        Ok(paths) => {
+            paths.iter().for_each(|p| println!("wrote {}", p.display()));
+            Exit::Ok
         }
+        Err(ps) => report(&ps),
     }
-    report(&problems)
 }
 
 /// Prints every problem to stderr and turns them into an exit status.

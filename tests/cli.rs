@@ -152,9 +152,9 @@ fn new_game_invariants_are_live() {
     f.run(&["new", "my-game"]);
     f.edit(
         "my-game",
-        "components.toml",
-        "fields = { suit = \"sun\", value = 1 }",
-        "fields = { suit = \"moon\", value = 1 }",
+        "cards.csv",
+        "take the lead.,sun,1,",
+        "take the lead.,moon,1,",
     );
     let run = f.run(&["check", "my-game"]);
     assert_eq!(run.code, 1);

@@ -121,8 +121,8 @@ impl GameBuild<'_> {
 /// A build stage: writes some of a game's outputs and returns their paths.
 pub type Stage = fn(&GameBuild) -> Result<Vec<PathBuf>, String>;
 
-/// Every stage of `printplay build`, in order; each game runs them all (in parallel).
-/// To add an output (the rules reference), add one line here.
+/// Every stage of `printplay build`, in order; each game runs them all in parallel, except the
+/// last (the rules reference), which runs after them. To add an output, add one line here.
 pub fn stages() -> Vec<(&'static str, Stage)> {
     vec![
         ("cards", cards_stage),
@@ -216,13 +216,18 @@ pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, V
         options,
         dir: options.out.join(&game.slug),
     };
-    let results: Vec<(&str, Result<Vec<PathBuf>, String>)> = stages()
+    // The last stage (the rules reference) links the images and PDFs the others write, so it
+    // runs once they are done.
+    let mut stages: Vec<_> = stages()
         .into_iter()
         .filter(|(name, _)| options.wants(name))
-        .collect::<Vec<_>>()
+        .collect();
+    let last = stages.pop_if(|(name, _)| *name == "rules");
+    let mut results: Vec<(&str, Result<Vec<PathBuf>, String>)> = stages
         .into_par_iter()
         .map(|(name, stage)| (name, stage(&build)))
         .collect();
+    results.extend(last.map(|(name, stage)| (name, stage(&build))));
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for (name, r) in results {
