@@ -389,9 +389,7 @@ fn load_one(data: &Path, slug: &str) -> Result<Game, Exit> {
 }
 
 /// `--variant NAME=VALUE` flags as a map.
-fn parse_variants(
-    flags: &[String],
-) -> Result<std::collections::BTreeMap<String, String>, String> {
+fn parse_variants(flags: &[String]) -> Result<std::collections::BTreeMap<String, String>, String> {
     let mut variants = std::collections::BTreeMap::new();
     for v in flags {
         let (name, value) = v

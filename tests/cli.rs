@@ -136,19 +136,32 @@ fn analyze_reports_pray_yield_as_an_analysis_not_a_game() {
         "several: Grey (stone) + Red (food)",
         "no colour (coloured cards)",
     ] {
-        assert!(run.stdout.contains(part), "missing {part:?}:\n{}", run.stdout);
+        assert!(
+            run.stdout.contains(part),
+            "missing {part:?}:\n{}",
+            run.stdout
+        );
     }
     assert!(
         !run.stdout.contains("win rate") && !run.stdout.contains("target"),
         "{}",
         run.stdout
     );
-    let bad = f.run(&["analyze", "imperial-settlers-aztecs", "--blessings", "plaid"]);
+    let bad = f.run(&[
+        "analyze",
+        "imperial-settlers-aztecs",
+        "--blessings",
+        "plaid",
+    ]);
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("`plaid`"), "{}", bad.stderr);
     let other = f.run(&["analyze", "aether"]);
     assert_eq!(other.code, 2);
-    assert!(other.stderr.contains("no Pray analysis"), "{}", other.stderr);
+    assert!(
+        other.stderr.contains("no Pray analysis"),
+        "{}",
+        other.stderr
+    );
 }
 
 #[test]
@@ -158,7 +171,8 @@ fn simulating_settlers_says_why_not_and_points_to_the_analysis() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("nothing to simulate"), "{}", run.stderr);
     assert!(
-        run.stderr.contains("printplay analyze imperial-settlers-aztecs"),
+        run.stderr
+            .contains("printplay analyze imperial-settlers-aztecs"),
         "{}",
         run.stderr
     );

@@ -104,11 +104,7 @@ pub trait EngineTask {
 }
 
 /// Engine ids this build can play.
-pub const ENGINES: &[&str] = &[
-    capek_golems::ID,
-    "aether",
-    the_search::ENGINE_ID,
-];
+pub const ENGINES: &[&str] = &[capek_golems::ID, "aether", the_search::ENGINE_ID];
 
 /// Builds the engine the game's `engine` id names and hands it to `task`.
 pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, String> {

@@ -1221,7 +1221,11 @@ mod tests {
     fn kind_count(kind: &str) -> usize {
         let game = load();
         let board = super::super::rules::the_board(&game).expect("board");
-        board.cells.iter().filter(|c| c.kind.get_ref() == kind).count()
+        board
+            .cells
+            .iter()
+            .filter(|c| c.kind.get_ref() == kind)
+            .count()
     }
 
     #[test]
@@ -1249,7 +1253,10 @@ mod tests {
                 let s = game(players, &[("setup", setup)]);
                 let per = usize::from(e.rules().elementals_for(players).expect("count"));
                 let fewest = s.empties() / players;
-                assert!(fewest > per, "{setup}, {players} players: {fewest} placements, {per} elementals");
+                assert!(
+                    fewest > per,
+                    "{setup}, {players} players: {fewest} placements, {per} elementals"
+                );
             }
         }
     }

@@ -220,7 +220,10 @@ fn readings(request: &Request) -> Result<Vec<(&'static str, &str)>, String> {
     Ok(VARIANTS
         .iter()
         .map(|v| {
-            let value = request.variants.get(v.name).map_or(v.values[0], String::as_str);
+            let value = request
+                .variants
+                .get(v.name)
+                .map_or(v.values[0], String::as_str);
             (v.name, value)
         })
         .collect())
@@ -373,7 +376,10 @@ impl Setup {
             Naming::Choose => "choose after drawing".into(),
             Naming::Several(list) => format!(
                 "several: {}",
-                list.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" + ")
+                list.iter()
+                    .map(|&c| name(c))
+                    .collect::<Vec<_>>()
+                    .join(" + ")
             ),
             Naming::NoColour => "no colour (coloured cards)".into(),
         }
@@ -726,7 +732,10 @@ mod tests {
         let (m, t) = share(&a, "brown");
         assert_eq!(brown.skip, Some(1));
         assert!(close(brown.draw[0], 1.0 - m / t));
-        assert!(close(brown.draw[1], 0.0), "one brown card drawn always brings the bonus");
+        assert!(
+            close(brown.draw[1], 0.0),
+            "one brown card drawn always brings the bonus"
+        );
         assert!(close(brown.draw[2], m / t));
         // Without a token of the colour there is nothing to skip with.
         assert_eq!(row(&a, &announce(&a, "red")).skip, None);
@@ -769,7 +778,8 @@ mod tests {
         let strict = row(&strict, &announce(&strict, "grey")).clone();
         assert!(close(strict.draw[1], 1.0 - 12.0 / 83.0));
         assert_eq!(strict.skip, Some(2), "token and stored card");
-        req.variants.insert("stored-cards".into(), "propitiate".into());
+        req.variants
+            .insert("stored-cards".into(), "propitiate".into());
         let loose = analyze(&shipped(), &req).unwrap();
         let loose = row(&loose, &announce(&loose, "grey"));
         assert!(close(loose.draw[1], 0.0));

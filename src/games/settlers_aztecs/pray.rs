@@ -72,7 +72,10 @@ impl CommonDeck {
             .deck(deck_id)
             .filter(|d| d.fields.contains_key("colours"))
             .ok_or_else(|| {
-                format!("`{deck_id}` is not a deck of {} with a `colours` field", game.slug)
+                format!(
+                    "`{deck_id}` is not a deck of {} with a `colours` field",
+                    game.slug
+                )
             })?;
         let mut colours: Vec<String> = game
             .pieces_of_kind("blessing")
@@ -701,7 +704,10 @@ mod tests {
         let shown = (0..d.blessing_colours)
             .filter(|&c| d.pile().matching(c) > 0)
             .count();
-        assert!(shown < d.blessing_colours, "the data has a token colour no card shows");
+        assert!(
+            shown < d.blessing_colours,
+            "the data has a token colour no card shows"
+        );
         assert_eq!(rows.len(), shown * sizes.len());
         for row in &rows {
             let sum: f64 = row.distribution.iter().sum();
