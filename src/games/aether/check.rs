@@ -559,6 +559,23 @@ mod tests {
     }
 
     #[test]
+    fn the_filled_hexes_are_the_two_greys_the_book_names() {
+        // Alkuvalmistelut 4 names only "harmaiden kuusikulmioiden" (normal game: every grey
+        // hex) and "vaaleanharmaiden kuusikulmioiden" (long game: only the light-grey ones).
+        let game = load();
+        assert_eq!(
+            param_strs(&game, "normal_fill").unwrap(),
+            ["grey", "light-grey"]
+        );
+        assert_eq!(param_strs(&game, "long_fill").unwrap(), ["light-grey"]);
+        let grey = game.symbol("grey").expect("grey hexes");
+        assert_eq!(grey.names.get("fi").map(String::as_str), Some("harmaa kuusikulmio"));
+        // Which grey hexes are not light grey is our reading, not printed.
+        assert_ne!(grey.source.as_ref().map(|s| s.kind()), Some("printed"));
+        assert!(game.symbol("dark-grey").is_none());
+    }
+
+    #[test]
     fn fill_names_cell_kinds() {
         let g = load_with(&[(r#"value = ["light-grey"]"#, r#"value = ["pale-grey"]"#)]);
         assert_fails(
