@@ -569,7 +569,10 @@ mod tests {
         );
         assert_eq!(param_strs(&game, "long_fill").unwrap(), ["light-grey"]);
         let grey = game.symbol("grey").expect("grey hexes");
-        assert_eq!(grey.names.get("fi").map(String::as_str), Some("harmaa kuusikulmio"));
+        assert_eq!(
+            grey.names.get("fi").map(String::as_str),
+            Some("harmaa kuusikulmio")
+        );
         // Which grey hexes are not light grey is our reading, not printed.
         assert_ne!(grey.source.as_ref().map(|s| s.kind()), Some("printed"));
         assert!(game.symbol("dark-grey").is_none());

@@ -72,7 +72,11 @@ pub(crate) mod tests {
             unreachable!()
         };
         let (q, r) = state.board().coords[usize::from(cell)];
-        assert!(state.action_name(place).contains(&format!("at q={q}, r={r}")));
+        assert!(
+            state
+                .action_name(place)
+                .contains(&format!("at q={q}, r={r}"))
+        );
         assert_eq!(svg.matches(&format!(">{q},{r}</text>")).count(), 1);
     }
 
