@@ -97,6 +97,9 @@ pub enum Command {
         #[arg(long)]
         json: Option<PathBuf>,
     },
+    /// The yield of Pray actions (Imperial Settlers: Aztecs) as distributions and expected
+    /// values: an analysis of the rules, not a game.
+    Analyze(AnalyzeArgs),
     /// Check each game, then write its print-and-play files under OUT/<slug>/.
     Build(BuildArgs),
     /// Build, then rebuild a game whenever a file in its folder changes (Ctrl-C stops).
@@ -153,6 +156,37 @@ pub struct SimulateArgs {
     /// Where the charts go (`<out>/<slug>/sim/`).
     #[arg(long, default_value = "output")]
     pub out: PathBuf,
+}
+
+/// Options of `printplay analyze`.
+#[derive(Debug, clap::Args)]
+pub struct AnalyzeArgs {
+    /// The game's slug.
+    pub game: String,
+    /// The common deck drawn from, by id (default: the game's `common_deck`).
+    #[arg(long)]
+    pub deck: Option<String>,
+    /// Pray sizes, the N of Pray N, comma-separated (default: the game's `pray_odds_sizes`).
+    #[arg(long, value_delimiter = ',')]
+    pub pray: Vec<u32>,
+    /// Blessing tokens held: colours, comma-separated (`tricolor` for the Aztec token).
+    #[arg(long, value_delimiter = ',')]
+    pub blessings: Vec<String>,
+    /// Stored cards used in the action, comma-separated: `grey`, divided `brown+red`, `none`.
+    #[arg(long, value_delimiter = ',')]
+    pub stored: Vec<String>,
+    /// Also a Pray action that resolves several colours: these, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub colours: Vec<String>,
+    /// A reading of an open question, NAME=VALUE (repeatable).
+    #[arg(long = "variant")]
+    pub variants: Vec<String>,
+    /// Draws to sample where counting every draw is not feasible (default 200000).
+    #[arg(long, default_value_t = 0)]
+    pub samples: u64,
+    /// Seed of the sampled draws.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// Options of `printplay build`.
@@ -238,6 +272,7 @@ pub fn run(cli: Cli) -> Exit {
         Command::Simulate(args) => simulate(&cli.data, args),
         Command::Replay { run, index } => replay(&cli.data, run, index),
         Command::Merge { files, json } => merge(&files, json.as_deref()),
+        Command::Analyze(args) => analyze(&cli.data, args),
         Command::Build(args) => build(&cli.data, args),
         Command::Watch(args) => watch(&cli.data, args),
         Command::Calibrate { paper, duplex, out } => calibrate(paper, duplex, &out),
@@ -370,19 +405,24 @@ fn load_one(data: &Path, slug: &str) -> Result<Game, Exit> {
     }
 }
 
-fn sim_options(run: &RunArgs) -> Result<crate::simulate::SimOptions, String> {
+/// `--variant NAME=VALUE` flags as a map.
+fn parse_variants(flags: &[String]) -> Result<std::collections::BTreeMap<String, String>, String> {
     let mut variants = std::collections::BTreeMap::new();
-    for v in &run.variants {
+    for v in flags {
         let (name, value) = v
             .split_once('=')
             .ok_or_else(|| format!("--variant takes NAME=VALUE, not `{v}`"))?;
         variants.insert(name.trim().to_string(), value.trim().to_string());
     }
+    Ok(variants)
+}
+
+fn sim_options(run: &RunArgs) -> Result<crate::simulate::SimOptions, String> {
     Ok(crate::simulate::SimOptions {
         seed: run.seed,
         players: run.players.unwrap_or(0),
         bots: run.bots.clone(),
-        variants,
+        variants: parse_variants(&run.variants)?,
         max_moves: run.max_moves,
         ..Default::default()
     })
@@ -436,6 +476,35 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
             Exit::Ok
         }
         Err(e) => usage(format!("writing charts under {}: {e}", args.out.display())),
+    }
+}
+
+fn analyze(data: &Path, args: AnalyzeArgs) -> Exit {
+    use crate::games::settlers_aztecs::{Request, analysis_text};
+    let game = match load_one(data, &args.game) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let problems = check_game(&game);
+    if !problems.is_empty() {
+        return report(&problems);
+    }
+    let request = parse_variants(&args.variants).map(|variants| Request {
+        deck: args.deck,
+        pray: args.pray,
+        blessings: args.blessings,
+        stored: args.stored,
+        colours: args.colours,
+        variants,
+        samples: args.samples,
+        seed: args.seed,
+    });
+    match request.and_then(|r| analysis_text(&game, &r)) {
+        Ok(text) => {
+            print!("{text}");
+            Exit::Ok
+        }
+        Err(e) => usage(e),
     }
 }
 
