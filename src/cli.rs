@@ -476,7 +476,7 @@ fn variants(data: &Path, names: &[String]) -> Exit {
     let mut shown = 0;
     for game in games
         .iter()
-        .filter(|g| names.len() > 0 || g.info.engine.is_some())
+        .filter(|g| !names.is_empty() || g.info.engine.is_some())
     {
         match crate::simulate::variants(game) {
             Ok(list) => {

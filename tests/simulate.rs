@@ -695,3 +695,54 @@ fn cli_shards_count_from_one_and_merge_takes_patterns() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("counted from 1"));
 }
+
+/// The random bot plays on the game itself, skipping the determinized copy: every engine's
+/// `skip_determinize` must draw what `determinize` draws, so a seeded game is the same game
+/// either way. Checked against the old loop (determinize, then a random move on the copy).
+#[test]
+fn random_bots_play_the_same_games_without_a_view() {
+    use printplay::engine::{Engine, State, Turn};
+    use printplay::simulate::{EngineTask, config_for, game_rng, play_game, with_engine};
+
+    struct Same;
+    impl EngineTask for Same {
+        type Output = ();
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<(), String> {
+            let o = SimOptions {
+                seed: 9,
+                ..opts(40, &["random"])
+            };
+            let config = config_for(&engine, &o)?;
+            for index in 0..40 {
+                let mut rng = game_rng(o.seed, index);
+                let mut s = engine.new_game(&config, &mut rng)?;
+                while s.turn() != Turn::Terminal && s.moves_played() < o.max_moves {
+                    let action = match s.turn() {
+                        Turn::Player(p) => s.determinize(p, &mut rng).random_action(&mut rng),
+                        _ => s.sample_chance(&mut rng),
+                    };
+                    s.apply(action);
+                }
+                let fast = play_game(&engine, &config, &o, index, |_, _| {})?;
+                assert_eq!(fast.moves, s.moves_played(), "{} game {index}", game.slug);
+                if !fast.timeout {
+                    assert_eq!(fast.returns, s.returns(), "{} game {index}", game.slug);
+                    assert_eq!(fast.end_stats, s.end_stats(), "{} game {index}", game.slug);
+                }
+            }
+            Ok(())
+        }
+    }
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    for slug in printplay::model::game_slugs(&data).unwrap() {
+        let game = load_game(&data, &slug).unwrap();
+        let known = game
+            .info
+            .engine
+            .as_deref()
+            .is_some_and(|id| printplay::simulate::ENGINES.contains(&id));
+        if known {
+            with_engine(&game, Same).unwrap();
+        }
+    }
+}

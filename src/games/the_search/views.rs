@@ -133,10 +133,6 @@ pub fn hidden_events(before: &SearchState, after: &SearchState) -> Vec<String> {
 fn drawn(before: &SearchState, after: &SearchState, side: Side) -> usize {
     let (_, old_draw, old_discard) = before.pile_sizes(side);
     let (_, new_draw, new_discard) = after.pile_sizes(side);
-    let refilled = if new_discard < old_discard {
-        old_discard - new_discard
-    } else {
-        0
-    };
+    let refilled = old_discard.saturating_sub(new_discard);
     (old_draw + refilled).saturating_sub(new_draw)
 }
