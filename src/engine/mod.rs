@@ -10,6 +10,7 @@ use std::hash::Hash;
 
 use rand_chacha::ChaCha8Rng;
 
+pub mod draws;
 pub mod testing;
 
 use crate::model::Game;

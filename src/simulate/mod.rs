@@ -212,7 +212,7 @@ pub fn play_watched<E: Engine>(
         .iter()
         .map(|spec| make_bot(engine, spec))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut actions: Vec<(&'static str, u64)> = Vec::new();
+    let mut actions = KindCounts::new();
     let timeout = loop {
         let action = match state.turn() {
             Turn::Terminal => break false,
@@ -221,13 +221,13 @@ pub fn play_watched<E: Engine>(
             Turn::Player(p) if bots[p].needs_view() => {
                 let view = state.determinize(p, &mut rng);
                 let action = bots[p].choose(&view, &mut rng);
-                count(&mut actions, state.action_kind(action));
+                actions.add(state.action_kind(action));
                 action
             }
             Turn::Player(p) => {
                 state.skip_determinize(p, &mut rng);
                 let action = bots[p].choose(&state, &mut rng);
-                count(&mut actions, state.action_kind(action));
+                actions.add(state.action_kind(action));
                 action
             }
         };
@@ -252,16 +252,52 @@ pub fn play_watched<E: Engine>(
         } else {
             state.end_stats()
         },
-        actions,
+        actions: actions.counts,
     })
 }
 
-fn count(counts: &mut Vec<(&'static str, u64)>, kind: &'static str) {
-    // Kinds are the engine's string constants: the same address, nearly always.
-    let same = |k: &&str| std::ptr::eq(*k, kind) || *k == kind;
-    match counts.iter_mut().find(|(k, _)| same(k)) {
-        Some((_, n)) => *n += 1,
-        None => counts.push((kind, 1)),
+/// Moves counted by kind during a game. Kinds are the engine's string constants, so a kind
+/// is found by its address through a small hash table; the same text at another address
+/// only makes a second entry, which [`Stats::add`] adds up by text.
+struct KindCounts {
+    counts: Vec<(&'static str, u64)>,
+    /// Index + 1 into `counts` by hashed address; 0 is an empty slot.
+    slots: [u8; KIND_SLOTS],
+}
+
+const KIND_SLOTS: usize = 64;
+
+impl KindCounts {
+    fn new() -> Self {
+        KindCounts {
+            counts: Vec::new(),
+            slots: [0; KIND_SLOTS],
+        }
+    }
+
+    fn add(&mut self, kind: &'static str) {
+        let hash = (kind.as_ptr() as usize).wrapping_mul(0x9E37_79B9_7F4A_7C15_u64 as usize);
+        let mut slot = hash >> (usize::BITS - KIND_SLOTS.trailing_zeros());
+        for _ in 0..KIND_SLOTS {
+            match self.slots[slot] {
+                0 if self.counts.len() < KIND_SLOTS / 2 => {
+                    self.counts.push((kind, 1));
+                    self.slots[slot] = self.counts.len() as u8;
+                    return;
+                }
+                0 => break,
+                i if std::ptr::eq(self.counts[usize::from(i) - 1].0, kind) => {
+                    self.counts[usize::from(i) - 1].1 += 1;
+                    return;
+                }
+                _ => slot = (slot + 1) % KIND_SLOTS,
+            }
+        }
+        // More kinds than the table holds: look them up one by one.
+        match self.counts.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => self.counts.push((kind, 1)),
+        }
     }
 }
 

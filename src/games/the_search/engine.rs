@@ -1833,8 +1833,8 @@ pub(super) fn order_of(top: &[u8; MAX_STEPS], look: u8, p: u8) -> [u8; MAX_STEPS
 }
 
 impl SearchState {
-    /// The random draws of `determinize` without the copy: the same two shuffles, on scratch
-    /// of the same lengths (a shuffle's draws depend only on the length), and the new seed.
+    /// The random draws of `determinize` without the copy: those of the same two shuffles
+    /// (a shuffle's draws depend only on the length), and the new seed.
     fn determinize_draws(&self, observer: Player, rng: &mut ChaCha8Rng) {
         let me = if observer == 0 {
             Side::Criminal
@@ -1845,9 +1845,8 @@ impl SearchState {
         let hidden = usize::from(own.draw.len - own.known_top.min(own.draw.len));
         let other = &self.cards[me.other().index()];
         let pool = usize::from(other.hand.len) + usize::from(other.draw.len);
-        let mut scratch = [0u8; 2 * MAX_CARDS];
-        scratch[..hidden].shuffle(rng);
-        scratch[..pool].shuffle(rng);
+        crate::engine::draws::skip_shuffle(rng, hidden);
+        crate::engine::draws::skip_shuffle(rng, pool);
         rng.next_u64();
     }
 }
