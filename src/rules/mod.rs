@@ -4,18 +4,21 @@
 //! model, and the interface words of `templates/i18n/<lang>.toml`.
 
 mod diagrams;
-mod document;
+pub mod document;
 pub mod markdown;
 pub mod messages;
 pub mod placeholders;
+pub mod provenance;
 mod validate;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::assets::TemplateSource;
 use crate::diag::Problem;
 use crate::model::Game;
 
+pub use document::Beside;
 pub use validate::{check, prose_text};
 
 /// The output formats of a rules reference.
@@ -48,54 +51,42 @@ pub struct Assets {
     messages: BTreeMap<String, messages::Messages>,
 }
 
-/// Where the templates are: `$PRINTPLAY_TEMPLATES`, else `./templates` when it exists, else the
-/// crate's own `templates/` folder.
-pub fn templates_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("PRINTPLAY_TEMPLATES") {
-        return PathBuf::from(dir);
-    }
-    let local = PathBuf::from("templates");
-    if local.join("rules").is_dir() {
-        return local;
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("templates")
-}
-
 impl Assets {
-    /// Loads `rules/` templates and `i18n/` message files from a templates folder.
-    pub fn load(dir: &Path) -> Result<Assets, Problem> {
-        let rules = dir.join("rules");
+    /// Loads the `rules/` templates, the style sheet and the `i18n/` message files.
+    pub fn load(source: &TemplateSource) -> Result<Assets, Problem> {
         let mut tera = tera::Tera::default();
         tera.autoescape_on(vec![".html", ".svg"]);
-        let mut files = vec![
-            (rules.join("page.html"), "page.html".to_string()),
-            (rules.join("page.md"), "page.md".to_string()),
-        ];
-        let diagram_dir = rules.join("diagrams");
-        let mut svgs: Vec<PathBuf> = std::fs::read_dir(&diagram_dir)
-            .map_err(|e| Problem::io(&diagram_dir, e))?
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "svg"))
-            .collect();
-        svgs.sort();
-        for p in svgs {
-            let name = format!(
-                "diagrams/{}",
-                p.file_name().unwrap_or_default().to_string_lossy()
-            );
-            files.push((p, name));
+        // The included parts first, then the pages that include them.
+        let mut files: Vec<String> = [
+            "section.html",
+            "section.md",
+            "page.html",
+            "page.md",
+            "quick.html",
+            "quick.md",
+        ]
+        .iter()
+        .map(|name| format!("rules/{name}"))
+        .collect();
+        files.extend(source.list("rules/diagrams", "svg")?);
+        for rel in &files {
+            let file = source.read(rel)?;
+            let name = rel.trim_start_matches("rules/");
+            tera.add_raw_template(name, &file.text)
+                .map_err(|e| Problem::io(&file.path, tera_error(&e)))?;
         }
-        tera.add_template_files(files.iter().map(|(p, n)| (p, Some(n.as_str()))))
-            .map_err(|e| Problem::io(&rules, tera_error(&e)))?;
-        let css_path = rules.join("style.css");
-        let css = std::fs::read_to_string(&css_path).map_err(|e| Problem::io(&css_path, e))?;
-        let messages = messages::load_all(&dir.join("i18n"))?;
+        let css = source.read("rules/style.css")?.text.to_string();
+        let messages = messages::load_all(source)?;
         Ok(Assets {
             tera,
             css,
             messages,
         })
+    }
+
+    /// The templates this run uses: `$PRINTPLAY_TEMPLATES`, else the built-in ones.
+    pub fn load_default() -> Result<Assets, Problem> {
+        Assets::load(&TemplateSource::from_env())
     }
 
     /// The languages that have a message file.
@@ -126,79 +117,107 @@ pub fn languages(game: &Game) -> Vec<String> {
     game.info.languages.clone()
 }
 
-/// Renders one reference: the main file first, then any files it refers to (the Markdown
-/// output's diagrams).
+/// Renders one reference: the full page first, then the one-page quick reference, then any
+/// files they refer to (the Markdown output's diagrams).
 pub fn render(
     game: &Game,
     lang: &str,
     format: Format,
     assets: &Assets,
 ) -> Result<Vec<OutFile>, Vec<Problem>> {
-    render_linking(game, lang, format, assets, &[])
+    render_beside(game, lang, format, assets, &Beside::default())
 }
 
-/// Renders one reference that also links the simulation charts named in `sim_charts`
-/// (file names under `sim/` beside the reference).
-pub fn render_linking(
+/// Renders one reference that also links what lies beside it in its output folder: the
+/// build's images and print files, the simulator's charts.
+pub fn render_beside(
     game: &Game,
     lang: &str,
     format: Format,
     assets: &Assets,
-    sim_charts: &[String],
+    beside: &Beside,
 ) -> Result<Vec<OutFile>, Vec<Problem>> {
-    let page = document::build(game, lang, format, assets, sim_charts)?;
-    let template = match format {
-        Format::Html => "page.html",
-        Format::Md => "page.md",
-    };
-    let context = tera::Context::from_serialize(&page.context).map_err(|e| {
+    let mut page = document::build(game, lang, format, assets, beside)?;
+    let ext = format.extension();
+    let full_name = format!("rules.{lang}.{ext}");
+    let quick_name = format!("quick.{lang}.{ext}");
+    let full = render_template(game, assets, &format!("page.{ext}"), &page.context)?;
+    page.context.companion = full_name.clone();
+    for a in &mut page.context.alternates {
+        a.href = format!("quick.{}.{ext}", a.lang);
+    }
+    let quick = render_template(game, assets, &format!("quick.{ext}"), &page.context)?;
+    let mut files = vec![
+        OutFile {
+            name: full_name,
+            text: full,
+        },
+        OutFile {
+            name: quick_name,
+            text: quick,
+        },
+    ];
+    files.extend(page.extra_files);
+    Ok(files)
+}
+
+fn render_template(
+    game: &Game,
+    assets: &Assets,
+    template: &str,
+    context: &document::PageContext,
+) -> Result<String, Vec<Problem>> {
+    let context = tera::Context::from_serialize(context).map_err(|e| {
         vec![Problem::data(format!(
             "{}: cannot prepare the {template} template: {}",
             game.slug,
             tera_error(&e)
         ))]
     })?;
-    let text = assets.tera.render(template, &context).map_err(|e| {
+    assets.tera.render(template, &context).map_err(|e| {
         vec![Problem::data(format!(
             "{}: the {template} template failed: {}",
             game.slug,
             tera_error(&e)
         ))]
-    })?;
-    let mut files = vec![OutFile {
-        name: format!("rules.{lang}.{}", format.extension()),
-        text,
-    }];
-    files.extend(page.extra_files);
-    Ok(files)
+    })
 }
 
-/// The build stage: writes `rules.<lang>.html` and `rules.<lang>.md` (and the Markdown's
-/// diagrams) for every language of the game into `out_dir` (the game's output folder),
-/// each file atomically. Returns the paths written.
+/// The build stage: writes `rules.<lang>.html` and `.md`, `quick.<lang>.html` and `.md` (and
+/// the Markdown's diagrams) for every language of the game into `out_dir` (the game's output
+/// folder), each file atomically, after rendering them all. Returns the paths written.
 pub fn build_game(
     game: &Game,
     assets: &Assets,
     out_dir: &Path,
 ) -> Result<Vec<PathBuf>, Vec<Problem>> {
-    let mut written = Vec::new();
-    for lang in languages(game) {
-        for format in [Format::Html, Format::Md] {
-            written.extend(write(game, &lang, format, assets, out_dir)?);
-        }
-    }
-    Ok(written)
+    let formats = [Format::Html, Format::Md];
+    write(game, &languages(game), &formats, assets, out_dir)
 }
 
-/// Renders one reference and writes its files into `out_dir`.
+/// Renders the references of some languages and formats, then writes their files into
+/// `out_dir`, with the images their prose shows. Nothing is written unless everything renders.
 pub fn write(
     game: &Game,
-    lang: &str,
-    format: Format,
+    langs: &[String],
+    formats: &[Format],
     assets: &Assets,
     out_dir: &Path,
 ) -> Result<Vec<PathBuf>, Vec<Problem>> {
-    let files = render_linking(game, lang, format, assets, &sim_charts(out_dir))?;
+    let beside = beside(game, out_dir);
+    let mut files = Vec::new();
+    let mut problems = Vec::new();
+    for lang in langs {
+        for format in formats {
+            match render_beside(game, lang, *format, assets, &beside) {
+                Ok(f) => files.extend(f),
+                Err(ps) => problems.extend(ps),
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
     let mut written = Vec::new();
     for f in files {
         let path = out_dir.join(&f.name);
@@ -206,7 +225,53 @@ pub fn write(
             .map_err(|e| vec![Problem::io(&path, e)])?;
         written.push(path);
     }
+    for image in validate::prose_images(game) {
+        let from = game.dir.join(&image);
+        let to = out_dir.join(&image);
+        let bytes = std::fs::read(&from).map_err(|e| vec![Problem::io(&from, e)])?;
+        crate::output::write_atomic(&to, &bytes).map_err(|e| vec![Problem::io(&to, e)])?;
+        written.push(to);
+    }
     Ok(written)
+}
+
+/// What the build and the simulator left beside the reference in `out_dir`.
+pub fn beside(game: &Game, out_dir: &Path) -> Beside {
+    let mut images = BTreeMap::new();
+    let ids = game
+        .components
+        .decks
+        .iter()
+        .flat_map(|d| d.cards.iter().map(|c| c.id.get_ref()))
+        .chain(game.components.pieces.iter().map(|p| p.id.get_ref()));
+    for id in ids {
+        if let Some(size) = png_size(&out_dir.join("png").join(format!("{id}.png"))) {
+            images.insert(id.clone(), size);
+        }
+    }
+    let print_files = ["cards.pdf", "tokens.pdf", "board.pdf"]
+        .iter()
+        .filter(|f| out_dir.join(f).is_file())
+        .map(|f| f.to_string())
+        .collect();
+    Beside {
+        sim_charts: sim_charts(out_dir),
+        images,
+        print_files,
+    }
+}
+
+/// The width and height of a PNG file, read from its header.
+fn png_size(path: &Path) -> Option<(u32, u32)> {
+    use std::io::Read;
+    let mut head = [0u8; 24];
+    std::fs::File::open(path).ok()?.read_exact(&mut head).ok()?;
+    if &head[..8] != b"\x89PNG\r\n\x1a\n" || &head[12..16] != b"IHDR" {
+        return None;
+    }
+    let w = u32::from_be_bytes(head[16..20].try_into().ok()?);
+    let h = u32::from_be_bytes(head[20..24].try_into().ok()?);
+    (w > 0 && h > 0).then_some((w, h))
 }
 
 /// The simulation charts `printplay simulate` left under `<out_dir>/sim/`, sorted; the
@@ -227,20 +292,24 @@ fn sim_charts(out_dir: &Path) -> Vec<String> {
 /// One game's references as a stage of `printplay build`: written into the game's output
 /// folder `dir`; problems come back as one message.
 pub fn stage(game: &Game, dir: &Path) -> Result<Vec<PathBuf>, String> {
+    if game.is_original() && game.rules.texts.is_empty() {
+        // An original design without prose: the print files are the whole build.
+        return Ok(Vec::new());
+    }
     let joined = |ps: Vec<Problem>| {
         ps.iter()
             .map(|p| p.to_string())
             .collect::<Vec<_>>()
             .join("; ")
     };
-    let assets = Assets::load(&templates_dir()).map_err(|p| joined(vec![p]))?;
+    let assets = Assets::load_default().map_err(|p| joined(vec![p]))?;
     build_game(game, &assets, dir).map_err(joined)
 }
 
 /// The build stage for `printplay build`: every game's references under `out_root/<slug>/`.
 /// One game's failure does not stop the others; all problems are returned.
 pub fn build_all(games: &[Game], out_root: &Path) -> (Vec<PathBuf>, Vec<Problem>) {
-    let assets = match Assets::load(&templates_dir()) {
+    let assets = match Assets::load_default() {
         Ok(a) => a,
         Err(p) => return (Vec::new(), vec![p]),
     };
