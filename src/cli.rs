@@ -141,7 +141,8 @@ pub struct BuildArgs {
     pub games: Vec<String>,
     #[arg(long, value_enum, default_value = "a4")]
     pub paper: Paper,
-    /// How the printer turns the sheet; backs are mirrored to match.
+    /// How the printer turns the sheet; backs are mirrored (and turned for short-edge) to
+    /// match; `off` writes back sheets to glue onto the fronts.
     #[arg(long, value_enum, default_value = "long-edge")]
     pub duplex: Duplex,
     /// Bleed around every card, in millimetres (0 to 10).
@@ -156,6 +157,12 @@ pub struct BuildArgs {
     /// Print boards on one large page of this size instead of tiling them.
     #[arg(long, value_enum)]
     pub board_page: Option<Paper>,
+    /// Cut guides on card sheets: crop marks, full-length cut lines, or both.
+    #[arg(long, value_enum, default_value = "crop")]
+    pub marks: crate::render::Marks,
+    /// Let decks of the same card size and back template share sheets.
+    #[arg(long)]
+    pub pack: bool,
 }
 
 fn parse_bleed(s: &str) -> Result<f64, String> {
@@ -227,6 +234,8 @@ fn build(data: &Path, args: BuildArgs) -> Exit {
         back_offset: args.back_offset,
         out: args.out,
         board_page: args.board_page,
+        marks: args.marks,
+        pack: args.pack,
     };
     let (games, mut problems) = load_games(data, &args.games);
     if games.is_empty() && problems.is_empty() {

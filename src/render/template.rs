@@ -166,7 +166,7 @@ impl Templates {
             .iter()
             .map(|s| (s.id.get_ref().clone(), s.clone()))
             .collect();
-        register(&mut tera, symbols);
+        register(&mut tera, symbols, min_text_mm(game));
         Ok(Templates { tera })
     }
 
@@ -229,7 +229,17 @@ fn error_chain(e: &tera::Error) -> String {
     out
 }
 
-fn register(tera: &mut Tera, symbols: BTreeMap<String, Symbol>) {
+/// The smallest type of the game's faces, in millimetres: 6 pt, or more if the game asks.
+pub fn min_text_mm(game: &Game) -> f64 {
+    let pt = game
+        .info
+        .min_text_pt
+        .unwrap_or(super::layout::MIN_TEXT_PT)
+        .max(super::layout::MIN_TEXT_PT);
+    pt * super::layout::MM_PER_PT
+}
+
+fn register(tera: &mut Tera, symbols: BTreeMap<String, Symbol>, least: f64) {
     let syms = symbols.clone();
     tera.register_function(
         "text",
@@ -237,14 +247,17 @@ fn register(tera: &mut Tera, symbols: BTreeMap<String, Symbol>) {
             let face_name = string(a, "face", Some("sans"))?;
             let face = Face::parse(&face_name)
                 .ok_or_else(|| tera::Error::msg(format!("unknown face `{face_name}`")))?;
-            let size = num(a, "size", None)?;
+            // Nothing is set below the game's smallest type: a box that would need smaller
+            // type overflows, and `check` reports it.
+            let asked = num(a, "size", None)?;
+            let size = asked.max(least);
             let b = TextBox {
                 x: num(a, "x", None)?,
                 y: num(a, "y", None)?,
                 w: num(a, "w", None)?,
                 h: num(a, "h", None)?,
                 size,
-                min: num(a, "min", Some(size * 0.6))?,
+                min: num(a, "min", Some(asked * 0.6))?.clamp(least, size),
                 face,
                 align: string(a, "align", Some("start"))?,
                 fill: string(a, "fill", Some("#1a1a1a"))?,
@@ -257,8 +270,8 @@ fn register(tera: &mut Tera, symbols: BTreeMap<String, Symbol>) {
                 let what = string(a, "what", Some("text"))?;
                 OVERFLOWS.with(|o| {
                     o.borrow_mut().push(format!(
-                        "{what} does not fit its {:.1} x {:.1} mm box even at {:.2} mm type: \"{}\"",
-                        b.w, b.h, b.min, content
+                        "{what} does not fit its {:.1} x {:.1} mm box even at {:.1} pt ({:.2} mm) type, the smallest allowed: \"{}\"",
+                        b.w, b.h, b.min / super::layout::MM_PER_PT, b.min, content
                     ))
                 });
             }
