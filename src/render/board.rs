@@ -455,3 +455,52 @@ pub fn pairs_of(v: &Value) -> Vec<(String, String)> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alignment_marks_lie_in_the_glue_flaps_under_the_next_tiles() {
+        let size = (420.0, 330.0);
+        let area = (186.0, 273.0);
+        let of = tiles(size, area);
+        assert_eq!(of, (3, 2));
+        let step = (area.0 - OVERLAP, area.1 - OVERLAP);
+        let window = |c: usize, r: usize| {
+            let (x, y) = (c as f64 * step.0, r as f64 * step.1);
+            Rect {
+                x,
+                y,
+                w: area.0.min(size.0 - x),
+                h: area.1.min(size.1 - y),
+            }
+        };
+        let mut flaps_seen = 0;
+        for r in 0..of.1 {
+            for c in 0..of.0 {
+                let win = window(c, r);
+                for flap in glue_flaps(win, of, (c, r)) {
+                    flaps_seen += 1;
+                    assert!(win.contains(flap.rect, 1e-9), "a flap is part of its tile");
+                    // The tile glued over it covers the whole flap.
+                    let over = window(flap.under.0, flap.under.1);
+                    assert!(over.contains(flap.rect, 1e-9), "{flap:?} not covered");
+                    for (a, b) in flap_marks(flap.rect, flap.vertical) {
+                        for (x, y) in [a, b] {
+                            assert!(
+                                x >= flap.rect.x - 1e-9
+                                    && x <= flap.rect.right() + 1e-9
+                                    && y >= flap.rect.y - 1e-9
+                                    && y <= flap.rect.bottom() + 1e-9,
+                                "mark ({x}, {y}) outside {flap:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // Two seams across, one down: 2 x 2 right flaps and 3 bottom flaps.
+        assert_eq!(flaps_seen, 7);
+    }
+}

@@ -31,9 +31,10 @@ fn mirror(p: (f64, f64), paper: (f64, f64), duplex: Duplex) -> (f64, f64) {
 /// Size of the letter beside each front line.
 const LETTER: f64 = 5.0;
 
-/// Centre of the letter beside the front line at `p`.
+/// Centre of the letter beside the front line at `p`: up and to the left, far enough that
+/// its box on the back clears the scales whichever way the back is mirrored.
 fn letter_centre(p: (f64, f64)) -> (f64, f64) {
-    (p.0 + 3.0 + LETTER * 0.35, p.1 - 3.0 - LETTER * 0.36)
+    (p.0 - 14.0, p.1 - 14.0)
 }
 
 /// Where the arrow marking a side's top edge sits on the front.
@@ -60,11 +61,12 @@ fn front(paper: (f64, f64)) -> String {
             y - 25.0,
             y + 25.0
         ));
+        let (lx, ly) = letter_centre((x, y));
         body.push_str(&layout::label(
-            x + 3.0,
-            y - 3.0,
+            lx,
+            ly + LETTER * 0.36,
             LETTER,
-            "start",
+            "middle",
             &letter.to_string(),
         ));
     }
@@ -190,4 +192,40 @@ pub fn pages(paper: Paper, duplex: Duplex) -> Vec<PageSpec> {
 /// The calibration sheet as PDF bytes.
 pub fn calibration_pdf(paper: Paper, duplex: Duplex) -> Result<Vec<u8>, String> {
     write_pdf("printplay calibration sheet", &pages(paper, duplex))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrong_flip_mode_puts_every_scale_away_from_every_front_line() {
+        for paper in [Paper::A4, Paper::Letter] {
+            let size = paper.mm();
+            let fronts: Vec<(f64, f64)> = spots(size).into_iter().map(|s| s.1).collect();
+            for (printed, flipped) in [
+                (Duplex::LongEdge, Duplex::ShortEdge),
+                (Duplex::ShortEdge, Duplex::LongEdge),
+            ] {
+                for &p in &fronts {
+                    // Drawn for one mode, turned over the other way, a scale lands here.
+                    let right = mirror(mirror(p, size, printed), size, printed);
+                    assert!((right.0 - p.0).abs() < 1e-9 && (right.1 - p.1).abs() < 1e-9);
+                    let wrong = mirror(mirror(p, size, printed), size, flipped);
+                    for &q in &fronts {
+                        let d = ((wrong.0 - q.0).powi(2) + (wrong.1 - q.1).powi(2)).sqrt();
+                        assert!(d > 2.0 * RANGE + 10.0, "{paper:?}: {d:.1} mm from a line");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_back_says_how_to_read_it() {
+        let back = &pages(Paper::A4, Duplex::LongEdge)[1].svg;
+        assert!(back.contains("A here") && back.contains("C here"));
+        assert!(back.contains("the other --duplex"));
+        assert!(back.contains("top of side 2"));
+    }
 }

@@ -144,6 +144,19 @@ pub fn bleed_rect(trim: Rect, bleed: f64) -> Rect {
     trim.grow(bleed)
 }
 
+/// A page holding one card of size `card` with `bleed` all round (print-shop files): the
+/// page's size, the card's trim on it and its bleed (the whole page).
+pub fn card_page(card: (f64, f64), bleed: f64) -> ((f64, f64), Rect, Rect) {
+    let trim = Rect {
+        x: bleed,
+        y: bleed,
+        w: card.0,
+        h: card.1,
+    };
+    let page = bleed_rect(trim, bleed);
+    ((page.w, page.h), trim, page)
+}
+
 /// Cards of one size on a sheet, each with its own bleed on all four sides, so neighbours
 /// are `2 * bleed` apart (the gutter holds both bleeds), the block centred on the paper.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -633,6 +646,14 @@ mod tests {
         assert_eq!(turn, 180);
         assert!((short.x - front.x - 0.5).abs() < 1e-9);
         assert!((short.y - (g.front_cell(6).y - 0.25)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_one_card_page_is_the_card_and_its_bleed() {
+        let (size, trim, bleed) = card_page(POKER, 3.0);
+        assert_eq!(size, (69.0, 94.0));
+        assert_eq!((trim.x, trim.y, trim.w, trim.h), (3.0, 3.0, 63.0, 88.0));
+        assert_eq!((bleed.x, bleed.y, bleed.w, bleed.h), (0.0, 0.0, 69.0, 94.0));
     }
 
     #[test]

@@ -135,8 +135,8 @@ pub fn plan_cards(decks: &[DeckFaces], sheet: &Sheet) -> Result<Vec<CardPage>, S
 }
 
 /// A face placed with its trim at `trim`, its art running `bleed` beyond every edge, turned
-/// by `turn` degrees about its centre.
-fn place(svg: &str, trim: Rect, bleed: f64, turn: u16) -> String {
+/// by `turn` degrees about its centre (sheets and one-card pages draw faces with this).
+pub fn place(svg: &str, trim: Rect, bleed: f64, turn: u16) -> String {
     let outer = trim.grow(bleed);
     let body = if turn == 0 {
         svg.to_string()

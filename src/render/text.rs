@@ -347,6 +347,34 @@ mod tests {
         assert!((cy + r - baseline).abs() < 0.01, "{cy} + {r} vs {baseline}");
     }
 
+    /// The lines of a fitted box, as text.
+    fn lines_of(f: &Fitted) -> Vec<String> {
+        f.svg
+            .split("xml:space=\"preserve\">")
+            .skip(1)
+            .map(|rest| rest[..rest.find("</text>").unwrap()].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_short_last_word_takes_the_one_before_it_along() {
+        // Boxes just wide enough for all but the last word on the first line.
+        let boxed_for = |first: &str| {
+            let mut b = boxed(Metrics::of(Face::Bold).width(first, 4.4) + 0.5, 12.0);
+            (b.size, b.min, b.face) = (4.4, 4.4, Face::Bold);
+            b
+        };
+        let b = boxed_for("Aztec Atlanteans double");
+        let f = fit("Aztec Atlanteans double A", &b, &BTreeMap::new());
+        assert_eq!(lines_of(&f), ["Aztec Atlanteans", "double A"]);
+        let b = boxed_for("The Search: Val");
+        let f = fit("The Search: Val Justinia", &b, &BTreeMap::new());
+        assert_eq!(lines_of(&f), ["The Search:", "Val Justinia"]);
+        // A line break the text asks for is kept as it is.
+        let f = fit("One two\nthree", &boxed(80.0, 12.0), &BTreeMap::new());
+        assert_eq!(lines_of(&f), ["One two", "three"]);
+    }
+
     fn attr(svg: &str, tag: &str, name: &str) -> f64 {
         let at = svg.find(tag).unwrap();
         let key = format!(" {name}=\"");
