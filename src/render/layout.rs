@@ -274,10 +274,13 @@ impl Grid {
     }
 }
 
+/// Cut lines across one axis: where, and on which side (+1 or -1) the card lies.
+pub type Cuts = Vec<(f64, f64)>;
+
 /// The cut lines of cards whose trims are `trims`: every distinct vertical cut (x) and
 /// horizontal cut (y), each with the side the card lies on (+1 when the card is to the
 /// right or below, -1 when to the left or above).
-pub fn cut_positions(trims: &[Rect]) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
+pub fn cut_positions(trims: &[Rect]) -> (Cuts, Cuts) {
     let mut xs: Vec<(f64, f64)> = Vec::new();
     let mut ys: Vec<(f64, f64)> = Vec::new();
     let add = |v: &mut Vec<(f64, f64)>, at: f64, side: f64| {

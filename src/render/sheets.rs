@@ -52,7 +52,7 @@ impl CardPage {
 
 /// Decks printed together: one deck, or (`--pack`) every deck of one card size and back
 /// template, in the order they first appear.
-fn sheet_groups<'a>(decks: &'a [DeckFaces], pack: bool) -> Vec<Vec<&'a DeckFaces>> {
+fn sheet_groups(decks: &[DeckFaces], pack: bool) -> Vec<Vec<&DeckFaces>> {
     let mut groups: Vec<Vec<&DeckFaces>> = Vec::new();
     for deck in decks.iter().filter(|d| !d.cards.is_empty()) {
         let joins = groups
@@ -235,7 +235,9 @@ pub fn draw_card_page(
 
 /// Card ids per column, top to bottom, with the column's span.
 fn id_columns(placed: &[Placed]) -> Vec<(f64, f64, Vec<String>)> {
-    let mut columns: Vec<(f64, f64, Vec<(f64, String)>)> = Vec::new();
+    // Each column's span and its ids with their places down the column.
+    type Column = (f64, f64, Vec<(f64, String)>);
+    let mut columns: Vec<Column> = Vec::new();
     for p in placed {
         let entry = (p.trim.y, p.card.clone());
         match columns.iter_mut().find(|c| (c.0 - p.trim.x).abs() < 1e-6) {
