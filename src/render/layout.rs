@@ -651,6 +651,124 @@ mod tests {
         assert!((short.y - (g.front_cell(6).y - 0.25)).abs() < 1e-9);
     }
 
+    /// Boxes of the `<text>` elements of an SVG fragment (no transforms), from their
+    /// anchor, size and measured width.
+    fn text_boxes(svg: &str) -> Vec<Rect> {
+        let attr = |el: &str, name: &str| -> String {
+            let key = format!(" {name}=\"");
+            let at = el.find(&key).unwrap() + key.len();
+            el[at..at + el[at..].find('"').unwrap()].to_string()
+        };
+        svg.split("<text")
+            .skip(1)
+            .map(|el| {
+                let (x, y): (f64, f64) = (
+                    attr(el, "x").parse().unwrap(),
+                    attr(el, "y").parse().unwrap(),
+                );
+                let size: f64 = attr(el, "font-size").parse().unwrap();
+                let content = &el[el.find('>').unwrap() + 1..el.find("</text>").unwrap()];
+                let w = text_width(content, size);
+                let left = match attr(el, "text-anchor").as_str() {
+                    "middle" => x - w / 2.0,
+                    "end" => x - w,
+                    _ => x,
+                };
+                Rect {
+                    x: left,
+                    y: y - size * 0.8,
+                    w,
+                    h: size,
+                }
+            })
+            .collect()
+    }
+
+    /// The straight segments of the `d` attributes of an SVG fragment's paths (M, V, H).
+    fn path_segments(svg: &str) -> Vec<((f64, f64), (f64, f64))> {
+        let mut out = Vec::new();
+        for part in svg.split(" d=\"").skip(1) {
+            let d = &part[..part.find('"').unwrap()];
+            let mut at = (0.0, 0.0);
+            for cmd in d.split_whitespace() {
+                let (op, rest) = cmd.split_at(1);
+                let nums: Vec<f64> = rest.split(',').map(|v| v.parse().unwrap()).collect();
+                let next = match op {
+                    "M" => {
+                        at = (nums[0], nums[1]);
+                        continue;
+                    }
+                    "V" => (at.0, nums[0]),
+                    "H" => (nums[0], at.1),
+                    _ => panic!("{op}"),
+                };
+                out.push((at, next));
+                at = next;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn crop_marks_and_cut_lines_never_cross_the_furniture() {
+        for paper in [Paper::A4, Paper::Letter] {
+            for card in [POKER, (70.0, 120.0), (44.0, 63.0)] {
+                let g = Grid::new(paper, card, 3.0).unwrap();
+                let trims: Vec<Rect> = (0..g.per_page()).map(|i| g.front_cell(i)).collect();
+                let block = trims.iter().fold(bleed_rect(trims[0], g.bleed), |acc, t| {
+                    let b = bleed_rect(*t, g.bleed);
+                    let (x, y) = (acc.x.min(b.x), acc.y.min(b.y));
+                    Rect {
+                        x,
+                        y,
+                        w: acc.right().max(b.right()) - x,
+                        h: acc.bottom().max(b.bottom()) - y,
+                    }
+                });
+                let mut columns: Vec<(f64, f64, Vec<String>)> = Vec::new();
+                for t in &trims {
+                    if !columns.iter().any(|c| (c.0 - t.x).abs() < 1e-9) {
+                        columns.push((t.x, t.right(), vec!["some-card-id".to_string(); g.rows]));
+                    }
+                }
+                let label = "A game · Some cards · sheet 1 of 3 · fronts";
+                let texts = text_boxes(&furniture(g.paper, block, label, &columns));
+                let guides = path_segments(&cut_guides(g.paper, &trims, block, Marks::Both));
+                assert!(texts.len() >= 4 + columns.len() && guides.len() > 8);
+                for ((x1, y1), (x2, y2)) in guides {
+                    for t in &texts {
+                        let seg = Rect {
+                            x: x1.min(x2),
+                            y: y1.min(y2),
+                            w: (x2 - x1).abs(),
+                            h: (y2 - y1).abs(),
+                        };
+                        let hits = seg.x <= t.right()
+                            && t.x <= seg.right()
+                            && seg.y <= t.bottom()
+                            && t.y <= seg.bottom();
+                        assert!(
+                            !hits,
+                            "{paper:?} {card:?}: guide {seg:?} through text {t:?}"
+                        );
+                    }
+                }
+                for t in &texts {
+                    let page = Rect {
+                        x: 0.0,
+                        y: 0.0,
+                        w: g.paper.0,
+                        h: g.paper.1,
+                    };
+                    assert!(
+                        page.grow(-PAPER_MARGIN).contains(*t, 0.05),
+                        "{t:?} in the margin"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_one_card_page_is_the_card_and_its_bleed() {
         let (size, trim, bleed) = card_page(POKER, 3.0);
