@@ -197,6 +197,9 @@ quick = """
 - **Deck:** {deck.deck.cards card}.
 """
 
+[symbol_groups]
+suit = "Suits"
+
 [components."deck.deck"]
 purpose = "The cards you play: {deck.deck.designs} designs, {deck.deck.min.value} to {deck.deck.max.value} in value."
 "#;

@@ -93,7 +93,8 @@ pub fn board_svg(
     ctx.insert(
         "board",
         &serde_json::json!({ "id": board.id.get_ref(), "name": board.name, "names": board.names,
-                             "hex_mm": board.hex_mm, "frame": FRAME }),
+                             "hex_mm": board.hex_mm, "frame": FRAME,
+                             "image": board.image.as_ref().map(|i| i.get_ref()) }),
     );
     let name = board.template.as_deref().unwrap_or("board");
     let (svg, overflows) = templates.render(name, &ctx)?;
