@@ -156,6 +156,18 @@ pub struct BuildArgs {
     /// Print boards on one large page of this size instead of tiling them.
     #[arg(long, value_enum)]
     pub board_page: Option<Paper>,
+    /// Also write print-shop files: one card per page with its bleed, PNGs, manifest.
+    #[arg(long)]
+    pub shop: bool,
+    /// Colour of the print-shop PDFs (default: the preset's, else rgb).
+    #[arg(long, value_enum, requires = "shop")]
+    pub color: Option<crate::render::shop::Color>,
+    /// Size the print-shop files to a printer's card template.
+    #[arg(long, value_enum, requires = "shop")]
+    pub shop_preset: Option<crate::render::shop::Preset>,
+    /// Where the Tabletop Simulator images will be hosted (default: file:// paths).
+    #[arg(long, value_name = "URL")]
+    pub tts_base_url: Option<String>,
 }
 
 fn parse_bleed(s: &str) -> Result<f64, String> {
@@ -227,6 +239,11 @@ fn build(data: &Path, args: BuildArgs) -> Exit {
         back_offset: args.back_offset,
         out: args.out,
         board_page: args.board_page,
+        shop: args.shop.then_some(crate::render::shop::ShopOptions {
+            color: args.color,
+            preset: args.shop_preset,
+        }),
+        tts_base_url: args.tts_base_url,
     };
     let (games, mut problems) = load_games(data, &args.games);
     if games.is_empty() && problems.is_empty() {
