@@ -12,6 +12,7 @@ pub mod calibrate;
 pub mod cmyk;
 pub mod faces;
 pub mod fonts;
+pub mod index;
 pub mod layout;
 pub mod marks;
 pub mod pdf;
@@ -22,6 +23,7 @@ pub mod template;
 pub mod text;
 pub mod tts;
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -66,6 +68,10 @@ pub struct BuildOptions {
     pub shop: Option<shop::ShopOptions>,
     /// Where the Tabletop Simulator images are hosted; `None`: `file://` paths.
     pub tts_base_url: Option<String>,
+    /// Only these stages (`--only cards,png`); every stage when empty.
+    pub only: BTreeSet<String>,
+    /// The gallery page (`index.html`) reloads itself: set while `printplay watch` runs.
+    pub live_reload: bool,
 }
 
 impl Default for BuildOptions {
@@ -79,11 +85,18 @@ impl Default for BuildOptions {
             board_page: None,
             shop: None,
             tts_base_url: None,
+            only: BTreeSet::new(),
+            live_reload: false,
         }
     }
 }
 
 impl BuildOptions {
+    /// Whether the stage `name` is to run.
+    pub fn wants(&self, stage: &str) -> bool {
+        self.only.is_empty() || self.only.contains(stage)
+    }
+
     pub fn sheet(&self) -> Sheet {
         Sheet {
             paper: self.paper,
@@ -160,6 +173,9 @@ pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, V
         dir: options.out.join(&game.slug),
     };
     let results: Vec<(&str, Result<Vec<PathBuf>, String>)> = stages()
+        .into_iter()
+        .filter(|(name, _)| options.wants(name))
+        .collect::<Vec<_>>()
         .into_par_iter()
         .map(|(name, stage)| (name, stage(&build)))
         .collect();
