@@ -270,18 +270,18 @@ fn colour_space(op: &Operation) -> Result<(Space, Operation), String> {
 /// Transparency groups, shadings and images of an object in CMYK.
 fn convert_object(object: &mut Object, sep: &Separation) -> Result<(), String> {
     match object {
-        Object::Dictionary(d) => convert_dict(d, sep),
+        Object::Dictionary(d) => convert_dict(d),
         Object::Stream(s) => {
             if is(&s.dict, b"Subtype", b"Image") && is(&s.dict, b"ColorSpace", b"DeviceRGB") {
                 convert_image(s, sep)?;
             }
-            convert_dict(&mut s.dict, sep)
+            convert_dict(&mut s.dict)
         }
         _ => Ok(()),
     }
 }
 
-fn convert_dict(dict: &mut Dictionary, sep: &Separation) -> Result<(), String> {
+fn convert_dict(dict: &mut Dictionary) -> Result<(), String> {
     if dict.get(b"ShadingType").is_ok() && is(dict, b"ColorSpace", b"DeviceRGB") {
         return Err("gradients are not converted to CMYK".into());
     }
@@ -297,7 +297,7 @@ fn convert_dict(dict: &mut Dictionary, sep: &Separation) -> Result<(), String> {
     }
     for (_, value) in dict.iter_mut() {
         if let Object::Dictionary(inner) = value {
-            convert_dict(inner, sep)?;
+            convert_dict(inner)?;
         }
     }
     Ok(())

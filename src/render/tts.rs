@@ -126,13 +126,11 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
         let shape = b.game.piece(&piece.id).map_or(Shape::Other, |p| p.shape);
         objects.push(tile_bag(piece, shape, &links.url(&file), position(i, 6.0)));
     }
-    for (i, (id, name, file, size)) in boards.iter().enumerate() {
-        files.push(b.dir.join("tts").join(file));
+    for (i, board) in boards.iter().enumerate() {
+        files.push(b.dir.join("tts").join(&board.file));
         objects.push(board_object(
-            id,
-            name,
-            &links.url(file),
-            *size,
+            board,
+            &links.url(&board.file),
             position(i, -12.0),
         ));
     }
@@ -295,14 +293,14 @@ fn tile_bag(piece: &PieceFace, shape: Shape, url: &str, at: Value) -> Value {
     })
 }
 
-fn board_object(id: &str, name: &str, url: &str, size: (f64, f64), at: Value) -> Value {
+fn board_object(board: &BoardImage, url: &str, at: Value) -> Value {
     // A custom board is 20 units at scale 1 along its long side; 1 unit is about 25 mm.
-    let scale = size.0.max(size.1) / 25.0 / 20.0;
+    let scale = board.size.0.max(board.size.1) / 25.0 / 20.0;
     json!({
         "Name": "Custom_Board",
         "Transform": transform_up(at, scale),
-        "Nickname": name,
-        "Description": id,
+        "Nickname": board.name,
+        "Description": board.id,
         "CustomImage": { "ImageURL": url, "ImageSecondaryURL": "", "WidthScale": 0.0 },
     })
 }
@@ -316,8 +314,16 @@ fn transform_up(mut at: Value, scale: f64) -> Value {
     at
 }
 
-/// Renders each board to `tts/board-<id>.png`: `(id, name, file, size)`.
-fn board_images(b: &GameBuild) -> Result<Vec<(String, String, String, (f64, f64))>, String> {
+/// A board's image for TTS.
+struct BoardImage {
+    id: String,
+    name: String,
+    file: String,
+    size: (f64, f64),
+}
+
+/// Renders each board to `tts/board-<id>.png`.
+fn board_images(b: &GameBuild) -> Result<Vec<BoardImage>, String> {
     if b.game.components.boards.is_empty() {
         return Ok(Vec::new());
     }
@@ -332,7 +338,12 @@ fn board_images(b: &GameBuild) -> Result<Vec<(String, String, String, (f64, f64)
             let file = format!("board-{id}.png");
             let bytes = png::render_png(&sheets::single_face(&svg, size), size, TILE_PX_PER_MM)?;
             b.write(&format!("tts/{file}"), &bytes)?;
-            Ok((id, board.name.clone(), file, size))
+            Ok(BoardImage {
+                id,
+                name: board.name.clone(),
+                file,
+                size,
+            })
         })
         .collect()
 }
