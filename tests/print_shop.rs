@@ -372,3 +372,17 @@ fn shop_builds_are_byte_identical_and_leave_cards_pdf_as_it_was() {
         "cards.pdf is the same with --shop"
     );
 }
+
+#[test]
+fn shop_options_without_shop_are_a_usage_error() {
+    for args in [["--color", "cmyk"], ["--shop-preset", "thegamecrafter"]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_printplay"))
+            .arg("build")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--shop"), "{args:?}: {err}");
+    }
+}
