@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
 
-use crate::check::check_game;
 use crate::diag::{Problem, ProblemKind};
 use crate::model::Game;
 use crate::pipeline::{self, Outcome, load_games};
@@ -40,8 +39,26 @@ pub enum Command {
     },
     /// List the games with a one-line summary.
     List,
-    /// Print a JSON Schema of the data files (`game.toml` and `components.toml`).
-    Schema,
+    /// Print the JSON Schema (draft 2020-12) of one kind of data file, or write them all.
+    Schema {
+        /// game, components, rules (rules.<lang>.toml), rules-meta (rules.toml) or sheet
+        /// (a row of a spreadsheet deck).
+        #[arg(value_enum, required_unless_present = "out")]
+        kind: Option<crate::schema::FileKind>,
+        /// Write every schema as <kind>.schema.json into this folder instead.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Write a deck's cards as CSV (to move a TOML deck into a spreadsheet).
+    ExportCsv {
+        /// The game's slug.
+        game: String,
+        /// The deck's id.
+        deck: String,
+        /// Write to this file instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Write a game's rules reference (HTML and Markdown) from its data.
     Rules {
         /// The game's slug.
@@ -52,7 +69,7 @@ pub enum Command {
         /// One format (default: both).
         #[arg(long, value_enum)]
         format: Option<crate::rules::Format>,
-        /// Output folder (default: output/<slug>).
+        /// Output folder; the files go to DIR/<slug>/ (default: output).
         #[arg(long)]
         out: Option<PathBuf>,
     },
@@ -80,6 +97,9 @@ pub enum Command {
         #[arg(long)]
         json: Option<PathBuf>,
     },
+    /// The yield of Pray actions (Imperial Settlers: Aztecs) as distributions and expected
+    /// values: an analysis of the rules, not a game.
+    Analyze(AnalyzeArgs),
     /// Check each game, then write its print-and-play files under OUT/<slug>/.
     Build(BuildArgs),
     /// Build, then rebuild a game whenever a file in its folder changes (Ctrl-C stops).
@@ -136,6 +156,37 @@ pub struct SimulateArgs {
     /// Where the charts go (`<out>/<slug>/sim/`).
     #[arg(long, default_value = "output")]
     pub out: PathBuf,
+}
+
+/// Options of `printplay analyze`.
+#[derive(Debug, clap::Args)]
+pub struct AnalyzeArgs {
+    /// The game's slug.
+    pub game: String,
+    /// The common deck drawn from, by id (default: the game's `common_deck`).
+    #[arg(long)]
+    pub deck: Option<String>,
+    /// Pray sizes, the N of Pray N, comma-separated (default: the game's `pray_odds_sizes`).
+    #[arg(long, value_delimiter = ',')]
+    pub pray: Vec<u32>,
+    /// Blessing tokens held: colours, comma-separated (`tricolor` for the Aztec token).
+    #[arg(long, value_delimiter = ',')]
+    pub blessings: Vec<String>,
+    /// Stored cards used in the action, comma-separated: `grey`, divided `brown+red`, `none`.
+    #[arg(long, value_delimiter = ',')]
+    pub stored: Vec<String>,
+    /// Also a Pray action that resolves several colours: these, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub colours: Vec<String>,
+    /// A reading of an open question, NAME=VALUE (repeatable).
+    #[arg(long = "variant")]
+    pub variants: Vec<String>,
+    /// Draws to sample where counting every draw is not feasible (default 200000).
+    #[arg(long, default_value_t = 0)]
+    pub samples: u64,
+    /// Seed of the sampled draws.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// Options of `printplay build`.
@@ -213,9 +264,9 @@ pub fn run(cli: Cli) -> Exit {
     match cli.command {
         Command::Check { games, provenance } => check(&cli.data, &games, provenance),
         Command::List => list(&cli.data),
-        Command::Schema => {
-            println!("{}", crate::schema::json_schema());
-            Exit::Ok
+        Command::Schema { kind, out } => schema(kind, out.as_deref()),
+        Command::ExportCsv { game, deck, out } => {
+            export_csv(&cli.data, &game, &deck, out.as_deref())
         }
         Command::Rules {
             game,
@@ -233,6 +284,7 @@ pub fn run(cli: Cli) -> Exit {
         Command::Simulate(args) => simulate(&cli.data, args),
         Command::Replay { run, index } => replay(&cli.data, run, index),
         Command::Merge { files, json } => merge(&files, json.as_deref()),
+        Command::Analyze(args) => analyze(&cli.data, args),
         Command::Build(args) => build(&cli.data, args),
         Command::Watch(args) => watch(&cli.data, args),
         Command::Calibrate { paper, duplex, out } => calibrate(paper, duplex, &out),
@@ -370,19 +422,24 @@ fn load_one(data: &Path, slug: &str) -> Result<Game, Exit> {
     }
 }
 
-fn sim_options(run: &RunArgs) -> Result<crate::simulate::SimOptions, String> {
+/// `--variant NAME=VALUE` flags as a map.
+fn parse_variants(flags: &[String]) -> Result<std::collections::BTreeMap<String, String>, String> {
     let mut variants = std::collections::BTreeMap::new();
-    for v in &run.variants {
+    for v in flags {
         let (name, value) = v
             .split_once('=')
             .ok_or_else(|| format!("--variant takes NAME=VALUE, not `{v}`"))?;
         variants.insert(name.trim().to_string(), value.trim().to_string());
     }
+    Ok(variants)
+}
+
+fn sim_options(run: &RunArgs) -> Result<crate::simulate::SimOptions, String> {
     Ok(crate::simulate::SimOptions {
         seed: run.seed,
         players: run.players.unwrap_or(0),
         bots: run.bots.clone(),
-        variants,
+        variants: parse_variants(&run.variants)?,
         max_moves: run.max_moves,
         ..Default::default()
     })
@@ -439,6 +496,35 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
     }
 }
 
+fn analyze(data: &Path, args: AnalyzeArgs) -> Exit {
+    use crate::games::settlers_aztecs::{Request, analysis_text};
+    let game = match load_one(data, &args.game) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let problems = check_game(&game);
+    if !problems.is_empty() {
+        return report(&problems);
+    }
+    let request = parse_variants(&args.variants).map(|variants| Request {
+        deck: args.deck,
+        pray: args.pray,
+        blessings: args.blessings,
+        stored: args.stored,
+        colours: args.colours,
+        variants,
+        samples: args.samples,
+        seed: args.seed,
+    });
+    match request.and_then(|r| analysis_text(&game, &r)) {
+        Ok(text) => {
+            print!("{text}");
+            Exit::Ok
+        }
+        Err(e) => usage(e),
+    }
+}
+
 fn replay(data: &Path, run: RunArgs, index: u64) -> Exit {
     let game = match load_one(data, &run.game) {
         Ok(g) => g,
@@ -482,10 +568,55 @@ fn merge(files: &[PathBuf], json: Option<&Path>) -> Exit {
     Exit::Ok
 }
 
+fn schema(kind: Option<crate::schema::FileKind>, out: Option<&Path>) -> Exit {
+    match (kind, out) {
+        (_, Some(dir)) => match crate::schema::write_all(dir) {
+            Ok(paths) => {
+                paths.iter().for_each(|p| println!("wrote {}", p.display()));
+                Exit::Ok
+            }
+            Err(p) => report(&[p]),
+        },
+        (Some(kind), None) => {
+            println!("{}", crate::schema::json_schema(kind));
+            Exit::Ok
+        }
+        (None, None) => usage("name a file kind or give --out DIR"),
+    }
+}
+
+fn export_csv(data: &Path, slug: &str, deck: &str, out: Option<&Path>) -> Exit {
+    let game = match load_one(data, slug) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let text = match crate::model::sheet::export_csv(&game, deck) {
+        Ok(t) => t,
+        Err(e) => return usage(e),
+    };
+    match out {
+        None => {
+            print!("{text}");
+            Exit::Ok
+        }
+        Some(path) => match crate::output::write_atomic(path, text.as_bytes()) {
+            Ok(()) => {
+                eprintln!("wrote {}", path.display());
+                Exit::Ok
+            }
+            Err(e) => report(&[Problem::io(path, e)]),
+        },
+    }
+}
+
 fn check(data: &Path, names: &[String], provenance: bool) -> Exit {
     let (games, mut problems) = load_games(data, names);
     for game in &games {
-        let found = check_game(game);
+        let crate::check::Report {
+            problems: found,
+            warnings,
+        } = crate::check::check_game_report(game);
+        problems.extend(warnings);
         if found.is_empty() {
             println!(
                 "{}: ok ({} invariants hold)",
@@ -543,23 +674,28 @@ fn rules(
     let Some(game) = games.first() else {
         return report(&problems);
     };
+    // As `build` does: a game that fails its check is not written, and what was there stays.
+    let found = crate::check::check_game(game);
+    if !found.is_empty() {
+        println!("{}: not written, {} problem(s)", game.slug, found.len());
+        return report(&found);
+    }
     let assets = match Assets::load_default() {
         Ok(a) => a,
         Err(p) => return report(&[p]),
     };
     let langs = lang.map_or_else(|| crate::rules::languages(game), |l| vec![l]);
     let formats = format.map_or_else(|| vec![Format::Html, Format::Md], |f| vec![f]);
-    let dir = out.unwrap_or_else(|| PathBuf::from("output").join(&game.slug));
-    let mut problems = Vec::new();
-    for l in &langs {
-        for f in &formats {
-            match crate::rules::write(game, l, *f, &assets, &dir) {
-                Ok(paths) => paths.iter().for_each(|p| println!("wrote {}", p.display())),
-                Err(ps) => problems.extend(ps),
-            }
+    let dir = out
+        .unwrap_or_else(|| PathBuf::from("output"))
+        .join(&game.slug);
+    match crate::rules::write(game, &langs, &formats, &assets, &dir) {
+        Ok(paths) => {
+            paths.iter().for_each(|p| println!("wrote {}", p.display()));
+            Exit::Ok
         }
+        Err(ps) => report(&ps),
     }
-    report(&problems)
 }
 
 /// Prints every problem to stderr and turns them into an exit status.
@@ -568,10 +704,11 @@ pub fn report(problems: &[Problem]) -> Exit {
     for p in problems {
         eprint!("{}", p.render(colour));
     }
-    if problems.is_empty() {
+    let errors = problems.iter().filter(|p| !p.is_warning()).count();
+    if errors == 0 {
         Exit::Ok
     } else {
-        eprintln!("{} problem(s) found", problems.len());
+        eprintln!("{errors} problem(s) found");
         if problems.iter().any(|p| p.kind == ProblemKind::Io) {
             Exit::Usage
         } else {

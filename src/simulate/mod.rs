@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use crate::engine::{Config, Engine, State, Turn};
 use crate::games::aether::AetherEngine;
 use crate::games::capek_golems::{self, CapekEngine};
-use crate::games::settlers_aztecs::PrayEngine;
+use crate::games::settlers_aztecs;
 use crate::games::the_search::{self, SearchEngine};
 use crate::model::Game;
 
@@ -104,12 +104,7 @@ pub trait EngineTask {
 }
 
 /// Engine ids this build can play.
-pub const ENGINES: &[&str] = &[
-    capek_golems::ID,
-    "aether",
-    "imperial-settlers-aztecs",
-    the_search::ENGINE_ID,
-];
+pub const ENGINES: &[&str] = &[capek_golems::ID, "aether", the_search::ENGINE_ID];
 
 /// Builds the engine the game's `engine` id names and hands it to `task`.
 pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, String> {
@@ -121,7 +116,7 @@ pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, Str
     match id {
         capek_golems::ID => task.run(CapekEngine::from_model(game)?, game),
         "aether" => task.run(AetherEngine::from_model(game)?, game),
-        "imperial-settlers-aztecs" => task.run(PrayEngine::from_model(game)?, game),
+        settlers_aztecs::ID => Err(settlers_aztecs::no_simulation(game)),
         the_search::ENGINE_ID => task.run(SearchEngine::from_model(game)?, game),
         other => Err(format!(
             "{}: no engine `{other}` in this build (known: {})",
