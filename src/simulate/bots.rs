@@ -54,6 +54,17 @@ pub fn make_bot<E: Engine>(engine: &E, spec: &str) -> Result<Box<dyn Bot<E::Stat
         .ok_or_else(|| format!("unknown bot `{spec}` (try random, heuristic or {MCTS_SPEC})"))
 }
 
+/// What a bot spec plays, in words, for the reports' "rests on" lines.
+pub fn describe(spec: &str) -> String {
+    if spec == "random" {
+        return "a legal move drawn uniformly at random".into();
+    }
+    if spec == "mcts" || spec.starts_with("mcts:") {
+        return "Monte Carlo tree search over sampled hidden cards (information-set MCTS); the options after its name set iterations, playout policy, noise, depth and margin".into();
+    }
+    format!("the game's own `{spec}` bot (rules of thumb written for this game)")
+}
+
 /// Plays a legal move chosen uniformly.
 pub struct RandomBot;
 
@@ -63,6 +74,9 @@ impl<S: State> Bot<S> for RandomBot {
     }
     fn choose(&mut self, state: &S, rng: &mut ChaCha8Rng) -> S::Action {
         state.random_action(rng)
+    }
+    fn needs_view(&self) -> bool {
+        false
     }
 }
 

@@ -8,6 +8,7 @@ mod rules;
 mod state;
 #[cfg(test)]
 mod tests;
+mod views;
 
 use rand_chacha::ChaCha8Rng;
 

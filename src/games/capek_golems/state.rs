@@ -868,6 +868,18 @@ impl State for CapekState {
         self.moves
     }
 
+    fn turns_played(&self) -> Option<u32> {
+        Some(self.turns)
+    }
+
+    fn public_view(&self) -> String {
+        super::views::public_view(self)
+    }
+
+    fn private_view(&self, seat: Player) -> String {
+        super::views::private_view(self, seat)
+    }
+
     fn end_reason(&self) -> Option<&'static str> {
         if self.winner.is_some() {
             Some("golem activated")

@@ -406,6 +406,10 @@ impl Engine for SearchEngine {
         self.new_game_on(&layout, config, rng)
     }
 
+    fn seat_names(&self, _players: usize) -> Option<Vec<String>> {
+        Some(super::views::seat_names())
+    }
+
     fn bot(&self, name: &str) -> Option<Box<dyn Bot<SearchState>>> {
         super::bots::by_name(name)
     }
@@ -1732,6 +1736,26 @@ impl State for SearchState {
         copy
     }
 
+    fn skip_determinize(&self, observer: Player, rng: &mut ChaCha8Rng) {
+        self.determinize_draws(observer, rng);
+    }
+
+    fn turns_played(&self) -> Option<u32> {
+        Some(self.stats.turns + 1)
+    }
+
+    fn public_view(&self) -> String {
+        super::views::public_view(self)
+    }
+
+    fn private_view(&self, seat: Player) -> String {
+        super::views::private_view(self, seat)
+    }
+
+    fn hidden_events(&self, before: &Self) -> Vec<String> {
+        super::views::hidden_events(before, self)
+    }
+
     fn moves_played(&self) -> u32 {
         self.moves_played
     }
@@ -1880,6 +1904,25 @@ impl SearchState {
 
 pub(super) fn order_of(top: &[u8; MAX_STEPS], look: u8, p: u8) -> [u8; MAX_STEPS] {
     permuted(top, look, usize::from(p))
+}
+
+impl SearchState {
+    /// The random draws of `determinize` without the copy: those of the same two shuffles
+    /// (a shuffle's draws depend only on the length), and the new seed.
+    fn determinize_draws(&self, observer: Player, rng: &mut ChaCha8Rng) {
+        let me = if observer == 0 {
+            Side::Criminal
+        } else {
+            Side::Police
+        };
+        let own = &self.cards[me.index()];
+        let hidden = usize::from(own.draw.len - own.known_top.min(own.draw.len));
+        let other = &self.cards[me.other().index()];
+        let pool = usize::from(other.hand.len) + usize::from(other.draw.len);
+        crate::engine::draws::skip_shuffle(rng, hidden);
+        crate::engine::draws::skip_shuffle(rng, pool);
+        rng.next_u64();
+    }
 }
 
 #[cfg(test)]
