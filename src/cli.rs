@@ -249,6 +249,18 @@ pub struct BuildArgs {
     /// Let decks of the same card size and back template share sheets.
     #[arg(long)]
     pub pack: bool,
+    /// Also write print-shop files: one card per page with its bleed, PNGs, manifest.
+    #[arg(long)]
+    pub shop: bool,
+    /// Colour of the print-shop PDFs (default: the preset's, else rgb).
+    #[arg(long, value_enum, requires = "shop")]
+    pub color: Option<crate::render::shop::Color>,
+    /// Size the print-shop files to a printer's card template.
+    #[arg(long, value_enum, requires = "shop")]
+    pub shop_preset: Option<crate::render::shop::Preset>,
+    /// Where the Tabletop Simulator images will be hosted (default: file:// paths).
+    #[arg(long, value_name = "URL")]
+    pub tts_base_url: Option<String>,
     /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, rules, index.
     #[arg(long, value_parser = pipeline::parse_only)]
     pub only: Option<BTreeSet<String>>,
@@ -374,6 +386,11 @@ fn build_options(args: &BuildArgs) -> BuildOptions {
         board_page: args.board_page,
         marks: args.marks,
         pack: args.pack,
+        shop: args.shop.then_some(crate::render::shop::ShopOptions {
+            color: args.color,
+            preset: args.shop_preset,
+        }),
+        tts_base_url: args.tts_base_url.clone(),
         only: args.only.clone().unwrap_or_default(),
         live_reload: false,
     }

@@ -9,6 +9,7 @@
 
 pub mod board;
 pub mod calibrate;
+pub mod cmyk;
 pub mod faces;
 pub mod fonts;
 pub mod images;
@@ -18,8 +19,10 @@ pub mod marks;
 pub mod pdf;
 pub mod png;
 pub mod sheets;
+pub mod shop;
 pub mod template;
 pub mod text;
+pub mod tts;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -66,6 +69,10 @@ pub struct BuildOptions {
     pub marks: Marks,
     /// Decks of the same card size and back template share sheets.
     pub pack: bool,
+    /// Print-shop files (`--shop`), when asked for.
+    pub shop: Option<shop::ShopOptions>,
+    /// Where the Tabletop Simulator images are hosted; `None`: `file://` paths.
+    pub tts_base_url: Option<String>,
     /// Only these stages (`--only cards,png`); every stage when empty.
     pub only: BTreeSet<String>,
     /// The gallery page (`index.html`) reloads itself: set while `printplay watch` runs.
@@ -83,6 +90,8 @@ impl Default for BuildOptions {
             board_page: None,
             marks: Marks::Crop,
             pack: false,
+            shop: None,
+            tts_base_url: None,
             only: BTreeSet::new(),
             live_reload: false,
         }
@@ -137,7 +146,8 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
         ("tokens", tokens_stage),
         ("board", board::board_stage),
         ("png", png_stage),
-        ("tts", tts_stage),
+        ("tts", tts::stage),
+        ("shop", shop::stage),
         ("rules", |b| crate::rules::stage(b.game, &b.dir)),
     ]
 }
@@ -475,7 +485,8 @@ pub fn piece_svg(game: &Game, piece_id: &str) -> Result<String, String> {
         .ok_or_else(|| format!("{} has no printed piece `{piece_id}`", game.slug))
 }
 
-fn piece_document(p: &faces::PieceFace) -> String {
+/// A piece alone, clipped to its outline with the cut line drawn, as an SVG document.
+pub(crate) fn piece_document(p: &faces::PieceFace) -> String {
     sheets::single_face(
         &format!(
             r##"<clipPath id="cut"><path d="{o}"/></clipPath><g clip-path="url(#cut)">{svg}</g><path d="{o}" fill="none" stroke="#1a1a1a" stroke-width="0.2"/>"##,
@@ -502,33 +513,6 @@ fn png_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
             b.write(&format!("png/{id}.png"), &bytes)
         })
         .collect()
-}
-
-/// Tabletop Simulator deck sheets: 10 x 7 slots, each design once, the back in the last slot.
-fn tts_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
-    const GRID: (u32, u32) = (10, 7);
-    const PX_PER_MM: f64 = 5.0;
-    let per_sheet = (GRID.0 * GRID.1 - 1) as usize;
-    let mut out = Vec::new();
-    for d in b.faces.decks.iter().filter(|d| !d.cards.is_empty()) {
-        let back = sheets::single_face(&d.back, d.size);
-        let chunks: Vec<_> = d.cards.chunks(per_sheet).collect();
-        for (n, chunk) in chunks.iter().enumerate() {
-            let faces: Vec<String> = chunk
-                .iter()
-                .map(|c| sheets::single_face(&c.svg, d.size))
-                .collect();
-            let sheet = png::grid(&faces, &back, GRID, d.size, PX_PER_MM)?;
-            let bytes = png::encode(&sheet)?;
-            let name = if chunks.len() == 1 {
-                format!("tts/{}.png", d.id)
-            } else {
-                format!("tts/{}-{}.png", d.id, n + 1)
-            };
-            out.push(b.write(&name, &bytes)?);
-        }
-    }
-    Ok(out)
 }
 
 /// Where a game's files go.

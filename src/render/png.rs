@@ -13,9 +13,10 @@ use super::pdf::parse;
 /// Pixels per millimetre at 300 dpi.
 pub const PX_PER_MM_300DPI: f64 = 300.0 / 25.4;
 
-/// Renders an SVG whose size is `size_mm` to PNG at `px_per_mm`.
+/// Renders an SVG whose size is `size_mm` to PNG at `px_per_mm`, with its resolution in a
+/// pHYs chunk so image editors and print shops read the intended size.
 pub fn render_png(svg: &str, size_mm: (f64, f64), px_per_mm: f64) -> Result<Vec<u8>, String> {
-    encode(&rasterise(svg, size_mm, px_per_mm)?)
+    encode_at(&rasterise(svg, size_mm, px_per_mm)?, Some(px_per_mm))
 }
 
 /// Renders an SVG whose size is `size_mm` to a pixmap at `px_per_mm`.
@@ -28,7 +29,7 @@ pub fn rasterise(
 }
 
 /// Whole pixels covering `size_mm` at `px_per_mm`.
-fn pixels(size_mm: (f64, f64), px_per_mm: f64) -> (u32, u32) {
+pub fn pixels(size_mm: (f64, f64), px_per_mm: f64) -> (u32, u32) {
     let w = (size_mm.0 * px_per_mm).round().max(1.0) as u32;
     let h = (size_mm.1 * px_per_mm).round().max(1.0) as u32;
     (w, h)
@@ -50,17 +51,17 @@ fn rasterise_to(svg: &str, (w, h): (u32, u32)) -> Result<tiny_skia::Pixmap, Stri
 }
 
 /// A grid of `cols` x `rows` equal slots of whole pixels, each slot holding one SVG document
-/// of `size_mm` at `px_per_mm`: `faces[i]` in slot `i`, and `last` in the final slot.
+/// of `size_mm` at `px_per_mm`: `faces[i]` in slot `i`, and `last` (if any) in the final slot.
 /// Each face is rendered on its own (in parallel) and copied in, so nothing needs clipping.
 pub fn grid(
     faces: &[String],
-    last: &str,
+    last: Option<&str>,
     (cols, rows): (u32, u32),
     size_mm: (f64, f64),
     px_per_mm: f64,
 ) -> Result<tiny_skia::Pixmap, String> {
     let slots = cols * rows;
-    if faces.len() >= slots as usize {
+    if faces.len() + usize::from(last.is_some()) > slots as usize {
         return Err(format!("{} faces do not fit {slots} slots", faces.len()));
     }
     let (w, h) = pixels(size_mm, px_per_mm);
@@ -68,7 +69,7 @@ pub fn grid(
         .ok_or_else(|| format!("cannot allocate a {cols} x {rows} sheet of {w} x {h} pixels"))?;
     let placed: Vec<(u32, &str)> = (0..)
         .zip(faces.iter().map(String::as_str))
-        .chain([(slots - 1, last)])
+        .chain(last.map(|l| (slots - 1, l)))
         .collect();
     let rendered: Vec<(u32, tiny_skia::Pixmap)> = placed
         .par_iter()
@@ -87,8 +88,19 @@ pub fn grid(
     Ok(sheet)
 }
 
-/// Encodes a pixmap as PNG (RGBA). Same pixels, same bytes.
+/// Encodes a pixmap as PNG (RGBA) without a stated resolution (screen images such as
+/// Tabletop Simulator sheets). Same pixels, same bytes.
 pub fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, String> {
+    encode_at(pixmap, None)
+}
+
+/// Pixels per metre, as the PNG pHYs chunk states resolution.
+fn pixels_per_metre(px_per_mm: f64) -> u32 {
+    (px_per_mm * 1000.0).round() as u32
+}
+
+/// Encodes a pixmap as PNG (RGBA), stating `px_per_mm` (when given) in a pHYs chunk.
+pub fn encode_at(pixmap: &tiny_skia::Pixmap, px_per_mm: Option<f64>) -> Result<Vec<u8>, String> {
     let data = pixmap.data();
     // A fold without early exit over every alpha byte vectorises.
     let opaque = data.chunks_exact(4).fold(u8::MAX, |a, p| a & p[3]) == u8::MAX;
@@ -107,6 +119,13 @@ pub fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, String> {
     encoder.set_depth(::png::BitDepth::Eight);
     encoder.set_deflate_compression(::png::DeflateCompression::FdeflateUltraFast);
     encoder.set_filter(::png::Filter::Up);
+    if let Some(density) = px_per_mm.map(pixels_per_metre) {
+        encoder.set_pixel_dims(Some(::png::PixelDimensions {
+            xppu: density,
+            yppu: density,
+            unit: ::png::Unit::Meter,
+        }));
+    }
     let mut writer = encoder
         .write_header()
         .map_err(|e| format!("PNG could not be encoded: {e}"))?;
@@ -190,6 +209,32 @@ mod tests {
     }
 
     #[test]
+    fn single_images_state_their_resolution() {
+        let svg = svg_page(
+            (10.0, 10.0),
+            r##"<rect width="10" height="10" fill="#123456"/>"##,
+        );
+        let bytes = render_png(&svg, (10.0, 10.0), PX_PER_MM_300DPI).unwrap();
+        let (info, _) = decode(&bytes);
+        assert_eq!((info.width, info.height), (118, 118));
+        let reader = ::png::Decoder::new(std::io::Cursor::new(&bytes))
+            .read_info()
+            .unwrap();
+        let dims = reader.info().pixel_dims.expect("a pHYs chunk");
+        assert_eq!(dims.unit, ::png::Unit::Meter);
+        // 300 dpi is 11 811 pixels per metre.
+        assert_eq!((dims.xppu, dims.yppu), (11811, 11811));
+        let sheet = rasterise(&svg, (10.0, 10.0), 2.0).unwrap();
+        let reader = ::png::Decoder::new(std::io::Cursor::new(encode(&sheet).unwrap()))
+            .read_info()
+            .unwrap();
+        assert!(
+            reader.info().pixel_dims.is_none(),
+            "screen images carry no dpi"
+        );
+    }
+
+    #[test]
     fn grid_puts_each_face_in_its_slot_and_the_last_in_the_final_slot() {
         let face = |fill: &str| {
             svg_page(
@@ -198,7 +243,7 @@ mod tests {
             )
         };
         let faces = vec![face("#ff0000"), face("#00ff00")];
-        let sheet = grid(&faces, &face("#0000ff"), (3, 2), (4.0, 6.0), 2.0).unwrap();
+        let sheet = grid(&faces, Some(&face("#0000ff")), (3, 2), (4.0, 6.0), 2.0).unwrap();
         assert_eq!((sheet.width(), sheet.height()), (24, 24));
         let (_, buf) = decode(&encode(&sheet).unwrap());
         // Art beyond a face's edge (its bleed) stays inside its own slot.
@@ -209,6 +254,7 @@ mod tests {
         assert_eq!(pixel(&buf, 24, 16, 12), [0, 0, 255, 255]);
         assert_eq!(pixel(&buf, 24, 23, 23), [0, 0, 255, 255]);
         let too_many = vec![face("#ff0000"); 6];
-        assert!(grid(&too_many, &faces[0], (3, 2), (4.0, 6.0), 2.0).is_err());
+        assert!(grid(&too_many, Some(&faces[0]), (3, 2), (4.0, 6.0), 2.0).is_err());
+        assert!(grid(&too_many, None, (3, 2), (4.0, 6.0), 2.0).is_ok());
     }
 }

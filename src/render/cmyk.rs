@@ -1,0 +1,406 @@
+//! CMYK print-shop PDFs (`--color cmyk`): the finished RGB PDF's colours separated into
+//! CMYK through the bundled profile, which the PDF names as its output intent.
+//!
+//! krilla-svg writes every SVG colour as DeviceRGB (`rg`/`RG`) or DeviceGray (`g`/`G`), so
+//! the PDF is drawn as usual and its colour operators rewritten afterwards (lopdf): the RGB
+//! outputs stay exactly as they were. Colours go through Little CMS (sRGB to the profile,
+//! relative colorimetric with black point compensation); neutral greys are printed with
+//! black ink alone, matched to their lightness, and greys as dark as `#222222` or darker
+//! (the templates' text colour is `#1a1a1a`) as 100 % K, so text never needs registering
+//! four plates. Images (8-bit, Flate) are separated pixel by pixel; what this cannot
+//! convert (JPEG images, unusual shadings) is an error, never a file with RGB left in it.
+
+use std::collections::BTreeSet;
+use std::sync::{Mutex, OnceLock};
+
+use lcms2::{Flags, Intent, PixelFormat, Profile, Transform};
+use lopdf::content::{Content, Operation};
+use lopdf::{Dictionary, Document, Object, ObjectId, Stream, dictionary};
+
+/// The bundled CMYK profile (see `profiles/README.md`): made with ArgyllCMS from the FOGRA39
+/// characterisation data (coated paper, offset), total ink limited to 300 %.
+pub const PROFILE: &[u8] = include_bytes!("../../profiles/printplay-cmyk.icc");
+/// How the output intent names the printing condition.
+pub const OUTPUT_CONDITION: &str = "FOGRA39 (ISO 12647-2:2004/Amd 1, coated paper)";
+
+/// Greys at or below this (0 to 1) print as 100 % black: `#222222`.
+const BLACK_TEXT: f32 = 34.0 / 255.0;
+/// Steps of the black-ink ramp that greys are matched against.
+const K_STEPS: usize = 1024;
+
+type RgbToCmyk = Transform<[u16; 3], [u16; 4]>;
+
+/// Separates sRGB colours into the profile's CMYK.
+struct Separation {
+    /// Little CMS transforms with a cache are not shared between threads unguarded.
+    transform: Mutex<RgbToCmyk>,
+    /// The sRGB grey (0 to 1) each step of black ink alone prints as, darkening.
+    grey_of_k: Vec<f32>,
+}
+
+fn separation() -> Result<&'static Separation, String> {
+    static SEPARATION: OnceLock<Result<Separation, String>> = OnceLock::new();
+    SEPARATION
+        .get_or_init(Separation::new)
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+impl Separation {
+    fn new() -> Result<Separation, String> {
+        let srgb = Profile::new_srgb();
+        let cmyk = Profile::new_icc(PROFILE).map_err(|e| format!("CMYK profile: {e}"))?;
+        let transform = Transform::new_flags(
+            &srgb,
+            PixelFormat::RGB_16,
+            &cmyk,
+            PixelFormat::CMYK_16,
+            Intent::RelativeColorimetric,
+            Flags::BLACKPOINT_COMPENSATION,
+        )
+        .map_err(|e| format!("CMYK transform: {e}"))?;
+        let back: Transform<[u16; 4], [u16; 3]> = Transform::new_flags(
+            &cmyk,
+            PixelFormat::CMYK_16,
+            &srgb,
+            PixelFormat::RGB_16,
+            Intent::RelativeColorimetric,
+            Flags::BLACKPOINT_COMPENSATION,
+        )
+        .map_err(|e| format!("CMYK proof transform: {e}"))?;
+        let ramp: Vec<[u16; 4]> = (0..=K_STEPS)
+            .map(|i| [0, 0, 0, (i * 65535 / K_STEPS) as u16])
+            .collect();
+        let mut proof = vec![[0u16; 3]; ramp.len()];
+        back.transform_pixels(&ramp, &mut proof);
+        let grey_of_k = proof.iter().map(|p| f32::from(p[1]) / 65535.0).collect();
+        Ok(Separation {
+            transform: Mutex::new(transform),
+            grey_of_k,
+        })
+    }
+
+    /// Black ink (0 to 1) alone that prints a grey as light as `v` (0 black to 1 white).
+    fn k_for_grey(&self, v: f32) -> f32 {
+        if v <= BLACK_TEXT {
+            return 1.0;
+        }
+        // The ramp darkens with k: the first step at or below `v` is the ink needed.
+        match self.grey_of_k.iter().position(|&g| g <= v) {
+            Some(i) => i as f32 / K_STEPS as f32,
+            None => 1.0,
+        }
+    }
+
+    /// CMYK (0 to 1) of an sRGB colour (0 to 1).
+    fn cmyk(&self, [r, g, b]: [f32; 3]) -> [f32; 4] {
+        let (lo, hi) = (r.min(g).min(b), r.max(g).max(b));
+        if hi - lo < 1.0 / 512.0 {
+            return [0.0, 0.0, 0.0, self.k_for_grey((r + g + b) / 3.0)];
+        }
+        let to16 = |v: f32| (v.clamp(0.0, 1.0) * 65535.0).round() as u16;
+        let mut out = [[0u16; 4]];
+        self.separate(&[[to16(r), to16(g), to16(b)]], &mut out);
+        out[0].map(|v| f32::from(v) / 65535.0)
+    }
+
+    fn separate(&self, rgb: &[[u16; 3]], cmyk: &mut [[u16; 4]]) {
+        self.transform
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .transform_pixels(rgb, cmyk);
+    }
+}
+
+/// Rounds an ink value for the content stream (four decimals are finer than any press).
+fn ink(v: f32) -> Object {
+    Object::Real((v * 10_000.0).round() / 10_000.0)
+}
+
+fn number(o: &Object) -> Result<f32, String> {
+    match o {
+        Object::Integer(i) => Ok(*i as f32),
+        Object::Real(r) => Ok(*r),
+        _ => Err(format!("a colour operand is not a number: {o:?}")),
+    }
+}
+
+fn numbers(ops: &[Object]) -> Result<Vec<f32>, String> {
+    ops.iter().map(number).collect()
+}
+
+/// Converts a PDF written by krilla to CMYK with the bundled profile as output intent.
+pub fn convert_pdf(rgb: &[u8]) -> Result<Vec<u8>, String> {
+    let sep = separation()?;
+    let mut doc = Document::load_mem(rgb).map_err(|e| format!("PDF could not be read: {e}"))?;
+    let mut content_ids: BTreeSet<ObjectId> = doc
+        .get_pages()
+        .values()
+        .flat_map(|&p| doc.get_page_contents(p))
+        .collect();
+    for (&id, object) in &doc.objects {
+        if let Object::Stream(s) = object
+            && (is(&s.dict, b"Subtype", b"Form") || s.dict.get(b"PatternType").is_ok())
+        {
+            content_ids.insert(id);
+        }
+    }
+    let ids: Vec<ObjectId> = doc.objects.keys().copied().collect();
+    for id in ids {
+        let object = doc.objects.get_mut(&id).expect("listed above");
+        if content_ids.contains(&id) {
+            let Object::Stream(stream) = object else {
+                return Err(format!("content {id:?} is not a stream"));
+            };
+            convert_content(stream, sep)?;
+        }
+        convert_object(object, sep)?;
+    }
+    add_output_intent(&mut doc)?;
+    let mut out = Vec::new();
+    doc.save_to(&mut out)
+        .map_err(|e| format!("PDF could not be written: {e}"))?;
+    Ok(out)
+}
+
+fn is(dict: &Dictionary, key: &[u8], name: &[u8]) -> bool {
+    matches!(dict.get(key), Ok(Object::Name(n)) if n == name)
+}
+
+/// Rewrites a content stream's colour operators.
+fn convert_content(stream: &mut Stream, sep: &Separation) -> Result<(), String> {
+    let bytes = stream
+        .decompressed_content()
+        .unwrap_or_else(|_| stream.content.clone());
+    let content = Content::decode(&bytes).map_err(|e| format!("content stream: {e}"))?;
+    let operations = convert_operations(content.operations, sep)?;
+    let encoded = Content { operations }
+        .encode()
+        .map_err(|e| format!("content stream: {e}"))?;
+    stream.dict.remove(b"Filter");
+    stream.dict.remove(b"DecodeParms");
+    stream.set_plain_content(encoded);
+    stream
+        .compress()
+        .map_err(|e| format!("content stream: {e}"))
+}
+
+/// The current colour space of fill and stroke, as far as conversion cares.
+#[derive(Clone, Copy, PartialEq)]
+enum Space {
+    Rgb,
+    Gray,
+    Other,
+}
+
+fn convert_operations(ops: Vec<Operation>, sep: &Separation) -> Result<Vec<Operation>, String> {
+    let mut spaces = [Space::Gray, Space::Gray];
+    let mut stack = Vec::new();
+    let mut out = Vec::with_capacity(ops.len());
+    for op in ops {
+        let stroke = op.operator.chars().all(|c| c.is_ascii_uppercase());
+        let side = usize::from(stroke);
+        let set_cmyk = if stroke { "K" } else { "k" };
+        let converted = match op.operator.as_str() {
+            "q" => {
+                stack.push(spaces);
+                op
+            }
+            "Q" => {
+                spaces = stack.pop().unwrap_or([Space::Gray, Space::Gray]);
+                op
+            }
+            "rg" | "RG" => cmyk_op(set_cmyk, rgb_ink(&op.operands, sep)?),
+            "g" | "G" => cmyk_op(set_cmyk, grey_ink(&op.operands, sep)?),
+            "cs" | "CS" => {
+                let (space, replaced) = colour_space(&op)?;
+                spaces[side] = space;
+                replaced
+            }
+            "sc" | "scn" | "SC" | "SCN" => match spaces[side] {
+                Space::Rgb => cmyk_op(&op.operator, rgb_ink(&op.operands, sep)?),
+                Space::Gray => cmyk_op(&op.operator, grey_ink(&op.operands, sep)?),
+                Space::Other => op,
+            },
+            "BI" | "ID" | "EI" => return Err("inline images are not converted to CMYK".into()),
+            _ => op,
+        };
+        out.push(converted);
+    }
+    Ok(out)
+}
+
+fn cmyk_op(operator: &str, ink: [f32; 4]) -> Operation {
+    Operation::new(operator, ink.iter().map(|&v| self::ink(v)).collect())
+}
+
+fn rgb_ink(operands: &[Object], sep: &Separation) -> Result<[f32; 4], String> {
+    match numbers(operands)?.as_slice() {
+        &[r, g, b] => Ok(sep.cmyk([r, g, b])),
+        other => Err(format!("an RGB colour has {} components", other.len())),
+    }
+}
+
+fn grey_ink(operands: &[Object], sep: &Separation) -> Result<[f32; 4], String> {
+    match numbers(operands)?.as_slice() {
+        &[v] => Ok([0.0, 0.0, 0.0, sep.k_for_grey(v)]),
+        other => Err(format!("a grey has {} components", other.len())),
+    }
+}
+
+/// A `cs`/`CS` operator: device RGB and grey become DeviceCMYK; patterns stay (their own
+/// streams are converted); named spaces are refused (krilla writes none here).
+fn colour_space(op: &Operation) -> Result<(Space, Operation), String> {
+    let name = match op.operands.first() {
+        Some(Object::Name(n)) => n.as_slice(),
+        _ => return Err(format!("`{}` without a colour space name", op.operator)),
+    };
+    let cmyk = || Operation::new(&op.operator, vec![Object::Name(b"DeviceCMYK".to_vec())]);
+    match name {
+        b"DeviceRGB" => Ok((Space::Rgb, cmyk())),
+        b"DeviceGray" => Ok((Space::Gray, cmyk())),
+        b"DeviceCMYK" | b"Pattern" => Ok((Space::Other, op.clone())),
+        other => Err(format!(
+            "colour space `{}` is not converted to CMYK",
+            String::from_utf8_lossy(other)
+        )),
+    }
+}
+
+/// Transparency groups, shadings and images of an object in CMYK.
+fn convert_object(object: &mut Object, sep: &Separation) -> Result<(), String> {
+    match object {
+        Object::Dictionary(d) => convert_dict(d),
+        Object::Stream(s) => {
+            if is(&s.dict, b"Subtype", b"Image") && is(&s.dict, b"ColorSpace", b"DeviceRGB") {
+                convert_image(s, sep)?;
+            }
+            convert_dict(&mut s.dict)
+        }
+        _ => Ok(()),
+    }
+}
+
+fn convert_dict(dict: &mut Dictionary) -> Result<(), String> {
+    if dict.get(b"ShadingType").is_ok() && is(dict, b"ColorSpace", b"DeviceRGB") {
+        return Err("gradients are not converted to CMYK".into());
+    }
+    if let Ok(Object::Dictionary(group)) = dict.get_mut(b"Group")
+        && (is(group, b"CS", b"DeviceRGB") || is(group, b"CS", b"DeviceGray"))
+    {
+        group.set("CS", Object::Name(b"DeviceCMYK".to_vec()));
+    }
+    if is(dict, b"S", b"Transparency")
+        && (is(dict, b"CS", b"DeviceRGB") || is(dict, b"CS", b"DeviceGray"))
+    {
+        dict.set("CS", Object::Name(b"DeviceCMYK".to_vec()));
+    }
+    for (_, value) in dict.iter_mut() {
+        if let Object::Dictionary(inner) = value {
+            convert_dict(inner)?;
+        }
+    }
+    Ok(())
+}
+
+/// Separates an 8-bit RGB image's pixels.
+fn convert_image(image: &mut Stream, sep: &Separation) -> Result<(), String> {
+    let bits = image.dict.get(b"BitsPerComponent").and_then(Object::as_i64);
+    let compressed_as_jpeg = is(&image.dict, b"Filter", b"DCTDecode");
+    if !matches!(bits, Ok(8)) || compressed_as_jpeg {
+        return Err("only 8-bit lossless images are converted to CMYK".into());
+    }
+    let pixels = image
+        .decompressed_content()
+        .map_err(|e| format!("image: {e}"))?;
+    let rgb: Vec<[u16; 3]> = pixels
+        .chunks_exact(3)
+        .map(|p| [p[0], p[1], p[2]].map(|v| u16::from(v) * 257))
+        .collect();
+    let mut cmyk = vec![[0u16; 4]; rgb.len()];
+    sep.separate(&rgb, &mut cmyk);
+    let bytes: Vec<u8> = cmyk
+        .iter()
+        .flat_map(|p| p.map(|v| (v / 257) as u8))
+        .collect();
+    image.dict.remove(b"Filter");
+    image.dict.remove(b"DecodeParms");
+    image
+        .dict
+        .set("ColorSpace", Object::Name(b"DeviceCMYK".to_vec()));
+    image.set_plain_content(bytes);
+    image.compress().map_err(|e| format!("image: {e}"))
+}
+
+/// Names the bundled profile as the document's output intent (GTS_PDFX).
+fn add_output_intent(doc: &mut Document) -> Result<(), String> {
+    let mut profile = Stream::new(dictionary! { "N" => 4 }, PROFILE.to_vec());
+    profile.compress().map_err(|e| format!("profile: {e}"))?;
+    let profile_id = doc.add_object(profile);
+    let intent = dictionary! {
+        "Type" => "OutputIntent",
+        "S" => "GTS_PDFX",
+        "OutputCondition" => Object::string_literal(OUTPUT_CONDITION),
+        "OutputConditionIdentifier" => Object::string_literal("Custom"),
+        "Info" => Object::string_literal("printplay CMYK: FOGRA39 data, 300 % total ink"),
+        "DestOutputProfile" => profile_id,
+    };
+    let catalog = doc
+        .catalog_mut()
+        .map_err(|e| format!("PDF has no catalog: {e}"))?;
+    catalog.set("OutputIntents", vec![Object::Dictionary(intent)]);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn black_and_dark_grey_text_is_black_ink_alone() {
+        let sep = separation().unwrap();
+        assert_eq!(sep.cmyk([0.0, 0.0, 0.0]), [0.0, 0.0, 0.0, 1.0]);
+        let text = 0x1a as f32 / 255.0;
+        assert_eq!(sep.cmyk([text, text, text]), [0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(sep.cmyk([1.0, 1.0, 1.0]), [0.0, 0.0, 0.0, 0.0]);
+        let mid = sep.cmyk([0.5, 0.5, 0.5]);
+        assert_eq!(&mid[..3], &[0.0, 0.0, 0.0]);
+        assert!((0.4..0.9).contains(&mid[3]), "mid grey is {mid:?}");
+    }
+
+    #[test]
+    fn colours_are_separated_through_the_profile() {
+        let sep = separation().unwrap();
+        let red = sep.cmyk([1.0, 0.0, 0.0]);
+        assert!(
+            red[1] > 0.8 && red[2] > 0.8 && red[0] < 0.2,
+            "red is {red:?}"
+        );
+        let blue = sep.cmyk([0.0, 0.0, 1.0]);
+        assert!(blue[0] > 0.7 && blue[2] < 0.2, "blue is {blue:?}");
+        // The profile limits the total ink to 300 %.
+        let dark = sep.cmyk([0.1, 0.0, 0.2]);
+        assert!(dark.iter().sum::<f32>() <= 3.01, "dark is {dark:?}");
+    }
+
+    #[test]
+    fn operators_become_cmyk() {
+        let sep = separation().unwrap();
+        let ops = vec![
+            Operation::new("rg", vec![1.into(), 0.into(), 0.into()]),
+            Operation::new("G", vec![0.into()]),
+            Operation::new("CS", vec![Object::Name(b"DeviceRGB".to_vec())]),
+            Operation::new("SC", vec![0.into(), 0.into(), 0.into()]),
+        ];
+        let out = convert_operations(ops, sep).unwrap();
+        let names: Vec<&str> = out.iter().map(|o| o.operator.as_str()).collect();
+        assert_eq!(names, ["k", "K", "CS", "SC"]);
+        assert!(
+            out.iter()
+                .all(|o| o.operator == "CS" || o.operands.len() == 4)
+        );
+        assert_eq!(out[1].operands.last(), Some(&Object::Real(1.0)));
+        let named = vec![Operation::new("cs", vec![Object::Name(b"Cs1".to_vec())])];
+        assert!(convert_operations(named, sep).is_err());
+    }
+}

@@ -1,0 +1,470 @@
+//! Print-shop files (`printplay build --shop`): what an on-demand card printer asks for.
+//!
+//! Under `<out>/<slug>/shop/`: per deck, `<deck>.pdf` with one card copy per page (the
+//! page is the card plus its bleed, TrimBox exactly the card, BleedBox the whole page) and
+//! `<deck>-back.pdf` with the back; `png/<deck>-<id>.png` and `png/<deck>-back.png`, each
+//! design once with its bleed at the shop's resolution (pHYs set); and `manifest.csv`, which
+//! says how many copies of each image to order and whether its text keeps the printer's
+//! safe zone. `--color cmyk` converts the PDFs (see [`super::cmyk`]); `--shop-preset`
+//! sizes everything to one printer's template.
+
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+
+use super::faces::{CardFace, DeckFaces, Faces};
+use super::layout::Rect;
+use super::pdf::{PageSpec, parse, svg_page, write_pdf};
+use super::{GameBuild, cmyk, png};
+
+/// Colour of the print-shop PDFs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Color {
+    /// As drawn (sRGB), like every other output.
+    Rgb,
+    /// Converted to CMYK with the bundled profile, which the PDF names as its output intent.
+    Cmyk,
+}
+
+/// Print-on-demand card printers whose image templates the shop files can follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Preset {
+    #[value(name = "thegamecrafter")]
+    TheGameCrafter,
+    #[value(name = "makeplayingcards")]
+    MakePlayingCards,
+    #[value(name = "drivethrucards")]
+    DriveThruCards,
+}
+
+/// One printer's card image specification (sources in the README, *Print-shop files*).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PresetSpec {
+    pub printer: &'static str,
+    /// Bleed beyond the trim on every side, in millimetres.
+    pub bleed_mm: f64,
+    /// How far inside the trim text must stay, in millimetres, when the printer says.
+    pub safe_mm: Option<f64>,
+    /// Image resolution in pixels per inch.
+    pub dpi: f64,
+    /// The printer's poker card: trim in millimetres and image size with bleed in pixels.
+    pub poker_trim_mm: (f64, f64),
+    pub poker_px: (u32, u32),
+    /// The colour the printer wants its PDFs in.
+    pub color: Color,
+}
+
+const INCH: f64 = 25.4;
+
+impl Preset {
+    pub fn spec(self) -> PresetSpec {
+        let poker_trim_mm = (2.5 * INCH, 3.5 * INCH);
+        match self {
+            // 1/8 inch bleed (37.5 px at 300 dpi) and a safe zone 1/8 inch inside the cut.
+            Preset::TheGameCrafter => PresetSpec {
+                printer: "The Game Crafter",
+                bleed_mm: INCH / 8.0,
+                safe_mm: Some(INCH / 8.0),
+                dpi: 300.0,
+                poker_trim_mm,
+                poker_px: (825, 1125),
+                color: Color::Rgb,
+            },
+            // 822 x 1122 px: 36 px bleed a side at 300 dpi, safe zone 36 px inside the cut.
+            Preset::MakePlayingCards => PresetSpec {
+                printer: "MakePlayingCards",
+                bleed_mm: 36.0 / 300.0 * INCH,
+                safe_mm: Some(36.0 / 300.0 * INCH),
+                dpi: 300.0,
+                poker_trim_mm,
+                poker_px: (822, 1122),
+                color: Color::Rgb,
+            },
+            // 1/8 inch bleed, 300 dpi, CMYK; no safe zone in the sources found.
+            Preset::DriveThruCards => PresetSpec {
+                printer: "DriveThruCards",
+                bleed_mm: INCH / 8.0,
+                safe_mm: None,
+                dpi: 300.0,
+                poker_trim_mm,
+                poker_px: (825, 1125),
+                color: Color::Cmyk,
+            },
+        }
+    }
+}
+
+/// What `--shop` was asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ShopOptions {
+    /// `None`: the preset's colour, else RGB.
+    pub color: Option<Color>,
+    pub preset: Option<Preset>,
+}
+
+impl ShopOptions {
+    pub fn color(&self) -> Color {
+        self.color
+            .or(self.preset.map(|p| p.spec().color))
+            .unwrap_or(Color::Rgb)
+    }
+}
+
+/// A deck's card as the shop gets it: the face drawn at `scale` into a trim of `trim` mm with
+/// `bleed` mm all round, rendered at `px` pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShopCard {
+    pub trim: (f64, f64),
+    pub bleed: f64,
+    pub scale: f64,
+    pub px_per_mm: f64,
+    /// Text must stay this far inside the trim (mm), when the printer says.
+    pub safe: Option<f64>,
+    /// Whether the card was fitted to the printer's own card size.
+    pub fitted: bool,
+}
+
+/// How close (mm) a deck's size must be to a printer's card to be fitted to it.
+const FIT_TOLERANCE: f64 = 1.5;
+
+impl ShopCard {
+    /// The shop geometry of a card of `size` mm: the build's bleed at 300 dpi, or the
+    /// preset's. A card within [`FIT_TOLERANCE`] of the printer's poker card is scaled to
+    /// cover it exactly (up to 1 % for 63 x 88 mm cards; the excess falls into the bleed).
+    pub fn new(size: (f64, f64), bleed: f64, preset: Option<Preset>) -> ShopCard {
+        let Some(spec) = preset.map(Preset::spec) else {
+            return ShopCard {
+                trim: size,
+                bleed,
+                scale: 1.0,
+                px_per_mm: png::PX_PER_MM_300DPI,
+                safe: None,
+                fitted: false,
+            };
+        };
+        let (pw, ph) = spec.poker_trim_mm;
+        let fits = (size.0 - pw).abs() <= FIT_TOLERANCE && (size.1 - ph).abs() <= FIT_TOLERANCE;
+        ShopCard {
+            trim: if fits { spec.poker_trim_mm } else { size },
+            bleed: spec.bleed_mm,
+            scale: if fits {
+                (pw / size.0).max(ph / size.1)
+            } else {
+                1.0
+            },
+            px_per_mm: spec.dpi / INCH,
+            safe: spec.safe_mm,
+            fitted: fits,
+        }
+    }
+
+    /// The page (or image) in millimetres: the trim plus bleed on every side.
+    pub fn page(&self) -> (f64, f64) {
+        (
+            self.trim.0 + 2.0 * self.bleed,
+            self.trim.1 + 2.0 * self.bleed,
+        )
+    }
+
+    pub fn trim_box(&self) -> Rect {
+        Rect {
+            x: self.bleed,
+            y: self.bleed,
+            w: self.trim.0,
+            h: self.trim.1,
+        }
+    }
+
+    /// The bleed a face must be drawn with so its art covers the whole page after scaling.
+    pub fn face_bleed(&self, size: (f64, f64)) -> f64 {
+        let overhang_x = (self.trim.0 - size.0 * self.scale) / 2.0;
+        let overhang_y = (self.trim.1 - size.1 * self.scale) / 2.0;
+        (self.bleed + overhang_x.max(overhang_y).max(0.0)) / self.scale
+    }
+
+    /// A face (a fragment in its own trim millimetres) as a complete page document.
+    pub fn document(&self, face: &str, size: (f64, f64)) -> String {
+        let dx = self.bleed + (self.trim.0 - size.0 * self.scale) / 2.0;
+        let dy = self.bleed + (self.trim.1 - size.1 * self.scale) / 2.0;
+        svg_page(
+            self.page(),
+            &format!(
+                r#"<g transform="translate({dx:.4} {dy:.4}) scale({:.6})">{face}</g>"#,
+                self.scale
+            ),
+        )
+    }
+
+    fn page_spec(&self, face: &str, size: (f64, f64)) -> PageSpec {
+        let (w, h) = self.page();
+        PageSpec {
+            svg: self.document(face, size),
+            size_mm: (w, h),
+            trim: Some(self.trim_box()),
+            bleed: Some(Rect {
+                x: 0.0,
+                y: 0.0,
+                w,
+                h,
+            }),
+        }
+    }
+}
+
+/// The build stage writing `shop/`; nothing unless `--shop` was given.
+pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
+    let Some(shop) = b.options.shop else {
+        return Ok(Vec::new());
+    };
+    let decks: Vec<&DeckFaces> = b
+        .faces
+        .decks
+        .iter()
+        .filter(|d| !d.cards.is_empty())
+        .collect();
+    if decks.is_empty() {
+        return Ok(Vec::new());
+    }
+    let redrawn = redraw_if_needed(b, &decks, shop.preset)?;
+    let faces = redrawn.as_ref().unwrap_or(&b.faces);
+    let mut files = Vec::new();
+    let mut manifest = Manifest::new();
+    for deck in faces.decks.iter().filter(|d| !d.cards.is_empty()) {
+        let card = ShopCard::new(deck.size, b.options.bleed, shop.preset);
+        files.extend(deck_pdfs(b, deck, &card, shop.color())?);
+        files.extend(deck_pngs(b, deck, &card, &mut manifest)?);
+    }
+    files.push(b.write("shop/manifest.csv", manifest.text.as_bytes())?);
+    Ok(files)
+}
+
+/// Faces drawn again with more bleed when the shop's bleed (or fitting) needs more art
+/// around the trim than the build drew; `None` when the build's faces do.
+fn redraw_if_needed(
+    b: &GameBuild,
+    decks: &[&DeckFaces],
+    preset: Option<Preset>,
+) -> Result<Option<Faces>, String> {
+    let needed = decks
+        .iter()
+        .map(|d| ShopCard::new(d.size, b.options.bleed, preset).face_bleed(d.size))
+        .fold(0.0, f64::max);
+    if needed <= b.options.bleed + 1e-9 {
+        return Ok(None);
+    }
+    let mut options = b.options.clone();
+    // A little more than needed, so rounding to pixels never shows the edge of the art.
+    options.bleed = needed + 0.25;
+    super::draw_faces(b.game, &options).map(Some)
+}
+
+/// Every copy of every card of a deck, in deck order.
+fn copies(deck: &DeckFaces) -> impl Iterator<Item = &CardFace> {
+    deck.cards
+        .iter()
+        .flat_map(|c| std::iter::repeat_n(c, c.count as usize))
+}
+
+/// `shop/<deck>.pdf` (one page per copy) and `shop/<deck>-back.pdf`.
+fn deck_pdfs(
+    b: &GameBuild,
+    deck: &DeckFaces,
+    card: &ShopCard,
+    color: Color,
+) -> Result<Vec<PathBuf>, String> {
+    let fronts: Vec<PageSpec> = copies(deck)
+        .map(|c| card.page_spec(&c.svg, deck.size))
+        .collect();
+    let back = vec![card.page_spec(&deck.back, deck.size)];
+    let title = |what: &str| format!("{}: {} ({what})", b.game.info.name, deck.name);
+    [
+        (format!("shop/{}.pdf", deck.id), title("fronts"), fronts),
+        (format!("shop/{}-back.pdf", deck.id), title("back"), back),
+    ]
+    .into_iter()
+    .map(|(name, title, pages)| {
+        let rgb = write_pdf(&title, &pages)?;
+        let bytes = match color {
+            Color::Rgb => rgb,
+            Color::Cmyk => cmyk::convert_pdf(&rgb).map_err(|e| format!("{name}: {e}"))?,
+        };
+        b.write(&name, &bytes)
+    })
+    .collect()
+}
+
+/// `shop/png/<deck>-<id>.png` per design and `<deck>-back.png`, with their manifest lines.
+fn deck_pngs(
+    b: &GameBuild,
+    deck: &DeckFaces,
+    card: &ShopCard,
+    manifest: &mut Manifest,
+) -> Result<Vec<PathBuf>, String> {
+    let total: u32 = deck.cards.iter().map(|c| c.count).sum();
+    let mut jobs: Vec<(String, &str, &str, u32, &str)> = deck
+        .cards
+        .iter()
+        .map(|c| {
+            let file = format!("png/{}-{}.png", deck.id, c.id);
+            (
+                file,
+                c.id.as_str(),
+                c.name.as_str(),
+                c.count,
+                c.svg.as_str(),
+            )
+        })
+        .collect();
+    let back_file = format!("png/{}-back.png", deck.id);
+    jobs.push((back_file, "back", "back", total, deck.back.as_str()));
+    let rendered: Vec<(PathBuf, String)> = jobs
+        .par_iter()
+        .map(|(file, _, _, _, svg)| {
+            let doc = card.document(svg, deck.size);
+            let bytes = png::render_png(&doc, card.page(), card.px_per_mm)?;
+            let note = safe_zone_note(&doc, card)?;
+            Ok((b.write(&format!("shop/{file}"), &bytes)?, note))
+        })
+        .collect::<Result<_, String>>()?;
+    let px = png::pixels(card.page(), card.px_per_mm);
+    for ((file, id, name, count, _), (_, note)) in jobs.iter().zip(&rendered) {
+        manifest.line(&[
+            file,
+            &deck.id,
+            id,
+            name,
+            &count.to_string(),
+            &px.0.to_string(),
+            &px.1.to_string(),
+            note,
+        ]);
+    }
+    Ok(rendered.into_iter().map(|(p, _)| p).collect())
+}
+
+/// "ok" when every text of a face lies inside the printer's safe zone, else how far inside
+/// the trim the closest text comes; "-" when the printer names no safe zone.
+fn safe_zone_note(doc: &str, card: &ShopCard) -> Result<String, String> {
+    let Some(safe) = card.safe else {
+        return Ok("-".to_string());
+    };
+    let tree = parse(doc)?;
+    // usvg measures the canvas in CSS pixels; the page is in millimetres.
+    let mm = card.page().0 / f64::from(tree.size().width());
+    let trim = card.trim_box();
+    let mut closest = f64::MAX;
+    visit_text(tree.root(), &mut |r| {
+        let inset = [
+            f64::from(r.left()) * mm - trim.x,
+            f64::from(r.top()) * mm - trim.y,
+            trim.right() - f64::from(r.right()) * mm,
+            trim.bottom() - f64::from(r.bottom()) * mm,
+        ];
+        closest = inset.into_iter().fold(closest, f64::min);
+    });
+    Ok(if closest >= safe - 0.05 {
+        "ok".to_string()
+    } else {
+        format!("text {closest:.1} mm inside the cut, safe zone {safe:.1} mm")
+    })
+}
+
+/// Calls `f` with the bounding box (page millimetres) of every text in `group`.
+fn visit_text(group: &usvg::Group, f: &mut impl FnMut(usvg::Rect)) {
+    for node in group.children() {
+        match node {
+            usvg::Node::Group(g) => visit_text(g, f),
+            usvg::Node::Text(t) => f(t.abs_bounding_box()),
+            _ => {}
+        }
+    }
+}
+
+/// `shop/manifest.csv`: one line per image with the copies to order.
+struct Manifest {
+    text: String,
+}
+
+impl Manifest {
+    fn new() -> Manifest {
+        Manifest {
+            text: "file,deck,card,name,copies,width_px,height_px,safe_zone\n".to_string(),
+        }
+    }
+
+    fn line(&mut self, fields: &[&str]) {
+        let cells: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+        self.text.push_str(&cells.join(","));
+        self.text.push('\n');
+    }
+}
+
+/// A CSV field, quoted when it holds a comma, quote or line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_give_the_printers_pixel_sizes_for_a_poker_card() {
+        for (preset, px) in [
+            (Preset::TheGameCrafter, (825, 1125)),
+            (Preset::MakePlayingCards, (822, 1122)),
+            (Preset::DriveThruCards, (825, 1125)),
+        ] {
+            let card = ShopCard::new((63.0, 88.0), 3.0, Some(preset));
+            assert!(card.fitted);
+            assert_eq!(png::pixels(card.page(), card.px_per_mm), px, "{preset:?}");
+            assert_eq!(preset.spec().poker_px, px);
+            // The scaled face covers the printer's trim; its bleed covers the page.
+            assert!(63.0 * card.scale >= card.trim.0 - 1e-9);
+            assert!(88.0 * card.scale >= card.trim.1 - 1e-9);
+            assert!(card.face_bleed((63.0, 88.0)) * card.scale >= card.bleed);
+        }
+    }
+
+    #[test]
+    fn without_a_preset_the_card_keeps_its_size_and_the_build_bleed() {
+        let card = ShopCard::new((70.0, 120.0), 3.0, None);
+        assert_eq!(card.page(), (76.0, 126.0));
+        assert_eq!(card.scale, 1.0);
+        assert_eq!(png::pixels(card.page(), card.px_per_mm), (898, 1488));
+        // A tarot card is no printer's poker card: own size, the printer's bleed.
+        let tarot = ShopCard::new((70.0, 120.0), 3.0, Some(Preset::TheGameCrafter));
+        assert!(!tarot.fitted);
+        assert_eq!(tarot.trim, (70.0, 120.0));
+        assert_eq!(tarot.bleed, INCH / 8.0);
+    }
+
+    #[test]
+    fn text_outside_the_safe_zone_is_reported() {
+        let card = ShopCard::new((63.0, 88.0), 3.0, Some(Preset::TheGameCrafter));
+        let text = |x: f64| {
+            format!(r#"<text x="{x}" y="40" font-size="4" font-family="DejaVu Sans">Hi</text>"#)
+        };
+        let inside = card.document(&text(20.0), (63.0, 88.0));
+        assert_eq!(safe_zone_note(&inside, &card).unwrap(), "ok");
+        let near_edge = card.document(&text(1.0), (63.0, 88.0));
+        let note = safe_zone_note(&near_edge, &card).unwrap();
+        let mm: f64 = note
+            .strip_prefix("text ")
+            .and_then(|n| n.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{note}"));
+        assert!((0.5..1.5).contains(&mm), "{note}");
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_when_needed() {
+        assert_eq!(csv_field("plain"), "plain");
+        assert_eq!(csv_field("a, b"), "\"a, b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+}

@@ -1,0 +1,388 @@
+//! Print-shop files read back: one page per card copy with TrimBox exactly the card and
+//! BleedBox the card plus bleed; PNGs with the bleed size and a pHYs chunk; a manifest whose
+//! copies add up to the deck; CMYK PDFs with no RGB or grey colour operator and an output
+//! intent; presets at the printers' pixel sizes; byte-identical builds that leave the RGB
+//! outputs as they were.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use lopdf::content::Content;
+use lopdf::{Document, Object, ObjectId};
+use printplay::model::{Game, load_game};
+use printplay::render::pdf::{PageSpec, svg_page, write_pdf};
+use printplay::render::shop::{self, Color, Preset, ShopCard, ShopOptions};
+use printplay::render::{self, BuildOptions, GameBuild, cmyk};
+
+const PT: f64 = 72.0 / 25.4;
+
+fn game(slug: &str) -> Game {
+    load_game(Path::new("data"), slug).unwrap_or_else(|e| panic!("{slug} loads: {e:?}"))
+}
+
+/// Runs only the shop stage of a game into a fresh folder.
+fn shop_build(g: &Game, shop: ShopOptions) -> (tempfile::TempDir, Vec<PathBuf>) {
+    let dir = tempfile::tempdir().unwrap();
+    let options = BuildOptions {
+        out: dir.path().to_path_buf(),
+        shop: Some(shop),
+        ..BuildOptions::default()
+    };
+    let build = GameBuild {
+        game: g,
+        faces: render::draw_faces(g, &options).unwrap(),
+        options: &options,
+        dir: dir.path().join(&g.slug),
+    };
+    let files = shop::stage(&build).unwrap();
+    (dir, files)
+}
+
+fn num(o: &Object) -> f64 {
+    match o {
+        Object::Integer(i) => *i as f64,
+        Object::Real(r) => f64::from(*r),
+        _ => panic!("not a number: {o:?}"),
+    }
+}
+
+fn page_box(doc: &Document, page: ObjectId, name: &[u8]) -> [f64; 4] {
+    let arr = doc.get_dictionary(page).unwrap().get(name).unwrap();
+    let v: Vec<f64> = arr.as_array().unwrap().iter().map(num).collect();
+    [v[0], v[1], v[2], v[3]]
+}
+
+fn assert_box(found: [f64; 4], want_mm: [f64; 4], what: &str) {
+    for (f, w) in found.iter().zip(want_mm) {
+        assert!(
+            (f - w * PT).abs() < 0.05,
+            "{what}: {found:?} is not {want_mm:?} mm"
+        );
+    }
+}
+
+/// The Search: 20 map cards of 4 designs, 17 police cards, criminal cards.
+#[test]
+fn shop_pdfs_have_one_page_per_copy_with_trim_and_bleed_boxes() {
+    let g = game("the-search");
+    let (dir, _) = shop_build(&g, ShopOptions::default());
+    let shop = dir.path().join("the-search/shop");
+    for deck in g.components.decks.iter().filter(|d| d.print) {
+        let copies: u32 = deck.cards.iter().map(|c| c.count.0).sum();
+        let card = ShopCard::new(deck.size.mm(), 3.0, None);
+        let (w, h) = card.page();
+        let (tw, th) = card.trim;
+        let b = card.bleed;
+        assert_eq!(b, 3.0);
+        for (file, pages) in [
+            (format!("{}.pdf", deck.id.get_ref()), copies),
+            (format!("{}-back.pdf", deck.id.get_ref()), 1),
+        ] {
+            let doc = Document::load(shop.join(&file)).unwrap();
+            let ids: Vec<ObjectId> = doc.get_pages().into_values().collect();
+            assert_eq!(ids.len() as u32, pages, "{file}: one page per copy");
+            for id in ids {
+                assert_box(page_box(&doc, id, b"MediaBox"), [0.0, 0.0, w, h], &file);
+                assert_box(page_box(&doc, id, b"BleedBox"), [0.0, 0.0, w, h], &file);
+                assert_box(
+                    page_box(&doc, id, b"TrimBox"),
+                    [b, b, b + tw, b + th],
+                    &file,
+                );
+            }
+        }
+    }
+    let map = Document::load(shop.join("map.pdf")).unwrap();
+    assert_eq!(map.get_pages().len(), 20, "20 map cards stay 20");
+}
+
+fn png_info(path: &Path) -> png::Info<'static> {
+    let file = std::fs::File::open(path).unwrap();
+    let reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .unwrap();
+    reader.info().clone()
+}
+
+/// `shop/manifest.csv` as rows of named fields.
+fn manifest(shop: &Path) -> Vec<BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(shop.join("manifest.csv")).unwrap();
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|l| {
+            // The shipped names hold no commas, so a plain split reads them.
+            head.iter()
+                .map(|h| h.to_string())
+                .zip(l.split(',').map(str::to_string))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn shop_pngs_carry_the_bleed_size_and_their_resolution_and_the_manifest_counts_copies() {
+    let g = game("the-search");
+    let (dir, _) = shop_build(&g, ShopOptions::default());
+    let shop = dir.path().join("the-search/shop");
+    let rows = manifest(&shop);
+    for deck in g.components.decks.iter().filter(|d| d.print) {
+        let id = deck.id.get_ref();
+        let (w, h) = deck.size.mm();
+        let px = |mm: f64| ((mm + 6.0) * 300.0 / 25.4).round() as u32;
+        let of_deck: Vec<_> = rows.iter().filter(|r| &r["deck"] == id).collect();
+        assert_eq!(
+            of_deck.len(),
+            deck.cards.len() + 1,
+            "{id}: every design and the back"
+        );
+        let mut copies = 0;
+        for card in &deck.cards {
+            let row = of_deck
+                .iter()
+                .find(|r| &r["card"] == card.id.get_ref())
+                .unwrap();
+            assert_eq!(row["copies"], card.count.0.to_string());
+            copies += card.count.0;
+            let info = png_info(&shop.join(&row["file"]));
+            assert_eq!((info.width, info.height), (px(w), px(h)), "{}", row["file"]);
+            let dims = info.pixel_dims.expect("a pHYs chunk");
+            assert_eq!(
+                (dims.xppu, dims.yppu, dims.unit),
+                (11811, 11811, png::Unit::Meter)
+            );
+        }
+        let back = of_deck.iter().find(|r| r["card"] == "back").unwrap();
+        assert_eq!(
+            back["copies"],
+            copies.to_string(),
+            "{id}: a back behind every card"
+        );
+        assert!(png_info(&shop.join(&back["file"])).pixel_dims.is_some());
+    }
+}
+
+/// Every content stream of a PDF (pages and form XObjects), decoded.
+fn content_operators(doc: &Document) -> Vec<(String, Vec<Object>)> {
+    let mut ids: Vec<ObjectId> = doc
+        .get_pages()
+        .values()
+        .flat_map(|&p| doc.get_page_contents(p))
+        .collect();
+    for (id, o) in &doc.objects {
+        if let Object::Stream(s) = o
+            && matches!(s.dict.get(b"Subtype"), Ok(Object::Name(n)) if n == b"Form")
+        {
+            ids.push(*id);
+        }
+    }
+    ids.iter()
+        .flat_map(|id| {
+            let s = doc.get_object(*id).unwrap().as_stream().unwrap();
+            let bytes = s
+                .decompressed_content()
+                .unwrap_or_else(|_| s.content.clone());
+            Content::decode(&bytes).unwrap().operations
+        })
+        .map(|op| (op.operator, op.operands))
+        .collect()
+}
+
+fn assert_cmyk_with_output_intent(path: &Path) {
+    let doc = Document::load(path).unwrap();
+    let ops = content_operators(&doc);
+    let mut fills = 0;
+    for (op, operands) in &ops {
+        assert!(
+            !matches!(op.as_str(), "rg" | "RG" | "g" | "G"),
+            "{}: RGB or grey operator `{op}`",
+            path.display()
+        );
+        if matches!(op.as_str(), "cs" | "CS") {
+            assert_ne!(operands[0], Object::Name(b"DeviceRGB".to_vec()));
+        }
+        if op == "k" {
+            fills += 1;
+            assert_eq!(operands.len(), 4);
+        }
+    }
+    assert!(fills > 0, "{}: no CMYK fill at all", path.display());
+    let catalog = doc.catalog().unwrap();
+    let intents = catalog.get(b"OutputIntents").unwrap().as_array().unwrap();
+    let intent = match &intents[0] {
+        Object::Dictionary(d) => d.clone(),
+        Object::Reference(r) => doc.get_dictionary(*r).unwrap().clone(),
+        other => panic!("output intent is {other:?}"),
+    };
+    assert_eq!(
+        intent.get(b"S").unwrap(),
+        &Object::Name(b"GTS_PDFX".to_vec())
+    );
+    let profile = intent
+        .get(b"DestOutputProfile")
+        .unwrap()
+        .as_reference()
+        .unwrap();
+    let profile = doc.get_object(profile).unwrap().as_stream().unwrap();
+    assert_eq!(profile.dict.get(b"N").unwrap(), &Object::Integer(4));
+    assert_eq!(profile.decompressed_content().unwrap(), cmyk::PROFILE);
+}
+
+#[test]
+fn cmyk_pdfs_use_no_rgb_colour_operator_and_carry_an_output_intent() {
+    let g = game("capek-golems");
+    let (dir, files) = shop_build(
+        &g,
+        ShopOptions {
+            color: Some(Color::Cmyk),
+            preset: None,
+        },
+    );
+    let pdfs: Vec<&PathBuf> = files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "pdf"))
+        .collect();
+    assert_eq!(pdfs.len(), 2 * 3, "fronts and back of Capek's three decks");
+    for pdf in pdfs {
+        assert_cmyk_with_output_intent(pdf);
+    }
+    // The page boxes survive the conversion.
+    let doc = Document::load(dir.path().join("capek-golems/shop/golem-back.pdf")).unwrap();
+    let page = *doc.get_pages().values().next().unwrap();
+    assert_box(
+        page_box(&doc, page, b"TrimBox"),
+        [3.0, 3.0, 66.0, 91.0],
+        "CMYK back",
+    );
+}
+
+fn have(tool: &str) -> bool {
+    std::process::Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok()
+}
+
+/// Ghostscript's `inkcov` device measures each page's ink: black text is K alone.
+#[test]
+fn black_text_prints_with_black_ink_alone() {
+    if !have("gs") {
+        eprintln!("skipped: Ghostscript is not installed");
+        return;
+    }
+    let text = r##"<text x="5" y="20" font-size="12" font-family="DejaVu Sans" fill="#1a1a1a">Golem</text><text x="5" y="40" font-size="12" font-family="DejaVu Sans" fill="#000000">Torso</text>"##;
+    let page = PageSpec {
+        svg: svg_page((60.0, 50.0), text),
+        size_mm: (60.0, 50.0),
+        trim: None,
+        bleed: None,
+    };
+    let pdf = cmyk::convert_pdf(&write_pdf("text", &[page]).unwrap()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("text.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    let out = std::process::Command::new("gs")
+        .args(["-q", "-o", "-", "-sDEVICE=inkcov"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    let inks: Vec<f64> = report
+        .split_whitespace()
+        .take(4)
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(inks.len(), 4, "inkcov printed {report}");
+    assert_eq!(&inks[..3], &[0.0, 0.0, 0.0], "no C, M or Y: {report}");
+    assert!(inks[3] > 0.001, "the text is in K: {report}");
+}
+
+#[test]
+fn presets_render_poker_cards_at_the_printers_pixel_sizes() {
+    let g = game("the-search");
+    for (preset, px) in [
+        (Preset::TheGameCrafter, (825, 1125)),
+        (Preset::MakePlayingCards, (822, 1122)),
+    ] {
+        let (dir, _) = shop_build(
+            &g,
+            ShopOptions {
+                color: None,
+                preset: Some(preset),
+            },
+        );
+        let shop = dir.path().join("the-search/shop");
+        for row in manifest(&shop) {
+            let info = png_info(&shop.join(&row["file"]));
+            assert_eq!((info.width, info.height), px, "{preset:?} {}", row["file"]);
+            assert_eq!(row["safe_zone"], "ok", "{preset:?} {}", row["file"]);
+        }
+    }
+}
+
+fn read_tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn shop_builds_are_byte_identical_and_leave_cards_pdf_as_it_was() {
+    let g = game("the-search");
+    let cmyk = ShopOptions {
+        color: Some(Color::Cmyk),
+        preset: None,
+    };
+    let (a, _) = shop_build(&g, cmyk);
+    let (b, _) = shop_build(&g, cmyk);
+    let (ta, tb) = (read_tree(a.path()), read_tree(b.path()));
+    assert!(ta.len() > 10);
+    assert_eq!(ta.keys().collect::<Vec<_>>(), tb.keys().collect::<Vec<_>>());
+    for (name, bytes) in &ta {
+        assert!(
+            bytes == &tb[name],
+            "{} differs between builds",
+            name.display()
+        );
+    }
+    let plain = BuildOptions::default();
+    let with_shop = BuildOptions {
+        shop: Some(cmyk),
+        ..BuildOptions::default()
+    };
+    let cards = |o: &BuildOptions| {
+        let faces = render::draw_faces(&g, o).unwrap();
+        render::cards_pdf(&g, &faces, o).unwrap()
+    };
+    assert!(
+        cards(&plain) == cards(&with_shop),
+        "cards.pdf is the same with --shop"
+    );
+}
+
+#[test]
+fn shop_options_without_shop_are_a_usage_error() {
+    for args in [["--color", "cmyk"], ["--shop-preset", "thegamecrafter"]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_printplay"))
+            .arg("build")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--shop"), "{args:?}: {err}");
+    }
+}
