@@ -58,6 +58,10 @@ pub enum Command {
     New {
         /// The new game's slug: lower-case letters, digits and dashes.
         slug: String,
+        /// Also write a rule engine for the starter game, so it simulates at once (`lua`:
+        /// a tutorial `engine.lua`).
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(scaffold::STARTER_ENGINES))]
+        engine: Option<String>,
     },
     /// Play many games between bots and report win rates, lengths and balance.
     Simulate(SimulateArgs),
@@ -204,7 +208,10 @@ pub fn run(cli: Cli) -> Exit {
             format,
             out,
         } => rules(&cli.data, &game, lang, format, out),
-        Command::New { slug } => match scaffold::new_game(&cli.data, &slug) {
+        Command::New { slug, engine } => match match engine.as_deref() {
+            Some(engine) => scaffold::new_game_with_engine(&cli.data, &slug, engine),
+            None => scaffold::new_game(&cli.data, &slug),
+        } {
             Ok(dir) => {
                 println!("created {}; try `printplay check {slug}`", dir.display());
                 Exit::Ok

@@ -14,8 +14,39 @@ fn starter_files(slug: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// The engines `printplay new --engine` can start a game with.
+pub const STARTER_ENGINES: &[&str] = &[crate::engine::lua::ENGINE_ID];
+
+/// The starter files with a rule engine: `lua` adds a tutorial `engine.lua` for the starter
+/// game and names it in `game.toml`.
+fn starter_files_with(slug: &str, engine: &str) -> Vec<(&'static str, String)> {
+    let mut files = starter_files(slug);
+    for (name, text) in &mut files {
+        if *name == GAME_FILE {
+            *text = text.replacen("[game]\n", &format!("[game]\nengine = \"{engine}\"\n"), 1);
+        }
+    }
+    files.push((crate::engine::lua::SCRIPT_FILE, STARTER_LUA.to_string()));
+    files
+}
+
+/// `printplay new SLUG --engine ENGINE`: a new game that also simulates out of the box.
+pub fn new_game_with_engine(data: &Path, slug: &str, engine: &str) -> Result<PathBuf, Problem> {
+    if !STARTER_ENGINES.contains(&engine) {
+        return Err(Problem::io(
+            Path::new(engine),
+            format!("no starter engine `{engine}` (known: {})", STARTER_ENGINES.join(", ")),
+        ));
+    }
+    create(data, slug, starter_files_with(slug, engine))
+}
+
 /// Creates `data/SLUG/` with starter files; refuses to touch an existing folder.
 pub fn new_game(data: &Path, slug: &str) -> Result<PathBuf, Problem> {
+    create(data, slug, starter_files(slug))
+}
+
+fn create(data: &Path, slug: &str, files: Vec<(&'static str, String)>) -> Result<PathBuf, Problem> {
     let valid = !slug.is_empty()
         && slug
             .chars()
@@ -37,7 +68,7 @@ pub fn new_game(data: &Path, slug: &str) -> Result<PathBuf, Problem> {
     let tmp = data.join(format!(".{slug}.new"));
     let write = || -> std::io::Result<()> {
         std::fs::create_dir_all(&tmp)?;
-        for (name, text) in starter_files(slug) {
+        for (name, text) in &files {
             std::fs::write(tmp.join(name), text)?;
         }
         std::fs::rename(&tmp, &dir)
@@ -165,6 +196,9 @@ count = 2
 text = "Discard a card, then draw two."
 fields = { suit = "star", value = 7 }
 "##;
+
+/// A tutorial rule engine for the starter game (`--engine lua`).
+const STARTER_LUA: &str = include_str!("scaffold/engine.lua");
 
 /// The rules reference's prose: Markdown with {placeholders} read from the data.
 const STARTER_RULES: &str = r#"# The rules reference in English. Every number that lives in the data is a {placeholder}:

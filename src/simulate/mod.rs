@@ -15,6 +15,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
+use crate::engine::lua::{self, LuaEngine};
 use crate::engine::{Config, Engine, State, Turn};
 use crate::games::aether::AetherEngine;
 use crate::games::capek_golems::{self, CapekEngine};
@@ -109,6 +110,7 @@ pub const ENGINES: &[&str] = &[
     "aether",
     "imperial-settlers-aztecs",
     the_search::ENGINE_ID,
+    lua::ENGINE_ID,
 ];
 
 /// Builds the engine the game's `engine` id names and hands it to `task`.
@@ -123,6 +125,7 @@ pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, Str
         "aether" => task.run(AetherEngine::from_model(game)?, game),
         "imperial-settlers-aztecs" => task.run(PrayEngine::from_model(game)?, game),
         the_search::ENGINE_ID => task.run(SearchEngine::from_model(game)?, game),
+        lua::ENGINE_ID => task.run(LuaEngine::from_model(game)?, game),
         other => Err(format!(
             "{}: no engine `{other}` in this build (known: {})",
             game.slug,
@@ -214,6 +217,9 @@ pub fn play_game<E: Engine>(
         watch(&state, action);
         state.apply(action);
     };
+    if let Some(e) = state.failure() {
+        return Err(format!("game {index}: {e}"));
+    }
     let returns = if timeout {
         vec![0.0; config.players]
     } else {
