@@ -385,7 +385,7 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
     };
     let file = match simulate(&game, &opts, compare) {
         Ok(f) => f,
-        Err(e) => return usage(e),
+        Err(e) => return run_failed(e),
     };
     println!("{}", file.text());
     if let Some(path) = &args.json
@@ -417,7 +417,18 @@ fn replay(data: &Path, run: RunArgs, index: u64) -> Exit {
             }
             Exit::Ok
         }
-        Err(e) => usage(e),
+        Err(e) => run_failed(e),
+    }
+}
+
+/// A run that stopped: a game script's error is a data problem (exit 1), anything else a
+/// usage error.
+fn run_failed(message: String) -> Exit {
+    if crate::engine::lua::is_script_error(&message) {
+        eprintln!("error: {message}");
+        Exit::DataProblems
+    } else {
+        usage(message)
     }
 }
 

@@ -217,15 +217,12 @@ pub fn play_game<E: Engine>(
         watch(&state, action);
         state.apply(action);
     };
-    if let Some(e) = state.failure() {
-        return Err(format!("game {index}: {e}"));
-    }
     let returns = if timeout {
         vec![0.0; config.players]
     } else {
         state.returns()
     };
-    Ok(GameResult {
+    let result = GameResult {
         returns,
         seat_bots: seats,
         moves: state.moves_played(),
@@ -237,7 +234,11 @@ pub fn play_game<E: Engine>(
             state.end_stats()
         },
         actions,
-    })
+    };
+    match state.failure() {
+        Some(e) => Err(format!("game {index}: {e}")),
+        None => Ok(result),
+    }
 }
 
 fn count(counts: &mut Vec<(&'static str, u64)>, kind: &'static str) {

@@ -30,6 +30,12 @@ use crate::model::Game;
 /// The `engine` id in `game.toml` that selects a Lua script.
 pub const ENGINE_ID: &str = "lua";
 
+/// Whether an error message comes from a game's script (a data problem, exit status 1)
+/// rather than from the command line.
+pub fn is_script_error(message: &str) -> bool {
+    message.contains(SCRIPT_FILE)
+}
+
 /// Returns whose sum differs from the declared `returns_sum` by more than this break the
 /// contract.
 const SUM_TOLERANCE: f64 = 1e-9;

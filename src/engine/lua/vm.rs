@@ -47,11 +47,13 @@ pub struct LuaRng(pub ChaCha8Rng);
 impl UserData for LuaRng {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         // Like math.random: no argument a float in [0, 1), one argument 1..=n, two lo..=hi.
-        methods.add_method_mut("random", |_, rng, (a, b): (Option<i64>, Option<i64>)| {
+        methods.add_method_mut("random", |lua, rng, (a, b): (Option<i64>, Option<i64>)| {
             let value = match (a, b) {
                 (None, _) => Value::Number(rng.0.random::<f64>()),
-                (Some(n), None) => Value::Integer(draw(&mut rng.0, 1, n)?),
-                (Some(lo), Some(hi)) => Value::Integer(draw(&mut rng.0, lo, hi)?),
+                (Some(n), None) => Value::Integer(draw(&mut rng.0, 1, n).map_err(|e| at_caller(lua, e))?),
+                (Some(lo), Some(hi)) => {
+                    Value::Integer(draw(&mut rng.0, lo, hi).map_err(|e| at_caller(lua, e))?)
+                }
             };
             Ok(value)
         });
@@ -68,11 +70,9 @@ impl UserData for LuaRng {
 
 /// An integer in `lo..=hi`, drawn as `random_range` over `u32` offsets when they fit (the
 /// same draw a Rust engine makes with `random_range(0..n)` on a `u32` count).
-fn draw(rng: &mut ChaCha8Rng, lo: i64, hi: i64) -> mlua::Result<i64> {
+fn draw(rng: &mut ChaCha8Rng, lo: i64, hi: i64) -> Result<i64, String> {
     if hi < lo {
-        return Err(mlua::Error::runtime(format!(
-            "rng:random({lo}, {hi}): the range is empty"
-        )));
+        return Err(format!("rng:random({lo}, {hi}): the range is empty"));
     }
     let span = (hi as i128 - lo as i128 + 1) as u128;
     let offset = match u32::try_from(span) {
@@ -277,14 +277,13 @@ fn make_require(lua: &Lua, dir: &Path) -> mlua::Result<Function> {
                 !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
             });
         if !valid {
-            return Err(mlua::Error::runtime(format!(
+            return Err(at_caller(lua, format!(
                 "require `{name}`: a module is named by letters, digits, `_` and `.` and lives in the game folder"
             )));
         }
         let path = dir.join(format!("{}.lua", name.replace('.', "/")));
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            mlua::Error::runtime(format!("require `{name}`: {}: {e}", path.display()))
-        })?;
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| at_caller(lua, format!("require `{name}`: {}: {e}", path.display())))?;
         let value: Value = lua
             .load(text)
             .set_name(format!("@{}", path.display()))
@@ -297,6 +296,18 @@ fn make_require(lua: &Lua, dir: &Path) -> mlua::Result<Function> {
         };
         loaded.raw_set(name.as_str(), value.clone())?;
         Ok(value)
+    })
+}
+
+/// An error raised by a host function, placed at the line of the script that called it.
+fn at_caller(lua: &Lua, message: String) -> mlua::Error {
+    let place = lua.inspect_stack(1, |d| {
+        let src = d.source().short_src.map(|s| s.to_string()).unwrap_or_default();
+        format!("{src}:{}", d.current_line().unwrap_or(0))
+    });
+    mlua::Error::runtime(match place {
+        Some(place) => format!("{place}: {message}"),
+        None => message,
     })
 }
 
