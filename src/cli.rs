@@ -70,9 +70,15 @@ pub enum Command {
         #[command(flatten)]
         run: RunArgs,
         /// The game's index in the run (0-based).
-        #[arg(long = "game")]
-        index: u64,
+        #[arg(long = "game", required_unless_present = "moves")]
+        index: Option<u64>,
+        /// Instead, a game saved by `printplay play` (its seed, seats and variants are in
+        /// the file).
+        #[arg(long, value_name = "FILE", conflicts_with = "index")]
+        moves: Option<PathBuf>,
     },
+    /// Play a game in the terminal against the bots (or every seat yourself).
+    Play(PlayArgs),
     /// Add up `simulate --json` files of the shards of one run.
     Merge {
         /// The shard files.
@@ -136,6 +142,34 @@ pub struct SimulateArgs {
     /// Where the charts go (`<out>/<slug>/sim/`).
     #[arg(long, default_value = "output")]
     pub out: PathBuf,
+}
+
+/// Options of `printplay play`.
+#[derive(Debug, clap::Args)]
+pub struct PlayArgs {
+    /// The game's slug.
+    pub game: String,
+    /// Your seat, from 1, or `all` to play every seat (hot-seat).
+    #[arg(long, default_value = "1")]
+    pub seat: String,
+    /// Bots for the other seats, one for all or one per seat in order (default: heuristic).
+    #[arg(long, value_delimiter = ',')]
+    pub bots: Vec<String>,
+    /// The game's seed (default: from the clock, printed at the start).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Seats (default: the game's smallest count).
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// A rule variant, NAME=VALUE (repeatable).
+    #[arg(long = "variant")]
+    pub variants: Vec<String>,
+    /// Keep the game in this file after every move (seed and moves).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Continue a game saved with `--save` or `save FILE` (its seats, seed and variants).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["seat", "bots", "seed", "players", "variants"])]
+    pub resume: Option<PathBuf>,
 }
 
 /// Options of `printplay build`.
@@ -219,7 +253,12 @@ pub fn run(cli: Cli) -> Exit {
             Err(p) => report(&[p]),
         },
         Command::Simulate(args) => simulate(&cli.data, args),
-        Command::Replay { run, index } => replay(&cli.data, run, index),
+        Command::Replay { run, index, moves } => match (moves, index) {
+            (Some(file), _) => replay_moves(&cli.data, &run.game, &file),
+            (None, Some(index)) => replay(&cli.data, run, index),
+            (None, None) => usage("replay needs --game K or --moves FILE"),
+        },
+        Command::Play(args) => play(&cli.data, args),
         Command::Merge { files, json } => merge(&files, json.as_deref()),
         Command::Build(args) => build(&cli.data, args),
         Command::Calibrate { paper, duplex, out } => calibrate(paper, duplex, &out),
@@ -419,6 +458,83 @@ fn replay(data: &Path, run: RunArgs, index: u64) -> Exit {
         }
         Err(e) => run_failed(e),
     }
+}
+
+fn replay_moves(data: &Path, slug: &str, file: &Path) -> Exit {
+    let game = match load_one(data, slug) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let transcript = match crate::play::Transcript::read(file) {
+        Ok(t) if t.game == slug => t,
+        Ok(t) => return usage(format!("{}: a game of {}, not {slug}", file.display(), t.game)),
+        Err(e) => return usage(e),
+    };
+    match crate::play::replay_transcript(&game, &transcript) {
+        Ok(lines) => {
+            for l in lines {
+                println!("{l}");
+            }
+            Exit::Ok
+        }
+        Err(e) => run_failed(e),
+    }
+}
+
+fn play(data: &Path, args: PlayArgs) -> Exit {
+    use crate::play::{PlayOptions, Transcript, play};
+    let game = match load_one(data, &args.game) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let opts = match &args.resume {
+        Some(file) => Transcript::read(file).and_then(|t| {
+            if t.game == args.game {
+                Ok(PlayOptions { transcript: t, save: None })
+            } else {
+                Err(format!("{}: a game of {}, not {}", file.display(), t.game, args.game))
+            }
+        }),
+        None => new_play(&game, &args),
+    };
+    let mut opts = match opts {
+        Ok(o) => o,
+        Err(e) => return usage(e),
+    };
+    opts.save = args.save.clone().or(args.resume.clone());
+    let stdin = std::io::stdin();
+    match play(&game, opts, &mut stdin.lock(), &mut std::io::stdout()) {
+        Ok(_) => Exit::Ok,
+        Err(e) => run_failed(e),
+    }
+}
+
+fn new_play(game: &Game, args: &PlayArgs) -> Result<crate::play::PlayOptions, String> {
+    let seat = match args.seat.as_str() {
+        "all" => None,
+        n => Some(
+            n.parse::<usize>()
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| format!("--seat takes a seat number from 1 or `all`, not `{n}`"))?
+                - 1,
+        ),
+    };
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    });
+    let run = RunArgs {
+        game: args.game.clone(),
+        seed,
+        players: args.players,
+        bots: args.bots.clone(),
+        variants: args.variants.clone(),
+        max_moves: crate::simulate::DEFAULT_MAX_MOVES,
+    };
+    let sim = sim_options(&run)?;
+    crate::play::PlayOptions::new_game(game, seed, sim.players, seat, &args.bots, sim.variants)
 }
 
 /// A run that stopped: a game script's error is a data problem (exit 1), anything else a

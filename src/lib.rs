@@ -10,6 +10,7 @@ pub mod engine;
 pub mod games;
 pub mod model;
 pub mod output;
+pub mod play;
 pub mod render;
 pub mod rules;
 pub mod scaffold;
