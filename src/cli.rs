@@ -467,7 +467,13 @@ fn replay_moves(data: &Path, slug: &str, file: &Path) -> Exit {
     };
     let transcript = match crate::play::Transcript::read(file) {
         Ok(t) if t.game == slug => t,
-        Ok(t) => return usage(format!("{}: a game of {}, not {slug}", file.display(), t.game)),
+        Ok(t) => {
+            return usage(format!(
+                "{}: a game of {}, not {slug}",
+                file.display(),
+                t.game
+            ));
+        }
         Err(e) => return usage(e),
     };
     match crate::play::replay_transcript(&game, &transcript) {
@@ -490,9 +496,17 @@ fn play(data: &Path, args: PlayArgs) -> Exit {
     let opts = match &args.resume {
         Some(file) => Transcript::read(file).and_then(|t| {
             if t.game == args.game {
-                Ok(PlayOptions { transcript: t, save: None })
+                Ok(PlayOptions {
+                    transcript: t,
+                    save: None,
+                })
             } else {
-                Err(format!("{}: a game of {}, not {}", file.display(), t.game, args.game))
+                Err(format!(
+                    "{}: a game of {}, not {}",
+                    file.display(),
+                    t.game,
+                    args.game
+                ))
             }
         }),
         None => new_play(&game, &args),
@@ -510,16 +524,15 @@ fn play(data: &Path, args: PlayArgs) -> Exit {
 }
 
 fn new_play(game: &Game, args: &PlayArgs) -> Result<crate::play::PlayOptions, String> {
-    let seat = match args.seat.as_str() {
-        "all" => None,
-        n => Some(
-            n.parse::<usize>()
-                .ok()
-                .filter(|&n| n >= 1)
-                .ok_or_else(|| format!("--seat takes a seat number from 1 or `all`, not `{n}`"))?
-                - 1,
-        ),
-    };
+    let seat =
+        match args.seat.as_str() {
+            "all" => None,
+            n => Some(
+                n.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                    format!("--seat takes a seat number from 1 or `all`, not `{n}`")
+                })? - 1,
+            ),
+        };
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

@@ -52,8 +52,7 @@ impl Transcript {
 
     /// Reads a saved game; the error names the file.
     pub fn read(path: &Path) -> Result<Transcript, String> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
@@ -178,7 +177,11 @@ pub fn replay_transcript(game: &Game, transcript: &Transcript) -> Result<Vec<Str
             let mut state = new_state(&engine, t)?;
             let mut lines = Vec::new();
             for p in 0..state.num_players() {
-                lines.push(format!("-- setup as seat {} ({}) sees it --", p + 1, t.seats[p]));
+                lines.push(format!(
+                    "-- setup as seat {} ({}) sees it --",
+                    p + 1,
+                    t.seats[p]
+                ));
                 lines.extend(state.observation(p).lines().map(|l| format!("   {l}")));
             }
             for (k, &index) in t.moves.iter().enumerate() {
@@ -279,7 +282,8 @@ enum Input {
     Help,
 }
 
-const HELP: &str = "type a move's number, `undo` (back to your previous decision), `save FILE` or `quit`";
+const HELP: &str =
+    "type a move's number, `undo` (back to your previous decision), `save FILE` or `quit`";
 
 impl<'e, E: Engine> Session<'e, E> {
     /// Sets up the game and replays the moves already in the transcript.
@@ -398,7 +402,12 @@ impl<'e, E: Engine> Session<'e, E> {
     /// The index of a chosen action among this state's choices.
     fn index_of(&self, action: <E::State as State>::Action, k: usize) -> Result<usize, String> {
         let choices: Vec<_> = match self.state.turn() {
-            Turn::Chance => self.state.chance_outcomes().into_iter().map(|o| o.0).collect(),
+            Turn::Chance => self
+                .state
+                .chance_outcomes()
+                .into_iter()
+                .map(|o| o.0)
+                .collect(),
             _ => self.state.legal_actions(),
         };
         check_failure(&self.state)?;
@@ -539,10 +548,16 @@ mod tests {
     fn prompt_input_is_read_or_refused_with_a_reason() {
         assert!(matches!(parse_input("2\n", 3), Ok(Input::Choose(1))));
         assert!(matches!(parse_input(" undo ", 3), Ok(Input::Undo)));
-        assert!(matches!(parse_input("save a.toml", 3), Ok(Input::Save(p)) if p == Path::new("a.toml")));
+        assert!(
+            matches!(parse_input("save a.toml", 3), Ok(Input::Save(p)) if p == Path::new("a.toml"))
+        );
         assert!(parse_input("4", 3).unwrap_err().contains("no move 4"));
         assert!(parse_input("0", 3).unwrap_err().contains("no move 0"));
-        assert!(parse_input("x", 3).unwrap_err().contains("not a move number"));
+        assert!(
+            parse_input("x", 3)
+                .unwrap_err()
+                .contains("not a move number")
+        );
         assert!(parse_input("save", 3).is_err());
         assert!(parse_input("", 3).is_err());
     }

@@ -35,7 +35,10 @@ pub fn new_game_with_engine(data: &Path, slug: &str, engine: &str) -> Result<Pat
     if !STARTER_ENGINES.contains(&engine) {
         return Err(Problem::io(
             Path::new(engine),
-            format!("no starter engine `{engine}` (known: {})", STARTER_ENGINES.join(", ")),
+            format!(
+                "no starter engine `{engine}` (known: {})",
+                STARTER_ENGINES.join(", ")
+            ),
         ));
     }
     create(data, slug, starter_files_with(slug, engine))

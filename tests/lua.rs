@@ -52,7 +52,9 @@ fn run_edited(from: &str, to: &str, bots: &str) -> (usize, common::Run, Duration
     let data = scaffolded();
     let path = data.path().join(SLUG).join("engine.lua");
     let text = std::fs::read_to_string(&path).unwrap();
-    let at = text.find(from).unwrap_or_else(|| panic!("`{from}` not in engine.lua"));
+    let at = text
+        .find(from)
+        .unwrap_or_else(|| panic!("`{from}` not in engine.lua"));
     let line = text[..at].matches('\n').count() + 1;
     std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
     let out = data.path().join("out");
@@ -103,8 +105,16 @@ fn assert_stopped(case: &str, from: &str, to: &str, bots: &str, says: &str) {
     let (line, run, took, files) = run_edited(from, to, bots);
     let place = format!("engine.lua:{line}:");
     assert_eq!(run.code, 1, "{case}: {}", run.stderr);
-    assert!(run.stderr.contains(&place), "{case}: wants {place} in {}", run.stderr);
-    assert!(run.stderr.contains(says), "{case}: wants `{says}` in {}", run.stderr);
+    assert!(
+        run.stderr.contains(&place),
+        "{case}: wants {place} in {}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(says),
+        "{case}: wants `{says}` in {}",
+        run.stderr
+    );
     assert!(!run.stderr.contains("panicked"), "{case}: {}", run.stderr);
     // A bound, not a speed figure: the budget stops an endless loop well within it.
     assert!(took < Duration::from_secs(60), "{case}: took {took:?}");

@@ -27,7 +27,12 @@ fn games_to_play() -> u64 {
 
 /// Aether's data with `engine = "lua"` and the fixture's engine.lua.
 fn lua_aether(fixture: &common::Fixture) -> Game {
-    fixture.edit("aether", "game.toml", "engine = \"aether\"", "engine = \"lua\"");
+    fixture.edit(
+        "aether",
+        "game.toml",
+        "engine = \"aether\"",
+        "engine = \"lua\"",
+    );
     let script = common::repo().join("tests/fixtures/aether-lua/engine.lua");
     std::fs::copy(script, fixture.file("aether", "engine.lua")).unwrap();
     load_game(fixture.data(), "aether").expect("aether loads")
@@ -71,11 +76,21 @@ fn play_side_by_side(rust: &AetherEngine, lua: &LuaEngine, g: u64) -> Result<u32
         format!("game {g} ({config:?}), move {}: {what}", r.moves_played())
     };
     if observations(&r) != observations(&l) {
-        return Err(at(&r, format!("setups differ:\n{:?}\n{:?}", observations(&r), observations(&l))));
+        return Err(at(
+            &r,
+            format!(
+                "setups differ:\n{:?}\n{:?}",
+                observations(&r),
+                observations(&l)
+            ),
+        ));
     }
     loop {
         if r.turn() != l.turn() {
-            return Err(at(&r, format!("turn {:?} against {:?}", r.turn(), l.turn())));
+            return Err(at(
+                &r,
+                format!("turn {:?} against {:?}", r.turn(), l.turn()),
+            ));
         }
         let (action, lua_action) = match r.turn() {
             Turn::Terminal => break,
@@ -92,7 +107,10 @@ fn play_side_by_side(rust: &AetherEngine, lua: &LuaEngine, g: u64) -> Result<u32
             Turn::Player(_) => {
                 let (rl, ll) = (names(&r, &r.legal_actions()), names(&l, &l.legal_actions()));
                 if rl.keys().ne(ll.keys()) {
-                    return Err(at(&r, format!("legal moves {:?} against {:?}", rl.keys(), ll.keys())));
+                    return Err(at(
+                        &r,
+                        format!("legal moves {:?} against {:?}", rl.keys(), ll.keys()),
+                    ));
                 }
                 let a = r.random_action(&mut rng);
                 (a, ll[&r.action_name(a)])
@@ -107,13 +125,25 @@ fn play_side_by_side(rust: &AetherEngine, lua: &LuaEngine, g: u64) -> Result<u32
     if r.returns() != l.returns() || r.end_reason() != l.end_reason() {
         return Err(at(
             &r,
-            format!("ends {:?} {:?} against {:?} {:?}", r.end_reason(), r.returns(), l.end_reason(), l.returns()),
+            format!(
+                "ends {:?} {:?} against {:?} {:?}",
+                r.end_reason(),
+                r.returns(),
+                l.end_reason(),
+                l.returns()
+            ),
         ));
     }
     let mut stats = r.end_stats();
     stats.sort_by(|a, b| a.0.cmp(b.0));
-    if stats != l.end_stats() || observations(&r) != observations(&l) || r.moves_played() != l.moves_played() {
-        return Err(at(&r, format!("end statistics {stats:?} against {:?}", l.end_stats())));
+    if stats != l.end_stats()
+        || observations(&r) != observations(&l)
+        || r.moves_played() != l.moves_played()
+    {
+        return Err(at(
+            &r,
+            format!("end statistics {stats:?} against {:?}", l.end_stats()),
+        ));
     }
     Ok(r.moves_played())
 }
@@ -125,8 +155,14 @@ fn the_lua_aether_plays_exactly_as_the_rust_engine() {
     let rust = AetherEngine::from_model(&shipped).unwrap();
     let lua = LuaEngine::from_model(&lua_aether(&fixture)).unwrap();
     assert_eq!(
-        rust.variants().iter().map(|v| (v.name, v.values)).collect::<Vec<_>>(),
-        lua.variants().iter().map(|v| (v.name, v.values)).collect::<Vec<_>>()
+        rust.variants()
+            .iter()
+            .map(|v| (v.name, v.values))
+            .collect::<Vec<_>>(),
+        lua.variants()
+            .iter()
+            .map(|v| (v.name, v.values))
+            .collect::<Vec<_>>()
     );
     let games = games_to_play();
     let mut moves = 0;

@@ -55,9 +55,7 @@ fn moves_and_result(text: &str) -> Vec<String> {
 /// `{:>4}{mark} {name}`: a right-aligned move number in four columns, then a space.
 fn is_move_line(line: &str) -> bool {
     let number = line.get(..4).map(str::trim_start).unwrap_or("");
-    !number.is_empty()
-        && number.chars().all(|c| c.is_ascii_digit())
-        && line[4..].starts_with(' ')
+    !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()) && line[4..].starts_with(' ')
 }
 
 fn plays_to_the_end_and_replays(data: &Path, game: &str, extra: &[&str]) {
@@ -72,7 +70,10 @@ fn plays_to_the_end_and_replays(data: &Path, game: &str, extra: &[&str]) {
     assert!(out.contains("there is no move 999"), "{out}");
     assert!(out.contains("nothing to undo"), "{out}");
     assert!(out.contains("took back"), "{out}");
-    assert!(out.contains("ended after"), "the game did not finish: {out}");
+    assert!(
+        out.contains("ended after"),
+        "the game did not finish: {out}"
+    );
     let played = moves_and_result(&out);
     let replay = common::run_in(
         data,
@@ -124,10 +125,18 @@ fn a_resumed_game_goes_on_from_its_last_move() {
     );
     assert_eq!(code, 0);
     // The same game, quit after two decisions and resumed.
-    let (out, code) = play(dir.path(), &["my-game", "--seed", "4", "--save", save], "1\n1\nquit\n");
+    let (out, code) = play(
+        dir.path(),
+        &["my-game", "--seed", "4", "--save", save],
+        "1\n1\nquit\n",
+    );
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("not finished"), "{out}");
-    let (out, code) = play(dir.path(), &["my-game", "--resume", save], &"1\n".repeat(50));
+    let (out, code) = play(
+        dir.path(),
+        &["my-game", "--resume", save],
+        &"1\n".repeat(50),
+    );
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("ended after"), "{out}");
     assert_eq!(

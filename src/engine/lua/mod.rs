@@ -103,9 +103,8 @@ impl Engine for LuaEngine {
     fn new_game(&self, config: &Config, rng: &mut ChaCha8Rng) -> Result<LuaState, String> {
         check_variants(self.declared.variants, config)?;
         let vm = self.vm()?;
-        let setup: Function = api_fn(&vm, "setup")?;
         let cfg = config_table(&vm, config)?;
-        let table: Table = vm.with_rng(&setup, cfg, rng)?;
+        let table: Table = vm.with_rng(api_fn(&vm, "setup")?, cfg, rng)?;
         let mut state = LuaState {
             vm,
             table,
@@ -150,8 +149,8 @@ fn model_json(game: &Game) -> Result<serde_json::Value, String> {
     Ok(model)
 }
 
-fn api_fn(vm: &Vm, name: &str) -> Result<Function, String> {
-    vm.api.raw_get::<Option<Function>>(name).ok().flatten().ok_or_else(|| {
+fn api_fn<'v>(vm: &'v Vm, name: &str) -> Result<&'v Function, String> {
+    vm.functions.get(name).ok_or_else(|| {
         format!(
             "{}: the engine table has no function `{name}` (see the tutorial engine of `printplay new --engine lua`)",
             vm.label
@@ -159,8 +158,8 @@ fn api_fn(vm: &Vm, name: &str) -> Result<Function, String> {
     })
 }
 
-fn optional_fn(vm: &Vm, name: &str) -> Option<Function> {
-    vm.api.raw_get::<Option<Function>>(name).ok().flatten()
+fn optional_fn<'v>(vm: &'v Vm, name: &str) -> Option<&'v Function> {
+    vm.functions.get(name)
 }
 
 fn config_table(vm: &Vm, config: &Config) -> Result<Table, String> {
@@ -197,7 +196,10 @@ fn declared(vm: &Vm, game: &Game) -> Result<Declared, String> {
         Ok(Value::Table(t)) => {
             let mut names = Vec::new();
             for pair in t.pairs::<String, Function>() {
-                names.push(pair.map_err(|_| bad("`bots` maps bot names to functions"))?.0);
+                names.push(
+                    pair.map_err(|_| bad("`bots` maps bot names to functions"))?
+                        .0,
+                );
             }
             names.sort();
             names
@@ -237,7 +239,11 @@ fn declared_variants(vm: &Vm) -> Result<&'static [Variant], String> {
         let entry = entry.map_err(|_| bad())?;
         let name: String = entry.raw_get("name").map_err(|_| bad())?;
         let values: Vec<String> = entry.raw_get("values").map_err(|_| bad())?;
-        let doc: String = entry.raw_get::<Option<String>>("doc").ok().flatten().unwrap_or_default();
+        let doc: String = entry
+            .raw_get::<Option<String>>("doc")
+            .ok()
+            .flatten()
+            .unwrap_or_default();
         if values.is_empty() {
             return Err(bad());
         }
@@ -286,8 +292,7 @@ fn intern(text: &str) -> &'static str {
 }
 
 type VariantKey = Vec<(String, Vec<String>, String)>;
-static VARIANT_LISTS: Mutex<BTreeMap<VariantKey, &'static [Variant]>> =
-    Mutex::new(BTreeMap::new());
+static VARIANT_LISTS: Mutex<BTreeMap<VariantKey, &'static [Variant]>> = Mutex::new(BTreeMap::new());
 
 /// The variant list as `'static` values, made once per distinct declaration.
 fn intern_variants(list: VariantKey) -> &'static [Variant] {
@@ -334,8 +339,7 @@ impl Clone for LuaState {
         let table = if self.failed() {
             Ok(self.table.clone())
         } else {
-            self.vm
-                .run(|| self.vm.copy.call::<Table>(&self.table))
+            self.vm.run(|| self.vm.copy.call::<Table>(&self.table))
         };
         let table = table.unwrap_or_else(|e| {
             self.fail(e);
@@ -403,7 +407,7 @@ impl LuaState {
     /// Records a broken contract, naming where the function is defined.
     fn contract(&self, name: &str, what: &str) {
         let place = api_fn(&self.vm, name)
-            .map(|f| self.vm.place(&f))
+            .map(|f| self.vm.place(f))
             .unwrap_or_else(|_| self.vm.label.clone());
         self.fail(format!("{place}: `{name}` {what}"));
     }
@@ -561,9 +565,7 @@ impl State for LuaState {
         let copy = self.clone();
         if let Some(f) = optional_fn(&self.vm, "determinize")
             && !copy.failed()
-            && let Err(e) = self
-                .vm
-                .with_rng::<()>(&f, (&copy.table, observer + 1), rng)
+            && let Err(e) = self.vm.with_rng::<()>(&f, (&copy.table, observer + 1), rng)
         {
             copy.fail(format!("{e} (in `determinize`)"));
         }

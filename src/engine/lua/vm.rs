@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 
-use mlua::{
-    AnyUserData, Function, HookTriggers, IntoLuaMulti, Lua, LuaOptions, StdLib, Table,
-    UserData, UserDataMethods, Value, VmState,
-};
 use mlua::chunk::ChunkMode;
+use mlua::{
+    AnyUserData, Function, HookTriggers, IntoLuaMulti, Lua, LuaOptions, StdLib, Table, UserData,
+    UserDataMethods, Value, VmState,
+};
 use rand::RngExt;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -50,7 +50,9 @@ impl UserData for LuaRng {
         methods.add_method_mut("random", |lua, rng, (a, b): (Option<i64>, Option<i64>)| {
             let value = match (a, b) {
                 (None, _) => Value::Number(rng.0.random::<f64>()),
-                (Some(n), None) => Value::Integer(draw(&mut rng.0, 1, n).map_err(|e| at_caller(lua, e))?),
+                (Some(n), None) => {
+                    Value::Integer(draw(&mut rng.0, 1, n).map_err(|e| at_caller(lua, e))?)
+                }
                 (Some(lo), Some(hi)) => {
                     Value::Integer(draw(&mut rng.0, lo, hi).map_err(|e| at_caller(lua, e))?)
                 }
@@ -82,11 +84,30 @@ fn draw(rng: &mut ChaCha8Rng, lo: i64, hi: i64) -> Result<i64, String> {
     Ok(lo + offset)
 }
 
+/// The functions of the engine table printplay calls, required or optional.
+pub const ENGINE_FUNCTIONS: &[&str] = &[
+    "setup",
+    "current_player",
+    "legal_actions",
+    "chance_outcomes",
+    "apply",
+    "returns",
+    "action_name",
+    "observation",
+    "end_reason",
+    "end_stats",
+    "determinize",
+    "estimate",
+    "action_kind",
+];
+
 /// A loaded script in its own VM.
 pub struct Vm {
     pub lua: Lua,
     /// The table `engine.lua` returned.
     pub api: Table,
+    /// Its functions among [`ENGINE_FUNCTIONS`], looked up once.
+    pub functions: std::collections::HashMap<&'static str, Function>,
     /// The deep copy of a game state (prelude.lua).
     pub copy: Function,
     /// The generator handed to the script, swapped with the host's around each call.
@@ -110,6 +131,7 @@ impl Vm {
             .create_userdata(LuaRng(rand::SeedableRng::seed_from_u64(0)))
             .map_err(|e| format!("{label}: {}", describe(&e)))?;
         let mut vm = Vm {
+            functions: std::collections::HashMap::new(),
             api: lua.create_table().map_err(|e| e.to_string())?,
             copy: lua
                 .create_function(|_, v: Value| Ok(v))
@@ -122,6 +144,11 @@ impl Vm {
         };
         let (copy, api) = vm.load(script)?;
         vm.copy = copy;
+        for &name in ENGINE_FUNCTIONS {
+            if let Ok(Some(f)) = api.raw_get::<Option<Function>>(name) {
+                vm.functions.insert(name, f);
+            }
+        }
         vm.api = api;
         Ok(vm)
     }
@@ -302,7 +329,11 @@ fn make_require(lua: &Lua, dir: &Path) -> mlua::Result<Function> {
 /// An error raised by a host function, placed at the line of the script that called it.
 fn at_caller(lua: &Lua, message: String) -> mlua::Error {
     let place = lua.inspect_stack(1, |d| {
-        let src = d.source().short_src.map(|s| s.to_string()).unwrap_or_default();
+        let src = d
+            .source()
+            .short_src
+            .map(|s| s.to_string())
+            .unwrap_or_default();
         format!("{src}:{}", d.current_line().unwrap_or(0))
     });
     mlua::Error::runtime(match place {
@@ -312,7 +343,11 @@ fn at_caller(lua: &Lua, message: String) -> mlua::Error {
 }
 
 /// Counts instructions in steps of [`HOOK_STEP`] and stops a call that runs over its budget.
-fn install_budget(lua: &Lua, budget: Arc<AtomicI64>, last_line: Arc<AtomicUsize>) -> mlua::Result<()> {
+fn install_budget(
+    lua: &Lua,
+    budget: Arc<AtomicI64>,
+    last_line: Arc<AtomicUsize>,
+) -> mlua::Result<()> {
     lua.set_global_hook(
         HookTriggers::new().every_nth_instruction(HOOK_STEP),
         move |_, debug| {
@@ -333,13 +368,14 @@ fn install_budget(lua: &Lua, budget: Arc<AtomicI64>, last_line: Arc<AtomicUsize>
 pub fn describe(e: &mlua::Error) -> String {
     match e {
         mlua::Error::CallbackError { cause, .. } => describe(cause),
-        mlua::Error::RuntimeError(msg) | mlua::Error::SyntaxError { message: msg, .. } => msg
-            .lines()
-            .next()
-            .unwrap_or("")
-            .to_string(),
+        mlua::Error::RuntimeError(msg) | mlua::Error::SyntaxError { message: msg, .. } => {
+            msg.lines().next().unwrap_or("").to_string()
+        }
         mlua::Error::MemoryError(_) => {
-            format!("ran out of memory (a script may use {} MB)", MEMORY_LIMIT >> 20)
+            format!(
+                "ran out of memory (a script may use {} MB)",
+                MEMORY_LIMIT >> 20
+            )
         }
         other => other.to_string().lines().next().unwrap_or("").to_string(),
     }
