@@ -1,6 +1,7 @@
 //! The command line: a thin layer over the library. Exit status: 0 when all is well,
 //! 1 when the data has problems, 2 for usage or I/O errors.
 
+use std::collections::BTreeSet;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -8,8 +9,9 @@ use clap::{Parser, Subcommand};
 
 use crate::check::check_game;
 use crate::diag::{Problem, ProblemKind};
-use crate::model::{Game, game_slugs, load_game};
-use crate::render::{BuildOptions, Duplex, Paper, build_game};
+use crate::model::Game;
+use crate::pipeline::{self, Outcome, load_games};
+use crate::render::{BuildOptions, Duplex, Paper};
 use crate::scaffold;
 
 #[derive(Debug, Parser)]
@@ -90,6 +92,8 @@ pub enum Command {
     },
     /// Check each game, then write its print-and-play files under OUT/<slug>/.
     Build(BuildArgs),
+    /// Build, then rebuild a game whenever a file in its folder changes (Ctrl-C stops).
+    Watch(BuildArgs),
     /// Write a two-sided test sheet for measuring a printer's front/back offset.
     Calibrate {
         #[arg(long, value_enum, default_value = "a4")]
@@ -194,6 +198,9 @@ pub struct BuildArgs {
     /// Print boards on one large page of this size instead of tiling them.
     #[arg(long, value_enum)]
     pub board_page: Option<Paper>,
+    /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, rules, index.
+    #[arg(long, value_parser = pipeline::parse_only)]
+    pub only: Option<BTreeSet<String>>,
 }
 
 fn parse_bleed(s: &str) -> Result<f64, String> {
@@ -261,79 +268,97 @@ pub fn run(cli: Cli) -> Exit {
         Command::Play(args) => play(&cli.data, args),
         Command::Merge { files, json } => merge(&files, json.as_deref()),
         Command::Build(args) => build(&cli.data, args),
+        Command::Watch(args) => watch(&cli.data, args),
         Command::Calibrate { paper, duplex, out } => calibrate(paper, duplex, &out),
     }
 }
 
 fn build(data: &Path, args: BuildArgs) -> Exit {
-    let options = BuildOptions {
+    let options = build_options(&args);
+    let progress = progress_bar(args.games.len());
+    let tick = |slug: &str| {
+        if let Some(bar) = &progress {
+            bar.set_message(slug.to_string());
+            bar.inc(1);
+        }
+    };
+    let result = pipeline::build(data, &args.games, &options, &tick);
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    print_build(&result.games);
+    report(&result.problems())
+}
+
+fn watch(data: &Path, args: BuildArgs) -> Exit {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = stop.clone();
+    if let Err(e) =
+        ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed))
+    {
+        return usage(format!("cannot catch Ctrl-C: {e}"));
+    }
+    let options = build_options(&args);
+    let mut print_round = |round: &crate::watch::Round| {
+        for path in &round.changed {
+            println!("changed: {}", path.display());
+        }
+        print_build(&round.report.games);
+        report(&round.report.problems());
+        println!(
+            "built {} in {} ms; watching {} (Ctrl-C stops)",
+            round.games.join(", "),
+            round.elapsed.as_millis(),
+            data.display()
+        );
+    };
+    match crate::watch::watch(data, &args.games, &options, &stop, &mut print_round) {
+        Ok(()) => Exit::Ok,
+        Err(p) => report(&[p]),
+    }
+}
+
+/// The build options a command line names.
+fn build_options(args: &BuildArgs) -> BuildOptions {
+    BuildOptions {
         paper: args.paper,
         duplex: args.duplex,
         bleed: args.bleed,
         back_offset: args.back_offset,
-        out: args.out,
+        out: args.out.clone(),
         board_page: args.board_page,
-    };
-    let (games, mut problems) = load_games(data, &args.games);
-    if games.is_empty() && problems.is_empty() {
-        problems.push(Problem::io(
-            data,
-            "holds no game folders (a folder with a game.toml)",
-        ));
+        only: args.only.clone().unwrap_or_default(),
+        live_reload: false,
     }
-    let progress = if std::io::stderr().is_terminal() {
-        let bar = indicatif::ProgressBar::new(games.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        Some(bar)
-    } else {
-        None
-    };
-    // Check every game first (in parallel); a game that fails its check is not built.
-    use rayon::prelude::*;
-    let checked: Vec<_> = games.par_iter().map(|g| (g, check_game(g))).collect();
-    let mut sound = Vec::new();
-    for (game, found) in checked {
-        if found.is_empty() {
-            sound.push(game);
-        } else {
-            println!("{}: not built, {} problem(s)", game.slug, found.len());
-            problems.extend(found);
-        }
+}
+
+/// A progress bar on a terminal for `games` games (0: all of them, count unknown yet).
+fn progress_bar(games: usize) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
     }
-    let results: Vec<_> = sound
-        .par_iter()
-        .map(|game| {
-            let r = build_game(game, &options);
-            if let Some(bar) = &progress {
-                bar.set_message(game.slug.clone());
-                bar.inc(1);
-            }
-            (game, r)
-        })
-        .collect();
-    if let Some(bar) = progress {
-        bar.finish_and_clear();
-    }
-    for (game, r) in results {
-        match r {
-            Ok(files) => println!(
+    let bar = indicatif::ProgressBar::new(games.max(1) as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    Some(bar)
+}
+
+/// One line per game: what was written, or why not.
+fn print_build(games: &[pipeline::GameReport]) {
+    for g in games {
+        match &g.outcome {
+            Outcome::Built(files) => println!(
                 "{}: wrote {} file(s) to {}",
-                game.slug,
+                g.slug,
                 files.len(),
-                options.out.join(&game.slug).display()
+                g.dir.display()
             ),
-            Err(errors) => {
-                println!("{}: build failed", game.slug);
-                for e in errors {
-                    problems.push(Problem::data(e).in_file(&game.components_file));
-                }
-            }
+            Outcome::NotChecked(ps) => println!("{}: not built, {} problem(s)", g.slug, ps.len()),
+            Outcome::Failed(_) => println!("{}: build failed", g.slug),
         }
     }
-    report(&problems)
 }
 
 fn calibrate(paper: Paper, duplex: Duplex, out: &Path) -> Exit {
@@ -587,27 +612,6 @@ fn merge(files: &[PathBuf], json: Option<&Path>) -> Exit {
     Exit::Ok
 }
 
-/// Loads the named games (all when none are named); problems are collected, not fatal.
-pub fn load_games(data: &Path, names: &[String]) -> (Vec<Game>, Vec<Problem>) {
-    let slugs = if names.is_empty() {
-        match game_slugs(data) {
-            Ok(s) => s,
-            Err(p) => return (Vec::new(), vec![p]),
-        }
-    } else {
-        names.to_vec()
-    };
-    let mut games = Vec::new();
-    let mut problems = Vec::new();
-    for slug in slugs {
-        match load_game(data, &slug) {
-            Ok(g) => games.push(g),
-            Err(ps) => problems.extend(ps),
-        }
-    }
-    (games, problems)
-}
-
 fn check(data: &Path, names: &[String], provenance: bool) -> Exit {
     let (games, mut problems) = load_games(data, names);
     for game in &games {
@@ -625,12 +629,6 @@ fn check(data: &Path, names: &[String], provenance: bool) -> Exit {
         if provenance {
             print_provenance(game);
         }
-    }
-    if games.is_empty() && problems.is_empty() {
-        problems.push(Problem::io(
-            data,
-            "holds no game folders (a folder with a game.toml)",
-        ));
     }
     report(&problems)
 }
@@ -670,12 +668,12 @@ fn rules(
     format: Option<crate::rules::Format>,
     out: Option<PathBuf>,
 ) -> Exit {
-    use crate::rules::{Assets, Format, templates_dir};
+    use crate::rules::{Assets, Format};
     let (games, problems) = load_games(data, &[slug.to_string()]);
     let Some(game) = games.first() else {
         return report(&problems);
     };
-    let assets = match Assets::load(&templates_dir()) {
+    let assets = match Assets::load_default() {
         Ok(a) => a,
         Err(p) => return report(&[p]),
     };

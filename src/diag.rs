@@ -65,6 +65,23 @@ impl Problem {
         }
     }
 
+    /// A file or folder that could not be written (exit 2).
+    pub fn io_write(path: &Path, err: impl fmt::Display) -> Self {
+        Problem {
+            kind: ProblemKind::Io,
+            ..Problem::data(format!("cannot write {}: {err}", path.display()))
+        }
+    }
+
+    /// An output that could not be made although the data passed its check: the message
+    /// names the game, the stage and the path (exit 2, as for other output failures).
+    pub fn build(message: impl Into<String>) -> Self {
+        Problem {
+            kind: ProblemKind::Io,
+            ..Problem::data(message)
+        }
+    }
+
     /// Points the problem at a span of a file.
     pub fn at(mut self, file: &SourceFile, span: Range<usize>, label: impl Into<String>) -> Self {
         self.file = Some(file.clone());

@@ -3,6 +3,7 @@
 //! The data flows one way: [`model`] loads a game's folder, [`check`] proves it obeys its own
 //! rules, and the same model goes on to the later stages.
 
+pub mod assets;
 pub mod check;
 pub mod cli;
 pub mod diag;
@@ -10,9 +11,11 @@ pub mod engine;
 pub mod games;
 pub mod model;
 pub mod output;
+pub mod pipeline;
 pub mod play;
 pub mod render;
 pub mod rules;
 pub mod scaffold;
 pub mod schema;
 pub mod simulate;
+pub mod watch;

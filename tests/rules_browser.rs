@@ -227,7 +227,7 @@ fn prints_to_pdf_on_a4_and_letter() {
     };
     let dir = tempfile::tempdir().unwrap();
     let profile = tempfile::tempdir().unwrap();
-    let assets = printplay::rules::Assets::load(&printplay::rules::templates_dir()).unwrap();
+    let assets = printplay::rules::Assets::load_default().unwrap();
     for page in build(dir.path()) {
         let html = std::fs::read_to_string(&page).unwrap();
         // (paper, width and height in points)

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use printplay::check::check_game;
 use printplay::model::{Game, load_game};
-use printplay::rules::{Assets, Format, OutFile, render, templates_dir};
+use printplay::rules::{Assets, Format, OutFile, render};
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 
 const SHIPPED: &[&str] = &[
@@ -16,7 +16,7 @@ const SHIPPED: &[&str] = &[
 ];
 
 fn assets() -> Assets {
-    Assets::load(&templates_dir()).expect("templates load")
+    Assets::load_default().expect("templates load")
 }
 
 fn shipped(slug: &str) -> Game {

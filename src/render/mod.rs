@@ -11,6 +11,7 @@ pub mod board;
 pub mod calibrate;
 pub mod faces;
 pub mod fonts;
+pub mod index;
 pub mod layout;
 pub mod marks;
 pub mod pdf;
@@ -19,6 +20,7 @@ pub mod sheets;
 pub mod template;
 pub mod text;
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -59,6 +61,10 @@ pub struct BuildOptions {
     pub out: PathBuf,
     /// Print a board on one large page of this size instead of tiling it.
     pub board_page: Option<Paper>,
+    /// Only these stages (`--only cards,png`); every stage when empty.
+    pub only: BTreeSet<String>,
+    /// The gallery page (`index.html`) reloads itself: set while `printplay watch` runs.
+    pub live_reload: bool,
 }
 
 impl Default for BuildOptions {
@@ -70,11 +76,18 @@ impl Default for BuildOptions {
             back_offset: (0.0, 0.0),
             out: PathBuf::from("output"),
             board_page: None,
+            only: BTreeSet::new(),
+            live_reload: false,
         }
     }
 }
 
 impl BuildOptions {
+    /// Whether the stage `name` is to run.
+    pub fn wants(&self, stage: &str) -> bool {
+        self.only.is_empty() || self.only.contains(stage)
+    }
+
     pub fn sheet(&self) -> Sheet {
         Sheet {
             paper: self.paper,
@@ -150,6 +163,9 @@ pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, V
         dir: options.out.join(&game.slug),
     };
     let results: Vec<(&str, Result<Vec<PathBuf>, String>)> = stages()
+        .into_iter()
+        .filter(|(name, _)| options.wants(name))
+        .collect::<Vec<_>>()
         .into_par_iter()
         .map(|(name, stage)| (name, stage(&build)))
         .collect();

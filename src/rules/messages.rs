@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use crate::assets::TemplateSource;
 use crate::diag::Problem;
 use crate::model::PluralForms;
 
@@ -87,21 +88,14 @@ fn point() -> String {
 }
 
 /// Loads every `<lang>.toml` of an i18n folder, keyed by language code.
-pub fn load_all(dir: &Path) -> Result<BTreeMap<String, Messages>, Problem> {
-    let entries = std::fs::read_dir(dir).map_err(|e| Problem::io(dir, e))?;
+pub fn load_all(source: &TemplateSource) -> Result<BTreeMap<String, Messages>, Problem> {
     let mut out = BTreeMap::new();
-    let mut paths: Vec<_> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    paths.sort();
-    for path in paths {
-        let lang = path
+    for rel in source.list("i18n", "toml")? {
+        let lang = Path::new(&rel)
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let file = crate::model::read_source(&path)?;
+        let file = source.read(&rel)?;
         let messages: Messages = crate::model::parse(&file)?;
         out.insert(lang, messages);
     }

@@ -13,6 +13,7 @@ mod validate;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::assets::TemplateSource;
 use crate::diag::Problem;
 use crate::model::Game;
 
@@ -48,54 +49,31 @@ pub struct Assets {
     messages: BTreeMap<String, messages::Messages>,
 }
 
-/// Where the templates are: `$PRINTPLAY_TEMPLATES`, else `./templates` when it exists, else the
-/// crate's own `templates/` folder.
-pub fn templates_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("PRINTPLAY_TEMPLATES") {
-        return PathBuf::from(dir);
-    }
-    let local = PathBuf::from("templates");
-    if local.join("rules").is_dir() {
-        return local;
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("templates")
-}
-
 impl Assets {
-    /// Loads `rules/` templates and `i18n/` message files from a templates folder.
-    pub fn load(dir: &Path) -> Result<Assets, Problem> {
-        let rules = dir.join("rules");
+    /// Loads the `rules/` templates, the style sheet and the `i18n/` message files.
+    pub fn load(source: &TemplateSource) -> Result<Assets, Problem> {
         let mut tera = tera::Tera::default();
         tera.autoescape_on(vec![".html", ".svg"]);
-        let mut files = vec![
-            (rules.join("page.html"), "page.html".to_string()),
-            (rules.join("page.md"), "page.md".to_string()),
-        ];
-        let diagram_dir = rules.join("diagrams");
-        let mut svgs: Vec<PathBuf> = std::fs::read_dir(&diagram_dir)
-            .map_err(|e| Problem::io(&diagram_dir, e))?
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "svg"))
-            .collect();
-        svgs.sort();
-        for p in svgs {
-            let name = format!(
-                "diagrams/{}",
-                p.file_name().unwrap_or_default().to_string_lossy()
-            );
-            files.push((p, name));
+        let mut files = vec!["rules/page.html".to_string(), "rules/page.md".to_string()];
+        files.extend(source.list("rules/diagrams", "svg")?);
+        for rel in &files {
+            let file = source.read(rel)?;
+            let name = rel.trim_start_matches("rules/");
+            tera.add_raw_template(name, &file.text)
+                .map_err(|e| Problem::io(&file.path, tera_error(&e)))?;
         }
-        tera.add_template_files(files.iter().map(|(p, n)| (p, Some(n.as_str()))))
-            .map_err(|e| Problem::io(&rules, tera_error(&e)))?;
-        let css_path = rules.join("style.css");
-        let css = std::fs::read_to_string(&css_path).map_err(|e| Problem::io(&css_path, e))?;
-        let messages = messages::load_all(&dir.join("i18n"))?;
+        let css = source.read("rules/style.css")?.text.to_string();
+        let messages = messages::load_all(source)?;
         Ok(Assets {
             tera,
             css,
             messages,
         })
+    }
+
+    /// The templates this run uses: `$PRINTPLAY_TEMPLATES`, else the built-in ones.
+    pub fn load_default() -> Result<Assets, Problem> {
+        Assets::load(&TemplateSource::from_env())
     }
 
     /// The languages that have a message file.
@@ -233,14 +211,14 @@ pub fn stage(game: &Game, dir: &Path) -> Result<Vec<PathBuf>, String> {
             .collect::<Vec<_>>()
             .join("; ")
     };
-    let assets = Assets::load(&templates_dir()).map_err(|p| joined(vec![p]))?;
+    let assets = Assets::load_default().map_err(|p| joined(vec![p]))?;
     build_game(game, &assets, dir).map_err(joined)
 }
 
 /// The build stage for `printplay build`: every game's references under `out_root/<slug>/`.
 /// One game's failure does not stop the others; all problems are returned.
 pub fn build_all(games: &[Game], out_root: &Path) -> (Vec<PathBuf>, Vec<Problem>) {
-    let assets = match Assets::load(&templates_dir()) {
+    let assets = match Assets::load_default() {
         Ok(a) => a,
         Err(p) => return (Vec::new(), vec![p]),
     };

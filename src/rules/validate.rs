@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::placeholders::{HoleError, Resolver, Wording, fill};
-use super::{Assets, Format, markdown, templates_dir};
+use super::{Assets, Format, markdown};
 use crate::diag::{Problem, SourceFile};
 use crate::model::{Game, LangRules, Prose, RulesText};
 
@@ -15,7 +15,7 @@ pub fn check(game: &Game) -> Vec<Problem> {
     if rules.texts.is_empty() && rules.meta_file.is_none() {
         return Vec::new();
     }
-    let assets = match Assets::load(&templates_dir()) {
+    let assets = match Assets::load_default() {
         Ok(a) => a,
         Err(p) => return vec![p],
     };

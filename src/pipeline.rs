@@ -1,0 +1,244 @@
+//! The whole way from a data folder to files on disk: load each game, check it, and build the
+//! games that pass. `printplay build`, `printplay watch` and the tests all go through here, so
+//! whatever stops a build is what `printplay check` reports first.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::check::check_game;
+use crate::diag::Problem;
+use crate::model::{Game, game_slugs, load_game};
+use crate::render::index::write_index;
+use crate::render::{BuildOptions, build_game, stages};
+
+/// The name `--only` knows the gallery page (`index.html`) by.
+pub const INDEX_STAGE: &str = "index";
+
+/// The names `--only` accepts: every build stage ([`stages`]) and the gallery page, which is
+/// written after them.
+pub fn stage_names() -> Vec<&'static str> {
+    let mut names: Vec<_> = stages().into_iter().map(|(name, _)| name).collect();
+    names.push(INDEX_STAGE);
+    names
+}
+
+/// Parses `--only cards,tokens`: the named stages, or an error listing the known ones.
+pub fn parse_only(text: &str) -> Result<BTreeSet<String>, String> {
+    let known = stage_names();
+    let mut chosen = BTreeSet::new();
+    for name in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        if !known.contains(&name) {
+            return Err(format!(
+                "`{name}` is not an output; choose from {}",
+                known.join(", ")
+            ));
+        }
+        chosen.insert(name.to_string());
+    }
+    if chosen.is_empty() {
+        return Err(format!("name at least one of {}", known.join(", ")));
+    }
+    Ok(chosen)
+}
+
+/// Loads the named games (all when none are named); problems are collected, not fatal.
+pub fn load_games(data: &Path, names: &[String]) -> (Vec<Game>, Vec<Problem>) {
+    let slugs = if names.is_empty() {
+        match game_slugs(data) {
+            Ok(s) => s,
+            Err(p) => return (Vec::new(), vec![p]),
+        }
+    } else {
+        names.to_vec()
+    };
+    let mut games = Vec::new();
+    let mut problems = Vec::new();
+    for slug in slugs {
+        match load_game(data, &slug) {
+            Ok(g) => games.push(g),
+            Err(ps) => problems.extend(ps),
+        }
+    }
+    if games.is_empty() && problems.is_empty() {
+        problems.extend(no_games(data).load_problems);
+    }
+    (games, problems)
+}
+
+/// What became of one game in a build.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Built: the files written.
+    Built(Vec<PathBuf>),
+    /// Its data did not load or its check found problems, so nothing of it was written.
+    NotChecked(Vec<Problem>),
+    /// Checked, but a stage failed (a file could not be written, a drawing failed).
+    Failed(Vec<Problem>),
+}
+
+/// One game's result.
+#[derive(Debug)]
+pub struct GameReport {
+    pub slug: String,
+    /// `<out>/<slug>/`.
+    pub dir: PathBuf,
+    pub outcome: Outcome,
+}
+
+/// The result of a build: problems of games that could not even be loaded, and each loaded
+/// game's outcome in the order the games were named.
+#[derive(Debug, Default)]
+pub struct BuildReport {
+    pub load_problems: Vec<Problem>,
+    pub games: Vec<GameReport>,
+}
+
+impl BuildReport {
+    /// A build that could not start: the data folder cannot be read.
+    fn failed(problem: Problem) -> BuildReport {
+        BuildReport {
+            load_problems: vec![problem],
+            games: Vec::new(),
+        }
+    }
+
+    /// Every problem, load problems first, then each game's in order.
+    pub fn problems(&self) -> Vec<Problem> {
+        let mut all = self.load_problems.clone();
+        for g in &self.games {
+            if let Outcome::NotChecked(ps) | Outcome::Failed(ps) = &g.outcome {
+                all.extend(ps.iter().cloned());
+            }
+        }
+        all
+    }
+}
+
+/// Loads, checks and builds the named games (all when none are named) from `data`.
+/// `on_built` is called as each game finishes (for a progress bar).
+pub fn build(
+    data: &Path,
+    names: &[String],
+    options: &BuildOptions,
+    on_built: &(dyn Fn(&str) + Sync),
+) -> BuildReport {
+    let slugs = if names.is_empty() {
+        match game_slugs(data) {
+            Ok(s) if s.is_empty() => return no_games(data),
+            Ok(s) => s,
+            Err(p) => return BuildReport::failed(p),
+        }
+    } else {
+        names.to_vec()
+    };
+    let games = slugs
+        .par_iter()
+        .map(|slug| match load_game(data, slug) {
+            Ok(game) => build_one(&game, options, on_built),
+            Err(problems) => GameReport {
+                slug: slug.clone(),
+                dir: options.out.join(slug),
+                outcome: Outcome::NotChecked(problems),
+            },
+        })
+        .collect();
+    BuildReport {
+        load_problems: Vec::new(),
+        games,
+    }
+}
+
+fn no_games(data: &Path) -> BuildReport {
+    BuildReport::failed(Problem::io(
+        data,
+        "holds no game folders (a folder with a game.toml)",
+    ))
+}
+
+/// Checks and builds games already loaded; a game that fails its check is not built.
+pub fn build_loaded(
+    games: &[Game],
+    options: &BuildOptions,
+    on_built: &(dyn Fn(&str) + Sync),
+) -> Vec<GameReport> {
+    games
+        .par_iter()
+        .map(|game| build_one(game, options, on_built))
+        .collect()
+}
+
+fn build_one(game: &Game, options: &BuildOptions, on_built: &(dyn Fn(&str) + Sync)) -> GameReport {
+    let dir = options.out.join(&game.slug);
+    let found = check_game(game);
+    let outcome = if !found.is_empty() {
+        Outcome::NotChecked(found)
+    } else {
+        match prepare_dir(&dir).and_then(|()| built(game, options)) {
+            Ok(files) => Outcome::Built(files),
+            Err(ps) => Outcome::Failed(ps),
+        }
+    };
+    on_built(&game.slug);
+    GameReport {
+        slug: game.slug.clone(),
+        dir,
+        outcome,
+    }
+}
+
+/// The game's output folder, created when missing; a file in its place is an I/O problem
+/// naming the real path.
+fn prepare_dir(dir: &Path) -> Result<(), Vec<Problem>> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        let why = match dir.ancestors().find(|a| a.is_file()) {
+            Some(file) => format!("{} is a file, not a folder", file.display()),
+            None => e.to_string(),
+        };
+        vec![Problem::io_write(dir, why)]
+    })
+}
+
+/// Runs the build stages, then writes the gallery of what the folder holds; a failing stage
+/// is one problem naming the game and the stage.
+fn built(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, Vec<Problem>> {
+    let problem = |e: String| Problem::build(format!("{}: {e}", game.slug));
+    let mut files = build_game(game, options)
+        .map_err(|errors| errors.into_iter().map(problem).collect::<Vec<_>>())?;
+    if options.wants(INDEX_STAGE) {
+        let dir = options.out.join(&game.slug);
+        files.push(write_index(game, &dir, options.live_reload).map_err(|e| vec![problem(e)])?);
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_accepts_stage_names_and_lists_them_when_wrong() {
+        let chosen = parse_only("cards, png").unwrap();
+        assert_eq!(
+            chosen.into_iter().collect::<Vec<_>>(),
+            vec!["cards".to_string(), "png".to_string()]
+        );
+        let e = parse_only("cards,pdf").unwrap_err();
+        assert!(e.contains("`pdf`") && e.contains("tokens"), "{e}");
+        assert!(parse_only(",").is_err());
+    }
+
+    #[test]
+    fn a_file_where_the_output_folder_should_be_is_named() {
+        let tmp = tempfile::tempdir().unwrap();
+        let blocker = tmp.path().join("out");
+        std::fs::write(&blocker, b"not a folder").unwrap();
+        let problems = prepare_dir(&blocker.join("game")).unwrap_err();
+        assert_eq!(problems.len(), 1);
+        let text = problems[0].to_string();
+        assert!(text.contains(&blocker.display().to_string()), "{text}");
+        assert!(text.contains("is a file"), "{text}");
+        assert_eq!(problems[0].kind, crate::diag::ProblemKind::Io);
+    }
+}

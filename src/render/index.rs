@@ -1,0 +1,134 @@
+//! `output/<slug>/index.html`: one page that shows what a build made: every card and token
+//! image, grouped by deck and kind, and links to the PDFs and rules pages. It is static HTML
+//! (no script, no remote load, a Content-Security-Policy that forbids both); while
+//! `printplay watch` runs it carries a refresh so the open page follows each rebuild.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::xml_escape;
+use crate::model::Game;
+
+/// The file name of the gallery inside a game's output folder.
+pub const INDEX_FILE: &str = "index.html";
+
+/// Seconds between reloads of the page while `watch` runs.
+const LIVE_RELOAD_SECONDS: u32 = 1;
+
+/// Writes the gallery of what `dir` (a game's output folder) holds now.
+pub fn write_index(game: &Game, dir: &Path, live: bool) -> Result<PathBuf, String> {
+    let html = index_html(game, dir, live);
+    let path = dir.join(INDEX_FILE);
+    crate::output::write_atomic(&path, html.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// The gallery page; only files that exist in `dir` are shown or linked.
+pub fn index_html(game: &Game, dir: &Path, live: bool) -> String {
+    let mut page = String::new();
+    let title = xml_escape(&game.info.name);
+    page.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    page.push_str(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
+         img-src 'self'; style-src 'unsafe-inline'\">\n",
+    );
+    page.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    if live {
+        let _ = writeln!(
+            page,
+            "<meta http-equiv=\"refresh\" content=\"{LIVE_RELOAD_SECONDS}\">"
+        );
+    }
+    let _ = writeln!(page, "<title>{title}: print files</title>");
+    page.push_str(STYLE);
+    page.push_str("</head>\n<body>\n");
+    let _ = writeln!(page, "<h1>{title}</h1>");
+    if live {
+        page.push_str("<p class=\"note\">Rebuilt by <code>printplay watch</code>; this page reloads itself.</p>\n");
+    }
+    page.push_str(&links(dir));
+    page.push_str(&card_gallery(game, dir));
+    page.push_str(&token_gallery(game, dir));
+    page.push_str("</body>\n</html>\n");
+    page
+}
+
+const STYLE: &str = "<style>
+:root { color-scheme: light dark; font-family: system-ui, sans-serif; }
+body { margin: 1rem auto; max-width: 80rem; padding: 0 1rem; }
+ul.files { columns: 16rem; }
+.grid { display: flex; flex-wrap: wrap; gap: 0.75rem; }
+figure { margin: 0; width: 9rem; }
+figure img { width: 100%; height: auto; border: 1px solid #8888; }
+figcaption { font-size: 0.8rem; overflow-wrap: anywhere; }
+.note { font-style: italic; }
+</style>
+";
+
+/// Links to every PDF, rules page and TTS file the folder holds, sorted by name.
+fn links(dir: &Path) -> String {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| n != INDEX_FILE && !n.starts_with('.'))
+        .filter(|n| [".pdf", ".html", ".md"].iter().any(|x| n.ends_with(x)))
+        .collect();
+    names.sort();
+    let mut out = String::from("<h2>Files</h2>\n<ul class=\"files\">\n");
+    for n in &names {
+        let n = xml_escape(n);
+        let _ = writeln!(out, "<li><a href=\"{n}\">{n}</a></li>");
+    }
+    out.push_str("</ul>\n");
+    out
+}
+
+/// A figure per card design whose image the build wrote, grouped by deck.
+fn card_gallery(game: &Game, dir: &Path) -> String {
+    let mut out = String::new();
+    for deck in &game.components.decks {
+        let figures: String = deck
+            .cards
+            .iter()
+            .filter_map(|c| figure(dir, c.id.get_ref(), &c.name, c.count.0))
+            .collect();
+        if !figures.is_empty() {
+            let _ = write!(
+                out,
+                "<h2>{}</h2>\n<div class=\"grid\">\n{figures}</div>\n",
+                xml_escape(&deck.name)
+            );
+        }
+    }
+    out
+}
+
+/// A figure per printed piece whose image the build wrote.
+fn token_gallery(game: &Game, dir: &Path) -> String {
+    let figures: String = game
+        .components
+        .pieces
+        .iter()
+        .filter(|p| p.print)
+        .filter_map(|p| figure(dir, p.id.get_ref(), &p.name, p.count.0))
+        .collect();
+    if figures.is_empty() {
+        return String::new();
+    }
+    format!("<h2>Tokens and tiles</h2>\n<div class=\"grid\">\n{figures}</div>\n")
+}
+
+fn figure(dir: &Path, id: &str, name: &str, count: u32) -> Option<String> {
+    let file = format!("png/{id}.png");
+    if !dir.join(&file).is_file() {
+        return None;
+    }
+    let (file, name) = (xml_escape(&file), xml_escape(name));
+    Some(format!(
+        "<figure><a href=\"{file}\"><img src=\"{file}\" alt=\"{name}\" loading=\"lazy\"></a>\
+         <figcaption>{name} &times; {count}</figcaption></figure>\n"
+    ))
+}

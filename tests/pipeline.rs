@@ -1,0 +1,202 @@
+//! The build pipeline as a designer meets it: `--only`, an installed binary away from the
+//! source checkout, and `watch` picking up an edit.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_printplay");
+
+/// Copies a folder tree.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Every file under `dir`, relative to it, sorted.
+fn files_under(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p.strip_prefix(dir).unwrap().display().to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A scaffolded game in a fresh data folder.
+fn scaffolded(tmp: &Path, slug: &str) -> PathBuf {
+    let data = tmp.join("data");
+    let status = Command::new(BIN)
+        .args(["--data", data.to_str().unwrap(), "new", slug])
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    data
+}
+
+#[test]
+fn only_cards_writes_cards_pdf_and_nothing_else() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let status = Command::new(BIN)
+        .args(["build", "capek-golems", "--only", "cards", "--out"])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(
+        files_under(&out),
+        vec!["capek-golems/cards.pdf".to_string()]
+    );
+}
+
+#[test]
+fn an_unknown_output_is_a_usage_error_listing_the_outputs() {
+    let out = Command::new(BIN)
+        .args(["build", "capek-golems", "--only", "cards,pdfs"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`pdfs`") && err.contains("tokens, board"),
+        "{err}"
+    );
+}
+
+#[test]
+fn installed_binary_builds_away_from_the_source_checkout() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Only the binary and a game's data, in a folder with no templates/ beside it.
+    let bin = tmp.path().join("bin/printplay");
+    std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
+    std::fs::copy(BIN, &bin).unwrap();
+    copy_tree(Path::new("data/aether"), &tmp.path().join("games/aether"));
+    let out = Command::new(&bin)
+        .current_dir(tmp.path())
+        .env_remove("PRINTPLAY_TEMPLATES")
+        .args(["--data", "games", "build", "--only", "rules,cards"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let built = files_under(&tmp.path().join("output/aether"));
+    for f in ["cards.pdf", "rules.fi.html", "rules.en.html", "rules.en.md"] {
+        assert!(built.contains(&f.to_string()), "{f} missing from {built:?}");
+    }
+    // Nothing in the binary points back at the checkout's templates folder.
+    let bytes = std::fs::read(&bin).unwrap();
+    let checkout_templates = format!("{}/templates", env!("CARGO_MANIFEST_DIR"));
+    assert!(
+        !bytes
+            .windows(checkout_templates.len())
+            .any(|w| w == checkout_templates.as_bytes()),
+        "the binary names {checkout_templates}"
+    );
+}
+
+/// A running `printplay watch` whose output lines arrive on a channel; killed when dropped.
+struct Watcher {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Watcher {
+    fn start(data: &Path, out: &Path) -> Watcher {
+        let mut child = Command::new(BIN)
+            .args(["--data", data.to_str().unwrap(), "watch", "--out"])
+            .arg(out)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Watcher { child, lines }
+    }
+
+    /// Waits (at most `limit`) for a line that starts with "built"; the lines before it.
+    fn next_round(&self, limit: Duration) -> Vec<String> {
+        let deadline = Instant::now() + limit;
+        let mut seen = Vec::new();
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.starts_with("built") => return seen,
+                Ok(line) => seen.push(line),
+                Err(_) => break,
+            }
+        }
+        panic!("no rebuild within {limit:?}; output so far: {seen:?}");
+    }
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn watch_rebuilds_a_game_when_its_data_changes_and_keeps_output_when_it_breaks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = scaffolded(tmp.path(), "my-game");
+    let out = tmp.path().join("out");
+    // Generous bounds: a debug build on a loaded 2-core machine; this is no timing test.
+    let limit = Duration::from_secs(180);
+    let watcher = Watcher::start(&data, &out);
+    watcher.next_round(limit);
+    let pdf = out.join("my-game/cards.pdf");
+    let first = std::fs::read(&pdf).unwrap();
+    let index = std::fs::read_to_string(out.join("my-game/index.html")).unwrap();
+    assert!(index.contains("http-equiv=\"refresh\""), "{index}");
+
+    let components = data.join("my-game/components.toml");
+    let text = std::fs::read_to_string(&components).unwrap();
+    let renamed = text.replacen("name = \"", "name = \"Renamed ", 2);
+    assert_ne!(text, renamed);
+    std::fs::write(&components, &renamed).unwrap();
+    let lines = watcher.next_round(limit);
+    assert!(
+        lines.iter().any(|l| l.starts_with("my-game: wrote")),
+        "{lines:?}"
+    );
+    let second = std::fs::read(&pdf).unwrap();
+    assert_ne!(first, second, "cards.pdf was not rewritten");
+
+    // Broken data: reported, and the previous files stay as they were.
+    std::fs::write(&components, format!("{renamed}\n[[deck]]\nid = 3\n")).unwrap();
+    let lines = watcher.next_round(limit);
+    assert!(lines.iter().any(|l| l.contains("not built")), "{lines:?}");
+    assert_eq!(std::fs::read(&pdf).unwrap(), second);
+}
