@@ -274,6 +274,7 @@ struct Session<'e, E: Engine> {
 }
 
 /// What the person typed.
+#[derive(Debug)]
 enum Input {
     Choose(usize),
     Undo,
