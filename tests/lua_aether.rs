@@ -42,7 +42,14 @@ fn lua_aether(fixture: &common::Fixture) -> Game {
 fn config(g: u64) -> Config {
     let players = 2 + (g % 3) as usize;
     let mut variants = vec![
-        ("setup", if g % 2 == 0 { "normal" } else { "long" }),
+        (
+            "setup",
+            if g.is_multiple_of(2) {
+                "normal"
+            } else {
+                "long"
+            },
+        ),
         (
             "negative-strength",
             if g % 5 < 2 { "zero" } else { "counts" },

@@ -565,7 +565,7 @@ impl State for LuaState {
         let copy = self.clone();
         if let Some(f) = optional_fn(&self.vm, "determinize")
             && !copy.failed()
-            && let Err(e) = self.vm.with_rng::<()>(&f, (&copy.table, observer + 1), rng)
+            && let Err(e) = self.vm.with_rng::<()>(f, (&copy.table, observer + 1), rng)
         {
             copy.fail(format!("{e} (in `determinize`)"));
         }
