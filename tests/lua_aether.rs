@@ -1,7 +1,8 @@
 //! The Lua contract is the Rust contract: a Lua engine for Aether (tests/fixtures/aether-lua)
 //! driven side by side with the shipped Rust engine over seeded random games, at every
 //! player count and reading, gives the same setup (every seat's observation), the same legal
-//! moves and chance outcomes at every step, the same end and the same returns.
+//! moves and chance outcomes at every step, the same random move and outcome drawn by the same
+//! generator, the same end and the same returns.
 //!
 //! Moves are matched by name (the two engines number their actions differently). 1,000
 //! games, also in debug builds (`cargo test`: about 43 s at load average 17 on this 2-core
@@ -73,6 +74,16 @@ fn observations<S: State>(s: &S) -> Vec<String> {
     (0..s.num_players()).map(|p| s.observation(p)).collect()
 }
 
+/// The same generator drew the same move (or outcome) from both engines.
+fn same_draw<R: State, L: State>(r: &R, a: R::Action, l: &L, b: L::Action) -> Result<(), String> {
+    let (x, y) = (r.action_name(a), l.action_name(b));
+    if x == y {
+        Ok(())
+    } else {
+        Err(format!("the same generator drew `{x}` and `{y}`"))
+    }
+}
+
 /// Plays game `g` on both engines; the first difference is the error.
 fn play_side_by_side(rust: &AetherEngine, lua: &LuaEngine, g: u64) -> Result<u32, String> {
     let config = config(g);
@@ -108,7 +119,9 @@ fn play_side_by_side(rust: &AetherEngine, lua: &LuaEngine, g: u64) -> Result<u32
                 if rn != ln {
                     return Err(at(&r, format!("outcomes {rn:?} against {ln:?}")));
                 }
+                let mut probe = rng.clone();
                 let a = r.sample_chance(&mut rng);
+                same_draw(&r, a, &l, l.sample_chance(&mut probe)).map_err(|e| at(&r, e))?;
                 (a, lo[ro.iter().position(|o| o.0 == a).unwrap()].0)
             }
             Turn::Player(_) => {
@@ -119,7 +132,9 @@ fn play_side_by_side(rust: &AetherEngine, lua: &LuaEngine, g: u64) -> Result<u32
                         format!("legal moves {:?} against {:?}", rl.keys(), ll.keys()),
                     ));
                 }
+                let mut probe = rng.clone();
                 let a = r.random_action(&mut rng);
+                same_draw(&r, a, &l, l.random_action(&mut probe)).map_err(|e| at(&r, e))?;
                 (a, ll[&r.action_name(a)])
             }
         };

@@ -382,8 +382,34 @@ impl LuaState {
         result.map_err(|e| self.fail(e)).ok()
     }
 
+    /// Calls host.lua's `helper` for the script's function `name`; `None` after an error.
+    fn call_host<R: mlua::FromLuaMulti>(
+        &self,
+        name: &str,
+        helper: &str,
+        args: impl mlua::IntoLuaMulti,
+        rng: Option<&mut ChaCha8Rng>,
+    ) -> Option<R> {
+        if self.failed() {
+            return None;
+        }
+        let result = api_fn(&self.vm, helper)
+            .and_then(|f| match rng {
+                Some(rng) => self.vm.with_rng::<R>(f, (&self.table, args), rng),
+                None => self.vm.run(|| f.call::<R>((&self.table, args))),
+            })
+            .map_err(|e| format!("{e} (in `{name}`)"));
+        result.map_err(|e| self.fail(e)).ok()
+    }
+
     fn ask_turn(&self) -> Turn {
-        match self.call::<Value>("current_player", Value::Nil) {
+        let seat = self.call::<Value>("current_player", Value::Nil);
+        self.turn_of(seat)
+    }
+
+    /// What `current_player` returned, as a turn.
+    fn turn_of(&self, seat: Option<Value>) -> Turn {
+        match seat {
             None => Turn::Terminal,
             Some(Value::Nil | Value::Boolean(false)) => Turn::Terminal,
             Some(Value::String(s)) if s.to_str().is_ok_and(|s| &*s == "chance") => Turn::Chance,
@@ -465,11 +491,20 @@ impl State for LuaState {
     }
 
     fn random_action(&self, rng: &mut ChaCha8Rng) -> i64 {
-        let legal = self.legal_actions();
-        if legal.is_empty() {
+        if !matches!(self.turn(), Turn::Player(_)) {
             return 0;
         }
-        legal[rand::RngExt::random_range(rng, 0..legal.len())]
+        match self.call_host::<Option<i64>>("legal_actions", "pick", Value::Nil, Some(rng)) {
+            Some(Some(action)) => action,
+            Some(None) => {
+                self.contract(
+                    "legal_actions",
+                    "returned no move (or a move that is not an integer) while the game is not over",
+                );
+                0
+            }
+            None => 0,
+        }
     }
 
     fn chance_outcomes(&self) -> Vec<(i64, f64)> {
@@ -504,26 +539,35 @@ impl State for LuaState {
     }
 
     fn sample_chance(&self, rng: &mut ChaCha8Rng) -> i64 {
-        let outcomes = self.chance_outcomes();
-        let mut x: f64 = rand::RngExt::random(rng);
-        for &(action, p) in &outcomes {
-            x -= p;
-            if x < 0.0 {
-                return action;
-            }
+        if self.turn() != Turn::Chance {
+            return 0;
         }
-        outcomes.last().map_or(0, |o| o.0)
+        let x: f64 = rand::RngExt::random(rng);
+        match self.call_host::<(Option<i64>, Option<f64>)>("chance_outcomes", "sample", x, None) {
+            Some((Some(action), _)) => action,
+            Some((None, total)) => {
+                self.contract(
+                    "chance_outcomes",
+                    &format!(
+                        "must list {{action, probability}} pairs of an integer and a number summing to 1; they sum to {}",
+                        total.unwrap_or(f64::NAN)
+                    ),
+                );
+                0
+            }
+            None => 0,
+        }
     }
 
     fn apply(&mut self, action: i64) {
         let by_player = matches!(self.turn(), Turn::Player(_));
-        if self.call::<()>("apply", action).is_none() {
+        let Some(seat) = self.call_host::<Value>("apply", "step", action, None) else {
             return;
-        }
+        };
         if by_player {
             self.moves += 1;
         }
-        self.turn = self.ask_turn();
+        self.turn = self.turn_of(Some(seat));
     }
 
     fn returns(&self) -> Vec<f64> {

@@ -59,6 +59,14 @@ impl UserData for LuaRng {
             };
             Ok(value)
         });
+        // 1..=n drawn as `random_range(0..n)` over `usize`: the host's uniform move.
+        methods.add_method_mut("index", |lua, rng, n: i64| {
+            let n = usize::try_from(n)
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| at_caller(lua, format!("rng:index({n}): the range is empty")))?;
+            Ok(rng.0.random_range(0..n) + 1)
+        });
         methods.add_method_mut("shuffle", |_, rng, list: Table| {
             let mut items: Vec<Value> = list.sequence_values().collect::<mlua::Result<_>>()?;
             items.shuffle(&mut rng.0);
@@ -101,15 +109,19 @@ pub const ENGINE_FUNCTIONS: &[&str] = &[
     "action_kind",
 ];
 
+/// host.lua's shortcuts, kept with the engine's functions.
+pub const HOST_FUNCTIONS: [&str; 3] = ["step", "sample", "pick"];
+
 /// A loaded script in its own VM.
 pub struct Vm {
     pub lua: Lua,
     /// The table `engine.lua` returned.
     pub api: Table,
-    /// Its functions among [`ENGINE_FUNCTIONS`], looked up once.
+    /// Its functions among [`ENGINE_FUNCTIONS`] and host.lua's [`HOST_FUNCTIONS`], looked up once.
     pub functions: std::collections::HashMap<&'static str, Function>,
     /// The deep copy of a game state (prelude.lua).
     pub copy: Function,
+
     /// The generator handed to the script, swapped with the host's around each call.
     rng: AnyUserData,
     budget: Arc<AtomicI64>,
@@ -148,6 +160,17 @@ impl Vm {
             if let Ok(Some(f)) = api.raw_get::<Option<Function>>(name) {
                 vm.functions.insert(name, f);
             }
+        }
+        let host: Table = vm.run(|| {
+            vm.lua
+                .load(include_str!("host.lua"))
+                .set_name("=host.lua")
+                .set_mode(ChunkMode::Text)
+                .call(&api)
+        })?;
+        for name in HOST_FUNCTIONS {
+            let f = host.raw_get::<Function>(name).map_err(|e| vm.fail(&e))?;
+            vm.functions.insert(name, f);
         }
         vm.api = api;
         Ok(vm)
