@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
 
-use crate::check::check_game;
 use crate::diag::{Problem, ProblemKind};
 use crate::model::Game;
 use crate::pipeline::{self, Outcome, load_games};
@@ -40,8 +39,26 @@ pub enum Command {
     },
     /// List the games with a one-line summary.
     List,
-    /// Print a JSON Schema of the data files (`game.toml` and `components.toml`).
-    Schema,
+    /// Print the JSON Schema (draft 2020-12) of one kind of data file, or write them all.
+    Schema {
+        /// game, components, rules (rules.<lang>.toml), rules-meta (rules.toml) or sheet
+        /// (a row of a spreadsheet deck).
+        #[arg(value_enum, required_unless_present = "out")]
+        kind: Option<crate::schema::FileKind>,
+        /// Write every schema as <kind>.schema.json into this folder instead.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Write a deck's cards as CSV (to move a TOML deck into a spreadsheet).
+    ExportCsv {
+        /// The game's slug.
+        game: String,
+        /// The deck's id.
+        deck: String,
+        /// Write to this file instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Write a game's rules reference (HTML and Markdown) from its data.
     Rules {
         /// The game's slug.
@@ -52,7 +69,7 @@ pub enum Command {
         /// One format (default: both).
         #[arg(long, value_enum)]
         format: Option<crate::rules::Format>,
-        /// Output folder (default: output/<slug>).
+        /// Output folder; the files go to DIR/<slug>/ (default: output).
         #[arg(long)]
         out: Option<PathBuf>,
     },
@@ -67,29 +84,29 @@ pub enum Command {
     },
     /// Play many games between bots and report win rates, lengths and balance.
     Simulate(SimulateArgs),
-    /// Print one simulated game move by move (the same game as `simulate`'s game K).
-    Replay {
-        #[command(flatten)]
-        run: RunArgs,
-        /// The game's index in the run (0-based).
-        #[arg(long = "game", required_unless_present = "moves")]
-        index: Option<u64>,
-        /// Instead, a game saved by `printplay play` (its seed, seats and variants are in
-        /// the file).
-        #[arg(long, value_name = "FILE", conflicts_with = "index")]
-        moves: Option<PathBuf>,
+    /// Print one simulated game move by move (the same game as `simulate`'s game K): after
+    /// every move the public state and the hands the observer may see, then the scores.
+    Replay(ReplayArgs),
+    /// List a game's rule variants (the rulebook's ambiguities): values, default, question.
+    Variants {
+        /// Game slugs; every game with an engine when none are given.
+        games: Vec<String>,
     },
     /// Play a game in the terminal against the bots (or every seat yourself).
     Play(PlayArgs),
     /// Add up `simulate --json` files of the shards of one run.
     Merge {
-        /// The shard files.
+        /// The shard files: files, folders (their .json files) or quoted patterns such as
+        /// 'results/shard-*.json'. Every shard 1..N must be there exactly once.
         #[arg(required = true)]
-        files: Vec<PathBuf>,
+        files: Vec<String>,
         /// Write the merged JSON here (printed as a table on stdout either way).
         #[arg(long)]
         json: Option<PathBuf>,
     },
+    /// The yield of Pray actions (Imperial Settlers: Aztecs) as distributions and expected
+    /// values: an analysis of the rules, not a game.
+    Analyze(AnalyzeArgs),
     /// Check each game, then write its print-and-play files under OUT/<slug>/.
     Build(BuildArgs),
     /// Build, then rebuild a game whenever a file in its folder changes (Ctrl-C stops).
@@ -137,15 +154,80 @@ pub struct SimulateArgs {
     /// Write the full report as JSON (for `printplay merge`).
     #[arg(long)]
     pub json: Option<PathBuf>,
-    /// Play only games I, I+N, I+2N... of the run.
-    #[arg(long, value_name = "I/N")]
+    /// Write one row per game (seats, bots, results, length, end statistics) as CSV.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Play only shard I of N (I counted from 1: games I-1, I-1+N, ...), or `auto`: the
+    /// index and count of a Slurm job array or a Kubernetes Indexed Job.
+    #[arg(long, value_name = "I/N|auto")]
     pub shard: Option<String>,
+    /// With `--shard auto` in a Kubernetes Indexed Job: the shard count (the Job's
+    /// completions); else read from PRINTPLAY_SHARDS.
+    #[arg(long, value_name = "N")]
+    pub shard_count: Option<u64>,
     /// Play every game under two readings of a variant: NAME=A,B.
     #[arg(long, value_name = "VARIANT=A,B")]
     pub compare: Option<String>,
     /// Where the charts go (`<out>/<slug>/sim/`).
     #[arg(long, default_value = "output")]
     pub out: PathBuf,
+    /// Write no charts (a shard's charts show only its share of the games).
+    #[arg(long)]
+    pub no_charts: bool,
+}
+
+/// Options of `printplay replay`.
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// The game's index in the run (0-based, as `simulate --csv` numbers them).
+    #[arg(long = "game", required_unless_present = "moves")]
+    pub index: Option<u64>,
+    /// Instead, a game saved by `printplay play` (its seed, seats and variants are in the
+    /// file).
+    #[arg(long, value_name = "FILE", conflicts_with = "index")]
+    pub moves: Option<PathBuf>,
+    /// Show only this seat's hand: a number from 1 or its name (`police`).
+    #[arg(long, value_name = "SEAT", conflicts_with = "omniscient")]
+    pub observer: Option<String>,
+    /// Show every hand (the default).
+    #[arg(long)]
+    pub omniscient: bool,
+    /// Write the replay as JSON to FILE instead (`-` or no FILE: standard output).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    pub json: Option<PathBuf>,
+}
+
+/// Options of `printplay analyze`.
+#[derive(Debug, clap::Args)]
+pub struct AnalyzeArgs {
+    /// The game's slug.
+    pub game: String,
+    /// The common deck drawn from, by id (default: the game's `common_deck`).
+    #[arg(long)]
+    pub deck: Option<String>,
+    /// Pray sizes, the N of Pray N, comma-separated (default: the game's `pray_odds_sizes`).
+    #[arg(long, value_delimiter = ',')]
+    pub pray: Vec<u32>,
+    /// Blessing tokens held: colours, comma-separated (`tricolor` for the Aztec token).
+    #[arg(long, value_delimiter = ',')]
+    pub blessings: Vec<String>,
+    /// Stored cards used in the action, comma-separated: `grey`, divided `brown+red`, `none`.
+    #[arg(long, value_delimiter = ',')]
+    pub stored: Vec<String>,
+    /// Also a Pray action that resolves several colours: these, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub colours: Vec<String>,
+    /// A reading of an open question, NAME=VALUE (repeatable).
+    #[arg(long = "variant")]
+    pub variants: Vec<String>,
+    /// Draws to sample where counting every draw is not feasible (default 200000).
+    #[arg(long, default_value_t = 0)]
+    pub samples: u64,
+    /// Seed of the sampled draws.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// Options of `printplay play`.
@@ -239,9 +321,9 @@ pub fn run(cli: Cli) -> Exit {
     match cli.command {
         Command::Check { games, provenance } => check(&cli.data, &games, provenance),
         Command::List => list(&cli.data),
-        Command::Schema => {
-            println!("{}", crate::schema::json_schema());
-            Exit::Ok
+        Command::Schema { kind, out } => schema(kind, out.as_deref()),
+        Command::ExportCsv { game, deck, out } => {
+            export_csv(&cli.data, &game, &deck, out.as_deref())
         }
         Command::Rules {
             game,
@@ -260,13 +342,14 @@ pub fn run(cli: Cli) -> Exit {
             Err(p) => report(&[p]),
         },
         Command::Simulate(args) => simulate(&cli.data, args),
-        Command::Replay { run, index, moves } => match (moves, index) {
-            (Some(file), _) => replay_moves(&cli.data, &run.game, &file),
-            (None, Some(index)) => replay(&cli.data, run, index),
-            (None, None) => usage("replay needs --game K or --moves FILE"),
+        Command::Replay(args) => match args.moves.clone() {
+            Some(file) => replay_moves(&cli.data, &args.run.game, &file),
+            None => replay(&cli.data, args),
         },
         Command::Play(args) => play(&cli.data, args),
+        Command::Variants { games } => variants(&cli.data, &games),
         Command::Merge { files, json } => merge(&files, json.as_deref()),
+        Command::Analyze(args) => analyze(&cli.data, args),
         Command::Build(args) => build(&cli.data, args),
         Command::Watch(args) => watch(&cli.data, args),
         Command::Calibrate { paper, duplex, out } => calibrate(paper, duplex, &out),
@@ -399,19 +482,24 @@ fn load_one(data: &Path, slug: &str) -> Result<Game, Exit> {
     }
 }
 
-fn sim_options(run: &RunArgs) -> Result<crate::simulate::SimOptions, String> {
+/// `--variant NAME=VALUE` flags as a map.
+fn parse_variants(flags: &[String]) -> Result<std::collections::BTreeMap<String, String>, String> {
     let mut variants = std::collections::BTreeMap::new();
-    for v in &run.variants {
+    for v in flags {
         let (name, value) = v
             .split_once('=')
             .ok_or_else(|| format!("--variant takes NAME=VALUE, not `{v}`"))?;
         variants.insert(name.trim().to_string(), value.trim().to_string());
     }
+    Ok(variants)
+}
+
+fn sim_options(run: &RunArgs) -> Result<crate::simulate::SimOptions, String> {
     Ok(crate::simulate::SimOptions {
         seed: run.seed,
         players: run.players.unwrap_or(0),
         bots: run.bots.clone(),
-        variants,
+        variants: parse_variants(&run.variants)?,
         max_moves: run.max_moves,
         ..Default::default()
     })
@@ -428,7 +516,7 @@ fn parse_compare(text: &str) -> Result<(String, Vec<String>), String> {
 }
 
 fn simulate(data: &Path, args: SimulateArgs) -> Exit {
-    use crate::simulate::{Shard, simulate, write_charts};
+    use crate::simulate::{Shard, simulate_with_rows, write_charts};
     let game = match load_one(data, &args.run.game) {
         Ok(g) => g,
         Err(exit) => return exit,
@@ -437,9 +525,16 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
         let mut opts = sim_options(&args.run)?;
         opts.games = args.games;
         opts.progress = true;
-        if let Some(s) = &args.shard {
-            opts.shard = Shard::parse(s)?;
-        }
+        opts.shard = match args.shard.as_deref() {
+            None => Shard::ALL,
+            Some("auto") => Shard::from_env(|v| std::env::var(v).ok(), args.shard_count)?,
+            Some(_) if args.shard_count.is_some() => {
+                return Err(
+                    "--shard-count goes with --shard auto; --shard I/N names the count".into(),
+                );
+            }
+            Some(s) => Shard::parse(s)?,
+        };
         let compare = args.compare.as_deref().map(parse_compare).transpose()?;
         Ok::<_, String>((opts, compare))
     })();
@@ -447,7 +542,7 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
         Ok(p) => p,
         Err(e) => return usage(e),
     };
-    let file = match simulate(&game, &opts, compare) {
+    let (file, csv) = match simulate_with_rows(&game, &opts, compare, args.csv.is_some()) {
         Ok(f) => f,
         Err(e) => return run_failed(e),
     };
@@ -456,6 +551,14 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
         && let Err(e) = crate::output::write_atomic(path, file.to_json().as_bytes())
     {
         return usage(format!("{}: {e}", path.display()));
+    }
+    if let (Some(path), Some(csv)) = (&args.csv, csv)
+        && let Err(e) = crate::output::write_atomic(path, &csv)
+    {
+        return usage(format!("{}: {e}", path.display()));
+    }
+    if args.no_charts {
+        return Exit::Ok;
     }
     match write_charts(&file, &args.out) {
         Ok(paths) => {
@@ -468,17 +571,29 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
     }
 }
 
-fn replay(data: &Path, run: RunArgs, index: u64) -> Exit {
-    let game = match load_one(data, &run.game) {
+fn analyze(data: &Path, args: AnalyzeArgs) -> Exit {
+    use crate::games::settlers_aztecs::{Request, analysis_text};
+    let game = match load_one(data, &args.game) {
         Ok(g) => g,
         Err(exit) => return exit,
     };
-    let lines = sim_options(&run).and_then(|opts| crate::simulate::replay(&game, &opts, index));
-    match lines {
-        Ok(lines) => {
-            for l in lines {
-                println!("{l}");
-            }
+    let problems = crate::check::check_game(&game);
+    if !problems.is_empty() {
+        return report(&problems);
+    }
+    let request = parse_variants(&args.variants).map(|variants| Request {
+        deck: args.deck,
+        pray: args.pray,
+        blessings: args.blessings,
+        stored: args.stored,
+        colours: args.colours,
+        variants,
+        samples: args.samples,
+        seed: args.seed,
+    });
+    match request.and_then(|r| analysis_text(&game, &r)) {
+        Ok(text) => {
+            print!("{text}");
             Exit::Ok
         }
         Err(e) => run_failed(e),
@@ -586,10 +701,62 @@ fn run_failed(message: String) -> Exit {
     }
 }
 
-fn merge(files: &[PathBuf], json: Option<&Path>) -> Exit {
-    use crate::simulate::{SimFile, merge_files};
+fn replay(data: &Path, args: ReplayArgs) -> Exit {
+    let game = match load_one(data, &args.run.game) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let observer = args.observer.as_deref().filter(|_| !args.omniscient);
+    let replay = sim_options(&args.run)
+        .and_then(|opts| crate::simulate::replay(&game, &opts, args.index.unwrap_or(0), observer));
+    let replay = match replay {
+        Ok(r) => r,
+        Err(e) => return usage(e),
+    };
+    match args.json.as_deref() {
+        None => print!("{}", replay.text()),
+        Some(p) if p == Path::new("-") => print!("{}", replay.to_json()),
+        Some(path) => {
+            if let Err(e) = crate::output::write_atomic(path, replay.to_json().as_bytes()) {
+                return usage(format!("{}: {e}", path.display()));
+            }
+        }
+    }
+    Exit::Ok
+}
+
+fn variants(data: &Path, names: &[String]) -> Exit {
+    let (games, problems) = load_games(data, names);
+    if !problems.is_empty() {
+        return report(&problems);
+    }
+    let mut shown = 0;
+    for game in games
+        .iter()
+        .filter(|g| !names.is_empty() || g.info.engine.is_some())
+    {
+        match crate::simulate::variants(game) {
+            Ok(list) => {
+                if shown > 0 {
+                    println!();
+                }
+                print!("{}", crate::simulate::variants_text(game, &list));
+                shown += 1;
+            }
+            Err(e) => return usage(e),
+        }
+    }
+    Exit::Ok
+}
+
+fn merge(args: &[String], json: Option<&Path>) -> Exit {
+    use crate::simulate::{SimFile, merge_files, shard_files};
+    let files = match shard_files(args) {
+        Ok(f) => f,
+        Err(e) => return usage(e),
+    };
     let mut parsed = Vec::new();
-    for f in files {
+    for f in &files {
         let text = match std::fs::read_to_string(f) {
             Ok(t) => t,
             Err(e) => return usage(format!("{}: {e}", f.display())),
@@ -612,10 +779,55 @@ fn merge(files: &[PathBuf], json: Option<&Path>) -> Exit {
     Exit::Ok
 }
 
+fn schema(kind: Option<crate::schema::FileKind>, out: Option<&Path>) -> Exit {
+    match (kind, out) {
+        (_, Some(dir)) => match crate::schema::write_all(dir) {
+            Ok(paths) => {
+                paths.iter().for_each(|p| println!("wrote {}", p.display()));
+                Exit::Ok
+            }
+            Err(p) => report(&[p]),
+        },
+        (Some(kind), None) => {
+            println!("{}", crate::schema::json_schema(kind));
+            Exit::Ok
+        }
+        (None, None) => usage("name a file kind or give --out DIR"),
+    }
+}
+
+fn export_csv(data: &Path, slug: &str, deck: &str, out: Option<&Path>) -> Exit {
+    let game = match load_one(data, slug) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let text = match crate::model::sheet::export_csv(&game, deck) {
+        Ok(t) => t,
+        Err(e) => return usage(e),
+    };
+    match out {
+        None => {
+            print!("{text}");
+            Exit::Ok
+        }
+        Some(path) => match crate::output::write_atomic(path, text.as_bytes()) {
+            Ok(()) => {
+                eprintln!("wrote {}", path.display());
+                Exit::Ok
+            }
+            Err(e) => report(&[Problem::io(path, e)]),
+        },
+    }
+}
+
 fn check(data: &Path, names: &[String], provenance: bool) -> Exit {
     let (games, mut problems) = load_games(data, names);
     for game in &games {
-        let found = check_game(game);
+        let crate::check::Report {
+            problems: found,
+            warnings,
+        } = crate::check::check_game_report(game);
+        problems.extend(warnings);
         if found.is_empty() {
             println!(
                 "{}: ok ({} invariants hold)",
@@ -673,23 +885,28 @@ fn rules(
     let Some(game) = games.first() else {
         return report(&problems);
     };
+    // As `build` does: a game that fails its check is not written, and what was there stays.
+    let found = crate::check::check_game(game);
+    if !found.is_empty() {
+        println!("{}: not written, {} problem(s)", game.slug, found.len());
+        return report(&found);
+    }
     let assets = match Assets::load_default() {
         Ok(a) => a,
         Err(p) => return report(&[p]),
     };
     let langs = lang.map_or_else(|| crate::rules::languages(game), |l| vec![l]);
     let formats = format.map_or_else(|| vec![Format::Html, Format::Md], |f| vec![f]);
-    let dir = out.unwrap_or_else(|| PathBuf::from("output").join(&game.slug));
-    let mut problems = Vec::new();
-    for l in &langs {
-        for f in &formats {
-            match crate::rules::write(game, l, *f, &assets, &dir) {
-                Ok(paths) => paths.iter().for_each(|p| println!("wrote {}", p.display())),
-                Err(ps) => problems.extend(ps),
-            }
+    let dir = out
+        .unwrap_or_else(|| PathBuf::from("output"))
+        .join(&game.slug);
+    match crate::rules::write(game, &langs, &formats, &assets, &dir) {
+        Ok(paths) => {
+            paths.iter().for_each(|p| println!("wrote {}", p.display()));
+            Exit::Ok
         }
+        Err(ps) => report(&ps),
     }
-    report(&problems)
 }
 
 /// Prints every problem to stderr and turns them into an exit status.
@@ -698,10 +915,11 @@ pub fn report(problems: &[Problem]) -> Exit {
     for p in problems {
         eprint!("{}", p.render(colour));
     }
-    if problems.is_empty() {
+    let errors = problems.iter().filter(|p| !p.is_warning()).count();
+    if errors == 0 {
         Exit::Ok
     } else {
-        eprintln!("{} problem(s) found", problems.len());
+        eprintln!("{errors} problem(s) found");
         if problems.iter().any(|p| p.kind == ProblemKind::Io) {
             Exit::Usage
         } else {

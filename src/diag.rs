@@ -25,11 +25,13 @@ impl SourceFile {
     }
 }
 
-/// Whether a problem is in the data (exit 1) or in reading it (exit 2).
+/// Whether a problem is in the data (exit 1), in reading it (exit 2), or a warning that
+/// does not change the exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProblemKind {
     Data,
     Io,
+    Warning,
 }
 
 /// One thing wrong with the input.
@@ -56,6 +58,18 @@ impl Problem {
             label: String::new(),
             help: None,
         }
+    }
+
+    /// Something that works but should be better (art that prints blurred).
+    pub fn warning(message: impl Into<String>) -> Self {
+        Problem {
+            kind: ProblemKind::Warning,
+            ..Problem::data(message)
+        }
+    }
+
+    pub fn is_warning(&self) -> bool {
+        self.kind == ProblemKind::Warning
     }
 
     pub fn io(path: &Path, err: impl fmt::Display) -> Self {
@@ -126,7 +140,10 @@ impl Problem {
             miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
         };
         let mut out = String::new();
-        let report = Report::from(self);
+        let mut report = Report::from(self);
+        if self.is_warning() {
+            report.heading = format!("warning: {}", report.heading);
+        }
         if handler.render_report(&mut out, &report).is_err() {
             out = format!("error: {}\n", self);
         }
@@ -154,6 +171,7 @@ struct Report {
     source: Option<NamedSource<Arc<str>>>,
     labels: Vec<LabeledSpan>,
     help: Option<String>,
+    warning: bool,
 }
 
 impl From<&Problem> for Report {
@@ -181,6 +199,7 @@ impl From<&Problem> for Report {
             source,
             labels,
             help: p.help.clone(),
+            warning: p.is_warning(),
         }
     }
 }
@@ -194,6 +213,10 @@ impl fmt::Display for Report {
 impl std::error::Error for Report {}
 
 impl Diagnostic for Report {
+    fn severity(&self) -> Option<miette::Severity> {
+        self.warning.then_some(miette::Severity::Warning)
+    }
+
     fn source_code(&self) -> Option<&dyn SourceCode> {
         self.source.as_ref().map(|s| s as &dyn SourceCode)
     }

@@ -11,7 +11,7 @@ use crate::check::check_game;
 use crate::diag::Problem;
 use crate::model::{Game, game_slugs, load_game};
 use crate::render::index::write_index;
-use crate::render::{BuildOptions, build_game, stages};
+use crate::render::{BuildOptions, build_game, prepare_output, stages};
 
 /// The name `--only` knows the gallery page (`index.html`) by.
 pub const INDEX_STAGE: &str = "index";
@@ -175,7 +175,10 @@ fn build_one(game: &Game, options: &BuildOptions, on_built: &(dyn Fn(&str) + Syn
     let outcome = if !found.is_empty() {
         Outcome::NotChecked(found)
     } else {
-        match prepare_dir(&dir).and_then(|()| built(game, options)) {
+        match prepare_output(&dir)
+            .map_err(|p| vec![p])
+            .and_then(|()| built(game, options))
+        {
             Ok(files) => Outcome::Built(files),
             Err(ps) => Outcome::Failed(ps),
         }
@@ -186,18 +189,6 @@ fn build_one(game: &Game, options: &BuildOptions, on_built: &(dyn Fn(&str) + Syn
         dir,
         outcome,
     }
-}
-
-/// The game's output folder, created when missing; a file in its place is an I/O problem
-/// naming the real path.
-fn prepare_dir(dir: &Path) -> Result<(), Vec<Problem>> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        let why = match dir.ancestors().find(|a| a.is_file()) {
-            Some(file) => format!("{} is a file, not a folder", file.display()),
-            None => e.to_string(),
-        };
-        vec![Problem::io_write(dir, why)]
-    })
 }
 
 /// Runs the build stages, then writes the gallery of what the folder holds; a failing stage
@@ -234,11 +225,10 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let blocker = tmp.path().join("out");
         std::fs::write(&blocker, b"not a folder").unwrap();
-        let problems = prepare_dir(&blocker.join("game")).unwrap_err();
-        assert_eq!(problems.len(), 1);
-        let text = problems[0].to_string();
+        let problem = prepare_output(&blocker.join("game")).unwrap_err();
+        let text = problem.to_string();
         assert!(text.contains(&blocker.display().to_string()), "{text}");
         assert!(text.contains("is a file"), "{text}");
-        assert_eq!(problems[0].kind, crate::diag::ProblemKind::Io);
+        assert_eq!(problem.kind, crate::diag::ProblemKind::Io);
     }
 }

@@ -21,20 +21,111 @@ fn list_prints_one_line_per_game() {
 }
 
 #[test]
-fn schema_is_json_describing_both_files() {
+fn schema_is_one_json_schema_per_file_kind() {
     let f = Fixture::with_games(&[]);
-    let run = f.run(&["schema"]);
-    assert_eq!(run.code, 0);
-    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
-    let game = &v["$defs"]["game.toml"];
+    let schema = |kind: &str| -> serde_json::Value {
+        let run = f.run(&["schema", kind]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        serde_json::from_str(&run.stdout).expect("valid JSON")
+    };
+    let game = schema("game");
+    assert_eq!(
+        game["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
     assert!(game["properties"]["game"].is_object(), "{game}");
-    let comps = &v["$defs"]["components.toml"];
+    let comps = schema("components");
     assert!(comps["properties"]["deck"].is_object(), "{comps}");
     assert_eq!(
         comps["additionalProperties"],
         serde_json::Value::Bool(false),
         "unknown keys are rejected"
     );
+    assert!(schema("rules")["properties"]["overview"].is_object());
+    assert!(schema("rules-meta")["properties"]["diagram"].is_object());
+    assert!(schema("sheet")["required"].is_array());
+}
+
+/// The schemas pass an outside validator's metaschema check, accept every shipped game and
+/// reject unknown keys and wrong types (skipped when check-jsonschema is not installed:
+/// `pip install check-jsonschema`).
+#[test]
+fn schemas_validate_the_shipped_data_under_check_jsonschema() {
+    let validator = |args: &[&std::ffi::OsStr]| {
+        std::process::Command::new("check-jsonschema")
+            .args(args)
+            .output()
+    };
+    if validator(&["--version".as_ref()]).is_err() {
+        eprintln!("check-jsonschema is not installed; skipped");
+        return;
+    }
+    let f = Fixture::with_games(&[]);
+    let dir = f.data().join("schemas");
+    let run = f.run(&["schema", "--out", dir.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let schemas: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(schemas.len(), 5);
+    let mut meta: Vec<&std::ffi::OsStr> = vec!["--check-metaschema".as_ref()];
+    meta.extend(schemas.iter().map(|p| p.as_os_str()));
+    let out = validator(&meta).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let check = |schema: &str, file: &std::path::Path| {
+        let schema = dir.join(schema);
+        validator(&[
+            "--schemafile".as_ref(),
+            schema.as_os_str(),
+            file.as_os_str(),
+        ])
+        .unwrap()
+    };
+    let data = common::repo().join("data");
+    for game in std::fs::read_dir(&data).unwrap().map(|e| e.unwrap().path()) {
+        for entry in std::fs::read_dir(&game).unwrap().map(|e| e.unwrap().path()) {
+            let name = entry.file_name().unwrap().to_string_lossy().into_owned();
+            let schema = match name.as_str() {
+                "game.toml" => "game.schema.json",
+                "components.toml" => "components.schema.json",
+                "rules.toml" => "rules.schema.json",
+                n if n.starts_with("rules.") && n.ends_with(".toml") => "rules-text.schema.json",
+                _ => continue,
+            };
+            let out = check(schema, &entry);
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                entry.display(),
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+    }
+    for (schema, bad) in [
+        (
+            "game.schema.json",
+            "[game]\nname = \"x\"\nsummary = \"y\"\nplayers = { min = 1, max = 2 }\ndesigner = \"z\"\nbogus = 1\n",
+        ),
+        (
+            "game.schema.json",
+            "[game]\nname = \"x\"\nsummary = \"y\"\nplayers = { min = \"one\", max = 2 }\ndesigner = \"z\"\n",
+        ),
+        ("components.schema.json", "[[piece]]\nid = 3\n"),
+        ("rules-text.schema.json", "overview = 1\n"),
+        ("rules.schema.json", "garbage = true\n"),
+    ] {
+        let path = f.data().join("bad.toml");
+        std::fs::write(&path, bad).unwrap();
+        assert!(
+            !check(schema, &path).status.success(),
+            "{schema} accepted:\n{bad}"
+        );
+    }
 }
 
 #[test]
@@ -61,9 +152,9 @@ fn new_game_invariants_are_live() {
     f.run(&["new", "my-game"]);
     f.edit(
         "my-game",
-        "components.toml",
-        "fields = { suit = \"sun\", value = 1 }",
-        "fields = { suit = \"moon\", value = 1 }",
+        "cards.csv",
+        "take the lead.,sun,1,",
+        "take the lead.,moon,1,",
     );
     let run = f.run(&["check", "my-game"]);
     assert_eq!(run.code, 1);
@@ -108,5 +199,72 @@ fn provenance_lists_reconstructed_values_with_reasons() {
     assert!(
         !run.stdout.contains("params.initial_hand"),
         "printed values are not listed"
+    );
+}
+
+#[test]
+fn analyze_reports_pray_yield_as_an_analysis_not_a_game() {
+    let f = Fixture::with_games(&["imperial-settlers-aztecs", "aether"]);
+    let run = f.run(&[
+        "analyze",
+        "imperial-settlers-aztecs",
+        "--pray",
+        "2",
+        "--blessings",
+        "brown,tricolor",
+        "--stored",
+        "grey",
+        "--colours",
+        "grey,red",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for part in [
+        "not a game",
+        "Common deck: `common-base`",
+        "Blessing tokens held: brown, tricolor",
+        "Pray 2 (exact",
+        "choose after drawing",
+        "several: Grey (stone) + Red (food)",
+        "no colour (coloured cards)",
+    ] {
+        assert!(
+            run.stdout.contains(part),
+            "missing {part:?}:\n{}",
+            run.stdout
+        );
+    }
+    assert!(
+        !run.stdout.contains("win rate") && !run.stdout.contains("target"),
+        "{}",
+        run.stdout
+    );
+    let bad = f.run(&[
+        "analyze",
+        "imperial-settlers-aztecs",
+        "--blessings",
+        "plaid",
+    ]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("`plaid`"), "{}", bad.stderr);
+    let other = f.run(&["analyze", "aether"]);
+    assert_eq!(other.code, 2);
+    assert!(
+        other.stderr.contains("no Pray analysis"),
+        "{}",
+        other.stderr
+    );
+}
+
+#[test]
+fn simulating_settlers_says_why_not_and_points_to_the_analysis() {
+    let f = Fixture::with_games(&["imperial-settlers-aztecs"]);
+    let run = f.run(&["simulate", "imperial-settlers-aztecs", "--games", "1"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("nothing to simulate"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("printplay analyze imperial-settlers-aztecs"),
+        "{}",
+        run.stderr
     );
 }

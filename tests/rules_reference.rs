@@ -172,7 +172,7 @@ fn markdown_parses_back_with_ordered_headings_and_whole_tables() {
                 "end",
                 "variants",
                 "unprinted",
-                "quick",
+                "options",
             ] {
                 let title = msgs.get(&format!("section_{key}")).unwrap();
                 assert!(
@@ -251,7 +251,13 @@ fn html_is_one_self_contained_accessible_page() {
                 !html.contains("src=\"http") && !html.contains("href=\"http"),
                 "nothing fetched"
             );
-            assert!(!html.contains("<link"), "styles are inline");
+            assert!(!html.contains("stylesheet"), "styles are inline");
+            assert!(
+                html.contains(
+                    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'"
+                ),
+                "a Content-Security-Policy forbids scripts and remote loads"
+            );
             // Headings in order.
             let levels: Vec<u8> = html
                 .match_indices("<h")
@@ -290,6 +296,10 @@ fn html_is_one_self_contained_accessible_page() {
             );
             for (i, _) in html.match_indices("<svg") {
                 let tag: String = html[i..].chars().take_while(|c| *c != '>').collect();
+                if tag.contains("aria-hidden=\"true\"") {
+                    // A swatch of the key, named by the text beside it.
+                    continue;
+                }
                 assert!(
                     tag.contains("role=\"img\"") && tag.contains("aria-labelledby"),
                     "{tag}"
@@ -302,23 +312,43 @@ fn html_is_one_self_contained_accessible_page() {
 }
 
 #[test]
-fn every_unprinted_value_is_listed_in_every_reference() {
+fn every_unprinted_value_is_listed_in_words_with_shared_reasons_merged() {
     let assets = assets();
     for game in with_prose() {
         let unprinted = game.unprinted();
         assert!(!unprinted.is_empty());
         for lang in &game.info.languages {
-            for format in [Format::Html, Format::Md] {
-                // Long paths get break opportunities in HTML.
-                let text = main_file(&game, lang, format, &assets).replace("<wbr>", "");
-                for p in &unprinted {
-                    assert!(
-                        text.contains(&p.path),
-                        "{} {lang} {format:?}: {} missing",
-                        game.slug,
-                        p.path
-                    );
+            let lr = &game.rules.texts[lang];
+            let msgs = assets.messages(lang).unwrap();
+            let rows = printplay::rules::provenance::rows(&game, lr, lang, msgs);
+            // One row per reason: no two rows share how and why.
+            for (i, r) in rows.iter().enumerate() {
+                assert!(
+                    !rows[i + 1..]
+                        .iter()
+                        .any(|o| o.kind == r.kind && o.reason == r.reason),
+                    "{} {lang}: reason given twice: {}",
+                    game.slug,
+                    r.reason
+                );
+            }
+            let described: usize = rows.iter().map(|r| r.values.len()).sum();
+            assert!(described >= 1 && rows.len() <= unprinted.len());
+            let html = main_file(&game, lang, Format::Html, &assets);
+            for r in &rows {
+                for v in &r.values {
+                    let shown = printplay::rules::document::html_escape(v);
+                    assert!(html.contains(&shown), "{} {lang}: {v} missing", game.slug);
                 }
+            }
+            // Values are described in words, never as the data's paths.
+            for p in &unprinted {
+                assert!(
+                    !html.contains(&format!(">{}<", p.path)) && !html.contains(&p.path),
+                    "{} {lang}: the data path {} is shown",
+                    game.slug,
+                    p.path
+                );
             }
         }
     }
@@ -365,7 +395,7 @@ fn numbers_in_the_text_follow_the_data() {
     // The plural follows the number: one card, not one cards.
     assert!(after.contains("deal 1 card to each player"), "{after}");
     assert!(after.contains("The slots cost 5, 3, 2, 1 gold"));
-    assert!(after.contains("fills the 5-gold slot"));
+    assert!(after.contains("fills space (5)"));
 }
 
 #[test]
@@ -612,11 +642,7 @@ fn variants_described_are_the_engines_variants() {
         ),
         (
             &settlers,
-            engine_variants(
-                printplay::games::settlers_aztecs::PrayEngine::from_model(&settlers)
-                    .unwrap()
-                    .variants(),
-            ),
+            engine_variants(printplay::games::settlers_aztecs::VARIANTS),
         ),
     ];
     for (game, expected) in engines {
@@ -655,11 +681,12 @@ fn finnish_numbers_take_the_right_plural() {
     for phrase in [
         "Laita kaikki 92 elementtilaattaa laattapussiin",
         "14 / 11 / 9 elementaalia, kun pelaajia on 2 / 3 / 4",
-        "Siirrä 1 käyttämätön elementaali uhrikuoppaan",
-        "Nosta pussista 4 uutta elementtilaattaa",
-        "saa silti 3 pistettä",
-        "4 pelaajalla voi pelata myös joukkueina",
-        "Laudalla odottaa 14 aether-laattaa",
+        "Siirrä yksi käyttämätön elementaali toiseen uhrikuopista",
+        "Nosta pussista neljä uutta elementtilaattaa",
+        "saa silti kolme pistettä",
+        "Neljällä pelaajalla voidaan pelata myös joukkueina",
+        "Laudalla on 14 aether-laattaa",
+        "sitä heikentää yhdellä pisteellä viereinen vesilaatta",
     ] {
         assert!(md.contains(phrase), "missing «{phrase}»");
     }
@@ -677,13 +704,13 @@ fn finnish_numbers_take_the_right_plural() {
     let game = load_edited(&dir, "aether").unwrap();
     let md = flat(main_file(&game, "fi", Format::Md, &assets));
     assert!(
-        md.contains("Siirrä 2 käyttämätöntä elementaalia uhrikuoppaan"),
+        md.contains("Siirrä kaksi käyttämätöntä elementaalia toiseen uhrikuopista"),
         "{md}"
     );
-    assert!(md.contains("saa silti 1 piste."), "{md}");
+    assert!(md.contains("saa silti yksi piste."), "{md}");
     let en = flat(main_file(&game, "en", Format::Md, &assets));
     assert!(
-        en.contains("Move 2 unused elementals to a sacrifice pit"),
+        en.contains("Move two unused elementals to one of the sacrifice pits"),
         "{en}"
     );
     assert!(en.contains("still scores 1 point at the end"), "{en}");
@@ -771,13 +798,22 @@ fn simulation_charts_are_linked_when_present_and_optional() {
     let assets = assets();
     let game = shipped("capek-golems");
     let out = tempfile::tempdir().unwrap();
-    let without = printplay::rules::write(&game, "en", Format::Md, &assets, out.path()).unwrap();
+    let without = printplay::rules::write(
+        &game,
+        &["en".to_string()],
+        &[Format::Md],
+        &assets,
+        out.path(),
+    )
+    .unwrap();
     let plain = std::fs::read_to_string(&without[0]).unwrap();
     assert!(!plain.contains("](sim/"));
     std::fs::create_dir_all(out.path().join("sim")).unwrap();
     std::fs::write(out.path().join("sim/win-rates.svg"), "<svg/>").unwrap();
     for format in [Format::Md, Format::Html] {
-        let written = printplay::rules::write(&game, "en", format, &assets, out.path()).unwrap();
+        let written =
+            printplay::rules::write(&game, &["en".to_string()], &[format], &assets, out.path())
+                .unwrap();
         let text = std::fs::read_to_string(&written[0]).unwrap();
         assert!(text.contains("sim/win-rates.svg"), "{format:?}");
     }
@@ -820,4 +856,233 @@ fn printplay_build_runs_the_rules_stage() {
             .iter()
             .any(|f| f.ends_with("capek-golems/rules.en.md"))
     );
+}
+
+/// The Finnish Aether page's prose (tags dropped, entities decoded) and its whole HTML.
+fn finnish_aether() -> (String, String) {
+    let game = shipped("aether");
+    let html = main_file(&game, "fi", Format::Html, &assets());
+    // The prose blocks and captions, not the tables' count cells.
+    let mut main = String::new();
+    for (open, close) in [
+        ("<div class=\"prose\">", "</div>"),
+        ("<figcaption>", "</figcaption>"),
+    ] {
+        for (i, _) in html.match_indices(open) {
+            let end = i + html[i..].find(close).unwrap();
+            main.push_str(&html[i..end]);
+            main.push_str(". ");
+        }
+    }
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in main.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let text = text
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    (text.split_whitespace().collect::<Vec<_>>().join(" "), html)
+}
+
+#[test]
+fn finnish_aether_uses_the_rulebooks_words() {
+    let (text, html) = finnish_aether();
+    let lower = text.to_lowercase();
+    // Words the rulebook never uses: the tiles are behind the screen, not in a hand.
+    for hand in ["käsi", "käde", "kätesi", "kädessä", "kätee", "kätke"] {
+        assert!(
+            !lower.contains(hand),
+            "a hand word `{hand}`: the tiles are behind the screen"
+        );
+    }
+    // Case, number and person errors found before.
+    for wrong in [
+        "maksaa 1",
+        "1 elementaali ",
+        "vähentävät sitä",
+        "(voi toistaa)",
+        "muut voi valita",
+        "vahvin puoli",
+        "alla olevasta elementistä",
+        "laskee sen nollaksi",
+        "kutakin",
+        "lähteenä oleva sääntökirja",
+    ] {
+        assert!(!lower.contains(wrong), "the Finnish page says `{wrong}`");
+    }
+    // Small counts in prose are spelled out, and no sentence opens with a digit: a digit from 1
+    // to 10 followed by a word, unless it is part of a range, a list or a sign.
+    let chars: Vec<char> = text.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        if !c.is_ascii_digit() || (i > 0 && chars[i - 1].is_ascii_digit()) {
+            continue;
+        }
+        let number: String = chars[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .collect();
+        let after = chars.get(i + number.len()..i + number.len() + 2);
+        let before = if i >= 2 { chars[i - 2] } else { ' ' };
+        let prev = if i >= 1 { chars[i - 1] } else { ' ' };
+        let word_follows = after.is_some_and(|a| a[0] == ' ' && a[1].is_alphabetic());
+        let in_figure = ['–', '/', '+', '−', '(', '×'].contains(&prev)
+            || ['–', '/', '+', '−'].contains(&before);
+        let small = number.parse::<u32>().is_ok_and(|n| (1..=10).contains(&n));
+        // Players are named by their seat numbers ("pelaajat 1 ja 3"): labels, not counts.
+        let words_before: Vec<String> = chars[..i]
+            .iter()
+            .collect::<String>()
+            .split_whitespace()
+            .rev()
+            .take(2)
+            .map(str::to_lowercase)
+            .collect();
+        let label = match words_before.as_slice() {
+            [w, ..] if w == "pelaajat" || w == "pelaajia" => true,
+            [w, n, ..] => w == "ja" && n.chars().all(|c| c.is_ascii_digit()),
+            _ => false,
+        };
+        let context: String = chars[i.saturating_sub(30)..(i + 30).min(chars.len())]
+            .iter()
+            .collect();
+        if small && word_follows && !in_figure && !label {
+            panic!("a small count in digits: …{context}…");
+        }
+        let sentence_start = i == 0 || matches!(before, '.' | '!' | '?') && prev == ' ';
+        assert!(
+            !sentence_start,
+            "a sentence opens with a digit: …{context}…"
+        );
+    }
+    // Finnish quotation marks, not straight ones.
+    let words = text.replace("class=", "");
+    assert!(!words.contains('"'), "straight quotes in the Finnish page");
+    assert!(words.contains('”'));
+    // Nothing in English: every cell is Finnish, and the rulebook is named by its title.
+    // English only in the glossary's English column and the link to the English page.
+    assert_eq!(
+        html.matches("lang=\"en\">").count(),
+        glossary_terms() + 1,
+        "English cells beyond the glossary's English column"
+    );
+    assert!(!html.contains(".txt"), "the rulebook's file name is shown");
+}
+
+fn glossary_terms() -> usize {
+    shipped("aether").rules.meta.terms.len()
+}
+
+/// The placeholders (data paths) of a text, sorted: what numbers it states.
+fn stated(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = printplay::rules::placeholders::parse(text)
+        .unwrap()
+        .into_iter()
+        .filter_map(|c| match c {
+            printplay::rules::placeholders::Chunk::Hole(h) => Some(h.path),
+            _ => None,
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The shape of a Markdown text: its headings' levels, list items and paragraphs.
+fn shape(text: &str) -> (Vec<u8>, usize, usize) {
+    let mut headings = Vec::new();
+    let (mut items, mut paragraphs) = (0, 0);
+    for e in Parser::new_ext(text, printplay::rules::markdown::options()) {
+        match e {
+            Event::Start(Tag::Heading { level, .. }) => headings.push(level as u8),
+            Event::Start(Tag::Item) => items += 1,
+            Event::Start(Tag::Paragraph) => paragraphs += 1,
+            _ => {}
+        }
+    }
+    (headings, items, paragraphs)
+}
+
+#[test]
+fn finnish_and_english_aether_say_the_same_section_by_section() {
+    let game = shipped("aether");
+    let en = &game.rules.texts["en"].text;
+    let fi = &game.rules.texts["fi"].text;
+    let sections = |t: &printplay::model::RulesText| {
+        vec![
+            ("overview", t.overview.get_ref().clone()),
+            ("goal", t.goal.get_ref().clone()),
+            ("setup", t.setup.get_ref().clone()),
+            ("turn", t.turn.get_ref().clone()),
+            ("end", t.end.get_ref().clone()),
+            ("quick", t.quick.get_ref().clone()),
+        ]
+    };
+    for ((name, e), (_, f)) in sections(en).into_iter().zip(sections(fi)) {
+        assert_eq!(stated(&e), stated(&f), "{name}: the numbers stated differ");
+        let (eh, ei, _) = shape(&e);
+        let (fh, fi_items, _) = shape(&f);
+        assert_eq!(eh, fh, "{name}: the headings differ");
+        assert_eq!(ei, fi_items, "{name}: the list items differ");
+    }
+    // Components, open questions and diagrams: the same keys, the same numbers.
+    let keys = |t: &printplay::model::RulesText| t.components.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(en), keys(fi));
+    for (key, c) in &en.components {
+        assert_eq!(
+            stated(c.purpose.get_ref()),
+            stated(fi.components[key].purpose.get_ref()),
+            "component {key}"
+        );
+    }
+    let ids = |t: &printplay::model::RulesText| {
+        t.variants
+            .iter()
+            .map(|v| v.id.get_ref().clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ids(en), ids(fi));
+    for (e, f) in en.variants.iter().zip(&fi.variants) {
+        assert_eq!(stated(e.ambiguity.get_ref()), stated(f.ambiguity.get_ref()));
+        assert_eq!(stated(e.reading.get_ref()), stated(f.reading.get_ref()));
+    }
+    assert_eq!(en.questions.len(), fi.questions.len());
+    assert_eq!(
+        en.diagram.keys().collect::<Vec<_>>(),
+        fi.diagram.keys().collect::<Vec<_>>()
+    );
+    for (id, d) in &en.diagram {
+        assert_eq!(
+            stated(d.caption.get_ref()),
+            stated(fi.diagram[id].caption.get_ref()),
+            "diagram {id}"
+        );
+    }
+    // The rendered pages: the same sections, subheadings and tables in the same order.
+    let assets = assets();
+    let outline_of = |lang: &str| {
+        let html = main_file(&game, lang, Format::Html, &assets);
+        let marks: Vec<String> = html
+            .match_indices("<h")
+            .filter_map(|(i, _)| {
+                let level = html[i + 2..].chars().next()?.to_digit(10)?;
+                Some(format!("h{level}"))
+            })
+            .chain(html.match_indices("<table").map(|_| "table".to_string()))
+            .collect();
+        (
+            marks,
+            html.matches("<tr>").count(),
+            html.matches("<li>").count(),
+        )
+    };
+    assert_eq!(outline_of("en"), outline_of("fi"));
 }

@@ -179,7 +179,10 @@ fn evaluate_one(game: &Game, inv: &Invariant) -> Vec<Problem> {
 
 fn problem(game: &Game, inv: &Invariant, found: String) -> Problem {
     Problem::data(format!("invariant `{}` fails: {found}", inv.id.get_ref()))
-        .rule(format!("{} (rulebook: {})", inv.rule, inv.section))
+        .rule(match game.is_original() {
+            false => format!("{} (rulebook: {})", inv.rule, inv.section),
+            true => format!("{} (section: {})", inv.rule, inv.section),
+        })
         .at(&game.game_file, inv.id.span(), "this invariant")
 }
 

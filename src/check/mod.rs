@@ -1,6 +1,8 @@
 //! `printplay check`: proves a game's data obeys the generic rules of the model, the
 //! invariants the data declares, and the rules its game module knows.
 
+mod art;
+mod designer;
 mod invariants;
 mod references;
 mod values;
@@ -9,24 +11,59 @@ use std::ops::Range;
 
 use crate::diag::Problem;
 use crate::games;
-use crate::model::Game;
+use crate::model::{Card, Game};
 
+pub use art::art_paths;
 pub use invariants::evaluate as evaluate_invariants;
 pub use values::MARKS;
 
+/// What `check` found in one game: the problems that stop a build, and warnings.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub problems: Vec<Problem>,
+    /// Things that print but print badly (art below 200 dpi); they do not stop a build.
+    pub warnings: Vec<Problem>,
+}
+
 /// Every problem with one game, generic checks first; empty when the game is sound.
 pub fn check_game(game: &Game) -> Vec<Problem> {
+    check_game_report(game).problems
+}
+
+/// Every problem and warning of one game.
+pub fn check_game_report(game: &Game) -> Report {
     let mut problems = Vec::new();
     problems.extend(references::check(game));
     problems.extend(values::check(game));
+    problems.extend(designer::param_types(game));
+    problems.extend(designer::provenance(game));
+    problems.extend(designer::icons(game));
+    problems.extend(art::check(game));
     problems.extend(invariants::evaluate(game));
     problems.extend(crate::rules::check(game));
-    // Every template a deck names exists, and every card's text fits its box.
-    problems.extend(crate::render::check_faces(game));
-    if let Some(module) = game.info.engine.as_deref().and_then(games::module) {
+    // Every template a deck names exists and renders, and every card's text fits its box.
+    let (face_problems, placed) = crate::render::face_report(game);
+    problems.extend(face_problems);
+    let typed = designer::params_well_typed(game);
+    if let Some(module) = game.info.engine.as_deref().and_then(games::module)
+        && typed
+    {
         problems.extend(module.check(game));
     }
-    problems
+    Report {
+        problems,
+        warnings: art::warnings(game, &placed),
+    }
+}
+
+/// A problem placed at a span of the file a card came from (`components.toml` or its sheet).
+pub fn at_card(
+    game: &Game,
+    card: &Card,
+    span: Range<usize>,
+    message: impl Into<String>,
+) -> Problem {
+    Problem::data(message).at(game.card_file(card), span, "here")
 }
 
 /// A problem placed at a span of `components.toml`.
@@ -46,8 +83,15 @@ pub fn rule_problem(
     param: Option<&str>,
     message: impl Into<String>,
 ) -> Problem {
-    let p = Problem::data(message).rule(rule);
-    match param.and_then(|name| game.param(name)) {
+    let message = message.into();
+    // A message that quotes a parameter (`initial_hand`) is about that parameter's value.
+    let quoted = message
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .find(|name| game.param(name).is_some());
+    let p = Problem::data(message.clone()).rule(rule);
+    match param.or(quoted).and_then(|name| game.param(name)) {
         Some(param) => p.at(
             &game.game_file,
             param.value.span(),

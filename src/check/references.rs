@@ -4,12 +4,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use toml::Spanned;
 
-use super::{in_components, in_game_file};
+use super::{at_card, in_components, in_game_file};
 use crate::diag::Problem;
+use crate::diag::SourceFile;
 use crate::model::{FieldType, Game};
 
 pub fn check(game: &Game) -> Vec<Problem> {
     let mut out = unique_ids(game);
+    out.extend(unique_invariant_ids(game));
     out.extend(symbol_fields(game));
     out.extend(piece_and_board_refs(game));
     out.extend(invariant_refs(game));
@@ -19,33 +21,62 @@ pub fn check(game: &Game) -> Vec<Problem> {
 /// Every id in a game is unique, whatever it names: output files are named by id.
 fn unique_ids(game: &Game) -> Vec<Problem> {
     let c = &game.components;
+    let here = |id| (&game.components_file, id);
     let ids = c
         .symbols
         .iter()
-        .map(|s| &s.id)
-        .chain(c.decks.iter().map(|d| &d.id))
-        .chain(c.decks.iter().flat_map(|d| d.cards.iter().map(|c| &c.id)))
-        .chain(c.pieces.iter().map(|p| &p.id))
-        .chain(c.boards.iter().map(|b| &b.id))
-        .chain(c.tracks.iter().map(|t| &t.id));
-    let mut seen: BTreeMap<&str, &Spanned<String>> = BTreeMap::new();
+        .map(|s| here(&s.id))
+        .chain(c.decks.iter().map(|d| here(&d.id)))
+        .chain(
+            c.decks
+                .iter()
+                .flat_map(|d| d.cards.iter().map(|card| (game.card_file(card), &card.id))),
+        )
+        .chain(c.pieces.iter().map(|p| here(&p.id)))
+        .chain(c.boards.iter().map(|b| here(&b.id)))
+        .chain(c.tracks.iter().map(|t| here(&t.id)));
+    let mut seen: BTreeMap<&str, (&SourceFile, &Spanned<String>)> = BTreeMap::new();
     let mut out = Vec::new();
-    for id in ids {
+    for (file, id) in ids {
         if id.get_ref().is_empty() || !id.get_ref().chars().all(is_id_char) {
-            out.push(in_components(
-                game,
-                id.span(),
-                format!(
+            out.push(
+                Problem::data(format!(
                     "id `{}` must be lower-case letters, digits and dashes",
                     id.get_ref()
-                ),
-            ));
+                ))
+                .at(file, id.span(), "here"),
+            );
         }
-        if let Some(first) = seen.insert(id.get_ref(), id) {
-            let (line, _) = game.components_file.line_col(first.span().start);
+        if let Some((first_file, first)) = seen.insert(id.get_ref(), (file, id)) {
+            let (line, _) = first_file.line_col(first.span().start);
             out.push(
-                in_components(game, id.span(), format!("duplicate id `{}`", id.get_ref()))
-                    .help(format!("it is first used on line {line}")),
+                Problem::data(format!("duplicate id `{}`", id.get_ref()))
+                    .at(file, id.span(), "here")
+                    .help(if std::ptr::eq(first_file, file) {
+                        format!("it is first used on line {line}")
+                    } else {
+                        format!("it is first used at {}:{line}", first_file.path.display())
+                    }),
+            );
+        }
+    }
+    out
+}
+
+/// Invariant ids are unique: a failing invariant is reported by its id.
+fn unique_invariant_ids(game: &Game) -> Vec<Problem> {
+    let mut seen: BTreeMap<&str, &Spanned<String>> = BTreeMap::new();
+    let mut out = Vec::new();
+    for inv in &game.invariants {
+        if let Some(first) = seen.insert(inv.id.get_ref(), &inv.id) {
+            let (line, _) = game.game_file.line_col(first.span().start);
+            out.push(
+                in_game_file(
+                    game,
+                    inv.id.span(),
+                    format!("duplicate invariant id `{}`", inv.id.get_ref()),
+                )
+                .help(format!("it is first used on line {line}")),
             );
         }
     }
@@ -86,13 +117,17 @@ fn symbol_fields(game: &Game) -> Vec<Problem> {
                 };
                 for id in ids {
                     if !game.symbols_in(group).any(|s| s.id.get_ref() == id) {
-                        out.push(dangling(
-                            game,
-                            value.span(),
-                            id,
-                            &format!("a symbol of group `{group}`"),
-                            game.symbols_in(group).map(|s| s.id.get_ref().as_str()),
-                        ));
+                        out.push(
+                            at_card(
+                                game,
+                                card,
+                                value.span(),
+                                format!("`{id}` does not name a symbol of group `{group}`"),
+                            )
+                            .help(known(
+                                game.symbols_in(group).map(|s| s.id.get_ref().as_str()),
+                            )),
+                        );
                     }
                 }
             }
@@ -237,7 +272,7 @@ fn dangling<'a>(
     in_components(game, span, format!("`{id}` does not name {what}")).help(known(known_ids))
 }
 
-fn known<'a>(ids: impl Iterator<Item = &'a str>) -> String {
+pub(super) fn known<'a>(ids: impl Iterator<Item = &'a str>) -> String {
     let mut ids: Vec<&str> = ids.collect();
     ids.sort();
     ids.dedup();

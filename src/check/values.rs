@@ -2,9 +2,9 @@
 
 use toml::{Spanned, Value};
 
-use super::{in_components, in_game_file};
+use super::{at_card, in_components, in_game_file};
 use crate::diag::Problem;
-use crate::model::{Deck, FieldDecl, FieldType, Game};
+use crate::model::{Card, Deck, FieldDecl, FieldType, Game};
 
 /// Marks a symbol may use; the renderer draws each of them.
 pub const MARKS: &[&str] = &[
@@ -122,17 +122,18 @@ fn deck_values(game: &Game, deck: &Deck) -> Vec<Problem> {
         let card_id = card.id.get_ref();
         for (name, value) in &card.fields {
             match deck.fields.get(name) {
-                Some(decl) => out.extend(field_value(game, decl, name, value)),
+                Some(decl) => out.extend(field_value(game, card, decl, name, value)),
                 None => out.push(
-                    in_components(game, value.span(), format!("card `{card_id}` has field `{name}`, which deck `{deck_id}` does not declare"))
+                    at_card(game, card, value.span(), format!("card `{card_id}` has field `{name}`, which deck `{deck_id}` does not declare"))
                         .help(format!("declared fields: {}", deck.fields.keys().cloned().collect::<Vec<_>>().join(", "))),
                 ),
             }
         }
         for (name, decl) in &deck.fields {
             if !decl.optional && !card.fields.contains_key(name) {
-                out.push(in_components(
+                out.push(at_card(
                     game,
+                    card,
                     card.id.span(),
                     format!("card `{card_id}` lacks the field `{name}` ({})", decl.label),
                 ));
@@ -144,7 +145,7 @@ fn deck_values(game: &Game, deck: &Deck) -> Vec<Problem> {
                 && name != "text"
                 && name != "name"
             {
-                out.push(in_components(game, card.id.span(), format!("card `{card_id}` gives a source for `{name}`, which is not one of its fields")));
+                out.push(at_card(game, card, card.id.span(), format!("card `{card_id}` gives a source for `{name}`, which is not one of its fields")));
             }
         }
     }
@@ -154,27 +155,23 @@ fn deck_values(game: &Game, deck: &Deck) -> Vec<Problem> {
 /// Checks one value against its declaration: type, range, length.
 fn field_value(
     game: &Game,
+    card: &Card,
     decl: &FieldDecl,
     name: &str,
     value: &Spanned<Value>,
 ) -> Option<Problem> {
     let v = value.get_ref();
+    let here = |message: String| at_card(game, card, value.span(), message);
     let wrong = |expected: &str| {
-        Some(in_components(
-            game,
-            value.span(),
-            format!("field `{name}` must be {expected}, found {}", describe(v)),
-        ))
+        Some(here(format!(
+            "field `{name}` must be {expected}, found {}",
+            describe(v)
+        )))
     };
     match decl.kind {
         FieldType::Int => match v.as_integer() {
-            Some(n) => out_of_range(decl, n).map(|msg| {
-                in_components(
-                    game,
-                    value.span(),
-                    format!("field `{name}` ({}) {msg}", decl.label),
-                )
-            }),
+            Some(n) => out_of_range(decl, n)
+                .map(|msg| here(format!("field `{name}` ({}) {msg}", decl.label))),
             None => wrong("an integer"),
         },
         FieldType::Ints => match v.as_array().filter(|a| a.iter().all(Value::is_integer)) {
@@ -182,25 +179,19 @@ fn field_value(
                 .iter()
                 .filter_map(|i| i.as_integer())
                 .find_map(|n| out_of_range(decl, n))
-                .map(|msg| {
-                    in_components(
-                        game,
-                        value.span(),
-                        format!("field `{name}` ({}): an item {msg}", decl.label),
-                    )
-                }),
+                .map(|msg| here(format!("field `{name}` ({}): an item {msg}", decl.label))),
             None => wrong("a list of integers"),
+        },
+        FieldType::Image => match v.as_str() {
+            Some(_) => None, // the art checks read the file
+            None => wrong("a path to an image"),
         },
         FieldType::Text | FieldType::Symbol => match v.as_str() {
             Some(s) => decl.max_len.filter(|&m| s.chars().count() > m).map(|m| {
-                in_components(
-                    game,
-                    value.span(),
-                    format!(
-                        "field `{name}` is {} characters long; at most {m} fit",
-                        s.chars().count()
-                    ),
-                )
+                here(format!(
+                    "field `{name}` is {} characters long; at most {m} fit",
+                    s.chars().count()
+                ))
             }),
             None => wrong("a string"),
         },
@@ -233,7 +224,7 @@ fn out_of_range(decl: &FieldDecl, n: i64) -> Option<String> {
     })
 }
 
-fn describe(v: &Value) -> String {
+pub(super) fn describe(v: &Value) -> String {
     match v {
         Value::String(s) => format!("the text \"{s}\""),
         Value::Integer(n) => format!("the integer {n}"),
@@ -249,7 +240,7 @@ fn describe(v: &Value) -> String {
 fn reasons(game: &Game) -> Vec<Problem> {
     let mut out = Vec::new();
     for (name, p) in &game.params {
-        if p.source.reason().trim().is_empty() {
+        if p.source.reason().trim().is_empty() && !p.source.is_original() {
             out.push(in_game_file(
                 game,
                 p.value.span(),
@@ -261,7 +252,10 @@ fn reasons(game: &Game) -> Vec<Problem> {
         }
     }
     for prov in game.provenance() {
-        if prov.source.reason().trim().is_empty() && !prov.path.starts_with("params.") {
+        if prov.source.reason().trim().is_empty()
+            && !prov.source.is_original()
+            && !prov.path.starts_with("params.")
+        {
             out.push(
                 Problem::data(format!(
                     "`{}` is {} but gives no reason",

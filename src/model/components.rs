@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use super::Source;
+use crate::diag::SourceFile;
 
 /// Largest count any one card or piece may have; larger counts are typing errors.
 pub const MAX_COUNT: u32 = 999;
@@ -79,7 +80,7 @@ pub struct Symbol {
 }
 
 /// Named card sizes, or a custom size in millimetres.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum CardSize {
     Named(NamedSize),
@@ -137,13 +138,20 @@ pub struct Deck {
     /// deck the players already own, a pool of card slots whose texts we do not have).
     #[serde(default = "yes")]
     pub print: bool,
-    /// Where the card counts come from.
+    /// Where the card counts come from (optional in an original design).
+    #[serde(default)]
     pub counts: Source,
     /// The fields every card of this deck may carry, with their types and ranges.
     #[serde(default)]
     pub fields: BTreeMap<String, FieldDecl>,
     #[serde(default, rename = "card")]
     pub cards: Vec<Card>,
+    /// A spreadsheet of more cards, relative to the game's folder: `cards = "cards.csv"`
+    /// (CSV, or TSV for `.tsv`). Its header row names the columns: `id`, `name`, `count`,
+    /// `text`, `name.<lang>`, `text.<lang>` and the deck's declared fields.
+    #[serde(default, rename = "cards")]
+    #[schemars(with = "Option<String>")]
+    pub sheet: Option<Spanned<String>>,
 }
 
 /// A card back: its template and the text it shows.
@@ -169,6 +177,8 @@ pub enum FieldType {
     Symbols,
     /// A list of integers.
     Ints,
+    /// An image file (PNG, JPEG, WebP or SVG), relative to the game's folder.
+    Image,
 }
 
 /// A declared card field: `gold = { type = "int", min = 1, max = 3, source = {...} }`.
@@ -192,7 +202,9 @@ pub struct FieldDecl {
     /// Cards without the field are allowed.
     #[serde(default)]
     pub optional: bool,
-    /// Where this field's values come from, for every card of the deck.
+    /// Where this field's values come from, for every card of the deck (optional in an
+    /// original design).
+    #[serde(default)]
     pub source: Source,
 }
 
@@ -220,6 +232,9 @@ pub struct Card {
     /// Per-field provenance that overrides the deck's declaration for this card.
     #[serde(default)]
     pub sources: BTreeMap<String, Source>,
+    /// The spreadsheet the card was read from; `None` for cards of `components.toml`.
+    #[serde(skip)]
+    pub file: Option<SourceFile>,
 }
 
 /// Tokens, tiles, pawns, markers and chits.
@@ -250,6 +265,11 @@ pub struct Piece {
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, serde_json::Value>")]
     pub fields: BTreeMap<String, Spanned<toml::Value>>,
+    /// Art for the piece's template (`piece.image`), relative to the game's folder.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub image: Option<Spanned<String>>,
+    #[serde(default)]
     pub source: Source,
 }
 
@@ -287,6 +307,11 @@ pub struct Board {
     /// built-in `board` when absent.
     #[serde(default)]
     pub template: Option<String>,
+    /// Art for the board's template (`board.image`), relative to the game's folder.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub image: Option<Spanned<String>>,
+    #[serde(default)]
     pub source: Source,
 }
 
@@ -326,5 +351,81 @@ pub struct Track {
     /// The card the track is printed on, if any.
     #[serde(default)]
     pub card: Option<String>,
+    #[serde(default)]
     pub source: Source,
+}
+
+impl NamedSize {
+    /// Every preset with its name, for advice on a misspelt size.
+    pub const ALL: [(NamedSize, &'static str); 4] = [
+        (NamedSize::Poker, "poker (63 x 88 mm)"),
+        (NamedSize::Bridge, "bridge (56 x 87 mm)"),
+        (NamedSize::Tarot, "tarot (70 x 120 mm)"),
+        (NamedSize::Mini, "mini (44 x 63 mm)"),
+    ];
+
+    fn parse(name: &str) -> Option<NamedSize> {
+        match name {
+            "poker" => Some(NamedSize::Poker),
+            "bridge" => Some(NamedSize::Bridge),
+            "tarot" => Some(NamedSize::Tarot),
+            "mini" => Some(NamedSize::Mini),
+            _ => None,
+        }
+    }
+}
+
+/// A card size reads as a preset's name or `{ width, height }`; anything else is answered
+/// with the presets, not with serde's "did not match any variant of untagged enum".
+impl<'de> Deserialize<'de> for CardSize {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(CardSizeVisitor)
+    }
+}
+
+struct CardSizeVisitor;
+
+fn size_advice() -> String {
+    let presets: Vec<&str> = NamedSize::ALL.iter().map(|(_, n)| *n).collect();
+    format!(
+        "the presets are {}; or give millimetres as {{ width = 63, height = 88 }}",
+        presets.join(", ")
+    )
+}
+
+impl<'de> serde::de::Visitor<'de> for CardSizeVisitor {
+    type Value = CardSize;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "a card size: {}", size_advice())
+    }
+
+    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<CardSize, E> {
+        NamedSize::parse(name)
+            .map(CardSize::Named)
+            .ok_or_else(|| E::custom(format!("unknown card size `{name}`: {}", size_advice())))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<CardSize, A::Error> {
+        use serde::de::Error;
+        let (mut width, mut height) = (None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "width" => width = Some(map.next_value::<f64>()?),
+                "height" => height = Some(map.next_value::<f64>()?),
+                other => {
+                    return Err(A::Error::custom(format!(
+                        "a card size has `width` and `height`, not `{other}`"
+                    )));
+                }
+            }
+        }
+        match (width, height) {
+            (Some(width), Some(height)) => Ok(CardSize::Custom { width, height }),
+            _ => Err(A::Error::custom(format!(
+                "a custom card size needs both `width` and `height` in millimetres; {}",
+                size_advice()
+            ))),
+        }
+    }
 }

@@ -37,8 +37,10 @@ pub struct GameInfo {
     pub publisher: Option<String>,
     #[serde(default)]
     pub year: Option<u16>,
-    /// File name of the source rulebook.
-    pub rulebook: String,
+    /// File name of the source rulebook. A game without one is an original design: its
+    /// values need no provenance and its rules reference is optional.
+    #[serde(default)]
+    pub rulebook: Option<String>,
     /// Language of the source rulebook.
     #[serde(default = "english")]
     pub rulebook_language: String,
@@ -65,15 +67,78 @@ pub struct PlayerRange {
     pub max: u8,
 }
 
-/// A named rule parameter: `[params.hand_size] value = 3, source = { printed = "Setup" }`.
+/// A named rule parameter: `[params.hand_size] value = 3, source = { printed = "Setup" }`,
+/// optionally with its declared `type` (and `min`/`max` for numbers), which `check` enforces.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Param {
     #[schemars(with = "serde_json::Value")]
     pub value: Spanned<toml::Value>,
+    /// Where the value comes from; optional in an original design.
+    #[serde(default)]
     pub source: Source,
     /// What the parameter means, in a sentence.
+    #[serde(default)]
     pub doc: String,
+    /// The value's declared type.
+    #[serde(default, rename = "type")]
+    pub kind: Option<ParamType>,
+    /// Smallest allowed value (numbers, and every item of a list of integers).
+    #[serde(default)]
+    pub min: Option<f64>,
+    /// Largest allowed value.
+    #[serde(default)]
+    pub max: Option<f64>,
+}
+
+/// The type a parameter declares for its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ParamType {
+    /// A whole number.
+    Int,
+    /// Any number.
+    Number,
+    Bool,
+    Text,
+    /// A list of whole numbers.
+    Ints,
+    /// A list of texts.
+    Texts,
+    /// A list of anything (pairs, tables).
+    List,
+}
+
+impl ParamType {
+    /// Whether a value has this type.
+    pub fn accepts(self, v: &toml::Value) -> bool {
+        match self {
+            ParamType::Int => v.is_integer(),
+            ParamType::Number => v.is_integer() || v.is_float(),
+            ParamType::Bool => v.is_bool(),
+            ParamType::Text => v.is_str(),
+            ParamType::Ints => v
+                .as_array()
+                .is_some_and(|a| a.iter().all(toml::Value::is_integer)),
+            ParamType::Texts => v
+                .as_array()
+                .is_some_and(|a| a.iter().all(toml::Value::is_str)),
+            ParamType::List => v.is_array(),
+        }
+    }
+
+    /// The type in words, for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ParamType::Int => "an integer",
+            ParamType::Number => "a number",
+            ParamType::Bool => "true or false",
+            ParamType::Text => "a text",
+            ParamType::Ints => "a list of integers",
+            ParamType::Texts => "a list of texts",
+            ParamType::List => "a list",
+        }
+    }
 }
 
 /// What an invariant adds up for each selected card or piece.

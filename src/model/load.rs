@@ -51,6 +51,14 @@ pub fn load_game(data_dir: &Path, slug: &str) -> Result<Game, Vec<Problem>> {
     let comps = read_source(&dir.join(COMPONENTS_FILE))
         .and_then(|f| parse::<ComponentsFile>(&f).map(|c| (f, c)));
     let rules = load_rules(&dir);
+    let comps = comps.map_err(|p| vec![p]).and_then(|(file, mut c)| {
+        let problems = super::sheet::load_sheets(&dir, &mut c, &file);
+        if problems.is_empty() {
+            Ok((file, c))
+        } else {
+            Err(problems)
+        }
+    });
     match (game, comps, rules) {
         (Ok((game_file, g)), Ok((components_file, components)), Ok(rules)) => Ok(Game {
             slug: slug.to_string(),
@@ -63,9 +71,10 @@ pub fn load_game(data_dir: &Path, slug: &str) -> Result<Game, Vec<Problem>> {
             components_file,
             rules,
         }),
-        (g, c, r) => Err([g.err(), c.err()]
+        (g, c, r) => Err(g
+            .err()
             .into_iter()
-            .flatten()
+            .chain(c.err().into_iter().flatten())
             .chain(r.err().into_iter().flatten())
             .collect()),
     }

@@ -3,7 +3,9 @@
 mod components;
 mod game;
 mod load;
+pub mod paths;
 mod rules;
+pub mod sheet;
 mod source;
 
 use std::collections::BTreeMap;
@@ -67,6 +69,17 @@ impl Game {
     /// The game's name in a language, falling back to its main name.
     pub fn name_in(&self, lang: &str) -> &str {
         self.info.names.get(lang).unwrap_or(&self.info.name)
+    }
+
+    /// An original design: `game.toml` names no source rulebook, so no value needs provenance
+    /// and the rules reference is optional.
+    pub fn is_original(&self) -> bool {
+        self.info.rulebook.is_none()
+    }
+
+    /// The file a card was read from: its spreadsheet, or `components.toml`.
+    pub fn card_file<'a>(&'a self, card: &'a Card) -> &'a SourceFile {
+        card.file.as_ref().unwrap_or(&self.components_file)
     }
 
     pub fn param(&self, name: &str) -> Option<&Param> {

@@ -18,6 +18,10 @@ pub struct RulesMeta {
     /// Glossary terms: one entry per term, its word in every language.
     #[serde(default, rename = "term")]
     pub terms: Vec<Term>,
+    /// The source rulebook's title as printed on it (the reference names the rulebook by its
+    /// title and publisher, never by a file name).
+    #[serde(default)]
+    pub rulebook_title: Option<String>,
 }
 
 /// The sections of a rules reference that prose and diagrams go into.
@@ -35,12 +39,13 @@ pub enum SectionId {
     Variants,
     Glossary,
     Unprinted,
+    Options,
     Quick,
 }
 
 impl SectionId {
-    /// All sections, in the order the reference shows them.
-    pub const ALL: [SectionId; 10] = [
+    /// The sections of the full reference a player reads, in order.
+    pub const RULES: [SectionId; 8] = [
         SectionId::Overview,
         SectionId::Goal,
         SectionId::Components,
@@ -49,9 +54,10 @@ impl SectionId {
         SectionId::End,
         SectionId::Variants,
         SectionId::Glossary,
-        SectionId::Unprinted,
-        SectionId::Quick,
     ];
+
+    /// The appendix of the full reference: where the values come from, and engine matters.
+    pub const APPENDIX: [SectionId; 2] = [SectionId::Unprinted, SectionId::Options];
 
     /// The HTML anchor and message key of the section.
     pub fn key(self) -> &'static str {
@@ -65,6 +71,7 @@ impl SectionId {
             SectionId::Variants => "variants",
             SectionId::Glossary => "glossary",
             SectionId::Unprinted => "unprinted",
+            SectionId::Options => "options",
             SectionId::Quick => "quick",
         }
     }
@@ -179,6 +186,21 @@ pub struct RulesText {
     /// Each ambiguity of the rulebook and the reading the engine plays.
     #[serde(default, rename = "variant")]
     pub variants: Vec<VariantText>,
+    /// Questions a new player asks that the rulebook leaves open and the engine settles, each
+    /// answered as our reading.
+    #[serde(default, rename = "question")]
+    pub questions: Vec<QuestionText>,
+    /// The words for values the rulebook does not print, keyed by the value's path in the data
+    /// (`piece.aether-1`) or a pattern with one `*` (`piece.aether-*`): `value` says in words
+    /// what the value is, `reason` why it was chosen. Needed in every language but English for
+    /// each unprinted value (the data's reasons are English); in English they override the
+    /// words made from the data's names.
+    #[serde(default)]
+    pub provenance: BTreeMap<String, ProvenanceText>,
+    /// The name of each symbol group of the data (`inquiry = "Scientific Inquiry colours"`),
+    /// the headings of the reference's key of colours and symbols.
+    #[serde(default)]
+    pub symbol_groups: BTreeMap<String, String>,
     /// The words of each diagram of `rules.toml`, keyed by diagram id.
     #[serde(default)]
     pub diagram: BTreeMap<String, DiagramText>,
@@ -218,6 +240,29 @@ pub struct VariantText {
     /// Every value the engine accepts.
     #[serde(default)]
     pub values: Vec<String>,
+}
+
+/// A question a new player asks, and our answer.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QuestionText {
+    /// The question, as a player would ask it.
+    pub question: String,
+    /// Our reading (Markdown, placeholders allowed).
+    #[schemars(with = "String")]
+    pub answer: Prose,
+}
+
+/// Words for unprinted values in one language.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProvenanceText {
+    /// What the value is, in words ("the gold on each game card").
+    #[serde(default)]
+    pub value: Option<String>,
+    /// Why it was chosen, in this language.
+    #[serde(default)]
+    pub reason: Option<String>,
 }
 
 /// A diagram's words in one language.

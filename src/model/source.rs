@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 
 /// Where a value comes from. Written in the data as a one-key table, for example
 /// `source = { printed = "Setup" }` or `source = { reconstructed = "why we chose it" }`.
+/// A game that names no source rulebook is an original design: its values need no source,
+/// and a value without one is the designer's own ([`Source::Original`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase", deny_unknown_fields)]
 pub enum Source {
@@ -14,6 +16,14 @@ pub enum Source {
     Inferred(String),
     /// Our playable choice where the rulebook is silent; the text says why.
     Reconstructed(String),
+    /// The designer's own value in an original game (the default when no source is given).
+    Original(String),
+}
+
+impl Default for Source {
+    fn default() -> Self {
+        Source::Original(String::new())
+    }
 }
 
 impl Source {
@@ -23,19 +33,28 @@ impl Source {
             Source::Printed(_) => "printed",
             Source::Inferred(_) => "inferred",
             Source::Reconstructed(_) => "reconstructed",
+            Source::Original(_) => "original",
         }
     }
 
     /// The section or reason the data gives.
     pub fn reason(&self) -> &str {
         match self {
-            Source::Printed(s) | Source::Inferred(s) | Source::Reconstructed(s) => s,
+            Source::Printed(s)
+            | Source::Inferred(s)
+            | Source::Reconstructed(s)
+            | Source::Original(s) => s,
         }
     }
 
-    /// True for values the rulebook does not state.
+    /// True for values the rulebook does not state (an original design has no rulebook).
     pub fn is_unprinted(&self) -> bool {
-        !matches!(self, Source::Printed(_))
+        matches!(self, Source::Inferred(_) | Source::Reconstructed(_))
+    }
+
+    /// True when the data gave no source (or called the value the designer's own).
+    pub fn is_original(&self) -> bool {
+        matches!(self, Source::Original(_))
     }
 
     pub fn is_reconstructed(&self) -> bool {

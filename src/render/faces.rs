@@ -3,7 +3,10 @@
 
 use std::ops::Range;
 
-use super::template::{Templates, back_context, card_context, piece_context};
+use super::template::{
+    Placement, Rendered, TemplateError, Templates, back_context, card_context, piece_context,
+};
+use crate::diag::SourceFile;
 use crate::model::{Game, HexOrientation, Piece, Shape};
 
 /// One card design, drawn with its bleed; `svg` is a fragment in trim millimetres.
@@ -46,25 +49,100 @@ pub struct PieceFace {
 pub struct Faces {
     pub decks: Vec<DeckFaces>,
     pub pieces: Vec<PieceFace>,
+    /// Every image placed on a face, with its print resolution.
+    pub placed: Vec<Placement>,
 }
 
-/// Why a face could not be drawn, placed at the card, deck or piece in `components.toml`.
+/// What made a face fail.
+#[derive(Debug, Clone)]
+pub enum Cause {
+    /// The card's or piece's data (text that overflows).
+    Data,
+    /// Art cannot be used (missing, outside the folder, undecodable); `check` reports art
+    /// the data names at the value that names it, and art a template names at the template.
+    Art(String),
+    /// The template failed whatever it drew; reported once, at the template.
+    Template(TemplateError),
+}
+
+/// Why a face could not be drawn, placed at the card, deck or piece (in `components.toml`,
+/// or in `file` for a card of a spreadsheet).
 #[derive(Debug, Clone)]
 pub struct FaceError {
+    pub file: Option<SourceFile>,
     pub span: Option<Range<usize>>,
     pub message: String,
+    pub cause: Cause,
 }
 
 fn err(span: Range<usize>, message: String) -> FaceError {
     FaceError {
+        file: None,
         span: Some(span),
         message,
+        cause: Cause::Data,
+    }
+}
+
+/// Collects a game's face errors: a template's own failure once, however many faces use it.
+#[derive(Default)]
+struct Errors {
+    list: Vec<FaceError>,
+}
+
+impl Errors {
+    fn push(&mut self, e: FaceError) {
+        self.list.push(e);
+    }
+
+    /// Files the outcome of rendering one face: its data problems at `span` of `file`.
+    fn rendered(
+        &mut self,
+        file: Option<&SourceFile>,
+        span: Range<usize>,
+        what: &str,
+        result: Result<Rendered, TemplateError>,
+        placed: &mut Vec<Placement>,
+    ) -> Option<String> {
+        let at = |message: String, cause: Cause| FaceError {
+            file: file.cloned(),
+            span: Some(span.clone()),
+            message: format!("{what}: {message}"),
+            cause,
+        };
+        match result {
+            Ok(r) => {
+                for o in r.overflows {
+                    self.push(at(o, Cause::Data));
+                }
+                for a in r.art_errors {
+                    self.push(at(a, Cause::Art(r.template.clone())));
+                }
+                placed.extend(r.placed);
+                Some(r.svg)
+            }
+            Err(e) => {
+                let seen = self.list.iter().any(|x| {
+                    matches!(&x.cause, Cause::Template(t) if t.template == e.template && t.message == e.message)
+                });
+                if !seen {
+                    self.push(FaceError {
+                        file: None,
+                        span: None,
+                        message: e.message.clone(),
+                        cause: Cause::Template(e),
+                    });
+                }
+                None
+            }
+        }
     }
 }
 
 /// Draws every face; the errors name the card or piece and what is wrong with it.
 pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces, Vec<FaceError>> {
-    let mut errors = Vec::new();
+    let mut errors = Errors::default();
+    let mut placed = Vec::new();
     let mut decks = Vec::new();
     for deck in &game.components.decks {
         let deck_id = deck.id.get_ref();
@@ -84,47 +162,33 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
         for card in &deck.cards {
             let id = card.id.get_ref();
             let ctx = card_context(game, deck, card, bleed, &uid(id));
-            match templates.render(&deck.template, &ctx) {
-                Ok((svg, overflows)) => {
-                    for o in overflows {
-                        errors.push(err(
-                            card.id.span(),
-                            format!("card `{id}` of deck `{deck_id}`: {o}"),
-                        ));
-                    }
-                    cards.push(CardFace {
-                        id: id.clone(),
-                        name: card.name.clone(),
-                        text: card.text.clone(),
-                        count: card.count.0,
-                        svg,
-                    });
-                }
-                Err(e) => errors.push(err(
-                    card.id.span(),
-                    format!("card `{id}` of deck `{deck_id}`: {e}"),
-                )),
+            let drawn = errors.rendered(
+                card.file.as_ref(),
+                card.id.span(),
+                &format!("card `{id}` of deck `{deck_id}`"),
+                templates.render_face(&deck.template, &ctx),
+                &mut placed,
+            );
+            if let Some(svg) = drawn {
+                cards.push(CardFace {
+                    id: id.clone(),
+                    name: card.name.clone(),
+                    text: card.text.clone(),
+                    count: card.count.0,
+                    svg,
+                });
             }
         }
         let ctx = back_context(game, deck, bleed, &uid(&format!("{deck_id}-back")));
-        let back = match templates.render(&deck.back.template, &ctx) {
-            Ok((svg, overflows)) => {
-                for o in overflows {
-                    errors.push(err(
-                        deck.id.span(),
-                        format!("back of deck `{deck_id}`: {o}"),
-                    ));
-                }
-                svg
-            }
-            Err(e) => {
-                errors.push(err(
-                    deck.id.span(),
-                    format!("back of deck `{deck_id}`: {e}"),
-                ));
-                String::new()
-            }
-        };
+        let back = errors
+            .rendered(
+                None,
+                deck.id.span(),
+                &format!("back of deck `{deck_id}`"),
+                templates.render_face(&deck.back.template, &ctx),
+                &mut placed,
+            )
+            .unwrap_or_default();
         decks.push(DeckFaces {
             id: deck_id.clone(),
             name: deck.name.clone(),
@@ -153,15 +217,25 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
         .unwrap_or(HexOrientation::Flat);
     let mut pieces = Vec::new();
     for piece in game.components.pieces.iter().filter(|p| p.print) {
-        match draw_piece(game, templates, piece, orientation) {
-            Ok(p) => pieces.push(p),
-            Err(e) => errors.push(err(piece.id.span(), e)),
+        if let Some(p) = draw_piece(
+            game,
+            templates,
+            piece,
+            orientation,
+            &mut errors,
+            &mut placed,
+        ) {
+            pieces.push(p);
         }
     }
-    if errors.is_empty() {
-        Ok(Faces { decks, pieces })
+    if errors.list.is_empty() {
+        Ok(Faces {
+            decks,
+            pieces,
+            placed,
+        })
     } else {
-        Err(errors)
+        Err(errors.list)
     }
 }
 
@@ -220,7 +294,9 @@ fn draw_piece(
     templates: &Templates,
     piece: &Piece,
     orientation: HexOrientation,
-) -> Result<PieceFace, String> {
+    errors: &mut Errors,
+    placed: &mut Vec<Placement>,
+) -> Option<PieceFace> {
     let id = piece.id.get_ref();
     let ((w, h), outline) = piece_geometry(piece, orientation);
     let mut ctx = piece_context(game, piece, w, h, &uid(id));
@@ -231,13 +307,14 @@ fn draw_piece(
     } else {
         "piece"
     };
-    let (svg, overflows) = templates
-        .render(name, &ctx)
-        .map_err(|e| format!("piece `{id}`: {e}"))?;
-    if let Some(o) = overflows.first() {
-        return Err(format!("piece `{id}`: {o}"));
-    }
-    Ok(PieceFace {
+    let svg = errors.rendered(
+        None,
+        piece.id.span(),
+        &format!("piece `{id}`"),
+        templates.render_face(name, &ctx),
+        placed,
+    )?;
+    Some(PieceFace {
         id: id.clone(),
         name: piece.name.clone(),
         kind: piece.kind.clone(),

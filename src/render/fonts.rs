@@ -1,49 +1,107 @@
-//! The fonts every sheet uses, compiled into the binary from `fonts/` so that nothing
-//! depends on the fonts installed on the machine. DejaVu (Bitstream Vera licence, see
-//! `fonts/LICENSE-DejaVu.txt`) covers Finnish and the other Latin languages.
+//! Fonts: the bundled DejaVu faces, compiled into the binary from `fonts/` so that nothing
+//! depends on the fonts installed on the machine (Bitstream Vera licence, see
+//! `fonts/LICENSE-DejaVu.txt`; they cover Finnish and the other Latin languages), and the
+//! faces a game ships in its own `fonts/` folder (TTF, OTF, TTC).
+//!
+//! Templates name a face in `text(face=...)`: `sans`, `bold` and `serif-italic` for the
+//! bundled ones, and a game's own by family and style, as `"Family"`, `"Family Bold"`,
+//! `"Family Italic"` or `"Family Bold Italic"` (other weights: `Light`, `Medium`, `Black`...).
+//! Every face is in the font database pages are drawn with, so `font-family="Family"` in a
+//! template works too; the PDF embeds the subset of each face that is used.
 
-use std::sync::{Arc, OnceLock};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::path::Path;
+use std::sync::{Arc, OnceLock, RwLock};
 
 use usvg::fontdb;
 
-/// A font face the templates may name with `font-family` (and weight or style).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Face {
+use crate::diag::Problem;
+
+/// A font face, as a handle into the faces this process has loaded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Face(usize);
+
+#[allow(non_upper_case_globals)]
+impl Face {
     /// Body text: `font-family="DejaVu Sans"` (condensed cut).
-    Sans,
+    pub const Sans: Face = Face(0);
     /// Titles and numbers: `font-weight="bold"`.
-    Bold,
+    pub const Bold: Face = Face(1);
     /// Journal and flavour lines: `font-family="DejaVu Serif" font-style="italic"`.
-    SerifItalic,
+    pub const SerifItalic: Face = Face(2);
 }
 
 const SANS: &[u8] = include_bytes!("../../fonts/DejaVuSansCondensed.ttf");
 const BOLD: &[u8] = include_bytes!("../../fonts/DejaVuSansCondensed-Bold.ttf");
 const SERIF_ITALIC: &[u8] = include_bytes!("../../fonts/DejaVuSerifCondensed-Italic.ttf");
 
-impl Face {
-    fn data(self) -> &'static [u8] {
-        match self {
-            Face::Sans => SANS,
-            Face::Bold => BOLD,
-            Face::SerifItalic => SERIF_ITALIC,
-        }
-    }
+/// The names templates give the bundled faces.
+const BUILTIN_NAMES: [&str; 3] = ["sans", "bold", "serif-italic"];
 
+/// A loaded face: its bytes (kept for the process's life), metrics and SVG attributes.
+struct Entry {
+    data: &'static [u8],
+    attrs: &'static str,
+    metrics: Metrics,
+}
+
+struct Registry {
+    entries: Vec<&'static Entry>,
+    /// Faces already loaded, by (length, hash of the bytes, index in a collection).
+    by_content: HashMap<(usize, u64, u32), Face>,
+    database: Option<Arc<fontdb::Database>>,
+}
+
+fn registry() -> &'static RwLock<Registry> {
+    static REGISTRY: OnceLock<RwLock<Registry>> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let builtin = [
+            (
+                SANS,
+                r#"font-family="DejaVu Sans" font-stretch="condensed""#,
+            ),
+            (
+                BOLD,
+                r#"font-family="DejaVu Sans" font-stretch="condensed" font-weight="bold""#,
+            ),
+            (
+                SERIF_ITALIC,
+                r#"font-family="DejaVu Serif" font-stretch="condensed" font-style="italic""#,
+            ),
+        ];
+        let entries = builtin
+            .into_iter()
+            .map(|(data, attrs)| {
+                let metrics =
+                    Metrics::parse(data, 0).expect("the bundled fonts are valid TrueType files");
+                &*Box::leak(Box::new(Entry {
+                    data,
+                    attrs,
+                    metrics,
+                }))
+            })
+            .collect();
+        RwLock::new(Registry {
+            entries,
+            by_content: HashMap::new(),
+            database: None,
+        })
+    })
+}
+
+fn entry(face: Face) -> &'static Entry {
+    let r = registry().read().unwrap_or_else(|e| e.into_inner());
+    r.entries.get(face.0).copied().unwrap_or(r.entries[0])
+}
+
+impl Face {
     /// SVG attributes selecting this face.
     pub fn svg_attrs(self) -> &'static str {
-        match self {
-            Face::Sans => r#"font-family="DejaVu Sans" font-stretch="condensed""#,
-            Face::Bold => {
-                r#"font-family="DejaVu Sans" font-stretch="condensed" font-weight="bold""#
-            }
-            Face::SerifItalic => {
-                r#"font-family="DejaVu Serif" font-stretch="condensed" font-style="italic""#
-            }
-        }
+        entry(self).attrs
     }
 
-    /// Parses a face name as templates write it: `sans`, `bold` or `serif-italic`.
+    /// Parses a bundled face's name as templates write it: `sans`, `bold` or `serif-italic`.
     pub fn parse(name: &str) -> Option<Face> {
         match name {
             "sans" => Some(Face::Sans),
@@ -54,22 +112,218 @@ impl Face {
     }
 }
 
-/// The font database usvg uses: only the bundled fonts, with DejaVu Sans as every generic family.
+/// The font database usvg uses: the bundled fonts and every game font loaded so far, with
+/// DejaVu Sans as every generic family.
 pub fn database() -> Arc<fontdb::Database> {
-    static DB: OnceLock<Arc<fontdb::Database>> = OnceLock::new();
-    DB.get_or_init(|| {
-        let mut db = fontdb::Database::new();
-        for face in [Face::Sans, Face::Bold, Face::SerifItalic] {
-            db.load_font_data(face.data().to_vec());
+    if let Some(db) = registry()
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .database
+        .clone()
+    {
+        return db;
+    }
+    let mut r = registry().write().unwrap_or_else(|e| e.into_inner());
+    if let Some(db) = &r.database {
+        return db.clone();
+    }
+    let mut db = fontdb::Database::new();
+    let mut loaded = std::collections::HashSet::new();
+    let mut named = std::collections::HashSet::new();
+    // The newest face of a family and style wins (a font file changed while `watch` runs);
+    // a collection is loaded once, and fontdb reads every face in it.
+    for e in r.entries.iter().rev() {
+        if named.insert(e.attrs) && loaded.insert(e.data.as_ptr() as usize) {
+            db.load_font_data(e.data.to_vec());
         }
-        db.set_sans_serif_family("DejaVu Sans");
-        db.set_serif_family("DejaVu Serif");
-        db.set_monospace_family("DejaVu Sans");
-        db.set_cursive_family("DejaVu Sans");
-        db.set_fantasy_family("DejaVu Sans");
-        Arc::new(db)
-    })
-    .clone()
+    }
+    db.set_sans_serif_family("DejaVu Sans");
+    db.set_serif_family("DejaVu Serif");
+    db.set_monospace_family("DejaVu Sans");
+    db.set_cursive_family("DejaVu Sans");
+    db.set_fantasy_family("DejaVu Sans");
+    let db = Arc::new(db);
+    r.database = Some(db.clone());
+    db
+}
+
+/// The faces a game may name: the bundled ones and those in its `fonts/` folder.
+#[derive(Debug, Clone)]
+pub struct GameFaces {
+    /// Name as templates write it, and the face.
+    pub named: Vec<(String, Face)>,
+}
+
+impl GameFaces {
+    /// The face of a name (case does not matter).
+    pub fn get(&self, name: &str) -> Option<Face> {
+        self.named
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
+            .map(|(_, f)| *f)
+    }
+
+    /// Every name, for the message about an unknown face.
+    pub fn names(&self) -> Vec<&str> {
+        self.named.iter().map(|(n, _)| n.as_str()).collect()
+    }
+}
+
+/// The folder a game keeps its fonts in.
+pub fn game_font_dir(game_dir: &Path) -> std::path::PathBuf {
+    game_dir.join("fonts")
+}
+
+/// Loads the fonts of a game's `fonts/` folder; a file that is not a font is a problem
+/// naming it.
+pub fn game_faces(game_dir: &Path) -> Result<GameFaces, Problem> {
+    let mut named: Vec<(String, Face)> = BUILTIN_NAMES
+        .iter()
+        .zip([Face::Sans, Face::Bold, Face::SerifItalic])
+        .map(|(n, f)| (n.to_string(), f))
+        .collect();
+    let dir = game_font_dir(game_dir);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Ok(GameFaces { named });
+    };
+    let mut paths: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                ["ttf", "otf", "ttc", "otc"].contains(&e.to_ascii_lowercase().as_str())
+            })
+        })
+        .collect();
+    paths.sort();
+    for path in paths {
+        let real = crate::model::paths::resolve_in(
+            game_dir,
+            &path
+                .strip_prefix(game_dir)
+                .unwrap_or(&path)
+                .to_string_lossy(),
+        )
+        .map_err(|e| Problem::io(&path, e))?;
+        let bytes = std::fs::read(&real).map_err(|e| Problem::io(&path, e))?;
+        let faces = register(bytes).map_err(|e| {
+            Problem::data(format!("{}: {e}", path.display()))
+                .help("a game's fonts/ folder holds TrueType or OpenType fonts (.ttf, .otf, .ttc)")
+        })?;
+        named.extend(faces);
+    }
+    Ok(GameFaces { named })
+}
+
+/// Registers every face of a font file; returns each face's name and handle.
+fn register(bytes: Vec<u8>) -> Result<Vec<(String, Face)>, String> {
+    ttf_parser::Face::parse(&bytes, 0)
+        .map_err(|e| format!("not a font this tool can read ({e})"))?;
+    let count = ttf_parser::fonts_in_collection(&bytes).unwrap_or(1);
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    let key = (bytes.len(), hasher.finish());
+    let data: &'static [u8] = {
+        let r = registry().read().unwrap_or_else(|e| e.into_inner());
+        match r.by_content.get(&(key.0, key.1, 0)) {
+            Some(face) => r.entries[face.0].data,
+            None => Box::leak(bytes.into_boxed_slice()),
+        }
+    };
+    let mut out = Vec::new();
+    for index in 0..count {
+        let parsed = ttf_parser::Face::parse(data, index)
+            .map_err(|e| format!("not a font this tool can read ({e})"))?;
+        let (name, attrs) = describe(&parsed).ok_or("the font names no family")?;
+        let mut r = registry().write().unwrap_or_else(|e| e.into_inner());
+        if let Some(face) = r.by_content.get(&(key.0, key.1, index)) {
+            out.push((name, *face));
+            continue;
+        }
+        let metrics = Metrics::parse(data, index).ok_or("the font has no usable metrics")?;
+        let face = Face(r.entries.len());
+        r.entries.push(Box::leak(Box::new(Entry {
+            data,
+            attrs: Box::leak(attrs.into_boxed_str()),
+            metrics,
+        })));
+        r.by_content.insert((key.0, key.1, index), face);
+        r.database = None;
+        out.push((name, face));
+    }
+    Ok(out)
+}
+
+/// The face's name (`Family Bold Italic`) and the SVG attributes that select it.
+fn describe(face: &ttf_parser::Face) -> Option<(String, String)> {
+    let family = name_of(face, ttf_parser::name_id::TYPOGRAPHIC_FAMILY)
+        .or_else(|| name_of(face, ttf_parser::name_id::FAMILY))?;
+    let weight = face.weight().to_number();
+    let italic = face.is_italic() || face.is_oblique();
+    let weight_word = match weight {
+        0..=150 => "Thin",
+        151..=250 => "ExtraLight",
+        251..=350 => "Light",
+        351..=450 => "",
+        451..=550 => "Medium",
+        551..=650 => "SemiBold",
+        651..=750 => "Bold",
+        751..=850 => "ExtraBold",
+        _ => "Black",
+    };
+    let stretch = stretch_keyword(face.width());
+    let stretch_word = match stretch {
+        "normal" => String::new(),
+        other => other
+            .split('-')
+            .map(|w| w[..1].to_uppercase() + &w[1..])
+            .collect(),
+    };
+    let mut name = family.clone();
+    for word in [
+        stretch_word.as_str(),
+        weight_word,
+        if italic { "Italic" } else { "" },
+    ] {
+        if !word.is_empty() {
+            name.push(' ');
+            name.push_str(word);
+        }
+    }
+    let mut attrs = format!(
+        r#"font-family="{}" font-weight="{weight}""#,
+        super::xml_escape(&family)
+    );
+    if italic {
+        attrs.push_str(r#" font-style="italic""#);
+    }
+    if stretch != "normal" {
+        attrs.push_str(&format!(r#" font-stretch="{stretch}""#));
+    }
+    Some((name, attrs))
+}
+
+fn name_of(face: &ttf_parser::Face, id: u16) -> Option<String> {
+    face.names()
+        .into_iter()
+        .filter(|n| n.name_id == id && n.is_unicode())
+        .find_map(|n| n.to_string())
+        .filter(|s| !s.trim().is_empty())
+}
+
+fn stretch_keyword(width: ttf_parser::Width) -> &'static str {
+    use ttf_parser::Width::*;
+    match width {
+        UltraCondensed => "ultra-condensed",
+        ExtraCondensed => "extra-condensed",
+        Condensed => "condensed",
+        SemiCondensed => "semi-condensed",
+        Normal => "normal",
+        SemiExpanded => "semi-expanded",
+        Expanded => "expanded",
+        ExtraExpanded => "extra-expanded",
+        UltraExpanded => "ultra-expanded",
+    }
 }
 
 /// Advance widths for measuring text before it is laid out.
@@ -79,23 +333,17 @@ pub struct Metrics {
 }
 
 impl Metrics {
-    pub fn of(face: Face) -> &'static Metrics {
-        static SANS_M: OnceLock<Metrics> = OnceLock::new();
-        static BOLD_M: OnceLock<Metrics> = OnceLock::new();
-        static SERIF_M: OnceLock<Metrics> = OnceLock::new();
-        let cell = match face {
-            Face::Sans => &SANS_M,
-            Face::Bold => &BOLD_M,
-            Face::SerifItalic => &SERIF_M,
-        };
-        cell.get_or_init(|| {
-            let parsed = ttf_parser::Face::parse(face.data(), 0)
-                .expect("the bundled fonts are valid TrueType files");
-            Metrics {
-                units_per_em: f64::from(parsed.units_per_em()),
-                face: parsed,
-            }
+    fn parse(data: &'static [u8], index: u32) -> Option<Metrics> {
+        let face = ttf_parser::Face::parse(data, index).ok()?;
+        Some(Metrics {
+            units_per_em: f64::from(face.units_per_em()),
+            face,
         })
+    }
+
+    /// The metrics of a face (the real ones of whatever face a template chose).
+    pub fn of(face: Face) -> &'static Metrics {
+        &entry(face).metrics
     }
 
     /// Width of `text` at `size` (same unit as `size`), without kerning.
@@ -132,7 +380,7 @@ mod tests {
         for c in ['ä', 'ö', 'Ä', 'Ö', 'å'] {
             assert!(m.face.glyph_index(c).is_some(), "missing {c}");
         }
-        assert_eq!(database().len(), 3);
+        assert!(database().len() >= 3);
     }
 
     #[test]
@@ -140,5 +388,20 @@ mod tests {
         let m = Metrics::of(Face::Sans);
         assert!(m.width("WWW", 10.0) > m.width("iii", 10.0));
         assert!((m.width("ab", 20.0) - 2.0 * m.width("ab", 10.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_font_file_is_named_by_family_and_style_and_loaded_once() {
+        let faces = register(BOLD.to_vec()).unwrap();
+        assert_eq!(faces.len(), 1);
+        assert_eq!(faces[0].0, "DejaVu Sans SemiCondensed Bold");
+        let again = register(BOLD.to_vec()).unwrap();
+        assert_eq!(faces[0].1, again[0].1);
+        assert!(
+            Face(faces[0].1.0)
+                .svg_attrs()
+                .contains(r#"font-weight="700""#)
+        );
+        assert!(register(b"not a font".to_vec()).is_err());
     }
 }

@@ -39,8 +39,12 @@ pub fn mark_path(mark: &str) -> Option<&'static str> {
             "M-0.75,-0.8 H0.75 V0 C0.75,0.45 0.35,0.7 0,0.9 C-0.35,0.7 -0.75,0.45 -0.75,0 Z"
         }
         "key" => {
-            "M-0.85,-0.3 A0.35,0.35 0 1 1 -0.85,0.3 A0.35,0.35 0 1 1 -0.85,-0.3 Z \
-             M-0.2,-0.12 H0.85 V0.12 H0.7 V0.45 H0.45 V0.12 H0.3 V0.35 H0.1 V0.12 H-0.2 Z"
+            // One ring with a hole (the bow), and the shaft with two teeth joined to it: the
+            // shaft's left end follows the ring's edge, so the even-odd fill leaves no gap.
+            "M-0.93,0 A0.38,0.38 0 1 0 -0.17,0 A0.38,0.38 0 1 0 -0.93,0 Z \
+             M-0.72,0 A0.17,0.17 0 1 0 -0.38,0 A0.17,0.17 0 1 0 -0.72,0 Z \
+             M-0.189,-0.12 H0.85 V0.12 H0.72 V0.42 H0.5 V0.12 H0.35 V0.34 H0.15 V0.12 H-0.189 \
+             A0.38,0.38 0 0 0 -0.189,-0.12 Z"
         }
         "gear" => {
             "M-0.15,-0.9 H0.15 L0.2,-0.62 L0.45,-0.5 L0.68,-0.66 L0.87,-0.45 L0.68,-0.22 \

@@ -11,6 +11,7 @@ pub mod board;
 pub mod calibrate;
 pub mod faces;
 pub mod fonts;
+pub mod images;
 pub mod index;
 pub mod layout;
 pub mod marks;
@@ -120,8 +121,8 @@ impl GameBuild<'_> {
 /// A build stage: writes some of a game's outputs and returns their paths.
 pub type Stage = fn(&GameBuild) -> Result<Vec<PathBuf>, String>;
 
-/// Every stage of `printplay build`, in order; each game runs them all (in parallel).
-/// To add an output (the rules reference), add one line here.
+/// Every stage of `printplay build`, in order; each game runs them all in parallel, except the
+/// last (the rules reference), which runs after them. To add an output, add one line here.
 pub fn stages() -> Vec<(&'static str, Stage)> {
     vec![
         ("cards", cards_stage),
@@ -136,23 +137,76 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
 /// Problems that stop a game from printing: missing templates and text that does not fit.
 /// `printplay check` reports them too.
 pub fn check_faces(game: &Game) -> Vec<Problem> {
-    match Templates::new(game) {
-        Err(e) => vec![Problem::data(e).in_file(&game.components_file)],
-        Ok(t) => match faces::draw_all(game, &t, BuildOptions::default().bleed) {
-            Ok(_) => Vec::new(),
-            Err(errors) => errors
-                .into_iter()
-                .map(|e| match e.span {
-                    Some(span) => crate::check::in_components(game, span, e.message),
-                    None => Problem::data(e.message).in_file(&game.components_file),
-                })
-                .collect(),
-        },
+    face_report(game).0
+}
+
+/// Draws every face as the build would: the problems that stop printing (a template's own
+/// failure once, at the template; art the data names is reported by the art checks, at the
+/// value that names it) and every image placed, for the resolution warnings.
+pub fn face_report(game: &Game) -> (Vec<Problem>, Vec<template::Placement>) {
+    let templates = match Templates::load(game) {
+        Ok(t) => t,
+        Err(p) => return (vec![p], Vec::new()),
+    };
+    match faces::draw_all(game, &templates, BuildOptions::default().bleed) {
+        Ok(f) => (Vec::new(), f.placed),
+        Err(errors) => {
+            let named = crate::check::art_paths(game);
+            let mut problems: Vec<Problem> = Vec::new();
+            let found = errors.into_iter().filter_map(|e| match (&e.cause, e.span) {
+                (faces::Cause::Art(template), _) => {
+                    // The art checks place art the data names; art a template names
+                    // itself is reported once, at the template.
+                    let art = e.message.find("image `").map_or("", |at| &e.message[at..]);
+                    let src = art.split('`').nth(1).unwrap_or_default();
+                    (!named.contains(src)).then(|| {
+                        templates.problem(&template::TemplateError {
+                            template: template.clone(),
+                            message: format!("template `{template}`: {art}"),
+                        })
+                    })
+                }
+                (faces::Cause::Template(t), _) => Some(templates.problem(t)),
+                (faces::Cause::Data, Some(span)) => Some(Problem::data(e.message).at(
+                    e.file.as_ref().unwrap_or(&game.components_file),
+                    span,
+                    "here",
+                )),
+                (faces::Cause::Data, None) => {
+                    Some(Problem::data(e.message).in_file(&game.components_file))
+                }
+            });
+            for p in found {
+                if !problems
+                    .iter()
+                    .any(|q| q.message == p.message && q.location() == p.location())
+                {
+                    problems.push(p);
+                }
+            }
+            (problems, Vec::new())
+        }
     }
+}
+
+/// Creates an output folder and proves it writable; when it cannot be, one problem (exit 2)
+/// naming the path in the way: a file where a folder should be, or the folder itself.
+pub fn prepare_output(dir: &Path) -> Result<(), Problem> {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return Err(match dir.ancestors().find(|a| a.is_file()) {
+            Some(file) => Problem::io_write(file, "it is a file where a folder should be"),
+            None => Problem::io_write(dir, e),
+        });
+    }
+    let probe = dir.join(format!(".printplay-probe.{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| Problem::io_write(dir, e))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 /// Draws a game's faces and runs every stage; the errors say what failed.
 pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, Vec<String>> {
+    prepare_output(&game_dir(&options.out, game)).map_err(|p| vec![p.message])?;
     let templates = Templates::new(game).map_err(|e| vec![e])?;
     let faces = faces::draw_all(game, &templates, options.bleed)
         .map_err(|errs| errs.into_iter().map(|e| e.message).collect::<Vec<_>>())?;
@@ -162,13 +216,18 @@ pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, V
         options,
         dir: options.out.join(&game.slug),
     };
-    let results: Vec<(&str, Result<Vec<PathBuf>, String>)> = stages()
+    // The last stage (the rules reference) links the images and PDFs the others write, so it
+    // runs once they are done.
+    let mut stages: Vec<_> = stages()
         .into_iter()
         .filter(|(name, _)| options.wants(name))
-        .collect::<Vec<_>>()
+        .collect();
+    let last = stages.pop_if(|(name, _)| *name == "rules");
+    let mut results: Vec<(&str, Result<Vec<PathBuf>, String>)> = stages
         .into_par_iter()
         .map(|(name, stage)| (name, stage(&build)))
         .collect();
+    results.extend(last.map(|(name, stage)| (name, stage(&build))));
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for (name, r) in results {

@@ -36,6 +36,8 @@ pub fn usvg_options() -> usvg::Options<'static> {
         fontdb: fonts::database(),
         font_family: "DejaVu Sans".to_string(),
         resources_dir: None,
+        // Art only from the files the game's data names; never any other file.
+        image_href_resolver: super::images::href_resolver(),
         ..Default::default()
     }
 }

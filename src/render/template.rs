@@ -15,18 +15,28 @@
 //!   `ink(colour)`: black or white, whichever reads on `colour`;
 //!   `cycle(pairs, cx, cy, r)`: symbols round a circle with an arrow from each pair's first
 //!   to its second (an element cycle from a `[[winner, loser], ...]` parameter).
+//! - `image(src, x, y, w, h, fit, anchor)`: art from the game's folder (`src` is a path
+//!   relative to it, usually an `image` field: `card.fields.art`, `piece.image`) placed in
+//!   the box; `fit` is `contain` (default: the whole image), `cover` (fills the box, cropped)
+//!   or `stretch`; `anchor` is `center` (default), `top`, `bottom`, `left`, `right`,
+//!   `top-left`, `top-right`, `bottom-left` or `bottom-right`. An empty `src` draws nothing.
+//!
+//! `face` is `sans`, `bold`, `serif-italic` or a face of the game's `fonts/` folder by
+//! family and style (`"Family"`, `"Family Bold"`, `"Family Italic"`...).
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Value, json};
 use tera::{Context, Tera};
 
-use super::fonts::Face;
+use super::fonts::{GameFaces, game_faces};
+use super::images;
 use super::marks;
 use super::text::{self, TextBox};
+use crate::diag::{Problem, SourceFile};
 use crate::model::{Back, Card, Deck, Game, Piece, Symbol};
 
 /// Templates compiled into the binary from `templates/`.
@@ -104,6 +114,38 @@ pub fn builtin_names() -> Vec<&'static str> {
 thread_local! {
     /// Text boxes that overflowed while the current face was rendered.
     static OVERFLOWS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// Art that could not be used while the current face was rendered.
+    static ART_ERRORS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// Art placed on the current face.
+    static PLACED: RefCell<Vec<Placement>> = const { RefCell::new(Vec::new()) };
+}
+
+/// One image placed on a face: the path as the data gave it and its print resolution.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Placement {
+    pub src: String,
+    /// Dots per inch at the placed size; `None` for vector art.
+    pub dpi: Option<f64>,
+}
+
+/// A rendered face and what went wrong with its data.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The template that drew it.
+    pub template: String,
+    pub svg: String,
+    /// Text boxes whose text does not fit.
+    pub overflows: Vec<String>,
+    /// Art the data names that cannot be used (missing, outside the folder, undecodable).
+    pub art_errors: Vec<String>,
+    pub placed: Vec<Placement>,
+}
+
+/// A template that failed as a whole (whatever card it drew): placed at the template.
+#[derive(Debug, Clone)]
+pub struct TemplateError {
+    pub template: String,
+    pub message: String,
 }
 
 /// A tera function whose output is SVG, inserted unescaped.
@@ -141,14 +183,34 @@ fn string(args: &HashMap<String, Value>, key: &str, default: Option<&str>) -> te
 }
 
 /// The template engine for one game: its own templates over the built-ins, and the
-/// functions above bound to the game's symbols.
+/// functions above bound to the game's symbols, faces and folder.
 pub struct Templates {
     tera: Tera,
+    /// Each template's text and file, for placing its errors.
+    sources: BTreeMap<String, SourceFile>,
+    /// The faces the game may name.
+    pub faces: Arc<GameFaces>,
 }
 
 impl Templates {
     pub fn new(game: &Game) -> Result<Templates, String> {
-        let mut tera = builtins()?.clone();
+        Templates::load(game).map_err(|p| p.to_string())
+    }
+
+    /// The game's templates and fonts; a template that does not parse, or a font file that
+    /// does not load, is a problem placed in its own file.
+    pub fn load(game: &Game) -> Result<Templates, Problem> {
+        let mut tera = builtins().map_err(Problem::data)?.clone();
+        let mut sources: BTreeMap<String, SourceFile> = BUILTIN
+            .iter()
+            .map(|(name, body)| {
+                let file = SourceFile {
+                    path: Path::new("templates").join(format!("{name}.svg")),
+                    text: Arc::from(*body),
+                };
+                (name.to_string(), file)
+            })
+            .collect();
         let dir = game_template_dir(game);
         if let Ok(entries) = std::fs::read_dir(&dir) {
             let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
@@ -157,41 +219,96 @@ impl Templates {
                 .iter()
                 .filter(|p| p.extension().is_some_and(|e| e == "svg"))
             {
-                add_file(&mut tera, path)?;
+                let (name, file) = add_file(&mut tera, path)?;
+                sources.insert(name, file);
             }
         }
+        let faces = Arc::new(game_faces(&game.dir)?);
         let symbols: BTreeMap<String, Symbol> = game
             .components
             .symbols
             .iter()
             .map(|s| (s.id.get_ref().clone(), s.clone()))
             .collect();
-        register(&mut tera, symbols);
-        Ok(Templates { tera })
+        register(&mut tera, symbols, faces.clone(), game.dir.clone());
+        Ok(Templates {
+            tera,
+            sources,
+            faces,
+        })
     }
 
-    /// Renders a template; returns the SVG fragment and the text boxes that overflowed.
+    /// Renders a template; returns the SVG fragment and the problems of the data it drew
+    /// (text that overflows, art that cannot be used).
     pub fn render(&self, name: &str, ctx: &Context) -> Result<(String, Vec<String>), String> {
+        let r = self.render_face(name, ctx).map_err(|e| e.message)?;
+        let mut problems = r.overflows;
+        problems.extend(r.art_errors);
+        Ok((r.svg, problems))
+    }
+
+    /// Renders a template for one face.
+    pub fn render_face(&self, name: &str, ctx: &Context) -> Result<Rendered, TemplateError> {
         let file = format!("{name}.svg");
+        let fail = |message: String| TemplateError {
+            template: name.to_string(),
+            message,
+        };
         if !self.tera.get_template_names().any(|n| n == file) {
-            return Err(format!(
+            return Err(fail(format!(
                 "template `{name}` does not exist (looked in the game's templates/ folder and the built-ins: {})",
                 builtin_names().join(", ")
-            ));
+            )));
         }
         OVERFLOWS.with(|o| o.borrow_mut().clear());
+        ART_ERRORS.with(|o| o.borrow_mut().clear());
+        PLACED.with(|o| o.borrow_mut().clear());
         let svg = self
             .tera
             .render(&file, ctx)
-            .map_err(|e| format!("template `{name}`: {}", error_chain(&e)))?;
-        let overflows = OVERFLOWS.with(|o| std::mem::take(&mut *o.borrow_mut()));
-        Ok((svg, overflows))
+            .map_err(|e| fail(format!("template `{name}`: {}", deepest_cause(&e))))?;
+        if let Some(href) = images::stray_href(&svg) {
+            return Err(fail(format!(
+                "template `{name}`: an <image> names `{href}`, which pages never load; \
+                 place art with image(src=...), a path in the game's folder"
+            )));
+        }
+        Ok(Rendered {
+            template: name.to_string(),
+            svg,
+            overflows: OVERFLOWS.with(|o| std::mem::take(&mut *o.borrow_mut())),
+            art_errors: ART_ERRORS.with(|o| std::mem::take(&mut *o.borrow_mut())),
+            placed: PLACED.with(|o| std::mem::take(&mut *o.borrow_mut())),
+        })
     }
 
     pub fn has(&self, name: &str) -> bool {
         let file = format!("{name}.svg");
         self.tera.get_template_names().any(|n| n == file)
     }
+
+    /// A template's failure as one problem at the template's own file, on the line that
+    /// holds the name the message quotes (an unknown face, a missing variable) when found.
+    pub fn problem(&self, e: &TemplateError) -> Problem {
+        let problem = Problem::data(e.message.clone());
+        let Some(file) = self.sources.get(&e.template) else {
+            return problem;
+        };
+        match quoted_span(&file.text, &e.message) {
+            Some(span) => problem.at(file, span, "here"),
+            None => problem.in_file(file),
+        }
+    }
+}
+
+/// Where in a template the first `quoted` name of an error message stands.
+fn quoted_span(text: &str, message: &str) -> Option<std::ops::Range<usize>> {
+    message.split('`').skip(1).step_by(2).find_map(|name| {
+        let name = name.trim();
+        (!name.is_empty())
+            .then(|| text.find(name).map(|at| at..at + name.len()))
+            .flatten()
+    })
 }
 
 /// The built-in templates, parsed once per process (parsing is most of the cost of a
@@ -211,11 +328,48 @@ fn builtins() -> Result<&'static Tera, String> {
     .map_err(Clone::clone)
 }
 
-fn add_file(tera: &mut Tera, path: &Path) -> Result<(), String> {
-    let body = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
-    tera.add_raw_template(&format!("{stem}.svg"), &body)
-        .map_err(|e| format!("{}: {}", path.display(), error_chain(&e)))
+fn add_file(tera: &mut Tera, path: &Path) -> Result<(String, SourceFile), Problem> {
+    let file = crate::model::read_source(path)?;
+    let stem = path
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    tera.add_raw_template(&format!("{stem}.svg"), &file.text)
+        .map_err(|e| {
+            let message = error_chain(&e);
+            let problem = Problem::data(format!("template `{stem}` does not parse"));
+            match parse_error_offset(&file, &message) {
+                Some(at) => problem.at(&file, at..(at + 1).min(file.text.len()), message),
+                None => problem.in_file(&file).help(message),
+            }
+        })?;
+    Ok((stem, file))
+}
+
+/// The byte offset of tera's ` --> LINE:COL` in a parse error.
+fn parse_error_offset(file: &SourceFile, message: &str) -> Option<usize> {
+    let at = message.find("--> ")? + 4;
+    let rest = &message[at..];
+    let end = rest.find(|c: char| !(c.is_ascii_digit() || c == ':'))?;
+    let (line, col) = rest[..end].split_once(':')?;
+    let (line, col): (usize, usize) = (line.parse().ok()?, col.parse().ok()?);
+    let start: usize = file
+        .text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    Some((start + col.saturating_sub(1)).min(file.text.len()))
+}
+
+/// The innermost cause of a rendering error: what went wrong, without tera's framing.
+fn deepest_cause(e: &tera::Error) -> String {
+    let mut cause: &dyn std::error::Error = e;
+    while let Some(next) = cause.source() {
+        cause = next;
+    }
+    cause.to_string()
 }
 
 fn error_chain(e: &tera::Error) -> String {
@@ -229,14 +383,27 @@ fn error_chain(e: &tera::Error) -> String {
     out
 }
 
-fn register(tera: &mut Tera, symbols: BTreeMap<String, Symbol>) {
+fn register(
+    tera: &mut Tera,
+    symbols: BTreeMap<String, Symbol>,
+    faces: Arc<GameFaces>,
+    game_dir: std::path::PathBuf,
+) {
+    tera.register_function(
+        "image",
+        SvgFn(move |a: &HashMap<String, Value>| image_fn(a, &game_dir)),
+    );
     let syms = symbols.clone();
     tera.register_function(
         "text",
         SvgFn(move |a: &HashMap<String, Value>| {
             let face_name = string(a, "face", Some("sans"))?;
-            let face = Face::parse(&face_name)
-                .ok_or_else(|| tera::Error::msg(format!("unknown face `{face_name}`")))?;
+            let face = faces.get(&face_name).ok_or_else(|| {
+                tera::Error::msg(format!(
+                    "unknown face `{face_name}`; the faces: {}",
+                    faces.names().join(", ")
+                ))
+            })?;
             let size = num(a, "size", None)?;
             let b = TextBox {
                 x: num(a, "x", None)?,
@@ -327,6 +494,51 @@ fn register(tera: &mut Tera, symbols: BTreeMap<String, Symbol>) {
     );
 }
 
+/// `image(src, x, y, w, h, fit, anchor)`: see the module's documentation.
+fn image_fn(a: &HashMap<String, Value>, game_dir: &Path) -> tera::Result<Value> {
+    let src = match a.get("src") {
+        None | Some(Value::Null) => return Ok(Value::String(String::new())),
+        Some(Value::String(s)) if s.trim().is_empty() => return Ok(Value::String(String::new())),
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => return Err(tera::Error::msg(format!("`src` must be a path, found {v}"))),
+    };
+    let fit_name = string(a, "fit", Some("contain"))?;
+    let fit = images::Fit::parse(&fit_name).ok_or_else(|| {
+        tera::Error::msg(format!(
+            "unknown fit `{fit_name}`; the fits: {}",
+            images::Fit::NAMES
+        ))
+    })?;
+    let anchor = string(a, "anchor", Some("center"))?;
+    let aspect = images::aspect(fit, &anchor).ok_or_else(|| {
+        tera::Error::msg(format!(
+            "unknown anchor `{anchor}`; the anchors: {}",
+            images::ANCHORS
+        ))
+    })?;
+    let (x, y, w, h) = (
+        num(a, "x", None)?,
+        num(a, "y", None)?,
+        num(a, "w", None)?,
+        num(a, "h", None)?,
+    );
+    match images::load(game_dir, &src) {
+        Ok(art) => {
+            PLACED.with(|p| {
+                p.borrow_mut().push(Placement {
+                    src: src.clone(),
+                    dpi: images::print_dpi(&art, fit, w, h),
+                })
+            });
+            Ok(Value::String(images::element(&art, x, y, w, h, &aspect)))
+        }
+        Err(e) => {
+            ART_ERRORS.with(|o| o.borrow_mut().push(format!("image {e}")));
+            Ok(Value::String(String::new()))
+        }
+    }
+}
+
 fn toml_to_json(v: &toml::Value) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
@@ -385,8 +597,14 @@ fn fields_json(fields: &BTreeMap<String, toml::Spanned<toml::Value>>) -> Value {
 
 fn deck_json(deck: &Deck) -> Value {
     let (w, h) = deck.size.mm();
+    let fields: serde_json::Map<String, Value> = deck
+        .fields
+        .iter()
+        .map(|(name, d)| (name.clone(), json!({ "type": d.kind, "label": d.label })))
+        .collect();
     json!({ "id": deck.id.get_ref(), "name": deck.name, "names": deck.names, "width": w,
-            "height": h, "back": back_json(&deck.back), "cards": deck.cards.len() })
+            "height": h, "back": back_json(&deck.back), "cards": deck.cards.len(),
+            "fields": fields })
 }
 
 fn back_json(back: &Back) -> Value {
@@ -424,6 +642,7 @@ pub fn piece_context(game: &Game, piece: &Piece, w: f64, h: f64, uid: &str) -> C
         &json!({ "id": piece.id.get_ref(), "name": piece.name, "names": piece.names,
                  "kind": piece.kind, "shape": piece.shape, "size_mm": piece.size_mm,
                  "symbol": piece.symbol, "label": piece.label,
+                 "image": piece.image.as_ref().map(|i| i.get_ref()),
                  "fields": fields_json(&piece.fields) }),
     );
     ctx

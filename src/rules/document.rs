@@ -13,16 +13,65 @@ use super::{Assets, Format, OutFile};
 use crate::diag::Problem;
 use crate::model::{Game, LangRules, Prose, SectionId, Source};
 
-/// What the page template receives.
+/// What the page templates receive (`page.*` for the full reference, `quick.*` for the one-page
+/// quick reference).
 #[derive(Debug, Serialize)]
 pub struct PageContext {
     pub lang: String,
+    /// The game's name, escaped for the format.
     pub title: String,
     /// Credits: label and value, already escaped for the format.
     pub credits: Vec<(String, String)>,
     pub msg: BTreeMap<String, String>,
+    /// The rules, in the order a player reads them.
     pub sections: Vec<Section>,
+    /// Where the values come from and engine matters, after the rules.
+    pub appendix: Vec<Section>,
+    /// The appendix heading's anchor in Markdown renderers.
+    pub appendix_anchor: String,
+    /// The same page in the game's other languages.
+    pub alternates: Vec<Alternate>,
+    /// The quick reference's file (from the full page) or the full page's (from the quick one).
+    pub companion: String,
+    /// The quick reference: its prose and the key of colours and symbols.
+    pub quick: String,
+    pub key: Vec<KeyGroup>,
     pub css: String,
+}
+
+/// A link to the same page in another language.
+#[derive(Debug, Serialize)]
+pub struct Alternate {
+    pub lang: String,
+    pub href: String,
+    /// The language's name in itself (`suomi`).
+    pub name: String,
+}
+
+/// One group of the colour and symbol key.
+#[derive(Debug, Serialize)]
+pub struct KeyGroup {
+    pub title: String,
+    pub items: Vec<KeyItem>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct KeyItem {
+    /// The symbol drawn as a small inline SVG (HTML only).
+    pub svg: String,
+    pub name: String,
+    /// The mark's name in words, so the key works without colour (Markdown, screen readers).
+    pub mark: String,
+}
+
+/// A card or token image the build wrote, for the gallery.
+#[derive(Debug, Serialize)]
+pub struct GalleryItem {
+    /// The image's path, escaped for the format.
+    pub src: String,
+    pub name: String,
+    pub width: u32,
+    pub height: u32,
 }
 
 #[derive(Debug, Serialize)]
@@ -42,11 +91,20 @@ pub enum Block {
     Prose { body: String },
     /// A level-3 heading inside a section.
     Heading { id: String, text: String },
-    /// A table; `header` and every cell are rendered markup.
+    /// A table; `header` and every cell are rendered markup; `id` names a diagram's table.
     Table {
+        id: Option<String>,
         caption: String,
         header: Vec<String>,
         rows: Vec<Vec<Cell>>,
+    },
+    /// The key of colours and symbols.
+    Key { groups: Vec<KeyGroup> },
+    /// The card and token images the build wrote, and the print files they come from.
+    Gallery {
+        intro: String,
+        items: Vec<GalleryItem>,
+        files: Vec<(String, String)>,
     },
     /// A diagram: inline SVG in HTML, a linked SVG file in Markdown.
     Figure {
@@ -83,6 +141,8 @@ struct Writer<'a> {
     rules: &'a LangRules,
     values: BTreeMap<String, Val>,
     problems: Vec<Problem>,
+    /// Heading ids already used on the page.
+    ids: BTreeMap<String, usize>,
 }
 
 pub fn build(
@@ -90,7 +150,7 @@ pub fn build(
     lang: &str,
     format: Format,
     assets: &Assets,
-    sim_charts: &[String],
+    beside: &Beside,
 ) -> Result<Page, Vec<Problem>> {
     let msgs = assets.messages(lang).ok_or_else(|| {
         vec![Problem::data(format!(
@@ -118,35 +178,90 @@ pub fn build(
         rules,
         values,
         problems: Vec::new(),
+        ids: reserved_ids(),
     };
-    let (mut sections, extra_files) = w.sections(assets);
-    if !sim_charts.is_empty() {
-        let block = w.sim_links(sim_charts);
-        if let Some(s) = sections
+    let (sections, mut extra_files) = w.sections(assets, &SectionId::RULES, beside);
+    let (mut appendix, appendix_files) = w.sections(assets, &SectionId::APPENDIX, beside);
+    extra_files.extend(appendix_files);
+    if !beside.sim_charts.is_empty() {
+        let block = w.sim_links(&beside.sim_charts);
+        if let Some(s) = appendix
             .iter_mut()
-            .find(|s| s.id == SectionId::Variants.key())
+            .find(|s| s.id == SectionId::Options.key())
         {
             s.blocks.push(block);
         }
     }
-    if !w.problems.is_empty() {
-        return Err(w.problems);
-    }
+    let quick = w.prose(&w.rules.text.quick.clone());
+    let key = w.key();
     let credits = w.credits();
     if !w.problems.is_empty() {
         return Err(w.problems);
     }
+    let ext = format.extension();
+    let alternates = game
+        .info
+        .languages
+        .iter()
+        .filter(|l| *l != lang)
+        .map(|l| Alternate {
+            lang: l.clone(),
+            href: format!("rules.{l}.{ext}"),
+            name: assets
+                .messages(l)
+                .map_or_else(|| l.clone(), |m| m.language.clone()),
+        })
+        .collect();
     Ok(Page {
         context: PageContext {
             lang: lang.to_string(),
-            title: game.name_in(lang).to_string(),
+            title: w.plain(game.name_in(lang)),
             credits,
             msg: msgs.text.clone(),
             sections,
+            appendix,
+            appendix_anchor: heading_anchor(msgs.get("appendix").unwrap_or_default()),
+            alternates,
+            companion: format!("quick.{lang}.{ext}"),
+            quick,
+            key,
             css: assets.css.clone(),
         },
         extra_files,
     })
+}
+
+/// What lies beside a reference in its output folder, written by other commands: the build's
+/// card and token images and print files, and the simulator's charts. The reference links
+/// only what is there.
+#[derive(Debug, Clone, Default)]
+pub struct Beside {
+    /// Chart file names under `sim/`.
+    pub sim_charts: Vec<String>,
+    /// Images under `png/`: the id of the card or piece and the image's size in pixels.
+    pub images: BTreeMap<String, (u32, u32)>,
+    /// Print files beside the reference (`cards.pdf`, `tokens.pdf`, `board.pdf`).
+    pub print_files: Vec<String>,
+}
+
+/// Ids the page templates use themselves, so prose headings never take them.
+fn reserved_ids() -> BTreeMap<String, usize> {
+    let mut ids: BTreeMap<String, usize> = [
+        "top",
+        "main",
+        "toc-title",
+        "contents",
+        "appendix",
+        "languages",
+    ]
+    .iter()
+    .map(|s| (s.to_string(), 1))
+    .collect();
+    for id in SectionId::RULES.iter().chain(&SectionId::APPENDIX) {
+        ids.insert(id.key().to_string(), 1);
+        ids.insert(format!("{}-h", id.key()), 1);
+    }
+    ids
 }
 
 impl Writer<'_> {
@@ -170,6 +285,7 @@ impl Writer<'_> {
             separator: &self.msgs.list_separator,
             plural: self.msgs.plural,
             nouns: vec![&self.rules.text.nouns, &self.msgs.nouns],
+            numerals: &self.msgs.numerals,
         };
         match fill(prose.get_ref(), &resolver, &wording) {
             Ok(s) => s,
@@ -186,10 +302,46 @@ impl Writer<'_> {
     /// Prose as a block of the output format.
     fn prose(&mut self, prose: &Prose) -> String {
         let md = self.filled(prose);
+        self.markup(&md)
+    }
+
+    /// Markdown (filled in) as a block of the output format; headings get ids and permalinks.
+    fn markup(&mut self, md: &str) -> String {
         match self.format {
-            Format::Html => markdown::to_html(&md),
-            Format::Md => md.trim().to_string(),
+            Format::Html => {
+                let label = self.msg("permalink");
+                markdown::to_html_with_ids(md, &mut self.ids, &label)
+            }
+            Format::Md => {
+                let linked = self.markdown_targets(md);
+                markdown::to_safe_markdown(&linked).trim().to_string()
+            }
         }
+    }
+
+    /// Cross-references name the HTML page's ids (`#turn`, `#variant-stacking`, `#fig-map`);
+    /// in Markdown they become the anchors renderers give the headings they stand for.
+    fn markdown_targets(&mut self, md: &str) -> String {
+        let mut targets: Vec<(String, String)> = Vec::new();
+        for id in SectionId::RULES.iter().chain(&SectionId::APPENDIX) {
+            let title = self.msg(&format!("section_{}", id.key()));
+            targets.push((id.key().to_string(), heading_anchor(&title)));
+        }
+        for v in &self.rules.text.variants {
+            targets.push((
+                format!("variant-{}", v.id.get_ref()),
+                heading_anchor(&v.title),
+            ));
+        }
+        for d in &self.game.rules.meta.diagrams {
+            let title = self.msg(&format!("section_{}", d.section.key()));
+            targets.push((format!("fig-{}", d.id.get_ref()), heading_anchor(&title)));
+        }
+        let mut out = md.to_string();
+        for (id, anchor) in targets {
+            out = out.replace(&format!("](#{id})"), &format!("](#{anchor})"));
+        }
+        out
     }
 
     /// A short text (table cell, caption) in the output format.
@@ -197,7 +349,7 @@ impl Writer<'_> {
         let md = self.filled(prose);
         match self.format {
             Format::Html => markdown::to_inline_html(&md),
-            Format::Md => markdown::as_cell(&md),
+            Format::Md => markdown::as_cell(&markdown::to_safe_markdown(&md)),
         }
     }
 
@@ -230,18 +382,34 @@ impl Writer<'_> {
             .msgs
             .text
             .get(&format!("language_{}", info.rulebook_language));
-        let rulebook = match rulebook_lang {
-            Some(l) => format!("{} ({l})", self.plain(&info.rulebook)),
-            None => self.plain(&info.rulebook),
-        };
-        out.push((self.msg("source_rulebook"), rulebook));
+        // The rulebook by its title (and its publisher, listed above), never its file name;
+        // an original design cites none.
+        if info.rulebook.is_some() {
+            let title = self
+                .game
+                .rules
+                .meta
+                .rulebook_title
+                .clone()
+                .unwrap_or_else(|| info.name.clone());
+            let rulebook = match rulebook_lang {
+                Some(l) => format!("{} ({l})", self.plain(&title)),
+                None => self.plain(&title),
+            };
+            out.push((self.msg("source_rulebook"), rulebook));
+        }
         out
     }
 
-    fn sections(&mut self, assets: &Assets) -> (Vec<Section>, Vec<OutFile>) {
+    fn sections(
+        &mut self,
+        assets: &Assets,
+        ids: &[SectionId],
+        beside: &Beside,
+    ) -> (Vec<Section>, Vec<OutFile>) {
         let mut files = Vec::new();
         let mut sections = Vec::new();
-        for id in SectionId::ALL {
+        for &id in ids {
             let mut blocks = match id {
                 SectionId::Overview => vec![self.prose_block(&self.rules.text.overview.clone())],
                 SectionId::Goal => vec![self.prose_block(&self.rules.text.goal.clone())],
@@ -249,10 +417,11 @@ impl Writer<'_> {
                 SectionId::Turn => vec![self.prose_block(&self.rules.text.turn.clone())],
                 SectionId::End => vec![self.prose_block(&self.rules.text.end.clone())],
                 SectionId::Quick => vec![self.prose_block(&self.rules.text.quick.clone())],
-                SectionId::Components => vec![self.components_table()],
+                SectionId::Components => self.components(beside),
                 SectionId::Variants => self.variants(),
                 SectionId::Glossary => self.glossary(),
                 SectionId::Unprinted => self.unprinted(),
+                SectionId::Options => self.options(),
             };
             if id == SectionId::Glossary && blocks.is_empty() {
                 continue;
@@ -274,11 +443,120 @@ impl Writer<'_> {
             sections.push(Section {
                 id: id.key().to_string(),
                 anchor: heading_anchor(&title),
-                title,
+                title: self.plain(&title),
                 blocks,
             });
         }
         (sections, files)
+    }
+
+    /// The components section: the table, the key of colours and symbols, the gallery.
+    fn components(&mut self, beside: &Beside) -> Vec<Block> {
+        let mut blocks = vec![self.components_table()];
+        let groups = self.key();
+        if !groups.is_empty() {
+            blocks.push(Block::Key { groups });
+        }
+        blocks.extend(self.gallery(beside));
+        blocks
+    }
+
+    /// Every symbol group of the game with its colours, each drawn with its mark and named.
+    fn key(&mut self) -> Vec<KeyGroup> {
+        let mut groups: Vec<String> = Vec::new();
+        for s in &self.game.components.symbols {
+            if !groups.contains(&s.group) {
+                groups.push(s.group.clone());
+            }
+        }
+        let mut out = Vec::new();
+        for group in groups {
+            let Some(title) = self.rules.text.symbol_groups.get(&group).cloned() else {
+                self.problems.push(
+                    Problem::data(format!(
+                        "the rules prose has no name for the symbol group `{group}`: add it under [symbol_groups]"
+                    ))
+                    .in_file(&self.rules.file),
+                );
+                continue;
+            };
+            let items = self
+                .game
+                .symbols_in(&group)
+                .map(|s| {
+                    let name = s.names.get(self.lang).unwrap_or(&s.name).clone();
+                    let mark_key = format!("mark_{}", s.mark);
+                    let mark = self.msgs.get(&mark_key).unwrap_or(&s.mark).to_string();
+                    KeyItem {
+                        svg: format!(
+                            r#"<svg class="swatch" width="22" height="22" viewBox="-1.1 -1.1 2.2 2.2" aria-hidden="true">{}</svg>"#,
+                            crate::render::marks::badge(s, 0.0, 0.0, 1.0)
+                        ),
+                        name: self.plain(&name),
+                        mark: self.plain(&mark),
+                    }
+                })
+                .collect();
+            out.push(KeyGroup {
+                title: self.plain(&title),
+                items,
+            });
+        }
+        out
+    }
+
+    /// The card and token images the build wrote beside the reference, in the data's order,
+    /// linked to the print files they come from.
+    fn gallery(&mut self, beside: &Beside) -> Option<Block> {
+        let game = self.game;
+        let mut named: Vec<(String, String)> = Vec::new();
+        for d in &game.components.decks {
+            for c in &d.cards {
+                named.push((
+                    c.id.get_ref().clone(),
+                    c.names.get(self.lang).unwrap_or(&c.name).clone(),
+                ));
+            }
+        }
+        for p in &game.components.pieces {
+            named.push((
+                p.id.get_ref().clone(),
+                p.names.get(self.lang).unwrap_or(&p.name).clone(),
+            ));
+        }
+        const THUMB_WIDTH: u32 = 104;
+        let items: Vec<GalleryItem> = named
+            .into_iter()
+            .filter_map(|(id, name)| {
+                let (w, h) = *beside.images.get(&id)?;
+                Some(GalleryItem {
+                    src: match self.format {
+                        Format::Html => html_escape(&format!("png/{id}.png")),
+                        Format::Md => format!("png/{id}.png"),
+                    },
+                    name: self.plain(&name),
+                    width: THUMB_WIDTH,
+                    height: (f64::from(THUMB_WIDTH) * f64::from(h) / f64::from(w.max(1))).round()
+                        as u32,
+                })
+            })
+            .collect();
+        if items.is_empty() {
+            return None;
+        }
+        let files = beside
+            .print_files
+            .iter()
+            .map(|f| {
+                let key = format!("file_{}", f.trim_end_matches(".pdf"));
+                (self.msg(&key), f.clone())
+            })
+            .collect();
+        Some(Block::Gallery {
+            intro: self.msg("gallery_intro"),
+            items,
+            files,
+        })
     }
 
     fn prose_block(&mut self, prose: &Prose) -> Block {
@@ -308,6 +586,7 @@ impl Writer<'_> {
             })
             .collect();
         Block::Table {
+            id: None,
             caption: self.msg(caption),
             header: header.iter().map(|h| self.plain(h)).collect(),
             rows,
@@ -315,15 +594,29 @@ impl Writer<'_> {
     }
 
     /// The components table: every deck, piece (or piece kind), board and track of the data.
+    /// Its Source column tells what is true of the count, and notes a reconstructed split or
+    /// reconstructed values.
     fn components_table(&mut self) -> Block {
         let game = self.game;
         let mut rows = Vec::new();
         for d in &game.components.decks {
             let copies: i64 = d.cards.iter().map(|c| i64::from(c.count.0)).sum();
-            let mut sources = vec![&d.counts];
-            sources.extend(d.fields.values().map(|f| &f.source));
-            sources.extend(d.cards.iter().flat_map(|c| c.sources.values()));
+            let mut split = vec![&d.counts];
+            split.extend(d.cards.iter().filter_map(|c| c.sources.get("count")));
+            let mut values: Vec<&Source> = d.fields.values().map(|f| &f.source).collect();
+            values.extend(
+                d.cards
+                    .iter()
+                    .flat_map(|c| c.sources.iter())
+                    .filter(|(k, _)| k.as_str() != "count")
+                    .map(|(_, v)| v),
+            );
             let name = d.names.get(self.lang).unwrap_or(&d.name).clone();
+            let sources = CountSources {
+                total_printed: self.total_is_printed(|i| i.decks == [d.id.get_ref().clone()]),
+                split,
+                values,
+            };
             rows.push(self.component_row(
                 &format!("deck.{}", d.id.get_ref()),
                 &name,
@@ -334,42 +627,57 @@ impl Writer<'_> {
         let mut kinds_done = Vec::new();
         for p in &game.components.pieces {
             let kind_key = format!("pieces.{}", p.kind);
-            if self.rules.text.components.contains_key(&kind_key) {
-                if kinds_done.contains(&p.kind) {
-                    continue;
+            let (key, name, group): (String, String, Vec<&crate::model::Piece>) =
+                if self.rules.text.components.contains_key(&kind_key) {
+                    if kinds_done.contains(&p.kind) {
+                        continue;
+                    }
+                    kinds_done.push(p.kind.clone());
+                    (
+                        kind_key,
+                        p.kind.clone(),
+                        game.pieces_of_kind(&p.kind).collect(),
+                    )
+                } else {
+                    let name = p.names.get(self.lang).unwrap_or(&p.name).clone();
+                    (format!("piece.{}", p.id.get_ref()), name, vec![p])
+                };
+            let copies = group.iter().map(|x| i64::from(x.count.0)).sum();
+            // A piece's source covers what is printed on it; its count is the invariant's.
+            let total_printed = self.total_is_printed(|i| i.pieces == [p.kind.clone()]);
+            let sources: Vec<&Source> = group.iter().map(|x| &x.source).collect();
+            let sources = if total_printed {
+                CountSources {
+                    total_printed,
+                    split: Vec::new(),
+                    values: sources,
                 }
-                kinds_done.push(p.kind.clone());
-                let all: Vec<_> = game.pieces_of_kind(&p.kind).collect();
-                let copies = all.iter().map(|x| i64::from(x.count.0)).sum();
-                let sources: Vec<&Source> = all.iter().map(|x| &x.source).collect();
-                rows.push(self.component_row(&kind_key, &p.kind, copies, &sources));
             } else {
-                let name = p.names.get(self.lang).unwrap_or(&p.name).clone();
-                rows.push(self.component_row(
-                    &format!("piece.{}", p.id.get_ref()),
-                    &name,
-                    p.count.0.into(),
-                    &[&p.source],
-                ));
-            }
+                CountSources {
+                    total_printed,
+                    split: sources,
+                    values: Vec::new(),
+                }
+            };
+            rows.push(self.component_row(&key, &name, copies, &sources));
         }
         for b in &game.components.boards {
             let name = b.names.get(self.lang).unwrap_or(&b.name).clone();
-            rows.push(self.component_row(
-                &format!("board.{}", b.id.get_ref()),
-                &name,
-                1,
-                &[&b.source],
-            ));
+            let sources = CountSources {
+                total_printed: true,
+                split: Vec::new(),
+                values: vec![&b.source],
+            };
+            rows.push(self.component_row(&format!("board.{}", b.id.get_ref()), &name, 1, &sources));
         }
         for t in &game.components.tracks {
             let name = t.names.get(self.lang).unwrap_or(&t.name).clone();
-            rows.push(self.component_row(
-                &format!("track.{}", t.id.get_ref()),
-                &name,
-                1,
-                &[&t.source],
-            ));
+            let sources = CountSources {
+                total_printed: true,
+                split: Vec::new(),
+                values: vec![&t.source],
+            };
+            rows.push(self.component_row(&format!("track.{}", t.id.get_ref()), &name, 1, &sources));
         }
         self.table(
             "components_caption",
@@ -378,12 +686,24 @@ impl Writer<'_> {
         )
     }
 
+    /// True when an invariant of the data checks a printed total of these cards or pieces: one
+    /// deck or kind, every item counted, no filter or grouping.
+    fn total_is_printed(&self, selects: impl Fn(&crate::model::Invariant) -> bool) -> bool {
+        self.game.invariants.iter().any(|i| {
+            selects(i)
+                && i.filter.is_empty()
+                && i.group_by.is_none()
+                && i.measure == [crate::model::Measure::Cards]
+                && (i.equals.is_some() || i.equals_param.is_some())
+        })
+    }
+
     fn component_row(
         &mut self,
         key: &str,
         default_name: &str,
         count: i64,
-        sources: &[&Source],
+        sources: &CountSources,
     ) -> Vec<(String, Option<String>)> {
         let Some(text) = self.rules.text.components.get(key) else {
             self.problems.push(
@@ -400,29 +720,17 @@ impl Writer<'_> {
             .clone()
             .unwrap_or_else(|| default_name.to_string());
         let purpose = self.inline(&text.purpose.clone());
-        let worst = sources
-            .iter()
-            .map(|s| match s {
-                Source::Printed(_) => 0,
-                Source::Inferred(_) => 1,
-                Source::Reconstructed(_) => 2,
-            })
-            .max()
-            .unwrap_or(0);
-        let word = self.msg(["printed", "inferred", "reconstructed"][worst]);
-        let source = match (self.format, worst) {
-            (Format::Html, 2) => format!(
-                "<a class=\"badge\" href=\"#unprinted\">{}</a>",
-                html_escape(&word)
-            ),
-            (Format::Html, _) => html_escape(&word),
-            (Format::Md, 2) => format!(
-                "**[{}](#{})**",
-                markdown::escape_cell(&word),
-                heading_anchor(&self.msg("section_unprinted"))
-            ),
-            (Format::Md, _) => markdown::escape_cell(&word),
-        };
+        let split = worst(&sources.split);
+        let values = worst(&sources.values);
+        // The count itself: printed when an invariant checks a printed total, else as the split.
+        let count_kind = if sources.total_printed { 0 } else { split };
+        let mut source = self.badge(count_kind, None);
+        if sources.total_printed && split > 0 {
+            source.push_str(&self.source_note("note_split", split));
+        }
+        if values > 0 {
+            source.push_str(&self.source_note("note_values", values));
+        }
         vec![
             (self.plain(&name), None),
             (count.to_string(), None),
@@ -431,50 +739,141 @@ impl Writer<'_> {
         ]
     }
 
+    /// A provenance word (0 printed, 1 inferred, 2 reconstructed), as a badge linking to the
+    /// appendix when the rulebook does not print it; `label` replaces the bare word.
+    fn badge(&mut self, kind: usize, label: Option<String>) -> String {
+        let word = self.msg(["printed", "inferred", "reconstructed"][kind.min(2)]);
+        let text = label.unwrap_or(word);
+        match (self.format, kind) {
+            (Format::Html, 0) => html_escape(&text),
+            (Format::Html, _) => format!(
+                "<a class=\"badge badge-{}\" href=\"#unprinted\">{}</a>",
+                ["printed", "inferred", "reconstructed"][kind.min(2)],
+                html_escape(&text)
+            ),
+            (Format::Md, 0) => markdown::escape_cell(&text),
+            (Format::Md, _) => format!(
+                "**[{}](#{})**",
+                markdown::escape_cell(&text),
+                heading_anchor(&self.msg("section_unprinted"))
+            ),
+        }
+    }
+
+    /// A second line of the Source cell: "split: reconstructed".
+    fn source_note(&mut self, key: &str, kind: usize) -> String {
+        let word = self.msg(["printed", "inferred", "reconstructed"][kind.min(2)]);
+        let label = self.msg(key).replacen("{}", &word, 1);
+        let badge = self.badge(kind, Some(label));
+        match self.format {
+            Format::Html => format!("<br>{badge}"),
+            Format::Md => format!("; {badge}"),
+        }
+    }
+
+    /// The rulebook's open questions: each ambiguity with our reading, then the questions a new
+    /// player asks that our reading settles. Engine options are in the appendix.
     fn variants(&mut self) -> Vec<Block> {
         let mut blocks = Vec::new();
         if let Some(intro) = self.rules.text.variants_intro.clone() {
             blocks.push(self.prose_block(&intro));
         }
-        if self.rules.text.variants.is_empty() {
+        if self.rules.text.variants.is_empty() && self.rules.text.questions.is_empty() {
             let none = self.msg("no_variants");
             blocks.push(Block::Prose {
                 body: self.paragraph(&none),
             });
         }
+        let ambiguity_label = self.msg("variant_ambiguity");
+        let reading_label = self.msg("variant_reading");
         for v in self.rules.text.variants.clone() {
+            let id = format!("variant-{}", v.id.get_ref());
+            self.ids.insert(id.clone(), 1);
             blocks.push(Block::Heading {
-                id: format!("variant-{}", v.id.get_ref()),
+                id,
                 text: self.plain(&v.title),
             });
-            let ambiguity_label = self.msg("variant_ambiguity");
-            let reading_label = self.msg("variant_reading");
-            let option_label = self.msg("variant_option");
             let ambiguity = self.filled(&v.ambiguity);
             let reading = self.filled(&v.reading);
-            let option = format!("`--variant {}={}`", v.id.get_ref(), v.default);
-            let others = if v.values.is_empty() {
-                String::new()
-            } else {
-                let values: Vec<String> = v.values.iter().map(|x| format!("`{x}`")).collect();
-                format!(" ({}: {})", self.msg("variant_values"), values.join(", "))
-            };
             let md = format!(
-                "**{}** {}\n\n**{}** {}\n\n**{}** {option}{others}\n",
+                "**{}** {}\n\n**{}** {}\n",
                 markdown::escape(&ambiguity_label),
                 ambiguity.trim(),
                 markdown::escape(&reading_label),
                 reading.trim(),
-                markdown::escape(&option_label),
             );
             blocks.push(Block::Prose {
-                body: match self.format {
-                    Format::Html => markdown::to_html(&md),
-                    Format::Md => md.trim().to_string(),
-                },
+                body: self.markup(&md),
+            });
+        }
+        for (n, q) in self.rules.text.questions.clone().iter().enumerate() {
+            let id = format!("question-{}", n + 1);
+            self.ids.insert(id.clone(), 1);
+            blocks.push(Block::Heading {
+                id,
+                text: self.plain(&q.question),
+            });
+            let answer = self.filled(&q.answer);
+            let md = format!(
+                "**{}** {}\n",
+                markdown::escape(&reading_label),
+                answer.trim()
+            );
+            blocks.push(Block::Prose {
+                body: self.markup(&md),
             });
         }
         blocks
+    }
+
+    /// The appendix's engine options: each reading's name for `printplay simulate --variant`.
+    fn options(&mut self) -> Vec<Block> {
+        let intro = self.msg("options_intro");
+        let mut blocks = vec![Block::Prose {
+            body: self.paragraph(&intro),
+        }];
+        if self.rules.text.variants.is_empty() {
+            return blocks;
+        }
+        let rows = self
+            .rules
+            .text
+            .variants
+            .clone()
+            .iter()
+            .map(|v| {
+                let question = match self.format {
+                    Format::Html => format!(
+                        "<a href=\"#variant-{}\">{}</a>",
+                        html_escape(v.id.get_ref()),
+                        html_escape(&v.title)
+                    ),
+                    Format::Md => markdown::escape_cell(&v.title),
+                };
+                let option = self.code(&format!("{}={}", v.id.get_ref(), v.default));
+                let others: Vec<String> = v
+                    .values
+                    .iter()
+                    .filter(|x| **x != v.default)
+                    .map(|x| self.code(x))
+                    .collect();
+                vec![(question, None), (option, None), (others.join(", "), None)]
+            })
+            .collect();
+        blocks.push(self.table(
+            "options_caption",
+            &["col_question", "col_option", "col_values"],
+            rows,
+        ));
+        blocks
+    }
+
+    /// An identifier as code that never breaks inside a word.
+    fn code(&self, text: &str) -> String {
+        match self.format {
+            Format::Html => format!("<code class=\"id\">{}</code>", html_escape(text)),
+            Format::Md => format!("`{}`", text.replace('`', "'")),
+        }
     }
 
     /// Links to the simulation charts beside the reference.
@@ -545,31 +944,21 @@ impl Writer<'_> {
         vec![table]
     }
 
-    /// Every value the rulebook does not print, with its reason (from `Game::unprinted()`).
+    /// Every value the rulebook does not print, in words, rows that share a reason merged.
     fn unprinted(&mut self) -> Vec<Block> {
         let intro = self.msg("unprinted_intro");
         let mut blocks = vec![Block::Prose {
             body: self.paragraph(&intro),
         }];
-        let reason_lang = (self.lang != "en").then(|| "en".to_string());
-        let rows: Vec<_> = self
-            .game
-            .unprinted()
+        let separator = self.msg("value_separator");
+        let rows: Vec<_> = super::provenance::rows(self.game, self.rules, self.lang, self.msgs)
             .into_iter()
-            .map(|p| {
-                let kind = self.msg(p.source.kind());
-                let value = match self.format {
-                    // A break opportunity after each dot keeps long paths from splitting mid-word.
-                    Format::Html => format!(
-                        "<code>{}</code>",
-                        html_escape(&p.path).replace('.', ".<wbr>")
-                    ),
-                    Format::Md => format!("`{}`", p.path.replace('`', "'")),
-                };
+            .map(|row| {
+                let kind = self.msg(row.kind);
                 vec![
-                    (value, None),
+                    (self.plain(&row.values.join(&separator)), None),
                     (self.plain(&kind), None),
-                    (self.plain(p.source.reason()), reason_lang.clone()),
+                    (self.plain(&row.reason), row.reason_lang),
                 ]
             })
             .collect();
@@ -625,6 +1014,7 @@ impl Writer<'_> {
                     })
                     .collect();
                 let table = Block::Table {
+                    id: Some(format!("fig-{id}")),
                     caption: self.plain(&text.title),
                     header: header.iter().map(|h| self.plain(h)).collect(),
                     rows,
@@ -664,6 +1054,29 @@ impl Writer<'_> {
             }
         }
     }
+}
+
+/// The provenance of a component's count and values.
+struct CountSources<'a> {
+    /// An invariant checks the total against a printed number.
+    total_printed: bool,
+    /// The sources of how the total splits into designs.
+    split: Vec<&'a Source>,
+    /// The sources of the values printed on the component.
+    values: Vec<&'a Source>,
+}
+
+/// The least certain of some sources: 0 printed, 1 inferred, 2 reconstructed.
+fn worst(sources: &[&Source]) -> usize {
+    sources
+        .iter()
+        .map(|s| match s {
+            Source::Printed(_) | Source::Original(_) => 0,
+            Source::Inferred(_) => 1,
+            Source::Reconstructed(_) => 2,
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// Escapes text for HTML element content and attribute values.

@@ -64,6 +64,9 @@ pub struct Messages {
     /// Nouns every game may use in `{value noun}` placeholders.
     #[serde(default)]
     pub nouns: BTreeMap<String, PluralForms>,
+    /// Numbers from zero as words, by grammatical case, for `{value noun words}`.
+    #[serde(default)]
+    pub numerals: BTreeMap<String, Vec<String>>,
 }
 
 impl Messages {
@@ -126,6 +129,7 @@ mod tests {
             decimal_separator: ",".into(),
             text: BTreeMap::new(),
             nouns: BTreeMap::new(),
+            numerals: BTreeMap::new(),
         };
         let kortti = forms("kortti", "korttia");
         assert_eq!(m.count(1, &kortti), "1 kortti");

@@ -4,10 +4,11 @@
 //! model, and the interface words of `templates/i18n/<lang>.toml`.
 
 mod diagrams;
-mod document;
+pub mod document;
 pub mod markdown;
 pub mod messages;
 pub mod placeholders;
+pub mod provenance;
 mod validate;
 
 use std::collections::BTreeMap;
@@ -17,6 +18,7 @@ use crate::assets::TemplateSource;
 use crate::diag::Problem;
 use crate::model::Game;
 
+pub use document::Beside;
 pub use validate::{check, prose_text};
 
 /// The output formats of a rules reference.
@@ -54,7 +56,18 @@ impl Assets {
     pub fn load(source: &TemplateSource) -> Result<Assets, Problem> {
         let mut tera = tera::Tera::default();
         tera.autoescape_on(vec![".html", ".svg"]);
-        let mut files = vec!["rules/page.html".to_string(), "rules/page.md".to_string()];
+        // The included parts first, then the pages that include them.
+        let mut files: Vec<String> = [
+            "section.html",
+            "section.md",
+            "page.html",
+            "page.md",
+            "quick.html",
+            "quick.md",
+        ]
+        .iter()
+        .map(|name| format!("rules/{name}"))
+        .collect();
         files.extend(source.list("rules/diagrams", "svg")?);
         for rel in &files {
             let file = source.read(rel)?;
@@ -104,79 +117,107 @@ pub fn languages(game: &Game) -> Vec<String> {
     game.info.languages.clone()
 }
 
-/// Renders one reference: the main file first, then any files it refers to (the Markdown
-/// output's diagrams).
+/// Renders one reference: the full page first, then the one-page quick reference, then any
+/// files they refer to (the Markdown output's diagrams).
 pub fn render(
     game: &Game,
     lang: &str,
     format: Format,
     assets: &Assets,
 ) -> Result<Vec<OutFile>, Vec<Problem>> {
-    render_linking(game, lang, format, assets, &[])
+    render_beside(game, lang, format, assets, &Beside::default())
 }
 
-/// Renders one reference that also links the simulation charts named in `sim_charts`
-/// (file names under `sim/` beside the reference).
-pub fn render_linking(
+/// Renders one reference that also links what lies beside it in its output folder: the
+/// build's images and print files, the simulator's charts.
+pub fn render_beside(
     game: &Game,
     lang: &str,
     format: Format,
     assets: &Assets,
-    sim_charts: &[String],
+    beside: &Beside,
 ) -> Result<Vec<OutFile>, Vec<Problem>> {
-    let page = document::build(game, lang, format, assets, sim_charts)?;
-    let template = match format {
-        Format::Html => "page.html",
-        Format::Md => "page.md",
-    };
-    let context = tera::Context::from_serialize(&page.context).map_err(|e| {
+    let mut page = document::build(game, lang, format, assets, beside)?;
+    let ext = format.extension();
+    let full_name = format!("rules.{lang}.{ext}");
+    let quick_name = format!("quick.{lang}.{ext}");
+    let full = render_template(game, assets, &format!("page.{ext}"), &page.context)?;
+    page.context.companion = full_name.clone();
+    for a in &mut page.context.alternates {
+        a.href = format!("quick.{}.{ext}", a.lang);
+    }
+    let quick = render_template(game, assets, &format!("quick.{ext}"), &page.context)?;
+    let mut files = vec![
+        OutFile {
+            name: full_name,
+            text: full,
+        },
+        OutFile {
+            name: quick_name,
+            text: quick,
+        },
+    ];
+    files.extend(page.extra_files);
+    Ok(files)
+}
+
+fn render_template(
+    game: &Game,
+    assets: &Assets,
+    template: &str,
+    context: &document::PageContext,
+) -> Result<String, Vec<Problem>> {
+    let context = tera::Context::from_serialize(context).map_err(|e| {
         vec![Problem::data(format!(
             "{}: cannot prepare the {template} template: {}",
             game.slug,
             tera_error(&e)
         ))]
     })?;
-    let text = assets.tera.render(template, &context).map_err(|e| {
+    assets.tera.render(template, &context).map_err(|e| {
         vec![Problem::data(format!(
             "{}: the {template} template failed: {}",
             game.slug,
             tera_error(&e)
         ))]
-    })?;
-    let mut files = vec![OutFile {
-        name: format!("rules.{lang}.{}", format.extension()),
-        text,
-    }];
-    files.extend(page.extra_files);
-    Ok(files)
+    })
 }
 
-/// The build stage: writes `rules.<lang>.html` and `rules.<lang>.md` (and the Markdown's
-/// diagrams) for every language of the game into `out_dir` (the game's output folder),
-/// each file atomically. Returns the paths written.
+/// The build stage: writes `rules.<lang>.html` and `.md`, `quick.<lang>.html` and `.md` (and
+/// the Markdown's diagrams) for every language of the game into `out_dir` (the game's output
+/// folder), each file atomically, after rendering them all. Returns the paths written.
 pub fn build_game(
     game: &Game,
     assets: &Assets,
     out_dir: &Path,
 ) -> Result<Vec<PathBuf>, Vec<Problem>> {
-    let mut written = Vec::new();
-    for lang in languages(game) {
-        for format in [Format::Html, Format::Md] {
-            written.extend(write(game, &lang, format, assets, out_dir)?);
-        }
-    }
-    Ok(written)
+    let formats = [Format::Html, Format::Md];
+    write(game, &languages(game), &formats, assets, out_dir)
 }
 
-/// Renders one reference and writes its files into `out_dir`.
+/// Renders the references of some languages and formats, then writes their files into
+/// `out_dir`, with the images their prose shows. Nothing is written unless everything renders.
 pub fn write(
     game: &Game,
-    lang: &str,
-    format: Format,
+    langs: &[String],
+    formats: &[Format],
     assets: &Assets,
     out_dir: &Path,
 ) -> Result<Vec<PathBuf>, Vec<Problem>> {
-    let files = render_linking(game, lang, format, assets, &sim_charts(out_dir))?;
+    let beside = beside(game, out_dir);
+    let mut files = Vec::new();
+    let mut problems = Vec::new();
+    for lang in langs {
+        for format in formats {
+            match render_beside(game, lang, *format, assets, &beside) {
+                Ok(f) => files.extend(f),
+                Err(ps) => problems.extend(ps),
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
     let mut written = Vec::new();
     for f in files {
         let path = out_dir.join(&f.name);
@@ -184,7 +225,53 @@ pub fn write(
             .map_err(|e| vec![Problem::io(&path, e)])?;
         written.push(path);
     }
+    for image in validate::prose_images(game) {
+        let from = game.dir.join(&image);
+        let to = out_dir.join(&image);
+        let bytes = std::fs::read(&from).map_err(|e| vec![Problem::io(&from, e)])?;
+        crate::output::write_atomic(&to, &bytes).map_err(|e| vec![Problem::io(&to, e)])?;
+        written.push(to);
+    }
     Ok(written)
+}
+
+/// What the build and the simulator left beside the reference in `out_dir`.
+pub fn beside(game: &Game, out_dir: &Path) -> Beside {
+    let mut images = BTreeMap::new();
+    let ids = game
+        .components
+        .decks
+        .iter()
+        .flat_map(|d| d.cards.iter().map(|c| c.id.get_ref()))
+        .chain(game.components.pieces.iter().map(|p| p.id.get_ref()));
+    for id in ids {
+        if let Some(size) = png_size(&out_dir.join("png").join(format!("{id}.png"))) {
+            images.insert(id.clone(), size);
+        }
+    }
+    let print_files = ["cards.pdf", "tokens.pdf", "board.pdf"]
+        .iter()
+        .filter(|f| out_dir.join(f).is_file())
+        .map(|f| f.to_string())
+        .collect();
+    Beside {
+        sim_charts: sim_charts(out_dir),
+        images,
+        print_files,
+    }
+}
+
+/// The width and height of a PNG file, read from its header.
+fn png_size(path: &Path) -> Option<(u32, u32)> {
+    use std::io::Read;
+    let mut head = [0u8; 24];
+    std::fs::File::open(path).ok()?.read_exact(&mut head).ok()?;
+    if &head[..8] != b"\x89PNG\r\n\x1a\n" || &head[12..16] != b"IHDR" {
+        return None;
+    }
+    let w = u32::from_be_bytes(head[16..20].try_into().ok()?);
+    let h = u32::from_be_bytes(head[20..24].try_into().ok()?);
+    (w > 0 && h > 0).then_some((w, h))
 }
 
 /// The simulation charts `printplay simulate` left under `<out_dir>/sim/`, sorted; the
@@ -205,6 +292,10 @@ fn sim_charts(out_dir: &Path) -> Vec<String> {
 /// One game's references as a stage of `printplay build`: written into the game's output
 /// folder `dir`; problems come back as one message.
 pub fn stage(game: &Game, dir: &Path) -> Result<Vec<PathBuf>, String> {
+    if game.is_original() && game.rules.texts.is_empty() {
+        // An original design without prose: the print files are the whole build.
+        return Ok(Vec::new());
+    }
     let joined = |ps: Vec<Problem>| {
         ps.iter()
             .map(|p| p.to_string())

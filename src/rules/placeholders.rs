@@ -16,7 +16,10 @@
 //! - `diagram.ID.NAME`: a number a diagram computes (the strength in an example)
 //!
 //! With a noun, the number is followed by the noun's form for that number in the page's language
-//! (`{params.hand_size card}` gives "4 cards", "4 korttia").
+//! (`{params.hand_size card}` gives "4 cards", "4 korttia"). A last word `words` spells a number
+//! from zero to ten as the language's prose does (`Words` with a capital, to open a sentence), in
+//! the case its noun names (`{params.team_players player:adessive Words}` gives "Neljällä
+//! pelaajalla"); larger numbers stay digits.
 
 use std::collections::BTreeMap;
 
@@ -41,6 +44,17 @@ pub struct Placeholder {
     pub range: std::ops::Range<usize>,
     pub path: String,
     pub noun: Option<String>,
+    pub spell: Spell,
+}
+
+/// Whether a number is written in digits or spelled out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spell {
+    Digits,
+    /// `words`: "four".
+    Words,
+    /// `Words`: "Four", opening a sentence.
+    Capital,
 }
 
 /// A piece of prose: literal text and placeholders.
@@ -105,7 +119,16 @@ pub fn parse(text: &str) -> Result<Vec<Chunk>, HoleError> {
 }
 
 fn placeholder(inner: &str, range: std::ops::Range<usize>) -> Result<Placeholder, HoleError> {
-    let mut words = inner.split_whitespace();
+    let mut tokens: Vec<&str> = inner.split_whitespace().collect();
+    let spell = match tokens.last() {
+        Some(&"words") if tokens.len() > 1 => Spell::Words,
+        Some(&"Words") if tokens.len() > 1 => Spell::Capital,
+        _ => Spell::Digits,
+    };
+    if spell != Spell::Digits {
+        tokens.pop();
+    }
+    let mut words = tokens.into_iter();
     let path = words.next().unwrap_or_default().to_string();
     let noun = words.next().map(str::to_string);
     let valid = |s: &str| {
@@ -116,10 +139,17 @@ fn placeholder(inner: &str, range: std::ops::Range<usize>) -> Result<Placeholder
     if !valid(&path) || words.next().is_some() || noun.as_deref().is_some_and(|n| !valid(n)) {
         return Err(HoleError {
             range,
-            message: format!("`{{{inner}}}` is not a placeholder: write {{path}} or {{path noun}}"),
+            message: format!(
+                "`{{{inner}}}` is not a placeholder: write {{path}}, {{path noun}} or {{path noun words}}"
+            ),
         });
     }
-    Ok(Placeholder { range, path, noun })
+    Ok(Placeholder {
+        range,
+        path,
+        noun,
+        spell,
+    })
 }
 
 /// Looks placeholder paths up in a game's data.
@@ -488,6 +518,8 @@ pub struct Wording<'a> {
     pub plural: super::messages::PluralRule,
     /// Nouns by name: the game's own first, then the message file's.
     pub nouns: Vec<&'a BTreeMap<String, PluralForms>>,
+    /// Numbers as words, by grammatical case (`nominative`, `adessive`...), from zero.
+    pub numerals: &'a BTreeMap<String, Vec<String>>,
 }
 
 impl Wording<'_> {
@@ -495,10 +527,37 @@ impl Wording<'_> {
         self.nouns.iter().find_map(|m| m.get(name))
     }
 
+    /// A number in words in the case of its noun (`point:adessive` takes the adessive), when
+    /// the language spells it; `None` for numbers it writes in digits.
+    fn spelled(&self, n: i64, noun: Option<&str>, spell: Spell) -> Result<Option<String>, String> {
+        if spell == Spell::Digits {
+            return Ok(None);
+        }
+        let case = noun
+            .and_then(|n| n.rsplit_once(':'))
+            .map(|(_, case)| case)
+            .filter(|case| self.numerals.contains_key(*case))
+            .unwrap_or("nominative");
+        let list = self
+            .numerals
+            .get(case)
+            .ok_or("this language's message file has no [numerals] to spell numbers with")?;
+        let Some(word) = usize::try_from(n).ok().and_then(|i| list.get(i)) else {
+            return Ok(None);
+        };
+        Ok(Some(match spell {
+            Spell::Capital => capitalised(word),
+            _ => word.clone(),
+        }))
+    }
+
     /// The text a placeholder stands for; text values are escaped for Markdown.
-    pub fn show(&self, value: &Val, noun: Option<&str>) -> Result<String, String> {
+    pub fn show(&self, value: &Val, noun: Option<&str>, spell: Spell) -> Result<String, String> {
         let number = match value {
-            Val::Int(n) => n.to_string(),
+            Val::Int(n) => match self.spelled(*n, noun, spell)? {
+                Some(word) => word,
+                None => n.to_string(),
+            },
             Val::Ints(list) => join(list, self.separator),
             Val::Joined(list, sep) => join(list, sep),
             Val::Text(t) => {
@@ -527,6 +586,14 @@ impl Wording<'_> {
     }
 }
 
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// A sum that stops at the largest integer instead of overflowing (the data may be absurd).
 fn saturating_sum(values: impl Iterator<Item = i64>) -> i64 {
     values.fold(0, i64::saturating_add)
@@ -549,7 +616,7 @@ pub fn fill(text: &str, resolver: &Resolver, wording: &Wording) -> Result<String
             Chunk::Literal(s) => out.push_str(&s),
             Chunk::Hole(h) => match resolver
                 .resolve(&h.path)
-                .and_then(|v| wording.show(&v, h.noun.as_deref()))
+                .and_then(|v| wording.show(&v, h.noun.as_deref(), h.spell))
             {
                 Ok(s) => out.push_str(&s),
                 Err(message) => errors.push(HoleError {
@@ -590,7 +657,53 @@ mod tests {
         assert!(parse("a {params.x").is_err());
         assert!(parse("a }").is_err());
         assert!(parse("{a b c}").is_err());
+        assert!(parse("{a b words}").is_ok());
+        assert!(parse("{a words}").is_ok());
         assert!(parse("{<b>}").is_err());
+    }
+
+    #[test]
+    fn small_numbers_are_spelled_in_their_nouns_case() {
+        let numerals: BTreeMap<String, Vec<String>> = [
+            ("nominative", ["nolla", "yksi", "kaksi"]),
+            ("adessive", ["nollalla", "yhdellä", "kahdella"]),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
+        .collect();
+        let forms = |one: &str, other: &str| PluralForms {
+            one: one.into(),
+            other: other.into(),
+            zero: None,
+            two: None,
+            few: None,
+            many: None,
+        };
+        let nouns: BTreeMap<String, PluralForms> = [
+            ("point".to_string(), forms("piste", "pistettä")),
+            (
+                "point:adessive".to_string(),
+                forms("pisteellä", "pisteellä"),
+            ),
+        ]
+        .into_iter()
+        .collect();
+        let w = Wording {
+            separator: ", ",
+            plural: super::super::messages::PluralRule::OneOther,
+            nouns: vec![&nouns],
+            numerals: &numerals,
+        };
+        let show = |n, noun, spell| w.show(&Val::Int(n), noun, spell).unwrap();
+        assert_eq!(show(2, Some("point"), Spell::Words), "kaksi pistettä");
+        assert_eq!(
+            show(1, Some("point:adessive"), Spell::Capital),
+            "Yhdellä pisteellä"
+        );
+        assert_eq!(show(2, Some("point"), Spell::Digits), "2 pistettä");
+        // Beyond the language's list the number stays in digits.
+        assert_eq!(show(14, Some("point"), Spell::Words), "14 pistettä");
+        assert_eq!(show(1, None, Spell::Words), "yksi");
     }
 
     #[test]

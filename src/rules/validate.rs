@@ -13,13 +13,20 @@ use crate::model::{Game, LangRules, Prose, RulesText};
 pub fn check(game: &Game) -> Vec<Problem> {
     let rules = &game.rules;
     if rules.texts.is_empty() && rules.meta_file.is_none() {
-        return Vec::new();
+        // An original design may go without a rules reference; a game that cites a
+        // rulebook needs its prose, or the build's rules stage would fail.
+        return if game.is_original() {
+            Vec::new()
+        } else {
+            missing_languages(game)
+        };
     }
     let assets = match Assets::load_default() {
         Ok(a) => a,
         Err(p) => return vec![p],
     };
     let mut out = missing_languages(game);
+    out.extend(markup_in_names(game));
     let values = match super::diagrams::values(game) {
         Ok(v) => v,
         Err(e) => {
@@ -48,6 +55,7 @@ pub fn check(game: &Game) -> Vec<Problem> {
             separator: &msgs.list_separator,
             plural: msgs.plural,
             nouns: vec![&lr.text.nouns, &msgs.nouns],
+            numerals: &msgs.numerals,
         };
         for prose in all_prose(&lr.text) {
             out.extend(prose_problems(lr, prose, &resolver, &wording));
@@ -55,12 +63,72 @@ pub fn check(game: &Game) -> Vec<Problem> {
         out.extend(component_keys(game, lr));
         out.extend(diagram_texts(game, lr));
         out.extend(variant_values(lr));
+        out.extend(super::provenance::problems(game, lang, lr));
+        out.extend(symbol_groups(game, lr));
+        out.extend(image_files(game, lr));
     }
     out.extend(glossary(game));
     if out.is_empty() {
         out.extend(trial_render(game, &assets));
     }
     out
+}
+
+/// Names and credits the reference shows are plain text: one that holds HTML markup
+/// (`<script>`) is an error, placed where its text is in the data.
+fn markup_in_names(game: &Game) -> Vec<Problem> {
+    let info = &game.info;
+    let c = &game.components;
+    let in_game = |s: &'_ str| (&game.game_file, s.to_string());
+    let mut texts = vec![in_game(&info.name), in_game(&info.designer)];
+    texts.extend(info.publisher.as_deref().map(in_game));
+    texts.extend(info.names.values().map(|n| in_game(n)));
+    let in_components = |s: &'_ str| (&game.components_file, s.to_string());
+    for d in &c.decks {
+        texts.push(in_components(&d.name));
+        texts.extend(d.names.values().map(|n| in_components(n)));
+        for card in &d.cards {
+            texts.push(in_components(&card.name));
+            texts.extend(card.names.values().map(|n| in_components(n)));
+        }
+    }
+    for p in &c.pieces {
+        texts.push(in_components(&p.name));
+        texts.extend(p.names.values().map(|n| in_components(n)));
+    }
+    for s in &c.symbols {
+        texts.push(in_components(&s.name));
+        texts.extend(s.names.values().map(|n| in_components(n)));
+    }
+    let mut out = Vec::new();
+    for (file, text) in texts {
+        let Some(at) = markup_at(&text) else {
+            continue;
+        };
+        let tag: String = text[at..]
+            .chars()
+            .take_while(|c| *c != '>')
+            .chain(['>'])
+            .collect();
+        let problem = Problem::data(format!(
+            "`{text}` holds HTML markup ({tag}); names and credits are plain text"
+        ));
+        out.push(match file.text.find(text.as_str()) {
+            Some(start) => problem.at(file, start..start + text.len(), "here"),
+            None => problem.in_file(file),
+        });
+    }
+    out
+}
+
+/// Where a text holds something a browser would read as a tag (`<script`, `</b`, `<!--`).
+fn markup_at(text: &str) -> Option<usize> {
+    text.match_indices('<').map(|(i, _)| i).find(|&i| {
+        text[i + 1..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '/' || c == '!' || c == '?')
+    })
 }
 
 /// A problem in `rules.toml` (or the game file when there is none).
@@ -97,6 +165,7 @@ pub fn all_prose(t: &RulesText) -> Vec<&Prose> {
         out.push(&v.ambiguity);
         out.push(&v.reading);
     }
+    out.extend(t.questions.iter().map(|q| &q.answer));
     out.extend(t.diagram.values().map(|d| &d.caption));
     out
 }
@@ -218,6 +287,87 @@ fn diagram_texts(game: &Game, lr: &LangRules) -> Vec<Problem> {
                     "this caption belongs to nothing",
                 ),
             );
+        }
+    }
+    out
+}
+
+/// Every symbol group of the data has its name in the language (the key's headings), and every
+/// name belongs to a group.
+fn symbol_groups(game: &Game, lr: &LangRules) -> Vec<Problem> {
+    let groups: BTreeSet<&str> = game
+        .components
+        .symbols
+        .iter()
+        .map(|s| s.group.as_str())
+        .collect();
+    let mut out = Vec::new();
+    for g in &groups {
+        if !lr.text.symbol_groups.contains_key(*g) {
+            out.push(
+                Problem::data(format!(
+                    "[symbol_groups] has no name for the symbol group `{g}` (the heading of its colours in the key)"
+                ))
+                .in_file(&lr.file),
+            );
+        }
+    }
+    for g in lr.text.symbol_groups.keys() {
+        if !groups.contains(g.as_str()) {
+            out.push(
+                Problem::data(format!(
+                    "[symbol_groups] names `{g}`, which is no symbol group of the data"
+                ))
+                .in_file(&lr.file),
+            );
+        }
+    }
+    out
+}
+
+/// The images the prose of every language shows: relative files of the game's folder (the
+/// writer copies them beside the reference) and the reference's own diagrams.
+pub fn prose_images(game: &Game) -> Vec<String> {
+    let mut out = BTreeSet::new();
+    for lr in game.rules.texts.values() {
+        for prose in all_prose(&lr.text) {
+            for (target, _) in markdown::images(prose.get_ref()) {
+                if markdown::unsafe_image(&target).is_none() && !is_diagram_file(game, &target) {
+                    out.insert(target);
+                }
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// True for the file name of a diagram the Markdown reference writes (`rules.en.map.svg`).
+fn is_diagram_file(game: &Game, target: &str) -> bool {
+    game.rules.meta.diagrams.iter().any(|d| {
+        game.rules
+            .texts
+            .keys()
+            .any(|l| target == format!("rules.{l}.{}.svg", d.id.get_ref()))
+    })
+}
+
+/// Each image the prose shows is a file inside the game's folder.
+fn image_files(game: &Game, lr: &LangRules) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for prose in all_prose(&lr.text) {
+        for (target, range) in markdown::images(prose.get_ref()) {
+            if markdown::unsafe_image(&target).is_some() || is_diagram_file(game, &target) {
+                continue;
+            }
+            if !game.dir.join(&target).is_file() {
+                out.push(
+                    Problem::data(format!(
+                        "the image `{target}` is not a file of the game's folder {}",
+                        game.dir.display()
+                    ))
+                    .at(&lr.file, place(&lr.file, prose, range), "here"),
+                );
+            }
         }
     }
     out

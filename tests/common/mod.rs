@@ -25,6 +25,13 @@ impl Fixture {
         Fixture { dir }
     }
 
+    /// A data folder holding a copy of a game folder from anywhere (a test fixture).
+    pub fn with_folder(from: &Path, slug: &str) -> Fixture {
+        let dir = tempfile::tempdir().expect("temp dir");
+        copy_dir(from, &dir.path().join(slug));
+        Fixture { dir }
+    }
+
     pub fn data(&self) -> &Path {
         self.dir.path()
     }

@@ -93,6 +93,9 @@ pub struct Drawn {
     pub ink: String,
     pub mark: String,
     pub transform: String,
+    /// A stroke one unit wide on the page, in the mark's scaled units (SVG 1.1 has no
+    /// non-scaling stroke).
+    pub hairline: String,
     pub name: String,
 }
 
@@ -105,6 +108,7 @@ pub fn drawn(symbol: &Symbol, lang: &str, cx: f64, cy: f64, r: f64) -> Drawn {
             .unwrap_or_default()
             .to_string(),
         transform: format!("translate({cx:.2} {cy:.2}) scale({r:.2})"),
+        hairline: format!("{:.4}", 1.0 / r.max(0.01)),
         name: symbol.names.get(lang).unwrap_or(&symbol.name).clone(),
     }
 }

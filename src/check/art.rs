@@ -1,0 +1,118 @@
+//! Card art: every image the data names exists inside the game's folder and decodes, and
+//! raster art is sharp enough at the size the templates place it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use crate::diag::{Problem, SourceFile};
+use crate::model::{FieldType, Game};
+use crate::render::images::{self, MIN_DPI};
+use crate::render::template::Placement;
+
+/// One place in the data that names an image.
+struct Reference<'a> {
+    file: &'a SourceFile,
+    span: Range<usize>,
+    path: &'a str,
+}
+
+/// Every image the data names, in data order: `image` fields of cards, and the `image` of
+/// pieces and boards.
+fn references(game: &Game) -> Vec<Reference<'_>> {
+    let mut out = Vec::new();
+    for deck in &game.components.decks {
+        let art_fields: Vec<&String> = deck
+            .fields
+            .iter()
+            .filter(|(_, d)| d.kind == FieldType::Image)
+            .map(|(n, _)| n)
+            .collect();
+        for card in &deck.cards {
+            for value in art_fields.iter().filter_map(|f| card.fields.get(*f)) {
+                if let Some(path) = value.get_ref().as_str() {
+                    out.push(Reference {
+                        file: game.card_file(card),
+                        span: value.span(),
+                        path,
+                    });
+                }
+            }
+        }
+    }
+    let c = &game.components;
+    let own = c
+        .pieces
+        .iter()
+        .filter_map(|p| p.image.as_ref())
+        .chain(c.boards.iter().filter_map(|b| b.image.as_ref()));
+    for image in own {
+        out.push(Reference {
+            file: &game.components_file,
+            span: image.span(),
+            path: image.get_ref(),
+        });
+    }
+    out
+}
+
+/// The paths of every image the data names.
+pub fn art_paths(game: &Game) -> BTreeSet<String> {
+    references(game)
+        .into_iter()
+        .map(|r| r.path.to_string())
+        .collect()
+}
+
+/// An image that cannot be used is one problem, at the first value that names it.
+pub fn check(game: &Game) -> Vec<Problem> {
+    let mut by_path: BTreeMap<&str, Vec<Reference>> = BTreeMap::new();
+    for r in references(game) {
+        by_path.entry(r.path).or_default().push(r);
+    }
+    let mut out = Vec::new();
+    for (path, refs) in by_path {
+        let first = &refs[0];
+        if let Err(e) = images::load(&game.dir, path) {
+            let mut p = Problem::data(format!("image {e}")).at(
+                first.file,
+                first.span.clone(),
+                "named here",
+            );
+            if refs.len() > 1 {
+                p = p.help(format!(
+                    "{} values name this file; this is the first",
+                    refs.len()
+                ));
+            }
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Raster art that would print below [`MIN_DPI`] at its placed size: one warning per file,
+/// at the first value that names it, with the lowest resolution it prints at.
+pub fn warnings(game: &Game, placed: &[Placement]) -> Vec<Problem> {
+    let mut lowest: BTreeMap<&str, f64> = BTreeMap::new();
+    for p in placed {
+        if let Some(dpi) = p.dpi {
+            let entry = lowest.entry(p.src.as_str()).or_insert(dpi);
+            *entry = entry.min(dpi);
+        }
+    }
+    let refs = references(game);
+    lowest
+        .into_iter()
+        .filter(|(_, dpi)| *dpi < MIN_DPI)
+        .map(|(src, dpi)| {
+            let p = Problem::warning(format!(
+                "image `{src}` prints at {dpi:.0} dpi where it is placed; it looks sharp from {MIN_DPI:.0} dpi"
+            ))
+            .help("use a larger image (more pixels) or place it smaller");
+            match refs.iter().find(|r| r.path == src) {
+                Some(r) => p.at(r.file, r.span.clone(), "named here"),
+                None => p,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,232 @@
+//! Checks that matter most to a designer: declared parameter types, provenance where a
+//! rulebook is cited, and `[icon]` names in card text.
+
+use std::ops::Range;
+
+use toml::Value;
+
+use super::{at_card, in_components, in_game_file, references::known};
+use crate::diag::Problem;
+use crate::model::{Card, FieldType, Game, Source};
+
+/// Parameters that declare a `type` hold a value of it, within `min` and `max`.
+pub fn param_types(game: &Game) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (name, p) in &game.params {
+        let Some(kind) = p.kind else { continue };
+        let v = p.value.get_ref();
+        if !kind.accepts(v) {
+            out.push(in_game_file(
+                game,
+                p.value.span(),
+                format!(
+                    "parameter `{name}` is declared {}, but its value is {}",
+                    kind.describe(),
+                    super::values::describe(v)
+                ),
+            ));
+            continue;
+        }
+        let numbers: Vec<f64> = match v {
+            Value::Integer(n) => vec![*n as f64],
+            Value::Float(f) => vec![*f],
+            Value::Array(items) => items
+                .iter()
+                .filter_map(Value::as_integer)
+                .map(|n| n as f64)
+                .collect(),
+            _ => Vec::new(),
+        };
+        let below = p.min.filter(|m| numbers.iter().any(|n| n < m));
+        let above = p.max.filter(|m| numbers.iter().any(|n| n > m));
+        if below.is_some() || above.is_some() {
+            let bound = |b: Option<f64>| b.map_or(String::new(), |b| b.to_string());
+            out.push(in_game_file(
+                game,
+                p.value.span(),
+                format!(
+                    "parameter `{name}` lies outside its declared range {}..={}",
+                    bound(p.min),
+                    bound(p.max)
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// True when every parameter that declares a type holds one (the game's own rule checks
+/// read parameters by type, and would blame the same mistake again).
+pub fn params_well_typed(game: &Game) -> bool {
+    game.params
+        .values()
+        .all(|p| p.kind.is_none_or(|k| k.accepts(p.value.get_ref())))
+}
+
+/// A game that cites a rulebook says where every value comes from; an original design
+/// (no `rulebook` in `game.toml`) need not.
+pub fn provenance(game: &Game) -> Vec<Problem> {
+    if game.is_original() {
+        return Vec::new();
+    }
+    let help = "give `source = { printed = \"section\" }`, `{ inferred = \"from what\" }` or \
+                `{ reconstructed = \"why\" }`; only a game without a `rulebook` may leave it out";
+    let mut out = Vec::new();
+    let mut need = |file_game: bool, span: Range<usize>, what: String, source: &Source| {
+        if source.is_original() {
+            let message = format!("{what} gives no source, and the game cites a rulebook");
+            let p = if file_game {
+                in_game_file(game, span, message)
+            } else {
+                in_components(game, span, message)
+            };
+            out.push(p.help(help));
+        }
+    };
+    for (name, p) in &game.params {
+        need(
+            true,
+            p.value.span(),
+            format!("parameter `{name}`"),
+            &p.source,
+        );
+    }
+    let c = &game.components;
+    for d in &c.decks {
+        let id = d.id.get_ref();
+        need(
+            false,
+            d.id.span(),
+            format!("deck `{id}` (its `counts`)"),
+            &d.counts,
+        );
+        for (f, decl) in &d.fields {
+            need(
+                false,
+                d.id.span(),
+                format!("field `{f}` of deck `{id}`"),
+                &decl.source,
+            );
+        }
+    }
+    for p in &c.pieces {
+        need(
+            false,
+            p.id.span(),
+            format!("piece `{}`", p.id.get_ref()),
+            &p.source,
+        );
+    }
+    for b in &c.boards {
+        need(
+            false,
+            b.id.span(),
+            format!("board `{}`", b.id.get_ref()),
+            &b.source,
+        );
+    }
+    for t in &c.tracks {
+        need(
+            false,
+            t.id.span(),
+            format!("track `{}`", t.id.get_ref()),
+            &t.source,
+        );
+    }
+    out
+}
+
+/// `[name]` in card text draws the symbol `name`; a name that is no symbol is a mistake
+/// (it would print literally).
+pub fn icons(game: &Game) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for deck in &game.components.decks {
+        let text_fields: Vec<&String> = deck
+            .fields
+            .iter()
+            .filter(|(_, d)| d.kind == FieldType::Text)
+            .map(|(n, _)| n)
+            .collect();
+        for card in &deck.cards {
+            let texts = card
+                .text
+                .iter()
+                .chain(card.texts.values())
+                .map(String::as_str)
+                .chain(text_fields.iter().filter_map(|f| card.str(f)));
+            for text in texts {
+                for name in icon_names(text) {
+                    if game.symbol(name).is_none() {
+                        out.push(unknown_icon(game, card, name));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn unknown_icon(game: &Game, card: &Card, name: &str) -> Problem {
+    let file = game.card_file(card);
+    let written = format!("[{name}]");
+    let from = card.id.span().start;
+    let span = file.text[from..]
+        .find(&written)
+        .map_or(card.id.span(), |at| from + at..from + at + written.len());
+    at_card(
+        game,
+        card,
+        span,
+        format!(
+            "card `{}` shows `[{name}]`, but no symbol is called `{name}`",
+            card.id.get_ref()
+        ),
+    )
+    .help(format!(
+        "[id] draws a symbol; {}",
+        known(
+            game.components
+                .symbols
+                .iter()
+                .map(|s| s.id.get_ref().as_str())
+        )
+    ))
+}
+
+/// The `[name]` references of a text (names made of id characters only).
+fn icon_names(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        match after.find(']') {
+            Some(close) => {
+                let name = &after[..close];
+                let is_id = !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+                if is_id {
+                    out.push(name);
+                }
+                rest = &after[close + 1..];
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::icon_names;
+
+    #[test]
+    fn icon_names_are_id_like_bracketed_words() {
+        assert_eq!(
+            icon_names("Pay [coin] or [coinn][fire]."),
+            vec!["coin", "coinn", "fire"]
+        );
+        assert!(icon_names("See [Rule 3] [] [").is_empty());
+    }
+}

@@ -1,0 +1,575 @@
+//! Spreadsheet decks: `[[deck]] cards = "cards.csv"` reads more cards from a CSV (or, for a
+//! `.tsv` file, tab-separated) sheet whose header row names the columns, or from the first
+//! worksheet of a spreadsheet (`.xlsx`, `.xlsm`, `.xlsb`, `.xls`, `.ods`, read with calamine),
+//! and [`export_csv`] writes a deck's cards as such a sheet.
+//!
+//! Columns: `id`, `name`, `count` (default 1), `text`, `name.<lang>` and `text.<lang>`, and
+//! each field the deck declares. An empty cell leaves the field out. Lists (`ints`,
+//! `symbols`) separate their items with `;`. Cells are typed by the deck's declaration and
+//! then checked like TOML values, so a problem names `cards.csv:ROW:COL`.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::Path;
+
+use toml::{Spanned, Value};
+
+use super::load::read_source;
+use super::paths::resolve_in;
+use super::{Card, ComponentsFile, Count, Deck, FieldType, Game};
+use crate::diag::{Problem, SourceFile};
+
+/// The separator of list items in a cell.
+const ITEM_SEPARATOR: char = ';';
+
+/// Reads every deck's sheet into its cards (after the deck's TOML cards).
+pub fn load_sheets(
+    dir: &Path,
+    components: &mut ComponentsFile,
+    components_file: &SourceFile,
+) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for deck in &mut components.decks {
+        let Some(sheet) = deck.sheet.clone() else {
+            continue;
+        };
+        let path = match resolve_in(dir, sheet.get_ref()) {
+            Ok(p) => p,
+            Err(e) => {
+                problems.push(
+                    Problem::data(format!("deck `{}`: {e}", deck.id.get_ref())).at(
+                        components_file,
+                        sheet.span(),
+                        "the sheet",
+                    ),
+                );
+                continue;
+            }
+        };
+        let text = if is_workbook(&path) {
+            workbook_as_csv(&path).map(|text| SourceFile {
+                path: shown_path(&path),
+                text: text.into(),
+            })
+        } else {
+            read_source(&path)
+        };
+        match text {
+            Ok(file) => match read_cards(deck, &file, delimiter(&path)) {
+                Ok(cards) => deck.cards.extend(cards),
+                Err(ps) => problems.extend(ps),
+            },
+            Err(p) => problems.push(p),
+        }
+    }
+    problems
+}
+
+/// Spreadsheet files calamine reads.
+const WORKBOOK_EXTENSIONS: [&str; 5] = ["xlsx", "xlsm", "xlsb", "xls", "ods"];
+
+fn is_workbook(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| WORKBOOK_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+}
+
+/// The path shown in problems, as for any other data file.
+fn shown_path(path: &Path) -> std::path::PathBuf {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
+/// The first worksheet of a spreadsheet as CSV text, row for row from row 1 and column for
+/// column from column A, so that a problem's line is the spreadsheet's row and its label
+/// names the column letter.
+fn workbook_as_csv(path: &Path) -> Result<String, Problem> {
+    use calamine::{Data, Reader};
+    let fail = |e: &dyn std::fmt::Display| {
+        Problem::data(format!(
+            "{}: the spreadsheet cannot be read: {e}",
+            path.display()
+        ))
+    };
+    let mut book = calamine::open_workbook_auto(path).map_err(|e| fail(&e))?;
+    let range = book
+        .worksheet_range_at(0)
+        .ok_or_else(|| fail(&"it has no worksheet"))?
+        .map_err(|e| fail(&e))?;
+    let (row0, col0) = range.start().unwrap_or((0, 0));
+    let mut out = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .flexible(true)
+        .from_writer(Vec::new());
+    for _ in 0..row0 {
+        out.write_record([""]).map_err(|e| fail(&e))?;
+    }
+    for row in range.rows() {
+        let lead = (0..col0).map(|_| String::new());
+        let cells = row.iter().map(|cell| match cell {
+            Data::Empty => String::new(),
+            Data::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", *f as i64),
+            other => other.to_string(),
+        });
+        out.write_record(lead.chain(cells)).map_err(|e| fail(&e))?;
+    }
+    let bytes = out.into_inner().map_err(|e| fail(&e))?;
+    String::from_utf8(bytes).map_err(|e| fail(&e))
+}
+
+fn delimiter(path: &Path) -> u8 {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("tsv") => b'\t',
+        _ => b',',
+    }
+}
+
+/// What a column of the sheet holds.
+#[derive(Debug, Clone, PartialEq)]
+enum Column {
+    Id,
+    Name,
+    Count,
+    Text,
+    NameIn(String),
+    TextIn(String),
+    Field(String, FieldType),
+}
+
+/// One cell of the sheet: its text, where it stands in the file, and its column (0 is A).
+struct Cell {
+    text: String,
+    span: Range<usize>,
+    column: usize,
+}
+
+/// A column's spreadsheet letters: 0 is A, 26 is AA.
+fn column_letters(mut n: usize) -> String {
+    let mut out = Vec::new();
+    loop {
+        out.push(b'A' + (n % 26) as u8);
+        if n < 26 {
+            break;
+        }
+        n = n / 26 - 1;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+fn read_cards(deck: &Deck, file: &SourceFile, delimiter: u8) -> Result<Vec<Card>, Vec<Problem>> {
+    let rows = rows(file, delimiter)?;
+    let mut rows = rows.into_iter();
+    let Some(header) = rows.next() else {
+        return Err(vec![
+            Problem::data("the sheet is empty; its first row names the columns").in_file(file),
+        ]);
+    };
+    let columns = columns(deck, file, &header)?;
+    let mut cards = Vec::new();
+    let mut problems = Vec::new();
+    for row in rows.filter(|r| r.iter().any(|c| !c.text.trim().is_empty())) {
+        match card(deck, file, &columns, row) {
+            Ok(c) => cards.push(c),
+            Err(ps) => problems.extend(ps),
+        }
+    }
+    if problems.is_empty() {
+        Ok(cards)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The sheet's rows as cells placed in the file's text.
+fn rows(file: &SourceFile, delimiter: u8) -> Result<Vec<Vec<Cell>>, Vec<Problem>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(file.text.as_bytes());
+    let mut out = Vec::new();
+    let mut record = csv::StringRecord::new();
+    loop {
+        let start = reader.position().byte() as usize;
+        match reader.read_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {
+                let spans = cell_spans(&file.text, start, delimiter, record.len());
+                out.push(
+                    record
+                        .iter()
+                        .zip(spans)
+                        .enumerate()
+                        .map(|(column, (text, span))| Cell {
+                            text: text.to_string(),
+                            span,
+                            column,
+                        })
+                        .collect(),
+                );
+            }
+            Err(e) => {
+                let at = e.position().map_or(start, |p| p.byte() as usize);
+                let end = (at + 1).min(file.text.len());
+                return Err(vec![
+                    Problem::data(format!("the sheet cannot be read: {e}")).at(
+                        file,
+                        at..end,
+                        "here",
+                    ),
+                ]);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Byte spans of the `n` cells of the record starting at `start` (quotes included).
+fn cell_spans(text: &str, start: usize, delimiter: u8, n: usize) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::with_capacity(n);
+    let mut i = start;
+    for _ in 0..n {
+        let cell_start = i;
+        let mut quoted = false;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b == b'"' {
+                quoted = !quoted;
+            } else if !quoted && (b == delimiter || b == b'\n' || b == b'\r') {
+                break;
+            }
+            i += 1;
+        }
+        spans.push(cell_start..i.max(cell_start));
+        if i < bytes.len() && bytes[i] == delimiter {
+            i += 1;
+        }
+    }
+    spans
+}
+
+/// A problem placed at a cell, showing at least one character.
+fn at_cell(file: &SourceFile, cell: &Cell, message: impl Into<String>) -> Problem {
+    let span = if cell.span.is_empty() {
+        cell.span.start..(cell.span.start + 1).min(file.text.len())
+    } else {
+        cell.span.clone()
+    };
+    Problem::data(message).at(
+        file,
+        span,
+        format!("column {}", column_letters(cell.column)),
+    )
+}
+
+fn columns(deck: &Deck, file: &SourceFile, header: &[Cell]) -> Result<Vec<Column>, Vec<Problem>> {
+    let mut columns = Vec::new();
+    let mut problems = Vec::new();
+    for cell in header {
+        // Spreadsheet programs often start a UTF-8 CSV with a byte order mark.
+        let name = cell.text.trim_start_matches('\u{feff}').trim();
+        let column = match name {
+            "id" => Some(Column::Id),
+            "name" => Some(Column::Name),
+            "count" => Some(Column::Count),
+            "text" => Some(Column::Text),
+            _ => {
+                if let Some(lang) = name.strip_prefix("name.") {
+                    Some(Column::NameIn(lang.to_string()))
+                } else if let Some(lang) = name.strip_prefix("text.") {
+                    Some(Column::TextIn(lang.to_string()))
+                } else {
+                    deck.fields
+                        .get(name)
+                        .map(|d| Column::Field(name.to_string(), d.kind))
+                }
+            }
+        };
+        match column {
+            Some(c) if columns.contains(&c) => problems.push(at_cell(
+                file,
+                cell,
+                format!("the column `{name}` is given twice"),
+            )),
+            Some(c) => columns.push(c),
+            None => problems.push(
+                at_cell(
+                    file,
+                    cell,
+                    format!(
+                        "the column `{name}` is not a field of deck `{}`",
+                        deck.id.get_ref()
+                    ),
+                )
+                .help(format!(
+                    "columns: id, name, count, text, name.<lang>, text.<lang>{}",
+                    deck.fields
+                        .keys()
+                        .map(|k| format!(", {k}"))
+                        .collect::<String>()
+                )),
+            ),
+        }
+    }
+    for needed in [Column::Id, Column::Name] {
+        if problems.is_empty() && !columns.contains(&needed) {
+            let first = header.first().map_or(0..0, |c| c.span.clone());
+            problems.push(
+                Problem::data(format!(
+                    "the sheet has no `{}` column",
+                    if needed == Column::Id { "id" } else { "name" }
+                ))
+                .at(
+                    file,
+                    first.start..first.end.max(first.start + 1),
+                    "the header row",
+                ),
+            );
+        }
+    }
+    if problems.is_empty() {
+        Ok(columns)
+    } else {
+        Err(problems)
+    }
+}
+
+fn card(
+    deck: &Deck,
+    file: &SourceFile,
+    columns: &[Column],
+    row: Vec<Cell>,
+) -> Result<Card, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let mut card = Card {
+        id: Spanned::new(0..0, String::new()),
+        name: String::new(),
+        names: BTreeMap::new(),
+        count: Count(1),
+        text: None,
+        texts: BTreeMap::new(),
+        fields: BTreeMap::new(),
+        sources: BTreeMap::new(),
+        file: Some(file.clone()),
+    };
+    let row_start = row.first().map_or(0, |c| c.span.start);
+    for (i, cell) in row.iter().enumerate() {
+        let Some(column) = columns.get(i) else {
+            if !cell.text.trim().is_empty() {
+                problems.push(at_cell(
+                    file,
+                    cell,
+                    "this cell has no column in the header row",
+                ));
+            }
+            continue;
+        };
+        let text = cell.text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        match column {
+            Column::Id => card.id = Spanned::new(cell.span.clone(), text.to_string()),
+            Column::Name => card.name = text.to_string(),
+            Column::Count => match text
+                .parse::<i64>()
+                .map_err(|e| e.to_string())
+                .and_then(Count::try_from)
+            {
+                Ok(c) => card.count = c,
+                Err(e) => problems.push(at_cell(file, cell, format!("`count` is `{text}`: {e}"))),
+            },
+            Column::Text => card.text = Some(cell.text.clone()),
+            Column::NameIn(lang) => {
+                card.names.insert(lang.clone(), text.to_string());
+            }
+            Column::TextIn(lang) => {
+                card.texts.insert(lang.clone(), cell.text.clone());
+            }
+            Column::Field(name, kind) => {
+                card.fields.insert(
+                    name.clone(),
+                    Spanned::new(cell.span.clone(), cell_value(*kind, text)),
+                );
+            }
+        }
+    }
+    let row_span = row_start..(row_start + 1).min(file.text.len());
+    if card.id.get_ref().is_empty() {
+        problems.push(
+            Problem::data(format!("a card of deck `{}` has no id", deck.id.get_ref())).at(
+                file,
+                row_span.clone(),
+                "this row",
+            ),
+        );
+    } else if card.name.is_empty() {
+        problems.push(
+            Problem::data(format!("card `{}` has no name", card.id.get_ref())).at(
+                file,
+                card.id.span(),
+                "this card",
+            ),
+        );
+    }
+    if problems.is_empty() {
+        Ok(card)
+    } else {
+        Err(problems)
+    }
+}
+
+/// A cell's value as the field's type reads it; a cell that does not read as that type stays
+/// text, and the value checks report it at the cell.
+fn cell_value(kind: FieldType, text: &str) -> Value {
+    let as_text = || Value::String(text.to_string());
+    match kind {
+        FieldType::Int => text.parse().map_or_else(|_| as_text(), Value::Integer),
+        FieldType::Bool => match text.to_ascii_lowercase().as_str() {
+            "true" | "yes" => Value::Boolean(true),
+            "false" | "no" => Value::Boolean(false),
+            _ => as_text(),
+        },
+        FieldType::Ints => items(text)
+            .map(|i| i.parse().map(Value::Integer))
+            .collect::<Result<Vec<_>, _>>()
+            .map_or_else(|_| as_text(), Value::Array),
+        FieldType::Symbols => Value::Array(items(text).map(|i| Value::String(i.into())).collect()),
+        FieldType::Text | FieldType::Symbol | FieldType::Image => as_text(),
+    }
+}
+
+fn items(text: &str) -> impl Iterator<Item = &str> {
+    text.split(ITEM_SEPARATOR)
+        .map(str::trim)
+        .filter(|i| !i.is_empty())
+}
+
+/// A deck's cards as a CSV sheet that reads back as the same cards (`printplay export-csv`).
+pub fn export_csv(game: &Game, deck_id: &str) -> Result<String, String> {
+    let deck = game.deck(deck_id).ok_or_else(|| {
+        let ids: Vec<&str> = game
+            .components
+            .decks
+            .iter()
+            .map(|d| d.id.get_ref().as_str())
+            .collect();
+        format!(
+            "{} has no deck `{deck_id}`; its decks: {}",
+            game.slug,
+            ids.join(", ")
+        )
+    })?;
+    let langs = |pick: fn(&Card) -> Vec<&String>| {
+        let mut all: Vec<String> = deck.cards.iter().flat_map(pick).cloned().collect();
+        all.sort();
+        all.dedup();
+        all
+    };
+    let name_langs = langs(|c| c.names.keys().collect());
+    let text_langs = langs(|c| c.texts.keys().collect());
+    let with_text = deck.cards.iter().any(|c| c.text.is_some());
+    let mut header = vec!["id".to_string(), "name".into(), "count".into()];
+    header.extend(with_text.then(|| "text".to_string()));
+    header.extend(name_langs.iter().map(|l| format!("name.{l}")));
+    header.extend(text_langs.iter().map(|l| format!("text.{l}")));
+    header.extend(deck.fields.keys().cloned());
+    let mut out = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    out.write_record(&header).map_err(|e| e.to_string())?;
+    for card in &deck.cards {
+        let mut row = vec![
+            card.id.get_ref().clone(),
+            card.name.clone(),
+            card.count.0.to_string(),
+        ];
+        if with_text {
+            row.push(card.text.clone().unwrap_or_default());
+        }
+        row.extend(
+            name_langs
+                .iter()
+                .map(|l| card.names.get(l).cloned().unwrap_or_default()),
+        );
+        row.extend(
+            text_langs
+                .iter()
+                .map(|l| card.texts.get(l).cloned().unwrap_or_default()),
+        );
+        for name in deck.fields.keys() {
+            let cell = match card.fields.get(name) {
+                Some(v) => cell_text(v.get_ref()).ok_or_else(|| {
+                    format!(
+                        "card `{}`: field `{name}` holds a table, which a sheet cell cannot",
+                        card.id.get_ref()
+                    )
+                })?,
+                None => String::new(),
+            };
+            row.push(cell);
+        }
+        out.write_record(&row).map_err(|e| e.to_string())?;
+    }
+    let bytes = out.into_inner().map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|e| e.to_string())
+}
+
+fn cell_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Integer(n) => Some(n.to_string()),
+        Value::Float(f) => Some(f.to_string()),
+        Value::Boolean(b) => Some(b.to_string()),
+        Value::Datetime(d) => Some(d.to_string()),
+        Value::Array(items) => items
+            .iter()
+            .map(cell_text)
+            .collect::<Option<Vec<_>>>()
+            .map(|v| v.join(&format!("{ITEM_SEPARATOR} "))),
+        Value::Table(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_placed_in_the_text_with_quotes() {
+        let text = "id,name\n\"a,b\",x\n";
+        let spans = cell_spans(text, 8, b',', 2);
+        assert_eq!(&text[spans[0].clone()], "\"a,b\"");
+        assert_eq!(&text[spans[1].clone()], "x");
+    }
+
+    #[test]
+    fn cells_read_as_their_field_type() {
+        assert_eq!(cell_value(FieldType::Int, "3"), Value::Integer(3));
+        assert_eq!(
+            cell_value(FieldType::Int, "three"),
+            Value::String("three".into())
+        );
+        assert_eq!(
+            cell_value(FieldType::Ints, "1; 2"),
+            Value::Array(vec![Value::Integer(1), Value::Integer(2)])
+        );
+        assert_eq!(cell_value(FieldType::Bool, "Yes"), Value::Boolean(true));
+        assert_eq!(
+            cell_text(&cell_value(FieldType::Symbols, "a;b")).unwrap(),
+            "a; b"
+        );
+    }
+
+    #[test]
+    fn columns_are_named_by_letters() {
+        assert_eq!(column_letters(0), "A");
+        assert_eq!(column_letters(25), "Z");
+        assert_eq!(column_letters(26), "AA");
+        assert_eq!(column_letters(27), "AB");
+    }
+}

@@ -1,0 +1,579 @@
+//! A designer's own game (tests/fixtures/designer-game): an original design with a CSV deck,
+//! PNG and SVG art and its own font. It checks clean and prints its art and font; each kind
+//! of mistake is exactly one error at its file:line:col.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{Fixture, Run, repo};
+use printplay::model::{Game, load_game, sheet::export_csv};
+use printplay::render::{BuildOptions, cards_pdf, draw_faces};
+
+const SLUG: &str = "designer-game";
+
+fn fixture() -> Fixture {
+    Fixture::with_folder(&repo().join("tests/fixtures").join(SLUG), SLUG)
+}
+
+fn load(f: &Fixture) -> Game {
+    load_game(f.data(), SLUG).unwrap_or_else(|p| panic!("{p:?}"))
+}
+
+/// The problems a run reported: the `×` headings of its report.
+fn errors(run: &Run) -> Vec<String> {
+    run.stderr
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("× "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Runs `check` and asserts exactly one error, at `place` (`file:line:col`), saying `says`.
+fn one_error(f: &Fixture, place: &str, says: &str) {
+    let run = f.run(&["check", SLUG]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let errors = errors(&run);
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    let at = f.data().join(SLUG).join(place);
+    assert!(
+        errors[0].starts_with(&format!("{}: ", at.display())),
+        "expected at {place}: {}",
+        errors[0]
+    );
+    // The report wraps long lines; compare the words.
+    let words = |s: &str| {
+        s.split_whitespace()
+            .filter(|w| *w != "│")
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert!(
+        words(&run.stderr).contains(&words(says)),
+        "expected `{says}`: {}",
+        run.stderr
+    );
+}
+
+#[test]
+fn the_fixture_checks_clean_without_provenance_or_rules_prose() {
+    let f = fixture();
+    let run = f.run(&["check", SLUG]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    let game = load(&f);
+    assert!(game.is_original());
+    // Ten designs from the sheet after the one TOML card.
+    let deck = game.deck("emblems").unwrap();
+    assert_eq!(deck.cards.len(), 11);
+    assert_eq!(deck.cards[10].id.get_ref(), "moon-5");
+    assert_eq!(deck.cards[10].count.0, 2);
+}
+
+/// Names of the PDF's image XObjects (by object id) and of its fonts.
+fn images_and_fonts(pdf: &[u8]) -> (Vec<lopdf::ObjectId>, Vec<String>) {
+    let doc = lopdf::Document::load_mem(pdf).expect("a readable PDF");
+    let mut images = Vec::new();
+    let mut fonts = Vec::new();
+    for (id, obj) in &doc.objects {
+        let dict = match obj {
+            lopdf::Object::Stream(s) => &s.dict,
+            lopdf::Object::Dictionary(d) => d,
+            _ => continue,
+        };
+        let is = |key: &[u8], value: &[u8]| {
+            dict.get(key)
+                .and_then(|v| v.as_name())
+                .is_ok_and(|n| n == value)
+        };
+        if is(b"Subtype", b"Image") {
+            images.push(*id);
+        }
+        if is(b"Type", b"Font")
+            && let Ok(name) = dict.get(b"BaseFont").and_then(|v| v.as_name())
+        {
+            fonts.push(String::from_utf8_lossy(name).into_owned());
+        }
+    }
+    (images, fonts)
+}
+
+#[test]
+fn the_pdf_holds_the_raster_art_once_and_the_games_font() {
+    let f = fixture();
+    let game = load(&f);
+    let options = BuildOptions::default();
+    let faces = draw_faces(&game, &options).unwrap();
+    // Eleven faces show art: ten the PNG, one the SVG.
+    assert_eq!(faces.placed.len(), 12, "{:?}", faces.placed); // and the token's
+    let pdf = cards_pdf(&game, &faces, &options).unwrap();
+    let (images, fonts) = images_and_fonts(&pdf);
+    // The PNG, shown on ten designs (eleven cards), is one image object; the SVG crest is
+    // drawn as vector paths, not as an image.
+    assert_eq!(images.len(), 1, "{images:?}");
+    assert!(
+        fonts.iter().any(|f| f.ends_with("+DejaVuSansMono-Bold")),
+        "the game's own font is embedded as a subset: {fonts:?}"
+    );
+}
+
+#[test]
+fn a_removed_image_is_one_error_at_the_first_cell_that_names_it() {
+    let f = fixture();
+    std::fs::remove_file(f.file(SLUG, "art/emblem.png")).unwrap();
+    one_error(
+        &f,
+        "cards.csv:2:32",
+        "image `art/emblem.png` does not exist",
+    );
+}
+
+#[test]
+fn a_bad_csv_cell_is_one_error_at_its_row_and_column() {
+    let f = fixture();
+    f.edit(
+        SLUG,
+        "cards.csv",
+        "art/emblem.png,sun,2",
+        "art/emblem.png,sun,two",
+    );
+    one_error(&f, "cards.csv:3:51", "field `power` must be an integer");
+}
+
+#[test]
+fn an_unknown_icon_is_one_error_listing_the_symbols() {
+    let f = fixture();
+    f.edit(SLUG, "cards.csv", "Lose 1 [coin]", "Lose 1 [coinn]");
+    one_error(&f, "cards.csv:7:26", "known: coin, moon, sun");
+}
+
+#[test]
+fn an_unknown_face_is_one_error_at_the_template_listing_the_faces() {
+    let f = fixture();
+    f.edit(
+        SLUG,
+        "templates/emblem-card.svg",
+        "DejaVu Sans Mono Bold",
+        "Comic Sans",
+    );
+    one_error(
+        &f,
+        "templates/emblem-card.svg:5:64",
+        "sans, bold, serif-italic, DejaVu Sans Mono Bold",
+    );
+}
+
+#[test]
+fn a_path_out_of_the_game_folder_is_one_error_at_its_toml_line() {
+    for (path, says) in [
+        ("../designer-game/art/crest.svg", "leaves the game's folder"),
+        ("/etc/hostname", "absolute path"),
+    ] {
+        let f = fixture();
+        f.edit(
+            SLUG,
+            "components.toml",
+            "\"art/crest.svg\", suit",
+            &format!("\"{path}\", suit"),
+        );
+        one_error(&f, "components.toml:49:18", says);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_out_of_the_game_folder_is_refused() {
+    let f = fixture();
+    let outside = f.data().join("outside.png");
+    std::fs::copy(f.file(SLUG, "art/emblem.png"), &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, f.file(SLUG, "art/link.png")).unwrap();
+    f.edit(
+        SLUG,
+        "components.toml",
+        "\"art/crest.svg\", suit",
+        "\"art/link.png\", suit",
+    );
+    one_error(&f, "components.toml:49:18", "outside the game's folder");
+}
+
+#[test]
+fn an_undecodable_image_is_one_error() {
+    let f = fixture();
+    let png = f.file(SLUG, "art/emblem.png");
+    let bytes = std::fs::read(&png).unwrap();
+    std::fs::write(&png, &bytes[..bytes.len() / 2]).unwrap();
+    one_error(&f, "cards.csv:2:32", "does not decode");
+}
+
+#[test]
+fn a_wrongly_typed_parameter_is_one_error_at_its_game_toml_line() {
+    let f = fixture();
+    f.edit(SLUG, "game.toml", "value = 4", "value = \"four\"");
+    one_error(&f, "game.toml:12:9", "declared an integer");
+}
+
+#[test]
+fn a_misspelt_card_size_names_the_presets() {
+    let f = fixture();
+    f.edit(
+        SLUG,
+        "components.toml",
+        "size = \"poker\"",
+        "size = \"mni\"",
+    );
+    one_error(&f, "components.toml:25:8", "poker (63 x 88 mm), bridge");
+}
+
+#[test]
+fn duplicate_invariant_ids_are_an_error() {
+    let f = fixture();
+    let text = std::fs::read_to_string(f.file(SLUG, "game.toml")).unwrap();
+    let at = text.find("[[invariant]]").unwrap();
+    std::fs::write(
+        f.file(SLUG, "game.toml"),
+        format!("{text}\n{}", &text[at..]),
+    )
+    .unwrap();
+    one_error(&f, "game.toml:23:6", "duplicate invariant id `deck-size`");
+}
+
+#[test]
+fn a_game_that_cites_a_rulebook_needs_provenance() {
+    let f = fixture();
+    f.edit(
+        SLUG,
+        "game.toml",
+        "designer = ",
+        "rulebook = \"rules.pdf\"\ndesigner = ",
+    );
+    let run = f.run(&["check", SLUG]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("parameter `hand_size` gives no source"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("has no rules.en.toml"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn low_resolution_art_is_a_warning_not_an_error() {
+    let f = fixture();
+    // The card art box is 57 x 40 mm: placing the 480 x 360 px art over a whole tarot card
+    // would print it below 200 dpi.
+    f.edit(
+        SLUG,
+        "templates/emblem-card.svg",
+        "w=w - 6, h=40",
+        "w=w * 3, h=h * 3",
+    );
+    let run = f.run(&["check", SLUG]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("image `art/emblem.png` prints at"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("cards.csv:2:32"), "{}", run.stderr);
+}
+
+/// Bytes of every file under a folder, by path.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(snapshot(&path));
+        } else {
+            out.push((path.clone(), std::fs::read(&path).unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_broken_game_keeps_the_previous_output_and_never_panics() {
+    let f = fixture();
+    let out = f.data().join("out");
+    let previous = out.join(SLUG).join("cards.pdf");
+    std::fs::create_dir_all(previous.parent().unwrap()).unwrap();
+    std::fs::write(&previous, b"the previous build").unwrap();
+    let before = snapshot(&out);
+    std::fs::remove_file(f.file(SLUG, "art/emblem.png")).unwrap();
+    f.edit(SLUG, "cards.csv", "Lose 1 [coin]", "Lose 1 [coinn]");
+    let run = f.run(&["build", SLUG, "--out", out.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(errors(&run).len(), 2, "{}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert_eq!(snapshot(&out), before);
+}
+
+#[test]
+fn bad_sheets_are_errors_at_the_cell_not_panics() {
+    for (from, to, place) in [
+        ("id,name,count", "id,name,colour", "cards.csv:1:9"),
+        ("sun-4,Sun Four,1", "sun-4,Sun Four,-3", "cards.csv:5:16"),
+        ("sun,5\n", "sun,5,extra\n", "cards.csv:6:40"),
+    ] {
+        let f = fixture();
+        f.edit(SLUG, "cards.csv", from, to);
+        let run = f.run(&["check", SLUG]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+        let errors = errors(&run);
+        assert_eq!(errors.len(), 1, "{}", run.stderr);
+        assert!(errors[0].contains(place), "{place}: {}", run.stderr);
+    }
+}
+
+/// A TOML deck exported as CSV reads back as the same cards, and exports the same again.
+#[test]
+fn decks_round_trip_through_csv() {
+    let f = Fixture::with_games(&["capek-golems"]);
+    let game = load_game(f.data(), "capek-golems").unwrap();
+    let path = f.file("capek-golems", "components.toml");
+    let mut doc: toml::Table = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut exported = Vec::new();
+    for deck in doc["deck"].as_array_mut().unwrap() {
+        let deck = deck.as_table_mut().unwrap();
+        let id = deck["id"].as_str().unwrap().to_string();
+        let csv = export_csv(&game, &id).unwrap();
+        std::fs::write(f.file("capek-golems", &format!("{id}.csv")), &csv).unwrap();
+        deck.remove("card");
+        deck.insert("cards".into(), toml::Value::String(format!("{id}.csv")));
+        exported.push((id, csv));
+    }
+    std::fs::write(&path, toml::to_string(&doc).unwrap()).unwrap();
+    let from_sheets = load_game(f.data(), "capek-golems").unwrap_or_else(|p| panic!("{p:?}"));
+    assert!(printplay::check::check_game(&from_sheets).is_empty());
+    for (id, csv) in exported {
+        let before = &game.deck(&id).unwrap().cards;
+        let after = &from_sheets.deck(&id).unwrap().cards;
+        assert_eq!(before.len(), after.len());
+        for (a, b) in before.iter().zip(after) {
+            assert_eq!(
+                (a.id.get_ref(), &a.name, a.count, &a.text),
+                (b.id.get_ref(), &b.name, b.count, &b.text)
+            );
+            let values = |c: &printplay::model::Card| {
+                c.fields
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.get_ref().clone()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(values(a), values(b), "card {}", a.id.get_ref());
+        }
+        assert_eq!(export_csv(&from_sheets, &id).unwrap(), csv, "deck {id}");
+    }
+}
+
+#[test]
+fn export_csv_writes_the_sheet_the_cli_reads() {
+    let f = fixture();
+    let run = f.run(&["export-csv", SLUG, "emblems"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("id,name,count,text,art,power,suit\ncrest,The Crest,1,Gain 2 [coin].,art/crest.svg,5,moon\n"), "{}", run.stdout);
+    let run = f.run(&["export-csv", SLUG, "nope"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("its decks: emblems"), "{}", run.stderr);
+}
+
+#[test]
+fn an_unwritable_output_folder_is_one_io_error_naming_the_path() {
+    let f = fixture();
+    let blocker = f.data().join("not-a-folder");
+    std::fs::write(&blocker, b"a file").unwrap();
+    let out = blocker.join("out");
+    let run = f.run(&["build", SLUG, "--out", out.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let errors = errors(&run);
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    assert!(
+        errors[0].contains(&format!("cannot write {}", blocker.display())),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read(&blocker).unwrap(), b"a file");
+}
+
+#[test]
+fn a_template_mistake_is_one_error_at_the_template_line_not_one_per_card() {
+    let f = fixture();
+    f.edit(
+        SLUG,
+        "templates/emblem-card.svg",
+        "card.fields.power",
+        "card.fields.pwr",
+    );
+    one_error(&f, "templates/emblem-card.svg:7:25", "card.fields.pwr");
+    let f = fixture();
+    f.edit(
+        SLUG,
+        "templates/emblem-card.svg",
+        "what=\"power\") }}",
+        "what=\"power\") }",
+    );
+    let run = f.run(&["check", SLUG]);
+    let errors = errors(&run);
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    assert!(
+        errors[0].contains("templates/emblem-card.svg:"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        errors[0].contains("template `emblem-card` does not parse"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_broken_font_file_is_one_error_naming_it() {
+    let f = fixture();
+    std::fs::write(f.file(SLUG, "fonts/Broken.ttf"), b"not a font").unwrap();
+    let run = f.run(&["check", SLUG]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let errors = errors(&run);
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    assert!(
+        errors[0].contains("fonts/Broken.ttf: not a font"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_game_modules_complaint_about_a_parameter_is_placed_at_it() {
+    let f = Fixture::with_games(&["capek-golems"]);
+    let line = f.edit("capek-golems", "game.toml", "value = 4", "value = \"four\"");
+    let run = f.run(&["check", "capek-golems"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let engine = errors(&run)
+        .into_iter()
+        .find(|e| e.contains("the Capek engine cannot read"))
+        .expect("the engine's complaint");
+    assert!(
+        engine.contains(&format!("game.toml:{line}:")),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn ids_stay_unique_across_the_toml_cards_and_the_sheet() {
+    let f = fixture();
+    f.edit(SLUG, "cards.csv", "sun-2,Sun Two", "crest,Sun Two");
+    one_error(&f, "cards.csv:3:1", "duplicate id `crest`");
+    let run = f.run(&["check", SLUG]);
+    assert!(run.stderr.contains("components.toml:46"), "{}", run.stderr);
+}
+
+#[test]
+fn an_original_design_builds_its_cards_without_a_rules_reference() {
+    let f = fixture();
+    let out = f.data().join("out");
+    let run = f.run(&[
+        "build",
+        SLUG,
+        "--only",
+        "cards,rules",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let names: Vec<String> = std::fs::read_dir(out.join(SLUG))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["cards.pdf".to_string()]);
+}
+
+/// The fixture with its sheet replaced by a workbook from tests/fixtures/sheets/.
+fn with_workbook(name: &str) -> Fixture {
+    let f = fixture();
+    let from = repo().join("tests/fixtures/sheets").join(name);
+    std::fs::copy(from, f.file(SLUG, "cards.xlsx")).unwrap();
+    std::fs::remove_file(f.file(SLUG, "cards.csv")).unwrap();
+    f.edit(
+        SLUG,
+        "components.toml",
+        "cards = \"cards.csv\"",
+        "cards = \"cards.xlsx\"",
+    );
+    f
+}
+
+#[test]
+fn a_workbook_deck_reads_as_the_same_cards_as_its_csv() {
+    let csv = fixture();
+    let xlsx = with_workbook("cards.xlsx");
+    let run = xlsx.run(&["check", SLUG]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        export_csv(&load(&xlsx), "emblems").unwrap(),
+        export_csv(&load(&csv), "emblems").unwrap()
+    );
+}
+
+#[test]
+fn a_bad_workbook_cell_names_its_row_and_column() {
+    let f = with_workbook("cards-bad.xlsx");
+    let run = f.run(&["check", SLUG]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let errors = errors(&run);
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    assert!(errors[0].contains("cards.xlsx:3:"), "{}", run.stderr);
+    assert!(
+        errors[0].contains("field `power` must be an integer"),
+        "{}",
+        run.stderr
+    );
+    // The row is the spreadsheet's; the underlined text is the row as CSV.
+    assert!(
+        run.stderr.contains("art/emblem.png,sun,two"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_sheet_saved_with_a_byte_order_mark_reads_the_same() {
+    let f = fixture();
+    let path = f.file(SLUG, "cards.csv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("\u{feff}{text}")).unwrap();
+    let run = f.run(&["check", SLUG]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn a_hand_written_image_element_is_an_error_not_silently_dropped() {
+    let f = fixture();
+    let path = f.file(SLUG, "templates/emblem-card.svg");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        format!("{text}<image href=\"art/missing.png\" width=\"5\" height=\"5\"/>\n"),
+    )
+    .unwrap();
+    one_error(&f, "templates/emblem-card.svg:11:14", "pages never load");
+}
+
+#[test]
+fn the_same_game_in_another_folder_prints_the_same_bytes() {
+    let pdf = |f: &Fixture| {
+        let game = load(f);
+        let options = BuildOptions::default();
+        cards_pdf(&game, &draw_faces(&game, &options).unwrap(), &options).unwrap()
+    };
+    assert!(
+        pdf(&fixture()) == pdf(&fixture()),
+        "art paths leak into the PDF"
+    );
+}
