@@ -77,6 +77,10 @@ pub enum Command {
     New {
         /// The new game's slug: lower-case letters, digits and dashes.
         slug: String,
+        /// Also write a rule engine for the starter game, so it simulates at once (`lua`:
+        /// a tutorial `engine.lua`).
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(scaffold::STARTER_ENGINES))]
+        engine: Option<String>,
     },
     /// Play many games between bots and report win rates, lengths and balance.
     Simulate(SimulateArgs),
@@ -88,6 +92,8 @@ pub enum Command {
         /// Game slugs; every game with an engine when none are given.
         games: Vec<String>,
     },
+    /// Play a game in the terminal against the bots (or every seat yourself).
+    Play(PlayArgs),
     /// Add up `simulate --json` files of the shards of one run.
     Merge {
         /// The shard files: files, folders (their .json files) or quoted patterns such as
@@ -176,8 +182,12 @@ pub struct ReplayArgs {
     #[command(flatten)]
     pub run: RunArgs,
     /// The game's index in the run (0-based, as `simulate --csv` numbers them).
-    #[arg(long = "game")]
-    pub index: u64,
+    #[arg(long = "game", required_unless_present = "moves")]
+    pub index: Option<u64>,
+    /// Instead, a game saved by `printplay play` (its seed, seats and variants are in the
+    /// file).
+    #[arg(long, value_name = "FILE", conflicts_with = "index")]
+    pub moves: Option<PathBuf>,
     /// Show only this seat's hand: a number from 1 or its name (`police`).
     #[arg(long, value_name = "SEAT", conflicts_with = "omniscient")]
     pub observer: Option<String>,
@@ -218,6 +228,34 @@ pub struct AnalyzeArgs {
     /// Seed of the sampled draws.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+}
+
+/// Options of `printplay play`.
+#[derive(Debug, clap::Args)]
+pub struct PlayArgs {
+    /// The game's slug.
+    pub game: String,
+    /// Your seat, from 1, or `all` to play every seat (hot-seat).
+    #[arg(long, default_value = "1")]
+    pub seat: String,
+    /// Bots for the other seats, one for all or one per seat in order (default: heuristic).
+    #[arg(long, value_delimiter = ',')]
+    pub bots: Vec<String>,
+    /// The game's seed (default: from the clock, printed at the start).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Seats (default: the game's smallest count).
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// A rule variant, NAME=VALUE (repeatable).
+    #[arg(long = "variant")]
+    pub variants: Vec<String>,
+    /// Keep the game in this file after every move (seed and moves).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Continue a game saved with `--save` or `save FILE` (its seats, seed and variants).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["seat", "bots", "seed", "players", "variants"])]
+    pub resume: Option<PathBuf>,
 }
 
 /// Options of `printplay build`.
@@ -312,7 +350,10 @@ pub fn run(cli: Cli) -> Exit {
             format,
             out,
         } => rules(&cli.data, &game, lang, format, out),
-        Command::New { slug } => match scaffold::new_game(&cli.data, &slug) {
+        Command::New { slug, engine } => match match engine.as_deref() {
+            Some(engine) => scaffold::new_game_with_engine(&cli.data, &slug, engine),
+            None => scaffold::new_game(&cli.data, &slug),
+        } {
             Ok(dir) => {
                 println!("created {}; try `printplay check {slug}`", dir.display());
                 Exit::Ok
@@ -320,7 +361,11 @@ pub fn run(cli: Cli) -> Exit {
             Err(p) => report(&[p]),
         },
         Command::Simulate(args) => simulate(&cli.data, args),
-        Command::Replay(args) => replay(&cli.data, args),
+        Command::Replay(args) => match args.moves.clone() {
+            Some(file) => replay_moves(&cli.data, &args.run.game, &file),
+            None => replay(&cli.data, args),
+        },
+        Command::Play(args) => play(&cli.data, args),
         Command::Variants { games } => variants(&cli.data, &games),
         Command::Merge { files, json } => merge(&files, json.as_deref()),
         Command::Analyze(args) => analyze(&cli.data, args),
@@ -525,7 +570,7 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
     };
     let (file, csv) = match simulate_with_rows(&game, &opts, compare, args.csv.is_some()) {
         Ok(f) => f,
-        Err(e) => return usage(e),
+        Err(e) => return run_failed(e),
     };
     println!("{}", file.text());
     if let Some(path) = &args.json
@@ -577,7 +622,108 @@ fn analyze(data: &Path, args: AnalyzeArgs) -> Exit {
             print!("{text}");
             Exit::Ok
         }
-        Err(e) => usage(e),
+        Err(e) => run_failed(e),
+    }
+}
+
+fn replay_moves(data: &Path, slug: &str, file: &Path) -> Exit {
+    let game = match load_one(data, slug) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let transcript = match crate::play::Transcript::read(file) {
+        Ok(t) if t.game == slug => t,
+        Ok(t) => {
+            return usage(format!(
+                "{}: a game of {}, not {slug}",
+                file.display(),
+                t.game
+            ));
+        }
+        Err(e) => return usage(e),
+    };
+    match crate::play::replay_transcript(&game, &transcript) {
+        Ok(lines) => {
+            for l in lines {
+                println!("{l}");
+            }
+            Exit::Ok
+        }
+        Err(e) => run_failed(e),
+    }
+}
+
+fn play(data: &Path, args: PlayArgs) -> Exit {
+    use crate::play::{PlayOptions, Transcript, play};
+    let game = match load_one(data, &args.game) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let opts = match &args.resume {
+        Some(file) => Transcript::read(file).and_then(|t| {
+            if t.game == args.game {
+                Ok(PlayOptions {
+                    transcript: t,
+                    save: None,
+                })
+            } else {
+                Err(format!(
+                    "{}: a game of {}, not {}",
+                    file.display(),
+                    t.game,
+                    args.game
+                ))
+            }
+        }),
+        None => new_play(&game, &args),
+    };
+    let mut opts = match opts {
+        Ok(o) => o,
+        Err(e) => return usage(e),
+    };
+    opts.save = args.save.clone().or(args.resume.clone());
+    let stdin = std::io::stdin();
+    match play(&game, opts, &mut stdin.lock(), &mut std::io::stdout()) {
+        Ok(_) => Exit::Ok,
+        Err(e) => run_failed(e),
+    }
+}
+
+fn new_play(game: &Game, args: &PlayArgs) -> Result<crate::play::PlayOptions, String> {
+    let seat =
+        match args.seat.as_str() {
+            "all" => None,
+            n => Some(
+                n.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                    format!("--seat takes a seat number from 1 or `all`, not `{n}`")
+                })? - 1,
+            ),
+        };
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    });
+    let run = RunArgs {
+        game: args.game.clone(),
+        seed,
+        players: args.players,
+        bots: args.bots.clone(),
+        variants: args.variants.clone(),
+        max_moves: crate::simulate::DEFAULT_MAX_MOVES,
+    };
+    let sim = sim_options(&run)?;
+    crate::play::PlayOptions::new_game(game, seed, sim.players, seat, &args.bots, sim.variants)
+}
+
+/// A run that stopped: a game script's error is a data problem (exit 1), anything else a
+/// usage error.
+fn run_failed(message: String) -> Exit {
+    if crate::engine::lua::is_script_error(&message) {
+        eprintln!("error: {message}");
+        Exit::DataProblems
+    } else {
+        usage(message)
     }
 }
 
@@ -588,7 +734,7 @@ fn replay(data: &Path, args: ReplayArgs) -> Exit {
     };
     let observer = args.observer.as_deref().filter(|_| !args.omniscient);
     let replay = sim_options(&args.run)
-        .and_then(|opts| crate::simulate::replay(&game, &opts, args.index, observer));
+        .and_then(|opts| crate::simulate::replay(&game, &opts, args.index.unwrap_or(0), observer));
     let replay = match replay {
         Ok(r) => r,
         Err(e) => return usage(e),

@@ -12,6 +12,7 @@ pub mod games;
 pub mod model;
 pub mod output;
 pub mod pipeline;
+pub mod play;
 pub mod render;
 pub mod rules;
 pub mod scaffold;

@@ -36,8 +36,54 @@ fn starter_files(slug: &str) -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
+/// The engines `printplay new --engine` can start a game with.
+pub const STARTER_ENGINES: &[&str] = &[crate::engine::lua::ENGINE_ID];
+
+/// The starter files with a rule engine: `lua` adds a tutorial `engine.lua` for the starter
+/// game and names it in `game.toml`.
+fn starter_files_with(slug: &str, engine: &str) -> Vec<(&'static str, Vec<u8>)> {
+    let mut files = starter_files(slug);
+    for (name, bytes) in &mut files {
+        if *name == GAME_FILE {
+            let text = String::from_utf8_lossy(bytes).replacen(
+                "[game]\n",
+                &format!("[game]\nengine = \"{engine}\"\n"),
+                1,
+            );
+            *bytes = text.into_bytes();
+        }
+    }
+    files.push((
+        crate::engine::lua::SCRIPT_FILE,
+        include_str!("scaffold/engine.lua").as_bytes().to_vec(),
+    ));
+    files
+}
+
+/// `printplay new SLUG --engine ENGINE`: a new game that also simulates out of the box.
+pub fn new_game_with_engine(data: &Path, slug: &str, engine: &str) -> Result<PathBuf, Problem> {
+    if !STARTER_ENGINES.contains(&engine) {
+        return Err(Problem::io(
+            Path::new(engine),
+            format!(
+                "no starter engine `{engine}` (known: {})",
+                STARTER_ENGINES.join(", ")
+            ),
+        ));
+    }
+    create(data, slug, starter_files_with(slug, engine))
+}
+
 /// Creates `data/SLUG/` with starter files; refuses to touch an existing folder.
 pub fn new_game(data: &Path, slug: &str) -> Result<PathBuf, Problem> {
+    create(data, slug, starter_files(slug))
+}
+
+fn create(
+    data: &Path,
+    slug: &str,
+    files: Vec<(&'static str, Vec<u8>)>,
+) -> Result<PathBuf, Problem> {
     let valid = !slug.is_empty()
         && slug
             .chars()
@@ -59,7 +105,7 @@ pub fn new_game(data: &Path, slug: &str) -> Result<PathBuf, Problem> {
     let tmp = data.join(format!(".{slug}.new"));
     let write = || -> std::io::Result<()> {
         std::fs::create_dir_all(&tmp)?;
-        for (name, bytes) in starter_files(slug) {
+        for (name, bytes) in files {
             let path = tmp.join(name);
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent)?;

@@ -11,6 +11,7 @@ use std::hash::Hash;
 use rand_chacha::ChaCha8Rng;
 
 pub mod draws;
+pub mod lua;
 pub mod testing;
 
 use crate::model::Game;
@@ -127,6 +128,13 @@ pub trait State: Clone + Send + Sync + 'static {
     /// The default counts every move alike.
     fn action_kind(&self, _action: Self::Action) -> &'static str {
         "move"
+    }
+
+    /// The error that ended this game early, for engines that can fail at run time (a
+    /// script's error or broken contract); the simulator reports it instead of a result.
+    /// A failed game reports [`Turn::Terminal`].
+    fn failure(&self) -> Option<String> {
+        None
     }
 
     /// Each player's expected result from this state, in `0..=1`, for search that stops

@@ -19,6 +19,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
+use crate::engine::lua::{self, LuaEngine};
 use crate::engine::{Config, Engine, State, Turn};
 use crate::games::aether::AetherEngine;
 use crate::games::capek_golems::{self, CapekEngine};
@@ -79,7 +80,12 @@ pub trait EngineTask {
 }
 
 /// Engine ids this build can play.
-pub const ENGINES: &[&str] = &[capek_golems::ID, "aether", the_search::ENGINE_ID];
+pub const ENGINES: &[&str] = &[
+    capek_golems::ID,
+    "aether",
+    the_search::ENGINE_ID,
+    lua::ENGINE_ID,
+];
 
 /// Builds the engine the game's `engine` id names and hands it to `task`.
 pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, String> {
@@ -93,6 +99,7 @@ pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, Str
         "aether" => task.run(AetherEngine::from_model(game)?, game),
         settlers_aztecs::ID => Err(settlers_aztecs::no_simulation(game)),
         the_search::ENGINE_ID => task.run(SearchEngine::from_model(game)?, game),
+        lua::ENGINE_ID => task.run(LuaEngine::from_model(game)?, game),
         other => Err(format!(
             "{}: no engine `{other}` in this build (known: {})",
             game.slug,
@@ -235,7 +242,7 @@ pub fn play_watched<E: Engine>(
     } else {
         state.returns()
     };
-    Ok(GameResult {
+    let result = GameResult {
         returns,
         seat_bots: seats,
         moves: state.moves_played(),
@@ -248,7 +255,11 @@ pub fn play_watched<E: Engine>(
             state.end_stats()
         },
         actions: actions.counts,
-    })
+    };
+    match state.failure() {
+        Some(e) => Err(format!("game {index}: {e}")),
+        None => Ok(result),
+    }
 }
 
 /// Moves counted by kind during a game. Kinds are the engine's string constants, so a kind

@@ -1,0 +1,57 @@
+-- Run once in every engine VM after engine.lua, with its engine table: the host's shortcuts,
+-- so that one call from printplay does what would otherwise take several (each call across
+-- the Rust/Lua boundary costs more than the Lua it runs). They call the script's functions
+-- and draw exactly as printplay's own code would.
+local game = ...
+local apply, current_player = game.apply, game.current_player
+local legal_actions, chance_outcomes = game.legal_actions, game.chance_outcomes
+local type, mtype, abs = type, math.type, math.abs
+
+local host = {}
+
+-- Plays an action and says whose turn it is now.
+function host.step(state, action)
+  apply(state, action)
+  return current_player(state)
+end
+
+-- The chance outcome at `x` in [0, 1): outcomes walked in order, as printplay samples them.
+-- nil and the sum of the probabilities when they are not {integer, probability} pairs summing to 1.
+function host.sample(state, x)
+  local list = chance_outcomes(state)
+  local n, total = #list, 0
+  for i = 1, n do
+    local o = list[i]
+    if type(o) ~= "table" or mtype(o[1]) ~= "integer" or type(o[2]) ~= "number" or o[2] < 0 then
+      return nil, -1
+    end
+    total = total + o[2]
+  end
+  if n == 0 or abs(total - 1) > 1e-9 then
+    return nil, total
+  end
+  for i = 1, n do
+    x = x - list[i][2]
+    if x < 0 then
+      return list[i][1]
+    end
+  end
+  return list[n][1]
+end
+
+-- A legal action drawn uniformly (rng:index draws as printplay's own random_action does); nil
+-- when there is none. The host passes nil before the generator.
+function host.pick(state, _, rng)
+  local list = legal_actions(state)
+  local n = #list
+  if n == 0 then
+    return nil
+  end
+  local a = list[rng:index(n)]
+  if mtype(a) ~= "integer" then
+    return nil
+  end
+  return a
+end
+
+return host

@@ -1,0 +1,715 @@
+//! Rule engines written in Lua: a game whose `game.toml` names `engine = "lua"` is played by
+//! its folder's `engine.lua`, under the same [`State`] contract as the Rust engines.
+//!
+//! The script returns a table of functions (see the README's "Simulating your own game" and
+//! the scaffold's tutorial script): `setup`, `current_player`, `legal_actions`,
+//! `chance_outcomes`, `apply`, `returns`, `action_name`, `observation`, `end_reason`,
+//! `end_stats`, and optionally `determinize`, `estimate`, `action_kind`, `bots`, `variants`
+//! and `returns_sum`. Seats are numbered from 1 in Lua, actions are integers, and a game
+//! state is a Lua table the script owns. The model is the global `model`, read-only.
+//!
+//! Each worker thread gets its own VM (a VM serves one thread at a time), so a script must
+//! keep everything that changes in its state table: then a game depends only on its seed.
+//! Any error, a budget overrun or a broken contract ends the game with a diagnostic naming
+//! `engine.lua:LINE` and the move; [`State::failure`] carries it to the simulator.
+
+mod vm;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use mlua::{Function, Table, Value};
+use rand_chacha::ChaCha8Rng;
+
+pub use vm::{INSTRUCTION_BUDGET, MEMORY_LIMIT, SCRIPT_FILE};
+use vm::{Script, Vm};
+
+use super::{Bot, Config, Engine, Player, State, Turn, Variant};
+use crate::model::Game;
+
+/// The `engine` id in `game.toml` that selects a Lua script.
+pub const ENGINE_ID: &str = "lua";
+
+/// Whether an error message comes from a game's script (a data problem, exit status 1)
+/// rather than from the command line.
+pub fn is_script_error(message: &str) -> bool {
+    message.contains(SCRIPT_FILE)
+}
+
+/// Returns whose sum differs from the declared `returns_sum` by more than this break the
+/// contract.
+const SUM_TOLERANCE: f64 = 1e-9;
+
+/// What the script declares, read once when it is loaded.
+struct Declared {
+    players: std::ops::RangeInclusive<usize>,
+    variants: &'static [Variant],
+    bots: Vec<String>,
+    returns_sum: Option<f64>,
+}
+
+/// A game's `engine.lua`, ready to start games.
+pub struct LuaEngine {
+    script: Arc<Script>,
+    declared: Declared,
+    /// One VM per worker thread, made on first use.
+    vms: Mutex<HashMap<usize, Arc<Vm>>>,
+}
+
+impl LuaEngine {
+    /// The VM of the calling thread.
+    fn vm(&self) -> Result<Arc<Vm>, String> {
+        let key = rayon::current_thread_index().map_or(0, |i| i + 1);
+        let mut vms = self.vms.lock().map_err(|_| "a Lua VM pool is poisoned")?;
+        if let Some(vm) = vms.get(&key) {
+            return Ok(vm.clone());
+        }
+        let vm = Arc::new(Vm::new(&self.script)?);
+        vms.insert(key, vm.clone());
+        Ok(vm)
+    }
+}
+
+impl Engine for LuaEngine {
+    type State = LuaState;
+
+    fn from_model(game: &Game) -> Result<Self, String> {
+        let path = game.dir.join(SCRIPT_FILE);
+        let source = std::fs::read_to_string(&path)
+            .map_err(|e| format!("{}: {e} (engine = \"lua\" plays this file)", path.display()))?;
+        let script = Arc::new(Script {
+            dir: game.dir.clone(),
+            source,
+            model: model_json(game)?,
+        });
+        let vm = Vm::new(&script)?;
+        let declared = declared(&vm, game)?;
+        let key = rayon::current_thread_index().map_or(0, |i| i + 1);
+        Ok(LuaEngine {
+            script,
+            declared,
+            vms: Mutex::new(HashMap::from([(key, Arc::new(vm))])),
+        })
+    }
+
+    fn variants(&self) -> &'static [Variant] {
+        self.declared.variants
+    }
+
+    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
+        self.declared.players.clone()
+    }
+
+    fn new_game(&self, config: &Config, rng: &mut ChaCha8Rng) -> Result<LuaState, String> {
+        check_variants(self.declared.variants, config)?;
+        let vm = self.vm()?;
+        let cfg = config_table(&vm, config)?;
+        let table: Table = vm.with_rng(api_fn(&vm, "setup")?, cfg, rng)?;
+        let mut state = LuaState {
+            vm,
+            table,
+            players: config.players,
+            returns_sum: self.declared.returns_sum,
+            moves: 0,
+            turn: Turn::Terminal,
+            failure: Arc::new(OnceLock::new()),
+        };
+        state.turn = state.ask_turn();
+        match state.failure() {
+            Some(e) => Err(e),
+            None => Ok(state),
+        }
+    }
+
+    fn bot(&self, name: &str) -> Option<Box<dyn Bot<LuaState>>> {
+        self.declared
+            .bots
+            .iter()
+            .any(|b| b == name)
+            .then(|| Box::new(ScriptBot { name: name.into() }) as Box<dyn Bot<LuaState>>)
+    }
+}
+
+/// The model as the script sees it: `game`, `params` (as in game.toml), and `symbol`, `deck`,
+/// `piece`, `board`, `track` (as in components.toml).
+fn model_json(game: &Game) -> Result<serde_json::Value, String> {
+    let err = |e: serde_json::Error| format!("{}: the model as Lua values: {e}", game.slug);
+    let mut model = serde_json::to_value(&game.components).map_err(err)?;
+    let map = model
+        .as_object_mut()
+        .ok_or("the components are not a table")?;
+    map.insert(
+        "game".into(),
+        serde_json::to_value(&game.info).map_err(err)?,
+    );
+    map.insert(
+        "params".into(),
+        serde_json::to_value(&game.params).map_err(err)?,
+    );
+    Ok(model)
+}
+
+fn api_fn<'v>(vm: &'v Vm, name: &str) -> Result<&'v Function, String> {
+    vm.functions.get(name).ok_or_else(|| {
+        format!(
+            "{}: the engine table has no function `{name}` (see the tutorial engine of `printplay new --engine lua`)",
+            vm.label
+        )
+    })
+}
+
+fn optional_fn<'v>(vm: &'v Vm, name: &str) -> Option<&'v Function> {
+    vm.functions.get(name)
+}
+
+fn config_table(vm: &Vm, config: &Config) -> Result<Table, String> {
+    let build = || -> mlua::Result<Table> {
+        let t = vm.lua.create_table()?;
+        t.raw_set("players", config.players)?;
+        let variants = vm.lua.create_table()?;
+        for (k, v) in &config.variants {
+            variants.raw_set(k.as_str(), v.as_str())?;
+        }
+        t.raw_set("variants", variants)?;
+        Ok(t)
+    };
+    build().map_err(|e| vm.fail(&e))
+}
+
+/// Reads the script's declarations: seat counts (from the model), variants, bots.
+fn declared(vm: &Vm, game: &Game) -> Result<Declared, String> {
+    for name in [
+        "setup",
+        "current_player",
+        "legal_actions",
+        "chance_outcomes",
+        "apply",
+        "returns",
+        "action_name",
+        "observation",
+    ] {
+        api_fn(vm, name)?;
+    }
+    let bad = |what: &str| format!("{}: {what}", vm.label);
+    let bots = match vm.api.raw_get::<Value>("bots") {
+        Ok(Value::Nil) => Vec::new(),
+        Ok(Value::Table(t)) => {
+            let mut names = Vec::new();
+            for pair in t.pairs::<String, Function>() {
+                names.push(
+                    pair.map_err(|_| bad("`bots` maps bot names to functions"))?
+                        .0,
+                );
+            }
+            names.sort();
+            names
+        }
+        _ => return Err(bad("`bots` maps bot names to functions")),
+    };
+    let returns_sum = match vm.api.raw_get::<Value>("returns_sum") {
+        Ok(Value::Nil) => None,
+        Ok(Value::Integer(n)) => Some(n as f64),
+        Ok(Value::Number(x)) => Some(x),
+        _ => return Err(bad("`returns_sum` is a number")),
+    };
+    let players = usize::from(game.info.players.min)..=usize::from(game.info.players.max);
+    Ok(Declared {
+        players,
+        variants: declared_variants(vm)?,
+        bots,
+        returns_sum,
+    })
+}
+
+/// `variants = { { name = "...", values = { "default", "other" }, doc = "..." } }`.
+fn declared_variants(vm: &Vm) -> Result<&'static [Variant], String> {
+    let bad = || {
+        format!(
+            "{}: `variants` is a list of {{ name = \"...\", values = {{ \"default\", ... }}, doc = \"...\" }}",
+            vm.label
+        )
+    };
+    let list = match vm.api.raw_get::<Value>("variants") {
+        Ok(Value::Nil) => return Ok(&[]),
+        Ok(Value::Table(t)) => t,
+        _ => return Err(bad()),
+    };
+    let mut variants = Vec::new();
+    for entry in list.sequence_values::<Table>() {
+        let entry = entry.map_err(|_| bad())?;
+        let name: String = entry.raw_get("name").map_err(|_| bad())?;
+        let values: Vec<String> = entry.raw_get("values").map_err(|_| bad())?;
+        let doc: String = entry
+            .raw_get::<Option<String>>("doc")
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        if values.is_empty() {
+            return Err(bad());
+        }
+        variants.push((name, values, doc));
+    }
+    Ok(intern_variants(variants))
+}
+
+fn check_variants(variants: &[Variant], config: &Config) -> Result<(), String> {
+    for (name, value) in &config.variants {
+        let v = variants
+            .iter()
+            .find(|v| v.name == name)
+            .ok_or_else(|| format!("the script declares no variant `{name}`"))?;
+        if !v.values.contains(&value.as_str()) {
+            return Err(format!(
+                "variant `{name}` takes {}, not `{value}`",
+                v.values.join(" or ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Names a script hands back as `&'static str` (end reasons, statistics, action kinds, variant
+/// words) are kept once per distinct text for the life of the process.
+static INTERNED: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+/// More distinct names than this is a script that builds names from numbers; they are then
+/// not kept.
+const MAX_INTERNED: usize = 100_000;
+
+fn intern(text: &str) -> &'static str {
+    let Ok(mut guard) = INTERNED.lock() else {
+        return "?";
+    };
+    let set = guard.get_or_insert_with(HashSet::new);
+    if let Some(&s) = set.get(text) {
+        return s;
+    }
+    if set.len() >= MAX_INTERNED {
+        return "(too many distinct names)";
+    }
+    let s: &'static str = Box::leak(text.to_string().into_boxed_str());
+    set.insert(s);
+    s
+}
+
+type VariantKey = Vec<(String, Vec<String>, String)>;
+static VARIANT_LISTS: Mutex<BTreeMap<VariantKey, &'static [Variant]>> = Mutex::new(BTreeMap::new());
+
+/// The variant list as `'static` values, made once per distinct declaration.
+fn intern_variants(list: VariantKey) -> &'static [Variant] {
+    let Ok(mut lists) = VARIANT_LISTS.lock() else {
+        return &[];
+    };
+    if let Some(v) = lists.get(&list) {
+        return v;
+    }
+    let made: Vec<Variant> = list
+        .iter()
+        .map(|(name, values, doc)| Variant {
+            name: intern(name),
+            values: Box::leak(
+                values
+                    .iter()
+                    .map(|v| intern(v))
+                    .collect::<Vec<_>>()
+                    .into_boxed_slice(),
+            ),
+            doc: intern(doc),
+        })
+        .collect();
+    let made: &'static [Variant] = Box::leak(made.into_boxed_slice());
+    lists.insert(list, made);
+    made
+}
+
+/// One game of a Lua engine: the script's state table in the VM of the thread that made it.
+pub struct LuaState {
+    vm: Arc<Vm>,
+    table: Table,
+    players: usize,
+    returns_sum: Option<f64>,
+    moves: u32,
+    /// Whose turn it is, asked once after every change.
+    turn: Turn,
+    /// The first error of this game or any copy of it (bots search on copies).
+    failure: Arc<OnceLock<String>>,
+}
+
+impl Clone for LuaState {
+    fn clone(&self) -> Self {
+        let table = if self.failed() {
+            Ok(self.table.clone())
+        } else {
+            self.vm.run(|| self.vm.copy.call::<Table>(&self.table))
+        };
+        let table = table.unwrap_or_else(|e| {
+            self.fail(e);
+            self.table.clone()
+        });
+        LuaState {
+            vm: self.vm.clone(),
+            table,
+            players: self.players,
+            returns_sum: self.returns_sum,
+            moves: self.moves,
+            turn: self.turn,
+            failure: self.failure.clone(),
+        }
+    }
+}
+
+impl LuaState {
+    fn failed(&self) -> bool {
+        self.failure.get().is_some()
+    }
+
+    /// Records the game's first error, with the move it happened at.
+    fn fail(&self, message: String) {
+        let _ = self
+            .failure
+            .set(format!("{message} (move {})", self.moves + 1));
+    }
+
+    /// Calls the script's function `name` with the state first; `None` after an error.
+    fn call<R: mlua::FromLuaMulti>(&self, name: &str, args: impl mlua::IntoLua) -> Option<R> {
+        if self.failed() {
+            return None;
+        }
+        let result = api_fn(&self.vm, name).and_then(|f| {
+            self.vm
+                .run(|| f.call::<R>((&self.table, args)))
+                .map_err(|e| format!("{e} (in `{name}`)"))
+        });
+        result.map_err(|e| self.fail(e)).ok()
+    }
+
+    /// Calls host.lua's `helper` for the script's function `name`; `None` after an error.
+    fn call_host<R: mlua::FromLuaMulti>(
+        &self,
+        name: &str,
+        helper: &str,
+        args: impl mlua::IntoLuaMulti,
+        rng: Option<&mut ChaCha8Rng>,
+    ) -> Option<R> {
+        if self.failed() {
+            return None;
+        }
+        let result = api_fn(&self.vm, helper)
+            .and_then(|f| match rng {
+                Some(rng) => self.vm.with_rng::<R>(f, (&self.table, args), rng),
+                None => self.vm.run(|| f.call::<R>((&self.table, args))),
+            })
+            .map_err(|e| format!("{e} (in `{name}`)"));
+        result.map_err(|e| self.fail(e)).ok()
+    }
+
+    fn ask_turn(&self) -> Turn {
+        let seat = self.call::<Value>("current_player", Value::Nil);
+        self.turn_of(seat)
+    }
+
+    /// What `current_player` returned, as a turn.
+    fn turn_of(&self, seat: Option<Value>) -> Turn {
+        match seat {
+            None => Turn::Terminal,
+            Some(Value::Nil | Value::Boolean(false)) => Turn::Terminal,
+            Some(Value::String(s)) if s.to_str().is_ok_and(|s| &*s == "chance") => Turn::Chance,
+            Some(Value::Integer(seat)) if seat >= 1 && seat as usize <= self.players => {
+                Turn::Player(seat as usize - 1)
+            }
+            Some(other) => {
+                self.contract(
+                    "current_player",
+                    &format!(
+                        "returned {}; it must return a seat from 1 to {}, \"chance\" or nil when the game is over",
+                        show(&other),
+                        self.players
+                    ),
+                );
+                Turn::Terminal
+            }
+        }
+    }
+
+    /// Records a broken contract, naming where the function is defined.
+    fn contract(&self, name: &str, what: &str) {
+        let place = api_fn(&self.vm, name)
+            .map(|f| self.vm.place(f))
+            .unwrap_or_else(|_| self.vm.label.clone());
+        self.fail(format!("{place}: `{name}` {what}"));
+    }
+
+    /// The first error, if this game or a copy of it met one.
+    pub fn error(&self) -> Option<String> {
+        self.failure.get().cloned()
+    }
+
+    fn is_legal(&self, action: i64) -> bool {
+        self.legal_actions().contains(&action)
+    }
+}
+
+/// A Lua value in a message.
+fn show(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("\"{}\"", s.to_string_lossy()),
+        Value::Integer(i) => i.to_string(),
+        Value::Number(x) => x.to_string(),
+        Value::Boolean(b) => b.to_string(),
+        other => other.type_name().to_string(),
+    }
+}
+
+impl State for LuaState {
+    type Action = i64;
+
+    fn num_players(&self) -> usize {
+        self.players
+    }
+
+    fn turn(&self) -> Turn {
+        if self.failed() {
+            Turn::Terminal
+        } else {
+            self.turn
+        }
+    }
+
+    fn legal_actions(&self) -> Vec<i64> {
+        if !matches!(self.turn(), Turn::Player(_)) {
+            return Vec::new();
+        }
+        let Some(list) = self.call::<Vec<i64>>("legal_actions", Value::Nil) else {
+            return Vec::new();
+        };
+        if list.is_empty() {
+            self.contract(
+                "legal_actions",
+                "returned no move while the game is not over (current_player names a seat)",
+            );
+        }
+        list
+    }
+
+    fn random_action(&self, rng: &mut ChaCha8Rng) -> i64 {
+        if !matches!(self.turn(), Turn::Player(_)) {
+            return 0;
+        }
+        match self.call_host::<Option<i64>>("legal_actions", "pick", Value::Nil, Some(rng)) {
+            Some(Some(action)) => action,
+            Some(None) => {
+                self.contract(
+                    "legal_actions",
+                    "returned no move (or a move that is not an integer) while the game is not over",
+                );
+                0
+            }
+            None => 0,
+        }
+    }
+
+    fn chance_outcomes(&self) -> Vec<(i64, f64)> {
+        if self.turn() != Turn::Chance {
+            return Vec::new();
+        }
+        let Some(pairs) = self.call::<Vec<Table>>("chance_outcomes", Value::Nil) else {
+            return Vec::new();
+        };
+        let list: Vec<(i64, f64)> = pairs
+            .iter()
+            .map_while(|p| Some((p.raw_get::<i64>(1).ok()?, p.raw_get::<f64>(2).ok()?)))
+            .collect();
+        if list.len() != pairs.len() {
+            self.contract(
+                "chance_outcomes",
+                "must list {action, probability} pairs of an integer and a number",
+            );
+            return Vec::new();
+        }
+        let total: f64 = list.iter().map(|o| o.1).sum();
+        if list.is_empty() || (total - 1.0).abs() > 1e-9 || list.iter().any(|o| o.1 < 0.0) {
+            self.contract(
+                "chance_outcomes",
+                &format!(
+                    "must list {{action, probability}} pairs with probabilities summing to 1; they sum to {total}"
+                ),
+            );
+            return Vec::new();
+        }
+        list
+    }
+
+    fn sample_chance(&self, rng: &mut ChaCha8Rng) -> i64 {
+        if self.turn() != Turn::Chance {
+            return 0;
+        }
+        let x: f64 = rand::RngExt::random(rng);
+        match self.call_host::<(Option<i64>, Option<f64>)>("chance_outcomes", "sample", x, None) {
+            Some((Some(action), _)) => action,
+            Some((None, total)) => {
+                self.contract(
+                    "chance_outcomes",
+                    &format!(
+                        "must list {{action, probability}} pairs of an integer and a number summing to 1; they sum to {}",
+                        total.unwrap_or(f64::NAN)
+                    ),
+                );
+                0
+            }
+            None => 0,
+        }
+    }
+
+    fn apply(&mut self, action: i64) {
+        let by_player = matches!(self.turn(), Turn::Player(_));
+        let Some(seat) = self.call_host::<Value>("apply", "step", action, None) else {
+            return;
+        };
+        if by_player {
+            self.moves += 1;
+        }
+        self.turn = self.turn_of(Some(seat));
+    }
+
+    fn returns(&self) -> Vec<f64> {
+        let zeros = vec![0.0; self.players];
+        let Some(returns) = self.call::<Vec<f64>>("returns", Value::Nil) else {
+            return zeros;
+        };
+        if returns.len() != self.players {
+            self.contract(
+                "returns",
+                &format!("gave {} results for {} seats", returns.len(), self.players),
+            );
+            return zeros;
+        }
+        let sum: f64 = returns.iter().sum();
+        if let Some(declared) = self.returns_sum
+            && (sum - declared).abs() > SUM_TOLERANCE
+        {
+            self.contract(
+                "returns",
+                &format!("sum to {sum}, but the script declares returns_sum = {declared}"),
+            );
+            return zeros;
+        }
+        returns
+    }
+
+    fn action_name(&self, action: i64) -> String {
+        self.call::<String>("action_name", action)
+            .unwrap_or_else(|| format!("action {action}"))
+    }
+
+    fn observation(&self, player: Player) -> String {
+        self.call::<String>("observation", player + 1)
+            .unwrap_or_default()
+    }
+
+    fn determinize(&self, observer: Player, rng: &mut ChaCha8Rng) -> Self {
+        let copy = self.clone();
+        if let Some(f) = optional_fn(&self.vm, "determinize")
+            && !copy.failed()
+            && let Err(e) = self.vm.with_rng::<()>(f, (&copy.table, observer + 1), rng)
+        {
+            copy.fail(format!("{e} (in `determinize`)"));
+        }
+        copy
+    }
+
+    fn moves_played(&self) -> u32 {
+        self.moves
+    }
+
+    fn end_reason(&self) -> Option<&'static str> {
+        if self.turn() != Turn::Terminal || optional_fn(&self.vm, "end_reason").is_none() {
+            return None;
+        }
+        self.call::<Option<String>>("end_reason", Value::Nil)
+            .flatten()
+            .map(|s| intern(&s))
+    }
+
+    fn end_stats(&self) -> Vec<(&'static str, f64)> {
+        if optional_fn(&self.vm, "end_stats").is_none() {
+            return Vec::new();
+        }
+        let stats = self
+            .call::<Option<BTreeMap<String, f64>>>("end_stats", Value::Nil)
+            .flatten()
+            .unwrap_or_default();
+        stats.iter().map(|(k, v)| (intern(k), *v)).collect()
+    }
+
+    fn action_kind(&self, action: i64) -> &'static str {
+        if optional_fn(&self.vm, "action_kind").is_none() {
+            return "move";
+        }
+        self.call::<String>("action_kind", action)
+            .map_or("move", |s| intern(&s))
+    }
+
+    fn estimate(&self) -> Vec<f64> {
+        let even = vec![1.0 / self.players as f64; self.players];
+        if optional_fn(&self.vm, "estimate").is_none() {
+            return even;
+        }
+        match self.call::<Vec<f64>>("estimate", Value::Nil) {
+            Some(v) if v.len() == self.players => v,
+            Some(v) => {
+                self.contract(
+                    "estimate",
+                    &format!("gave {} values for {} seats", v.len(), self.players),
+                );
+                even
+            }
+            None => even,
+        }
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.error()
+    }
+}
+
+/// A bot the script defines: `bots.NAME(state, seat, rng)` returns a legal action.
+struct ScriptBot {
+    name: String,
+}
+
+impl Bot<LuaState> for ScriptBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn choose(&mut self, state: &LuaState, rng: &mut ChaCha8Rng) -> i64 {
+        let Turn::Player(seat) = state.turn() else {
+            return 0;
+        };
+        let vm = &state.vm;
+        let bot = vm
+            .api
+            .raw_get::<Table>("bots")
+            .and_then(|t| t.raw_get::<Function>(self.name.as_str()));
+        let chosen = match bot {
+            Ok(f) => vm
+                .with_rng::<i64>(&f, (&state.table, seat + 1), rng)
+                .map_err(|e| format!("{e} (in bot `{}`)", self.name))
+                .and_then(|a| {
+                    if state.is_legal(a) {
+                        Ok(a)
+                    } else {
+                        Err(format!(
+                            "{}: bot `{}` chose action {a}, which is not among the legal actions",
+                            vm.place(&f),
+                            self.name
+                        ))
+                    }
+                }),
+            Err(e) => Err(vm.fail(&e)),
+        };
+        chosen.unwrap_or_else(|e| {
+            state.fail(e);
+            0
+        })
+    }
+}

@@ -1,0 +1,405 @@
+//! One sandboxed Lua VM with a game's `engine.lua` loaded: the standard library cut down to
+//! what cannot reach outside (no `io`, `os`, `debug`, `package`, file loading, bytecode or
+//! `math.random`), a memory limit, and an instruction budget for every call from the host.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+
+use mlua::chunk::ChunkMode;
+use mlua::{
+    AnyUserData, Function, HookTriggers, IntoLuaMulti, Lua, LuaOptions, StdLib, Table, UserData,
+    UserDataMethods, Value, VmState,
+};
+use rand::RngExt;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+/// The script's file name in the game folder.
+pub const SCRIPT_FILE: &str = "engine.lua";
+/// Bytes a script's VM may hold (game states, the model, its own tables).
+pub const MEMORY_LIMIT: usize = 256 << 20;
+/// Lua instructions one call from the host (setup, legal actions, a bot's move...) may run.
+pub const INSTRUCTION_BUDGET: i64 = 50_000_000;
+/// The budget is counted in steps of this many instructions.
+const HOOK_STEP: u32 = 1000;
+
+/// Everything a VM is made from; shared by all VMs of one engine.
+pub struct Script {
+    /// The game folder, the only place `require` reads from.
+    pub dir: PathBuf,
+    /// `engine.lua` as text.
+    pub source: String,
+    /// The game's canonical model, as JSON-like values.
+    pub model: serde_json::Value,
+}
+
+impl Script {
+    /// How errors name the script: its path as given (`data/my-game/engine.lua`).
+    pub fn label(&self) -> String {
+        self.dir.join(SCRIPT_FILE).display().to_string()
+    }
+}
+
+/// The host's random generator as the script sees it (`rng:random(n)`, `rng:shuffle(t)`).
+pub struct LuaRng(pub ChaCha8Rng);
+
+impl UserData for LuaRng {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        // Like math.random: no argument a float in [0, 1), one argument 1..=n, two lo..=hi.
+        methods.add_method_mut("random", |lua, rng, (a, b): (Option<i64>, Option<i64>)| {
+            let value = match (a, b) {
+                (None, _) => Value::Number(rng.0.random::<f64>()),
+                (Some(n), None) => {
+                    Value::Integer(draw(&mut rng.0, 1, n).map_err(|e| at_caller(lua, e))?)
+                }
+                (Some(lo), Some(hi)) => {
+                    Value::Integer(draw(&mut rng.0, lo, hi).map_err(|e| at_caller(lua, e))?)
+                }
+            };
+            Ok(value)
+        });
+        // 1..=n drawn as `random_range(0..n)` over `usize`: the host's uniform move.
+        methods.add_method_mut("index", |lua, rng, n: i64| {
+            let n = usize::try_from(n)
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| at_caller(lua, format!("rng:index({n}): the range is empty")))?;
+            Ok(rng.0.random_range(0..n) + 1)
+        });
+        methods.add_method_mut("shuffle", |_, rng, list: Table| {
+            let mut items: Vec<Value> = list.sequence_values().collect::<mlua::Result<_>>()?;
+            items.shuffle(&mut rng.0);
+            for (i, v) in items.into_iter().enumerate() {
+                list.raw_set(i + 1, v)?;
+            }
+            Ok(())
+        });
+    }
+}
+
+/// An integer in `lo..=hi`, drawn as `random_range` over `u32` offsets when they fit (the
+/// same draw a Rust engine makes with `random_range(0..n)` on a `u32` count).
+fn draw(rng: &mut ChaCha8Rng, lo: i64, hi: i64) -> Result<i64, String> {
+    if hi < lo {
+        return Err(format!("rng:random({lo}, {hi}): the range is empty"));
+    }
+    let span = (hi as i128 - lo as i128 + 1) as u128;
+    let offset = match u32::try_from(span) {
+        Ok(n) => i64::from(rng.random_range(0..n)),
+        Err(_) => rng.random_range(0..=(hi - lo) as u64) as i64,
+    };
+    Ok(lo + offset)
+}
+
+/// The functions of the engine table printplay calls, required or optional.
+pub const ENGINE_FUNCTIONS: &[&str] = &[
+    "setup",
+    "current_player",
+    "legal_actions",
+    "chance_outcomes",
+    "apply",
+    "returns",
+    "action_name",
+    "observation",
+    "end_reason",
+    "end_stats",
+    "determinize",
+    "estimate",
+    "action_kind",
+];
+
+/// host.lua's shortcuts, kept with the engine's functions.
+pub const HOST_FUNCTIONS: [&str; 3] = ["step", "sample", "pick"];
+
+/// A loaded script in its own VM.
+pub struct Vm {
+    pub lua: Lua,
+    /// The table `engine.lua` returned.
+    pub api: Table,
+    /// Its functions among [`ENGINE_FUNCTIONS`] and host.lua's [`HOST_FUNCTIONS`], looked up once.
+    pub functions: std::collections::HashMap<&'static str, Function>,
+    /// The deep copy of a game state (prelude.lua).
+    pub copy: Function,
+
+    /// The generator handed to the script, swapped with the host's around each call.
+    rng: AnyUserData,
+    budget: Arc<AtomicI64>,
+    /// The last line the budget hook saw run, for errors that carry no position.
+    last_line: Arc<AtomicUsize>,
+    pub label: String,
+}
+
+impl Vm {
+    /// A fresh VM with the model loaded and `engine.lua` run.
+    pub fn new(script: &Script) -> Result<Vm, String> {
+        let label = script.label();
+        let lua = sandbox(script).map_err(|e| format!("{label}: {}", describe(&e)))?;
+        let budget = Arc::new(AtomicI64::new(INSTRUCTION_BUDGET));
+        let last_line = Arc::new(AtomicUsize::new(0));
+        install_budget(&lua, budget.clone(), last_line.clone())
+            .map_err(|e| format!("{label}: {}", describe(&e)))?;
+        let rng = lua
+            .create_userdata(LuaRng(rand::SeedableRng::seed_from_u64(0)))
+            .map_err(|e| format!("{label}: {}", describe(&e)))?;
+        let mut vm = Vm {
+            functions: std::collections::HashMap::new(),
+            api: lua.create_table().map_err(|e| e.to_string())?,
+            copy: lua
+                .create_function(|_, v: Value| Ok(v))
+                .map_err(|e| e.to_string())?,
+            lua,
+            rng,
+            budget,
+            last_line,
+            label,
+        };
+        let (copy, api) = vm.load(script)?;
+        vm.copy = copy;
+        for &name in ENGINE_FUNCTIONS {
+            if let Ok(Some(f)) = api.raw_get::<Option<Function>>(name) {
+                vm.functions.insert(name, f);
+            }
+        }
+        let host: Table = vm.run(|| {
+            vm.lua
+                .load(include_str!("host.lua"))
+                .set_name("=host.lua")
+                .set_mode(ChunkMode::Text)
+                .call(&api)
+        })?;
+        for name in HOST_FUNCTIONS {
+            let f = host.raw_get::<Function>(name).map_err(|e| vm.fail(&e))?;
+            vm.functions.insert(name, f);
+        }
+        vm.api = api;
+        Ok(vm)
+    }
+
+    fn load(&self, script: &Script) -> Result<(Function, Table), String> {
+        let model = self.json_to_lua(&script.model).map_err(|e| self.fail(&e))?;
+        let copy: Function = self.run(|| {
+            self.lua
+                .load(include_str!("prelude.lua"))
+                .set_name("=prelude.lua")
+                .set_mode(ChunkMode::Text)
+                .call(model)
+        })?;
+        let api: Value = self.run(|| {
+            self.lua
+                .load(script.source.as_str())
+                .set_name(format!("@{}", self.label))
+                .set_mode(ChunkMode::Text)
+                .call(())
+        })?;
+        match api {
+            Value::Table(t) => Ok((copy, t)),
+            other => Err(format!(
+                "{}: the script must end with `return game`, a table of the engine's functions; it returned {}",
+                self.label,
+                other.type_name()
+            )),
+        }
+    }
+
+    /// Runs one call from the host under a fresh instruction budget.
+    pub fn run<R>(&self, call: impl FnOnce() -> mlua::Result<R>) -> Result<R, String> {
+        self.budget.store(INSTRUCTION_BUDGET, Ordering::Relaxed);
+        call().map_err(|e| self.fail(&e))
+    }
+
+    /// Calls `f` with the host's generator lent to the script as its last argument.
+    pub fn with_rng<R: mlua::FromLuaMulti>(
+        &self,
+        f: &Function,
+        args: impl IntoLuaMulti,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<R, String> {
+        self.set_rng(rng)?;
+        let mut args = args.into_lua_multi(&self.lua).map_err(|e| self.fail(&e))?;
+        args.push_back(Value::UserData(self.rng.clone()));
+        let out = self.run(|| f.call::<R>(args));
+        let back = self.rng.borrow::<LuaRng>().map_err(|e| self.fail(&e))?;
+        *rng = back.0.clone();
+        out
+    }
+
+    fn set_rng(&self, rng: &ChaCha8Rng) -> Result<(), String> {
+        let mut lent = self.rng.borrow_mut::<LuaRng>().map_err(|e| self.fail(&e))?;
+        lent.0 = rng.clone();
+        Ok(())
+    }
+
+    /// An error as a diagnostic naming the script and a line.
+    pub fn fail(&self, e: &mlua::Error) -> String {
+        let text = describe(e);
+        if text.contains(SCRIPT_FILE) || text.contains(".lua:") {
+            text
+        } else {
+            let line = self.last_line.load(Ordering::Relaxed);
+            format!("{}:{line}: {text} (near this line)", self.label)
+        }
+    }
+
+    /// Where a function of the script starts, for contract errors: `engine.lua:LINE`.
+    pub fn place(&self, f: &Function) -> String {
+        let line = f.info().line_defined.unwrap_or(0);
+        format!("{}:{line}", self.label)
+    }
+
+    fn json_to_lua(&self, v: &serde_json::Value) -> mlua::Result<Value> {
+        use serde_json::Value as J;
+        Ok(match v {
+            J::Null => Value::Nil,
+            J::Bool(b) => Value::Boolean(*b),
+            J::Number(n) => match n.as_i64() {
+                Some(i) => Value::Integer(i),
+                None => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
+            },
+            J::String(s) => Value::String(self.lua.create_string(s)?),
+            J::Array(items) => {
+                let t = self.lua.create_table_with_capacity(items.len(), 0)?;
+                for (i, item) in items.iter().enumerate() {
+                    t.raw_set(i + 1, self.json_to_lua(item)?)?;
+                }
+                Value::Table(t)
+            }
+            J::Object(map) => {
+                let t = self.lua.create_table_with_capacity(0, map.len())?;
+                for (k, item) in map {
+                    t.raw_set(k.as_str(), self.json_to_lua(item)?)?;
+                }
+                Value::Table(t)
+            }
+        })
+    }
+}
+
+/// The Lua standard library minus everything that reaches outside the VM or breaks
+/// reproducibility, plus `require` of modules in the game folder and `print` to stderr.
+fn sandbox(script: &Script) -> mlua::Result<Lua> {
+    let lua = Lua::new_with(
+        StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8,
+        LuaOptions::new(),
+    )?;
+    lua.set_memory_limit(MEMORY_LIMIT)?;
+    let globals = lua.globals();
+    for name in [
+        "dofile",
+        "loadfile",
+        "load",
+        "collectgarbage",
+        "rawset",
+        "require",
+    ] {
+        globals.raw_set(name, Value::Nil)?;
+    }
+    let math: Table = globals.get("math")?;
+    math.raw_set("random", Value::Nil)?;
+    math.raw_set("randomseed", Value::Nil)?;
+    let string: Table = globals.get("string")?;
+    string.raw_set("dump", Value::Nil)?;
+    globals.raw_set(
+        "print",
+        lua.create_function(|_, args: mlua::Variadic<Value>| {
+            let words: Vec<String> = args
+                .iter()
+                .map(|v| v.to_string().unwrap_or_else(|_| v.type_name().to_string()))
+                .collect();
+            eprintln!("{}", words.join("\t"));
+            Ok(())
+        })?,
+    )?;
+    globals.raw_set("require", make_require(&lua, &script.dir)?)?;
+    Ok(lua)
+}
+
+/// `require "name"` loads `name.lua` (`a.b` loads `a/b.lua`) from the game folder, once.
+fn make_require(lua: &Lua, dir: &Path) -> mlua::Result<Function> {
+    let dir = dir.to_path_buf();
+    let loaded = lua.create_table()?;
+    lua.create_function(move |lua, name: String| {
+        if let Some(done) = loaded.raw_get::<Option<Value>>(name.as_str())? {
+            return Ok(done);
+        }
+        let valid = !name.is_empty()
+            && name.split('.').all(|part| {
+                !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            });
+        if !valid {
+            return Err(at_caller(lua, format!(
+                "require `{name}`: a module is named by letters, digits, `_` and `.` and lives in the game folder"
+            )));
+        }
+        let path = dir.join(format!("{}.lua", name.replace('.', "/")));
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| at_caller(lua, format!("require `{name}`: {}: {e}", path.display())))?;
+        let value: Value = lua
+            .load(text)
+            .set_name(format!("@{}", path.display()))
+            .set_mode(ChunkMode::Text)
+            .call(())?;
+        let value = if value.is_nil() {
+            Value::Boolean(true)
+        } else {
+            value
+        };
+        loaded.raw_set(name.as_str(), value.clone())?;
+        Ok(value)
+    })
+}
+
+/// An error raised by a host function, placed at the line of the script that called it.
+fn at_caller(lua: &Lua, message: String) -> mlua::Error {
+    let place = lua.inspect_stack(1, |d| {
+        let src = d
+            .source()
+            .short_src
+            .map(|s| s.to_string())
+            .unwrap_or_default();
+        format!("{src}:{}", d.current_line().unwrap_or(0))
+    });
+    mlua::Error::runtime(match place {
+        Some(place) => format!("{place}: {message}"),
+        None => message,
+    })
+}
+
+/// Counts instructions in steps of [`HOOK_STEP`] and stops a call that runs over its budget.
+fn install_budget(
+    lua: &Lua,
+    budget: Arc<AtomicI64>,
+    last_line: Arc<AtomicUsize>,
+) -> mlua::Result<()> {
+    lua.set_global_hook(
+        HookTriggers::new().every_nth_instruction(HOOK_STEP),
+        move |_, debug| {
+            let line = debug.current_line().unwrap_or(0);
+            last_line.store(line, Ordering::Relaxed);
+            if budget.fetch_sub(i64::from(HOOK_STEP), Ordering::Relaxed) > i64::from(HOOK_STEP) {
+                return Ok(VmState::Continue);
+            }
+            let src = debug.source().short_src.map(|s| s.to_string()).unwrap_or_default();
+            Err(mlua::Error::runtime(format!(
+                "{src}:{line}: ran over its budget of {INSTRUCTION_BUDGET} Lua instructions in one call (an endless loop?)"
+            )))
+        },
+    )
+}
+
+/// The first line of a Lua error's message, without mlua's wrapping and traceback.
+pub fn describe(e: &mlua::Error) -> String {
+    match e {
+        mlua::Error::CallbackError { cause, .. } => describe(cause),
+        mlua::Error::RuntimeError(msg) | mlua::Error::SyntaxError { message: msg, .. } => {
+            msg.lines().next().unwrap_or("").to_string()
+        }
+        mlua::Error::MemoryError(_) => {
+            format!(
+                "ran out of memory (a script may use {} MB)",
+                MEMORY_LIMIT >> 20
+            )
+        }
+        other => other.to_string().lines().next().unwrap_or("").to_string(),
+    }
+}

@@ -1,0 +1,207 @@
+//! Lua rule engines: the scaffold's tutorial engine simulates reproducibly on any thread
+//! count, and a script that breaks out of its sandbox, loops forever or breaks the contract
+//! stops with a diagnostic naming `engine.lua:LINE`, exit 1, in bounded time, writing nothing.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use printplay::model::load_game;
+use printplay::scaffold::new_game_with_engine;
+use printplay::simulate::{SimOptions, simulate};
+
+const SLUG: &str = "my-game";
+
+/// A data folder holding one scaffolded game with the tutorial Lua engine.
+fn scaffolded() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    new_game_with_engine(dir.path(), SLUG, "lua").expect("scaffold");
+    dir
+}
+
+fn json_with_threads(data: &Path, threads: usize, o: &SimOptions) -> String {
+    let game = load_game(data, SLUG).expect("the scaffold loads");
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(|| simulate(&game, o, None).unwrap().to_json())
+}
+
+#[test]
+fn scaffolded_lua_game_gives_the_same_json_on_one_and_two_threads() {
+    let data = scaffolded();
+    let o = SimOptions {
+        games: 90,
+        seed: 5,
+        players: 3,
+        bots: vec!["heuristic".into(), "random".into(), "mcts:20".into()],
+        ..Default::default()
+    };
+    let one = json_with_threads(data.path(), 1, &o);
+    assert_eq!(one, json_with_threads(data.path(), 2, &o));
+    assert!(one.contains("hands empty"), "{one}");
+    let other = SimOptions { seed: 6, ..o };
+    assert_ne!(one, json_with_threads(data.path(), 2, &other));
+}
+
+/// Edits the scaffold's engine.lua (first `from` becomes `to`), runs `simulate` and returns
+/// the line edited, the run, and how long it took.
+fn run_edited(from: &str, to: &str, bots: &str) -> (usize, common::Run, Duration, Vec<String>) {
+    let data = scaffolded();
+    let path = data.path().join(SLUG).join("engine.lua");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = text
+        .find(from)
+        .unwrap_or_else(|| panic!("`{from}` not in engine.lua"));
+    let line = text[..at].matches('\n').count() + 1;
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    let out = data.path().join("out");
+    let start = Instant::now();
+    let run = common::run_in(
+        data.path(),
+        &[
+            "--data",
+            data.path().to_str().unwrap(),
+            "simulate",
+            SLUG,
+            "--games",
+            "20",
+            "--bots",
+            bots,
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    let took = start.elapsed();
+    let mut files: Vec<String> = walk(data.path());
+    files.sort();
+    (line, run, took, files)
+}
+
+fn walk(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_dir() {
+            out.extend(walk(&entry.path()));
+        } else {
+            out.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    out
+}
+
+/// The scaffold's files, which a failed run must leave exactly as they were.
+const SCAFFOLD_FILES: [&str; 4] = [
+    "components.toml",
+    "engine.lua",
+    "game.toml",
+    "rules.en.toml",
+];
+
+fn assert_stopped(case: &str, from: &str, to: &str, bots: &str, says: &str) {
+    let (line, run, took, files) = run_edited(from, to, bots);
+    let place = format!("engine.lua:{line}:");
+    assert_eq!(run.code, 1, "{case}: {}", run.stderr);
+    assert!(
+        run.stderr.contains(&place),
+        "{case}: wants {place} in {}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(says),
+        "{case}: wants `{says}` in {}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("panicked"), "{case}: {}", run.stderr);
+    // A bound, not a speed figure: the budget stops an endless loop well within it.
+    assert!(took < Duration::from_secs(60), "{case}: took {took:?}");
+    assert_eq!(files, SCAFFOLD_FILES, "{case}: files left behind");
+}
+
+const LOAD: &str = "local game = {}";
+const LEGAL: &str = "local moves = {}";
+
+#[test]
+fn io_and_os_are_not_there() {
+    assert_stopped(
+        "io.open at load time",
+        LOAD,
+        "local game = {} io.open(\"pwned.txt\", \"w\")",
+        "random",
+        "global 'io'",
+    );
+    assert_stopped(
+        "os.execute in legal_actions",
+        LEGAL,
+        "local moves = {} os.execute(\"touch pwned.txt\")",
+        "random",
+        "global 'os'",
+    );
+    assert_stopped(
+        "require outside the game folder",
+        LOAD,
+        "local game = {} require(\"..\")",
+        "random",
+        "lives in the game folder",
+    );
+    assert_stopped(
+        "load of a chunk",
+        LOAD,
+        "local game = {} load(\"return 1\")",
+        "random",
+        "global 'load'",
+    );
+}
+
+#[test]
+fn endless_loops_run_out_of_budget() {
+    assert_stopped(
+        "a loop at load time",
+        LOAD,
+        "local game = {} while true do end",
+        "random",
+        "budget",
+    );
+    assert_stopped(
+        "a loop in legal_actions",
+        LEGAL,
+        "local moves = {} while true do end",
+        "random",
+        "budget",
+    );
+}
+
+#[test]
+fn broken_contracts_are_diagnosed() {
+    assert_stopped(
+        "no legal move while the game goes on",
+        "function game.legal_actions(state)",
+        "function game.legal_actions(state) if true then return {} end",
+        "random",
+        "returned no move",
+    );
+    assert_stopped(
+        "returns that do not sum as declared",
+        "function game.returns(state)",
+        "function game.returns(state) if true then return { 1, 1 } end",
+        "random",
+        "returns_sum = 1",
+    );
+    assert_stopped(
+        "a bot's illegal move",
+        "heuristic = function(state, seat, rng)",
+        "heuristic = function(state, seat, rng) if true then return 99 end",
+        "heuristic",
+        "not among the legal actions",
+    );
+    assert_stopped(
+        "a write to the model",
+        LEGAL,
+        "local moves = {} model.params.hand_size.value = 1",
+        "random",
+        "read-only",
+    );
+}
