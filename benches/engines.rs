@@ -3,6 +3,8 @@
 //! determinized copy) with the random and heuristic bots and MCTS (heuristic and random playouts).
 //!
 //! `cargo bench --bench engines` (set BENCH_SECONDS to change the time per figure).
+//! `cargo bench --bench engines -- the-search random` limits it to the games and bot lists
+//! named; with `BENCH_GAMES=N` each figure plays exactly N games instead (for callgrind).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -35,7 +37,8 @@ fn rate(budget: Duration, mut play: impl FnMut(u64) -> u32) -> (f64, f64) {
     let start = Instant::now();
     let cpu_start = cpu_seconds();
     let (mut games, mut moves) = (0u64, 0u64);
-    while start.elapsed() < budget || games == 0 {
+    let fixed = fixed_games();
+    while fixed.map_or(start.elapsed() < budget || games == 0, |n| games < n) {
         moves += play(games) as u64;
         games += 1;
     }
@@ -45,6 +48,34 @@ fn rate(budget: Duration, mut play: impl FnMut(u64) -> u32) -> (f64, f64) {
     };
     (games as f64 / secs, moves as f64 / games as f64)
 }
+
+/// `BENCH_GAMES`: a fixed number of games per figure instead of a time budget.
+fn fixed_games() -> Option<u64> {
+    std::env::var("BENCH_GAMES").ok()?.parse().ok()
+}
+
+/// The words after `--` that are not cargo's own `--bench`: game slugs and bot lists to keep.
+fn filters() -> Vec<String> {
+    std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect()
+}
+
+/// Whether `name` is wanted: no filter of its kind given, or named.
+fn wanted(name: &str, known: &[&str]) -> bool {
+    let f = filters();
+    let mine: Vec<&String> = f.iter().filter(|a| known.contains(&a.as_str())).collect();
+    mine.is_empty() || mine.iter().any(|a| *a == name)
+}
+
+/// The bot lists the simulator figures use, with the share of the time budget each gets.
+const BOT_LISTS: [(&str, f64); 4] = [
+    ("random", 1.0),
+    ("heuristic", 1.0),
+    ("mcts:200", 1.0),
+    ("mcts:200:random", 0.5),
+];
 
 /// One game of uniform random moves on the engine alone.
 fn random_game<E: Engine>(engine: &E, config: &Config, index: u64) -> u32 {
@@ -75,12 +106,11 @@ impl EngineTask for Bench {
             "{:<26} {:<22} {:>10.0} games/s  ({len:.0} moves a game)",
             game.slug, "random, engine alone", r
         );
-        for (bots, share) in [
-            ("random", 1.0),
-            ("heuristic", 1.0),
-            ("mcts:200", 1.0),
-            ("mcts:200:random", 0.5),
-        ] {
+        let lists: Vec<&str> = BOT_LISTS.iter().map(|(b, _)| *b).collect();
+        for (bots, share) in BOT_LISTS {
+            if !wanted(bots, &lists) {
+                continue;
+            }
             let opts = SimOptions {
                 bots: vec![bots.into()],
                 ..base.clone()
@@ -114,11 +144,12 @@ fn main() {
         "one thread; about {:.1} s per figure; games per {clock} second",
         budget().as_secs_f64()
     );
-    for slug in slugs {
-        let Ok(game) = load_game(&data, &slug) else {
+    let slug_refs: Vec<&str> = slugs.iter().map(String::as_str).collect();
+    for slug in &slugs {
+        let Ok(game) = load_game(&data, slug) else {
             continue;
         };
-        if game.info.engine.is_none() {
+        if game.info.engine.is_none() || !wanted(slug, &slug_refs) {
             continue;
         }
         if let Err(e) = with_engine(&game, Bench) {

@@ -80,23 +80,27 @@ pub enum Command {
     },
     /// Play many games between bots and report win rates, lengths and balance.
     Simulate(SimulateArgs),
-    /// Print one simulated game move by move (the same game as `simulate`'s game K).
-    Replay {
-        #[command(flatten)]
-        run: RunArgs,
-        /// The game's index in the run (0-based).
-        #[arg(long = "game")]
-        index: u64,
+    /// Print one simulated game move by move (the same game as `simulate`'s game K): after
+    /// every move the public state and the hands the observer may see, then the scores.
+    Replay(ReplayArgs),
+    /// List a game's rule variants (the rulebook's ambiguities): values, default, question.
+    Variants {
+        /// Game slugs; every game with an engine when none are given.
+        games: Vec<String>,
     },
     /// Add up `simulate --json` files of the shards of one run.
     Merge {
-        /// The shard files.
+        /// The shard files: files, folders (their .json files) or quoted patterns such as
+        /// 'results/shard-*.json'. Every shard 1..N must be there exactly once.
         #[arg(required = true)]
-        files: Vec<PathBuf>,
+        files: Vec<String>,
         /// Write the merged JSON here (printed as a table on stdout either way).
         #[arg(long)]
         json: Option<PathBuf>,
     },
+    /// The yield of Pray actions (Imperial Settlers: Aztecs) as distributions and expected
+    /// values: an analysis of the rules, not a game.
+    Analyze(AnalyzeArgs),
     /// Check each game, then write its print-and-play files under OUT/<slug>/.
     Build(BuildArgs),
     /// Build, then rebuild a game whenever a file in its folder changes (Ctrl-C stops).
@@ -144,15 +148,76 @@ pub struct SimulateArgs {
     /// Write the full report as JSON (for `printplay merge`).
     #[arg(long)]
     pub json: Option<PathBuf>,
-    /// Play only games I, I+N, I+2N... of the run.
-    #[arg(long, value_name = "I/N")]
+    /// Write one row per game (seats, bots, results, length, end statistics) as CSV.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Play only shard I of N (I counted from 1: games I-1, I-1+N, ...), or `auto`: the
+    /// index and count of a Slurm job array or a Kubernetes Indexed Job.
+    #[arg(long, value_name = "I/N|auto")]
     pub shard: Option<String>,
+    /// With `--shard auto` in a Kubernetes Indexed Job: the shard count (the Job's
+    /// completions); else read from PRINTPLAY_SHARDS.
+    #[arg(long, value_name = "N")]
+    pub shard_count: Option<u64>,
     /// Play every game under two readings of a variant: NAME=A,B.
     #[arg(long, value_name = "VARIANT=A,B")]
     pub compare: Option<String>,
     /// Where the charts go (`<out>/<slug>/sim/`).
     #[arg(long, default_value = "output")]
     pub out: PathBuf,
+    /// Write no charts (a shard's charts show only its share of the games).
+    #[arg(long)]
+    pub no_charts: bool,
+}
+
+/// Options of `printplay replay`.
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// The game's index in the run (0-based, as `simulate --csv` numbers them).
+    #[arg(long = "game")]
+    pub index: u64,
+    /// Show only this seat's hand: a number from 1 or its name (`police`).
+    #[arg(long, value_name = "SEAT", conflicts_with = "omniscient")]
+    pub observer: Option<String>,
+    /// Show every hand (the default).
+    #[arg(long)]
+    pub omniscient: bool,
+    /// Write the replay as JSON to FILE instead (`-` or no FILE: standard output).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    pub json: Option<PathBuf>,
+}
+
+/// Options of `printplay analyze`.
+#[derive(Debug, clap::Args)]
+pub struct AnalyzeArgs {
+    /// The game's slug.
+    pub game: String,
+    /// The common deck drawn from, by id (default: the game's `common_deck`).
+    #[arg(long)]
+    pub deck: Option<String>,
+    /// Pray sizes, the N of Pray N, comma-separated (default: the game's `pray_odds_sizes`).
+    #[arg(long, value_delimiter = ',')]
+    pub pray: Vec<u32>,
+    /// Blessing tokens held: colours, comma-separated (`tricolor` for the Aztec token).
+    #[arg(long, value_delimiter = ',')]
+    pub blessings: Vec<String>,
+    /// Stored cards used in the action, comma-separated: `grey`, divided `brown+red`, `none`.
+    #[arg(long, value_delimiter = ',')]
+    pub stored: Vec<String>,
+    /// Also a Pray action that resolves several colours: these, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub colours: Vec<String>,
+    /// A reading of an open question, NAME=VALUE (repeatable).
+    #[arg(long = "variant")]
+    pub variants: Vec<String>,
+    /// Draws to sample where counting every draw is not feasible (default 200000).
+    #[arg(long, default_value_t = 0)]
+    pub samples: u64,
+    /// Seed of the sampled draws.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// Options of `printplay build`.
@@ -243,8 +308,10 @@ pub fn run(cli: Cli) -> Exit {
             Err(p) => report(&[p]),
         },
         Command::Simulate(args) => simulate(&cli.data, args),
-        Command::Replay { run, index } => replay(&cli.data, run, index),
+        Command::Replay(args) => replay(&cli.data, args),
+        Command::Variants { games } => variants(&cli.data, &games),
         Command::Merge { files, json } => merge(&files, json.as_deref()),
+        Command::Analyze(args) => analyze(&cli.data, args),
         Command::Build(args) => build(&cli.data, args),
         Command::Watch(args) => watch(&cli.data, args),
         Command::Calibrate { paper, duplex, out } => calibrate(paper, duplex, &out),
@@ -379,19 +446,24 @@ fn load_one(data: &Path, slug: &str) -> Result<Game, Exit> {
     }
 }
 
-fn sim_options(run: &RunArgs) -> Result<crate::simulate::SimOptions, String> {
+/// `--variant NAME=VALUE` flags as a map.
+fn parse_variants(flags: &[String]) -> Result<std::collections::BTreeMap<String, String>, String> {
     let mut variants = std::collections::BTreeMap::new();
-    for v in &run.variants {
+    for v in flags {
         let (name, value) = v
             .split_once('=')
             .ok_or_else(|| format!("--variant takes NAME=VALUE, not `{v}`"))?;
         variants.insert(name.trim().to_string(), value.trim().to_string());
     }
+    Ok(variants)
+}
+
+fn sim_options(run: &RunArgs) -> Result<crate::simulate::SimOptions, String> {
     Ok(crate::simulate::SimOptions {
         seed: run.seed,
         players: run.players.unwrap_or(0),
         bots: run.bots.clone(),
-        variants,
+        variants: parse_variants(&run.variants)?,
         max_moves: run.max_moves,
         ..Default::default()
     })
@@ -408,7 +480,7 @@ fn parse_compare(text: &str) -> Result<(String, Vec<String>), String> {
 }
 
 fn simulate(data: &Path, args: SimulateArgs) -> Exit {
-    use crate::simulate::{Shard, simulate, write_charts};
+    use crate::simulate::{Shard, simulate_with_rows, write_charts};
     let game = match load_one(data, &args.run.game) {
         Ok(g) => g,
         Err(exit) => return exit,
@@ -417,9 +489,16 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
         let mut opts = sim_options(&args.run)?;
         opts.games = args.games;
         opts.progress = true;
-        if let Some(s) = &args.shard {
-            opts.shard = Shard::parse(s)?;
-        }
+        opts.shard = match args.shard.as_deref() {
+            None => Shard::ALL,
+            Some("auto") => Shard::from_env(|v| std::env::var(v).ok(), args.shard_count)?,
+            Some(_) if args.shard_count.is_some() => {
+                return Err(
+                    "--shard-count goes with --shard auto; --shard I/N names the count".into(),
+                );
+            }
+            Some(s) => Shard::parse(s)?,
+        };
         let compare = args.compare.as_deref().map(parse_compare).transpose()?;
         Ok::<_, String>((opts, compare))
     })();
@@ -427,7 +506,7 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
         Ok(p) => p,
         Err(e) => return usage(e),
     };
-    let file = match simulate(&game, &opts, compare) {
+    let (file, csv) = match simulate_with_rows(&game, &opts, compare, args.csv.is_some()) {
         Ok(f) => f,
         Err(e) => return usage(e),
     };
@@ -436,6 +515,14 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
         && let Err(e) = crate::output::write_atomic(path, file.to_json().as_bytes())
     {
         return usage(format!("{}: {e}", path.display()));
+    }
+    if let (Some(path), Some(csv)) = (&args.csv, csv)
+        && let Err(e) = crate::output::write_atomic(path, &csv)
+    {
+        return usage(format!("{}: {e}", path.display()));
+    }
+    if args.no_charts {
+        return Exit::Ok;
     }
     match write_charts(&file, &args.out) {
         Ok(paths) => {
@@ -448,27 +535,91 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
     }
 }
 
-fn replay(data: &Path, run: RunArgs, index: u64) -> Exit {
-    let game = match load_one(data, &run.game) {
+fn analyze(data: &Path, args: AnalyzeArgs) -> Exit {
+    use crate::games::settlers_aztecs::{Request, analysis_text};
+    let game = match load_one(data, &args.game) {
         Ok(g) => g,
         Err(exit) => return exit,
     };
-    let lines = sim_options(&run).and_then(|opts| crate::simulate::replay(&game, &opts, index));
-    match lines {
-        Ok(lines) => {
-            for l in lines {
-                println!("{l}");
-            }
+    let problems = crate::check::check_game(&game);
+    if !problems.is_empty() {
+        return report(&problems);
+    }
+    let request = parse_variants(&args.variants).map(|variants| Request {
+        deck: args.deck,
+        pray: args.pray,
+        blessings: args.blessings,
+        stored: args.stored,
+        colours: args.colours,
+        variants,
+        samples: args.samples,
+        seed: args.seed,
+    });
+    match request.and_then(|r| analysis_text(&game, &r)) {
+        Ok(text) => {
+            print!("{text}");
             Exit::Ok
         }
         Err(e) => usage(e),
     }
 }
 
-fn merge(files: &[PathBuf], json: Option<&Path>) -> Exit {
-    use crate::simulate::{SimFile, merge_files};
+fn replay(data: &Path, args: ReplayArgs) -> Exit {
+    let game = match load_one(data, &args.run.game) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let observer = args.observer.as_deref().filter(|_| !args.omniscient);
+    let replay = sim_options(&args.run)
+        .and_then(|opts| crate::simulate::replay(&game, &opts, args.index, observer));
+    let replay = match replay {
+        Ok(r) => r,
+        Err(e) => return usage(e),
+    };
+    match args.json.as_deref() {
+        None => print!("{}", replay.text()),
+        Some(p) if p == Path::new("-") => print!("{}", replay.to_json()),
+        Some(path) => {
+            if let Err(e) = crate::output::write_atomic(path, replay.to_json().as_bytes()) {
+                return usage(format!("{}: {e}", path.display()));
+            }
+        }
+    }
+    Exit::Ok
+}
+
+fn variants(data: &Path, names: &[String]) -> Exit {
+    let (games, problems) = load_games(data, names);
+    if !problems.is_empty() {
+        return report(&problems);
+    }
+    let mut shown = 0;
+    for game in games
+        .iter()
+        .filter(|g| !names.is_empty() || g.info.engine.is_some())
+    {
+        match crate::simulate::variants(game) {
+            Ok(list) => {
+                if shown > 0 {
+                    println!();
+                }
+                print!("{}", crate::simulate::variants_text(game, &list));
+                shown += 1;
+            }
+            Err(e) => return usage(e),
+        }
+    }
+    Exit::Ok
+}
+
+fn merge(args: &[String], json: Option<&Path>) -> Exit {
+    use crate::simulate::{SimFile, merge_files, shard_files};
+    let files = match shard_files(args) {
+        Ok(f) => f,
+        Err(e) => return usage(e),
+    };
     let mut parsed = Vec::new();
-    for f in files {
+    for f in &files {
         let text = match std::fs::read_to_string(f) {
             Ok(t) => t,
             Err(e) => return usage(format!("{}: {e}", f.display())),

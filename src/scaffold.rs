@@ -5,12 +5,34 @@ use std::path::{Path, PathBuf};
 use crate::diag::Problem;
 use crate::model::{COMPONENTS_FILE, GAME_FILE};
 
-/// Files of a new game, relative to its folder.
-fn starter_files(slug: &str) -> Vec<(&'static str, String)> {
+/// Files of a new game, relative to its folder: an original design with a spreadsheet deck,
+/// art drawn by us, a font of its own used on the cards, a token and a small hex board.
+fn starter_files(slug: &str) -> Vec<(&'static str, Vec<u8>)> {
+    let text = |t: &str| t.replace("{slug}", slug).into_bytes();
     vec![
-        (GAME_FILE, STARTER_GAME.replace("{slug}", slug)),
-        (COMPONENTS_FILE, STARTER_COMPONENTS.to_string()),
-        ("rules.en.toml", STARTER_RULES.to_string()),
+        (GAME_FILE, text(include_str!("scaffold/game.toml"))),
+        (
+            COMPONENTS_FILE,
+            text(include_str!("scaffold/components.toml")),
+        ),
+        ("cards.csv", text(include_str!("scaffold/cards.csv"))),
+        (
+            "rules.en.toml",
+            text(include_str!("scaffold/rules.en.toml")),
+        ),
+        (
+            "templates/card.svg",
+            text(include_str!("scaffold/card.svg")),
+        ),
+        ("art/emblem.svg", text(include_str!("scaffold/emblem.svg"))),
+        (
+            "fonts/DejaVuSerifCondensed-Italic.ttf",
+            include_bytes!("../fonts/DejaVuSerifCondensed-Italic.ttf").to_vec(),
+        ),
+        (
+            "fonts/LICENSE-DejaVu.txt",
+            include_bytes!("../fonts/LICENSE-DejaVu.txt").to_vec(),
+        ),
     ]
 }
 
@@ -37,8 +59,12 @@ pub fn new_game(data: &Path, slug: &str) -> Result<PathBuf, Problem> {
     let tmp = data.join(format!(".{slug}.new"));
     let write = || -> std::io::Result<()> {
         std::fs::create_dir_all(&tmp)?;
-        for (name, text) in starter_files(slug) {
-            std::fs::write(tmp.join(name), text)?;
+        for (name, bytes) in starter_files(slug) {
+            let path = tmp.join(name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(path, bytes)?;
         }
         std::fs::rename(&tmp, &dir)
     };
@@ -48,158 +74,3 @@ pub fn new_game(data: &Path, slug: &str) -> Result<PathBuf, Problem> {
     })?;
     Ok(dir)
 }
-
-const STARTER_GAME: &str = r#"# A new printplay game. `printplay schema` describes every key.
-[game]
-name = "{slug}"
-summary = "A new game: replace this line with a one-line pitch."
-players = { min = 2, max = 4 }
-designer = "Your name"
-rulebook = "rules.md"
-
-[params.hand_size]
-value = 5
-source = { reconstructed = "starter value; replace it with your own" }
-doc = "Cards each player holds at the end of a turn."
-
-# Count-style invariants: `printplay check` proves them on every change.
-[[invariant]]
-id = "deck-size"
-rule = "The deck holds 12 cards"
-section = "Components"
-decks = ["deck"]
-equals = 12
-
-[[invariant]]
-id = "each-suit"
-rule = "Each suit has 4 cards"
-section = "Components"
-decks = ["deck"]
-group_by = "suit"
-groups = 3
-equals = 4
-"#;
-
-const STARTER_COMPONENTS: &str = r##"# Symbols carry a colour and a mark, so that a greyscale print still plays.
-[[symbol]]
-id = "sun"
-group = "suit"
-name = "Sun"
-colour = "#e0a020"
-mark = "circle"
-
-[[symbol]]
-id = "moon"
-group = "suit"
-name = "Moon"
-colour = "#3a5fa8"
-mark = "diamond"
-
-[[symbol]]
-id = "star"
-group = "suit"
-name = "Star"
-colour = "#a03a3a"
-mark = "star"
-
-[[deck]]
-id = "deck"
-name = "Main deck"
-size = "poker"
-template = "basic-card"
-back = { template = "basic-back", title = "My game", colour = "#2f3e46" }
-counts = { reconstructed = "starter deck: four of each suit" }
-
-[deck.fields.suit]
-type = "symbol"
-group = "suit"
-label = "Suit"
-source = { reconstructed = "starter value" }
-
-[deck.fields.value]
-type = "int"
-label = "Value"
-min = 1
-max = 9
-source = { reconstructed = "starter value" }
-
-[[deck.card]]
-id = "sun-low"
-name = "Morning"
-count = 2
-text = "Play this card to take the lead."
-fields = { suit = "sun", value = 1 }
-
-[[deck.card]]
-id = "sun-high"
-name = "Noon"
-count = 2
-text = "Worth the most in a sun round."
-fields = { suit = "sun", value = 5 }
-
-[[deck.card]]
-id = "moon-low"
-name = "New moon"
-count = 2
-text = "Swap this card with one in the middle."
-fields = { suit = "moon", value = 2 }
-
-[[deck.card]]
-id = "moon-high"
-name = "Full moon"
-count = 2
-text = "Every player draws one card."
-fields = { suit = "moon", value = 6 }
-
-[[deck.card]]
-id = "star-low"
-name = "Spark"
-count = 2
-text = "Look at the top card of the deck."
-fields = { suit = "star", value = 3 }
-
-[[deck.card]]
-id = "star-high"
-name = "Comet"
-count = 2
-text = "Discard a card, then draw two."
-fields = { suit = "star", value = 7 }
-"##;
-
-/// The rules reference's prose: Markdown with {placeholders} read from the data.
-const STARTER_RULES: &str = r#"# The rules reference in English. Every number that lives in the data is a {placeholder}:
-# change the data and the reference follows. `printplay rules SLUG` writes it.
-
-overview = """
-Replace this with what your game is about, in a paragraph or two.
-"""
-
-goal = """
-Say how a player wins. The deck holds {deck.deck.cards card} in
-{deck.deck.distinct.suit} suits.
-"""
-
-setup = """
-1. Shuffle the deck.
-2. Deal {params.hand_size card} to each player.
-"""
-
-turn = """
-Describe a turn: its steps and every action.
-"""
-
-end = """
-Say when the game ends and how it is scored.
-"""
-
-quick = """
-- **Hand:** {params.hand_size card}.
-- **Deck:** {deck.deck.cards card}.
-"""
-
-[symbol_groups]
-suit = "Suits"
-
-[components."deck.deck"]
-purpose = "The cards you play: {deck.deck.designs} designs, {deck.deck.min.value} to {deck.deck.max.value} in value."
-"#;

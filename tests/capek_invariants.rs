@@ -12,7 +12,7 @@ fn shipped_data_passes() {
     let run = f.run(&["check"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stdout.contains("capek-golems: ok (10 invariants hold)"),
+        run.stdout.contains("capek-golems: ok (11 invariants hold)"),
         "{}",
         run.stdout
     );
@@ -92,7 +92,7 @@ fn golem_cards_must_be_six_per_player() {
             ),
             (
                 "research-14-per-player",
-                "player = 1: expected 14, found 12",
+                "player = 1: expected 14, found 13",
             ),
         ],
     );
@@ -159,8 +159,8 @@ fn each_player_needs_fourteen_research() {
     trips(
         &[(
             "components.toml",
-            "fields = { player = 1, figure = 1, research = 3",
             "fields = { player = 1, figure = 1, research = 4",
+            "fields = { player = 1, figure = 1, research = 5",
         )],
         &[
             (
@@ -181,5 +181,49 @@ fn no_card_needs_more_markers_than_a_die_shows() {
             "value = 3\nsource = { inferred = \"the 6d6",
         )],
         &[("markers-per-card", "expected at most 3, found 4")],
+    );
+}
+
+#[test]
+fn coloured_cards_count_one_in_a_set() {
+    trips(
+        &[(
+            "components.toml",
+            "colour = \"brain-surgery\", value = 1, gold = 3",
+            "colour = \"brain-surgery\", value = 2, gold = 3",
+        )],
+        &[(
+            "coloured-cards-count-one",
+            "id = brain-surgery-1: expected 1, found 2",
+        )],
+    );
+}
+
+#[test]
+fn golem_cards_need_different_numbers_of_resources() {
+    // To Win: "Each Capek Golem card has a different number of resources needed".
+    let f = Fixture::with_games(&[GAME]);
+    let line = f.edit(
+        GAME,
+        "components.toml",
+        "fields = { player = 2, figure = 5, research = 1, colour_a = \"steam-engine-dynamics\", set_a = 2",
+        "fields = { player = 2, figure = 5, research = 2, colour_a = \"steam-engine-dynamics\", set_a = 2",
+    );
+    let run = f.run(&["check"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("golem card `golem-2-left-ambulator` needs")
+            && run.stderr.contains("golem-2-right-manipulator")
+            && run.stderr.contains("rulebook: To Win"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains(&format!("components.toml:{}:", line - 2)),
+        "placed at the card's id (line {}): {}",
+        line - 2,
+        run.stderr
     );
 }

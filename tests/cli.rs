@@ -152,9 +152,9 @@ fn new_game_invariants_are_live() {
     f.run(&["new", "my-game"]);
     f.edit(
         "my-game",
-        "components.toml",
-        "fields = { suit = \"sun\", value = 1 }",
-        "fields = { suit = \"moon\", value = 1 }",
+        "cards.csv",
+        "take the lead.,sun,1,",
+        "take the lead.,moon,1,",
     );
     let run = f.run(&["check", "my-game"]);
     assert_eq!(run.code, 1);
@@ -199,5 +199,72 @@ fn provenance_lists_reconstructed_values_with_reasons() {
     assert!(
         !run.stdout.contains("params.initial_hand"),
         "printed values are not listed"
+    );
+}
+
+#[test]
+fn analyze_reports_pray_yield_as_an_analysis_not_a_game() {
+    let f = Fixture::with_games(&["imperial-settlers-aztecs", "aether"]);
+    let run = f.run(&[
+        "analyze",
+        "imperial-settlers-aztecs",
+        "--pray",
+        "2",
+        "--blessings",
+        "brown,tricolor",
+        "--stored",
+        "grey",
+        "--colours",
+        "grey,red",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for part in [
+        "not a game",
+        "Common deck: `common-base`",
+        "Blessing tokens held: brown, tricolor",
+        "Pray 2 (exact",
+        "choose after drawing",
+        "several: Grey (stone) + Red (food)",
+        "no colour (coloured cards)",
+    ] {
+        assert!(
+            run.stdout.contains(part),
+            "missing {part:?}:\n{}",
+            run.stdout
+        );
+    }
+    assert!(
+        !run.stdout.contains("win rate") && !run.stdout.contains("target"),
+        "{}",
+        run.stdout
+    );
+    let bad = f.run(&[
+        "analyze",
+        "imperial-settlers-aztecs",
+        "--blessings",
+        "plaid",
+    ]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("`plaid`"), "{}", bad.stderr);
+    let other = f.run(&["analyze", "aether"]);
+    assert_eq!(other.code, 2);
+    assert!(
+        other.stderr.contains("no Pray analysis"),
+        "{}",
+        other.stderr
+    );
+}
+
+#[test]
+fn simulating_settlers_says_why_not_and_points_to_the_analysis() {
+    let f = Fixture::with_games(&["imperial-settlers-aztecs"]);
+    let run = f.run(&["simulate", "imperial-settlers-aztecs", "--games", "1"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("nothing to simulate"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("printplay analyze imperial-settlers-aztecs"),
+        "{}",
+        run.stderr
     );
 }

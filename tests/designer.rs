@@ -447,3 +447,133 @@ fn a_broken_font_file_is_one_error_naming_it() {
         run.stderr
     );
 }
+
+#[test]
+fn a_game_modules_complaint_about_a_parameter_is_placed_at_it() {
+    let f = Fixture::with_games(&["capek-golems"]);
+    let line = f.edit("capek-golems", "game.toml", "value = 4", "value = \"four\"");
+    let run = f.run(&["check", "capek-golems"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let engine = errors(&run)
+        .into_iter()
+        .find(|e| e.contains("the Capek engine cannot read"))
+        .expect("the engine's complaint");
+    assert!(
+        engine.contains(&format!("game.toml:{line}:")),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn ids_stay_unique_across_the_toml_cards_and_the_sheet() {
+    let f = fixture();
+    f.edit(SLUG, "cards.csv", "sun-2,Sun Two", "crest,Sun Two");
+    one_error(&f, "cards.csv:3:1", "duplicate id `crest`");
+    let run = f.run(&["check", SLUG]);
+    assert!(run.stderr.contains("components.toml:46"), "{}", run.stderr);
+}
+
+#[test]
+fn an_original_design_builds_its_cards_without_a_rules_reference() {
+    let f = fixture();
+    let out = f.data().join("out");
+    let run = f.run(&[
+        "build",
+        SLUG,
+        "--only",
+        "cards,rules",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let names: Vec<String> = std::fs::read_dir(out.join(SLUG))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["cards.pdf".to_string()]);
+}
+
+/// The fixture with its sheet replaced by a workbook from tests/fixtures/sheets/.
+fn with_workbook(name: &str) -> Fixture {
+    let f = fixture();
+    let from = repo().join("tests/fixtures/sheets").join(name);
+    std::fs::copy(from, f.file(SLUG, "cards.xlsx")).unwrap();
+    std::fs::remove_file(f.file(SLUG, "cards.csv")).unwrap();
+    f.edit(
+        SLUG,
+        "components.toml",
+        "cards = \"cards.csv\"",
+        "cards = \"cards.xlsx\"",
+    );
+    f
+}
+
+#[test]
+fn a_workbook_deck_reads_as_the_same_cards_as_its_csv() {
+    let csv = fixture();
+    let xlsx = with_workbook("cards.xlsx");
+    let run = xlsx.run(&["check", SLUG]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        export_csv(&load(&xlsx), "emblems").unwrap(),
+        export_csv(&load(&csv), "emblems").unwrap()
+    );
+}
+
+#[test]
+fn a_bad_workbook_cell_names_its_row_and_column() {
+    let f = with_workbook("cards-bad.xlsx");
+    let run = f.run(&["check", SLUG]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let errors = errors(&run);
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    assert!(errors[0].contains("cards.xlsx:3:"), "{}", run.stderr);
+    assert!(
+        errors[0].contains("field `power` must be an integer"),
+        "{}",
+        run.stderr
+    );
+    // The row is the spreadsheet's; the underlined text is the row as CSV.
+    assert!(
+        run.stderr.contains("art/emblem.png,sun,two"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_sheet_saved_with_a_byte_order_mark_reads_the_same() {
+    let f = fixture();
+    let path = f.file(SLUG, "cards.csv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("\u{feff}{text}")).unwrap();
+    let run = f.run(&["check", SLUG]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn a_hand_written_image_element_is_an_error_not_silently_dropped() {
+    let f = fixture();
+    let path = f.file(SLUG, "templates/emblem-card.svg");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        format!("{text}<image href=\"art/missing.png\" width=\"5\" height=\"5\"/>\n"),
+    )
+    .unwrap();
+    one_error(&f, "templates/emblem-card.svg:11:14", "pages never load");
+}
+
+#[test]
+fn the_same_game_in_another_folder_prints_the_same_bytes() {
+    let pdf = |f: &Fixture| {
+        let game = load(f);
+        let options = BuildOptions::default();
+        cards_pdf(&game, &draw_faces(&game, &options).unwrap(), &options).unwrap()
+    };
+    assert!(
+        pdf(&fixture()) == pdf(&fixture()),
+        "art paths leak into the PDF"
+    );
+}

@@ -118,6 +118,60 @@ fn installed_binary_builds_away_from_the_source_checkout() {
     );
 }
 
+#[test]
+fn the_scaffold_checks_and_builds_with_its_sheet_art_font_token_and_board() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = scaffolded(tmp.path(), "my-game");
+    let out = tmp.path().join("out");
+    let run = Command::new(BIN)
+        .args(["--data", data.to_str().unwrap(), "build", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let built = files_under(&out.join("my-game"));
+    for f in [
+        "cards.pdf",
+        "tokens.pdf",
+        "board.pdf",
+        "png/marker.png",
+        "index.html",
+    ] {
+        assert!(built.contains(&f.to_string()), "{f} missing from {built:?}");
+    }
+    // Every card of the sheet, each `count` times: 6 designs x 2 = 12 fronts.
+    let pdf = std::fs::read(out.join("my-game/cards.pdf")).unwrap();
+    let doc = lopdf::Document::load_mem(&pdf).unwrap();
+    let fonts: Vec<String> = doc
+        .objects
+        .values()
+        .filter_map(|o| o.as_dict().ok())
+        .filter_map(|d| d.get(b"BaseFont").ok())
+        .filter_map(|n| n.as_name().ok())
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+        .collect();
+    assert!(
+        fonts
+            .iter()
+            .any(|f| f.ends_with("DejaVuSerifCondensed-Italic")),
+        "the game's own font is not embedded: {fonts:?}"
+    );
+    let index = std::fs::read_to_string(out.join("my-game/index.html")).unwrap();
+    assert_eq!(
+        index.matches("<figure>").count(),
+        7,
+        "6 card designs and the marker"
+    );
+    assert!(
+        !index.contains("http-equiv=\"refresh\""),
+        "only watch reloads"
+    );
+}
+
 /// A running `printplay watch` whose output lines arrive on a channel; killed when dropped.
 struct Watcher {
     child: Child,
@@ -181,11 +235,12 @@ fn watch_rebuilds_a_game_when_its_data_changes_and_keeps_output_when_it_breaks()
     let index = std::fs::read_to_string(out.join("my-game/index.html")).unwrap();
     assert!(index.contains("http-equiv=\"refresh\""), "{index}");
 
-    let components = data.join("my-game/components.toml");
-    let text = std::fs::read_to_string(&components).unwrap();
-    let renamed = text.replacen("name = \"", "name = \"Renamed ", 2);
+    // One cell of the spreadsheet deck: a card's name.
+    let sheet = data.join("my-game/cards.csv");
+    let text = std::fs::read_to_string(&sheet).unwrap();
+    let renamed = text.replacen(",Morning,", ",Dawn,", 1);
     assert_ne!(text, renamed);
-    std::fs::write(&components, &renamed).unwrap();
+    std::fs::write(&sheet, &renamed).unwrap();
     let lines = watcher.next_round(limit);
     assert!(
         lines.iter().any(|l| l.starts_with("my-game: wrote")),
@@ -194,8 +249,8 @@ fn watch_rebuilds_a_game_when_its_data_changes_and_keeps_output_when_it_breaks()
     let second = std::fs::read(&pdf).unwrap();
     assert_ne!(first, second, "cards.pdf was not rewritten");
 
-    // Broken data: reported, and the previous files stay as they were.
-    std::fs::write(&components, format!("{renamed}\n[[deck]]\nid = 3\n")).unwrap();
+    // A broken cell: reported, and the previous files stay as they were.
+    std::fs::write(&sheet, renamed.replacen(",Dawn,2,", ",Dawn,two,", 1)).unwrap();
     let lines = watcher.next_round(limit);
     assert!(lines.iter().any(|l| l.contains("not built")), "{lines:?}");
     assert_eq!(std::fs::read(&pdf).unwrap(), second);

@@ -229,3 +229,43 @@ fn the_full_page_links_its_quick_reference_and_back() {
     assert!(page.find("id=\"turn\"").unwrap() < appendix);
     assert!(page.find("id=\"unprinted\"").unwrap() > appendix);
 }
+
+#[test]
+fn the_gallery_shows_the_images_the_build_wrote_and_links_the_print_files() {
+    let f = Fixture::with_games(&[GAME]);
+    let out = tempfile::tempdir().unwrap();
+    let out_dir = out.path().to_str().unwrap();
+    // `rules` alone: no images beside the reference, so no gallery.
+    let alone = f.run(&["rules", GAME, "--out", out_dir]);
+    assert_eq!(alone.code, 0, "{}", alone.stderr);
+    let page = out.path().join(GAME).join("rules.en.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        !html.contains("class=\"gallery\""),
+        "a gallery of missing images"
+    );
+    // The build writes the images first, then the reference that shows them.
+    let build = f.run(&["build", GAME, "--out", out_dir]);
+    assert_eq!(build.code, 0, "{}", build.stderr);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let game = load_game(f.data(), GAME).unwrap();
+    for card in game.components.decks.iter().flat_map(|d| &d.cards) {
+        let src = format!("src=\"png/{}.png\"", card.id.get_ref());
+        assert!(html.contains(&src), "the gallery lacks {src}");
+        assert!(
+            out.path()
+                .join(GAME)
+                .join(format!("png/{}.png", card.id.get_ref()))
+                .is_file()
+        );
+    }
+    assert!(html.contains("<a href=\"cards.pdf\">") && html.contains("<a href=\"tokens.pdf\">"));
+    // Every image has its size, so the page does not jump while they load.
+    for (i, _) in html.match_indices("<img ") {
+        let tag: String = html[i..].chars().take_while(|c| *c != '>').collect();
+        assert!(
+            tag.contains(" width=\"") && tag.contains(" height=\"") && tag.contains(" alt=\""),
+            "{tag}"
+        );
+    }
+}

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use printplay::model::{Game, load_game};
 use printplay::simulate::{Shard, SimFile, SimOptions, merge_files, replay, simulate};
+use serde_json::Value;
 
 fn capek() -> Game {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
@@ -62,10 +63,11 @@ fn shards_merge_into_exactly_the_unsharded_run() {
     assert_eq!(games, 250);
     let merged = merge_files(&shards).unwrap();
     assert_eq!(merged.to_json(), whole.to_json());
-    // A shard given twice is refused; a partial merge is not a whole run.
-    assert!(merge_files(&[shards[0].clone(), shards[0].clone()]).is_err());
-    let partial = merge_files(&shards[..2]).unwrap();
-    assert_eq!(partial.runs[0].shards, vec![0, 1]);
+    // A shard given twice is refused, and so is a gap: a partial merge is not the run.
+    let twice = merge_files(&[shards[0].clone(), shards[0].clone()]).unwrap_err();
+    assert!(twice.contains("shard 1/3 is given twice"), "{twice}");
+    let gap = merge_files(&shards[..2]).unwrap_err();
+    assert!(gap.contains("shards 3 of 3 are missing"), "{gap}");
 }
 
 #[test]
@@ -83,42 +85,136 @@ fn replay_is_the_simulated_game() {
     let game = capek();
     let o = opts(5, &["heuristic", "random"]);
     for k in [0u64, 3] {
-        // The simulation's game k alone: shard k of k+1 over k+1 games.
+        // The simulation's game k alone: shard k+1 of k+1 over k+1 games.
         let alone = SimOptions {
             games: k + 1,
             ..sharded(&o, k, k + 1)
         };
         let run = &simulate(&game, &alone, None).unwrap().runs[0];
         assert_eq!(run.stats.games, 1);
-        let lines = replay(&game, &o, k).unwrap();
-        let moves = *run.stats.lengths.keys().next().unwrap();
-        let last = lines.last().unwrap();
-        assert!(
-            last.contains(&format!("after {moves} moves")),
-            "simulated {moves} moves, replay says: {last}"
+        let r = replay(&game, &o, k, None).unwrap();
+        let moves = *run.stats.moves.games_by_length.keys().next().unwrap();
+        assert_eq!(r.moves, moves);
+        let numbered: Vec<u32> = r.steps.iter().filter_map(|s| s.number).collect();
+        assert_eq!(
+            numbered,
+            (1..=moves).collect::<Vec<_>>(),
+            "one step per move"
         );
-        let numbered = lines
-            .iter()
-            .filter(|l| !l.contains('*') && l.trim_start().starts_with(char::is_numeric))
-            .count();
-        assert_eq!(numbered as u32, moves, "one line per move");
         let reason = run.stats.end_reasons.keys().next().unwrap();
-        assert!(last.contains(reason.as_str()), "{reason} / {last}");
+        assert_eq!(&r.ending, reason);
         for (seat, points) in run.stats.seat_points.iter().enumerate() {
-            let result = if *points > 0 { 1 } else { 0 };
+            let score = &r.scores[seat];
+            assert_eq!(score.result * 1e6, *points as f64, "seat {seat}");
             let bot = if (seat as u64 + k).is_multiple_of(2) {
                 "heuristic"
             } else {
                 "random"
             };
-            assert!(
-                last.contains(&format!("seat {} ({bot}) {result}", seat + 1)),
-                "seat {seat} scored {points}: {last}"
-            );
+            assert_eq!(score.bot, bot);
         }
+        let text = r.text();
+        assert!(
+            text.contains(&format!("end: {reason} after {moves} moves")),
+            "{text}"
+        );
     }
     // Same seed, same words.
-    assert_eq!(replay(&game, &o, 2).unwrap(), replay(&game, &o, 2).unwrap());
+    let again = |k| replay(&game, &o, k, None).unwrap().text();
+    assert_eq!(again(2), again(2));
+}
+
+/// After every move the replay shows the table as it is then: Capek's outrage and Auction
+/// House change with the moves that change them, and each hand is shown only to its seat.
+#[test]
+fn replay_shows_the_table_after_every_move() {
+    let game = capek();
+    let o = opts(1, &["heuristic"]);
+    let all = replay(&game, &o, 0, None).unwrap();
+    assert!(!all.steps.is_empty());
+    let mut outrage_seen = all.setup.public.clone();
+    for step in &all.steps {
+        assert!(step.after.public.contains("public outrage"), "{step:?}");
+        assert!(step.after.public.contains("auction house:"), "{step:?}");
+        assert_eq!(step.after.hands.len(), 2, "an onlooker sees both hands");
+        assert!(
+            !step.action.contains('{') && !step.action.contains("Some("),
+            "{step:?}"
+        );
+        assert!(
+            !step.after.public.contains("phase"),
+            "no debug text: {step:?}"
+        );
+        // A move that names an outrage change shows the new level right after it.
+        if step.action.contains("outrage +") || step.action.contains("outrage -") {
+            assert_ne!(
+                outrage_line(&step.after.public),
+                outrage_line(&outrage_seen)
+            );
+        }
+        outrage_seen = step.after.public.clone();
+    }
+    let chance = all.steps.iter().filter(|s| s.number.is_none()).count();
+    assert!(chance > 0, "cards dealt are named as chance events");
+    assert!(
+        all.steps
+            .iter()
+            .any(|s| s.number.is_none() && s.action.contains("enters the Auction House"))
+    );
+    // The second player's eyes: only their own hand, the public part unchanged.
+    let theirs = replay(&game, &o, 0, Some("2")).unwrap();
+    assert_eq!(theirs.observer, "player 2");
+    for (mine, all) in theirs.steps.iter().zip(&all.steps) {
+        assert_eq!(mine.after.public, all.after.public);
+        assert_eq!(mine.after.hands.len(), 1);
+        assert_eq!(mine.after.hands[0], all.after.hands[1]);
+    }
+    assert!(replay(&game, &o, 0, Some("3")).is_err());
+    // The JSON holds the same steps.
+    let json: Value = serde_json::from_str(&all.to_json()).unwrap();
+    assert_eq!(json["steps"].as_array().unwrap().len(), all.steps.len());
+    assert_eq!(json["scores"][0]["name"], "player 1");
+}
+
+fn outrage_line(public: &str) -> String {
+    public.lines().next().unwrap_or_default().to_string()
+}
+
+/// The Search: the map with pawns after every move, and the police discarding at random
+/// after Questioning Witnesses shown as a chance event.
+#[test]
+fn search_replay_names_roles_and_random_discards() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let game = load_game(&data, "the-search").unwrap();
+    let o = SimOptions {
+        seed: 1,
+        ..opts(1, &["heuristic", "random"])
+    };
+    let mut discards = 0;
+    for k in 0..6 {
+        let r = replay(&game, &o, k, Some("criminal")).unwrap();
+        assert_eq!(r.scores[0].name, "criminal");
+        assert_eq!(r.scores[1].name, "police");
+        for step in &r.steps {
+            assert!(step.after.public.contains("map ("), "{step:?}");
+            assert_eq!(step.after.hands[0].name, "criminal");
+            assert!(step.by == "criminal" || step.by == "police");
+        }
+        let last = &r.steps.last().unwrap().after.public;
+        let map_rows = last.lines().filter(|l| l.starts_with(char::is_numeric));
+        assert_eq!(map_rows.clone().count(), 4, "{last}");
+        assert!(
+            map_rows.clone().any(|l| l.contains('C')),
+            "the criminal's pawn is on the map: {last}"
+        );
+        discards += r
+            .steps
+            .iter()
+            .flat_map(|s| &s.events)
+            .filter(|e| e.contains("discards at random"))
+            .count();
+    }
+    assert!(discards > 0, "some random discard in six games");
 }
 
 #[test]
@@ -134,12 +230,21 @@ fn compare_runs_both_readings_on_the_same_seeds() {
     let d = file
         .differences
         .iter()
-        .find(|d| d.measure == "seat 1 win rate")
+        .find(|d| d.measure == "player 1 win rate")
         .unwrap();
     assert!(d.low <= d.difference && d.difference <= d.high);
+    assert_eq!(d.unit, "percentage points");
     let r = &file.runs;
-    let expected = r[1].summary.seat_win_rates[0].rate - r[0].summary.seat_win_rates[0].rate;
-    assert!((d.difference - expected).abs() < 1e-12);
+    let rate = |i: usize| r[i].summary.seats[0].win_rate.rate;
+    assert!((d.difference - 100.0 * (rate(1) - rate(0))).abs() < 1e-9);
+    // Length in moves and in turns, each in its own unit.
+    let units: Vec<&str> = file
+        .differences
+        .iter()
+        .filter(|d| d.measure == "mean length")
+        .map(|d| d.unit.as_str())
+        .collect();
+    assert_eq!(units, ["moves", "turns"]);
     // The first reading is the default: it equals a plain run.
     let plain = simulate(&game, &o, None).unwrap();
     assert_eq!(plain.runs[0].stats, file.runs[0].stats);
@@ -186,7 +291,12 @@ fn charts_are_written_atomically_under_the_game() {
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     }
     let rates = std::fs::read_to_string(&written[1]).unwrap();
-    assert!(rates.contains("seat 1") && rates.contains("95 %"));
+    assert!(rates.contains("player 1") && rates.contains("95 %"));
+    let r = &file.runs[0].summary.seats[0].win_rate;
+    assert!(
+        rates.contains(&format!("{:.1} %</text>", r.rate * 100.0)),
+        "each bar carries its value"
+    );
 }
 
 /// The harness any engine can use, run on every engine this build registers.
@@ -225,4 +335,414 @@ fn every_registered_engine_passes_the_random_play_harness() {
         }
     }
     assert!(tested.contains(&"capek-golems".to_string()), "{tested:?}");
+}
+
+/// The JSON names every figure: no bare arrays of numbers, no scaled values without their unit.
+#[test]
+fn json_fields_are_labelled() {
+    let game = capek();
+    let file = simulate(&game, &opts(40, &["heuristic", "random"]), None).unwrap();
+    let json: Value = serde_json::from_str(&file.to_json()).unwrap();
+    let run = &json["runs"][0];
+    assert_eq!(json["format"], "printplay-sim/2");
+    assert_eq!(
+        run["seat_names"],
+        serde_json::json!(["player 1", "player 2"])
+    );
+    let seat = &run["summary"]["seats"][0];
+    assert_eq!(seat["name"], "player 1");
+    for key in ["rate", "low", "high"] {
+        assert!(seat["win_rate"][key].is_f64(), "{key}");
+    }
+    let length = &run["summary"]["length_in_moves"];
+    for key in ["games", "mean", "sd", "median", "p90", "max"] {
+        assert!(length[key].is_number(), "{key}");
+    }
+    assert!(run["summary"]["length_in_turns"]["mean"].is_number());
+    let outrage = &run["summary"]["end_stats"]["outrage"];
+    assert!(
+        outrage["mean"].is_number() && outrage["max"].is_number(),
+        "{outrage}"
+    );
+    let rests = &run["rests_on"];
+    assert!(rests["reconstructed_values"].as_u64().unwrap() > 0);
+    assert!(
+        rests["readings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["default"] == true)
+    );
+    assert_eq!(rests["bots"][0]["bot"], "heuristic");
+    // Scaled totals say their unit in their name.
+    assert!(run["stats"]["seat_points_millionths"].is_array());
+    assert!(run["stats"]["seat_points"].is_null());
+    no_bare_number_arrays(&json["runs"][0]["summary"], "summary");
+}
+
+fn no_bare_number_arrays(v: &Value, path: &str) {
+    match v {
+        Value::Array(items) => {
+            assert!(
+                !items.iter().any(Value::is_number),
+                "{path} is an unlabelled list of numbers"
+            );
+            for (i, item) in items.iter().enumerate() {
+                no_bare_number_arrays(item, &format!("{path}[{i}]"));
+            }
+        }
+        Value::Object(map) => {
+            for (k, item) in map {
+                no_bare_number_arrays(item, &format!("{path}.{k}"));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The report says what the figures rest on and explains its measures.
+#[test]
+fn the_report_says_what_it_rests_on() {
+    let game = capek();
+    let o = SimOptions {
+        variants: [("short-hand-draw".to_string(), "may".to_string())].into(),
+        ..opts(20, &["heuristic"])
+    };
+    let text = simulate(&game, &o, None).unwrap().text();
+    let reconstructed = game
+        .unprinted()
+        .iter()
+        .filter(|p| p.source.is_reconstructed())
+        .count();
+    assert!(
+        text.contains(&format!("rest on: {reconstructed} reconstructed")),
+        "{text}"
+    );
+    assert!(
+        text.contains("short-hand-draw=may (not the default)"),
+        "{text}"
+    );
+    assert!(text.contains("bot heuristic: the game's own"), "{text}");
+    for term in [
+        "95 % interval",
+        "balance",
+        "decisiveness",
+        "first-seat advantage",
+    ] {
+        assert!(
+            text.contains(&format!("  {term}")),
+            "{term} explained: {text}"
+        );
+    }
+    assert!(text.contains("in turns"), "{text}");
+}
+
+/// An unknown variant, or an unknown value, is refused with the list of variants.
+#[test]
+fn unknown_variants_list_the_variants() {
+    let game = capek();
+    for (name, value) in [("no-such-rule", "x"), ("short-hand-draw", "never")] {
+        let o = SimOptions {
+            variants: [(name.to_string(), value.to_string())].into(),
+            ..opts(2, &["random"])
+        };
+        let e = simulate(&game, &o, None).unwrap_err();
+        assert!(e.contains("short-hand-draw: should (default) | may"), "{e}");
+    }
+}
+
+fn printplay() -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_printplay"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn run_ok(c: &mut std::process::Command) -> String {
+    let out = c.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{c:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `--csv` writes one row per game, numbered as `replay --game` takes them.
+#[test]
+fn csv_has_a_row_per_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("games.csv");
+    run_ok(
+        printplay()
+            .args(["simulate", "the-search", "--games", "12", "--seed", "3"])
+            .args([
+                "--bots",
+                "heuristic,random",
+                "--no-charts",
+                "--csv",
+                csv.to_str().unwrap(),
+            ]),
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 13);
+    let header: Vec<&str> = lines[0].split(',').collect();
+    for column in [
+        "game",
+        "criminal bot",
+        "police result",
+        "winner",
+        "moves",
+        "turns",
+        "end",
+    ] {
+        assert!(header.contains(&column), "{column}: {header:?}");
+    }
+    let game = header.iter().position(|h| *h == "game").unwrap();
+    let moves = header.iter().position(|h| *h == "moves").unwrap();
+    for (i, line) in lines[1..].iter().enumerate() {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(cells.len(), header.len(), "{line}");
+        assert_eq!(cells[game], i.to_string());
+        assert!(cells[moves].parse::<u32>().unwrap() > 0);
+    }
+}
+
+/// `printplay variants` lists each variant with its values, default and question.
+#[test]
+fn variants_lists_values_default_and_question() {
+    let text = run_ok(printplay().args(["variants", "capek-golems"]));
+    assert!(
+        text.contains("short-hand-draw: should (default) | may"),
+        "{text}"
+    );
+    assert!(text.contains("open question:"), "{text}");
+    let out = printplay()
+        .args([
+            "simulate",
+            "capek-golems",
+            "--games",
+            "1",
+            "--variant",
+            "nope=1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("short-hand-draw"), "{err}");
+}
+
+/// The command lines of `deploy/` run as a batch system would run them: every task with its
+/// variables set, then the merge; the merged report equals the whole run's.
+fn run_batch(
+    shell: &str,
+    script: &dyn Fn(u64) -> (String, Vec<(String, String)>),
+    merge: &str,
+    shards: u64,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let bin = Path::new(env!("CARGO_BIN_EXE_printplay")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = |text: &str, vars: &[(String, String)]| {
+        let mut c = std::process::Command::new(shell);
+        c.arg("-c")
+            .arg(text)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("PATH", &path)
+            .env("RESULTS", &results)
+            .env("GAME", "capek-golems")
+            .env("GAMES", "90")
+            .env("SEED", "5")
+            .env("BOTS", "heuristic,random");
+        for (k, v) in vars {
+            c.env(k, v);
+        }
+        run_ok(&mut c);
+    };
+    for task in 0..shards {
+        let (text, vars) = script(task);
+        run(&text, &vars);
+    }
+    run(merge, &[]);
+    let merged = std::fs::read_to_string(results.join("all.json")).unwrap();
+    let whole = dir.path().join("whole.json");
+    run_ok(
+        printplay()
+            .args(["simulate", "capek-golems", "--games", "90", "--seed", "5"])
+            .args([
+                "--bots",
+                "heuristic,random",
+                "--no-charts",
+                "--json",
+                whole.to_str().unwrap(),
+            ]),
+    );
+    assert_eq!(merged, std::fs::read_to_string(whole).unwrap());
+    // A gap is refused: take one shard away and merge again.
+    let shard_files: Vec<_> = std::fs::read_dir(results.join("shards"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(shard_files.len() as u64, shards);
+    std::fs::remove_file(&shard_files[0]).unwrap();
+    let out = std::process::Command::new(shell)
+        .arg("-c")
+        .arg(merge)
+        .env("PATH", &path)
+        .env("RESULTS", &results)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing"));
+}
+
+fn deploy_file(path: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("deploy")
+            .join(path),
+    )
+    .unwrap()
+}
+
+/// The shell script inside a manifest's `args: - |` block.
+fn manifest_script(yaml: &str) -> String {
+    let mut lines = yaml.lines().skip_while(|l| l.trim() != "- |").skip(1);
+    let first = lines.next().unwrap();
+    let indent = first.len() - first.trim_start().len();
+    std::iter::once(first)
+        .chain(
+            lines.take_while(|l| l.len() - l.trim_start().len() >= indent && !l.trim().is_empty()),
+        )
+        .map(|l| &l[indent..])
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn slurm_array_shards_merge_into_the_whole_run() {
+    let sbatch = deploy_file("slurm/simulate.sbatch");
+    // Arrays counted from 1, as the script's --array=1-N.
+    run_batch(
+        "bash",
+        &|task| {
+            let vars = [
+                ("SLURM_ARRAY_TASK_ID", (task + 1).to_string()),
+                ("SLURM_ARRAY_TASK_MIN", "1".to_string()),
+                ("SLURM_ARRAY_TASK_MAX", "3".to_string()),
+                ("SLURM_ARRAY_TASK_COUNT", "3".to_string()),
+            ];
+            let vars = vars
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect();
+            (sbatch.clone(), vars)
+        },
+        &deploy_file("slurm/merge.sbatch"),
+        3,
+    );
+}
+
+#[test]
+fn kubernetes_indexed_job_shards_merge_into_the_whole_run() {
+    let job = manifest_script(&deploy_file("kubernetes/simulate-job.yaml"));
+    let merge = manifest_script(&deploy_file("kubernetes/merge-job.yaml"));
+    assert!(job.contains("--shard auto"), "{job}");
+    run_batch(
+        "sh",
+        &|index| {
+            let vars = vec![
+                ("JOB_COMPLETION_INDEX".to_string(), index.to_string()),
+                ("PRINTPLAY_SHARDS".to_string(), "4".to_string()),
+            ];
+            (job.clone(), vars)
+        },
+        &merge,
+        4,
+    );
+}
+
+/// `--shard I/N` counts from 1 on the command line; `merge` takes a folder or a pattern.
+#[test]
+fn cli_shards_count_from_one_and_merge_takes_patterns() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 1..=2 {
+        let json = dir.path().join(format!("part-{i}.json"));
+        run_ok(
+            printplay()
+                .args(["simulate", "capek-golems", "--games", "30", "--no-charts"])
+                .args([
+                    "--shard",
+                    &format!("{i}/2"),
+                    "--json",
+                    json.to_str().unwrap(),
+                ]),
+        );
+    }
+    let pattern = dir.path().join("part-*.json");
+    let merged = run_ok(printplay().args(["merge", pattern.to_str().unwrap()]));
+    assert!(merged.contains("30 games"), "{merged}");
+    let out = printplay()
+        .args(["simulate", "capek-golems", "--games", "3", "--shard", "0/2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("counted from 1"));
+}
+
+/// The random bot plays on the game itself, skipping the determinized copy: every engine's
+/// `skip_determinize` must draw what `determinize` draws, so a seeded game is the same game
+/// either way. Checked against the old loop (determinize, then a random move on the copy).
+#[test]
+fn random_bots_play_the_same_games_without_a_view() {
+    use printplay::engine::{Engine, State, Turn};
+    use printplay::simulate::{EngineTask, config_for, game_rng, play_game, with_engine};
+
+    struct Same;
+    impl EngineTask for Same {
+        type Output = ();
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<(), String> {
+            let o = SimOptions {
+                seed: 9,
+                ..opts(40, &["random"])
+            };
+            let config = config_for(&engine, &o)?;
+            for index in 0..40 {
+                let mut rng = game_rng(o.seed, index);
+                let mut s = engine.new_game(&config, &mut rng)?;
+                while s.turn() != Turn::Terminal && s.moves_played() < o.max_moves {
+                    let action = match s.turn() {
+                        Turn::Player(p) => s.determinize(p, &mut rng).random_action(&mut rng),
+                        _ => s.sample_chance(&mut rng),
+                    };
+                    s.apply(action);
+                }
+                let fast = play_game(&engine, &config, &o, index, |_, _| {})?;
+                assert_eq!(fast.moves, s.moves_played(), "{} game {index}", game.slug);
+                if !fast.timeout {
+                    assert_eq!(fast.returns, s.returns(), "{} game {index}", game.slug);
+                    assert_eq!(fast.end_stats, s.end_stats(), "{} game {index}", game.slug);
+                }
+            }
+            Ok(())
+        }
+    }
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    for slug in printplay::model::game_slugs(&data).unwrap() {
+        let game = load_game(&data, &slug).unwrap();
+        let known = game
+            .info
+            .engine
+            .as_deref()
+            .is_some_and(|id| printplay::simulate::ENGINES.contains(&id));
+        if known {
+            with_engine(&game, Same).unwrap();
+        }
+    }
 }

@@ -83,8 +83,15 @@ pub fn rule_problem(
     param: Option<&str>,
     message: impl Into<String>,
 ) -> Problem {
-    let p = Problem::data(message).rule(rule);
-    match param.and_then(|name| game.param(name)) {
+    let message = message.into();
+    // A message that quotes a parameter (`initial_hand`) is about that parameter's value.
+    let quoted = message
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .find(|name| game.param(name).is_some());
+    let p = Problem::data(message.clone()).rule(rule);
+    match param.or(quoted).and_then(|name| game.param(name)) {
         Some(param) => p.at(
             &game.game_file,
             param.value.span(),

@@ -10,6 +10,7 @@ use std::hash::Hash;
 
 use rand_chacha::ChaCha8Rng;
 
+pub mod draws;
 pub mod testing;
 
 use crate::model::Game;
@@ -62,12 +63,45 @@ pub trait State: Clone + Send + Sync + 'static {
     /// What `player` can see, in words (hands of others and draw piles hidden).
     fn observation(&self, player: Player) -> String;
 
+    /// What every player can see, in words, as `printplay replay` shows it after each move:
+    /// the shared board, tracks and rows, pile sizes, how many cards each hand holds. The
+    /// default is empty: the replay then shows each visible seat's [`State::observation`].
+    fn public_view(&self) -> String {
+        String::new()
+    }
+
+    /// What only `seat` sees (its hand, the cards it has looked at), in words. The default is
+    /// the seat's whole [`State::observation`].
+    fn private_view(&self, seat: Player) -> String {
+        self.observation(seat)
+    }
+
+    /// Chance events inside the last move that no chance outcome shows (a card discarded at
+    /// random, a reshuffle), in words, given the state before it. The default: none.
+    fn hidden_events(&self, _before: &Self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// A copy in which everything `observer` cannot see is resampled consistently with what
     /// they can see. Bots only ever receive such copies.
     fn determinize(&self, observer: Player, rng: &mut ChaCha8Rng) -> Self;
 
-    /// Moves played so far (chance outcomes excluded); the simulator's turn cap uses it.
+    /// Draws from `rng` exactly what [`State::determinize`] would, without building the copy:
+    /// the simulator calls it for a bot that needs no view of hidden information (the random
+    /// bot), so that seeded games stay the same whichever a bot takes. The default builds the
+    /// copy and drops it; an engine may override it with the bare draws.
+    fn skip_determinize(&self, observer: Player, rng: &mut ChaCha8Rng) {
+        drop(self.determinize(observer, rng));
+    }
+
+    /// Moves played so far (chance outcomes excluded); the simulator's move cap uses it.
     fn moves_played(&self) -> u32;
+
+    /// Turns played so far, where the game has turns (a turn may hold several moves);
+    /// reports give game length in turns as well as moves. The default: not counted.
+    fn turns_played(&self) -> Option<u32> {
+        None
+    }
 
     /// How the game ended (`"crime scenes"`, `"surrounded"`, `"outrage"`...), once terminal.
     fn end_reason(&self) -> Option<&'static str>;
@@ -144,6 +178,13 @@ impl Config {
 pub trait Bot<S: State>: Send {
     fn name(&self) -> &str;
     fn choose(&mut self, state: &S, rng: &mut ChaCha8Rng) -> S::Action;
+
+    /// Whether the bot looks at anything beyond the moves open to it. A bot that does not
+    /// (the uniform random bot) is handed the game itself instead of a determinized copy, which
+    /// is the same to it since the seat to act sees its own moves; the default is `true`.
+    fn needs_view(&self) -> bool {
+        true
+    }
 }
 
 /// A game's rules, read once from the model; makes new games and bots.
@@ -161,6 +202,13 @@ pub trait Engine: Send + Sync + Sized {
 
     /// A new game after setup (shuffles and deals drawn from `rng`).
     fn new_game(&self, config: &Config, rng: &mut ChaCha8Rng) -> Result<Self::State, String>;
+
+    /// The seats' names when the game gives them roles (the criminal and the police), first
+    /// seat first, read from the data. `None` (the default): the simulator names the seats
+    /// by the data's player colours (symbols of group `player`), else "player N".
+    fn seat_names(&self, _players: usize) -> Option<Vec<String>> {
+        None
+    }
 
     /// A game-specific bot by name; every engine offers `heuristic`.
     /// (`random` and `mcts` are generic and live in the simulator.)

@@ -1,6 +1,7 @@
 //! Spreadsheet decks: `[[deck]] cards = "cards.csv"` reads more cards from a CSV (or, for a
-//! `.tsv` file, tab-separated) sheet whose header row names the columns, and
-//! [`export_csv`] writes a deck's cards as such a sheet.
+//! `.tsv` file, tab-separated) sheet whose header row names the columns, or from the first
+//! worksheet of a spreadsheet (`.xlsx`, `.xlsm`, `.xlsb`, `.xls`, `.ods`, read with calamine),
+//! and [`export_csv`] writes a deck's cards as such a sheet.
 //!
 //! Columns: `id`, `name`, `count` (default 1), `text`, `name.<lang>` and `text.<lang>`, and
 //! each field the deck declares. An empty cell leaves the field out. Lists (`ints`,
@@ -45,7 +46,15 @@ pub fn load_sheets(
                 continue;
             }
         };
-        match read_source(&path) {
+        let text = if is_workbook(&path) {
+            workbook_as_csv(&path).map(|text| SourceFile {
+                path: shown_path(&path),
+                text: text.into(),
+            })
+        } else {
+            read_source(&path)
+        };
+        match text {
             Ok(file) => match read_cards(deck, &file, delimiter(&path)) {
                 Ok(cards) => deck.cards.extend(cards),
                 Err(ps) => problems.extend(ps),
@@ -54,6 +63,60 @@ pub fn load_sheets(
         }
     }
     problems
+}
+
+/// Spreadsheet files calamine reads.
+const WORKBOOK_EXTENSIONS: [&str; 5] = ["xlsx", "xlsm", "xlsb", "xls", "ods"];
+
+fn is_workbook(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| WORKBOOK_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+}
+
+/// The path shown in problems, as for any other data file.
+fn shown_path(path: &Path) -> std::path::PathBuf {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
+/// The first worksheet of a spreadsheet as CSV text, row for row from row 1 and column for
+/// column from column A, so that a problem's line is the spreadsheet's row and its label
+/// names the column letter.
+fn workbook_as_csv(path: &Path) -> Result<String, Problem> {
+    use calamine::{Data, Reader};
+    let fail = |e: &dyn std::fmt::Display| {
+        Problem::data(format!(
+            "{}: the spreadsheet cannot be read: {e}",
+            path.display()
+        ))
+    };
+    let mut book = calamine::open_workbook_auto(path).map_err(|e| fail(&e))?;
+    let range = book
+        .worksheet_range_at(0)
+        .ok_or_else(|| fail(&"it has no worksheet"))?
+        .map_err(|e| fail(&e))?;
+    let (row0, col0) = range.start().unwrap_or((0, 0));
+    let mut out = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .flexible(true)
+        .from_writer(Vec::new());
+    for _ in 0..row0 {
+        out.write_record([""]).map_err(|e| fail(&e))?;
+    }
+    for row in range.rows() {
+        let lead = (0..col0).map(|_| String::new());
+        let cells = row.iter().map(|cell| match cell {
+            Data::Empty => String::new(),
+            Data::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", *f as i64),
+            other => other.to_string(),
+        });
+        out.write_record(lead.chain(cells)).map_err(|e| fail(&e))?;
+    }
+    let bytes = out.into_inner().map_err(|e| fail(&e))?;
+    String::from_utf8(bytes).map_err(|e| fail(&e))
 }
 
 fn delimiter(path: &Path) -> u8 {
@@ -75,10 +138,25 @@ enum Column {
     Field(String, FieldType),
 }
 
-/// One cell of the sheet: its text and where it stands in the file.
+/// One cell of the sheet: its text, where it stands in the file, and its column (0 is A).
 struct Cell {
     text: String,
     span: Range<usize>,
+    column: usize,
+}
+
+/// A column's spreadsheet letters: 0 is A, 26 is AA.
+fn column_letters(mut n: usize) -> String {
+    let mut out = Vec::new();
+    loop {
+        out.push(b'A' + (n % 26) as u8);
+        if n < 26 {
+            break;
+        }
+        n = n / 26 - 1;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
 }
 
 fn read_cards(deck: &Deck, file: &SourceFile, delimiter: u8) -> Result<Vec<Card>, Vec<Problem>> {
@@ -124,9 +202,11 @@ fn rows(file: &SourceFile, delimiter: u8) -> Result<Vec<Vec<Cell>>, Vec<Problem>
                     record
                         .iter()
                         .zip(spans)
-                        .map(|(text, span)| Cell {
+                        .enumerate()
+                        .map(|(column, (text, span))| Cell {
                             text: text.to_string(),
                             span,
+                            column,
                         })
                         .collect(),
                 );
@@ -179,14 +259,19 @@ fn at_cell(file: &SourceFile, cell: &Cell, message: impl Into<String>) -> Proble
     } else {
         cell.span.clone()
     };
-    Problem::data(message).at(file, span, "this cell")
+    Problem::data(message).at(
+        file,
+        span,
+        format!("column {}", column_letters(cell.column)),
+    )
 }
 
 fn columns(deck: &Deck, file: &SourceFile, header: &[Cell]) -> Result<Vec<Column>, Vec<Problem>> {
     let mut columns = Vec::new();
     let mut problems = Vec::new();
     for cell in header {
-        let name = cell.text.trim();
+        // Spreadsheet programs often start a UTF-8 CSV with a byte order mark.
+        let name = cell.text.trim_start_matches('\u{feff}').trim();
         let column = match name {
             "id" => Some(Column::Id),
             "name" => Some(Column::Name),
@@ -478,5 +563,13 @@ mod tests {
             cell_text(&cell_value(FieldType::Symbols, "a;b")).unwrap(),
             "a; b"
         );
+    }
+
+    #[test]
+    fn columns_are_named_by_letters() {
+        assert_eq!(column_letters(0), "A");
+        assert_eq!(column_letters(25), "Z");
+        assert_eq!(column_letters(26), "AA");
+        assert_eq!(column_letters(27), "AB");
     }
 }

@@ -90,6 +90,7 @@ pub fn board_svg(
     }
     let mut ctx = base_context(game, w, h, 0.0, "board_");
     ctx.insert("cells", &cells);
+    ctx.insert("hexes", &hex_labels(board, &centres, (dx, dy)));
     ctx.insert(
         "board",
         &serde_json::json!({ "id": board.id.get_ref(), "name": board.name, "names": board.names,
@@ -102,6 +103,20 @@ pub fn board_svg(
         return Err(format!("board `{}`: {o}", board.id.get_ref()));
     }
     Ok((svg, (w, h)))
+}
+
+/// Each cell's axial coordinates, kind and centre on the drawing, for a template that labels
+/// the hexes as the engines name them.
+fn hex_labels(board: &Board, centres: &[(f64, f64)], shift: (f64, f64)) -> Vec<Value> {
+    board
+        .cells
+        .iter()
+        .zip(centres)
+        .map(|(c, (x, y))| {
+            serde_json::json!({ "q": c.q, "r": c.r, "kind": c.kind.get_ref(),
+                                "x": x + shift.0, "y": y + shift.1 })
+        })
+        .collect()
 }
 
 /// Pages of a board: one page when it fits (or on `big` paper), else tiles with overlaps.

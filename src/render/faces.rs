@@ -7,7 +7,7 @@ use super::template::{
     Placement, Rendered, TemplateError, Templates, back_context, card_context, piece_context,
 };
 use crate::diag::SourceFile;
-use crate::model::{Card, Game, HexOrientation, Piece, Shape};
+use crate::model::{Game, HexOrientation, Piece, Shape};
 
 /// One card design, drawn with its bleed; `svg` is a fragment in trim millimetres.
 #[derive(Debug, Clone)]
@@ -143,11 +143,6 @@ impl Errors {
     }
 }
 
-/// The spreadsheet a card came from (`None`: `components.toml`).
-fn card_file<'a>(_game: &Game, card: &'a Card) -> Option<&'a SourceFile> {
-    card.file.as_ref()
-}
-
 /// Draws every face; the errors name the card or piece and what is wrong with it.
 pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces, Vec<FaceError>> {
     let mut errors = Errors::default();
@@ -172,7 +167,7 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
             let id = card.id.get_ref();
             let ctx = card_context(game, deck, card, bleed, &uid(id));
             let drawn = errors.rendered(
-                card_file(game, card),
+                card.file.as_ref(),
                 card.id.span(),
                 &format!("card `{id}` of deck `{deck_id}`"),
                 templates.render_face(&deck.template, &ctx),

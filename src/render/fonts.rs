@@ -129,9 +129,11 @@ pub fn database() -> Arc<fontdb::Database> {
     }
     let mut db = fontdb::Database::new();
     let mut loaded = std::collections::HashSet::new();
-    for e in &r.entries {
-        // A collection is loaded once; fontdb reads every face in it.
-        if loaded.insert(e.data.as_ptr() as usize) {
+    let mut named = std::collections::HashSet::new();
+    // The newest face of a family and style wins (a font file changed while `watch` runs);
+    // a collection is loaded once, and fontdb reads every face in it.
+    for e in r.entries.iter().rev() {
+        if named.insert(e.attrs) && loaded.insert(e.data.as_ptr() as usize) {
             db.load_font_data(e.data.to_vec());
         }
     }

@@ -135,6 +135,25 @@ fn decode(format: Format, bytes: &[u8]) -> Result<Option<(u32, u32)>, String> {
     }
 }
 
+/// Whether pages would load this href: a data URL, or art [`load`] read.
+pub fn is_loadable(href: &str) -> bool {
+    href.starts_with("data:")
+        || registry()
+            .read()
+            .is_ok_and(|r| r.contains_key(&href.replace("&amp;", "&")))
+}
+
+/// The first `<image>` of an SVG fragment whose href pages would not load (a hand-written
+/// path: art is placed with `image(...)`, which reads it from the game's folder).
+pub fn stray_href(svg: &str) -> Option<&str> {
+    svg.match_indices("<image").find_map(|(at, _)| {
+        let tag = &svg[at..at + svg[at..].find('>')?];
+        let start = tag.find("href=\"")? + 6;
+        let href = &tag[start..start + tag[start..].find('"')?];
+        (!is_loadable(href)).then_some(href)
+    })
+}
+
 /// usvg's image resolver for pages: data URLs as usual; any other href only when it names an
 /// image [`load`] read (art named by the game's data), never a file of the machine.
 pub fn href_resolver() -> usvg::ImageHrefResolver<'static> {

@@ -273,6 +273,12 @@ impl Templates {
             .tera
             .render(&file, ctx)
             .map_err(|e| fail(format!("template `{name}`: {}", deepest_cause(&e))))?;
+        if let Some(href) = images::stray_href(&svg) {
+            return Err(fail(format!(
+                "template `{name}`: an <image> names `{href}`, which pages never load; \
+                 place art with image(src=...), a path in the game's folder"
+            )));
+        }
         Ok(Rendered {
             template: name.to_string(),
             svg,

@@ -67,6 +67,7 @@ pub struct KeyItem {
 /// A card or token image the build wrote, for the gallery.
 #[derive(Debug, Serialize)]
 pub struct GalleryItem {
+    /// The image's path, escaped for the format.
     pub src: String,
     pub name: String,
     pub width: u32,
@@ -529,7 +530,10 @@ impl Writer<'_> {
             .filter_map(|(id, name)| {
                 let (w, h) = *beside.images.get(&id)?;
                 Some(GalleryItem {
-                    src: format!("png/{id}.png"),
+                    src: match self.format {
+                        Format::Html => html_escape(&format!("png/{id}.png")),
+                        Format::Md => format!("png/{id}.png"),
+                    },
                     name: self.plain(&name),
                     width: THUMB_WIDTH,
                     height: (f64::from(THUMB_WIDTH) * f64::from(h) / f64::from(w.max(1))).round()

@@ -1,8 +1,8 @@
 //! Game-independent bots: uniform random and information-set Monte Carlo tree search.
 //!
 //! MCTS learns only as much as its playouts tell it. Uniformly random playouts are useless
-//! where random play almost always ends the same way (Capek's shared outrage loss, a
-//! solitaire target random play never reaches), so a playout follows a policy: by default
+//! where random play almost always ends the same way (Capek's shared outrage loss), so a
+//! playout follows a policy: by default
 //! the engine's own `heuristic` bot (`eps=E` mixes in uniformly random moves). A playout may
 //! stop after a number of moves (`depth=D`) and ask the engine's [`State::estimate`] instead.
 //! Chance outcomes branch the tree, and the search's move replaces the policy's own only when
@@ -19,8 +19,9 @@ pub const DEFAULT_MCTS_ITERATIONS: u32 = 200;
 pub const DEFAULT_ROLLOUT_POLICY: &str = "heuristic";
 /// Chance that a playout move is uniformly random instead of the policy's, when not given.
 /// None: against the heuristic bot (100 games each, 200 iterations) noise of 0.1 did no
-/// better in Capek (97 % against 95 %) or Aether (76 % against 82 %) and worse in the Settlers
-/// Pray solitaire (43 % against 53 % of targets reached), where the policy is deterministic.
+/// better in Capek (97 % against 95 %) or Aether (76 % against 82 %) and worse in a Pray
+/// solitaire Settlers once had (43 % against 53 % of targets reached; since removed as not in
+/// the rulebook), where the policy was deterministic.
 pub const DEFAULT_EPSILON: f64 = 0.0;
 /// Player moves of a playout after leaving the search tree, before [`State::estimate`], when
 /// the spec gives no `depth`. Large enough that a playout by a policy bot almost always plays
@@ -53,6 +54,17 @@ pub fn make_bot<E: Engine>(engine: &E, spec: &str) -> Result<Box<dyn Bot<E::Stat
         .ok_or_else(|| format!("unknown bot `{spec}` (try random, heuristic or {MCTS_SPEC})"))
 }
 
+/// What a bot spec plays, in words, for the reports' "rests on" lines.
+pub fn describe(spec: &str) -> String {
+    if spec == "random" {
+        return "a legal move drawn uniformly at random".into();
+    }
+    if spec == "mcts" || spec.starts_with("mcts:") {
+        return "Monte Carlo tree search over sampled hidden cards (information-set MCTS); the options after its name set iterations, playout policy, noise, depth and margin".into();
+    }
+    format!("the game's own `{spec}` bot (rules of thumb written for this game)")
+}
+
 /// Plays a legal move chosen uniformly.
 pub struct RandomBot;
 
@@ -62,6 +74,9 @@ impl<S: State> Bot<S> for RandomBot {
     }
     fn choose(&mut self, state: &S, rng: &mut ChaCha8Rng) -> S::Action {
         state.random_action(rng)
+    }
+    fn needs_view(&self) -> bool {
+        false
     }
 }
 
@@ -275,7 +290,7 @@ impl<S: State> Bot<S> for Mcts<S> {
         }
         let searched = most_visited(&tree, &legal).unwrap_or(legal[0]);
         // The search overrules the policy only when its move is clearly better: where single
-        // moves barely change the odds (a solitaire scored by a target), the difference
+        // moves barely change the odds (a game scored by a target), the difference
         // between moves is smaller than a few hundred playouts can measure.
         match self.rollout.preferred(state, rng) {
             Some(own) if own != searched && legal.contains(&own) => {

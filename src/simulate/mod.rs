@@ -4,9 +4,13 @@
 //! It is generic over [`Engine`]; [`with_engine`] picks the engine a game's `engine` id names.
 
 pub mod bots;
+mod replay;
 mod report;
+mod rows;
+pub mod shard;
 pub mod stats;
 mod svg;
+mod variants;
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -18,53 +22,24 @@ use rayon::prelude::*;
 use crate::engine::{Config, Engine, State, Turn};
 use crate::games::aether::AetherEngine;
 use crate::games::capek_golems::{self, CapekEngine};
-use crate::games::settlers_aztecs::PrayEngine;
+use crate::games::settlers_aztecs;
 use crate::games::the_search::{self, SearchEngine};
 use crate::model::Game;
 
 pub use bots::make_bot;
-pub use report::{RunReport, SimFile, merge_files};
+pub use replay::{Observer, Replay, replay};
+pub use report::{
+    BotNote, EXPLANATION, Reading, RestsOn, RunReport, SimFile, Summary, merge_files,
+};
+pub use shard::{SHARDS_VAR, Shard, shard_files};
 pub use stats::{GameResult, Stats};
 pub use svg::write_charts;
+pub use variants::{VariantInfo, variants, variants_text};
 
 /// Moves after which a game is stopped and counted as a timeout.
 pub const DEFAULT_MAX_MOVES: u32 = 2000;
 /// Games played one after another by a worker before it takes more.
 const BLOCK: u64 = 64;
-
-/// Which slice of the games a run plays: games whose index is `index` modulo `count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u64,
-    pub count: u64,
-}
-
-impl Shard {
-    pub const ALL: Shard = Shard { index: 0, count: 1 };
-
-    /// Parses `I/N` with `0 <= I < N`.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard takes I/N with 0 <= I < N, not `{text}`");
-        let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (
-            i.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if index >= count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// The game indices of this shard among `games`.
-    pub fn games(self, games: u64) -> impl Iterator<Item = u64> {
-        (self.index..games).step_by(self.count as usize)
-    }
-
-    fn len(self, games: u64) -> u64 {
-        games.saturating_sub(self.index).div_ceil(self.count)
-    }
-}
 
 /// What to simulate.
 #[derive(Debug, Clone)]
@@ -104,12 +79,7 @@ pub trait EngineTask {
 }
 
 /// Engine ids this build can play.
-pub const ENGINES: &[&str] = &[
-    capek_golems::ID,
-    "aether",
-    "imperial-settlers-aztecs",
-    the_search::ENGINE_ID,
-];
+pub const ENGINES: &[&str] = &[capek_golems::ID, "aether", the_search::ENGINE_ID];
 
 /// Builds the engine the game's `engine` id names and hands it to `task`.
 pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, String> {
@@ -121,7 +91,7 @@ pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, Str
     match id {
         capek_golems::ID => task.run(CapekEngine::from_model(game)?, game),
         "aether" => task.run(AetherEngine::from_model(game)?, game),
-        "imperial-settlers-aztecs" => task.run(PrayEngine::from_model(game)?, game),
+        settlers_aztecs::ID => Err(settlers_aztecs::no_simulation(game)),
         the_search::ENGINE_ID => task.run(SearchEngine::from_model(game)?, game),
         other => Err(format!(
             "{}: no engine `{other}` in this build (known: {})",
@@ -144,6 +114,16 @@ pub fn seat_bots(bots: &[String], players: usize, index: u64) -> Vec<String> {
     (0..players)
         .map(|seat| bots[(seat + index as usize) % bots.len()].clone())
         .collect()
+}
+
+/// The bot spec of each seat in game `index` of the run `opts` describes.
+pub fn seat_specs(opts: &SimOptions, players: usize, index: u64) -> Vec<String> {
+    let specs = if opts.bots.len() == 1 {
+        vec![opts.bots[0].clone(); players]
+    } else {
+        opts.bots.clone()
+    };
+    seat_bots(&specs, players, index)
 }
 
 /// The configuration and seating a run uses, checked before any game is played.
@@ -177,6 +157,17 @@ pub fn config_for<E: Engine>(engine: &E, opts: &SimOptions) -> Result<Config, St
     Ok(config)
 }
 
+/// [`config_for`], after checking the variants chosen against the engine's: an unknown one is
+/// an error that lists them all, with their values and the ambiguity each settles.
+pub fn checked_config<E: Engine>(
+    engine: &E,
+    game: &Game,
+    opts: &SimOptions,
+) -> Result<Config, String> {
+    variants::check_choices(game, engine.variants(), &opts.variants)?;
+    config_for(engine, opts)
+}
+
 /// Plays game `index` to its end (or the move cap), calling `watch` with the state before
 /// each move or chance outcome. Bots only see a determinized copy for their seat.
 pub fn play_game<E: Engine>(
@@ -186,34 +177,59 @@ pub fn play_game<E: Engine>(
     index: u64,
     mut watch: impl FnMut(&E::State, <E::State as State>::Action),
 ) -> Result<GameResult, String> {
+    play_watched(engine, config, opts, index, |step| {
+        if let Step::Move(state, action) = step {
+            watch(state, action);
+        }
+    })
+}
+
+/// What [`play_watched`] shows its watcher.
+pub enum Step<'a, S: State> {
+    /// The state before a move or chance outcome, and that action.
+    Move(&'a S, S::Action),
+    /// The state the game ended in (or stopped at the move cap).
+    End(&'a S),
+}
+
+/// [`play_game`], showing `watch` every move and the final state.
+pub fn play_watched<E: Engine>(
+    engine: &E,
+    config: &Config,
+    opts: &SimOptions,
+    index: u64,
+    mut watch: impl FnMut(Step<'_, E::State>),
+) -> Result<GameResult, String> {
     let mut rng = game_rng(opts.seed, index);
     let mut state = engine.new_game(config, &mut rng)?;
-    let specs = if opts.bots.len() == 1 {
-        vec![opts.bots[0].clone(); config.players]
-    } else {
-        opts.bots.clone()
-    };
-    let seats = seat_bots(&specs, config.players, index);
+    let seats = seat_specs(opts, config.players, index);
     let mut bots = seats
         .iter()
         .map(|spec| make_bot(engine, spec))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut actions: Vec<(&'static str, u64)> = Vec::new();
+    let mut actions = KindCounts::new();
     let timeout = loop {
         let action = match state.turn() {
             Turn::Terminal => break false,
             _ if state.moves_played() >= opts.max_moves => break true,
             Turn::Chance => state.sample_chance(&mut rng),
-            Turn::Player(p) => {
+            Turn::Player(p) if bots[p].needs_view() => {
                 let view = state.determinize(p, &mut rng);
                 let action = bots[p].choose(&view, &mut rng);
-                count(&mut actions, state.action_kind(action));
+                actions.add(state.action_kind(action));
+                action
+            }
+            Turn::Player(p) => {
+                state.skip_determinize(p, &mut rng);
+                let action = bots[p].choose(&state, &mut rng);
+                actions.add(state.action_kind(action));
                 action
             }
         };
-        watch(&state, action);
+        watch(Step::Move(&state, action));
         state.apply(action);
     };
+    watch(Step::End(&state));
     let returns = if timeout {
         vec![0.0; config.players]
     } else {
@@ -223,6 +239,7 @@ pub fn play_game<E: Engine>(
         returns,
         seat_bots: seats,
         moves: state.moves_played(),
+        turns: state.turns_played(),
         timeout,
         end_reason: state.end_reason(),
         end_stats: if timeout {
@@ -230,51 +247,124 @@ pub fn play_game<E: Engine>(
         } else {
             state.end_stats()
         },
-        actions,
+        actions: actions.counts,
     })
 }
 
-fn count(counts: &mut Vec<(&'static str, u64)>, kind: &'static str) {
-    match counts.iter_mut().find(|(k, _)| *k == kind) {
-        Some((_, n)) => *n += 1,
-        None => counts.push((kind, 1)),
+/// Moves counted by kind during a game. Kinds are the engine's string constants, so a kind
+/// is found by its address through a small hash table; the same text at another address
+/// only makes a second entry, which [`Stats::add`] adds up by text.
+struct KindCounts {
+    counts: Vec<(&'static str, u64)>,
+    /// Index + 1 into `counts` by hashed address; 0 is an empty slot.
+    slots: [u8; KIND_SLOTS],
+}
+
+const KIND_SLOTS: usize = 64;
+
+impl KindCounts {
+    fn new() -> Self {
+        KindCounts {
+            counts: Vec::new(),
+            slots: [0; KIND_SLOTS],
+        }
+    }
+
+    fn add(&mut self, kind: &'static str) {
+        let hash = (kind.as_ptr() as usize).wrapping_mul(0x9E37_79B9_7F4A_7C15_u64 as usize);
+        let mut slot = hash >> (usize::BITS - KIND_SLOTS.trailing_zeros());
+        for _ in 0..KIND_SLOTS {
+            match self.slots[slot] {
+                0 if self.counts.len() < KIND_SLOTS / 2 => {
+                    self.counts.push((kind, 1));
+                    self.slots[slot] = self.counts.len() as u8;
+                    return;
+                }
+                0 => break,
+                i if std::ptr::eq(self.counts[usize::from(i) - 1].0, kind) => {
+                    self.counts[usize::from(i) - 1].1 += 1;
+                    return;
+                }
+                _ => slot = (slot + 1) % KIND_SLOTS,
+            }
+        }
+        // More kinds than the table holds: look them up one by one.
+        match self.counts.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => self.counts.push((kind, 1)),
+        }
     }
 }
 
 /// Plays this shard's games in parallel and adds up their statistics.
 pub fn run_games<E: Engine>(engine: &E, opts: &SimOptions) -> Result<Stats, String> {
+    Ok(run_games_kept(engine, opts, false)?.0)
+}
+
+/// [`run_games`], also keeping every game's result (for `--csv`) when `keep` is set, in game
+/// order.
+pub fn run_games_kept<E: Engine>(
+    engine: &E,
+    opts: &SimOptions,
+    keep: bool,
+) -> Result<(Stats, Vec<(u64, GameResult)>), String> {
     let config = config_for(engine, opts)?;
-    let total = opts.shard.len(opts.games);
-    let bar = progress_bar(opts.progress, total);
+    let bar = progress_bar(opts.progress, opts.shard.len(opts.games));
     let indices: Vec<u64> = opts.shard.games(opts.games).collect::<Vec<_>>();
-    let stats = indices
+    let blocks = indices
         .par_chunks(BLOCK as usize)
         .map(|block| {
             let mut stats = Stats::default();
+            let mut kept = Vec::new();
             for &i in block {
-                stats.add(&play_game(engine, &config, opts, i, |_, _| {})?);
+                let result = play_game(engine, &config, opts, i, |_, _| {})?;
+                stats.add(&result);
+                if keep {
+                    kept.push((i, result));
+                }
+                if let Some(bar) = &bar {
+                    show_after_a_second(bar);
+                    bar.inc(1);
+                }
             }
-            if let Some(bar) = &bar {
-                bar.inc(block.len() as u64);
-            }
-            Ok::<Stats, String>(stats)
+            Ok::<_, String>((stats, kept))
         })
-        .try_reduce(Stats::default, |a, b| Ok(a.merged(b)))?;
+        .collect::<Result<Vec<_>, String>>()?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    Ok(stats)
+    let mut stats = Stats::default();
+    let mut kept = Vec::new();
+    for (s, k) in blocks {
+        stats.merge(&s);
+        kept.extend(k);
+    }
+    Ok((stats, kept))
 }
 
+/// A progress bar on standard error when it is a terminal; hidden until the run has taken a
+/// second (see [`show_after_a_second`]).
 fn progress_bar(wanted: bool, total: u64) -> Option<indicatif::ProgressBar> {
     (wanted && std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new(total);
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(total),
+            indicatif::ProgressDrawTarget::hidden(),
+        );
         bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {eta}")
-                .expect("a valid progress template"),
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games, {elapsed} so far, about {eta} left",
+            )
+            .expect("a valid progress template"),
         );
         bar
     })
+}
+
+/// Short runs finish without a bar flashing by; longer ones show it from their second second.
+fn show_after_a_second(bar: &indicatif::ProgressBar) {
+    if bar.is_hidden() && bar.elapsed() > std::time::Duration::from_secs(1) {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    }
 }
 
 /// A whole `printplay simulate` run: one reading, or two with `compare = (variant, [a, b])`.
@@ -283,93 +373,129 @@ pub fn simulate(
     opts: &SimOptions,
     compare: Option<(String, Vec<String>)>,
 ) -> Result<SimFile, String> {
+    Ok(simulate_with_rows(game, opts, compare, false)?.0)
+}
+
+/// [`simulate`], also giving one CSV row per game when `rows` is set.
+pub fn simulate_with_rows(
+    game: &Game,
+    opts: &SimOptions,
+    compare: Option<(String, Vec<String>)>,
+    rows: bool,
+) -> Result<(SimFile, Option<Vec<u8>>), String> {
     struct Task<'a> {
         opts: &'a SimOptions,
         compare: Option<(String, Vec<String>)>,
+        rows: bool,
     }
     impl EngineTask for Task<'_> {
-        type Output = SimFile;
-        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<SimFile, String> {
+        type Output = (SimFile, Option<Vec<u8>>);
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Self::Output, String> {
             let readings = match &self.compare {
-                None => vec![self.opts.clone()],
+                None => vec![(None, self.opts.clone())],
                 Some((name, values)) => values
                     .iter()
                     .map(|v| {
                         let mut o = self.opts.clone();
                         o.variants.insert(name.clone(), v.clone());
-                        o
+                        (Some(v.as_str()), o)
                     })
                     .collect(),
             };
             let mut runs = Vec::new();
-            for opts in &readings {
-                let stats = run_games(&engine, opts)?;
-                let players = config_for(&engine, opts)?.players;
-                runs.push(RunReport::new(game, opts, players, stats));
+            let mut kept = Vec::new();
+            for (_, opts) in &readings {
+                let config = checked_config(&engine, game, opts)?;
+                let (stats, games) = run_games_kept(&engine, opts, self.rows)?;
+                let names = seat_names(&engine, game, config.players);
+                let rests_on = rests_on(&engine, game, opts);
+                runs.push(RunReport::new(game, opts, names, rests_on, stats));
+                kept.push(games);
             }
-            Ok(SimFile::new(self.compare.map(|c| c.0), runs))
+            let csv = if self.rows {
+                let rows: Vec<rows::ReadingRows<'_>> = readings
+                    .iter()
+                    .zip(&kept)
+                    .map(|((reading, _), games)| rows::ReadingRows {
+                        reading: *reading,
+                        games,
+                    })
+                    .collect();
+                Some(rows::csv(&runs[0].seat_names, &rows)?)
+            } else {
+                None
+            };
+            Ok((SimFile::new(self.compare.map(|c| c.0), runs), csv))
         }
     }
-    with_engine(game, Task { opts, compare })
-}
-
-/// `printplay replay`: game `index` move by move, in words (the same game the simulator
-/// plays with these options).
-pub fn replay(game: &Game, opts: &SimOptions, index: u64) -> Result<Vec<String>, String> {
-    struct Task<'a> {
-        opts: &'a SimOptions,
-        index: u64,
-    }
-    impl EngineTask for Task<'_> {
-        type Output = Vec<String>;
-        fn run<E: Engine>(self, engine: E, _game: &Game) -> Result<Vec<String>, String> {
-            let config = config_for(&engine, self.opts)?;
-            let mut lines = Vec::new();
-            let mut first = true;
-            let mut last = None;
-            let result = play_game(&engine, &config, self.opts, self.index, |s, a| {
-                last = Some(s.clone());
-                if first {
-                    first = false;
-                    for p in 0..s.num_players() {
-                        lines.push(format!("-- setup as player {} sees it --", p + 1));
-                        lines.extend(s.observation(p).lines().map(|l| format!("   {l}")));
-                    }
-                }
-                let mark = if s.turn() == Turn::Chance { "  *" } else { "" };
-                lines.push(format!(
-                    "{:>4}{mark} {}",
-                    s.moves_played() + 1,
-                    s.action_name(a)
-                ));
-            })?;
-            if let Some(s) = last {
-                lines.push("-- before the last move, as player 1 sees it --".into());
-                lines.extend(s.observation(0).lines().map(|l| format!("   {l}")));
-            }
-            lines.push(describe_end(&result));
-            Ok(lines)
-        }
-    }
-    with_engine(game, Task { opts, index })
-}
-
-fn describe_end(r: &GameResult) -> String {
-    let seats: Vec<String> = r
-        .returns
-        .iter()
-        .zip(&r.seat_bots)
-        .enumerate()
-        .map(|(i, (ret, bot))| format!("seat {} ({bot}) {ret}", i + 1))
-        .collect();
-    let how = if r.timeout {
-        format!("stopped at the move cap after {} moves", r.moves)
-    } else {
-        format!(
-            "ended after {} moves: {}",
-            r.moves,
-            r.end_reason.unwrap_or("game over")
-        )
+    let task = Task {
+        opts,
+        compare,
+        rows,
     };
-    format!("{how}; results: {}", seats.join(", "))
+    with_engine(game, task)
+}
+
+/// The seats' names: the engine's roles, else the data's player colours, else "player N".
+pub fn seat_names<E: Engine>(engine: &E, game: &Game, players: usize) -> Vec<String> {
+    if let Some(names) = engine.seat_names(players).filter(|n| n.len() == players) {
+        return names;
+    }
+    let colours: Vec<String> = game
+        .components
+        .symbols
+        .iter()
+        .filter(|s| s.group == "player")
+        .map(|s| s.name.clone())
+        .collect();
+    if colours.len() >= players {
+        colours[..players].to_vec()
+    } else {
+        (1..=players).map(|i| format!("player {i}")).collect()
+    }
+}
+
+/// What a run's figures rest on: the data's unprinted values, the reading of every variant
+/// and what each bot is.
+fn rests_on<E: Engine>(engine: &E, game: &Game, opts: &SimOptions) -> RestsOn {
+    let provenance = game.unprinted();
+    let reconstructed = provenance
+        .iter()
+        .filter(|p| p.source.is_reconstructed())
+        .count();
+    let config = Config {
+        players: 0,
+        variants: opts.variants.clone(),
+    };
+    let readings = engine
+        .variants()
+        .iter()
+        .map(|v| {
+            let value = config.variant(v).to_string();
+            Reading {
+                variant: v.name.to_string(),
+                default: value == v.values[0],
+                value,
+            }
+        })
+        .collect();
+    let mut specs: Vec<String> = Vec::new();
+    for bot in &opts.bots {
+        if !specs.contains(bot) {
+            specs.push(bot.clone());
+        }
+    }
+    let bots = specs
+        .into_iter()
+        .map(|bot| BotNote {
+            plays: bots::describe(&bot),
+            bot,
+        })
+        .collect();
+    RestsOn {
+        reconstructed_values: reconstructed,
+        inferred_values: provenance.len() - reconstructed,
+        readings,
+        bots,
+    }
 }

@@ -7,11 +7,11 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 
 use super::SimOptions;
-use super::stats::{POINT, Stats, difference, wilson};
+use super::stats::{Histogram, POINT, STAT, Stats, difference, wilson};
 use crate::model::Game;
 
 /// The JSON format's name and version.
-pub const FORMAT: &str = "printplay-sim/1";
+pub const FORMAT: &str = "printplay-sim/2";
 
 /// One reading of the rules, simulated.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -22,15 +22,48 @@ pub struct RunReport {
     /// Games in the whole run (all shards).
     pub games: u64,
     pub shard_count: u64,
-    /// Shards these totals cover.
+    /// Shards these totals cover, numbered from 1 as `--shard I/N` counts them.
     pub shards: Vec<u64>,
     pub players: usize,
+    /// Each seat's name (a role or a player colour from the data), first seat first.
+    pub seat_names: Vec<String>,
     pub bots: Vec<String>,
+    /// Variants set on the command line; [`RestsOn::readings`] lists every one.
     pub variants: BTreeMap<String, String>,
     pub max_moves: u32,
+    pub rests_on: RestsOn,
     pub stats: Stats,
     /// Derived from `stats`; recomputed on merge.
     pub summary: Summary,
+}
+
+/// What the figures rest on besides the rulebook.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RestsOn {
+    /// Values of the data the rulebook does not print: our reconstructions.
+    pub reconstructed_values: usize,
+    /// Values inferred from printed facts.
+    pub inferred_values: usize,
+    /// Every rule variant of the engine and the reading these games were played by.
+    pub readings: Vec<Reading>,
+    /// What each bot is.
+    pub bots: Vec<BotNote>,
+}
+
+/// The reading of one ambiguity the games were played by.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reading {
+    pub variant: String,
+    pub value: String,
+    /// Whether it is the engine's default reading.
+    pub default: bool,
+}
+
+/// A bot and what it does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotNote {
+    pub bot: String,
+    pub plays: String,
 }
 
 /// A rate with its 95 % Wilson interval.
@@ -52,74 +85,130 @@ impl Rate {
     }
 }
 
+/// A seat's results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatSummary {
+    /// 1 for the first seat.
+    pub seat: usize,
+    pub name: String,
+    /// Points per game (a win 1, shares for ties), with its interval.
+    pub win_rate: Rate,
+}
+
+/// A bot's results over every seat it played.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BotSummary {
+    pub bot: String,
+    pub seats_played: u64,
+    pub win_rate: Rate,
+}
+
+/// Game length over the finished games (timeouts are counted apart).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Length {
+    pub games: u64,
+    pub mean: f64,
+    pub sd: f64,
+    pub median: u32,
+    pub p90: u32,
+    pub max: u32,
+}
+
+impl Length {
+    fn of(h: &Histogram) -> Length {
+        Length {
+            games: h.games,
+            mean: h.mean(),
+            sd: h.sd(),
+            median: h.quantile(0.5),
+            p90: h.quantile(0.9),
+            max: h.max(),
+        }
+    }
+}
+
+/// An end statistic over the finished games.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    pub mean: f64,
+    pub sd: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
-    /// Points per game of each seat (wins, with shares for ties).
-    pub seat_win_rates: Vec<Rate>,
-    pub bot_win_rates: BTreeMap<String, Rate>,
-    /// Share of decided games that the first seat won.
-    pub first_player_wins: Rate,
-    /// First seat's share of decided games minus an even share.
-    pub first_player_advantage: f64,
+    pub seats: Vec<SeatSummary>,
+    pub bots: Vec<BotSummary>,
+    /// Share of the decided games that the first seat won.
+    pub first_seat_share_of_decided: Rate,
+    /// That share minus an even share (1 / players).
+    pub first_seat_advantage: f64,
     pub shared_loss_rate: Rate,
     pub timeout_rate: Rate,
-    pub length_mean: f64,
-    pub length_median: u32,
-    pub length_p90: u32,
-    pub length_max: u32,
+    pub length_in_moves: Length,
+    /// `None` when the engine does not count turns.
+    pub length_in_turns: Option<Length>,
     /// Ludii-style: 1 minus the spread between the best and worst seat's win rate.
     pub balance: f64,
     /// Ludii-style: share of games with a sole winner.
     pub decisiveness: f64,
-    /// Ludii-style: mean moves per game.
-    pub duration: f64,
-    /// Mean, standard deviation, min and max of each end statistic.
-    pub end_stats: BTreeMap<String, [f64; 4]>,
+    pub end_stats: BTreeMap<String, Spread>,
 }
 
 impl Summary {
-    pub fn of(s: &Stats, players: usize) -> Summary {
+    pub fn of(s: &Stats, seat_names: &[String]) -> Summary {
         let n = s.games as f64;
-        let seat_win_rates: Vec<Rate> = (0..players)
-            .map(|i| Rate::of(s.seat_points.get(i).copied().unwrap_or(0) as f64 / POINT, n))
+        let players = seat_names.len();
+        let seats: Vec<SeatSummary> = seat_names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| SeatSummary {
+                seat: i + 1,
+                name: name.clone(),
+                win_rate: Rate::of(s.seat_points.get(i).copied().unwrap_or(0) as f64 / POINT, n),
+            })
             .collect();
-        let bot_win_rates = s
+        let bots = s
             .bots
             .iter()
-            .map(|(k, b)| (k.clone(), Rate::of(b.points as f64 / POINT, b.seats as f64)))
+            .map(|(k, b)| BotSummary {
+                bot: k.clone(),
+                seats_played: b.seats,
+                win_rate: Rate::of(b.points as f64 / POINT, b.seats as f64),
+            })
             .collect();
         let first = s.seat_wins.first().copied().unwrap_or(0) as f64;
-        let first_player_wins = Rate::of(first, s.decided as f64);
-        let rates: Vec<f64> = seat_win_rates.iter().map(|r| r.rate).collect();
+        let first_seat = Rate::of(first, s.decided as f64);
+        let rates: Vec<f64> = seats.iter().map(|r| r.win_rate.rate).collect();
         let spread = rates.iter().cloned().fold(f64::NEG_INFINITY, f64::max)
             - rates.iter().cloned().fold(f64::INFINITY, f64::min);
         Summary {
-            first_player_advantage: if s.decided > 0 {
-                first_player_wins.rate - 1.0 / players as f64
+            first_seat_advantage: if s.decided > 0 {
+                first_seat.rate - 1.0 / players as f64
             } else {
                 0.0
             },
-            seat_win_rates,
-            bot_win_rates,
-            first_player_wins,
+            seats,
+            bots,
+            first_seat_share_of_decided: first_seat,
             shared_loss_rate: Rate::of(s.shared_losses as f64, n),
             timeout_rate: Rate::of(s.timeouts as f64, n),
-            length_mean: s.length_mean(),
-            length_median: s.length_quantile(0.5),
-            length_p90: s.length_quantile(0.9),
-            length_max: s.length_max(),
+            length_in_moves: Length::of(&s.moves),
+            length_in_turns: (s.turns.games > 0).then(|| Length::of(&s.turns)),
             balance: if rates.is_empty() { 1.0 } else { 1.0 - spread },
             decisiveness: s.decided as f64 / n.max(1.0),
-            duration: s.length_mean(),
             end_stats: s
                 .end_stats
                 .iter()
                 .map(|(k, a)| {
-                    let scale = super::stats::STAT;
-                    (
-                        k.clone(),
-                        [a.mean(), a.sd(), a.min as f64 / scale, a.max as f64 / scale],
-                    )
+                    let spread = Spread {
+                        mean: a.mean(),
+                        sd: a.sd(),
+                        min: a.min as f64 / STAT,
+                        max: a.max as f64 / STAT,
+                    };
+                    (k.clone(), spread)
                 })
                 .collect(),
         }
@@ -127,19 +216,27 @@ impl Summary {
 }
 
 impl RunReport {
-    pub fn new(game: &Game, opts: &SimOptions, players: usize, stats: Stats) -> RunReport {
-        let summary = Summary::of(&stats, players);
+    pub fn new(
+        game: &Game,
+        opts: &SimOptions,
+        seat_names: Vec<String>,
+        rests_on: RestsOn,
+        stats: Stats,
+    ) -> RunReport {
+        let summary = Summary::of(&stats, &seat_names);
         RunReport {
             game: game.slug.clone(),
             engine: game.info.engine.clone().unwrap_or_default(),
             seed: opts.seed,
             games: opts.games,
             shard_count: opts.shard.count,
-            shards: vec![opts.shard.index],
-            players,
+            shards: vec![opts.shard.number()],
+            players: seat_names.len(),
+            seat_names,
             bots: opts.bots.clone(),
             variants: opts.variants.clone(),
             max_moves: opts.max_moves,
+            rests_on,
             stats,
             summary,
         }
@@ -150,7 +247,7 @@ impl RunReport {
     fn normalised(mut self) -> RunReport {
         if self.shards.len() as u64 == self.shard_count {
             self.shard_count = 1;
-            self.shards = vec![0];
+            self.shards = vec![1];
         }
         self
     }
@@ -182,18 +279,47 @@ impl RunReport {
     fn merge(&mut self, o: &RunReport) -> Result<(), String> {
         if !self.same_run(o) {
             return Err(format!(
-                "the files are not shards of one run (game, seed, games, shard count, players, bots, variants and move cap must agree): {} seed {} vs {} seed {}",
-                self.game, self.seed, o.game, o.seed
+                "the files are not shards of one run (game, seed, games, shard count, players, bots, variants and move cap must agree): shard {:?} is {} seed {} with {} games in {} shards, shard {:?} is {} seed {} with {} games in {} shards",
+                self.shards,
+                self.game,
+                self.seed,
+                self.games,
+                self.shard_count,
+                o.shards,
+                o.game,
+                o.seed,
+                o.games,
+                o.shard_count
             ));
         }
         if let Some(dup) = o.shards.iter().find(|s| self.shards.contains(s)) {
-            return Err(format!("shard {dup}/{} appears twice", self.shard_count));
+            return Err(format!(
+                "shard {dup}/{} is given twice (two files hold its games)",
+                self.shard_count
+            ));
         }
         self.shards.extend(&o.shards);
         self.shards.sort_unstable();
         self.stats.merge(&o.stats);
-        self.summary = Summary::of(&self.stats, self.players);
+        self.summary = Summary::of(&self.stats, &self.seat_names);
         Ok(())
+    }
+
+    /// Refuses a merge that leaves shards out: its totals would not be the run's.
+    fn check_complete(&self) -> Result<(), String> {
+        let missing: Vec<String> = (1..=self.shard_count)
+            .filter(|n| !self.shards.contains(n))
+            .map(|n| n.to_string())
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(format!(
+            "shards {} of {} are missing (a gap in the files given: every shard 1..{} must be merged once)",
+            missing.join(", "),
+            self.shard_count,
+            self.shard_count
+        ))
     }
 
     /// Nobody scoring is a shared loss with several players, a plain loss alone.
@@ -207,86 +333,168 @@ impl RunReport {
 
     /// The text table.
     pub fn text(&self) -> String {
-        let s = &self.summary;
-        let st = &self.stats;
         let mut out = String::new();
-        let variants = if self.variants.is_empty() {
-            "default rules".to_string()
-        } else {
-            let v: Vec<String> = self
-                .variants
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect();
-            v.join(" ")
-        };
+        self.write_heading(&mut out);
+        self.write_rates(&mut out);
+        self.write_lengths(&mut out);
+        self.write_end(&mut out);
+        self.write_rests_on(&mut out);
+        out
+    }
+
+    fn write_heading(&self, out: &mut String) {
+        let st = &self.stats;
+        let seats: Vec<String> = self
+            .seat_names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!("{} {n}", ordinal(i + 1)))
+            .collect();
         let _ = writeln!(
             out,
-            "{}: {} games, seed {}, {} players, bots {}, {variants}",
+            "{}: {} games, seed {}, {} players ({}), bots {}",
             self.game,
             st.games,
             self.seed,
             self.players,
+            seats.join(", "),
             self.bots.join(",")
         );
         if self.shard_count > 1 {
             let shards: Vec<String> = self.shards.iter().map(u64::to_string).collect();
             let _ = writeln!(out, "shards {} of {}", shards.join(","), self.shard_count);
         }
+    }
+
+    fn write_rates(&self, out: &mut String) {
+        let s = &self.summary;
         let _ = writeln!(
             out,
-            "\n{:<28} {:>8}  {:<17}",
+            "\n{:<34} {:>8}  {:<17}",
             "win rate", "rate", "95 % interval"
         );
-        for (i, r) in s.seat_win_rates.iter().enumerate() {
-            let _ = writeln!(out, "{:<28} {}", format!("seat {}", i + 1), rate(r));
+        for seat in &s.seats {
+            let _ = writeln!(out, "{:<34} {}", seat.name, rate(&seat.win_rate));
         }
-        for (bot, r) in &s.bot_win_rates {
-            let _ = writeln!(out, "{:<28} {}", format!("bot {bot}"), rate(r));
+        for b in &s.bots {
+            let label = format!("bot {} ({} seats)", b.bot, b.seats_played);
+            let _ = writeln!(out, "{label:<34} {}", rate(&b.win_rate));
         }
         if self.players > 1 {
-            let first = rate(&s.first_player_wins);
-            let _ = writeln!(out, "{:<28} {first}", "first seat, of decided");
+            let label = format!("{} seat, of decided games", self.seat_names[0]);
+            let _ = writeln!(out, "{label:<34} {}", rate(&s.first_seat_share_of_decided));
         }
         let _ = writeln!(
             out,
-            "{:<28} {}",
+            "{:<34} {}",
             self.loss_label(),
             rate(&s.shared_loss_rate)
         );
-        let _ = writeln!(out, "{:<28} {}", "turn-cap timeout", rate(&s.timeout_rate));
+        let _ = writeln!(
+            out,
+            "{:<34} {}",
+            format!("stopped at {} moves", self.max_moves),
+            rate(&s.timeout_rate)
+        );
+        let _ = writeln!(
+            out,
+            "balance {:.3}, decisiveness {:.3}, first-seat advantage {:+.1} points",
+            s.balance,
+            s.decisiveness,
+            s.first_seat_advantage * 100.0
+        );
+    }
+
+    fn write_lengths(&self, out: &mut String) {
+        let s = &self.summary;
+        let _ = writeln!(
+            out,
+            "\nlength of the {} finished games (timeouts apart):",
+            s.length_in_moves.games
+        );
+        let mut line = |unit: &str, l: &Length| {
+            let _ = writeln!(
+                out,
+                "  in {unit:<6} mean {:.1}, median {}, p90 {}, max {}",
+                l.mean, l.median, l.p90, l.max
+            );
+        };
+        line("moves", &s.length_in_moves);
+        if let Some(turns) = &s.length_in_turns {
+            line("turns", turns);
+        }
+    }
+
+    fn write_end(&self, out: &mut String) {
+        let (s, st) = (&self.summary, &self.stats);
         let _ = writeln!(out, "\nend reasons:");
         for (reason, n) in &st.end_reasons {
-            let _ = writeln!(out, "  {reason:<26} {n:>8}  {:>6.1} %", pct(*n, st.games));
+            let _ = writeln!(out, "  {reason:<32} {n:>8}  {:>6.1} %", pct(*n, st.games));
         }
-        let _ = writeln!(
-            out,
-            "\nlength in moves: mean {:.1}, median {}, p90 {}, max {}",
-            s.length_mean, s.length_median, s.length_p90, s.length_max
-        );
-        let _ = writeln!(
-            out,
-            "balance {:.3}, decisiveness {:.3}, duration {:.1} moves, first-seat advantage {:+.3}",
-            s.balance, s.decisiveness, s.duration, s.first_player_advantage
-        );
         if !s.end_stats.is_empty() {
             let _ = writeln!(
                 out,
-                "\nat the end (finished games): {:>8} {:>7} {:>7} {:>7}",
+                "\nat the end (finished games):       {:>8} {:>7} {:>7} {:>7}",
                 "mean", "sd", "min", "max"
             );
-            for (k, [mean, sd, min, max]) in &s.end_stats {
-                let _ = writeln!(out, "  {k:<26} {mean:>8.2} {sd:>7.2} {min:>7} {max:>7}");
+            for (k, v) in &s.end_stats {
+                let _ = writeln!(
+                    out,
+                    "  {k:<32} {:>8.2} {:>7.2} {:>7} {:>7}",
+                    v.mean, v.sd, v.min, v.max
+                );
             }
         }
         let moves: u64 = st.actions.values().sum();
         let _ = writeln!(out, "\nmoves by kind:");
         for (kind, n) in &st.actions {
-            let _ = writeln!(out, "  {kind:<26} {n:>10}  {:>6.1} %", pct(*n, moves));
+            let _ = writeln!(out, "  {kind:<32} {n:>10}  {:>6.1} %", pct(*n, moves));
         }
-        out
+    }
+
+    fn write_rests_on(&self, out: &mut String) {
+        let r = &self.rests_on;
+        let _ = writeln!(
+            out,
+            "\nthese figures rest on: {} reconstructed and {} inferred values of the data (printplay check {} --provenance lists them)",
+            r.reconstructed_values, r.inferred_values, self.game
+        );
+        for reading in &r.readings {
+            let how = if reading.default {
+                "the default reading"
+            } else {
+                "not the default"
+            };
+            let _ = writeln!(out, "  {}={} ({how})", reading.variant, reading.value);
+        }
+        for b in &r.bots {
+            let _ = writeln!(out, "  bot {}: {}", b.bot, b.plays);
+        }
     }
 }
+
+/// "first", "second"... for seat headings.
+fn ordinal(n: usize) -> String {
+    match n {
+        1 => "first".into(),
+        2 => "second".into(),
+        3 => "third".into(),
+        4 => "fourth".into(),
+        5 => "fifth".into(),
+        n => format!("seat {n}:"),
+    }
+}
+
+/// What the figures mean, in plain words: printed under every report.
+pub const EXPLANATION: &str = "\
+how to read this:
+  95 % interval  the range the true rate lies in, given these games, 19 times in 20; more
+                 games narrow it. Two readings differ clearly when their intervals do not overlap.
+  balance        1 minus the gap between the best and the worst seat's win rate: 1 when every
+                 seat wins as often, 0 when one seat always wins.
+  decisiveness   the share of games with a single winner (not a shared loss, tie or timeout).
+  first-seat advantage  how many points (per 100 decided games) the first seat wins above an
+                 even share; near 0 means moving first does not matter.";
 
 fn pct(n: u64, of: u64) -> f64 {
     100.0 * n as f64 / of.max(1) as f64
@@ -305,6 +513,8 @@ fn rate(r: &Rate) -> String {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Difference {
     pub measure: String,
+    /// `percentage points` for rates, `moves` or `turns` for lengths.
+    pub unit: String,
     pub difference: f64,
     pub low: f64,
     pub high: f64,
@@ -355,65 +565,80 @@ impl SimFile {
         let mut out: Vec<String> = self.runs.iter().map(RunReport::text).collect();
         if let (Some(name), [a, b]) = (&self.compare, self.runs.as_slice()) {
             let mut t = format!(
-                "{name}: {} minus {} (same seeds; 95 % intervals)\n",
+                "{name}={} minus {name}={}, game by game on the same seeds (95 % intervals):\n",
                 b.variants.get(name).map_or("?", String::as_str),
                 a.variants.get(name).map_or("?", String::as_str)
             );
             for d in &self.differences {
                 let _ = writeln!(
                     t,
-                    "  {:<34} {:>+9.4}  {:>+9.4} .. {:>+9.4}",
-                    d.measure, d.difference, d.low, d.high
+                    "  {:<34} {:>+7.1} {:<18} {:>+7.1} to {:>+7.1}",
+                    d.measure, d.difference, d.unit, d.low, d.high
                 );
             }
             out.push(t);
         }
+        out.push(EXPLANATION.to_string());
         out.join("\n")
     }
 }
 
-/// Second reading minus first: win rates, shared losses, timeouts (Newcombe intervals)
-/// and mean length (normal interval).
+const POINTS: &str = "percentage points";
+
+/// Second reading minus first, in the units of the report: rates in percentage points
+/// (Newcombe intervals), mean lengths in moves and turns (normal intervals).
 fn differences(a: &RunReport, b: &RunReport) -> Vec<Difference> {
     let mut out = Vec::new();
     let mut rate_diff = |name: String, ra: &Rate, rb: &Rate| {
         let (d, low, high) = difference(rb.rate, (rb.low, rb.high), ra.rate, (ra.low, ra.high));
         out.push(Difference {
             measure: name,
-            difference: d,
-            low,
-            high,
+            unit: POINTS.into(),
+            difference: d * 100.0,
+            low: low * 100.0,
+            high: high * 100.0,
         });
     };
     let (sa, sb) = (&a.summary, &b.summary);
-    for (i, (ra, rb)) in sa.seat_win_rates.iter().zip(&sb.seat_win_rates).enumerate() {
-        rate_diff(format!("seat {} win rate", i + 1), ra, rb);
+    for (ra, rb) in sa.seats.iter().zip(&sb.seats) {
+        rate_diff(format!("{} win rate", ra.name), &ra.win_rate, &rb.win_rate);
     }
     rate_diff(
-        "shared loss rate".into(),
+        format!("{} rate", a.loss_label()),
         &sa.shared_loss_rate,
         &sb.shared_loss_rate,
     );
     rate_diff("timeout rate".into(), &sa.timeout_rate, &sb.timeout_rate);
-    let decisive = |r: &RunReport| {
-        let (low, high) = wilson(r.stats.decided as f64, r.stats.games as f64);
-        Rate {
-            rate: r.summary.decisiveness,
-            low,
-            high,
-        }
-    };
+    let decisive = |r: &RunReport| Rate::of(r.stats.decided as f64, r.stats.games as f64);
     rate_diff("decisiveness".into(), &decisive(a), &decisive(b));
-    let (na, nb) = (a.stats.games.max(1) as f64, b.stats.games.max(1) as f64);
-    let d = b.stats.length_mean() - a.stats.length_mean();
-    let se = (a.stats.length_sd().powi(2) / na + b.stats.length_sd().powi(2) / nb).sqrt();
-    out.push(Difference {
-        measure: "mean length (moves)".into(),
+    out.push(mean_difference(
+        "mean length",
+        "moves",
+        &a.stats.moves,
+        &b.stats.moves,
+    ));
+    if a.stats.turns.games > 0 && b.stats.turns.games > 0 {
+        out.push(mean_difference(
+            "mean length",
+            "turns",
+            &a.stats.turns,
+            &b.stats.turns,
+        ));
+    }
+    out
+}
+
+fn mean_difference(measure: &str, unit: &str, a: &Histogram, b: &Histogram) -> Difference {
+    let (na, nb) = (a.games.max(1) as f64, b.games.max(1) as f64);
+    let d = b.mean() - a.mean();
+    let se = (a.sd().powi(2) / na + b.sd().powi(2) / nb).sqrt();
+    Difference {
+        measure: measure.into(),
+        unit: unit.into(),
         difference: d,
         low: d - 1.96 * se,
         high: d + 1.96 * se,
-    });
-    out
+    }
 }
 
 /// `printplay merge`: adds up shards of one run into the totals of the whole run.
@@ -427,6 +652,9 @@ pub fn merge_files(files: &[SimFile]) -> Result<SimFile, String> {
         for (mine, theirs) in runs.iter_mut().zip(&f.runs) {
             mine.merge(theirs)?;
         }
+    }
+    if let Some(run) = runs.first() {
+        run.check_complete()?;
     }
     let runs = runs.into_iter().map(RunReport::normalised).collect();
     Ok(SimFile::new(first.compare.clone(), runs))

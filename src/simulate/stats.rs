@@ -1,6 +1,8 @@
 //! Statistics of many games, accumulated as they finish so memory stays flat in the number
-//! of games. Every total is an integer (results in millionths, statistics in thousandths),
-//! so merging is exact and order-free: shards, threads and `printplay merge` all agree.
+//! of games. Every total is an integer (results in millionths of a point, statistics in
+//! thousandths, each field named with its unit), so merging is exact and order-free: shards,
+//! threads and `printplay merge` all agree. The figures a reader wants come from
+//! [`super::report::Summary`], in plain units.
 
 use std::collections::BTreeMap;
 
@@ -19,6 +21,8 @@ pub struct GameResult {
     /// The bot spec that played each seat.
     pub seat_bots: Vec<String>,
     pub moves: u32,
+    /// Turns played, where the engine counts them.
+    pub turns: Option<u32>,
     pub timeout: bool,
     pub end_reason: Option<&'static str>,
     pub end_stats: Vec<(&'static str, f64)>,
@@ -29,12 +33,14 @@ pub struct GameResult {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Aggregate {
     pub count: u64,
-    /// Sum of values, in thousandths.
+    #[serde(rename = "sum_thousandths")]
     pub sum: i64,
-    /// Sum of squared values, in thousandths.
+    /// Sum of the squared values.
+    #[serde(rename = "sum_of_squares_thousandths")]
     pub sum_sq: i64,
-    /// In thousandths.
+    #[serde(rename = "min_thousandths")]
     pub min: i64,
+    #[serde(rename = "max_thousandths")]
     pub max: i64,
 }
 
@@ -86,7 +92,8 @@ impl Aggregate {
 pub struct BotRecord {
     /// Seats played (one per game per seat).
     pub seats: u64,
-    /// Points, in millionths.
+    /// Points: 1 a win, shares for ties.
+    #[serde(rename = "points_millionths")]
     pub points: u64,
     /// Outright wins.
     pub wins: u64,
@@ -104,15 +111,16 @@ pub struct Stats {
     pub shared_losses: u64,
     /// Finished games whose points were shared (a tie).
     pub ties: u64,
-    /// Per seat: points in millionths, and outright wins.
+    /// Per seat: points (1 a win, shares for ties), and outright wins.
+    #[serde(rename = "seat_points_millionths")]
     pub seat_points: Vec<u64>,
     pub seat_wins: Vec<u64>,
     pub bots: BTreeMap<String, BotRecord>,
     pub end_reasons: BTreeMap<String, u64>,
-    /// Game length in moves (chance events excluded): count of games per length.
-    pub lengths: BTreeMap<u32, u64>,
-    pub length_sum: u64,
-    pub length_sq_sum: u64,
+    /// Length of the finished games in moves (chance events excluded); timeouts apart.
+    pub moves: Histogram,
+    /// Length of the finished games in turns, where the engine counts turns.
+    pub turns: Histogram,
     pub end_stats: BTreeMap<String, Aggregate>,
     /// Moves played, by kind.
     pub actions: BTreeMap<String, u64>,
@@ -126,20 +134,20 @@ impl Stats {
             self.seat_wins.resize(seats, 0);
         }
         self.games += 1;
-        let moves = g.moves as u64;
-        *self.lengths.entry(g.moves).or_default() += 1;
-        self.length_sum += moves;
-        self.length_sq_sum += moves * moves;
         for (kind, n) in &g.actions {
-            *self.actions.entry((*kind).to_string()).or_default() += n;
+            *slot(&mut self.actions, kind) += n;
         }
         if g.timeout {
             self.timeouts += 1;
-            *self.end_reasons.entry("turn cap".into()).or_default() += 1;
+            *slot(&mut self.end_reasons, "turn cap") += 1;
             for bot in &g.seat_bots {
-                self.bots.entry(bot.clone()).or_default().seats += 1;
+                slot(&mut self.bots, bot).seats += 1;
             }
             return;
+        }
+        self.moves.add(g.moves);
+        if let Some(turns) = g.turns {
+            self.turns.add(turns);
         }
         let winner = sole_winner(&g.returns);
         match winner {
@@ -148,22 +156,19 @@ impl Stats {
             None => self.ties += 1,
         }
         let reason = g.end_reason.unwrap_or("ended");
-        *self.end_reasons.entry(reason.into()).or_default() += 1;
+        *slot(&mut self.end_reasons, reason) += 1;
         for (seat, &r) in g.returns.iter().enumerate() {
             let points = (r * POINT).round() as u64;
             self.seat_points[seat] += points;
             let won = winner == Some(seat);
             self.seat_wins[seat] += won as u64;
-            let bot = self.bots.entry(g.seat_bots[seat].clone()).or_default();
+            let bot = slot(&mut self.bots, &g.seat_bots[seat]);
             bot.seats += 1;
             bot.points += points;
             bot.wins += won as u64;
         }
         for (name, value) in &g.end_stats {
-            self.end_stats
-                .entry((*name).to_string())
-                .or_default()
-                .add(*value);
+            slot(&mut self.end_stats, name).add(*value);
         }
     }
 
@@ -188,10 +193,9 @@ impl Stats {
             mine.wins += b.wins;
         }
         add_counts(&mut self.end_reasons, &o.end_reasons);
-        add_counts(&mut self.lengths, &o.lengths);
         add_counts(&mut self.actions, &o.actions);
-        self.length_sum += o.length_sum;
-        self.length_sq_sum += o.length_sq_sum;
+        self.moves.merge(&o.moves);
+        self.turns.merge(&o.turns);
         for (k, a) in &o.end_stats {
             self.end_stats.entry(k.clone()).or_default().merge(a);
         }
@@ -201,12 +205,39 @@ impl Stats {
         self.merge(&o);
         self
     }
+}
 
-    /// The length below which a share `q` of games ended (from the histogram).
-    pub fn length_quantile(&self, q: f64) -> u32 {
+/// Counts of games by length, with the sums the mean and spread need.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Histogram {
+    /// Games of each length.
+    pub games_by_length: BTreeMap<u32, u64>,
+    pub games: u64,
+    pub sum: u64,
+    pub sum_of_squares: u64,
+}
+
+impl Histogram {
+    pub fn add(&mut self, length: u32) {
+        let l = u64::from(length);
+        *self.games_by_length.entry(length).or_default() += 1;
+        self.games += 1;
+        self.sum += l;
+        self.sum_of_squares += l * l;
+    }
+
+    pub fn merge(&mut self, o: &Histogram) {
+        add_counts(&mut self.games_by_length, &o.games_by_length);
+        self.games += o.games;
+        self.sum += o.sum;
+        self.sum_of_squares += o.sum_of_squares;
+    }
+
+    /// The length at or below which a share `q` of the games ended.
+    pub fn quantile(&self, q: f64) -> u32 {
         let target = (q * self.games as f64).ceil().max(1.0) as u64;
         let mut seen = 0;
-        for (&len, &n) in &self.lengths {
+        for (&len, &n) in &self.games_by_length {
             seen += n;
             if seen >= target {
                 return len;
@@ -215,19 +246,32 @@ impl Stats {
         0
     }
 
-    pub fn length_mean(&self) -> f64 {
-        self.length_sum as f64 / self.games.max(1) as f64
+    pub fn mean(&self) -> f64 {
+        self.sum as f64 / self.games.max(1) as f64
     }
 
-    pub fn length_sd(&self) -> f64 {
-        let n = self.games.max(1) as f64;
-        let m = self.length_mean();
-        (self.length_sq_sum as f64 / n - m * m).max(0.0).sqrt()
+    pub fn sd(&self) -> f64 {
+        let m = self.mean();
+        (self.sum_of_squares as f64 / self.games.max(1) as f64 - m * m)
+            .max(0.0)
+            .sqrt()
     }
 
-    pub fn length_max(&self) -> u32 {
-        self.lengths.keys().next_back().copied().unwrap_or(0)
+    pub fn max(&self) -> u32 {
+        self.games_by_length
+            .keys()
+            .next_back()
+            .copied()
+            .unwrap_or(0)
     }
+}
+
+/// The entry for `key`, made on first use; a key already there costs no allocation.
+fn slot<'a, V: Default>(map: &'a mut BTreeMap<String, V>, key: &str) -> &'a mut V {
+    if !map.contains_key(key) {
+        map.insert(key.to_string(), V::default());
+    }
+    map.get_mut(key).expect("inserted above")
 }
 
 fn add_counts<K: Ord + Clone>(to: &mut BTreeMap<K, u64>, from: &BTreeMap<K, u64>) {
@@ -292,15 +336,17 @@ mod tests {
                 returns: vec![1.0, 0.0],
                 seat_bots: vec!["a".into(), "b".into()],
                 moves: m,
+                turns: None,
                 timeout: false,
                 end_reason: Some("x"),
                 end_stats: vec![("v", m as f64)],
                 actions: vec![],
             });
         }
-        assert_eq!(s.length_quantile(0.5), 5);
-        assert_eq!(s.length_quantile(0.9), 9);
-        assert_eq!(s.length_max(), 10);
+        assert_eq!(s.moves.quantile(0.5), 5);
+        assert_eq!(s.moves.quantile(0.9), 9);
+        assert_eq!(s.moves.max(), 10);
+        assert_eq!(s.turns.games, 0, "the engine counted no turns");
         assert_eq!(s.end_stats["v"].mean(), 5.5);
         assert_eq!(s.seat_wins, vec![10, 0]);
     }

@@ -31,21 +31,32 @@ fn open(title: &str) -> String {
     )
 }
 
-/// The length histogram: games per band of game length.
+/// The length histogram of the finished games: games per band of game length. Games stopped
+/// at the move cap are left out (one would stretch the axis over every other game) and
+/// counted in the title.
 pub fn length_histogram(run: &RunReport) -> String {
     let stats = &run.stats;
-    let max = stats.length_max().max(1);
+    let lengths = &stats.moves;
+    let max = lengths.max().max(1);
     let width = max.div_ceil(BINS).max(1);
     let mut bins = vec![0u64; (max / width + 1) as usize];
-    for (&len, &n) in &stats.lengths {
+    for (&len, &n) in &lengths.games_by_length {
         bins[(len / width) as usize] += n;
     }
     let top = bins.iter().copied().max().unwrap_or(1).max(1) as f64;
     let (pw, ph) = (W - LEFT - RIGHT, H - TOP - BOTTOM);
     let bar = pw / bins.len() as f64;
+    let stopped = if stats.timeouts > 0 {
+        format!(
+            "; {} stopped at {} moves left out",
+            stats.timeouts, run.max_moves
+        )
+    } else {
+        String::new()
+    };
     let mut s = open(&format!(
-        "{}: game length in moves ({} games)",
-        run.game, stats.games
+        "{}: game length in moves ({} finished games{stopped})",
+        run.game, lengths.games
     ));
     for (i, &n) in bins.iter().enumerate() {
         let h = ph * n as f64 / top;
@@ -88,12 +99,15 @@ fn axes(s: &mut String, y_top: &str, x_left: &str, x_right: &str) {
 pub fn win_rates(run: &RunReport) -> String {
     let s = &run.summary;
     let mut rows: Vec<(String, Rate)> = s
-        .seat_win_rates
+        .seats
         .iter()
-        .enumerate()
-        .map(|(i, r)| (format!("seat {}", i + 1), *r))
+        .map(|seat| (seat.name.clone(), seat.win_rate))
         .collect();
-    rows.extend(s.bot_win_rates.iter().map(|(k, r)| (k.clone(), *r)));
+    rows.extend(
+        s.bots
+            .iter()
+            .map(|b| (format!("bot {}", b.bot), b.win_rate)),
+    );
     rows.push((run.loss_label().into(), s.shared_loss_rate));
     let (pw, ph) = (W - LEFT - RIGHT, H - TOP - BOTTOM);
     let slot = pw / rows.len() as f64;
@@ -105,7 +119,8 @@ pub fn win_rates(run: &RunReport) -> String {
             out,
             "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#6c9a5b\"><title>{}: {:.1} % ({:.1} - {:.1} %)</title></rect>\n\
              <path d=\"M{x:.1} {:.1} V{:.1} M{:.1} {:.1} H{:.1} M{:.1} {:.1} H{:.1}\" stroke=\"black\"/>\n\
-             <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+             <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>\n\
+             <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\">{:.1} %</text>",
             x - slot * 0.3,
             y(r.rate),
             slot * 0.6,
@@ -123,7 +138,10 @@ pub fn win_rates(run: &RunReport) -> String {
             y(r.low),
             x + 6.0,
             H - BOTTOM + 16.0,
-            escape(label)
+            escape(label),
+            x + 8.0,
+            (y(r.rate) - 3.0).max(TOP + 10.0),
+            r.rate * 100.0
         );
     }
     axes(&mut out, "100 %", "", "");

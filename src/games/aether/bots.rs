@@ -5,8 +5,12 @@
 //! would earn unplayed), plus a small bonus for strength margins on aether tiles, which
 //! favours securing contested aether over leaving it on a knife edge. When no placement
 //! helps and the bot holds more elementals than it has turns left, it sacrifices one to swap.
+//! When its elementals are scarce, it swaps only if a new hand (sampled from the bag) promises
+//! more than the sacrificed elemental's worth: its points unplayed, the least an elemental
+//! placed later must earn.
 
 use rand::RngExt;
+use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::engine::{Action, AetherState, MAX_SIDES};
@@ -56,14 +60,67 @@ impl Bot<AetherState> for HeuristicBot {
         }
         let turns_left = state.empties().div_ceil(state.num_players());
         let spare = usize::from(state.supply(me)) > turns_left;
-        if actions.contains(&Action::Swap) && spare && best_value < base_value - 1e-9 {
-            return Action::Swap;
+        if actions.contains(&Action::Swap) {
+            let worth = if spare {
+                best_value < base_value - 1e-9
+            } else {
+                let cost = f64::from(state.rules().unplayed_points);
+                new_hand_value(state, &base, rng) - best_value > cost
+            };
+            if worth {
+                return Action::Swap;
+            }
         }
         match best.len() {
             0 => actions[0],
             n => best[rng.random_range(0..n)],
         }
     }
+}
+
+/// Hands sampled from the bag to value a swap.
+const SWAP_SAMPLES: usize = 16;
+
+/// The expected value of the best placement with a new hand drawn from the bag: each
+/// element's best placement valued once, then hands sampled.
+fn new_hand_value(state: &AetherState, base: &Evaluation, rng: &mut ChaCha8Rng) -> f64 {
+    let elements = state.bag().len();
+    let mut scratch = state.clone();
+    let mut best = vec![f64::NEG_INFINITY; elements];
+    // After the swap one elemental fewer is left to place.
+    let with_elemental: &[bool] = if state.supply(state.current()) > 1 {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    for cell in (0..state.board().roles.len()).filter(|&c| state.is_open(c)) {
+        for (element, b) in best.iter_mut().enumerate() {
+            for &elemental in with_elemental {
+                scratch.trial_place(cell, element as u8, elemental);
+                *b = b.max(base.after(&scratch, cell, elemental));
+                scratch.undo_trial(cell, elemental);
+            }
+        }
+    }
+    let mut pool: Vec<u8> = state
+        .bag()
+        .iter()
+        .enumerate()
+        .flat_map(|(e, &n)| std::iter::repeat_n(e as u8, usize::from(n)))
+        .collect();
+    let hand = usize::from(state.rules().hand_size).min(pool.len());
+    if hand == 0 {
+        return f64::NEG_INFINITY;
+    }
+    let mut total = 0.0;
+    for _ in 0..SWAP_SAMPLES {
+        let (drawn, _) = pool.partial_shuffle(rng, hand);
+        total += drawn
+            .iter()
+            .map(|&e| best[usize::from(e)])
+            .fold(f64::NEG_INFINITY, f64::max);
+    }
+    total / SWAP_SAMPLES as f64
 }
 
 /// The position as the bot's side sees it, kept per aether tile so that a placement only

@@ -409,12 +409,12 @@ mod tests {
 
     #[test]
     fn small_bag_fails_for_the_long_four_player_game() {
-        // 92 tiles become 4 x 16 = 64: the long game at 4 players needs 67.
+        // 92 tiles become 4 x 16 = 64: the long game at 4 players needs 91.
         let g = load_with(&[("count = 23", "count = 16")]);
         assert_fails(
             &g,
             "Laattojen vaihtaminen",
-            "long game, 4 players: 67 tiles needed",
+            "long game, 4 players: 91 tiles needed",
         );
     }
 
@@ -427,7 +427,7 @@ mod tests {
         assert_fails(
             &g,
             "Alkuvalmistelut",
-            "long game, 4 players: 97 tiles needed",
+            "long game, 4 players: 121 tiles needed",
         );
     }
 
@@ -489,11 +489,15 @@ mod tests {
 
     #[test]
     fn walled_in_aether_tile() {
-        // aether-1 at (0,-4) touches (1,-4), (-1,-3) and (0,-3): make all grey.
+        // aether-1 at (0,-4) touches the empty (1,-4), (-1,-4) and (-1,-3): make all grey.
         let g = load_with(&[
             (
                 r#"{ q = 1, r = -4, kind = "empty" }"#,
                 r#"{ q = 1, r = -4, kind = "light-grey" }"#,
+            ),
+            (
+                r#"{ q = -1, r = -4, kind = "empty" }"#,
+                r#"{ q = -1, r = -4, kind = "light-grey" }"#,
             ),
             (
                 r#"{ q = -1, r = -3, kind = "empty" }"#,
@@ -552,6 +556,26 @@ mod tests {
     fn teams_must_split_the_seats() {
         let g = load_with(&[("value = [[1, 3], [2, 4]]", "value = [[1, 3], [3, 4]]")]);
         assert_fails(&g, "Joukkuemuunnelma", "each seat once");
+    }
+
+    #[test]
+    fn the_filled_hexes_are_the_two_greys_the_book_names() {
+        // Alkuvalmistelut 4 names only "harmaiden kuusikulmioiden" (normal game: every grey
+        // hex) and "vaaleanharmaiden kuusikulmioiden" (long game: only the light-grey ones).
+        let game = load();
+        assert_eq!(
+            param_strs(&game, "normal_fill").unwrap(),
+            ["grey", "light-grey"]
+        );
+        assert_eq!(param_strs(&game, "long_fill").unwrap(), ["light-grey"]);
+        let grey = game.symbol("grey").expect("grey hexes");
+        assert_eq!(
+            grey.names.get("fi").map(String::as_str),
+            Some("harmaa kuusikulmio")
+        );
+        // Which grey hexes are not light grey is our reading, not printed.
+        assert_ne!(grey.source.as_ref().map(|s| s.kind()), Some("printed"));
+        assert!(game.symbol("dark-grey").is_none());
     }
 
     #[test]

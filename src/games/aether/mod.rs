@@ -40,6 +40,46 @@ pub(crate) mod tests {
         load_game(data_dir(), "aether").expect("shipped aether data loads")
     }
 
+    /// The printed board shows what a transcript needs: both sacrifice pits ("Laita yksi
+    /// käyttämätön elementaalisi toiseen uhrikuopista", Laattojen vaihtaminen) and every
+    /// hex's coordinates as the engine's moves name them ("at q=2, r=-1").
+    #[test]
+    fn the_board_drawing_has_the_pits_and_every_hex_label() {
+        use crate::engine::{Engine, State};
+        let game = load();
+        let templates = crate::render::template::Templates::new(&game).expect("templates");
+        let board = super::rules::the_board(&game).expect("board");
+        let (svg, _) = crate::render::board::board_svg(&game, board, &templates).expect("svg");
+        let pits = game.param_int("sacrifice_pits").expect("pits");
+        assert_eq!(pits, 2);
+        assert_eq!(svg.matches("Sacrifice pit").count() as i64, pits, "{svg}");
+        for cell in &board.cells {
+            let label = format!(">{},{}</text>", cell.q, cell.r);
+            assert_eq!(svg.matches(&label).count(), 1, "label {label}");
+        }
+        // The engine names a hex by the same q and r.
+        let engine = super::AetherEngine::from_model(&game).expect("engine");
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+        let state = engine
+            .new_game(&crate::engine::Config::with_variants(2, &[]), &mut rng)
+            .expect("game");
+        let place = state
+            .legal_actions()
+            .into_iter()
+            .find(|a| matches!(a, super::Action::Place { .. }))
+            .expect("a placement");
+        let super::Action::Place { cell, .. } = place else {
+            unreachable!()
+        };
+        let (q, r) = state.board().coords[usize::from(cell)];
+        assert!(
+            state
+                .action_name(place)
+                .contains(&format!("at q={q}, r={r}"))
+        );
+        assert_eq!(svg.matches(&format!(">{q},{r}</text>")).count(), 1);
+    }
+
     /// The shipped data with each `(from, to)` replaced everywhere in whichever file holds it.
     pub fn load_with(edits: &[(&str, &str)]) -> Game {
         let src = data_dir().join("aether");

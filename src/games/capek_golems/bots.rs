@@ -1,5 +1,7 @@
-//! The rule-based Capek bot: builds toward its golem, and above all keeps the shared
-//! outrage marker away from the top of the track.
+//! The rule-based Capek bots: both build toward their golem. `heuristic` above all keeps
+//! the shared outrage marker a card's worth away from the top of the track; `risky` treats
+//! the room left on the track as a resource, spending it faster when ahead and taking a
+//! move toward the top when what it buys is worth the risk.
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -7,30 +9,53 @@ use rand_chacha::ChaCha8Rng;
 use super::state::{Action, CapekState};
 use crate::engine::{Bot, State};
 
-/// Scores every legal move and plays the best (ties broken at random).
+/// The bot names.
+pub const HEURISTIC: &str = "heuristic";
+pub const RISKY: &str = "risky";
+
+/// Scores every legal move and plays the best (ties broken at random); never lets the
+/// outrage marker come within one card's outrage of the top.
 pub struct Heuristic;
+
+/// The same scoring, but outrage is a price that rises as the track fills instead of a
+/// hard margin: it pays more readily when ahead, and only the move that ends the game for
+/// both is ruled out.
+pub struct Risky;
 
 impl Bot<CapekState> for Heuristic {
     fn name(&self) -> &str {
-        "heuristic"
+        HEURISTIC
     }
 
     fn choose(&mut self, state: &CapekState, rng: &mut ChaCha8Rng) -> Action {
-        let view = View::new(state);
-        let mut best = Vec::new();
-        let mut top = f64::NEG_INFINITY;
-        for action in state.legal_actions() {
-            let score = view.score(action);
-            if score > top {
-                top = score;
-                best.clear();
-            }
-            if score == top {
-                best.push(action);
-            }
-        }
-        best[rng.random_range(0..best.len())]
+        best_move(View::new(state, false), rng)
     }
+}
+
+impl Bot<CapekState> for Risky {
+    fn name(&self) -> &str {
+        RISKY
+    }
+
+    fn choose(&mut self, state: &CapekState, rng: &mut ChaCha8Rng) -> Action {
+        best_move(View::new(state, true), rng)
+    }
+}
+
+fn best_move(view: View, rng: &mut ChaCha8Rng) -> Action {
+    let mut best = Vec::new();
+    let mut top = f64::NEG_INFINITY;
+    for action in view.s.legal_actions() {
+        let score = view.score(action);
+        if score > top {
+            top = score;
+            best.clear();
+        }
+        if score == top {
+            best.push(action);
+        }
+    }
+    best[rng.random_range(0..best.len())]
 }
 
 /// What the bot weighs, computed once per decision.
@@ -39,12 +64,14 @@ struct View<'a> {
     me: usize,
     /// For each colour, how many of my unfinished golem cards could take a set of it.
     need: Vec<u32>,
-    /// Outrage one card can add: the bot keeps that much room below the top.
+    /// Outrage one card can add: `heuristic` keeps that much room below the top.
     margin: i16,
+    /// `risky`: outrage is priced by the room left, not kept off a margin.
+    risky: bool,
 }
 
 impl<'a> View<'a> {
-    fn new(s: &'a CapekState) -> View<'a> {
+    fn new(s: &'a CapekState, risky: bool) -> View<'a> {
         let rules = s.rules();
         let me = s.current();
         let mut need = vec![0; rules.colours.len()];
@@ -60,7 +87,54 @@ impl<'a> View<'a> {
             me,
             need,
             margin: rules.max_card_outrage(),
+            risky,
         }
+    }
+
+    /// Markers (research and set markers) a player still needs for a whole golem.
+    fn still_needed(&self, p: usize) -> u32 {
+        let golems = self.s.rules().golems[p].len();
+        self.s.open_research(p) + (golems - self.s.sets_done(p)) as u32
+    }
+
+    /// What moving the outrage marker up by `delta` costs this bot, in score points.
+    /// `heuristic`: a little, rising with the track, and 100 more inside the safety margin.
+    /// `risky`: each step costs more the less room it leaves (a step to the last space
+    /// before the top costs about 7 times one at the bottom), at half price when the bot
+    /// needs fewer markers than the opponent, since a full track then stops the opponent
+    /// more than it stops the bot.
+    fn outrage_cost(&self, delta: i16) -> f64 {
+        if delta <= 0 {
+            return 0.0;
+        }
+        let rules = self.s.rules();
+        let outrage = self.s.outrage();
+        if !self.risky {
+            let pressure = 1.0 + 3.0 * outrage as f64 / rules.outrage_max as f64;
+            let unsafe_penalty = if self.safe(delta) { 0.0 } else { 100.0 };
+            return delta as f64 * pressure + unsafe_penalty;
+        }
+        let me = self.me;
+        let ahead = (0..self.s.num_players())
+            .filter(|&p| p != me)
+            .all(|p| self.still_needed(me) < self.still_needed(p));
+        let share = if ahead { 0.5 } else { 1.0 };
+        let cost: f64 = (1..=delta)
+            .map(|step| {
+                let room = (rules.outrage_max - (outrage + step)).max(1) as f64;
+                1.0 + 6.0 / room
+            })
+            .sum();
+        cost * share
+    }
+
+    /// Whether discarding this bought card for research activates the whole golem: the
+    /// markers go on first (Play 1A), so it wins whatever outrage it carries.
+    fn research_wins(&self, card: u8) -> bool {
+        let rules = self.s.rules();
+        let open = self.s.open_research(self.me);
+        let sets_done = self.s.sets_done(self.me) == rules.golems[self.me].len();
+        sets_done && open > 0 && open <= rules.cards[card as usize].research as u32
     }
 
     /// Whether moving the outrage marker by `delta` keeps a safe distance from the top.
@@ -88,21 +162,16 @@ impl<'a> View<'a> {
         let rules = self.s.rules();
         let info = rules.cards[card as usize];
         let delta = info.outrage as i16;
+        if self.research_wins(card) {
+            return 1000.0;
+        }
         if self.fatal(delta) {
             return -1000.0;
         }
         let open = self.s.open_research(self.me);
         let pressure = 1.0 + 3.0 * self.s.outrage() as f64 / rules.outrage_max as f64;
         let useful = (info.research as u32).min(open) as f64;
-        let mut value = useful * 4.0 - delta.max(0) as f64 * pressure;
-        // The last research a golem needs is worth almost any price.
-        let sets_done = self.s.sets_done(self.me) == rules.golems[self.me].len();
-        if open > 0 && open <= info.research as u32 && sets_done {
-            value += 20.0;
-        }
-        if !self.safe(delta) {
-            value -= 100.0;
-        }
+        let mut value = useful * 4.0 - self.outrage_cost(delta);
         if delta < 0 && self.s.outrage() > 0 {
             value += 3.0 * pressure;
         }
@@ -164,14 +233,23 @@ impl<'a> View<'a> {
                 outrage += info.outrage as i16;
             }
         }
+        let research_done = self.s.markers(self.me)[golem] >= rules.golems[self.me][golem].research;
+        let last_card = self.s.activated(self.me) + 1 == rules.golems[self.me].len();
+        // The set is marked before its wilds move the outrage marker: the last one wins.
+        if research_done && last_card {
+            return 1000.0;
+        }
         if self.fatal(outrage) {
             return -1000.0;
         }
-        let research_done = self.s.markers(self.me)[golem] >= rules.golems[self.me][golem].research;
-        let unsafe_penalty = if self.safe(outrage) { 0.0 } else { 100.0 };
-        50.0 + if research_done { 20.0 } else { 0.0 }
-            - outrage.max(0) as f64 * 3.0
-            - gold * 0.5
-            - unsafe_penalty
+        // Beside the track's price, a wild's outrage costs `heuristic` 3 a step (and the
+        // margin); `risky` pays the track's price only.
+        let outrage_price = if self.risky {
+            self.outrage_cost(outrage)
+        } else {
+            let unsafe_penalty = if self.safe(outrage) { 0.0 } else { 100.0 };
+            outrage.max(0) as f64 * 3.0 + unsafe_penalty
+        };
+        50.0 + if research_done { 20.0 } else { 0.0 } - gold * 0.5 - outrage_price
     }
 }

@@ -22,13 +22,6 @@ pub const SHORT_HAND_DRAW: Variant = Variant {
     doc: "A player starting a turn short of cards draws: Play says they should (forced), Additional Rules says they may (their choice).",
 };
 
-/// Cards print an inquiry value, yet action 2 says each card counts one in a set.
-pub const INQUIRY_VALUE: Variant = Variant {
-    name: "inquiry-value",
-    values: &["one", "printed"],
-    doc: "A coloured card counts one in a set (action 2) or its printed inquiry value; wilds always count as marked.",
-};
-
 /// The Auction House slides after each purchase (Play, action 1) or once buying is over
 /// (Initial Game Setup: "after the player is done buying cards").
 pub const AUCTION_SLIDE: Variant = Variant {
@@ -44,14 +37,18 @@ pub const WILD_ONLY_SET: Variant = Variant {
     doc: "Wilds take the place of cards in a set; whether a set may be made of wilds alone is not said.",
 };
 
-pub const VARIANTS: &[Variant] = &[SHORT_HAND_DRAW, INQUIRY_VALUE, AUCTION_SLIDE, WILD_ONLY_SET];
+/// No `inquiry-value` variant: the rulebook says each coloured card "counts for one in that
+/// set" and its example card is "worth one card", so the printed value of a coloured card is
+/// 1 (an invariant in `game.toml`) and counting it or counting one are the same reading.
+pub const VARIANTS: &[Variant] = &[SHORT_HAND_DRAW, AUCTION_SLIDE, WILD_ONLY_SET];
 
 /// One game card, as play needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct CardInfo {
     /// Index into [`Rules::colours`]; wild cards have [`WILD`].
     pub colour: u8,
-    /// Cards this one counts for in a set (as printed).
+    /// Cards this one counts for in a set, as printed: 1 for a coloured card (Play, action
+    /// 2), one or two for a wild "as marked" (Special Wild Cards).
     pub value: u8,
     pub gold: u8,
     pub research: u8,
@@ -107,7 +104,6 @@ pub struct Rules {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Flags {
     pub short_draw_optional: bool,
-    pub printed_value: bool,
     pub slide_after_buying: bool,
     pub wild_only_sets: bool,
 }
@@ -194,20 +190,14 @@ impl Rules {
         }
         Ok(Flags {
             short_draw_optional: config.variant(&SHORT_HAND_DRAW) == "may",
-            printed_value: config.variant(&INQUIRY_VALUE) == "printed",
             slide_after_buying: config.variant(&AUCTION_SLIDE) == "after-buying",
             wild_only_sets: config.variant(&WILD_ONLY_SET) == "yes",
         })
     }
 
-    /// What a card counts for in a set under the chosen reading.
-    pub fn set_value(&self, flags: Flags, card: usize) -> u8 {
-        let c = self.cards[card];
-        if c.is_wild() || flags.printed_value {
-            c.value
-        } else {
-            1
-        }
+    /// What a card counts for in a set: its printed value.
+    pub fn set_value(&self, card: usize) -> u8 {
+        self.cards[card].value
     }
 
     /// The largest outrage one card adds: the heuristic's safety margin.

@@ -42,9 +42,18 @@ pub enum Action {
 pub(super) enum Phase {
     ShortChoice,
     Main,
-    Pay { slot: u8, paid: u8 },
-    Decide { card: u8 },
-    Place { left: u8 },
+    Pay {
+        slot: u8,
+        paid: u8,
+    },
+    Decide {
+        card: u8,
+    },
+    /// Play 1A: field-research markers still to place, and the outrage move that follows.
+    Place {
+        left: u8,
+        outrage: i8,
+    },
 }
 
 /// Where action 1 stands this turn: it may hold several purchases in a row.
@@ -368,6 +377,12 @@ impl CapekState {
         self.to_auction += to as u8;
     }
 
+    /// Play 1A, after the markers: the researched card's outrage, then the purchase ends.
+    fn research_outrage(&mut self, outrage: i8) {
+        self.move_outrage(outrage as i16);
+        self.finish_purchase();
+    }
+
     fn finish_purchase(&mut self) {
         self.phase = Phase::Main;
         if !self.flags.slide_after_buying {
@@ -418,12 +433,16 @@ impl CapekState {
                 let info = self.rules.cards[card as usize];
                 self.discard |= bit(card);
                 self.researched += 1;
-                self.move_outrage(info.outrage as i16);
+                // Play 1A: take the markers and distribute them, *then* move the outrage
+                // marker: the move waits in the phase until the last marker is placed.
                 let left = (info.research as u32).min(self.open_research(p)) as u8;
                 if left > 0 {
-                    self.phase = Phase::Place { left };
+                    self.phase = Phase::Place {
+                        left,
+                        outrage: info.outrage,
+                    };
                 } else {
-                    self.finish_purchase();
+                    self.research_outrage(info.outrage);
                 }
             }
             Action::Keep => {
@@ -435,15 +454,21 @@ impl CapekState {
                 self.finish_purchase();
             }
             Action::Place(g) => {
-                let Phase::Place { left } = self.phase else {
+                let Phase::Place { left, outrage } = self.phase else {
                     unreachable!()
                 };
                 self.research[p][g as usize] += 1;
                 self.check_win();
-                if left > 1 && self.open_research(p) > 0 {
-                    self.phase = Phase::Place { left: left - 1 };
+                if self.is_over() {
+                    // The last marker activated the whole golem: the game is won before
+                    // the outrage marker would move (To Win; Play 1A's order).
+                } else if left > 1 && self.open_research(p) > 0 {
+                    self.phase = Phase::Place {
+                        left: left - 1,
+                        outrage,
+                    };
                 } else {
-                    self.finish_purchase();
+                    self.research_outrage(outrage);
                 }
             }
             Action::Set { golem, cards, .. } => self.play_set(golem, cards),
@@ -489,6 +514,13 @@ impl CapekState {
         self.known[p] &= !cards;
         self.discard |= cards;
         self.sets[p] |= 1 << golem;
+        // As in Play 1A, the resource is marked first and its price paid after: a set that
+        // activates the last golem card wins before its wilds' outrage would move.
+        self.check_win();
+        if self.is_over() {
+            self.wilds_used += (cards & self.rules.wild_mask).count_ones();
+            return;
+        }
         // Special Wild Cards: each wild used moves the outrage marker.
         for c in cards_of(cards) {
             let info = self.rules.cards[c as usize];
@@ -496,9 +528,6 @@ impl CapekState {
                 self.wilds_used += 1;
                 self.move_outrage(info.outrage as i16);
             }
-        }
-        if !self.lost {
-            self.check_win();
         }
     }
 
@@ -542,7 +571,7 @@ impl CapekState {
                 }
                 let eligible = coloured | wilds;
                 let total: u32 = cards_of(eligible)
-                    .map(|c| self.rules.set_value(self.flags, c as usize) as u32)
+                    .map(|c| self.rules.set_value(c as usize) as u32)
                     .sum();
                 if total < size as u32 {
                     continue;
@@ -583,9 +612,7 @@ impl CapekState {
             }
             return;
         };
-        let value = self
-            .rules
-            .set_value(self.flags, group.trailing_zeros() as usize);
+        let value = self.rules.set_value(group.trailing_zeros() as usize);
         let mut taken = 0u64;
         let mut used = 0u8;
         self.choose_set(rest, left, chosen, emit);
@@ -693,7 +720,7 @@ impl State for CapekState {
             Action::DrawShort => format!("{who} is short of cards and draws"),
             Action::SkipShortDraw => format!("{who} is short of cards but does not draw"),
             Action::Buy(slot) => format!(
-                "{who} buys {} from the {}-gold slot",
+                "{who} buys {} from auction space ({})",
                 self.card_name(self.auction[slot as usize]),
                 price(slot)
             ),
@@ -839,6 +866,18 @@ impl State for CapekState {
 
     fn moves_played(&self) -> u32 {
         self.moves
+    }
+
+    fn turns_played(&self) -> Option<u32> {
+        Some(self.turns)
+    }
+
+    fn public_view(&self) -> String {
+        super::views::public_view(self)
+    }
+
+    fn private_view(&self, seat: Player) -> String {
+        super::views::private_view(self, seat)
     }
 
     fn end_reason(&self) -> Option<&'static str> {

@@ -151,6 +151,7 @@ fn outrage_never_goes_below_the_track() {
     s.apply(Action::Buy(0));
     pay_all(&mut s);
     s.apply(Action::Research);
+    place_markers(&mut s);
     assert_eq!(s.outrage(), e.rules().outrage_min);
 }
 
@@ -164,10 +165,184 @@ fn shared_loss_when_outrage_reaches_the_top() {
     s.apply(Action::Buy(0));
     pay_all(&mut s);
     s.apply(Action::Research);
+    place_markers(&mut s);
     assert_eq!(s.turn(), Turn::Terminal);
     assert_eq!(s.returns(), vec![0.0, 0.0]);
     assert_eq!(s.end_reason(), Some("public outrage"));
     assert_eq!(s.outrage(), e.rules().outrage_max);
+}
+
+/// Places the bought card's field-research markers, each on the first open golem card.
+fn place_markers(s: &mut CapekState) {
+    while matches!(s.phase, Phase::Place { .. }) && s.turn() != Turn::Terminal {
+        let first = s.legal_actions()[0];
+        s.apply(first);
+    }
+}
+
+/// Player 1's golem with every set marker and all field research but `open` spaces.
+fn nearly_done(mut s: CapekState, open: u8) -> CapekState {
+    let rules = s.rules;
+    for (g, golem) in rules.golems[0].iter().enumerate() {
+        s.research[0][g] = golem.research;
+    }
+    s.sets[0] = ((1u16 << rules.golems[0].len()) - 1) as u8;
+    let last = rules.golems[0]
+        .iter()
+        .position(|g| g.research >= open)
+        .unwrap();
+    s.research[0][last] -= open;
+    s
+}
+
+#[test]
+fn research_markers_go_on_before_the_outrage_moves() {
+    // Play 1A: "Discard a card immediately on the Discard Pile and take the number of Field
+    // Research markers as indicated by the circular black icon and distribute them however
+    // you like on your Capek Golem cards [...]. Then move the marker up or down the Public
+    // Outrage Track as indicated by the number in the circular red icon."
+    let e = engine();
+    let s = with_hand(game(&e, &[]), &["Organ Replacement 1", "Parts Machining 1"]);
+    let mut s = with_auction(s, &["Parts Machining 6"]);
+    let info = s.rules.cards[s.auction[0] as usize];
+    assert!(info.research >= 2 && info.outrage > 0);
+    s.outrage = 5;
+    s.apply(Action::Buy(0));
+    pay_all(&mut s);
+    s.apply(Action::Research);
+    let first = s.legal_actions()[0];
+    s.apply(first);
+    assert_eq!(
+        s.outrage(),
+        5,
+        "the marker waits until every marker is placed"
+    );
+    place_markers(&mut s);
+    assert_eq!(s.outrage(), 5 + info.outrage as i16);
+    assert_eq!(s.markers(0).iter().sum::<u8>(), info.research);
+}
+
+#[test]
+fn the_last_research_wins_before_its_outrage_could_end_the_game() {
+    // Play 1A distributes the markers, "then" moves the outrage marker; To Win: "a player
+    // must activate all six cards". Placing the last marker activates the golem, so the
+    // purchase wins even though its outrage would reach (25).
+    let e = engine();
+    let s = with_hand(game(&e, &[]), &["Organ Replacement 1", "Parts Machining 1"]);
+    let s = with_auction(s, &["Parts Machining 6"]);
+    let info = s.rules.cards[s.auction[0] as usize];
+    let mut s = nearly_done(s, info.research);
+    s.outrage = e.rules().outrage_max - info.outrage as i16;
+    s.apply(Action::Buy(0));
+    pay_all(&mut s);
+    s.apply(Action::Research);
+    place_markers(&mut s);
+    assert_eq!(s.turn(), Turn::Terminal);
+    assert_eq!(s.returns(), vec![1.0, 0.0]);
+    assert_eq!(s.end_reason(), Some("golem activated"));
+    assert!(s.outrage() < e.rules().outrage_max);
+}
+
+#[test]
+fn a_set_that_activates_the_last_card_wins_before_its_wilds_outrage() {
+    // Special Wild Cards: using a wild in a set "comes at a price": the marker moves by its
+    // red number. As in Play 1A, the resource is marked first; the golem is then complete.
+    let e = engine();
+    let s = with_hand(
+        game(&e, &[]),
+        &["Parts Machining 1", "Parts Machining 2", "The Engineer"],
+    );
+    let mut s = nearly_done(s, 0);
+    let torso = golem(&s, "Torso Motor");
+    s.sets[0] &= !(1 << torso);
+    let engineer = card(&s, "The Engineer");
+    let cost = s.rules.cards[engineer as usize].outrage as i16;
+    s.outrage = e.rules().outrage_max - cost;
+    let set = sets_for_actions(&s, torso)
+        .into_iter()
+        .find(|a| matches!(a, Action::Set { cards, .. } if cards & (1 << engineer) != 0))
+        .unwrap();
+    s.apply(set);
+    assert_eq!(s.returns(), vec![1.0, 0.0]);
+    assert_eq!(s.end_reason(), Some("golem activated"));
+}
+
+#[test]
+fn every_golem_card_needs_a_different_number_of_resources() {
+    // To Win: "Each Capek Golem card has a different number of resources needed to
+    // activate it."
+    let e = engine();
+    for golems in &e.rules().golems {
+        let mut needs: Vec<u8> = golems
+            .iter()
+            .flat_map(|g| g.options.map(|(_, size)| g.research + size))
+            .collect();
+        needs.sort();
+        needs.dedup();
+        assert_eq!(needs.len(), golems.len(), "{golems:?}");
+    }
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let mut game = load_game(&data, "capek-golems").unwrap();
+    let module = crate::games::module(ID).unwrap();
+    assert!(module.check(&game).is_empty());
+    let deck = game
+        .components
+        .decks
+        .iter_mut()
+        .find(|d| d.id.get_ref() == "golem")
+        .unwrap();
+    let torso = deck
+        .cards
+        .iter()
+        .position(|c| c.id.get_ref() == "golem-1-torso")
+        .unwrap();
+    let twin = deck
+        .cards
+        .iter()
+        .position(|c| c.id.get_ref() == "golem-1-left-manipulator")
+        .unwrap();
+    deck.cards[twin].fields = deck.cards[torso].fields.clone();
+    let problems = module.check(&game);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let text = problems[0].render(false);
+    assert!(
+        text.contains("golem-1-left-manipulator")
+            && text.contains("golem-1-torso")
+            && text.contains("To Win"),
+        "{text}"
+    );
+}
+
+#[test]
+fn coloured_cards_count_one_so_no_inquiry_value_variant() {
+    // Play, action 2: "Each card counts for one in that set (See Special Wild Cards rule
+    // below for an exception)"; the example card "is worth one card in that set".
+    let e = engine();
+    for c in e.rules().cards.iter().filter(|c| !c.is_wild()) {
+        assert_eq!(c.value, 1);
+    }
+    assert!(VARIANTS.iter().all(|v| v.name != "inquiry-value"));
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let mut game = load_game(&data, "capek-golems").unwrap();
+    let deck = game
+        .components
+        .decks
+        .iter_mut()
+        .find(|d| d.id.get_ref() == "game")
+        .unwrap();
+    let first = &mut deck.cards[0];
+    assert_eq!(first.str("kind"), Some("inquiry"));
+    first.fields.insert(
+        "value".into(),
+        toml::Spanned::new(0..0, toml::Value::Integer(2)),
+    );
+    let problems = crate::check::check_game(&game);
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.render(false).contains("coloured-cards-count-one")),
+        "{problems:?}"
+    );
 }
 
 fn sets_for(s: &CapekState, golem: u8) -> Vec<Vec<String>> {
@@ -396,10 +571,7 @@ fn random_play_keeps_every_invariant() {
             ],
             500,
         ),
-        (
-            vec![("inquiry-value", "printed"), ("wild-only-set", "yes")],
-            500,
-        ),
+        (vec![("wild-only-set", "yes")], 500),
     ] {
         let plan = Plan {
             games,
@@ -500,4 +672,25 @@ fn check_reports_data_the_engine_cannot_read() {
         text.contains("discard_draw") && text.contains("rulebook: Setup"),
         "{text}"
     );
+}
+
+#[test]
+fn risky_bot_spends_outrage_the_heuristic_bot_keeps_in_reserve() {
+    // Research that lifts the marker to within one card's outrage of (25): `heuristic`
+    // keeps the card instead, `risky` pays the price for three markers.
+    use crate::engine::Bot;
+    let e = engine();
+    let s = with_hand(game(&e, &[]), &["Organ Replacement 1", "Parts Machining 1"]);
+    let s = with_auction(s, &["Parts Machining 6"]);
+    let mut s = nearly_done(s, 3);
+    let braincase = golem(&s, "Braincase Assembly");
+    s.sets[0] &= !(1 << braincase);
+    let info = s.rules.cards[s.auction[0] as usize];
+    s.outrage = e.rules().outrage_max - e.rules().max_card_outrage() - info.outrage as i16 + 1;
+    assert!(s.outrage() + (info.outrage as i16) < e.rules().outrage_max);
+    s.apply(Action::Buy(0));
+    pay_all(&mut s);
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    assert_eq!(Heuristic.choose(&s, &mut rng), Action::Keep);
+    assert_eq!(Risky.choose(&s, &mut rng), Action::Research);
 }

@@ -887,9 +887,24 @@ mod tests {
                 &["statues-9", "statue-sets"],
             ),
             (
-                "id = \"common-brown\"\nname = \"Brown common cards\"\ncount = 15",
                 "id = \"common-brown\"\nname = \"Brown common cards\"\ncount = 16",
+                "id = \"common-brown\"\nname = \"Brown common cards\"\ncount = 17",
                 &["common-deck-84"],
+            ),
+            (
+                "id = \"divided-brown\"\nname = \"Brown common cards\"\ncount = 15",
+                "id = \"divided-brown\"\nname = \"Brown common cards\"\ncount = 14",
+                &["common-divided-example-84"],
+            ),
+            (
+                "kind = \"faction-board\"\ncount = 1",
+                "kind = \"faction-board\"\ncount = 2",
+                &["faction-board-1"],
+            ),
+            (
+                "kind = \"faction-marker\"\ncount = 1",
+                "kind = \"faction-marker\"\ncount = 2",
+                &["faction-marker-1"],
             ),
             (
                 "count = 3\ntext = \"Proxy: stands for your regular Aztec design with 3 copies in this slot.\"\nfields = { faction = \"aztecs\", affiliation = \"base-game\", copies = 3",
@@ -918,22 +933,21 @@ mod tests {
         assert!(crate::check::evaluate_invariants(&shipped()).is_empty());
     }
 
-    /// Every parameter, taken away in turn: the check, the odds table and the engine report
-    /// it (or do without it) and never panic.
+    /// Every parameter, taken away in turn: the check, the odds table and the Pray analysis
+    /// report it (or do without it) and never panic.
     #[test]
     fn missing_parameters_are_reported_not_panics() {
-        use crate::engine::Engine;
         let game = shipped();
         for name in game.params.keys() {
             let header = format!("[params.{name}]");
             let broken = edited(GAME_FILE, &header, &format!("[params.{name}-gone]"));
             let problems = check_game(&broken);
             let table = super::super::pray_odds_table(&broken);
-            let engine = super::super::PrayEngine::from_model(&broken);
+            let analysis = super::super::analyze(&broken, &super::super::Request::default());
             let missing = |m: &String| m.contains(name.as_str());
             let noticed = problems.iter().any(|p| p.message.contains(name.as_str()))
                 || table.as_ref().err().is_some_and(missing)
-                || engine.as_ref().err().is_some_and(missing);
+                || analysis.as_ref().err().is_some_and(missing);
             let documentation_only = ["recommended_max_players"];
             assert!(
                 noticed || documentation_only.contains(&name.as_str()),

@@ -1,14 +1,15 @@
-//! Imperial Settlers: Aztecs: deck-building rules ([`check`]), exact Pray odds ([`pray`]) and a
-//! solitaire Pray decision game for the simulator ([`engine`]).
+//! Imperial Settlers: Aztecs: deck-building rules ([`check`]), exact Pray odds ([`pray`]) and
+//! the analysis of Pray actions' yield ([`analysis`], `printplay analyze`).
 //!
 //! We have no card texts: faction cards are generic slots, and the base game's common deck is a
-//! colour mix read from the data (`params.common_deck`).
+//! colour mix read from the data (`params.common_deck`). There is no engine to simulate: the
+//! rulebook has no solo mode, and our copy lacks the goal and scoring a game would need.
 
+pub mod analysis;
 pub mod check;
-pub mod engine;
 pub mod pray;
 
-pub use engine::{PrayAction, PrayEngine, PrayState};
+pub use analysis::{Analysis, Request, VARIANTS, analysis_text, analyze};
 pub use pray::{CommonDeck, OddsRow, Pile, choose_odds, pray_odds_table};
 
 use crate::diag::Problem;
@@ -29,6 +30,17 @@ impl GameModule for SettlersAztecs {
     fn check(&self, game: &Game) -> Vec<Problem> {
         check::check(game)
     }
+}
+
+/// Why `printplay simulate` has nothing to play for this game, and what to run instead.
+pub fn no_simulation(game: &Game) -> String {
+    format!(
+        "{}: nothing to simulate. The rulebook has no solo game, and our copy lacks the goal, \
+         the flow of a round and the scoring a game would need, so no game can be played to a \
+         winner. What the rules define is the yield of Pray actions: run `printplay analyze {}` \
+         (see --help) for its distributions and expected values.",
+        game.slug, game.slug
+    )
 }
 
 /// A list-of-strings parameter.

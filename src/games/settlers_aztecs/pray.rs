@@ -25,6 +25,11 @@ const MAX_COLOURS: usize = 32;
 /// The common deck as Pray sees it: kinds of card (a colour set) with their counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommonDeck {
+    /// The deck's id and name in the data, and where its counts come from (`kind: reason`),
+    /// so every table can say which data it used.
+    pub id: String,
+    pub name: String,
+    pub provenance: String,
     /// Colour ids; a colour's index is its bit in a mask. Blessing colours first, in data order.
     pub colours: Vec<String>,
     /// Display names of the colours, same order.
@@ -49,14 +54,29 @@ pub struct CardKind {
 }
 
 impl CommonDeck {
-    /// Reads the common deck named by `params.common_deck`, its `colours` field, the blessing
-    /// token colours (pieces of kind `blessing`; the one with `tricolor = true` excluded) and
-    /// `params.tricolor_acts_as`.
+    /// Reads the common deck named by `params.common_deck`: see [`CommonDeck::named`].
     pub fn from_model(game: &Game) -> Result<Self, String> {
         let deck_id = game.param_str("common_deck")?;
+        if game.deck(deck_id).is_none() {
+            return Err(format!(
+                "`common_deck` names deck `{deck_id}`, which does not exist"
+            ));
+        }
+        Self::named(game, deck_id)
+    }
+
+    /// Reads the deck `deck_id`, its `colours` field, the blessing token colours (pieces of
+    /// kind `blessing`; the one with `tricolor = true` excluded) and `params.tricolor_acts_as`.
+    pub fn named(game: &Game, deck_id: &str) -> Result<Self, String> {
         let deck = game
             .deck(deck_id)
-            .ok_or_else(|| format!("`common_deck` names deck `{deck_id}`, which does not exist"))?;
+            .filter(|d| d.fields.contains_key("colours"))
+            .ok_or_else(|| {
+                format!(
+                    "`{deck_id}` is not a deck of {} with a `colours` field",
+                    game.slug
+                )
+            })?;
         let mut colours: Vec<String> = game
             .pieces_of_kind("blessing")
             .filter(|p| !is_tricolor(p))
@@ -103,6 +123,9 @@ impl CommonDeck {
             .map(|c| game.symbol(c).map_or_else(|| c.clone(), |s| s.name.clone()))
             .collect();
         Ok(CommonDeck {
+            id: deck_id.to_string(),
+            name: deck.name.clone(),
+            provenance: format!("{}: {}", deck.counts.kind(), deck.counts.reason()),
             colours,
             colour_names,
             blessing_colours,
@@ -423,15 +446,17 @@ impl OddsRow {
     }
 }
 
-/// The Pray odds table: for every blessing colour and every N of `params.pray_odds_sizes`,
-/// the exact odds of an announced-colour Pray N drawn from the full common deck, without and
-/// with tokens. Rows are grouped by colour, in the data's colour order.
+/// The Pray odds table: for every blessing colour some card of the common deck shows and every
+/// N of `params.pray_odds_sizes`, the exact odds of an announced-colour Pray N drawn from the
+/// full common deck, without and with tokens. Rows are grouped by colour, in the data's colour
+/// order. A token colour no card shows has no odds to give (its token only counts by skipping
+/// the draw), so it has no row.
 pub fn pray_odds_table(game: &Game) -> Result<Vec<OddsRow>, String> {
     let deck = CommonDeck::from_model(game)?;
     let sizes = game.param_ints("pray_odds_sizes")?;
     let pile = deck.pile();
     let mut rows = Vec::new();
-    for c in 0..deck.blessing_colours {
+    for c in (0..deck.blessing_colours).filter(|&c| pile.matching(c) > 0) {
         for &n in &sizes {
             let n = u32::try_from(n)
                 .ok()
@@ -508,7 +533,10 @@ mod tests {
 
     #[test]
     fn divided_fields_count_for_every_colour_and_colourless_for_none() {
-        let d = deck();
+        // Prayers: "the player resolves the effects of all the colors shown in the color field
+        // (e.g., golden and grey, not golden or grey)"; Cards that have no color: "Ruins have
+        // no color". The invented divided deck exercises both.
+        let d = CommonDeck::named(&shipped(), "common-divided-example").unwrap();
         let pile = d.pile();
         let total = pile.total();
         assert_eq!(
@@ -672,11 +700,15 @@ mod tests {
         let game = shipped();
         let rows = pray_odds_table(&game).unwrap();
         let sizes = game.param_ints("pray_odds_sizes").unwrap();
-        let colours = game
-            .pieces_of_kind("blessing")
-            .filter(|p| !is_tricolor(p))
+        let d = deck();
+        let shown = (0..d.blessing_colours)
+            .filter(|&c| d.pile().matching(c) > 0)
             .count();
-        assert_eq!(rows.len(), colours * sizes.len());
+        assert!(
+            shown < d.blessing_colours,
+            "the data has a token colour no card shows"
+        );
+        assert_eq!(rows.len(), shown * sizes.len());
         for row in &rows {
             let sum: f64 = row.distribution.iter().sum();
             assert!((sum - 1.0).abs() < 1e-12);
@@ -685,13 +717,8 @@ mod tests {
             let tricolor = param_strs(&game, "tricolor_acts_as").unwrap();
             assert_eq!(row.tricolor_draw.is_some(), tricolor.contains(&row.colour));
         }
-        // A colour without cards in the deck can only be prayed for with tokens.
-        let white: Vec<&OddsRow> = rows.iter().filter(|r| r.matching_cards == 0).collect();
-        assert!(
-            white
-                .iter()
-                .all(|r| r.p_any == 0.0 && r.token_choice() == "skip")
-        );
+        // A colour without cards in the deck has no odds: it gets no row.
+        assert!(rows.iter().all(|r| r.matching_cards > 0));
     }
 
     #[test]
@@ -724,8 +751,8 @@ mod tests {
         use crate::model::COMPONENTS_FILE;
         let game = super::super::testdata::edited(
             COMPONENTS_FILE,
-            "id = \"common-brown\"\nname = \"Brown common cards\"\ncount = 15",
-            "id = \"common-brown\"\nname = \"Brown common cards\"\ncount = 30",
+            "id = \"common-brown\"\nname = \"Brown common cards\"\ncount = 16",
+            "id = \"common-brown\"\nname = \"Brown common cards\"\ncount = 31",
         );
         let before = pray_odds_table(&shipped()).unwrap();
         let after = pray_odds_table(&game).unwrap();
@@ -742,28 +769,5 @@ mod tests {
             (b.matching_cards + 15, b.deck_size + 15)
         );
         assert!((a.p_any - f64::from(a.matching_cards) / f64::from(a.deck_size)).abs() < 1e-12);
-    }
-
-    /// Prints the shipped odds table: `cargo test pray::tests::print_odds_table -- --ignored --nocapture`.
-    #[test]
-    #[ignore]
-    fn print_odds_table() {
-        for r in pray_odds_table(&shipped()).unwrap() {
-            println!(
-                "{:<7} Pray {} m={:>2}/{} P(any)={:.4} E={:.4} token draw={:.4} skip={} tricolor draw={:?}",
-                r.colour,
-                r.pray,
-                r.matching_cards,
-                r.deck_size,
-                r.p_any,
-                r.expected,
-                r.token_draw,
-                r.token_skip,
-                r.tricolor_draw
-            );
-        }
-        for (n, v) in choose_odds(&shipped()).unwrap() {
-            println!("choose after Pray {n}: {v:.4}");
-        }
     }
 }

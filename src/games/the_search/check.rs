@@ -3,9 +3,10 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::engine::{ONE_STEP_AHEAD, VARIANTS};
 use super::layout::{Grid, LayoutError, layout_possible, random_layout, validate};
 use super::rules::{Icon, Rules, Side};
-use crate::check::rule_problem;
+use crate::check::{in_components, rule_problem};
 use crate::diag::Problem;
 use crate::games::GameModule;
 use crate::model::Game;
@@ -39,7 +40,38 @@ pub fn logical(game: &Game, rules: &Rules) -> Vec<Problem> {
     }
     out.extend(setup_room(game, rules));
     out.extend(hands(game, rules));
+    out.extend(printed_reading(game));
     out
+}
+
+/// A card whose text depends on how the rulebook is read (One Step Ahead) names the reading
+/// it states in its `reading` field; its text is chosen by that reading, which must be the
+/// engine's default, so the printed card, the reference and the engine say the same.
+fn printed_reading(game: &Game) -> Vec<Problem> {
+    let Some(variant) = VARIANTS.iter().find(|v| v.name == ONE_STEP_AHEAD) else {
+        return Vec::new();
+    };
+    let default = variant.values[0];
+    let Some(deck) = game.deck(super::rules::CRIMINAL_DECK) else {
+        return Vec::new();
+    };
+    deck.cards
+        .iter()
+        .filter(|c| c.str("effect") == Some("fast-move"))
+        .filter(|c| c.str("reading") != Some(default))
+        .map(|c| {
+            in_components(
+                game,
+                c.id.span(),
+                format!(
+                    "card `{}` states the reading `{}` of the `{ONE_STEP_AHEAD}` variant; the engine plays `{default}` by default, and the printed card must say the same (set `reading = \"{default}\"`)",
+                    c.id.get_ref(),
+                    c.str("reading").unwrap_or("(none)"),
+                ),
+            )
+            .rule("One Step Ahead: move across two map cards, and the criminal may move one card diagonally (rulebook: Card Explanations)")
+        })
+        .collect()
 }
 
 fn layout_problem(game: &Game, e: &LayoutError) -> Problem {

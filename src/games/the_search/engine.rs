@@ -46,9 +46,9 @@ pub static VARIANTS: &[Variant] = &[
         doc: "'Wounding all 4 officers': by default all of them in the hospital at the same time (reinforced officers can be wounded again); `cumulative` counts every wound, so reinforcements do not undo one.",
     },
     Variant {
-        name: "one-step-ahead",
-        values: &["two-or-diagonal", "diagonal-within-two"],
-        doc: "One Step Ahead moves two cards, 'or one card diagonally': by default either two orthogonal steps or one diagonal step; `diagonal-within-two` lets one of the two steps be diagonal.",
+        name: ONE_STEP_AHEAD,
+        values: &[TWO_OR_DIAGONAL, DIAGONAL_WITHIN_TWO],
+        doc: "One Step Ahead moves 'across two map cards ... instead of one' and 'may move one card diagonally': by default exactly two orthogonal steps or one diagonal step; `diagonal-within-two` makes it exactly two steps, one of which may be diagonal. The printed card states the default reading.",
     },
     Variant {
         name: "stacking",
@@ -60,7 +60,27 @@ pub static VARIANTS: &[Variant] = &[
         values: &["allowed", "forbidden"],
         doc: "Setup keeps officers off crime scenes; by default they may enter them later; `forbidden` keeps them off all game.",
     },
+    Variant {
+        name: "enclosed-start",
+        values: &["forbidden", "allowed"],
+        doc: "Setup lets the criminal take 'any remaining non crime scene map card'; by default not one already surrounded (which would lose before the first turn); `allowed` permits it.",
+    },
+    Variant {
+        name: "empty-play",
+        values: &["allowed", "forbidden"],
+        doc: "A card may be played for no effect, only to discard it (by default); `forbidden` allows a play only when the card does something.",
+    },
+    Variant {
+        name: "passing",
+        values: &["must-act", "allowed"],
+        doc: "'Players may do any one action or all of them': by default a turn must hold a move or a card play whenever one is possible, so the sides cannot pass turn after turn; `allowed` lets a turn be only the draw.",
+    },
 ];
+
+/// The One Step Ahead variant and its readings; the printed card's text names its reading.
+pub const ONE_STEP_AHEAD: &str = "one-step-ahead";
+pub const TWO_OR_DIAGONAL: &str = "two-or-diagonal";
+pub const DIAGONAL_WITHIN_TWO: &str = "diagonal-within-two";
 
 /// The readings chosen for one game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -71,6 +91,9 @@ pub struct Readings {
     pub diagonal_within_two: bool,
     pub exclusive: bool,
     pub police_off_scenes: bool,
+    pub enclosed_start: bool,
+    pub no_empty_plays: bool,
+    pub passing_allowed: bool,
 }
 
 impl Readings {
@@ -95,6 +118,9 @@ impl Readings {
             diagonal_within_two: second(3),
             exclusive: second(4),
             police_off_scenes: second(5),
+            enclosed_start: second(6),
+            no_empty_plays: second(7),
+            passing_allowed: second(8),
         })
     }
 }
@@ -380,6 +406,10 @@ impl Engine for SearchEngine {
         self.new_game_on(&layout, config, rng)
     }
 
+    fn seat_names(&self, _players: usize) -> Option<Vec<String>> {
+        Some(super::views::seat_names())
+    }
+
     fn bot(&self, name: &str) -> Option<Box<dyn Bot<SearchState>>> {
         super::bots::by_name(name)
     }
@@ -587,7 +617,7 @@ impl SearchState {
             for &kind in self.cards[self.to_act.index()].hand.as_slice() {
                 if seen & (1 << kind) == 0 && g.kinds_len < MAX_KINDS {
                     seen |= 1 << kind;
-                    g.kinds[g.kinds_len] = (kind, self.target_count(kind));
+                    g.kinds[g.kinds_len] = (kind, self.play_count(kind));
                     g.kinds_len += 1;
                 }
             }
@@ -606,9 +636,9 @@ impl SearchState {
             return pick.found;
         }
         pick.left -= g.moves;
-        for &(kind, targets) in &g.kinds[..g.kinds_len] {
-            if pick.left < targets.max(1) {
-                if targets == 0 {
+        for &(kind, plays) in &g.kinds[..g.kinds_len] {
+            if pick.left < plays {
+                if self.target_count(kind) == 0 {
                     return Some(Action::Play {
                         kind,
                         target: Target::None,
@@ -617,7 +647,7 @@ impl SearchState {
                 let _ = self.targets(kind, &mut pick);
                 return pick.found;
             }
-            pick.left -= targets.max(1);
+            pick.left -= plays;
         }
         (g.end_turn && pick.left == 0).then_some(Action::EndTurn)
     }
@@ -627,6 +657,16 @@ impl SearchState {
         match self.to_act {
             Side::Criminal => self.criminal_path_count(distance, 0, false),
             Side::Police => self.officer_move_count(distance),
+        }
+    }
+
+    /// How many plays a card of `kind` offers: one per target, or a single play for no
+    /// effect when it has none (unless `empty-play=forbidden`).
+    fn play_count(&self, kind: u8) -> usize {
+        match self.target_count(kind) {
+            0 if self.readings.no_empty_plays => 0,
+            0 => 1,
+            n => n,
         }
     }
 
@@ -689,15 +729,22 @@ impl SearchState {
         if card && self.readings.diagonal_within_two {
             return self.walked_criminal_paths(steps, diagonal, card);
         }
-        let ends = grid.reach(&grid.orthogonal, c, steps, open)
-            | grid.reach(&grid.diagonal, c, diagonal, open);
+        // The usual move goes 1 to `steps` cards; the card's move exactly `steps`, or
+        // exactly `diagonal` diagonal cards.
+        let ends = if card {
+            grid.reach_exactly(&grid.orthogonal, c, steps, open)
+                | grid.reach_exactly(&grid.diagonal, c, diagonal, open)
+        } else {
+            grid.reach(&grid.orthogonal, c, steps, open)
+        };
         let passed = grid.reach(&grid.orthogonal, c, steps.saturating_sub(1), open)
             | grid.reach(&grid.diagonal, c, diagonal.saturating_sub(1), open);
         let unmarked = self.scenes & !self.marked;
         if self.readings.mark_at_end_only || passed & unmarked == 0 {
             return ones(ends & !(1 << c));
         }
-        if steps == 2
+        if card
+            && steps == 2
             && diagonal <= 1
             && let Some(n) = self.two_step_paths(open, unmarked, diagonal > 0)
         {
@@ -706,16 +753,16 @@ impl SearchState {
         self.walked_criminal_paths(steps, diagonal, card)
     }
 
-    /// Two orthogonal steps (and one diagonal, if the card allows) with scenes marked on the
-    /// way. Each end has one path marking nothing on the way, if any first step off a scene
-    /// (or a single step) reaches it, and one more for each unmarked scene it can be reached
-    /// through; a return to the start counts only through a scene. `None` when more paths
-    /// mark scenes than [`Found`] keeps apart (the walk then lists some twice).
+    /// Exactly two orthogonal steps (or one diagonal, if the card allows) with scenes marked
+    /// on the way. Each end has one path marking nothing on the way, if any first step off a
+    /// scene (or the diagonal step) reaches it, and one more for each unmarked scene it can be
+    /// reached through; a return to the start counts only through a scene. `None` when more
+    /// paths mark scenes than [`Found`] keeps apart (the walk then lists some twice).
     fn two_step_paths(&self, open: u64, unmarked: u64, diagonal: bool) -> Option<usize> {
         let grid = &self.table.grid;
         let c = self.criminal;
         let first = grid.orthogonal[usize::from(c)] & open;
-        let mut plain = first;
+        let mut plain = 0;
         if diagonal {
             plain |= grid.diagonal[usize::from(c)] & open;
         }
@@ -794,14 +841,43 @@ impl SearchState {
             Side::Police => self.criminal_mask(),
             Side::Criminal => police,
         };
-        self.all_cells() & !self.scenes & !taken
+        let free = self.all_cells() & !self.scenes & !taken;
+        if side == Side::Police || self.readings.enclosed_start {
+            return free;
+        }
+        // `enclosed-start=forbidden`: not a card the police already surround, unless every
+        // free card is surrounded.
+        let open = bits(free)
+            .filter(|&c| self.exits(c) != 0)
+            .fold(0u64, |m, c| m | 1 << c);
+        if open == 0 { free } else { open }
     }
 
     fn may_end_turn(&self) -> bool {
-        !(self.readings.criminal_must_move
+        let must_move = self.readings.criminal_must_move
             && self.to_act == Side::Criminal
             && self.moves_left > 0
-            && self.exits(self.criminal) != 0)
+            && self.exits(self.criminal) != 0;
+        // `passing=must-act`: a turn holds a move or a play whenever one is possible.
+        let must_act = !self.readings.passing_allowed && !self.acted() && self.can_act();
+        !(must_move || must_act)
+    }
+
+    /// Whether the side to act has moved or played a card this turn.
+    fn acted(&self) -> bool {
+        self.moved || self.plays_left < self.table.rules.cards_played
+    }
+
+    /// Whether the side to act has a legal move or card play.
+    fn can_act(&self) -> bool {
+        let can_move = self.moves_left > 0 && self.move_count() > 0;
+        let can_play = self.plays_left > 0
+            && self.cards[self.to_act.index()]
+                .hand
+                .as_slice()
+                .iter()
+                .any(|&kind| self.play_count(kind) > 0);
+        can_move || can_play
     }
 
     fn moves<S: Sink>(&self, sink: &mut S) -> Flow {
@@ -820,7 +896,7 @@ impl SearchState {
                 continue;
             }
             seen |= 1 << kind;
-            if self.targets(kind, sink)? == 0 {
+            if self.targets(kind, sink)? == 0 && !self.readings.no_empty_plays {
                 sink.run(
                     || 1,
                     |_| Action::Play {
@@ -1012,6 +1088,7 @@ impl SearchState {
             unmarked: self.scenes & !self.marked,
             end_only: self.readings.mark_at_end_only,
             steps,
+            min_len: if card { steps } else { 1 },
             dirs: 0..ORTHOGONAL,
             keep: &mut keep,
         };
@@ -1023,6 +1100,7 @@ impl SearchState {
             walk.run(start, self.criminal, 0, 0);
             if card && diagonal > 0 {
                 walk.steps = diagonal;
+                walk.min_len = diagonal;
                 walk.dirs = ORTHOGONAL..DIRECTIONS;
                 walk.run(start, self.criminal, diagonal, 0);
             }
@@ -1055,6 +1133,7 @@ impl SearchState {
             unmarked: 0,
             end_only: true,
             steps,
+            min_len: 1,
             dirs: 0..ORTHOGONAL,
             keep: &mut keep,
         }
@@ -1086,10 +1165,7 @@ struct Groups {
 
 impl Groups {
     fn total(&self) -> usize {
-        let plays: usize = self.kinds[..self.kinds_len]
-            .iter()
-            .map(|&(_, n)| n.max(1))
-            .sum();
+        let plays: usize = self.kinds[..self.kinds_len].iter().map(|&(_, n)| n).sum();
         self.moves + plays + usize::from(self.end_turn)
     }
 }
@@ -1207,6 +1283,8 @@ struct Walk<'a, F: FnMut(Path, u8, u64)> {
     unmarked: u64,
     end_only: bool,
     steps: u8,
+    /// Shortest path kept: 1 for the usual move, all of `steps` for One Step Ahead.
+    min_len: u8,
     dirs: std::ops::Range<usize>,
     /// Receives each path, its end and the scenes it would mark.
     keep: &'a mut F,
@@ -1230,7 +1308,7 @@ impl<F: FnMut(Path, u8, u64)> Walk<'_, F> {
             let here = self.unmarked & 1 << to;
             let marks = marks | here;
             let reported = if self.end_only { here } else { marks };
-            if to != path.from || reported != 0 {
+            if next.len >= self.min_len && (to != path.from || reported != 0) {
                 (self.keep)(next, to, reported);
             }
             if next.len < self.steps {
@@ -1658,6 +1736,26 @@ impl State for SearchState {
         copy
     }
 
+    fn skip_determinize(&self, observer: Player, rng: &mut ChaCha8Rng) {
+        self.determinize_draws(observer, rng);
+    }
+
+    fn turns_played(&self) -> Option<u32> {
+        Some(self.stats.turns + 1)
+    }
+
+    fn public_view(&self) -> String {
+        super::views::public_view(self)
+    }
+
+    fn private_view(&self, seat: Player) -> String {
+        super::views::private_view(self, seat)
+    }
+
+    fn hidden_events(&self, before: &Self) -> Vec<String> {
+        super::views::hidden_events(before, self)
+    }
+
     fn moves_played(&self) -> u32 {
         self.moves_played
     }
@@ -1806,6 +1904,25 @@ impl SearchState {
 
 pub(super) fn order_of(top: &[u8; MAX_STEPS], look: u8, p: u8) -> [u8; MAX_STEPS] {
     permuted(top, look, usize::from(p))
+}
+
+impl SearchState {
+    /// The random draws of `determinize` without the copy: those of the same two shuffles
+    /// (a shuffle's draws depend only on the length), and the new seed.
+    fn determinize_draws(&self, observer: Player, rng: &mut ChaCha8Rng) {
+        let me = if observer == 0 {
+            Side::Criminal
+        } else {
+            Side::Police
+        };
+        let own = &self.cards[me.index()];
+        let hidden = usize::from(own.draw.len - own.known_top.min(own.draw.len));
+        let other = &self.cards[me.other().index()];
+        let pool = usize::from(other.hand.len) + usize::from(other.draw.len);
+        crate::engine::draws::skip_shuffle(rng, hidden);
+        crate::engine::draws::skip_shuffle(rng, pool);
+        rng.next_u64();
+    }
 }
 
 #[cfg(test)]

@@ -148,14 +148,19 @@ fn setup_keeps_pawns_off_crime_scenes() {
     let places = s.legal_actions();
     assert!(!places.contains(&Action::Place(0)), "not on a crime scene");
     assert!(!places.contains(&Action::Place(1)), "not on an officer");
-    assert!(places.contains(&Action::Place(2)));
+    assert!(places.contains(&Action::Place(4)));
+    // C1 (2) is boxed in by the officers on B1, D1 and C2: by default not a starting card.
+    assert!(
+        !places.contains(&Action::Place(2)),
+        "not already surrounded"
+    );
     let hand = usize::from(s.table.rules.hand_size);
     assert_eq!(s.pile_sizes(Side::Police).0, hand);
     assert_eq!(s.pile_sizes(Side::Criminal).0, hand);
 }
 
 #[test]
-fn criminal_cannot_enter_police_or_barricades_and_may_pass() {
+fn criminal_cannot_enter_police_or_barricades() {
     // Criminal on B1 (1): officers on C1 and B2; A1 is a crime scene, free.
     let mut s = placed(&[2, 6, 18, 19], 1, &[]);
     let moves: Vec<Action> = s
@@ -164,7 +169,6 @@ fn criminal_cannot_enter_police_or_barricades_and_may_pass() {
         .filter(|a| matches!(a, Action::Move(_)))
         .collect();
     assert_eq!(moves, vec![Action::Move(step(1, &[W]))]);
-    assert!(s.legal_actions().contains(&Action::EndTurn));
     s.apply(Action::Move(step(1, &[W])));
     assert_eq!(
         s.marked().count_ones(),
@@ -545,6 +549,138 @@ fn one_step_ahead_moves_two_or_one_diagonally() {
     );
 }
 
+/// The ends of the One Step Ahead plays open to the criminal.
+fn fast_move_ends(s: &SearchState) -> std::collections::BTreeSet<u8> {
+    s.legal_actions()
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Play {
+                target: Target::Path(p),
+                ..
+            } => Some(p.end(&s.table.grid)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn one_step_ahead_never_makes_a_one_card_orthogonal_move() {
+    // Card Explanations: One Step Ahead moves "across two map cards with your criminal
+    // pawn, instead of one": a single orthogonal card is the usual move, not the card's.
+    for variants in [vec![], vec![("one-step-ahead", "diagonal-within-two")]] {
+        let mut s = placed(&[7, 18, 1, 3], 12, &variants);
+        let f = kind(&s, Side::Criminal, |e| matches!(e, Effect::FastMove { .. }));
+        set_hand(&mut s, Side::Criminal, &[f]);
+        let grid = &s.table.grid;
+        let paths: Vec<Path> = s
+            .legal_actions()
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Play {
+                    target: Target::Path(p),
+                    ..
+                } => Some(p),
+                _ => None,
+            })
+            .collect();
+        assert!(!paths.is_empty());
+        for p in paths {
+            let diagonal_jump = p.len == 1 && grid.diagonal[12] & (1 << p.end(grid)) != 0;
+            assert!(
+                p.len == 2 || (variants.is_empty() && diagonal_jump),
+                "{variants:?}: {p:?}"
+            );
+        }
+        if variants.is_empty() {
+            let ends = fast_move_ends(&s);
+            for neighbour in [11, 13, 17] {
+                assert!(!ends.contains(&neighbour), "{neighbour}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_printed_one_step_ahead_states_the_default_reading() {
+    use crate::games::GameModule;
+    let data = FsPath::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let mut game = load_game(&data, "the-search").unwrap();
+    assert!(super::super::check::TheSearch.check(&game).is_empty());
+    let deck = game
+        .components
+        .decks
+        .iter_mut()
+        .find(|d| d.id.get_ref() == "criminal")
+        .unwrap();
+    let card = deck
+        .cards
+        .iter_mut()
+        .find(|c| c.id.get_ref() == "one-step-ahead")
+        .unwrap();
+    assert_eq!(card.str("reading"), Some(VARIANTS[3].values[0]));
+    card.fields.insert(
+        "reading".into(),
+        toml::Spanned::new(0..0, toml::Value::String(DIAGONAL_WITHIN_TWO.into())),
+    );
+    let problems = super::super::check::TheSearch.check(&game);
+    assert_eq!(problems.len(), 1);
+    assert!(problems[0].render(false).contains(TWO_OR_DIAGONAL));
+}
+
+#[test]
+fn enclosed_start_variant() {
+    // Setup: "The criminal player then places his pawn on any remaining non crime scene map
+    // card"; Win: the police win by surrounding the criminal. E1 (4) is a corner: officers on
+    // D1 (3) and E2 (9) box it in, as in the rulebook's corner example.
+    for (variants, legal) in [(vec![], false), (vec![("enclosed-start", "allowed")], true)] {
+        let e = engine();
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut s = e
+            .new_game_on(&test_layout(), &config(&variants), &mut rng)
+            .unwrap();
+        for c in [3, 9, 18, 19] {
+            s.apply(Action::Place(c));
+        }
+        assert_eq!(s.legal_actions().contains(&Action::Place(4)), legal);
+        if legal {
+            s.apply(Action::Place(4));
+            assert_eq!(s.winner(), Some(Side::Police));
+        }
+    }
+}
+
+#[test]
+fn empty_play_variant() {
+    // Play: "Play an action card, discarding it". Take to the Sewers off a sewer does nothing.
+    for (variants, legal) in [(vec![], true), (vec![("empty-play", "forbidden")], false)] {
+        let mut s = placed(&[7, 18, 2, 3], 11, &variants);
+        let t = kind(&s, Side::Criminal, |e| e == Effect::SewerTravel);
+        set_hand(&mut s, Side::Criminal, &[t]);
+        let empty = Action::Play {
+            kind: t,
+            target: Target::None,
+        };
+        assert_eq!(s.legal_actions().contains(&empty), legal, "{variants:?}");
+        assert_eq!(s.legal_count(), s.legal_actions().len());
+    }
+}
+
+#[test]
+fn passing_variant() {
+    // Play: "Players may do any one action or all of them during their turn". By default a
+    // turn holds a move or a play when one is possible; `passing=allowed` lets it be the draw.
+    for (variants, may_pass) in [(vec![], false), (vec![("passing", "allowed")], true)] {
+        let mut s = placed(&[2, 6, 18, 19], 1, &variants);
+        assert_eq!(
+            s.legal_actions().contains(&Action::EndTurn),
+            may_pass,
+            "{variants:?}"
+        );
+        s.apply(Action::Move(step(1, &[W])));
+        assert!(s.legal_actions().contains(&Action::EndTurn), "after a move");
+    }
+}
+
 #[test]
 fn one_step_ahead_marks_scenes_passed_over_unless_the_variant_says_otherwise() {
     // Criminal on B4 is a scene; use A4 (15): east is B4 (16, scene), then C4 (17).
@@ -580,6 +716,14 @@ fn diagonal_within_two_variant() {
         kind: f,
         target: twice
     }));
+    let single = Target::Path(step(12, &[NE]));
+    assert!(
+        !s.legal_actions().contains(&Action::Play {
+            kind: f,
+            target: single
+        }),
+        "exactly two steps in this reading"
+    );
 }
 
 #[test]
@@ -767,6 +911,9 @@ fn random_games_under_the_other_readings() {
             ("one-step-ahead", "diagonal-within-two"),
             ("stacking", "exclusive"),
             ("police-on-scenes", "forbidden"),
+            ("enclosed-start", "allowed"),
+            ("empty-play", "forbidden"),
+            ("passing", "allowed"),
         ],
         5000,
     );

@@ -88,6 +88,25 @@ impl Grid {
         reached
     }
 
+    /// The cards `from` reaches in exactly `steps` steps through `open` cards (a walk may
+    /// come back to a card it passed); none for zero steps.
+    pub fn reach_exactly(&self, next: &[u64], from: u8, steps: u8, open: u64) -> u64 {
+        if steps == 0 {
+            return 0;
+        }
+        let mut frontier = 1u64 << from;
+        for _ in 0..steps {
+            let mut grown = 0;
+            let mut f = frontier;
+            while f != 0 {
+                grown |= next[f.trailing_zeros() as usize];
+                f &= f - 1;
+            }
+            frontier = grown & open;
+        }
+        frontier
+    }
+
     pub fn cells(&self) -> usize {
         self.step.len()
     }

@@ -11,6 +11,7 @@ pub mod check;
 pub mod engine;
 pub mod layout;
 pub mod rules;
+mod views;
 mod words;
 
 pub use check::{ENGINE_ID, TheSearch};

@@ -120,7 +120,7 @@ pub fn observation(state: &SearchState, player: Player) -> String {
     s
 }
 
-fn kinds_text(state: &SearchState, side: Side, cards: &[u8]) -> String {
+pub(super) fn kinds_text(state: &SearchState, side: Side, cards: &[u8]) -> String {
     let kinds = &state.table().rules.kinds[side.index()];
     let parts: Vec<String> = (0..kinds.len() as u8)
         .filter_map(|k| {
@@ -133,7 +133,7 @@ fn kinds_text(state: &SearchState, side: Side, cards: &[u8]) -> String {
 
 /// One line per map row: icon (X crime scene, * marked scene, o sewer, P station, . street),
 /// then C for the criminal, a digit for officers, B for a barricade.
-fn map_text(state: &SearchState, s: &mut String) {
+pub(super) fn map_text(state: &SearchState, s: &mut String) {
     let grid = &state.table().grid;
     let police = state.officer_cells().collect::<Vec<u8>>();
     let barricades = state.barricade_mask();

@@ -1,0 +1,77 @@
+//! Capek Golems as `printplay replay` shows it: the table every player sees, and each hand.
+
+use std::fmt::Write as _;
+
+use super::state::CapekState;
+use crate::engine::Player;
+
+/// The cards of a set of card bits, by name.
+fn names(state: &CapekState, set: u64) -> String {
+    let names: Vec<&str> = (0..64u8)
+        .filter(|&c| set & (1u64 << c) != 0)
+        .map(|c| state.rules.card_names[usize::from(c)].as_str())
+        .collect();
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// Turn and outrage, the Auction House by price, the piles, and each player's golem cards
+/// and hand size.
+pub fn public_view(s: &CapekState) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "turn {}, player {} to act; public outrage {} of {}",
+        s.turns,
+        s.current + 1,
+        s.outrage,
+        s.rules.outrage_max
+    );
+    let slots: Vec<String> = s
+        .auction()
+        .iter()
+        .zip(&s.rules.prices)
+        .map(
+            |(&card, price)| match s.rules.card_names.get(usize::from(card)) {
+                Some(name) => format!("({price}) {name}"),
+                None => format!("({price}) empty"),
+            },
+        )
+        .collect();
+    let _ = writeln!(out, "auction house: {}", slots.join("; "));
+    let _ = writeln!(
+        out,
+        "draw pile {} cards; discard pile: {}",
+        s.draw.count_ones(),
+        names(s, s.discard)
+    );
+    for p in 0..usize::from(s.players) {
+        let golems: Vec<String> = (0..s.rules.golems[p].len())
+            .map(|g| {
+                format!(
+                    "{} {}/{}{}",
+                    s.rules.golem_names[p][g],
+                    s.research[p][g],
+                    s.rules.golems[p][g].research,
+                    if s.set_done(p, g) { " + set" } else { "" }
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "player {}: {} cards in hand; golem research {}",
+            p + 1,
+            s.hands[p].count_ones(),
+            golems.join(", ")
+        );
+    }
+    out
+}
+
+/// The cards in `seat`'s hand.
+pub fn private_view(s: &CapekState, seat: Player) -> String {
+    format!("hand: {}\n", names(s, s.hands[seat]))
+}

@@ -1,0 +1,138 @@
+//! The Search as `printplay replay` shows it: the map and piles every player sees, each
+//! side's hand, and the chance events inside a move (random discards, draws, reshuffles).
+
+use std::fmt::Write as _;
+
+use super::engine::SearchState;
+use super::rules::Side;
+use super::words::{kinds_text, map_text};
+use crate::engine::Player;
+
+fn side_of(seat: Player) -> Side {
+    if seat == 0 {
+        Side::Criminal
+    } else {
+        Side::Police
+    }
+}
+
+/// The seats' names, the data's deck ids of the two sides: criminal first.
+pub fn seat_names() -> Vec<String> {
+    vec![Side::Criminal.name().into(), Side::Police.name().into()]
+}
+
+/// Who acts and what is left of their turn, the map with pawns and barricades, the hospital,
+/// and each side's pile sizes and discard pile.
+pub fn public_view(state: &SearchState) -> String {
+    let mut s = String::new();
+    match state.side_to_act() {
+        Some(side) => {
+            let (moves, plays, extra) = state.turn_state();
+            let _ = writeln!(
+                s,
+                "turn {}, the {} to act: {moves} moves and {plays} card plays left, {extra} extra draws",
+                state.stats_turns() + 1,
+                side.name()
+            );
+        }
+        None => {
+            let _ = writeln!(s, "game over");
+        }
+    }
+    if let Some(p) = state.pending() {
+        let _ = writeln!(s, "to do now: {p}");
+    }
+    let _ = writeln!(
+        s,
+        "map (X crime scene, * marked scene, o sewer, P station; C criminal, a digit officers, B barricade):"
+    );
+    coordinates_map(state, &mut s);
+    let _ = writeln!(s, "officers wounded (in hospital): {}", state.wounded());
+    for side in [Side::Criminal, Side::Police] {
+        let (hand, draw, discard) = state.pile_sizes(side);
+        let _ = writeln!(
+            s,
+            "{}: {hand} cards in hand, draw pile {draw}, discard pile {discard} [{}]",
+            side.name(),
+            kinds_text(state, side, state.discards(side))
+        );
+    }
+    s
+}
+
+/// The map with the cell names the moves use: column letters above, row numbers beside.
+fn coordinates_map(state: &SearchState, s: &mut String) {
+    let grid = &state.table().grid;
+    let mut map = String::new();
+    map_text(state, &mut map);
+    let letters: String = (0..grid.columns)
+        .map(|c| {
+            let name = grid.cell_name(c);
+            format!(
+                "{:<5}",
+                name.trim_end_matches(|ch: char| ch.is_ascii_digit())
+            )
+        })
+        .collect();
+    let _ = writeln!(s, "   {}", letters.trim_end());
+    for (r, line) in map.lines().enumerate() {
+        let _ = writeln!(s, "{:<3}{}", r + 1, line.trim_end());
+    }
+}
+
+/// A side's hand, and the top of its draw pile where it has looked.
+pub fn private_view(state: &SearchState, seat: Player) -> String {
+    let side = side_of(seat);
+    let mut hand = state.hand(side).to_vec();
+    hand.sort_unstable();
+    let mut s = format!("hand: {}\n", kinds_text(state, side, &hand));
+    let top: Vec<&str> = state
+        .known_top(side)
+        .iter()
+        .rev()
+        .map(|&k| {
+            state.table().rules.kinds[side.index()][usize::from(k)]
+                .name
+                .as_str()
+        })
+        .collect();
+    if !top.is_empty() {
+        let _ = writeln!(s, "draw pile, top first: {}", top.join(", "));
+    }
+    s
+}
+
+/// What the engine's own generator decided inside the move from `before` to `after`: the
+/// cards the other side discarded at random, reshuffles and cards drawn.
+pub fn hidden_events(before: &SearchState, after: &SearchState) -> Vec<String> {
+    let mut events = Vec::new();
+    let actor = before.side_to_act();
+    for side in [Side::Criminal, Side::Police] {
+        let (old, new) = (before.discards(side), after.discards(side));
+        if new.len() < old.len() {
+            events.push(format!(
+                "the {} shuffles the discard pile into a new draw pile",
+                side.name()
+            ));
+        } else if Some(side) != actor && new.len() > old.len() {
+            events.push(format!(
+                "the {} discards at random: {}",
+                side.name(),
+                kinds_text(after, side, &new[old.len()..])
+            ));
+        }
+        let drawn = drawn(before, after, side);
+        if drawn > 0 {
+            events.push(format!("the {} draws {drawn} cards", side.name()));
+        }
+    }
+    events
+}
+
+/// Cards that left `side`'s draw pile (a reshuffle refills it first).
+fn drawn(before: &SearchState, after: &SearchState, side: Side) -> usize {
+    let (_, old_draw, old_discard) = before.pile_sizes(side);
+    let (_, new_draw, new_discard) = after.pile_sizes(side);
+    let refilled = old_discard.saturating_sub(new_discard);
+    (old_draw + refilled).saturating_sub(new_draw)
+}

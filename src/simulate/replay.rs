@@ -1,0 +1,324 @@
+//! `printplay replay`: one simulated game move by move, as a playtester follows it at the
+//! table: after every move the public state and the hands the chosen observer may see, chance
+//! events named, and the final scores. The same game the simulator plays as game `index`.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use super::{EngineTask, SimOptions, Step, checked_config, play_watched, seat_names, seat_specs};
+use crate::engine::{Engine, Player, State, Turn};
+use crate::model::Game;
+
+/// Whose eyes the replay shows the hands through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Observer {
+    /// One seat (0-based): its own hand only.
+    Seat(Player),
+    /// Every hand.
+    Omniscient,
+}
+
+impl Observer {
+    /// `--observer`: a seat counted from 1 or a seat's name (`police`), among `names`.
+    pub fn parse(text: &str, names: &[String]) -> Result<Observer, String> {
+        let by_number = text
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=names.len()).contains(n))
+            .map(|n| n - 1);
+        let by_name = names.iter().position(|n| n.eq_ignore_ascii_case(text));
+        by_number.or(by_name).map(Observer::Seat).ok_or_else(|| {
+            format!(
+                "--observer takes a seat from 1 to {} or a seat's name ({}), not `{text}`",
+                names.len(),
+                names.join(", ")
+            )
+        })
+    }
+
+    fn sees(self, seat: Player) -> bool {
+        match self {
+            Observer::Seat(s) => s == seat,
+            Observer::Omniscient => true,
+        }
+    }
+}
+
+/// A seat's hand, as far as the observer may see it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeatView {
+    pub seat: usize,
+    pub name: String,
+    pub view: String,
+}
+
+/// The table at one moment: what everybody sees and the hands the observer sees.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Table {
+    pub public: String,
+    pub hands: Vec<SeatView>,
+}
+
+/// One move or chance outcome and the table after it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReplayStep {
+    /// The move's number (chance outcomes are not moves and have none).
+    pub number: Option<u32>,
+    /// The seat that moved (its name), or `chance`.
+    pub by: String,
+    pub action: String,
+    /// Chance events inside the move (cards discarded at random, reshuffles).
+    pub events: Vec<String>,
+    pub after: Table,
+}
+
+/// A seat's result at the end.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Score {
+    pub seat: usize,
+    pub name: String,
+    pub bot: String,
+    /// 1 a win, 0 a loss, shares for ties; all 0 when stopped at the move cap.
+    pub result: f64,
+}
+
+/// One game, move by move.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Replay {
+    pub game: String,
+    pub seed: u64,
+    pub index: u64,
+    /// `omniscient` or the observing seat's name.
+    pub observer: String,
+    pub setup: Table,
+    pub steps: Vec<ReplayStep>,
+    pub moves: u32,
+    pub turns: Option<u32>,
+    /// How the game ended, or `stopped at the move cap`.
+    pub ending: String,
+    pub scores: Vec<Score>,
+    pub end_stats: Vec<(String, f64)>,
+}
+
+/// Plays game `index` of the run `opts` describes and records it for `observer`
+/// (`None`: every hand shown). `observer` names a seat by number from 1 or by name.
+pub fn replay(
+    game: &Game,
+    opts: &SimOptions,
+    index: u64,
+    observer: Option<&str>,
+) -> Result<Replay, String> {
+    struct Task<'a> {
+        opts: &'a SimOptions,
+        index: u64,
+        observer: Option<&'a str>,
+    }
+    impl EngineTask for Task<'_> {
+        type Output = Replay;
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Replay, String> {
+            let config = checked_config(&engine, game, self.opts)?;
+            let names = seat_names(&engine, game, config.players);
+            let observer = match self.observer {
+                Some(text) => Observer::parse(text, &names)?,
+                None => Observer::Omniscient,
+            };
+            let mut recorder = Recorder::new(&names, observer);
+            let result = play_watched(&engine, &config, self.opts, self.index, |step| {
+                recorder.see(step)
+            })?;
+            let bots = seat_specs(self.opts, config.players, self.index);
+            let scores = names
+                .iter()
+                .zip(bots)
+                .zip(&result.returns)
+                .enumerate()
+                .map(|(i, ((name, bot), &result))| Score {
+                    seat: i + 1,
+                    name: name.clone(),
+                    bot,
+                    result,
+                })
+                .collect();
+            let ending = if result.timeout {
+                "stopped at the move cap".to_string()
+            } else {
+                result.end_reason.unwrap_or("game over").to_string()
+            };
+            Ok(Replay {
+                game: game.slug.clone(),
+                seed: self.opts.seed,
+                index: self.index,
+                observer: match observer {
+                    Observer::Seat(s) => names[s].clone(),
+                    Observer::Omniscient => "omniscient".into(),
+                },
+                setup: recorder.setup.unwrap_or_else(|| Table {
+                    public: String::new(),
+                    hands: Vec::new(),
+                }),
+                steps: recorder.steps,
+                moves: result.moves,
+                turns: result.turns,
+                ending,
+                scores,
+                end_stats: result
+                    .end_stats
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), *v))
+                    .collect(),
+            })
+        }
+    }
+    let task = Task {
+        opts,
+        index,
+        observer,
+    };
+    super::with_engine(game, task)
+}
+
+/// Builds the replay as the game is played: each move is written down with the state before
+/// it, and completed with the table once the next state is seen.
+struct Recorder<'a, S: State> {
+    names: &'a [String],
+    observer: Observer,
+    setup: Option<Table>,
+    steps: Vec<ReplayStep>,
+    /// The state before the move last recorded, for the events inside it.
+    before: Option<S>,
+}
+
+impl<'a, S: State> Recorder<'a, S> {
+    fn new(names: &'a [String], observer: Observer) -> Self {
+        Recorder {
+            names,
+            observer,
+            setup: None,
+            steps: Vec::new(),
+            before: None,
+        }
+    }
+
+    fn see(&mut self, step: Step<'_, S>) {
+        let state = match step {
+            Step::Move(s, _) | Step::End(s) => s,
+        };
+        if self.setup.is_none() {
+            self.setup = Some(self.table(state));
+        } else {
+            self.complete_last(state);
+        }
+        if let Step::Move(s, action) = step {
+            let (number, by) = match s.turn() {
+                Turn::Player(p) => (Some(s.moves_played() + 1), self.names[p].clone()),
+                _ => (None, "chance".to_string()),
+            };
+            self.steps.push(ReplayStep {
+                number,
+                by,
+                action: s.action_name(action),
+                events: Vec::new(),
+                after: Table {
+                    public: String::new(),
+                    hands: Vec::new(),
+                },
+            });
+            self.before = Some(s.clone());
+        }
+    }
+
+    /// Fills in the last step's table and hidden events from the state after it.
+    fn complete_last(&mut self, after: &S) {
+        let table = self.table(after);
+        let events = match &self.before {
+            Some(before) => after.hidden_events(before),
+            None => Vec::new(),
+        };
+        if let Some(last) = self.steps.last_mut() {
+            last.after = table;
+            last.events = events;
+        }
+    }
+
+    fn table(&self, s: &S) -> Table {
+        let public = s.public_view();
+        let hands = (0..s.num_players())
+            .filter(|&p| self.observer.sees(p))
+            .map(|p| SeatView {
+                seat: p + 1,
+                name: self.names[p].clone(),
+                view: s.private_view(p),
+            })
+            .collect();
+        Table { public, hands }
+    }
+}
+
+impl Replay {
+    /// The replay in words, as `printplay replay` prints it.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{} game {} of seed {}, hands as {} sees them",
+            self.game,
+            self.index,
+            self.seed,
+            if self.observer == "omniscient" {
+                "an onlooker who sees every hand".to_string()
+            } else {
+                format!("the {}", self.observer)
+            }
+        );
+        let _ = writeln!(out, "\nsetup:");
+        write_table(&mut out, &self.setup);
+        for step in &self.steps {
+            let head = match step.number {
+                Some(n) => format!("{n:>4}. {}", step.action),
+                None => format!("   chance: {}", step.action),
+            };
+            let _ = writeln!(out, "\n{head}");
+            for e in &step.events {
+                let _ = writeln!(out, "      chance: {e}");
+            }
+            write_table(&mut out, &step.after);
+        }
+        self.write_end(&mut out);
+        out
+    }
+
+    fn write_end(&self, out: &mut String) {
+        let turns = self.turns.map_or(String::new(), |t| format!(", {t} turns"));
+        let _ = writeln!(
+            out,
+            "\nend: {} after {} moves{turns}",
+            self.ending, self.moves
+        );
+        for s in &self.scores {
+            let _ = writeln!(out, "  {} ({}): {}", s.name, s.bot, s.result);
+        }
+        for (k, v) in &self.end_stats {
+            let _ = writeln!(out, "  {k}: {v}");
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("replays serialise") + "\n"
+    }
+}
+
+fn write_table(out: &mut String, t: &Table) {
+    for line in t.public.lines() {
+        let _ = writeln!(out, "      {line}");
+    }
+    for h in &t.hands {
+        let mut lines = h.view.lines();
+        if let Some(first) = lines.next() {
+            let _ = writeln!(out, "      {}: {first}", h.name);
+        }
+        for line in lines {
+            let _ = writeln!(out, "        {line}");
+        }
+    }
+}

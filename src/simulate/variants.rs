@@ -1,0 +1,109 @@
+//! The rule variants of a game's engine (the rulebook's ambiguities), for `printplay
+//! variants` and for the message when `--variant` names one the engine does not know.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use super::EngineTask;
+use crate::engine::{Engine, Variant};
+use crate::model::Game;
+
+/// One variant as a designer reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariantInfo {
+    pub name: String,
+    /// Every value, the default first.
+    pub values: Vec<String>,
+    /// What the rulebook leaves open: the rules reference's words where it has them (English),
+    /// else the engine's.
+    pub ambiguity: String,
+    /// The reading played by default, in the reference's words, when it gives them.
+    pub reading: Option<String>,
+}
+
+impl VariantInfo {
+    pub fn default_value(&self) -> &str {
+        &self.values[0]
+    }
+}
+
+fn info(v: &Variant, game: &Game) -> VariantInfo {
+    let text = game
+        .rules
+        .texts
+        .get("en")
+        .and_then(|t| t.text.variants.iter().find(|x| x.id.get_ref() == v.name));
+    VariantInfo {
+        name: v.name.to_string(),
+        values: v.values.iter().map(|s| s.to_string()).collect(),
+        ambiguity: text.map_or(v.doc.to_string(), |t| plain(t.ambiguity.get_ref())),
+        reading: text.map(|t| plain(t.reading.get_ref())),
+    }
+}
+
+/// Prose on one line: paragraphs joined, spaces collapsed.
+fn plain(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The variants of the game's engine.
+pub fn variants(game: &Game) -> Result<Vec<VariantInfo>, String> {
+    struct Task;
+    impl EngineTask for Task {
+        type Output = Vec<VariantInfo>;
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Vec<VariantInfo>, String> {
+            Ok(engine.variants().iter().map(|v| info(v, game)).collect())
+        }
+    }
+    super::with_engine(game, Task)
+}
+
+/// The variants in words: name, values with the default marked, the ambiguity, the reading.
+pub fn variants_text(game: &Game, list: &[VariantInfo]) -> String {
+    let mut out = format!("{} ({})", game.info.name, game.slug);
+    if list.is_empty() {
+        out.push_str(": no rule variants\n");
+        return out;
+    }
+    let _ = writeln!(out, ": {} rule variants (--variant NAME=VALUE)", list.len());
+    for v in list {
+        let values: Vec<String> = v
+            .values
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                if i == 0 {
+                    format!("{x} (default)")
+                } else {
+                    x.clone()
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "\n  {}: {}", v.name, values.join(" | "));
+        let _ = writeln!(out, "    open question: {}", v.ambiguity);
+        if let Some(r) = &v.reading {
+            let _ = writeln!(out, "    played by default: {r}");
+        }
+    }
+    out
+}
+
+/// Checks `--variant` choices against the engine's variants; the error lists them all.
+pub fn check_choices(
+    game: &Game,
+    known: &[Variant],
+    chosen: &BTreeMap<String, String>,
+) -> Result<(), String> {
+    for (name, value) in chosen {
+        let problem = match known.iter().find(|v| v.name == name) {
+            None => format!("{} has no variant `{name}`", game.slug),
+            Some(v) if !v.values.contains(&value.as_str()) => {
+                format!("variant `{name}` has no value `{value}`")
+            }
+            Some(_) => continue,
+        };
+        let list: Vec<VariantInfo> = known.iter().map(|v| info(v, game)).collect();
+        return Err(format!("{problem}; {}", variants_text(game, &list)));
+    }
+    Ok(())
+}
