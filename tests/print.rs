@@ -641,6 +641,20 @@ fn builds_are_byte_identical() {
     }
 }
 
+/// Copies a game's folder, every file and folder in it.
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_folder(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
 /// What `check` says of one game in a data folder, one message per problem.
 fn check_messages(data: &Path, slug: &str) -> Vec<String> {
     let g = load_game(data, slug).unwrap();
@@ -796,11 +810,11 @@ fn nothing_on_any_sheet_is_set_below_six_points() {
 fn check_names_the_card_and_field_of_text_that_would_need_smaller_type() {
     let dir = tempfile::tempdir().unwrap();
     let copy = dir.path().join("the-search");
-    std::fs::create_dir(&copy).unwrap();
-    for f in ["game.toml", "components.toml"] {
-        std::fs::copy(Path::new("data/the-search").join(f), copy.join(f)).unwrap();
-    }
-    assert!(check_messages(dir.path(), "the-search").is_empty());
+    copy_folder(Path::new("data/the-search"), &copy);
+    assert_eq!(
+        check_messages(dir.path(), "the-search"),
+        Vec::<String>::new()
+    );
     // A card text that fits only in type below 6 pt.
     let original = std::fs::read_to_string(copy.join("components.toml")).unwrap();
     // About 290 characters: five lines of 5 pt type would hold them, the box's 6 pt cannot.
