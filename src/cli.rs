@@ -485,7 +485,7 @@ fn analyze(data: &Path, args: AnalyzeArgs) -> Exit {
         Ok(g) => g,
         Err(exit) => return exit,
     };
-    let problems = check_game(&game);
+    let problems = crate::check::check_game(&game);
     if !problems.is_empty() {
         return report(&problems);
     }
