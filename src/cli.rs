@@ -227,7 +227,8 @@ pub struct BuildArgs {
     pub games: Vec<String>,
     #[arg(long, value_enum, default_value = "a4")]
     pub paper: Paper,
-    /// How the printer turns the sheet; backs are mirrored to match.
+    /// How the printer turns the sheet; backs are mirrored (and turned for short-edge) to
+    /// match; `off` writes back sheets to glue onto the fronts.
     #[arg(long, value_enum, default_value = "long-edge")]
     pub duplex: Duplex,
     /// Bleed around every card, in millimetres (0 to 10).
@@ -254,6 +255,12 @@ pub struct BuildArgs {
     /// Where the Tabletop Simulator images will be hosted (default: file:// paths).
     #[arg(long, value_name = "URL")]
     pub tts_base_url: Option<String>,
+    /// Cut guides on card sheets: crop marks, full-length cut lines, or both.
+    #[arg(long, value_enum, default_value = "crop")]
+    pub marks: crate::render::Marks,
+    /// Let decks of the same card size and back template share sheets.
+    #[arg(long)]
+    pub pack: bool,
     /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, rules, index.
     #[arg(long, value_parser = pipeline::parse_only)]
     pub only: Option<BTreeSet<String>>,
@@ -382,6 +389,8 @@ fn build_options(args: &BuildArgs) -> BuildOptions {
             preset: args.shop_preset,
         }),
         tts_base_url: args.tts_base_url.clone(),
+        marks: args.marks,
+        pack: args.pack,
         only: args.only.clone().unwrap_or_default(),
         live_reload: false,
     }

@@ -1,15 +1,16 @@
-//! The print stage read back: the PDFs' page sizes, boxes, crop marks, faces, mirrored backs,
-//! fonts and text, checked against the layout plan; builds are byte-identical; a page
-//! rendered by pdftoppm shows art in the bleed.
+//! The print stage read back: the PDFs' page sizes, boxes, every card's bleed (its clip in
+//! the PDF), crop marks and cut lines, faces, mirrored and turned backs, fonts, type sizes
+//! and text, checked against the layout plan; builds are byte-identical; a page rendered by
+//! pdftoppm shows art in the bleed; `check` catches type below 6 pt and backs alike in grey.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use lopdf::{Document, Object, ObjectId};
 use printplay::model::{Game, load_game};
-use printplay::render::layout::{Grid, Rect};
+use printplay::render::layout::{Grid, MIN_TEXT_PT, MM_PER_PT, Rect};
 use printplay::render::sheets::CardPage;
-use printplay::render::{self, BuildOptions, Duplex, Paper};
+use printplay::render::{self, BuildOptions, Duplex, Marks, Paper};
 
 const PT: f64 = 72.0 / 25.4;
 const TOL: f64 = 0.05;
@@ -88,8 +89,18 @@ fn same_rect(a: Rect, b: Rect) -> bool {
 /// A straight line from one point to another, in millimetres.
 type Segment = ((f64, f64), (f64, f64));
 
-/// Stroked straight segments of a page, in millimetres from the top-left corner.
-fn segments(doc: &Document, page: ObjectId) -> Vec<Segment> {
+/// What a page's content stream draws, in millimetres from the top-left corner.
+#[derive(Default)]
+struct Drawn {
+    /// Straight segments stroked with no clip in force: the sheet's own lines (crop marks,
+    /// cut lines, ruler), not a card's art.
+    guides: Vec<Segment>,
+    /// Rectangles set as clips: each card's bleed, and any clip a face draws with.
+    clips: Vec<Rect>,
+}
+
+/// Reads a page's content stream: its unclipped strokes and its rectangular clips.
+fn drawn(doc: &Document, page: ObjectId) -> Drawn {
     let content = lopdf::content::Content::decode(&doc.get_page_content(page)).unwrap();
     let media = page_box(doc, page, b"MediaBox");
     let h_pt = media.h * PT;
@@ -105,11 +116,16 @@ fn segments(doc: &Document, page: ObjectId) -> Vec<Segment> {
         ]
     };
     let apply = |m: M, x: f64, y: f64| (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]);
-    let mut stack: Vec<M> = Vec::new();
+    let to_mm = |(x, y): (f64, f64)| (x / PT, (h_pt - y) / PT);
+    // Graphics state: transform and whether a clip is in force.
+    let mut stack: Vec<(M, bool)> = Vec::new();
     let mut ctm: M = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
+    let mut clipped = false;
     let mut path: Vec<Segment> = Vec::new();
+    let mut rects: Vec<Rect> = Vec::new();
+    let mut points: Vec<(f64, f64)> = Vec::new();
     let mut cur = (0.0, 0.0);
-    let mut out = Vec::new();
+    let mut out = Drawn::default();
     for op in content.operations {
         let n: Vec<f64> = op
             .operands
@@ -120,52 +136,106 @@ fn segments(doc: &Document, page: ObjectId) -> Vec<Segment> {
             })
             .collect();
         match op.operator.as_str() {
-            "q" => stack.push(ctm),
-            "Q" => ctm = stack.pop().unwrap_or(ctm),
+            "q" => stack.push((ctm, clipped)),
+            "Q" => (ctm, clipped) = stack.pop().unwrap_or((ctm, clipped)),
             "cm" => ctm = mul([n[0], n[1], n[2], n[3], n[4], n[5]], ctm),
-            "m" => cur = apply(ctm, n[0], n[1]),
+            "m" => {
+                cur = apply(ctm, n[0], n[1]);
+                points.push(to_mm(cur));
+            }
             "l" => {
                 let p = apply(ctm, n[0], n[1]);
-                path.push((cur, p));
+                path.push((to_mm(cur), to_mm(p)));
+                points.push(to_mm(p));
                 cur = p;
             }
-            "S" => out.append(&mut path),
-            "n" | "f" | "f*" | "B" | "b" | "W" => path.clear(),
+            "re" => {
+                let (a, b) = (
+                    to_mm(apply(ctm, n[0], n[1])),
+                    to_mm(apply(ctm, n[0] + n[2], n[1] + n[3])),
+                );
+                rects.push(Rect {
+                    x: a.0.min(b.0),
+                    y: a.1.min(b.1),
+                    w: (a.0 - b.0).abs(),
+                    h: (a.1 - b.1).abs(),
+                });
+            }
+            "W" | "W*" => {
+                let rect = axis_rect(&points);
+                // krilla clips everything to the page first: that clip is no card's.
+                let whole_page = rect.is_some_and(|r| same_rect(r, media));
+                out.clips.append(&mut rects);
+                out.clips.extend(rect.filter(|_| !whole_page));
+                clipped |= !whole_page;
+            }
+            "S" | "s" if !clipped => {
+                out.guides.append(&mut path);
+                points.clear();
+            }
+            "S" | "s" | "n" | "f" | "f*" | "F" | "B" | "B*" | "b" | "b*" => {
+                path.clear();
+                rects.clear();
+                points.clear();
+            }
             _ => {}
         }
     }
-    out.into_iter()
-        .map(|((x1, y1), (x2, y2))| ((x1 / PT, (h_pt - y1) / PT), (x2 / PT, (h_pt - y2) / PT)))
-        .collect()
+    out
 }
 
-/// Vertical and horizontal crop marks: (x of each mark above or below the block) and (y of
-/// each mark left or right of it). A crop mark starts outside the trim, no nearer than 1 mm
-/// and no farther than 1 mm beyond the bleed, and runs away from the block past the bleed.
-fn crop_marks(segs: &[Segment], trim: Rect, bleed: Rect) -> (Vec<f64>, Vec<f64>) {
-    let b = trim.x - bleed.x;
-    // Distances outward from the trim of a mark's near and far ends.
-    let is_mark = |near: f64, far: f64| near >= 1.0 - TOL && near <= b + 1.0 && far > b + 0.5;
+/// The rectangle a closed path of four corners draws, if it is one with sides along the axes.
+fn axis_rect(points: &[(f64, f64)]) -> Option<Rect> {
+    if !(4..=5).contains(&points.len()) {
+        return None;
+    }
+    let mut xs: Vec<f64> = points.iter().map(|p| p.0).collect();
+    let mut ys: Vec<f64> = points.iter().map(|p| p.1).collect();
+    for v in [&mut xs, &mut ys] {
+        v.sort_by(f64::total_cmp);
+        v.dedup_by(|a, b| (*a - *b).abs() < 1e-3);
+    }
+    (xs.len() == 2 && ys.len() == 2).then(|| Rect {
+        x: xs[0],
+        y: ys[0],
+        w: xs[1] - xs[0],
+        h: ys[1] - ys[0],
+    })
+}
+
+/// Vertical and horizontal crop marks: (x of each vertical mark above or below the bleed)
+/// and (y of each horizontal mark left or right of it).
+fn crop_marks(segs: &[Segment], bleed: Rect) -> (Vec<f64>, Vec<f64>) {
     let mut xs = Vec::new();
     let mut ys = Vec::new();
     for &((x1, y1), (x2, y2)) in segs {
         let (top, bottom) = (y1.min(y2), y1.max(y2));
         let (left, right) = (x1.min(x2), x1.max(x2));
-        let (trim_bottom, trim_right) = (trim.y + trim.h, trim.x + trim.w);
-        if close(x1, x2)
-            && (is_mark(trim.y - bottom, trim.y - top)
-                || is_mark(top - trim_bottom, bottom - trim_bottom))
-        {
+        let long = (bottom - top).max(right - left);
+        if !(2.0 - TOL..=4.0 + TOL).contains(&long) {
+            continue;
+        }
+        // A crop mark starts half a millimetre beyond the bleed and runs away from it.
+        if close(x1, x2) && (close(bottom, bleed.y - 0.5) || close(top, bleed.bottom() + 0.5)) {
             xs.push(x1);
         }
-        if close(y1, y2)
-            && (is_mark(trim.x - right, trim.x - left)
-                || is_mark(left - trim_right, right - trim_right))
-        {
+        if close(y1, y2) && (close(right, bleed.x - 0.5) || close(left, bleed.right() + 0.5)) {
             ys.push(y1);
         }
     }
     (xs, ys)
+}
+
+/// True when the segment passes through the inside of `r` (touching its edge is outside).
+fn crosses(seg: Segment, r: Rect) -> bool {
+    let ((x1, y1), (x2, y2)) = seg;
+    let inside = |x: f64, y: f64| {
+        x > r.x + 1e-3 && x < r.right() - 1e-3 && y > r.y + 1e-3 && y < r.bottom() - 1e-3
+    };
+    (0..=40).any(|i| {
+        let t = f64::from(i) / 40.0;
+        inside(x1 + (x2 - x1) * t, y1 + (y2 - y1) * t)
+    })
 }
 
 fn cut_lines(page: &CardPage) -> (Vec<f64>, Vec<f64>) {
@@ -188,17 +258,74 @@ fn page_sizes_are_a4_and_letter() {
             let m = page_box(&doc, id, b"MediaBox");
             assert!(close(m.w, w) && close(m.h, h), "{paper:?}: {m:?}");
         }
-        let grid = Grid::new(paper, (63.0, 88.0), 3.0).unwrap();
-        assert_eq!(
-            (grid.cols, grid.rows),
-            (3, 3),
-            "poker cards 3 x 3 on {paper:?}"
-        );
+    }
+    // Poker cards: 3 x 3 on A4 with the bleed reduced to 1.5 mm; Letter is too short for
+    // three rows with bleed, margins and marks, so 3 x 2 with 2.4 mm.
+    let a4 = Grid::new(Paper::A4, (63.0, 88.0), 3.0).unwrap();
+    assert_eq!((a4.cols, a4.rows, a4.bleed), (3, 3, 1.5));
+    let letter = Grid::new(Paper::Letter, (63.0, 88.0), 3.0).unwrap();
+    assert_eq!((letter.cols, letter.rows, letter.bleed), (3, 2, 2.4));
+}
+
+/// Every option a card sheet can be built with.
+fn every_layout() -> Vec<BuildOptions> {
+    let mut all = Vec::new();
+    for paper in [Paper::A4, Paper::Letter] {
+        for (duplex, marks, pack) in [
+            (Duplex::LongEdge, Marks::Crop, false),
+            (Duplex::ShortEdge, Marks::Both, true),
+            (Duplex::Off, Marks::Lines, true),
+        ] {
+            all.push(BuildOptions {
+                marks,
+                pack,
+                ..options(paper, duplex, (0.4, -0.3))
+            });
+        }
+    }
+    all
+}
+
+#[test]
+fn every_card_bleeds_inside_the_page_over_no_other_card_and_guides_stay_off_the_trims() {
+    for slug in ["capek-golems", "the-search"] {
+        for o in every_layout() {
+            let what = format!("{slug} {:?} {:?} {:?}", o.paper, o.duplex, o.marks);
+            let (_, plan, doc, _) = cards(slug, &o);
+            for (page, id) in plan.iter().zip(page_ids(&doc)) {
+                let media = page_box(&doc, id, b"MediaBox");
+                let d = drawn(&doc, id);
+                let b = page.grid.bleed;
+                let trims: Vec<Rect> = page.placed.iter().map(|p| p.trim).collect();
+                // The PDF clips each card to its bleed: find that clip for every card.
+                for (n, t) in trims.iter().enumerate() {
+                    let want = t.grow(b);
+                    let clip = d.clips.iter().find(|c| same_rect(**c, want));
+                    let clip = clip.unwrap_or_else(|| panic!("{what}: no bleed clip {want:?}"));
+                    assert!(
+                        media.grow(-5.0).contains(*clip, TOL),
+                        "{what}: {clip:?} margin"
+                    );
+                    for (m, other) in trims.iter().enumerate() {
+                        assert!(
+                            n == m || !clip.overlaps(*other, TOL),
+                            "{what}: bleed of {n} over the trim of {m}"
+                        );
+                    }
+                }
+                assert!(!d.guides.is_empty(), "{what}: guides drawn");
+                for seg in &d.guides {
+                    for t in &trims {
+                        assert!(!crosses(*seg, *t), "{what}: {seg:?} crosses {t:?}");
+                    }
+                }
+            }
+        }
     }
 }
 
 #[test]
-fn trim_and_bleed_boxes_and_crop_marks_match_every_card_cell() {
+fn trim_and_bleed_boxes_frame_the_cards_and_every_cut_has_two_crop_marks() {
     for paper in [Paper::A4, Paper::Letter] {
         let o = options(paper, Duplex::LongEdge, (0.0, 0.0));
         let (_, plan, doc, _) = cards("capek-golems", &o);
@@ -216,24 +343,46 @@ fn trim_and_bleed_boxes_and_crop_marks_match_every_card_cell() {
                 same_rect(trim, block),
                 "TrimBox {trim:?} vs cells {block:?}"
             );
-            assert!(same_rect(bleed, block.grow(o.bleed)), "BleedBox {bleed:?}");
-            // Every card cell's four edges are cut lines marked on the page, outside the trim
-            // and reaching past the bleed, on both sides of the block.
-            let (mx, my) = crop_marks(&segments(&doc, id), trim, bleed);
+            assert!(same_rect(bleed, block.grow(page.grid.bleed)), "{bleed:?}");
+            let (mx, my) = crop_marks(&drawn(&doc, id).guides, bleed);
+            for x in &xs {
+                assert_eq!(count_near(&mx, *x), 2, "vertical cut at {x} on {paper:?}");
+            }
+            for y in &ys {
+                assert_eq!(count_near(&my, *y), 2, "horizontal cut at {y} on {paper:?}");
+            }
+            assert_eq!(mx.len(), 2 * xs.len(), "no mark anywhere else");
+            assert_eq!(my.len(), 2 * ys.len());
             for p in &page.placed {
-                for x in [p.trim.x, p.trim.right()] {
-                    assert_eq!(count_near(&mx, x), 2, "vertical cut at {x} on {paper:?}");
-                }
-                for y in [p.trim.y, p.trim.bottom()] {
-                    assert_eq!(count_near(&my, y), 2, "horizontal cut at {y} on {paper:?}");
-                }
                 assert!(close(p.trim.w, 63.0) && close(p.trim.h, 88.0));
             }
-            // No mark anywhere else.
-            assert_eq!(mx.len(), 2 * xs.len());
-            assert_eq!(my.len(), 2 * ys.len());
         }
     }
+}
+
+#[test]
+fn cut_lines_run_along_every_cut_through_the_gutters() {
+    let o = BuildOptions {
+        marks: Marks::Lines,
+        ..options(Paper::A4, Duplex::LongEdge, (0.0, 0.0))
+    };
+    let (_, plan, doc, _) = cards("capek-golems", &o);
+    let page = &plan[0];
+    let guides = drawn(&doc, page_ids(&doc)[0]).guides;
+    let (xs, _) = cut_lines(page);
+    let block = page_box(&doc, page_ids(&doc)[0], b"BleedBox");
+    for x in xs {
+        // A line beside the cut (half its width off), from above the bleed to below it.
+        let line = guides.iter().find(|((x1, y1), (x2, y2))| {
+            close(*x1, *x2)
+                && (x1 - x).abs() < 0.1
+                && y1.min(*y2) < block.y
+                && y1.max(*y2) > block.bottom()
+        });
+        assert!(line.is_some(), "cut line at {x}");
+    }
+    let (mx, _) = crop_marks(&guides, block);
+    assert!(mx.is_empty(), "lines alone draw no crop marks");
 }
 
 #[test]
@@ -268,23 +417,29 @@ fn faces_equal_the_sum_of_counts_and_backs_mirror_fronts() {
             );
             let pages = page_ids(&doc);
             assert_eq!(pages.len(), plan.len());
-            // Duplex: each front page is followed by its back page, slot for slot mirrored.
+            // Duplex: each front page is followed by its back page, slot for slot mirrored,
+            // and short-edge backs turned upside down.
             for (i, pair) in plan.chunks(2).enumerate() {
                 let (f, b) = (&pair[0], &pair[1]);
-                assert!(!f.back && b.back && f.deck == b.deck);
+                assert!(!f.back && b.back && f.decks == b.decks);
                 let (pw, ph) = f.grid.paper;
                 for (pf, pb) in f.placed.iter().zip(&b.placed) {
                     assert_eq!(pf.card, pb.card);
-                    let expect = match duplex {
-                        Duplex::LongEdge => Rect {
-                            x: pw - pf.trim.right(),
-                            ..pf.trim
-                        },
-                        Duplex::ShortEdge => Rect {
-                            y: ph - pf.trim.bottom(),
-                            ..pf.trim
-                        },
-                        Duplex::Off => pf.trim,
+                    let (expect, turn) = match duplex {
+                        Duplex::ShortEdge => (
+                            Rect {
+                                y: ph - pf.trim.bottom(),
+                                ..pf.trim
+                            },
+                            180,
+                        ),
+                        _ => (
+                            Rect {
+                                x: pw - pf.trim.right(),
+                                ..pf.trim
+                            },
+                            0,
+                        ),
                     };
                     let expect = Rect {
                         x: expect.x + offset.0,
@@ -297,12 +452,12 @@ fn faces_equal_the_sum_of_counts_and_backs_mirror_fronts() {
                         pb.card,
                         pb.trim
                     );
+                    assert_eq!(pb.turn, turn);
                 }
                 // And the PDF's crop marks on the back page sit at the mirrored cut lines.
                 let back_id = pages[2 * i + 1];
-                let trim = page_box(&doc, back_id, b"TrimBox");
                 let bleed = page_box(&doc, back_id, b"BleedBox");
-                let (mx, my) = crop_marks(&segments(&doc, back_id), trim, bleed);
+                let (mx, my) = crop_marks(&drawn(&doc, back_id).guides, bleed);
                 let (bx, by) = cut_lines(b);
                 for x in &bx {
                     assert_eq!(count_near(&mx, *x), 2, "{slug}: back cut x {x}");
@@ -316,7 +471,17 @@ fn faces_equal_the_sum_of_counts_and_backs_mirror_fronts() {
 }
 
 #[test]
-fn one_sided_prints_all_fronts_then_all_backs() {
+fn short_edge_backs_are_drawn_upside_down() {
+    let o = options(Paper::A4, Duplex::ShortEdge, (0.0, 0.0));
+    let g = game("capek-golems");
+    let faces = render::draw_faces(&g, &o).unwrap();
+    let pages = render::card_pages(&g, &faces, &o).unwrap();
+    assert!(pages[1].svg.contains("rotate(180 31.5000 44.0000)"));
+    assert!(!pages[0].svg.contains("rotate(180"));
+}
+
+#[test]
+fn one_sided_prints_all_fronts_then_backs_to_glue_behind_them() {
     let (_, plan, _, _) = cards(
         "capek-golems",
         &options(Paper::Letter, Duplex::Off, (0.0, 0.0)),
@@ -324,15 +489,35 @@ fn one_sided_prints_all_fronts_then_all_backs() {
     let first_back = plan.iter().position(|p| p.back).unwrap();
     assert!(plan[..first_back].iter().all(|p| !p.back));
     assert!(plan[first_back..].iter().all(|p| p.back));
-    for p in &plan {
-        for (i, placed) in p.placed.iter().enumerate() {
-            assert_eq!(
-                placed.trim,
-                p.grid.front_cell(i),
-                "not mirrored when one-sided"
-            );
+    let fronts = &plan[..first_back];
+    for (f, b) in fronts.iter().zip(&plan[first_back..]) {
+        assert_eq!(f.sheet, b.sheet);
+        let pw = f.grid.paper.0;
+        for (pf, pb) in f.placed.iter().zip(&b.placed) {
+            // Glued back to back, a sheet turned over its long edge: mirrored left to right.
+            assert_eq!(pf.card, pb.card);
+            assert!(close(pb.trim.x, pw - pf.trim.right()) && close(pb.trim.y, pf.trim.y));
+            assert_eq!(pb.turn, 0);
         }
     }
+}
+
+#[test]
+fn packed_decks_share_sheets_capek_on_six() {
+    let g = game("capek-golems");
+    let sheets = |pack: bool| {
+        let o = BuildOptions {
+            pack,
+            ..options(Paper::A4, Duplex::LongEdge, (0.0, 0.0))
+        };
+        let faces = render::draw_faces(&g, &o).unwrap();
+        let plan = render::card_plan(&faces, &o).unwrap();
+        let fronts: Vec<&CardPage> = plan.iter().filter(|p| !p.back).collect();
+        let cards: usize = fronts.iter().map(|p| p.placed.len()).sum();
+        (fronts.len(), cards)
+    };
+    assert_eq!(sheets(false), (8, 54));
+    assert_eq!(sheets(true), (6, 54));
 }
 
 fn fonts_of(doc: &Document) -> Vec<(String, bool)> {
@@ -420,9 +605,11 @@ fn every_card_name_and_text_is_in_the_pdf() {
                         c.id.get_ref()
                     );
                 }
-                // Ids are printed outside the trim for collation.
+                // Ids are printed outside the trim for collation (a long one shortened).
+                let id = c.id.get_ref().as_str();
+                let short: String = id.chars().take(11).collect();
                 assert!(
-                    text.contains(c.id.get_ref().as_str()),
+                    text.contains(id) || text.contains(&short),
                     "{slug}: id {}",
                     c.id.get_ref()
                 );
@@ -545,10 +732,132 @@ fn rendered_page_has_art_in_the_bleed_and_white_margins() {
     };
     let block = render::sheets::cut_lines(&plan[0].placed);
     let (x0, y0) = (block.0[0], block.1[0]);
+    let bleed = plan[0].grid.bleed;
     // Halfway into the bleed, beside the first card's upper band: its colour, not paper.
-    let bleed_px = at(x0 - o.bleed / 2.0, y0 + 10.0);
+    let bleed_px = at(x0 - bleed / 2.0, y0 + 10.0);
     assert_ne!(bleed_px, (255, 255, 255), "art runs into the bleed");
+    // Halfway into the gutter between the first two cards: the first card's own art.
+    let gutter_px = at(block.0[1] + bleed / 2.0, y0 + 10.0);
+    assert_ne!(
+        gutter_px,
+        (255, 255, 255),
+        "each card bleeds into the gutter"
+    );
     // Beyond the bleed and away from cut lines: white paper.
-    let margin_px = at(x0 - o.bleed - 2.0, y0 + 40.0);
+    let margin_px = at(x0 - bleed - 2.0, y0 + 40.0);
     assert_eq!(margin_px, (255, 255, 255), "nothing printed in the margin");
+}
+
+/// Every `font-size` of an SVG page, in points.
+fn type_sizes_pt(svg: &str) -> Vec<f64> {
+    svg.split("font-size=\"")
+        .skip(1)
+        .map(|rest| rest[..rest.find('"').unwrap()].parse::<f64>().unwrap() / MM_PER_PT)
+        .collect()
+}
+
+#[test]
+fn nothing_on_any_sheet_is_set_below_six_points() {
+    for slug in [
+        "capek-golems",
+        "the-search",
+        "aether",
+        "imperial-settlers-aztecs",
+    ] {
+        let g = game(slug);
+        for paper in [Paper::A4, Paper::Letter] {
+            let o = options(paper, Duplex::LongEdge, (0.0, 0.0));
+            let faces = render::draw_faces(&g, &o).unwrap();
+            let mut svgs: Vec<String> = render::card_pages(&g, &faces, &o)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|p| p.svg)
+                .collect();
+            svgs.extend(
+                render::sheets::token_pages(&g.info.name, &faces.pieces, paper)
+                    .into_iter()
+                    .map(|p| p.svg),
+            );
+            svgs.extend(
+                render::calibrate::pages(paper, Duplex::ShortEdge)
+                    .into_iter()
+                    .map(|p| p.svg),
+            );
+            for svg in svgs {
+                for pt in type_sizes_pt(&svg) {
+                    assert!(pt >= MIN_TEXT_PT - 1e-3, "{slug} {paper:?}: {pt:.2} pt");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn check_names_the_card_and_field_of_text_that_would_need_smaller_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("the-search");
+    std::fs::create_dir(&copy).unwrap();
+    for f in ["game.toml", "components.toml"] {
+        std::fs::copy(Path::new("data/the-search").join(f), copy.join(f)).unwrap();
+    }
+    assert!(check_messages(dir.path(), "the-search").is_empty());
+    // A card text that fits only in type below 6 pt.
+    let original = std::fs::read_to_string(copy.join("components.toml")).unwrap();
+    // About 290 characters: five lines of 5 pt type would hold them, the box's 6 pt cannot.
+    let long = "The criminal must leave a marker here and move on at once. ".repeat(5);
+    let edited = original.replacen(
+        "text = \"The criminal must leave a marker here.\"",
+        &format!("text = \"{}\"", long.trim()),
+        1,
+    );
+    assert_ne!(edited, original);
+    std::fs::write(copy.join("components.toml"), &edited).unwrap();
+    let problems = check_messages(dir.path(), "the-search");
+    assert!(
+        problems.iter().any(|p| p.contains("map-crime-scene")
+            && p.contains("card text")
+            && p.contains("6.0 pt")),
+        "{problems:?}"
+    );
+    // A game asking for larger type gets it checked at that size.
+    std::fs::write(copy.join("components.toml"), &original).unwrap();
+    let game_toml = std::fs::read_to_string(copy.join("game.toml")).unwrap();
+    let raised = game_toml.replacen("[game]\n", "[game]\nmin_text_pt = 11\n", 1);
+    std::fs::write(copy.join("game.toml"), raised).unwrap();
+    let problems = check_messages(dir.path(), "the-search");
+    assert!(
+        problems.iter().any(|p| p.contains("11.0 pt")),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn check_catches_two_decks_whose_backs_look_alike_in_greyscale() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("capek-golems");
+    std::fs::create_dir(&copy).unwrap();
+    for f in ["game.toml", "components.toml"] {
+        std::fs::copy(Path::new("data/capek-golems").join(f), copy.join(f)).unwrap();
+    }
+    let original = std::fs::read_to_string(copy.join("components.toml")).unwrap();
+    // The golem back as it was: a blue-grey as dark as the game cards' brown.
+    let golem_back = original
+        .lines()
+        .find(|l| l.contains("title = \"Capek Golem\""))
+        .unwrap()
+        .to_string();
+    let dark =
+        "back = { template = \"capek-back\", title = \"Capek Golem\", colour = \"#2b3a42\" }";
+    std::fs::write(
+        copy.join("components.toml"),
+        original.replacen(&golem_back, dark, 1),
+    )
+    .unwrap();
+    let problems = check_messages(dir.path(), "capek-golems");
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("`game` and `golem`") && p.contains("greyscale")),
+        "{problems:?}"
+    );
 }

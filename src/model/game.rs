@@ -50,6 +50,9 @@ pub struct GameInfo {
     /// The rule engine that plays this game, if any (`printplay list` shows the known ones).
     #[serde(default)]
     pub engine: Option<String>,
+    /// Smallest type on this game's cards and sheets, in points: at least 6 (the default).
+    #[serde(default)]
+    pub min_text_pt: Option<f64>,
 }
 
 fn english() -> String {

@@ -224,61 +224,26 @@ fn tile_page(
         vx = win.x,
         vy = win.y
     );
-    // Overlap strips: this tile's right and bottom strips lie under the next tiles.
-    let mut strip = |x: f64, y: f64, w: f64, h: f64, text: &str, vertical: bool| {
-        body.push_str(&format!(
-            r##"<rect x="{x:.3}" y="{y:.3}" width="{w:.3}" height="{h:.3}" fill="#808080" fill-opacity="0.18" stroke="#000000" stroke-width="0.2" stroke-dasharray="2 1"/>"##
+    // Glue flaps: this tile's right and bottom strips lie under the next tiles. They are
+    // faded, and every alignment mark lies in them, never on the playing area.
+    for flap in glue_flaps(win, of, at) {
+        let page = Rect {
+            x: x0 + flap.rect.x - win.x,
+            y: y0 + flap.rect.y - win.y,
+            ..flap.rect
+        };
+        body.push_str(&flap_svg(
+            page,
+            flap.vertical,
+            &tile_name(flap.under.0, flap.under.1),
         ));
-        let (cx, cy) = (x + w / 2.0, y + h / 2.0);
-        let rot = if vertical { -90 } else { 0 };
-        body.push_str(&format!(
-            r#"<g transform="translate({cx:.3} {cy:.3}) rotate({rot})">{}</g>"#,
-            layout::label(0.0, 0.8, 2.2, "middle", text)
-        ));
-    };
-    if c + 1 < of.0 {
-        strip(
-            x0 + win.w - OVERLAP,
-            y0,
-            OVERLAP,
-            win.h,
-            &format!("overlap: glue tile {} on top here", tile_name(c + 1, r)),
-            true,
-        );
     }
-    if r + 1 < of.1 {
-        strip(
-            x0,
-            y0 + win.h - OVERLAP,
-            win.w,
-            OVERLAP,
-            &format!("overlap: glue tile {} on top here", tile_name(c, r + 1)),
-            false,
-        );
-    }
-    // Alignment marks: crosses at the corners of every overlap, in board coordinates, so the
-    // same cross appears on both tiles and they line up when the crosses do.
-    let mut d = String::new();
-    for (bx, by) in alignment_points(win, of, at) {
-        let (px, py) = (x0 + bx - win.x, y0 + by - win.y);
-        d.push_str(&format!(
-            "M{:.3},{py:.3} H{:.3} M{px:.3},{:.3} V{:.3} ",
-            px - 3.0,
-            px + 3.0,
-            py - 3.0,
-            py + 3.0
-        ));
-        body.push_str(&format!(r##"<circle cx="{px:.3}" cy="{py:.3}" r="1.5" fill="none" stroke="#000000" stroke-width="0.2"/>"##));
-    }
-    body.push_str(&format!(
-        r##"<path d="{d}" stroke="#000000" stroke-width="0.2"/>"##
-    ));
     body.push_str(&format!(
         r##"<rect x="{x0:.3}" y="{y0:.3}" width="{:.3}" height="{:.3}" fill="none" stroke="#000000" stroke-width="0.2"/>"##,
         win.w, win.h
     ));
     let label = format!(
-        "{game_name} · {board_name} · tile {} (row {}, column {}) of {} x {} · cut the outer border of tiles that are glued over others",
+        "{game_name} · {board_name} · tile {} (row {}, column {}) of {} x {} · cut along the outer line; glue each next tile over the faded flap",
         tile_name(c, r),
         r + 1,
         c + 1,
@@ -294,43 +259,116 @@ fn tile_page(
     }
 }
 
-/// Points inside the overlaps of tile `at`, in board coordinates.
-fn alignment_points(win: Rect, of: (usize, usize), at: (usize, usize)) -> Vec<(f64, f64)> {
-    let mut pts = Vec::new();
-    let mid = OVERLAP / 2.0;
+/// A strip of a tile that the next tile is glued over.
+#[derive(Debug, Clone, Copy)]
+pub struct Flap {
+    /// In board coordinates.
+    pub rect: Rect,
+    /// True for the strip along the right edge (the next tile's left edge lies on its inner
+    /// edge), false for the bottom one.
+    pub vertical: bool,
+    /// The tile glued over it (column, row).
+    pub under: (usize, usize),
+}
+
+/// The glue flaps of tile `at` whose window on the board is `win`.
+pub fn glue_flaps(win: Rect, of: (usize, usize), at: (usize, usize)) -> Vec<Flap> {
     let (c, r) = at;
-    let xs = [win.x + mid, win.right() - mid];
-    let ys = [win.y + mid, win.bottom() - mid];
-    // Left strip is shared with the tile to the left, right with the tile to the right, etc.
-    if c > 0 {
-        pts.extend([(xs[0], win.y + win.h * 0.25), (xs[0], win.y + win.h * 0.75)]);
-    }
+    let mut out = Vec::new();
     if c + 1 < of.0 {
-        pts.extend([(xs[1], win.y + win.h * 0.25), (xs[1], win.y + win.h * 0.75)]);
-    }
-    if r > 0 {
-        pts.extend([(win.x + win.w * 0.25, ys[0]), (win.x + win.w * 0.75, ys[0])]);
+        out.push(Flap {
+            rect: Rect {
+                x: win.right() - OVERLAP,
+                w: OVERLAP,
+                ..win
+            },
+            vertical: true,
+            under: (c + 1, r),
+        });
     }
     if r + 1 < of.1 {
-        pts.extend([(win.x + win.w * 0.25, ys[1]), (win.x + win.w * 0.75, ys[1])]);
+        out.push(Flap {
+            rect: Rect {
+                y: win.bottom() - OVERLAP,
+                h: OVERLAP,
+                ..win
+            },
+            vertical: false,
+            under: (c, r + 1),
+        });
     }
-    pts
+    out
+}
+
+/// Alignment marks of a flap (page coordinates): the line the next tile's edge goes on (the
+/// flap's inner edge, drawn a mark's width inside the flap) and arrows pointing at it.
+pub fn flap_marks(flap: Rect, vertical: bool) -> Vec<((f64, f64), (f64, f64))> {
+    let inset = 0.3;
+    let mut segs = Vec::new();
+    if vertical {
+        let x = flap.x + inset;
+        segs.push(((x, flap.y), (x, flap.bottom())));
+        for f in [0.25, 0.75] {
+            let y = flap.y + flap.h * f;
+            segs.push(((x + 1.0, y), (x + 5.0, y)));
+            segs.push(((x + 1.0, y), (x + 3.0, y - 1.5)));
+            segs.push(((x + 1.0, y), (x + 3.0, y + 1.5)));
+        }
+    } else {
+        let y = flap.y + inset;
+        segs.push(((flap.x, y), (flap.right(), y)));
+        for f in [0.25, 0.75] {
+            let x = flap.x + flap.w * f;
+            segs.push(((x, y + 1.0), (x, y + 5.0)));
+            segs.push(((x, y + 1.0), (x - 1.5, y + 3.0)));
+            segs.push(((x, y + 1.0), (x + 1.5, y + 3.0)));
+        }
+    }
+    segs
+}
+
+/// A flap drawn on the page: faded art, its alignment marks and what to glue there.
+fn flap_svg(flap: Rect, vertical: bool, next: &str) -> String {
+    let mut out = format!(
+        r##"<rect x="{:.3}" y="{:.3}" width="{:.3}" height="{:.3}" fill="#ffffff" fill-opacity="0.55"/>"##,
+        flap.x, flap.y, flap.w, flap.h
+    );
+    let d: String = flap_marks(flap, vertical)
+        .iter()
+        .map(|((x1, y1), (x2, y2))| format!("M{x1:.3},{y1:.3} L{x2:.3},{y2:.3} "))
+        .collect();
+    out.push_str(&format!(
+        r##"<path d="{}" fill="none" stroke="#000000" stroke-width="0.3"/>"##,
+        d.trim_end()
+    ));
+    let text = format!("glue flap: tile {next} goes over this strip, its edge on the line");
+    let (cx, cy) = (flap.x + flap.w / 2.0 + 1.5, flap.y + flap.h / 2.0 + 1.5);
+    let (cx, cy, rot) = if vertical {
+        (cx, flap.y + flap.h / 2.0, -90)
+    } else {
+        (flap.x + flap.w / 2.0, cy, 0)
+    };
+    out.push_str(&format!(
+        r#"<g transform="translate({cx:.3} {cy:.3}) rotate({rot})">{}</g>"#,
+        layout::label(0.0, 0.8, layout::FURNITURE_SIZE, "middle", &text)
+    ));
+    out
 }
 
 fn furniture(paper: (f64, f64), label: &str) -> String {
     let mut out = layout::label(
         PRINTER_MARGIN + 4.0,
-        PRINTER_MARGIN + 2.5,
-        2.2,
+        PRINTER_MARGIN + layout::FURNITURE_SIZE,
+        layout::FURNITURE_SIZE,
         "start",
         label,
     );
-    let y = paper.1 - PRINTER_MARGIN - 5.0;
+    let y = paper.1 - PRINTER_MARGIN - layout::RULER_HEIGHT;
     out.push_str(&layout::ruler(paper.0 - PRINTER_MARGIN - 54.0, y));
     out.push_str(&layout::label(
         PRINTER_MARGIN + 4.0,
-        y + 2.0,
-        1.8,
+        paper.1 - PRINTER_MARGIN - 0.6,
+        layout::FURNITURE_SIZE,
         "start",
         layout::ACTUAL_SIZE,
     ));
@@ -432,4 +470,53 @@ pub fn pairs_of(v: &Value) -> Vec<(String, String)> {
             ))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alignment_marks_lie_in_the_glue_flaps_under_the_next_tiles() {
+        let size = (420.0, 330.0);
+        let area = (186.0, 273.0);
+        let of = tiles(size, area);
+        assert_eq!(of, (3, 2));
+        let step = (area.0 - OVERLAP, area.1 - OVERLAP);
+        let window = |c: usize, r: usize| {
+            let (x, y) = (c as f64 * step.0, r as f64 * step.1);
+            Rect {
+                x,
+                y,
+                w: area.0.min(size.0 - x),
+                h: area.1.min(size.1 - y),
+            }
+        };
+        let mut flaps_seen = 0;
+        for r in 0..of.1 {
+            for c in 0..of.0 {
+                let win = window(c, r);
+                for flap in glue_flaps(win, of, (c, r)) {
+                    flaps_seen += 1;
+                    assert!(win.contains(flap.rect, 1e-9), "a flap is part of its tile");
+                    // The tile glued over it covers the whole flap.
+                    let over = window(flap.under.0, flap.under.1);
+                    assert!(over.contains(flap.rect, 1e-9), "{flap:?} not covered");
+                    for (a, b) in flap_marks(flap.rect, flap.vertical) {
+                        for (x, y) in [a, b] {
+                            assert!(
+                                x >= flap.rect.x - 1e-9
+                                    && x <= flap.rect.right() + 1e-9
+                                    && y >= flap.rect.y - 1e-9
+                                    && y <= flap.rect.bottom() + 1e-9,
+                                "mark ({x}, {y}) outside {flap:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // Two seams across, one down: 2 x 2 right flaps and 3 bottom flaps.
+        assert_eq!(flaps_seen, 7);
+    }
 }

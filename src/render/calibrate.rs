@@ -9,27 +9,51 @@ use super::pdf::{PageSpec, svg_page, write_pdf};
 /// Half the length of each scale, in millimetres; ticks every 0.5 mm, numbers every 2 mm.
 const RANGE: f64 = 6.0;
 
-/// Where the test lines sit on the front page: the centre and two points towards corners.
-fn spots(paper: (f64, f64)) -> Vec<(f64, f64)> {
+/// Where the test lines sit on the front page, each with its letter. No two are mirror
+/// images or half-turns of each other (nor of themselves), so a back printed with the wrong
+/// flip mode puts its scales where no front line is.
+fn spots(paper: (f64, f64)) -> Vec<(char, (f64, f64))> {
     let (w, h) = paper;
     vec![
-        (w / 2.0, h / 2.0),
-        (w * 0.25, h * 0.22),
-        (w * 0.75, h * 0.78),
+        ('A', (w * 0.5, h * 0.42)),
+        ('B', (w * 0.27, h * 0.2)),
+        ('C', (w * 0.7, h * 0.68)),
     ]
 }
 
 fn mirror(p: (f64, f64), paper: (f64, f64), duplex: Duplex) -> (f64, f64) {
     match duplex {
-        Duplex::LongEdge => (paper.0 - p.0, p.1),
+        Duplex::LongEdge | Duplex::Off => (paper.0 - p.0, p.1),
         Duplex::ShortEdge => (p.0, paper.1 - p.1),
-        Duplex::Off => p,
     }
+}
+
+/// Size of the letter beside each front line.
+const LETTER: f64 = 5.0;
+
+/// Centre of the letter beside the front line at `p`: up and to the left, far enough that
+/// its box on the back clears the scales whichever way the back is mirrored.
+fn letter_centre(p: (f64, f64)) -> (f64, f64) {
+    (p.0 - 14.0, p.1 - 14.0)
+}
+
+/// Where the arrow marking a side's top edge sits on the front.
+fn arrow_at(paper: (f64, f64)) -> (f64, f64) {
+    (paper.0 * 0.62, PRINTER_MARGIN + 14.0)
+}
+
+fn arrow(at: (f64, f64), turn: u16, text: &str) -> String {
+    format!(
+        r#"<g transform="translate({:.3} {:.3}) rotate({turn})">{}</g>"#,
+        at.0,
+        at.1,
+        layout::label(0.0, 0.0, 4.0, "middle", text)
+    )
 }
 
 fn front(paper: (f64, f64)) -> String {
     let mut body = String::new();
-    for (x, y) in spots(paper) {
+    for (letter, (x, y)) in spots(paper) {
         body.push_str(&format!(
             r##"<path d="M{:.3},{y:.3} H{:.3} M{x:.3},{:.3} V{:.3}" stroke="#000000" stroke-width="0.12"/>"##,
             x - 25.0,
@@ -37,8 +61,16 @@ fn front(paper: (f64, f64)) -> String {
             y - 25.0,
             y + 25.0
         ));
-        body.push_str(&layout::label(x + 2.0, y - 2.0, 2.0, "start", "front line"));
+        let (lx, ly) = letter_centre((x, y));
+        body.push_str(&layout::label(
+            lx,
+            ly + LETTER * 0.36,
+            LETTER,
+            "middle",
+            &letter.to_string(),
+        ));
     }
+    body.push_str(&arrow(arrow_at(paper), 0, "↑ top of side 1"));
     body.push_str(&layout::label(
         PRINTER_MARGIN + 4.0,
         PRINTER_MARGIN + 3.0,
@@ -70,37 +102,65 @@ fn scales(x: f64, y: f64) -> String {
         d.push_str(&format!("M{:.3},{:.3} h{len} ", x + 8.0, y + v));
         if i % 4 == 0 {
             let n = format!("{}", v as i32);
-            labels.push_str(&layout::label(x + v, y + 13.8, 1.6, "middle", &n));
-            labels.push_str(&layout::label(x + 12.4, y + v + 0.55, 1.6, "start", &n));
+            // Numbers 2 mm apart alternate between two rows so that they never touch.
+            let row = if (i / 4) % 2 == 0 { 14.2 } else { 16.6 };
+            labels.push_str(&layout::label(x + v, y + row, 2.2, "middle", &n));
+            labels.push_str(&layout::label(
+                x + 12.4,
+                y + v + 0.75,
+                layout::MIN_TEXT_PT * layout::MM_PER_PT,
+                "start",
+                &n,
+            ));
         }
     }
     format!(
         r##"<path d="{d}" stroke="#000000" stroke-width="0.1" fill="none"/>{labels}{}{}"##,
-        layout::label(x, y + 17.0, 1.8, "middle", "X (mm)"),
-        layout::label(x + 19.0, y - 6.5, 1.8, "start", "Y (mm)")
+        layout::label(x, y + 19.6, 2.2, "middle", "X (mm)"),
+        layout::label(x + 19.0, y - 6.5, 2.2, "start", "Y (mm)")
     )
 }
 
 fn back(paper: (f64, f64), duplex: Duplex) -> String {
     let mut body = String::new();
-    for p in spots(paper) {
+    for (letter, p) in spots(paper) {
         let (x, y) = mirror(p, paper, duplex);
         body.push_str(&scales(x, y));
+        // A box where the front's letter shows through when the flip mode is right.
+        let (lx, ly) = mirror(letter_centre(p), paper, duplex);
+        body.push_str(&format!(
+            r##"<rect x="{:.3}" y="{:.3}" width="9" height="9" fill="none" stroke="#000000" stroke-width="0.2" stroke-dasharray="1 0.7"/>"##,
+            lx - 4.5,
+            ly - 4.5
+        ));
+        body.push_str(&layout::label(
+            lx,
+            ly + 7.5,
+            2.4,
+            "middle",
+            &format!("{letter} here"),
+        ));
     }
-    body.push_str(&layout::label(
-        PRINTER_MARGIN + 4.0,
-        PRINTER_MARGIN + 3.0,
-        2.6,
-        "start",
-        "printplay calibration · side 2 of 2 (back). Where each front line shows through, read X on the lower",
-    ));
-    body.push_str(&layout::label(
-        PRINTER_MARGIN + 4.0,
-        PRINTER_MARGIN + 6.5,
-        2.6,
-        "start",
-        "scale and Y on the right scale, then build with --back-offset X,Y (same --paper and --duplex).",
-    ));
+    let turn = if duplex == Duplex::ShortEdge { 180 } else { 0 };
+    let at = mirror(arrow_at(paper), paper, duplex);
+    body.push_str(&arrow(at, turn, "↑ top of side 2"));
+    let lines = [
+        "printplay calibration · side 2 of 2 (back). Hold the sheet against a light.",
+        "Right flip mode: each front letter A, B, C shows through inside its own dashed box, and the two",
+        "\"top\" arrows point to the same edge. A letter elsewhere or arrows pointing apart: the printer",
+        "turns the sheet the other way; print again with the other --duplex (long-edge or short-edge).",
+        "Then, where each front line shows through, read X on the lower scale and Y on the right one,",
+        "and build with --back-offset X,Y (same --paper and --duplex).",
+    ];
+    for (i, line) in lines.iter().enumerate() {
+        body.push_str(&layout::label(
+            PRINTER_MARGIN + 4.0,
+            PRINTER_MARGIN + 3.0 + 3.2 * i as f64,
+            2.5,
+            "start",
+            line,
+        ));
+    }
     body
 }
 
@@ -110,12 +170,12 @@ pub fn pages(paper: Paper, duplex: Duplex) -> Vec<PageSpec> {
     [front(size), back(size, duplex)]
         .into_iter()
         .map(|mut body| {
-            let y = size.1 - PRINTER_MARGIN - 6.0;
+            let y = size.1 - PRINTER_MARGIN - layout::RULER_HEIGHT;
             body.push_str(&layout::ruler(size.0 - PRINTER_MARGIN - 55.0, y));
             body.push_str(&layout::label(
                 PRINTER_MARGIN + 4.0,
-                y + 2.0,
-                1.8,
+                y + 3.0,
+                layout::FURNITURE_SIZE,
                 "start",
                 layout::ACTUAL_SIZE,
             ));
@@ -132,4 +192,40 @@ pub fn pages(paper: Paper, duplex: Duplex) -> Vec<PageSpec> {
 /// The calibration sheet as PDF bytes.
 pub fn calibration_pdf(paper: Paper, duplex: Duplex) -> Result<Vec<u8>, String> {
     write_pdf("printplay calibration sheet", &pages(paper, duplex))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrong_flip_mode_puts_every_scale_away_from_every_front_line() {
+        for paper in [Paper::A4, Paper::Letter] {
+            let size = paper.mm();
+            let fronts: Vec<(f64, f64)> = spots(size).into_iter().map(|s| s.1).collect();
+            for (printed, flipped) in [
+                (Duplex::LongEdge, Duplex::ShortEdge),
+                (Duplex::ShortEdge, Duplex::LongEdge),
+            ] {
+                for &p in &fronts {
+                    // Drawn for one mode, turned over the other way, a scale lands here.
+                    let right = mirror(mirror(p, size, printed), size, printed);
+                    assert!((right.0 - p.0).abs() < 1e-9 && (right.1 - p.1).abs() < 1e-9);
+                    let wrong = mirror(mirror(p, size, printed), size, flipped);
+                    for &q in &fronts {
+                        let d = ((wrong.0 - q.0).powi(2) + (wrong.1 - q.1).powi(2)).sqrt();
+                        assert!(d > 2.0 * RANGE + 10.0, "{paper:?}: {d:.1} mm from a line");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_back_says_how_to_read_it() {
+        let back = &pages(Paper::A4, Duplex::LongEdge)[1].svg;
+        assert!(back.contains("A here") && back.contains("C here"));
+        assert!(back.contains("the other --duplex"));
+        assert!(back.contains("top of side 2"));
+    }
 }

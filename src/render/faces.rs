@@ -27,6 +27,8 @@ pub struct DeckFaces {
     pub size: (f64, f64),
     pub cards: Vec<CardFace>,
     pub back: String,
+    /// The back's template: decks with the same size and back template may share sheets.
+    pub back_template: String,
 }
 
 /// A printable piece: its drawing, box and cut outline (path data in the box's coordinates).
@@ -39,6 +41,8 @@ pub struct PieceFace {
     pub size: (f64, f64),
     pub outline: String,
     pub svg: String,
+    /// The outline grown by [`PIECE_BLEED`]: the art reaches this far.
+    pub bleed_outline: String,
     /// Copies can be laid like a honeycomb (circles, and hexes with a point up): each row
     /// shifted by half a step and tucked into the one above.
     pub nests: bool,
@@ -195,6 +199,7 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
             size: deck.size.mm(),
             cards,
             back,
+            back_template: deck.back.template.clone(),
         });
     }
     for board in &game.components.boards {
@@ -247,27 +252,53 @@ fn uid(id: &str) -> String {
     format!("u_{clean}_")
 }
 
+/// Bleed around every token and tile, in millimetres: half the gap between them on a sheet,
+/// so each carries its own art beyond its cut outline.
+pub const PIECE_BLEED: f64 = 1.5;
+
 /// The box of a piece and its outline: hexes are `size_mm` flat to flat in the board's
 /// orientation; pawns and cubes become round chits.
 pub fn piece_geometry(piece: &Piece, orientation: HexOrientation) -> ((f64, f64), String) {
     let s = piece.size_mm;
-    match piece.shape {
+    let size = match piece.shape {
         Shape::Hex => {
             let long = s * 2.0 / 3f64.sqrt();
-            let (w, h) = match orientation {
+            match orientation {
                 HexOrientation::Flat => (long, s),
                 HexOrientation::Pointy => (s, long),
-            };
-            ((w, h), hex_path(w / 2.0, h / 2.0, long / 2.0, orientation))
+            }
         }
-        Shape::Square | Shape::Other => ((s, s), format!("M0,0 H{s:.3} V{s:.3} H0 Z")),
+        _ => (s, s),
+    };
+    (size, outline_path(piece.shape, size, orientation, 0.0))
+}
+
+/// The outline of a piece of `shape` in its box of `size`, grown outwards by `grow` mm all
+/// round (0 for the cut outline, [`PIECE_BLEED`] for the edge of its art).
+pub fn outline_path(
+    shape: Shape,
+    size: (f64, f64),
+    orientation: HexOrientation,
+    grow: f64,
+) -> String {
+    let (w, h) = size;
+    match shape {
+        Shape::Hex => {
+            let corner = w.max(h) / 2.0 + grow * 2.0 / 3f64.sqrt();
+            hex_path(w / 2.0, h / 2.0, corner, orientation)
+        }
+        Shape::Square | Shape::Other => format!(
+            "M{0:.3},{0:.3} H{1:.3} V{2:.3} H{0:.3} Z",
+            -grow,
+            w + grow,
+            h + grow
+        ),
         Shape::Circle | Shape::Pawn | Shape::Cube => {
-            let r = s / 2.0;
-            (
-                (s, s),
-                format!(
-                    "M{r:.3},0 A{r:.3},{r:.3} 0 1 1 {r:.3},{s:.3} A{r:.3},{r:.3} 0 1 1 {r:.3},0 Z"
-                ),
+            let (c, r) = (w / 2.0, w / 2.0 + grow);
+            format!(
+                "M{c:.3},{t:.3} A{r:.3},{r:.3} 0 1 1 {c:.3},{b:.3} A{r:.3},{r:.3} 0 1 1 {c:.3},{t:.3} Z",
+                t = c - r,
+                b = c + r
             )
         }
     }
@@ -299,8 +330,10 @@ fn draw_piece(
 ) -> Option<PieceFace> {
     let id = piece.id.get_ref();
     let ((w, h), outline) = piece_geometry(piece, orientation);
+    let bleed_outline = outline_path(piece.shape, (w, h), orientation, PIECE_BLEED);
     let mut ctx = piece_context(game, piece, w, h, &uid(id));
     ctx.insert("outline", &outline);
+    ctx.insert("bleed_outline", &bleed_outline);
     let own = format!("piece-{}", piece.kind);
     let name = if templates.has(&own) {
         own.as_str()
@@ -321,6 +354,7 @@ fn draw_piece(
         count: piece.count.0,
         size: (w, h),
         outline,
+        bleed_outline,
         svg,
         nests: match piece.shape {
             Shape::Circle | Shape::Pawn | Shape::Cube => true,

@@ -32,7 +32,7 @@ use rayon::prelude::*;
 use crate::diag::Problem;
 use crate::model::Game;
 use faces::Faces;
-pub use layout::{Duplex, Paper};
+pub use layout::{Duplex, Marks, Paper};
 use sheets::Sheet;
 use template::Templates;
 
@@ -69,6 +69,10 @@ pub struct BuildOptions {
     pub shop: Option<shop::ShopOptions>,
     /// Where the Tabletop Simulator images are hosted; `None`: `file://` paths.
     pub tts_base_url: Option<String>,
+    /// Crop marks, cut lines or both on card sheets.
+    pub marks: Marks,
+    /// Decks of the same card size and back template share sheets.
+    pub pack: bool,
     /// Only these stages (`--only cards,png`); every stage when empty.
     pub only: BTreeSet<String>,
     /// The gallery page (`index.html`) reloads itself: set while `printplay watch` runs.
@@ -86,6 +90,8 @@ impl Default for BuildOptions {
             board_page: None,
             shop: None,
             tts_base_url: None,
+            marks: Marks::Crop,
+            pack: false,
             only: BTreeSet::new(),
             live_reload: false,
         }
@@ -104,6 +110,8 @@ impl BuildOptions {
             duplex: self.duplex,
             bleed: self.bleed,
             back_offset: self.back_offset,
+            marks: self.marks,
+            pack: self.pack,
         }
     }
 }
@@ -144,10 +152,13 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
     ]
 }
 
-/// Problems that stop a game from printing: missing templates and text that does not fit.
-/// `printplay check` reports them too.
+/// Problems that stop a game from printing: missing templates, text that does not fit (or
+/// would need type below the game's smallest size), backs that greyscale printing cannot
+/// tell apart, hex tiles too large for the board's hexes. `printplay check` reports them too.
 pub fn check_faces(game: &Game) -> Vec<Problem> {
-    face_report(game).0
+    let mut problems = print_settings_problems(game);
+    problems.extend(face_report(game).0);
+    problems
 }
 
 /// Draws every face as the build would: the problems that stop printing (a template's own
@@ -159,7 +170,7 @@ pub fn face_report(game: &Game) -> (Vec<Problem>, Vec<template::Placement>) {
         Err(p) => return (vec![p], Vec::new()),
     };
     match faces::draw_all(game, &templates, BuildOptions::default().bleed) {
-        Ok(f) => (Vec::new(), f.placed),
+        Ok(f) => (backs_alike_in_grey(game, &f), f.placed),
         Err(errors) => {
             let named = crate::check::art_paths(game);
             let mut problems: Vec<Problem> = Vec::new();
@@ -197,6 +208,124 @@ pub fn face_report(game: &Game) -> (Vec<Problem>, Vec<template::Placement>) {
             (problems, Vec::new())
         }
     }
+}
+
+/// How much two backs of one card size must differ in greyscale (mean luminance, or the
+/// mean difference pixel by pixel, 0 to 1) to be told apart when printed in black and white.
+pub const GREY_APART: f64 = 0.1;
+
+/// Tiles must be this much smaller than the board's hexes to fit when cut by hand.
+pub const TILE_CLEARANCE_MM: f64 = 0.5;
+
+fn print_settings_problems(game: &Game) -> Vec<Problem> {
+    let mut out = Vec::new();
+    if let Some(pt) = game.info.min_text_pt
+        && !(layout::MIN_TEXT_PT..=24.0).contains(&pt)
+    {
+        out.push(
+            Problem::data(format!(
+                "min_text_pt = {pt}: the smallest type must be between {} and 24 points",
+                layout::MIN_TEXT_PT
+            ))
+            .in_file(&game.game_file),
+        );
+    }
+    for board in &game.components.boards {
+        for piece in game.components.pieces.iter().filter(|p| p.print) {
+            if piece.shape == crate::model::Shape::Hex
+                && piece.size_mm > board.hex_mm - TILE_CLEARANCE_MM + 1e-9
+            {
+                out.push(crate::check::in_components(
+                    game,
+                    piece.id.span(),
+                    format!(
+                        "hex piece `{}` is {} mm across, but the hexes of board `{}` are {} mm: \
+                         printed tiles must be at least {TILE_CLEARANCE_MM} mm smaller to fit",
+                        piece.id.get_ref(),
+                        piece.size_mm,
+                        board.id.get_ref(),
+                        board.hex_mm
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Luminance (0 to 1) of every pixel of a face at 1 px/mm.
+fn greyscale(svg: &str, size: (f64, f64)) -> Result<Vec<f64>, String> {
+    let pixmap = png::rasterise(&sheets::single_face(svg, size), size, 1.0)?;
+    Ok(pixmap
+        .pixels()
+        .iter()
+        .map(|p| {
+            let c = p.demultiply();
+            let (r, g, b) = (
+                f64::from(c.red()),
+                f64::from(c.green()),
+                f64::from(c.blue()),
+            );
+            (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255.0
+        })
+        .collect())
+}
+
+/// Printed decks of one card size whose backs differ in the data (template, title or
+/// colour) but look the same in greyscale: shuffled together by mistake, they could not be
+/// sorted again from a black-and-white print. Decks the data gives the very same back
+/// share it on purpose and are not compared.
+pub fn backs_alike_in_grey(game: &Game, faces: &Faces) -> Vec<Problem> {
+    let back_of = |id: &str| {
+        game.components
+            .decks
+            .iter()
+            .find(|d| d.id.get_ref() == id)
+            .map(|d| (&d.back.template, &d.back.title, &d.back.colour))
+    };
+    let greys: Vec<(&faces::DeckFaces, Option<Vec<f64>>)> = faces
+        .decks
+        .iter()
+        .map(|d| (d, greyscale(&d.back, d.size).ok()))
+        .collect();
+    let mut out = Vec::new();
+    for (i, (a, ga)) in greys.iter().enumerate() {
+        for (b, gb) in &greys[i + 1..] {
+            let (Some(ga), Some(gb)) = (ga, gb) else {
+                continue;
+            };
+            if a.size != b.size
+                || ga.len() != gb.len()
+                || ga.is_empty()
+                || back_of(&a.id) == back_of(&b.id)
+            {
+                continue;
+            }
+            let n = ga.len() as f64;
+            let mean = |g: &[f64]| g.iter().sum::<f64>() / n;
+            let by_mean = (mean(ga) - mean(gb)).abs();
+            let by_pixel = ga.iter().zip(gb).map(|(x, y)| (x - y).abs()).sum::<f64>() / n;
+            if by_mean.max(by_pixel) < GREY_APART {
+                let span = game
+                    .components
+                    .decks
+                    .iter()
+                    .find(|d| d.id.get_ref() == &b.id)
+                    .map(|d| d.id.span());
+                let message = format!(
+                    "the backs of decks `{}` and `{}` look alike in greyscale (they differ by {:.2} \
+                     in mean luminance and {:.2} pixel by pixel, less than {GREY_APART}): give one \
+                     a lighter or darker back colour or another pattern",
+                    a.id, b.id, by_mean, by_pixel
+                );
+                out.push(match span {
+                    Some(span) => crate::check::in_components(game, span, message),
+                    None => Problem::data(message).in_file(&game.components_file),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Creates an output folder and proves it writable; when it cannot be, one problem (exit 2)
@@ -297,14 +426,7 @@ pub fn card_pages(
     let plan = sheets::plan_cards(&faces.decks, &options.sheet())?;
     Ok(plan
         .par_iter()
-        .map(|page| {
-            let deck = faces
-                .decks
-                .iter()
-                .find(|d| d.id == page.deck)
-                .expect("pages are planned from these decks");
-            sheets::draw_card_page(&game.info.name, deck, page, options.bleed)
-        })
+        .map(|page| sheets::draw_card_page(&game.info.name, &faces.decks, page, options.marks))
         .collect())
 }
 

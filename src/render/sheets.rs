@@ -1,7 +1,8 @@
-//! Card sheets (fronts and mirrored backs with bleed and crop marks) and token sheets.
+//! Card sheets (fronts and mirrored backs, each card with its own bleed, crop marks or cut
+//! lines) and token sheets.
 
 use super::faces::{DeckFaces, PieceFace};
-use super::layout::{self, Duplex, Grid, PRINTER_MARGIN, Paper, Rect};
+use super::layout::{self, Duplex, Grid, Marks, PRINTER_MARGIN, Paper, Rect};
 use super::pdf::{PageSpec, svg_page};
 
 /// Print settings shared by every sheet.
@@ -11,20 +12,27 @@ pub struct Sheet {
     pub duplex: Duplex,
     pub bleed: f64,
     pub back_offset: (f64, f64),
+    pub marks: Marks,
+    /// Decks of the same card size and back template share sheets.
+    pub pack: bool,
 }
 
-/// One card of a sheet: which design, placed where.
+/// One card of a sheet: which design of which deck, placed where, turned how far.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Placed {
+    pub deck: String,
     pub card: String,
     pub trim: Rect,
+    /// Clockwise turn of the face within its trim, in degrees (180 for short-edge backs).
+    pub turn: u16,
 }
 
 /// Where every face of a card PDF sits, page by page; the PDF is drawn from this and the
 /// tests compare the PDF against it.
 #[derive(Debug, Clone)]
 pub struct CardPage {
-    pub deck: String,
+    /// The decks on this sheet, in order.
+    pub decks: Vec<String>,
     pub back: bool,
     pub sheet: usize,
     pub sheets: usize,
@@ -32,34 +40,62 @@ pub struct CardPage {
     pub placed: Vec<Placed>,
 }
 
-/// Plans every page of `cards.pdf`: deck by deck, each sheet's fronts followed (duplex) by
-/// its backs, or (one-sided) every front sheet of every deck, then every back sheet.
+impl CardPage {
+    /// The bleed rectangle of every card on the page.
+    pub fn bleeds(&self) -> Vec<Rect> {
+        self.placed
+            .iter()
+            .map(|p| layout::bleed_rect(p.trim, self.grid.bleed))
+            .collect()
+    }
+}
+
+/// Decks printed together: one deck, or (`--pack`) every deck of one card size and back
+/// template, in the order they first appear.
+fn sheet_groups(decks: &[DeckFaces], pack: bool) -> Vec<Vec<&DeckFaces>> {
+    let mut groups: Vec<Vec<&DeckFaces>> = Vec::new();
+    for deck in decks.iter().filter(|d| !d.cards.is_empty()) {
+        let joins = groups
+            .iter_mut()
+            .find(|g| pack && g[0].size == deck.size && g[0].back_template == deck.back_template);
+        match joins {
+            Some(g) => g.push(deck),
+            None => groups.push(vec![deck]),
+        }
+    }
+    groups
+}
+
+/// Plans every page of `cards.pdf`: group by group, each sheet's fronts followed (duplex) by
+/// its backs, or (one-sided) every front sheet, then every back sheet.
 pub fn plan_cards(decks: &[DeckFaces], sheet: &Sheet) -> Result<Vec<CardPage>, String> {
-    let mut all_fronts = Vec::new();
-    let mut all_backs = Vec::new();
-    let mut interleaved = Vec::new();
-    for deck in decks {
-        let grid = Grid::new(sheet.paper, deck.size, sheet.bleed).ok_or_else(|| {
+    let mut fronts = Vec::new();
+    let mut backs = Vec::new();
+    for group in sheet_groups(decks, sheet.pack) {
+        let first = group[0];
+        let grid = Grid::new(sheet.paper, first.size, sheet.bleed).ok_or_else(|| {
             format!(
                 "cards of deck `{}` ({} x {} mm) do not fit on {} with {} mm bleed",
-                deck.id,
-                deck.size.0,
-                deck.size.1,
+                first.id,
+                first.size.0,
+                first.size.1,
                 sheet.paper.name(),
-                sheet.bleed
+                sheet.bleed.min(layout::MIN_BLEED)
             )
         })?;
-        let copies: Vec<&str> = deck
-            .cards
+        let copies: Vec<(&str, &str)> = group
             .iter()
-            .flat_map(|c| std::iter::repeat_n(c.id.as_str(), c.count as usize))
+            .flat_map(|d| {
+                d.cards.iter().flat_map(|c| {
+                    std::iter::repeat_n((d.id.as_str(), c.id.as_str()), c.count as usize)
+                })
+            })
             .collect();
+        let names: Vec<String> = group.iter().map(|d| d.id.clone()).collect();
         let sheets = copies.len().div_ceil(grid.per_page());
-        let mut fronts = Vec::new();
-        let mut backs = Vec::new();
         for (n, chunk) in copies.chunks(grid.per_page()).enumerate() {
             let page = |back: bool| CardPage {
-                deck: deck.id.clone(),
+                decks: names.clone(),
                 back,
                 sheet: n + 1,
                 sheets,
@@ -67,92 +103,76 @@ pub fn plan_cards(decks: &[DeckFaces], sheet: &Sheet) -> Result<Vec<CardPage>, S
                 placed: chunk
                     .iter()
                     .enumerate()
-                    .map(|(i, id)| Placed {
-                        card: id.to_string(),
-                        trim: if back {
+                    .map(|(i, (deck, card))| {
+                        let (trim, turn) = if back {
                             grid.back_cell(i, sheet.duplex, sheet.back_offset)
                         } else {
-                            grid.front_cell(i)
-                        },
+                            (grid.front_cell(i), 0)
+                        };
+                        Placed {
+                            deck: deck.to_string(),
+                            card: card.to_string(),
+                            trim,
+                            turn,
+                        }
                     })
                     .collect(),
             };
             fronts.push(page(false));
             backs.push(page(true));
         }
-        for (f, b) in fronts.iter().zip(&backs) {
-            interleaved.push(f.clone());
-            interleaved.push(b.clone());
-        }
-        all_fronts.extend(fronts);
-        all_backs.extend(backs);
     }
     if sheet.duplex == Duplex::Off {
-        all_fronts.extend(all_backs);
-        Ok(all_fronts)
+        fronts.extend(backs);
+        Ok(fronts)
     } else {
-        Ok(interleaved)
+        Ok(fronts
+            .into_iter()
+            .zip(backs)
+            .flat_map(|(f, b)| [f, b])
+            .collect())
     }
 }
 
-/// A face placed with its trim at `trim`, the art running into the bleed on the sides that
-/// face the outside of the block (inner sides are shared cut lines).
-fn place(svg: &str, trim: Rect, block: Rect, bleed: f64) -> String {
-    let near = |a: f64, b: f64| (a - b).abs() < 1e-6;
-    let l = if near(trim.x, block.x) { bleed } else { 0.0 };
-    let t = if near(trim.y, block.y) { bleed } else { 0.0 };
-    let r = if near(trim.right(), block.right()) {
-        bleed
+/// A face placed with its trim at `trim`, its art running `bleed` beyond every edge, turned
+/// by `turn` degrees about its centre (sheets and one-card pages draw faces with this).
+pub fn place(svg: &str, trim: Rect, bleed: f64, turn: u16) -> String {
+    let outer = trim.grow(bleed);
+    let body = if turn == 0 {
+        svg.to_string()
     } else {
-        0.0
+        format!(
+            r#"<g transform="rotate({turn} {:.4} {:.4})">{svg}</g>"#,
+            trim.w / 2.0,
+            trim.h / 2.0
+        )
     };
-    let b = if near(trim.bottom(), block.bottom()) {
-        bleed
-    } else {
-        0.0
-    };
-    let (w, h) = (trim.w + l + r, trim.h + t + b);
     format!(
-        r#"<svg x="{x:.4}" y="{y:.4}" width="{w:.4}" height="{h:.4}" viewBox="{vx:.4} {vy:.4} {w:.4} {h:.4}" overflow="hidden">{svg}</svg>"#,
-        x = trim.x - l,
-        y = trim.y - t,
-        vx = -l,
-        vy = -t
+        r#"<svg x="{x:.4}" y="{y:.4}" width="{w:.4}" height="{h:.4}" viewBox="{b:.4} {b:.4} {w:.4} {h:.4}" overflow="hidden">{body}</svg>"#,
+        x = outer.x,
+        y = outer.y,
+        w = outer.w,
+        h = outer.h,
+        b = -bleed
     )
 }
 
 /// The cut lines of a page's cards: every distinct left/right and top/bottom edge.
 pub fn cut_lines(placed: &[Placed]) -> (Vec<f64>, Vec<f64>) {
-    let mut xs = Vec::new();
-    let mut ys = Vec::new();
-    for p in placed {
-        for x in [p.trim.x, p.trim.right()] {
-            if !xs.iter().any(|v: &f64| (v - x).abs() < 1e-6) {
-                xs.push(x);
-            }
-        }
-        for y in [p.trim.y, p.trim.bottom()] {
-            if !ys.iter().any(|v: &f64| (v - y).abs() < 1e-6) {
-                ys.push(y);
-            }
-        }
-    }
-    xs.sort_by(f64::total_cmp);
-    ys.sort_by(f64::total_cmp);
-    (xs, ys)
+    let trims: Vec<Rect> = placed.iter().map(|p| p.trim).collect();
+    let (xs, ys) = layout::cut_positions(&trims);
+    (
+        xs.into_iter().map(|p| p.0).collect(),
+        ys.into_iter().map(|p| p.0).collect(),
+    )
 }
 
-fn bounds(placed: &[Placed]) -> Rect {
-    let x = placed.iter().map(|p| p.trim.x).fold(f64::MAX, f64::min);
-    let y = placed.iter().map(|p| p.trim.y).fold(f64::MAX, f64::min);
-    let r = placed
-        .iter()
-        .map(|p| p.trim.right())
-        .fold(f64::MIN, f64::max);
-    let b = placed
-        .iter()
-        .map(|p| p.trim.bottom())
-        .fold(f64::MIN, f64::max);
+/// The smallest rectangle holding every one of `rects`.
+pub fn bounds(rects: &[Rect]) -> Rect {
+    let x = rects.iter().map(|r| r.x).fold(f64::MAX, f64::min);
+    let y = rects.iter().map(|r| r.y).fold(f64::MAX, f64::min);
+    let r = rects.iter().map(|r| r.right()).fold(f64::MIN, f64::max);
+    let b = rects.iter().map(|r| r.bottom()).fold(f64::MIN, f64::max);
     Rect {
         x,
         y,
@@ -161,12 +181,24 @@ fn bounds(placed: &[Placed]) -> Rect {
     }
 }
 
-/// Draws one planned page.
-pub fn draw_card_page(game_name: &str, deck: &DeckFaces, page: &CardPage, bleed: f64) -> PageSpec {
-    let block = bounds(&page.placed);
+/// Draws one planned page; `decks` are the game's decks (the page names those it holds).
+pub fn draw_card_page(
+    game_name: &str,
+    decks: &[DeckFaces],
+    page: &CardPage,
+    marks: Marks,
+) -> PageSpec {
+    let bleed = page.grid.bleed;
+    let trims: Vec<Rect> = page.placed.iter().map(|p| p.trim).collect();
+    let block = bounds(&trims);
+    let bleeds = block.grow(bleed);
     let mut body = String::new();
     let paper = page.grid.paper;
+    let deck_of = |id: &str| decks.iter().find(|d| d.id == id);
     for p in &page.placed {
+        let Some(deck) = deck_of(&p.deck) else {
+            continue;
+        };
         let svg = if page.back {
             deck.back.as_str()
         } else {
@@ -176,56 +208,56 @@ pub fn draw_card_page(game_name: &str, deck: &DeckFaces, page: &CardPage, bleed:
                 .map(|c| c.svg.as_str())
                 .unwrap_or("")
         };
-        body.push_str(&place(svg, p.trim, block, bleed));
+        body.push_str(&place(svg, p.trim, bleed, p.turn));
     }
-    let (xs, ys) = cut_lines(&page.placed);
-    body.push_str(&layout::crop_marks(paper, block, bleed, &xs, &ys));
+    body.push_str(&layout::cut_guides(paper, &trims, bleeds, marks));
     let side = if page.back { "backs" } else { "fronts" };
+    let names: Vec<&str> = page
+        .decks
+        .iter()
+        .filter_map(|id| deck_of(id).map(|d| d.name.as_str()))
+        .collect();
     let label = format!(
         "{game_name} · {} · sheet {} of {} · {side}",
-        deck.name, page.sheet, page.sheets
+        names.join(" + "),
+        page.sheet,
+        page.sheets
     );
-    let bands = layout::Bands::choose(paper, block);
-    let lines = id_lines(&page.placed, bands.horizontal);
-    body.push_str(&layout::furniture(paper, block, bleed, &label, &lines));
+    let columns = id_columns(&page.placed);
+    body.push_str(&layout::furniture(paper, bleeds, &label, &columns));
     PageSpec {
         svg: svg_page(paper, &body),
         size_mm: paper,
         trim: Some(block),
-        bleed: Some(block.grow(bleed)),
+        bleed: Some(bleeds),
     }
 }
 
-/// A column (or row) of cards: its span and the ids with their position along it.
-type IdLine = (f64, f64, Vec<(f64, String)>);
-
-/// Card ids per column (or per row), in reading order, for the furniture band.
-fn id_lines(placed: &[Placed], by_column: bool) -> Vec<(f64, f64, String)> {
-    let mut lines: Vec<IdLine> = Vec::new();
+/// Card ids per column, top to bottom, with the column's span.
+fn id_columns(placed: &[Placed]) -> Vec<(f64, f64, Vec<String>)> {
+    // Each column's span and its ids with their places down the column.
+    type Column = (f64, f64, Vec<(f64, String)>);
+    let mut columns: Vec<Column> = Vec::new();
     for p in placed {
-        let (from, to, along) = if by_column {
-            (p.trim.x, p.trim.right(), p.trim.y)
-        } else {
-            (p.trim.y, p.trim.bottom(), p.trim.x)
-        };
-        match lines.iter_mut().find(|l| (l.0 - from).abs() < 1e-6) {
-            Some(l) => l.2.push((along, p.card.clone())),
-            None => lines.push((from, to, vec![(along, p.card.clone())])),
+        let entry = (p.trim.y, p.card.clone());
+        match columns.iter_mut().find(|c| (c.0 - p.trim.x).abs() < 1e-6) {
+            Some(c) => c.2.push(entry),
+            None => columns.push((p.trim.x, p.trim.right(), vec![entry])),
         }
     }
-    lines
+    columns.sort_by(|a, b| a.0.total_cmp(&b.0));
+    columns
         .into_iter()
         .map(|(from, to, mut ids)| {
             ids.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let arrow = if by_column { "↓" } else { "→" };
-            let list: Vec<String> = ids.into_iter().map(|(_, id)| id).collect();
-            (from, to, format!("{arrow} {}", list.join(" · ")))
+            (from, to, ids.into_iter().map(|(_, id)| id).collect())
         })
         .collect()
 }
 
-/// Gap between tokens on a token sheet, in millimetres.
-pub const TOKEN_GAP: f64 = 3.0;
+/// Gap between tokens' cut outlines on a token sheet, in millimetres: each token's bleed
+/// fills half of it.
+pub const TOKEN_GAP: f64 = 2.0 * super::faces::PIECE_BLEED;
 
 /// Where each copy of each piece goes on token sheets: `(page, piece index, x, y)` of the
 /// piece's box. Each kind of piece starts a new row (the sheet reads as a list); rows of
@@ -287,14 +319,15 @@ struct TokenRow<'a> {
     shifted: bool,
 }
 
-/// Left and right margin of a token sheet (printer margin and room for the cut outlines).
-const TOKEN_LEFT: f64 = PRINTER_MARGIN + 7.0;
+/// Left and right margin of a token sheet (the printer margin, the bleed and a little more).
+const TOKEN_LEFT: f64 = PRINTER_MARGIN + 5.0;
 /// Top margin of a token sheet (below the page label).
-const TOKEN_TOP: f64 = PRINTER_MARGIN + 8.0;
+const TOKEN_TOP: f64 = PRINTER_MARGIN + 6.0;
 /// Bottom margin of a token sheet (above the ruler).
-const TOKEN_BOTTOM: f64 = PRINTER_MARGIN + 9.0;
+const TOKEN_BOTTOM: f64 = PRINTER_MARGIN + layout::RULER_HEIGHT + 2.5;
 
-/// Lays out pieces on token sheets ([`token_layout`]), each copy with its cut outline.
+/// Lays out pieces on token sheets ([`token_layout`]): each copy's art runs into its bleed,
+/// and its cut outline is drawn over it.
 pub fn token_pages(game_name: &str, pieces: &[PieceFace], paper: Paper) -> Vec<PageSpec> {
     let (pw, ph) = paper.mm();
     let (left, right) = (TOKEN_LEFT, pw - TOKEN_LEFT);
@@ -304,9 +337,11 @@ pub fn token_pages(game_name: &str, pieces: &[PieceFace], paper: Paper) -> Vec<P
     for (n, &(page, i, x, y)) in placed.iter().enumerate() {
         let piece = &pieces[i];
         pages[page].push(format!(
-            r##"<g transform="translate({x:.3} {y:.3})"><clipPath id="t{n}"><path d="{o}"/></clipPath><g clip-path="url(#t{n})">{svg}</g><path d="{o}" fill="none" stroke="#000000" stroke-width="0.2"/></g>"##,
+            r##"<g transform="translate({x:.3} {y:.3})"><clipPath id="t{n}"><path d="{b}"/></clipPath><g clip-path="url(#t{n})">{svg}</g><path d="{o}" fill="none" stroke="#000000" stroke-width="{w}"/></g>"##,
+            b = piece.bleed_outline,
             o = piece.outline,
-            svg = piece.svg
+            svg = piece.svg,
+            w = layout::MARK_WIDTH
         ));
     }
     let count = pages.len();
@@ -314,28 +349,24 @@ pub fn token_pages(game_name: &str, pieces: &[PieceFace], paper: Paper) -> Vec<P
         .into_iter()
         .enumerate()
         .map(|(i, items)| {
-            let label = format!("{game_name} · tokens · sheet {} of {count}", i + 1);
+            let label = format!(
+                "{game_name} · tokens · sheet {} of {count} · cut along the black outlines",
+                i + 1
+            );
             let mut body = items.concat();
             body.push_str(&layout::label(
                 left,
-                PRINTER_MARGIN + 3.0,
-                2.4,
+                PRINTER_MARGIN + layout::FURNITURE_SIZE,
+                layout::FURNITURE_SIZE,
                 "start",
                 &label,
             ));
-            body.push_str(&layout::label(
-                left,
-                PRINTER_MARGIN + 6.0,
-                1.8,
-                "start",
-                "Cut along the black outlines.",
-            ));
-            let ry = ph - PRINTER_MARGIN - 6.0;
+            let ry = ph - PRINTER_MARGIN - layout::RULER_HEIGHT;
             body.push_str(&layout::ruler(right - 50.0, ry));
             body.push_str(&layout::label(
                 left,
-                ry + 2.0,
-                1.8,
+                ph - PRINTER_MARGIN - 0.6,
+                layout::FURNITURE_SIZE,
                 "start",
                 layout::ACTUAL_SIZE,
             ));
@@ -375,6 +406,7 @@ mod tests {
                 (s, s)
             },
             outline: String::new(),
+            bleed_outline: String::new(),
             svg: String::new(),
             nests: true,
         }

@@ -230,7 +230,13 @@ impl Templates {
             .iter()
             .map(|s| (s.id.get_ref().clone(), s.clone()))
             .collect();
-        register(&mut tera, symbols, faces.clone(), game.dir.clone());
+        register(
+            &mut tera,
+            symbols,
+            faces.clone(),
+            game.dir.clone(),
+            min_text_mm(game),
+        );
         Ok(Templates {
             tera,
             sources,
@@ -383,11 +389,22 @@ fn error_chain(e: &tera::Error) -> String {
     out
 }
 
+/// The smallest type of the game's faces, in millimetres: 6 pt, or more if the game asks.
+pub fn min_text_mm(game: &Game) -> f64 {
+    let pt = game
+        .info
+        .min_text_pt
+        .unwrap_or(super::layout::MIN_TEXT_PT)
+        .max(super::layout::MIN_TEXT_PT);
+    pt * super::layout::MM_PER_PT
+}
+
 fn register(
     tera: &mut Tera,
     symbols: BTreeMap<String, Symbol>,
     faces: Arc<GameFaces>,
     game_dir: std::path::PathBuf,
+    least: f64,
 ) {
     tera.register_function(
         "image",
@@ -404,14 +421,17 @@ fn register(
                     faces.names().join(", ")
                 ))
             })?;
-            let size = num(a, "size", None)?;
+            // Nothing is set below the game's smallest type: a box that would need smaller
+            // type overflows, and `check` reports it.
+            let asked = num(a, "size", None)?;
+            let size = asked.max(least);
             let b = TextBox {
                 x: num(a, "x", None)?,
                 y: num(a, "y", None)?,
                 w: num(a, "w", None)?,
                 h: num(a, "h", None)?,
                 size,
-                min: num(a, "min", Some(size * 0.6))?,
+                min: num(a, "min", Some(asked * 0.6))?.clamp(least, size),
                 face,
                 align: string(a, "align", Some("start"))?,
                 fill: string(a, "fill", Some("#1a1a1a"))?,
@@ -424,8 +444,8 @@ fn register(
                 let what = string(a, "what", Some("text"))?;
                 OVERFLOWS.with(|o| {
                     o.borrow_mut().push(format!(
-                        "{what} does not fit its {:.1} x {:.1} mm box even at {:.2} mm type: \"{}\"",
-                        b.w, b.h, b.min, content
+                        "{what} does not fit its {:.1} x {:.1} mm box even at {:.1} pt ({:.2} mm) type, the smallest allowed: \"{}\"",
+                        b.w, b.h, b.min / super::layout::MM_PER_PT, b.min, content
                     ))
                 });
             }

@@ -82,9 +82,11 @@ fn split_icons<'a>(word: &str, symbols: &'a BTreeMap<String, Symbol>, out: &mut 
     }
 }
 
-/// A laid-out line: runs of (text or icon) with their widths, glued where the source had no space.
+/// A laid-out line: runs of (text or icon) with their widths, glued where the source had no
+/// space; `forced` when a line break in the text started it.
 struct Line<'a> {
     runs: Vec<(Piece<'a>, f64, bool)>,
+    forced: bool,
 }
 
 impl Line<'_> {
@@ -105,13 +107,19 @@ fn wrap<'a>(items: &[Piece<'a>], glue: &[bool], size: f64, b: &TextBox) -> Vec<L
     let m = Metrics::of(b.face);
     let cap = m.cap_height();
     let space = m.width(" ", size);
-    let mut lines = vec![Line { runs: Vec::new() }];
+    let mut lines = vec![Line {
+        runs: Vec::new(),
+        forced: false,
+    }];
     for (item, &glued) in items.iter().zip(glue) {
         let w = match item {
             Piece::Word(t) => m.width(t, size),
             Piece::Icon(_) => icon_width(size, cap),
             Piece::Break => {
-                lines.push(Line { runs: Vec::new() });
+                lines.push(Line {
+                    runs: Vec::new(),
+                    forced: true,
+                });
                 continue;
             }
         };
@@ -124,12 +132,34 @@ fn wrap<'a>(items: &[Piece<'a>], glue: &[bool], size: f64, b: &TextBox) -> Vec<L
         if !line.runs.is_empty() && !glued && line.width(space) + extra > b.w {
             lines.push(Line {
                 runs: vec![(item.clone(), w, false)],
+                forced: false,
             });
         } else {
             line.runs.push((item.clone(), w, glued));
         }
     }
+    avoid_widow(&mut lines, space, b.w);
     lines
+}
+
+/// A word left alone on the last line ("Val / Justinia", "double / A") takes the word
+/// before it along when that still fits, so names and titles break between their parts.
+fn avoid_widow(lines: &mut [Line], space: f64, width: f64) {
+    let n = lines.len();
+    if n < 2 || lines[n - 1].forced || lines[n - 1].runs.len() != 1 {
+        return;
+    }
+    let prev = &lines[n - 2].runs;
+    // Only a word that stands apart (not glued to an icon) and leaves a word behind moves.
+    if prev.len() < 2 || prev.last().is_some_and(|r| r.2) {
+        return;
+    }
+    let (piece, w, _) = prev.last().cloned().expect("two runs");
+    if lines[n - 1].width(space) + space + w > width + 1e-9 {
+        return;
+    }
+    lines[n - 2].runs.pop();
+    lines[n - 1].runs.insert(0, (piece, w, false));
 }
 
 /// Which pieces follow the previous one without a space (`word[icon]`).
@@ -160,6 +190,8 @@ fn fits(lines: &[Line], size: f64, b: &TextBox) -> bool {
 /// Sets `text` in the box: the largest size from `size` down to `min` (in steps of 2 %)
 /// at which it fits; at `min` it is set anyway and `fits` is false.
 pub fn fit(text: &str, b: &TextBox, symbols: &BTreeMap<String, Symbol>) -> Fitted {
+    // A line break at the end (a list built line by line) adds no empty line.
+    let text = text.trim_end();
     let items = pieces(text, symbols);
     let glue = glue_flags(text, symbols);
     let mut size = b.size;
@@ -313,6 +345,34 @@ mod tests {
         let cy: f64 = attr(&f.svg, "<circle", "cy");
         let r: f64 = attr(&f.svg, "<circle", "r");
         assert!((cy + r - baseline).abs() < 0.01, "{cy} + {r} vs {baseline}");
+    }
+
+    /// The lines of a fitted box, as text.
+    fn lines_of(f: &Fitted) -> Vec<String> {
+        f.svg
+            .split("xml:space=\"preserve\">")
+            .skip(1)
+            .map(|rest| rest[..rest.find("</text>").unwrap()].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_short_last_word_takes_the_one_before_it_along() {
+        // Boxes just wide enough for all but the last word on the first line.
+        let boxed_for = |first: &str| {
+            let mut b = boxed(Metrics::of(Face::Bold).width(first, 4.4) + 0.5, 12.0);
+            (b.size, b.min, b.face) = (4.4, 4.4, Face::Bold);
+            b
+        };
+        let b = boxed_for("Aztec Atlanteans double");
+        let f = fit("Aztec Atlanteans double A", &b, &BTreeMap::new());
+        assert_eq!(lines_of(&f), ["Aztec Atlanteans", "double A"]);
+        let b = boxed_for("The Search: Val");
+        let f = fit("The Search: Val Justinia", &b, &BTreeMap::new());
+        assert_eq!(lines_of(&f), ["The Search:", "Val Justinia"]);
+        // A line break the text asks for is kept as it is.
+        let f = fit("One two\nthree", &boxed(80.0, 12.0), &BTreeMap::new());
+        assert_eq!(lines_of(&f), ["One two", "three"]);
     }
 
     fn attr(svg: &str, tag: &str, name: &str) -> f64 {
