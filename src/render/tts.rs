@@ -367,6 +367,7 @@ mod tests {
                 })
                 .collect(),
             back: String::new(),
+            back_template: String::new(),
         }
     }
 
