@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::Fixture;
+use common::{Fixture, repo, run_in};
 
 #[test]
 fn list_prints_one_line_per_game() {
@@ -267,4 +267,31 @@ fn simulating_settlers_says_why_not_and_points_to_the_analysis() {
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn readme_lists_every_command_of_help() {
+    let help = run_in(repo(), &["--help"]);
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let commands = readme
+        .split("## Commands")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("README has a Commands section");
+    let names: Vec<&str> = help
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|n| *n != "help")
+        .collect();
+    assert!(names.len() > 10, "{names:?}");
+    for name in names {
+        assert!(
+            commands.contains(&format!("`printplay {name}")),
+            "README's command list does not name `printplay {name}`"
+        );
+    }
 }
