@@ -7,21 +7,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_printplay");
+mod common;
 
-/// Copies a folder tree.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
+use common::copy_dir;
+
+const BIN: &str = env!("CARGO_BIN_EXE_printplay");
 
 /// Every file under `dir`, relative to it, sorted.
 fn files_under(dir: &Path) -> Vec<String> {
@@ -91,7 +81,7 @@ fn installed_binary_builds_away_from_the_source_checkout() {
     let bin = tmp.path().join("bin/printplay");
     std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
     std::fs::copy(BIN, &bin).unwrap();
-    copy_tree(Path::new("data/aether"), &tmp.path().join("games/aether"));
+    copy_dir(Path::new("data/aether"), &tmp.path().join("games/aether"));
     let out = Command::new(&bin)
         .current_dir(tmp.path())
         .env_remove("PRINTPLAY_TEMPLATES")
@@ -170,6 +160,17 @@ fn the_scaffold_checks_and_builds_with_its_sheet_art_font_token_and_board() {
         !index.contains("http-equiv=\"refresh\""),
         "only watch reloads"
     );
+    for link in [
+        "cards.pdf",
+        "board.pdf",
+        "rules.en.html",
+        "tts/my-game.json",
+    ] {
+        assert!(
+            index.contains(&format!("href=\"{link}\"")),
+            "no link to {link}"
+        );
+    }
 }
 
 /// A running `printplay watch` whose output lines arrive on a channel; killed when dropped.
@@ -254,4 +255,27 @@ fn watch_rebuilds_a_game_when_its_data_changes_and_keeps_output_when_it_breaks()
     let lines = watcher.next_round(limit);
     assert!(lines.iter().any(|l| l.contains("not built")), "{lines:?}");
     assert_eq!(std::fs::read(&pdf).unwrap(), second);
+}
+
+#[test]
+fn an_unknown_face_in_the_scaffolds_template_is_one_error_at_its_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = scaffolded(tmp.path(), "my-game");
+    let template = data.join("my-game/templates/card.svg");
+    let text = std::fs::read_to_string(&template).unwrap();
+    let face = "face=\"DejaVu Serif SemiCondensed Italic\"";
+    let at = text.find(face).expect("the scaffold names its own face");
+    let line = text[..at].matches('\n').count() + 1;
+    std::fs::write(&template, text.replacen(face, "face=\"Nope Sans\"", 1)).unwrap();
+    let run = Command::new(BIN)
+        .args(["--data", data.to_str().unwrap(), "check", "my-game"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(err.matches("unknown face `Nope Sans`").count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("templates/card.svg:{line}:")),
+        "the error should stand at line {line}: {err}"
+    );
 }

@@ -66,15 +66,24 @@ figcaption { font-size: 0.8rem; overflow-wrap: anywhere; }
 </style>
 ";
 
-/// Links to every PDF, rules page and TTS file the folder holds, sorted by name.
+/// Links to every PDF, rules page and Tabletop Simulator object the folder holds (its own and
+/// those of `shop/` and `tts/`), sorted by path.
 fn links(dir: &Path) -> String {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .filter(|n| n != INDEX_FILE && !n.starts_with('.'))
-        .filter(|n| [".pdf", ".html", ".md"].iter().any(|x| n.ends_with(x)))
+    let mut names: Vec<String> = ["", "shop/", "tts/"]
+        .iter()
+        .flat_map(|sub| {
+            std::fs::read_dir(dir.join(sub))
+                .into_iter()
+                .flatten()
+                .filter_map(Result::ok)
+                .filter_map(move |e| e.file_name().to_str().map(|n| format!("{sub}{n}")))
+        })
+        .filter(|n| n != INDEX_FILE && !n.rsplit('/').next().unwrap_or("").starts_with('.'))
+        .filter(|n| {
+            [".pdf", ".html", ".md", ".json"]
+                .iter()
+                .any(|x| n.ends_with(x))
+        })
         .collect();
     names.sort();
     let mut out = String::from("<h2>Files</h2>\n<ul class=\"files\">\n");

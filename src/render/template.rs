@@ -300,18 +300,20 @@ impl Templates {
         let Some(file) = self.sources.get(&e.template) else {
             return problem;
         };
-        match quoted_span(&file.text, &e.message) {
+        match quoted_span(&file.text, &e.message, &e.template) {
             Some(span) => problem.at(file, span, "here"),
             None => problem.in_file(file),
         }
     }
 }
 
-/// Where in a template the first `quoted` name of an error message stands.
-fn quoted_span(text: &str, message: &str) -> Option<std::ops::Range<usize>> {
+/// Where in a template the first `quoted` name of an error message stands, other than the
+/// template's own name, which every message opens with ("template `card`: unknown face ...").
+fn quoted_span(text: &str, message: &str, template: &str) -> Option<std::ops::Range<usize>> {
+    let own = template.trim_end_matches(".svg");
     message.split('`').skip(1).step_by(2).find_map(|name| {
         let name = name.trim();
-        (!name.is_empty())
+        (!name.is_empty() && name != own)
             .then(|| text.find(name).map(|at| at..at + name.len()))
             .flatten()
     })

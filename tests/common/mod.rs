@@ -78,7 +78,8 @@ pub fn run_in(cwd: &Path, args: &[&str]) -> Run {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+/// Copies a folder tree.
+pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
