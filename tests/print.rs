@@ -3,6 +3,8 @@
 //! and text, checked against the layout plan; builds are byte-identical; a page rendered by
 //! pdftoppm shows art in the bleed; `check` catches type below 6 pt and backs alike in grey.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -641,20 +643,6 @@ fn builds_are_byte_identical() {
     }
 }
 
-/// Copies a game's folder, every file and folder in it.
-fn copy_folder(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_folder(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
 /// What `check` says of one game in a data folder, one message per problem.
 fn check_messages(data: &Path, slug: &str) -> Vec<String> {
     let g = load_game(data, slug).unwrap();
@@ -668,10 +656,7 @@ fn check_messages(data: &Path, slug: &str) -> Vec<String> {
 fn a_missing_template_and_overflowing_text_are_check_errors() {
     let dir = tempfile::tempdir().unwrap();
     let copy = dir.path().join("the-search");
-    std::fs::create_dir(&copy).unwrap();
-    for f in ["game.toml", "components.toml"] {
-        std::fs::copy(Path::new("data/the-search").join(f), copy.join(f)).unwrap();
-    }
+    common::copy_dir(&Path::new("data").join("the-search"), &copy);
     let original = std::fs::read_to_string(copy.join("components.toml")).unwrap();
     let broken = original.replacen("template = \"search-map\"", "template = \"no-such-map\"", 1);
     std::fs::write(copy.join("components.toml"), broken).unwrap();
@@ -810,7 +795,7 @@ fn nothing_on_any_sheet_is_set_below_six_points() {
 fn check_names_the_card_and_field_of_text_that_would_need_smaller_type() {
     let dir = tempfile::tempdir().unwrap();
     let copy = dir.path().join("the-search");
-    copy_folder(Path::new("data/the-search"), &copy);
+    common::copy_dir(Path::new("data/the-search"), &copy);
     assert_eq!(
         check_messages(dir.path(), "the-search"),
         Vec::<String>::new()
@@ -849,10 +834,7 @@ fn check_names_the_card_and_field_of_text_that_would_need_smaller_type() {
 fn check_catches_two_decks_whose_backs_look_alike_in_greyscale() {
     let dir = tempfile::tempdir().unwrap();
     let copy = dir.path().join("capek-golems");
-    std::fs::create_dir(&copy).unwrap();
-    for f in ["game.toml", "components.toml"] {
-        std::fs::copy(Path::new("data/capek-golems").join(f), copy.join(f)).unwrap();
-    }
+    common::copy_dir(&Path::new("data").join("capek-golems"), &copy);
     let original = std::fs::read_to_string(copy.join("components.toml")).unwrap();
     // The golem back as it was: a blue-grey as dark as the game cards' brown.
     let golem_back = original

@@ -1,6 +1,8 @@
 //! Rules references: structure of the Markdown and HTML, numbers from the data, escaping,
 //! problems in the prose reported where they are, Finnish plurals and glossary.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use printplay::check::check_game;
@@ -42,11 +44,7 @@ fn main_file(game: &Game, lang: &str, format: Format, assets: &Assets) -> String
 fn edited(slug: &str, file: &str, edit: impl Fn(String) -> String) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let dest = dir.path().join(slug);
-    std::fs::create_dir_all(&dest).unwrap();
-    for entry in std::fs::read_dir(Path::new("data").join(slug)).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), dest.join(entry.file_name())).unwrap();
-    }
+    common::copy_dir(&Path::new("data").join(slug), &dest);
     let path = dest.join(file);
     let text = std::fs::read_to_string(&path).unwrap();
     let changed = edit(text.clone());

@@ -39,76 +39,18 @@ use super::text::{self, TextBox};
 use crate::diag::{Problem, SourceFile};
 use crate::model::{Back, Card, Deck, Game, Piece, Symbol};
 
-/// Templates compiled into the binary from `templates/`.
+/// Templates compiled into the binary from `templates/`: the generic designs any game may
+/// use. A game's own designs live in its `templates/` folder, the shipped games' too.
 const BUILTIN: &[(&str, &str)] = &[
     ("basic-card", include_str!("../../templates/basic-card.svg")),
     ("basic-back", include_str!("../../templates/basic-back.svg")),
     ("piece", include_str!("../../templates/piece.svg")),
     ("board", include_str!("../../templates/board.svg")),
-    (
-        "aether-board",
-        include_str!("../../templates/aether-board.svg"),
-    ),
-    ("aether-aid", include_str!("../../templates/aether-aid.svg")),
-    (
-        "aether-aid-back",
-        include_str!("../../templates/aether-aid-back.svg"),
-    ),
-    ("capek-game", include_str!("../../templates/capek-game.svg")),
-    (
-        "capek-golem",
-        include_str!("../../templates/capek-golem.svg"),
-    ),
-    (
-        "capek-house",
-        include_str!("../../templates/capek-house.svg"),
-    ),
-    ("capek-back", include_str!("../../templates/capek-back.svg")),
-    ("search-map", include_str!("../../templates/search-map.svg")),
-    (
-        "search-action",
-        include_str!("../../templates/search-action.svg"),
-    ),
-    (
-        "search-police",
-        include_str!("../../templates/search-police.svg"),
-    ),
-    (
-        "search-criminal",
-        include_str!("../../templates/search-criminal.svg"),
-    ),
-    (
-        "search-back",
-        include_str!("../../templates/search-back.svg"),
-    ),
-    (
-        "settlers-proxy",
-        include_str!("../../templates/settlers-proxy.svg"),
-    ),
-    (
-        "settlers-back",
-        include_str!("../../templates/settlers-back.svg"),
-    ),
 ];
 
 /// Where a game's own templates live, beside its data.
 pub fn game_template_dir(game: &Game) -> std::path::PathBuf {
     game.dir.join("templates")
-}
-
-fn own_template(game: &Game, name: &str) -> Option<std::path::PathBuf> {
-    let path = game_template_dir(game).join(format!("{name}.svg"));
-    path.is_file().then_some(path)
-}
-
-/// True when a template of this name exists for the game (its own folder or the built-ins).
-pub fn template_exists(game: &Game, name: &str) -> bool {
-    own_template(game, name).is_some() || BUILTIN.iter().any(|(n, _)| *n == name)
-}
-
-/// Names of all built-in templates, for error messages.
-pub fn builtin_names() -> Vec<&'static str> {
-    BUILTIN.iter().map(|(n, _)| *n).collect()
 }
 
 thread_local! {
@@ -262,8 +204,8 @@ impl Templates {
         };
         if !self.tera.get_template_names().any(|n| n == file) {
             return Err(fail(format!(
-                "template `{name}` does not exist (looked in the game's templates/ folder and the built-ins: {})",
-                builtin_names().join(", ")
+                "template `{name}` does not exist (the game's templates/ folder and the built-ins have: {})",
+                self.names().join(", ")
             )));
         }
         OVERFLOWS.with(|o| o.borrow_mut().clear());
@@ -286,6 +228,18 @@ impl Templates {
             art_errors: ART_ERRORS.with(|o| std::mem::take(&mut *o.borrow_mut())),
             placed: PLACED.with(|o| std::mem::take(&mut *o.borrow_mut())),
         })
+    }
+
+    /// The names of every template the game may use, its own and the built-ins.
+    pub fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .tera
+            .get_template_names()
+            .filter_map(|n| n.strip_suffix(".svg"))
+            .map(str::to_string)
+            .collect();
+        names.sort();
+        names
     }
 
     pub fn has(&self, name: &str) -> bool {
