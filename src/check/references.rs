@@ -15,6 +15,7 @@ pub fn check(game: &Game) -> Vec<Problem> {
     out.extend(symbol_fields(game));
     out.extend(piece_and_board_refs(game));
     out.extend(invariant_refs(game));
+    out.extend(board_words(game));
     out
 }
 
@@ -280,5 +281,54 @@ pub(super) fn known<'a>(ids: impl Iterator<Item = &'a str>) -> String {
         "there are none".to_string()
     } else {
         format!("known: {}", ids.join(", "))
+    }
+}
+
+/// Every word a board's template prints from `[print_labels]` is there in each language the
+/// game is published in, since the build prints the board in each: a missing one is an
+/// error at that language's `rules.<lang>.toml`.
+fn board_words(game: &Game) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for board in &game.components.boards {
+        let Some(template) = board.template.as_deref() else {
+            continue;
+        };
+        let path = crate::render::template::game_template_dir(game).join(format!("{template}.svg"));
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let words = crate::render::board::label_names(&text);
+        for lang in &game.info.languages {
+            let Some(rules) = game.rules.texts.get(lang) else {
+                continue;
+            };
+            for word in words
+                .iter()
+                .filter(|w| !rules.text.print_labels.contains_key(*w))
+            {
+                out.push(missing_board_word(
+                    &rules.file,
+                    board.id.get_ref(),
+                    template,
+                    word,
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn missing_board_word(file: &SourceFile, board: &str, template: &str, word: &str) -> Problem {
+    const TABLE: &str = "[print_labels]";
+    let problem = Problem::data(format!(
+        "board `{board}` prints the word `labels.{word}` (template `{template}`), which this \
+         language does not give"
+    ))
+    .help(format!(
+        "add `{word} = \"...\"` under {TABLE}: the board PDF of this language prints it"
+    ));
+    match file.text.find(TABLE) {
+        Some(at) => problem.at(file, at..at + TABLE.len(), "here"),
+        None => problem.in_file(file),
     }
 }

@@ -207,6 +207,10 @@ pub struct RulesText {
     /// Nouns for `{value noun}` placeholders, with their plural forms.
     #[serde(default)]
     pub nouns: BTreeMap<String, PluralForms>,
+    /// The words the game's printed parts carry in this language (a board's legend, captions),
+    /// by the name its templates give them (`labels.pit`); `board.<lang>.pdf` prints them.
+    #[serde(default)]
+    pub print_labels: BTreeMap<String, String>,
 }
 
 /// A component's row in the components table.

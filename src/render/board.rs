@@ -29,11 +29,24 @@ fn centre(q: i32, r: i32, size: f64, o: HexOrientation) -> (f64, f64) {
     }
 }
 
-/// The board as one SVG body in millimetres and its size.
+/// The board as one SVG body in millimetres and its size, its words in the game's first
+/// language.
 pub fn board_svg(
     game: &Game,
     board: &Board,
     templates: &Templates,
+) -> Result<(String, (f64, f64)), String> {
+    board_svg_in(game, board, templates, first_language(game))
+}
+
+/// The board as one SVG body in millimetres and its size, its words in `lang`: the template
+/// gets the board's name in that language as `board.title` and the game's `[print_labels]`
+/// of `rules.<lang>.toml` as `labels`.
+pub fn board_svg_in(
+    game: &Game,
+    board: &Board,
+    templates: &Templates,
+    lang: &str,
 ) -> Result<(String, (f64, f64)), String> {
     let size = board.hex_mm / 3f64.sqrt();
     let o = board.orientation;
@@ -94,15 +107,132 @@ pub fn board_svg(
     ctx.insert(
         "board",
         &serde_json::json!({ "id": board.id.get_ref(), "name": board.name, "names": board.names,
+                             "title": board_title(game, board, lang),
                              "hex_mm": board.hex_mm, "frame": FRAME,
                              "image": board.image.as_ref().map(|i| i.get_ref()) }),
     );
+    ctx.insert("lang", lang);
+    ctx.insert("labels", &print_labels(game, lang));
     let name = board.template.as_deref().unwrap_or("board");
     let (svg, overflows) = templates.render(name, &ctx)?;
     if let Some(o) = overflows.first() {
         return Err(format!("board `{}`: {o}", board.id.get_ref()));
     }
     Ok((svg, (w, h)))
+}
+
+/// The language a single board file is printed in: the game's first (`languages` in
+/// `game.toml`), else its rulebook's.
+pub fn first_language(game: &Game) -> &str {
+    game.info
+        .languages
+        .first()
+        .unwrap_or(&game.info.rulebook_language)
+}
+
+/// The languages the build prints boards in, each to `board.<lang>.pdf`; empty when the
+/// game is published in one language, whose board goes to `board.pdf`.
+pub fn board_languages(game: &Game) -> Vec<&str> {
+    if game.info.languages.len() > 1 {
+        game.info.languages.iter().map(String::as_str).collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// The board PDF's file name: `board.<lang>.pdf` for one of several languages, else
+/// `board.pdf`.
+pub fn board_file(lang: Option<&str>) -> String {
+    match lang {
+        Some(l) => format!("board.{l}.pdf"),
+        None => "board.pdf".to_string(),
+    }
+}
+
+/// A board's name in a language: the rules prose's name for it, else the data's name in
+/// that language, else its main name.
+fn board_title<'a>(game: &'a Game, board: &'a Board, lang: &str) -> &'a str {
+    let key = format!("board.{}", board.id.get_ref());
+    game.rules
+        .texts
+        .get(lang)
+        .and_then(|r| r.text.components.get(&key))
+        .and_then(|c| c.name.as_deref())
+        .or_else(|| board.names.get(lang).map(String::as_str))
+        .unwrap_or(&board.name)
+}
+
+/// The game's printed words in a language (`[print_labels]` of `rules.<lang>.toml`).
+fn print_labels(game: &Game, lang: &str) -> BTreeMap<String, String> {
+    game.rules
+        .texts
+        .get(lang)
+        .map(|r| r.text.print_labels.clone())
+        .unwrap_or_default()
+}
+
+/// The words `template` prints from `[print_labels]`: every `labels.NAME` it names, sorted.
+pub fn label_names(template: &str) -> Vec<String> {
+    let mut names: Vec<String> = template
+        .match_indices("labels.")
+        .filter(|(i, _)| {
+            !template[..*i]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        })
+        .map(|(i, m)| {
+            template[i + m.len()..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
+                .collect::<String>()
+        })
+        .filter(|n| !n.is_empty())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The interface words printed around a board, from `templates/i18n/<lang>.toml`.
+pub struct PageWords {
+    /// The PDF's title after the game's name (`board`).
+    pub file: String,
+    /// The page label of a board on one page (`1 page`).
+    pub one_page: String,
+    /// A tile's page label, `{}` standing for the tile, its row and column, rows, columns.
+    pub tile: String,
+    /// A glue flap's label, `{}` standing for the tile glued over it.
+    pub glue_flap: String,
+    /// The sentence that keeps printers from scaling the page.
+    pub actual_size: String,
+}
+
+impl PageWords {
+    /// The words of a language; a language without a message file, or a file without one of
+    /// the words, is an error naming what to add.
+    pub fn load(lang: &str) -> Result<PageWords, String> {
+        let all = crate::rules::messages::load_all(&crate::assets::TemplateSource::from_env())
+            .map_err(|p| p.to_string())?;
+        let msgs = all.get(lang).ok_or_else(|| {
+            format!("no interface words for language `{lang}` (add templates/i18n/{lang}.toml)")
+        })?;
+        let get = |key: &str| msgs.get(key).map(str::to_string);
+        Ok(PageWords {
+            file: get("file_board")?,
+            one_page: get("board_one_page")?,
+            tile: get("board_tile")?,
+            glue_flap: get("board_glue_flap")?,
+            actual_size: get("print_actual_size")?,
+        })
+    }
+}
+
+/// `pattern` with each `{}` replaced by the next of `values`.
+fn fill_holes(pattern: &str, values: &[String]) -> String {
+    values
+        .iter()
+        .fold(pattern.to_string(), |text, v| text.replacen("{}", v, 1))
 }
 
 /// Each cell's axial coordinates, kind and centre on the drawing, for a template that labels
@@ -125,9 +255,10 @@ pub fn board_pages(
     board_name: &str,
     svg: &str,
     size: (f64, f64),
-    paper: Paper,
-    big: Option<Paper>,
+    paper: (Paper, Option<Paper>),
+    words: &PageWords,
 ) -> Vec<PageSpec> {
+    let (paper, big) = paper;
     let margin = PRINTER_MARGIN + 7.0;
     let paper_to_use = big.unwrap_or(paper);
     for (pw, ph) in orientations(paper_to_use) {
@@ -136,7 +267,8 @@ pub fn board_pages(
             let mut body = format!(r#"<g transform="translate({x:.3} {y:.3})">{svg}</g>"#);
             body.push_str(&furniture(
                 (pw, ph),
-                &format!("{game_name} · {board_name} · 1 page"),
+                &format!("{game_name} · {board_name} · {}", words.one_page),
+                words,
             ));
             return vec![PageSpec {
                 svg: svg_page((pw, ph), &body),
@@ -176,8 +308,8 @@ pub fn board_pages(
                 win,
                 (c, r),
                 (cols, rows),
-                game_name,
-                board_name,
+                &format!("{game_name} · {board_name}"),
+                words,
             ));
         }
     }
@@ -212,8 +344,8 @@ fn tile_page(
     win: Rect,
     at: (usize, usize),
     of: (usize, usize),
-    game_name: &str,
-    board_name: &str,
+    title: &str,
+    words: &PageWords,
 ) -> PageSpec {
     let (c, r) = at;
     let (x0, y0) = (margin, margin);
@@ -232,25 +364,24 @@ fn tile_page(
             y: y0 + flap.rect.y - win.y,
             ..flap.rect
         };
-        body.push_str(&flap_svg(
-            page,
-            flap.vertical,
-            &tile_name(flap.under.0, flap.under.1),
-        ));
+        let text = fill_holes(&words.glue_flap, &[tile_name(flap.under.0, flap.under.1)]);
+        body.push_str(&flap_svg(page, flap.vertical, &text));
     }
     body.push_str(&format!(
         r##"<rect x="{x0:.3}" y="{y0:.3}" width="{:.3}" height="{:.3}" fill="none" stroke="#000000" stroke-width="0.2"/>"##,
         win.w, win.h
     ));
-    let label = format!(
-        "{game_name} · {board_name} · tile {} (row {}, column {}) of {} x {} · cut along the outer line; glue each next tile over the faded flap",
-        tile_name(c, r),
-        r + 1,
-        c + 1,
-        of.1,
-        of.0
+    let tile = fill_holes(
+        &words.tile,
+        &[
+            tile_name(c, r),
+            (r + 1).to_string(),
+            (c + 1).to_string(),
+            of.1.to_string(),
+            of.0.to_string(),
+        ],
     );
-    body.push_str(&furniture(paper, &label));
+    body.push_str(&furniture(paper, &format!("{title} · {tile}"), words));
     PageSpec {
         svg: svg_page(paper, &body),
         size_mm: paper,
@@ -327,8 +458,8 @@ pub fn flap_marks(flap: Rect, vertical: bool) -> Vec<((f64, f64), (f64, f64))> {
     segs
 }
 
-/// A flap drawn on the page: faded art, its alignment marks and what to glue there.
-fn flap_svg(flap: Rect, vertical: bool, next: &str) -> String {
+/// A flap drawn on the page: faded art, its alignment marks and `text`, what to glue there.
+fn flap_svg(flap: Rect, vertical: bool, text: &str) -> String {
     let mut out = format!(
         r##"<rect x="{:.3}" y="{:.3}" width="{:.3}" height="{:.3}" fill="#ffffff" fill-opacity="0.55"/>"##,
         flap.x, flap.y, flap.w, flap.h
@@ -341,7 +472,6 @@ fn flap_svg(flap: Rect, vertical: bool, next: &str) -> String {
         r##"<path d="{}" fill="none" stroke="#000000" stroke-width="0.3"/>"##,
         d.trim_end()
     ));
-    let text = format!("glue flap: tile {next} goes over this strip, its edge on the line");
     let (cx, cy) = (flap.x + flap.w / 2.0 + 1.5, flap.y + flap.h / 2.0 + 1.5);
     let (cx, cy, rot) = if vertical {
         (cx, flap.y + flap.h / 2.0, -90)
@@ -350,12 +480,12 @@ fn flap_svg(flap: Rect, vertical: bool, next: &str) -> String {
     };
     out.push_str(&format!(
         r#"<g transform="translate({cx:.3} {cy:.3}) rotate({rot})">{}</g>"#,
-        layout::label(0.0, 0.8, layout::FURNITURE_SIZE, "middle", &text)
+        layout::label(0.0, 0.8, layout::FURNITURE_SIZE, "middle", text)
     ));
     out
 }
 
-fn furniture(paper: (f64, f64), label: &str) -> String {
+fn furniture(paper: (f64, f64), label: &str, words: &PageWords) -> String {
     let mut out = layout::label(
         PRINTER_MARGIN + 4.0,
         PRINTER_MARGIN + layout::FURNITURE_SIZE,
@@ -370,38 +500,62 @@ fn furniture(paper: (f64, f64), label: &str) -> String {
         paper.1 - PRINTER_MARGIN - 0.6,
         layout::FURNITURE_SIZE,
         "start",
-        layout::ACTUAL_SIZE,
+        &words.actual_size,
     ));
     out
 }
 
-/// `board.pdf` bytes: every board of the game, or `None` when it has no board.
+/// `board.pdf` bytes: every board of the game with its words in the game's first language,
+/// or `None` when it has no board.
 pub fn board_pdf(game: &Game, paper: Paper, big: Option<Paper>) -> Result<Option<Vec<u8>>, String> {
+    board_pdf_in(game, first_language(game), paper, big)
+}
+
+/// The board PDF of one language: every board of the game, its words and the page's in
+/// `lang`, or `None` when the game has no board.
+pub fn board_pdf_in(
+    game: &Game,
+    lang: &str,
+    paper: Paper,
+    big: Option<Paper>,
+) -> Result<Option<Vec<u8>>, String> {
     if game.components.boards.is_empty() {
         return Ok(None);
     }
     let templates = Templates::new(game)?;
+    let words = PageWords::load(lang)?;
+    let game_name = game.name_in(lang);
     let mut pages = Vec::new();
     for board in &game.components.boards {
-        let (svg, size) = board_svg(game, board, &templates)?;
+        let (svg, size) = board_svg_in(game, board, &templates, lang)?;
         pages.extend(board_pages(
-            &game.info.name,
-            &board.name,
+            game_name,
+            board_title(game, board, lang),
             &svg,
             size,
-            paper,
-            big,
+            (paper, big),
+            &words,
         ));
     }
-    write_pdf(&format!("{}: board", game.info.name), &pages).map(Some)
+    write_pdf(&format!("{game_name}: {}", words.file), &pages).map(Some)
 }
 
-/// The build stage writing `board.pdf`.
+/// The build stage writing `board.pdf`, or `board.<lang>.pdf` in each of the game's
+/// languages when it has several.
 pub fn board_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
-    match board_pdf(b.game, b.options.paper, b.options.board_page)? {
-        Some(bytes) => Ok(vec![b.write("board.pdf", &bytes)?]),
-        None => Ok(Vec::new()),
+    let langs = board_languages(b.game);
+    let files: Vec<(&str, Option<&str>)> = if langs.is_empty() {
+        vec![(first_language(b.game), None)]
+    } else {
+        langs.iter().map(|l| (*l, Some(*l))).collect()
+    };
+    let mut written = Vec::new();
+    for (lang, suffix) in files {
+        if let Some(bytes) = board_pdf_in(b.game, lang, b.options.paper, b.options.board_page)? {
+            written.push(b.write(&board_file(suffix), &bytes)?);
+        }
     }
+    Ok(written)
 }
 
 /// Draws a cycle of symbols: `pairs` are [winner, loser]; an arrow points from each winner

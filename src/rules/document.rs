@@ -240,8 +240,19 @@ pub struct Beside {
     pub sim_charts: Vec<String>,
     /// Images under `png/`: the id of the card or piece and the image's size in pixels.
     pub images: BTreeMap<String, (u32, u32)>,
-    /// Print files beside the reference (`cards.pdf`, `tokens.pdf`, `board.pdf`).
+    /// Print files beside the reference (`cards.pdf`, `tokens.pdf`, `board.pdf`, or
+    /// `board.<lang>.pdf`, which only the page in that language links).
     pub print_files: Vec<String>,
+}
+
+/// A print file's kind and language: `board.fi.pdf` is (`board`, `fi`), `cards.pdf`
+/// (`cards`, none).
+fn print_file_parts(name: &str) -> (&str, Option<&str>) {
+    let stem = name.trim_end_matches(".pdf");
+    match stem.split_once('.') {
+        Some((kind, lang)) => (kind, Some(lang)),
+        None => (stem, None),
+    }
 }
 
 /// Ids the page templates use themselves, so prose headings never take them.
@@ -547,9 +558,12 @@ impl Writer<'_> {
         let files = beside
             .print_files
             .iter()
-            .map(|f| {
-                let key = format!("file_{}", f.trim_end_matches(".pdf"));
-                (self.msg(&key), f.clone())
+            .filter_map(|f| {
+                let (stem, lang) = print_file_parts(f);
+                if lang.is_some_and(|l| l != self.lang) {
+                    return None;
+                }
+                Some((self.msg(&format!("file_{stem}")), f.clone()))
             })
             .collect();
         Some(Block::Gallery {

@@ -58,6 +58,7 @@ impl Assets {
         tera.autoescape_on(vec![".html", ".svg"]);
         // The included parts first, then the pages that include them.
         let mut files: Vec<String> = [
+            "head.html",
             "section.html",
             "section.md",
             "page.html",
@@ -249,10 +250,16 @@ pub fn beside(game: &Game, out_dir: &Path) -> Beside {
             images.insert(id.clone(), size);
         }
     }
+    let board_files = game
+        .info
+        .languages
+        .iter()
+        .map(|l| crate::render::board::board_file(Some(l)));
     let print_files = ["cards.pdf", "tokens.pdf", "board.pdf"]
         .iter()
-        .filter(|f| out_dir.join(f).is_file())
         .map(|f| f.to_string())
+        .chain(board_files)
+        .filter(|f| out_dir.join(f).is_file())
         .collect();
     Beside {
         sim_charts: sim_charts(out_dir),
