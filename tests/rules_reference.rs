@@ -856,7 +856,8 @@ fn printplay_build_runs_the_rules_stage() {
     );
 }
 
-/// The Finnish Aether page's prose (tags dropped, entities decoded) and its whole HTML.
+/// The Finnish Aether page's prose, captions and component purposes (tags dropped, entities
+/// decoded) and its whole HTML.
 fn finnish_aether() -> (String, String) {
     let game = shipped("aether");
     let html = main_file(&game, "fi", Format::Html, &assets());
@@ -865,6 +866,7 @@ fn finnish_aether() -> (String, String) {
     for (open, close) in [
         ("<div class=\"prose\">", "</div>"),
         ("<figcaption>", "</figcaption>"),
+        ("<td data-label=\"Mihin sitä käytetään\">", "</td>"),
     ] {
         for (i, _) in html.match_indices(open) {
             let end = i + html[i..].find(close).unwrap();
@@ -918,6 +920,19 @@ fn finnish_aether_uses_the_rulebooks_words() {
     ] {
         assert!(!lower.contains(wrong), "the Finnish page says `{wrong}`");
     }
+    // Found on the second reading, anywhere on the page (tables and headings too): `hallita`
+    // takes the partitive, a label is not repeated by its sentence, words that read as
+    // English calques.
+    let page = html_text(&html).to_lowercase();
+    for wrong in [
+        "aether-laatan hallitsee",
+        "sääntökirja: sääntökirja",
+        "ne ovat nämä",
+        "voima alle nollan",
+        "naapurikuusikulmiot",
+    ] {
+        assert!(!page.contains(wrong), "the Finnish page says `{wrong}`");
+    }
     // Small counts in prose are spelled out, and no sentence opens with a digit: a digit from 1
     // to 10 followed by a word, unless it is part of a range, a list or a sign.
     let chars: Vec<char> = text.chars().collect();
@@ -950,9 +965,16 @@ fn finnish_aether_uses_the_rulebooks_words() {
             [w, n, ..] => w == "ja" && n.chars().all(|c| c.is_ascii_digit()),
             _ => false,
         };
+        // "Uhrikuoppia on 2,": a count stated by itself is spelled out too.
+        let stated_count = words_before.first().is_some_and(|w| w == "on")
+            && after.is_none_or(|a| [',', '.', ';', ':', ')'].contains(&a[0]));
         let context: String = chars[i.saturating_sub(30)..(i + 30).min(chars.len())]
             .iter()
             .collect();
+        assert!(
+            !(small && stated_count),
+            "a small count in digits after `on`: …{context}…"
+        );
         if small && word_follows && !in_figure && !label {
             panic!("a small count in digits: …{context}…");
         }
@@ -974,6 +996,29 @@ fn finnish_aether_uses_the_rulebooks_words() {
         "English cells beyond the glossary's English column"
     );
     assert!(!html.contains(".txt"), "the rulebook's file name is shown");
+}
+
+/// The text of a whole HTML page: tags dropped, entities decoded, spaces collapsed.
+fn html_text(html: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.replace("&#39;", "'")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn glossary_terms() -> usize {
