@@ -325,3 +325,21 @@ fn quick_references_give_each_card_effect_one_line() {
         }
     }
 }
+
+#[test]
+fn the_appendix_names_values_and_reasons_in_words() {
+    for page in pages(Format::Html) {
+        let Some(start) = page.text.find("<section id=\"unprinted\"") else {
+            continue;
+        };
+        let end = start + page.text[start..].find("</section>").unwrap();
+        let html = &page.text[start..end];
+        let text = text_of(html);
+        let words = developer_words(&text, html);
+        assert!(
+            words.is_empty() && !text.contains('`'),
+            "{}: the values not printed say {words:?} or hold code: {text}",
+            page.name
+        );
+    }
+}
