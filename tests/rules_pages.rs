@@ -203,6 +203,16 @@ fn developer_words(text: &str, html: &str) -> Vec<String> {
         .map(|w| w.to_string())
         .collect();
     found.extend(data_paths(&lower));
+    // Identifiers of the data (`set_a`, `hand_size`).
+    found.extend(
+        lower
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| w.trim_matches('_').contains('_'))
+            .map(str::to_string),
+    );
+    if has_word(&lower, "bot") || has_word(&lower, "bots") {
+        found.push("bot".into());
+    }
     if html.contains("<code") {
         found.push("<code>".into());
     }
@@ -273,6 +283,7 @@ fn the_developer_word_check_finds_an_option_a_data_path_and_code() {
         ("<p>Cards: deck.police.</p>", "deck."),
         ("<p>Deck <code>common-base</code>.</p>", "<code>"),
         ("<p>The simulator stops it.</p>", "simulat"),
+        ("<p>The same as set_a.</p>", "set_a"),
     ] {
         let words = developer_words(&text_of(html), html);
         assert!(words.contains(&word.to_string()), "{html}: {words:?}");
