@@ -338,6 +338,13 @@ fn prints_to_pdf_on_a4_and_letter() {
                     "{name}: The Search's reference takes {} A4 pages",
                     pages.len()
                 );
+                // On paper the Source badges' appendix prints after the rules.
+                let last = *pages.keys().last().unwrap();
+                let text = doc.extract_text(&[last]).unwrap_or_default();
+                assert!(
+                    text.contains("Values not printed"),
+                    "{name}: the appendix is not printed: {text}"
+                );
             }
         }
     }
