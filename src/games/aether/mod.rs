@@ -52,7 +52,10 @@ pub(crate) mod tests {
         let (svg, _) = crate::render::board::board_svg(&game, board, &templates).expect("svg");
         let pits = game.param_int("sacrifice_pits").expect("pits");
         assert_eq!(pits, 2);
-        assert_eq!(svg.matches("Sacrifice pit").count() as i64, pits, "{svg}");
+        // The pits' caption in the board's language (`[print_labels]` of its rules prose).
+        let lang = crate::render::board::first_language(&game);
+        let pit = &game.rules.texts[lang].text.print_labels["pit"];
+        assert_eq!(svg.matches(pit.as_str()).count() as i64, pits, "{svg}");
         for cell in &board.cells {
             let label = format!(">{},{}</text>", cell.q, cell.r);
             assert_eq!(svg.matches(&label).count(), 1, "label {label}");
