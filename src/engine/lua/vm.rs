@@ -15,6 +15,8 @@ use rand::RngExt;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
+use super::limits;
+
 /// The script's file name in the game folder.
 pub const SCRIPT_FILE: &str = "engine.lua";
 /// Bytes a script's VM may hold (game states, the model, its own tables).
@@ -107,6 +109,8 @@ pub const ENGINE_FUNCTIONS: &[&str] = &[
     "determinize",
     "estimate",
     "action_kind",
+    "random_action",
+    "sample_chance",
 ];
 
 /// host.lua's shortcuts, kept with the engine's functions.
@@ -177,6 +181,15 @@ impl Vm {
     }
 
     fn load(&self, script: &Script) -> Result<(Function, Table), String> {
+        let (charge, shape) =
+            limits::host_functions(&self.lua, self.budget.clone()).map_err(|e| self.fail(&e))?;
+        self.run(|| {
+            self.lua
+                .load(include_str!("limits.lua"))
+                .set_name("=limits.lua")
+                .set_mode(ChunkMode::Text)
+                .call::<()>((charge, shape))
+        })?;
         let model = self.json_to_lua(&script.model).map_err(|e| self.fail(&e))?;
         let copy: Function = self.run(|| {
             self.lua
