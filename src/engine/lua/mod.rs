@@ -596,7 +596,12 @@ impl State for LuaState {
         if by_player {
             self.moves += 1;
         }
-        self.turn = self.turn_of(Some(seat));
+        // host.lua's step says i64::MIN for chance and the next integer once over.
+        self.turn = match seat {
+            Value::Integer(i64::MIN) => Turn::Chance,
+            Value::Integer(code) if code == i64::MIN + 1 => Turn::Terminal,
+            seat => self.turn_of(Some(seat)),
+        };
     }
 
     fn returns(&self) -> Vec<f64> {

@@ -24,7 +24,7 @@ pub const MEMORY_LIMIT: usize = 256 << 20;
 /// Lua instructions one call from the host (setup, legal actions, a bot's move...) may run.
 pub const INSTRUCTION_BUDGET: i64 = 50_000_000;
 /// The budget is counted in steps of this many instructions.
-const HOOK_STEP: u32 = 1000;
+const HOOK_STEP: u32 = 10_000;
 
 /// Everything a VM is made from; shared by all VMs of one engine.
 pub struct Script {
