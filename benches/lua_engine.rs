@@ -3,7 +3,9 @@
 //! of the differential test (tests/fixtures/aether-lua/engine.lua), uniform random moves
 //! on the engine alone; then the scaffold's tutorial Lua game through the simulator.
 //!
-//! `cargo bench --bench lua_engine` (BENCH_SECONDS sets the time per figure, default 3).
+//! `cargo bench --bench lua_engine` (BENCH_SECONDS sets the time per figure, default 3);
+//! `cargo bench --bench lua_engine -- WORD` measures only the figures whose name holds WORD
+//! (`Lua`, `Rust`, `tutorial`), to profile one of them.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -28,6 +30,15 @@ fn cpu_seconds() -> Option<f64> {
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
     let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
     Some(ticks as f64 / 100.0)
+}
+
+/// Whether the figure `name` is wanted (every one when no word is given).
+fn wanted(name: &str) -> bool {
+    let words: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    words.is_empty() || words.iter().any(|w| name.contains(w.as_str()))
 }
 
 /// Games per CPU second (wall second where the system does not say) of `play`, and moves a game.
@@ -87,24 +98,33 @@ fn main() {
         "one thread; about {:.1} s per figure; games per CPU second",
         budget().as_secs_f64()
     );
-    let rust = AetherEngine::from_model(&aether).unwrap();
-    let (r, len) = rate(|i| random_game(&rust, &config, i));
-    println!(
-        "{:<34} {r:>10.0} games/s  ({len:.0} moves a game)",
-        "aether, Rust engine, random"
-    );
-    let lua = LuaEngine::from_model(&lua_aether).unwrap();
-    let (l, len) = rate(|i| random_game(&lua, &config, i));
-    println!(
-        "{:<34} {l:>10.0} games/s  ({len:.0} moves a game)",
-        "aether, Lua engine, random"
-    );
-    println!("Lua / Rust: {:.3} (goal: at least 0.1)", l / r);
+    let mut rates = Vec::new();
+    for name in ["aether, Rust engine, random", "aether, Lua engine, random"] {
+        if !wanted(name) {
+            continue;
+        }
+        let (r, len) = if name.contains("Rust") {
+            let rust = AetherEngine::from_model(&aether).unwrap();
+            rate(|i| random_game(&rust, &config, i))
+        } else {
+            let lua = LuaEngine::from_model(&lua_aether).unwrap();
+            rate(|i| random_game(&lua, &config, i))
+        };
+        println!("{name:<34} {r:>10.0} games/s  ({len:.0} moves a game)");
+        rates.push(r);
+    }
+    if let [rust, lua] = rates[..] {
+        println!("Lua / Rust: {:.3} (goal: at least 0.1)", lua / rust);
+    }
 
     printplay::scaffold::new_game_with_engine(&dir, "tutorial", "lua").unwrap();
     let tutorial = load_game(&dir, "tutorial").unwrap();
     let engine = LuaEngine::from_model(&tutorial).unwrap();
     for bots in ["random", "heuristic"] {
+        let name = format!("tutorial (Lua), {bots} bots, simulator");
+        if !wanted(&name) {
+            continue;
+        }
         let opts = SimOptions {
             bots: vec![bots.into()],
             ..SimOptions::default()
@@ -115,9 +135,6 @@ fn main() {
                 .unwrap()
                 .moves
         });
-        println!(
-            "{:<34} {g:>10.0} games/s  ({len:.0} moves a game)",
-            format!("tutorial (Lua), {bots} bots, simulator")
-        );
+        println!("{name:<34} {g:>10.0} games/s  ({len:.0} moves a game)");
     }
 }

@@ -13,6 +13,55 @@ use crate::pipeline::{self, Outcome, load_games};
 use crate::render::{BuildOptions, Duplex, Paper};
 use crate::scaffold;
 
+/// Standard output for everything the commands print. A reader that stops early
+/// (`printplay simulate ... | head`) closes the pipe; the program then ends quietly with
+/// status 0, as a filter in a pipeline should, instead of panicking in `println!`.
+pub struct Stdout;
+
+impl std::io::Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        std::io::stdout()
+            .lock()
+            .write(buf)
+            .map_err(exit_on_broken_pipe)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stdout()
+            .lock()
+            .flush()
+            .map_err(exit_on_broken_pipe)
+    }
+}
+
+/// A closed pipe ends the program with status 0; any other error is the caller's.
+fn exit_on_broken_pipe(e: std::io::Error) -> std::io::Error {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    e
+}
+
+/// Writes formatted text to [`Stdout`]; an error other than a closed pipe is reported on
+/// stderr and ends the program with the I/O status 2.
+fn write_out(args: std::fmt::Arguments) {
+    if let Err(e) = std::io::Write::write_fmt(&mut Stdout, args) {
+        eprintln!("error: writing to standard output: {e}");
+        std::process::exit(Exit::Usage as i32);
+    }
+}
+
+/// `print!` through [`write_out`].
+macro_rules! print {
+    ($($arg:tt)*) => { write_out(format_args!($($arg)*)) };
+}
+
+/// `println!` through [`write_out`].
+macro_rules! println {
+    () => { write_out(format_args!("\n")) };
+    ($($arg:tt)*) => { write_out(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "printplay",
@@ -683,7 +732,7 @@ fn play(data: &Path, args: PlayArgs) -> Exit {
     };
     opts.save = args.save.clone().or(args.resume.clone());
     let stdin = std::io::stdin();
-    match play(&game, opts, &mut stdin.lock(), &mut std::io::stdout()) {
+    match play(&game, opts, &mut stdin.lock(), &mut Stdout) {
         Ok(_) => Exit::Ok,
         Err(e) => run_failed(e),
     }

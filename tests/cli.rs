@@ -295,3 +295,33 @@ fn readme_lists_every_command_of_help() {
         );
     }
 }
+
+/// `printplay simulate ... | head`: a reader that closes the pipe early ends the program
+/// quietly with status 0, not with a panic in `println!`.
+#[test]
+fn a_closed_stdout_pipe_ends_quietly_with_status_0() {
+    let f = Fixture::with_games(&["aether"]);
+    let data = f.data().to_str().unwrap();
+    let out = f.data().join("out");
+    let out = out.to_str().unwrap();
+    for args in [
+        &["simulate", "aether", "--games", "50", "--out", out][..],
+        &["replay", "aether", "--game", "0"][..],
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_printplay"))
+            .args(["--data", data])
+            .args(args)
+            .current_dir(f.data())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("printplay starts");
+        // The read end closes before the program has loaded the game, so its first write
+        // meets a closed pipe.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("printplay ends");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}

@@ -206,3 +206,38 @@ fn broken_contracts_are_diagnosed() {
         "read-only",
     );
 }
+
+/// The C functions of the string and table libraries run without the budget's hook; their
+/// worst-case work is charged against the budget before they start, so a catastrophic
+/// pattern or a move over a trillion indices stops at once instead of running for hours.
+#[test]
+fn costly_library_calls_are_charged_to_the_budget() {
+    assert_stopped(
+        "a catastrophic pattern in string.find",
+        LEGAL,
+        "local moves = {} string.find(string.rep(\"a\", 4000), string.rep(\"a*\", 12) .. \"b\")",
+        "random",
+        "string.find: this pattern on a subject of 4000 characters may take",
+    );
+    assert_stopped(
+        "a catastrophic pattern in gmatch",
+        LEGAL,
+        "local moves = {} for _ in (string.rep(\"a\", 4000)):gmatch(string.rep(\"a-\", 12) .. \"b\") do end",
+        "random",
+        "string.gmatch",
+    );
+    assert_stopped(
+        "table.move over a trillion indices",
+        LEGAL,
+        "local moves = {} table.move({}, 1, 1e12, 2)",
+        "random",
+        "table.move: moving that many values may take 1e+12 steps",
+    );
+    assert_stopped(
+        "string.rep of ten gigabytes",
+        LOAD,
+        "local game = {} local s = string.rep(\"x\", 1e10)",
+        "random",
+        "budget",
+    );
+}

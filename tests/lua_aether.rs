@@ -18,6 +18,7 @@ use printplay::engine::{Config, Engine, State, Turn};
 use printplay::games::aether::AetherEngine;
 use printplay::model::{Game, load_game};
 use printplay::simulate::game_rng;
+use rand_chacha::ChaCha8Rng;
 
 fn games_to_play() -> u64 {
     std::env::var("LUA_AETHER_GAMES")
@@ -84,6 +85,15 @@ fn same_draw<R: State, L: State>(r: &R, a: R::Action, l: &L, b: L::Action) -> Re
     }
 }
 
+/// Both engines left the generator in the same state (drew as many numbers).
+fn same_generator(rust: &ChaCha8Rng, lua: &ChaCha8Rng) -> Result<(), String> {
+    if rust == lua {
+        Ok(())
+    } else {
+        Err("the engines drew different amounts from the generator".into())
+    }
+}
+
 /// Plays game `g` on both engines; the first difference is the error.
 fn play_side_by_side(rust: &AetherEngine, lua: &LuaEngine, g: u64) -> Result<u32, String> {
     let config = config(g);
@@ -122,6 +132,7 @@ fn play_side_by_side(rust: &AetherEngine, lua: &LuaEngine, g: u64) -> Result<u32
                 let mut probe = rng.clone();
                 let a = r.sample_chance(&mut rng);
                 same_draw(&r, a, &l, l.sample_chance(&mut probe)).map_err(|e| at(&r, e))?;
+                same_generator(&rng, &probe).map_err(|e| at(&r, e))?;
                 (a, lo[ro.iter().position(|o| o.0 == a).unwrap()].0)
             }
             Turn::Player(_) => {
@@ -135,6 +146,7 @@ fn play_side_by_side(rust: &AetherEngine, lua: &LuaEngine, g: u64) -> Result<u32
                 let mut probe = rng.clone();
                 let a = r.random_action(&mut rng);
                 same_draw(&r, a, &l, l.random_action(&mut probe)).map_err(|e| at(&r, e))?;
+                same_generator(&rng, &probe).map_err(|e| at(&r, e))?;
                 (a, ll[&r.action_name(a)])
             }
         };
@@ -193,4 +205,25 @@ fn the_lua_aether_plays_exactly_as_the_rust_engine() {
     }
     // Real games were played, not empty ones.
     assert!(moves > 20 * games as u32, "{moves} moves in {games} games");
+}
+
+/// The fixture's own `random_action` and `sample_chance` (drawn inside the VM, without
+/// listing) agree with its `legal_actions` and `chance_outcomes` and the shared checks of
+/// every engine (clones, determinization, conservation of the generator).
+#[test]
+fn the_lua_aether_passes_the_engine_harness() {
+    let fixture = common::Fixture::with_games(&["aether"]);
+    let lua = LuaEngine::from_model(&lua_aether(&fixture)).unwrap();
+    for players in 2..=4 {
+        let config = Config::with_variants(players, &[]);
+        let plan = printplay::engine::testing::Plan {
+            games: 30,
+            seed: 3,
+            cap: 500,
+            deep_games: 5,
+        };
+        let seen = printplay::engine::testing::random_play(&lua, &config, plan, |_| Ok(()))
+            .unwrap_or_else(|e| panic!("{players} players: {e}"));
+        assert!(seen.moves > 20 * 30, "{seen:?}");
+    }
 }

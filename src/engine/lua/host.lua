@@ -9,10 +9,19 @@ local type, mtype, abs = type, math.type, math.abs
 
 local host = {}
 
--- Plays an action and says whose turn it is now.
+-- Plays an action and says whose turn it is now: the seat, CHANCE, OVER, or whatever else
+-- current_player returned (for the host's error message). Integers, so the host reads the
+-- answer without comparing strings; no script returns these two as a seat.
+local CHANCE, OVER = math.mininteger, math.mininteger + 1
 function host.step(state, action)
   apply(state, action)
-  return current_player(state)
+  local seat = current_player(state)
+  if seat == "chance" then
+    return CHANCE
+  elseif seat == nil or seat == false then
+    return OVER
+  end
+  return seat
 end
 
 -- The chance outcome at `x` in [0, 1): outcomes walked in order, as printplay samples them.

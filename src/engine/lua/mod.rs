@@ -13,6 +13,7 @@
 //! Any error, a budget overrun or a broken contract ends the game with a diagnostic naming
 //! `engine.lua:LINE` and the move; [`State::failure`] carries it to the simulator.
 
+mod limits;
 mod vm;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -443,6 +444,28 @@ impl LuaState {
         self.failure.get().cloned()
     }
 
+    /// The script's own `random_action(state, rng)`: a legal move drawn as printplay's
+    /// default would, without listing the moves.
+    fn own_random_action(&self, f: &Function, rng: &mut ChaCha8Rng) -> i64 {
+        if self.failed() {
+            return 0;
+        }
+        match self.vm.with_rng::<Value>(f, &self.table, rng) {
+            Ok(Value::Integer(action)) => action,
+            Ok(other) => {
+                self.contract(
+                    "random_action",
+                    &format!("returned {}; it must return a legal action", show(&other)),
+                );
+                0
+            }
+            Err(e) => {
+                self.fail(format!("{e} (in `random_action`)"));
+                0
+            }
+        }
+    }
+
     fn is_legal(&self, action: i64) -> bool {
         self.legal_actions().contains(&action)
     }
@@ -494,6 +517,9 @@ impl State for LuaState {
         if !matches!(self.turn(), Turn::Player(_)) {
             return 0;
         }
+        if let Some(f) = optional_fn(&self.vm, "random_action") {
+            return self.own_random_action(f, rng);
+        }
         match self.call_host::<Option<i64>>("legal_actions", "pick", Value::Nil, Some(rng)) {
             Some(Some(action)) => action,
             Some(None) => {
@@ -543,6 +569,9 @@ impl State for LuaState {
             return 0;
         }
         let x: f64 = rand::RngExt::random(rng);
+        if optional_fn(&self.vm, "sample_chance").is_some() {
+            return self.call::<i64>("sample_chance", x).unwrap_or(0);
+        }
         match self.call_host::<(Option<i64>, Option<f64>)>("chance_outcomes", "sample", x, None) {
             Some((Some(action), _)) => action,
             Some((None, total)) => {
@@ -567,7 +596,12 @@ impl State for LuaState {
         if by_player {
             self.moves += 1;
         }
-        self.turn = self.turn_of(Some(seat));
+        // host.lua's step says i64::MIN for chance and the next integer once over.
+        self.turn = match seat {
+            Value::Integer(i64::MIN) => Turn::Chance,
+            Value::Integer(code) if code == i64::MIN + 1 => Turn::Terminal,
+            seat => self.turn_of(Some(seat)),
+        };
     }
 
     fn returns(&self) -> Vec<f64> {
@@ -614,6 +648,13 @@ impl State for LuaState {
             copy.fail(format!("{e} (in `determinize`)"));
         }
         copy
+    }
+
+    /// Without a `determinize` of the script, a determinization draws nothing: no copy.
+    fn skip_determinize(&self, observer: Player, rng: &mut ChaCha8Rng) {
+        if optional_fn(&self.vm, "determinize").is_some() {
+            drop(self.determinize(observer, rng));
+        }
     }
 
     fn moves_played(&self) -> u32 {

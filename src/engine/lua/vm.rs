@@ -15,6 +15,8 @@ use rand::RngExt;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
+use super::limits;
+
 /// The script's file name in the game folder.
 pub const SCRIPT_FILE: &str = "engine.lua";
 /// Bytes a script's VM may hold (game states, the model, its own tables).
@@ -22,7 +24,7 @@ pub const MEMORY_LIMIT: usize = 256 << 20;
 /// Lua instructions one call from the host (setup, legal actions, a bot's move...) may run.
 pub const INSTRUCTION_BUDGET: i64 = 50_000_000;
 /// The budget is counted in steps of this many instructions.
-const HOOK_STEP: u32 = 1000;
+const HOOK_STEP: u32 = 10_000;
 
 /// Everything a VM is made from; shared by all VMs of one engine.
 pub struct Script {
@@ -107,6 +109,8 @@ pub const ENGINE_FUNCTIONS: &[&str] = &[
     "determinize",
     "estimate",
     "action_kind",
+    "random_action",
+    "sample_chance",
 ];
 
 /// host.lua's shortcuts, kept with the engine's functions.
@@ -177,6 +181,15 @@ impl Vm {
     }
 
     fn load(&self, script: &Script) -> Result<(Function, Table), String> {
+        let (charge, shape) =
+            limits::host_functions(&self.lua, self.budget.clone()).map_err(|e| self.fail(&e))?;
+        self.run(|| {
+            self.lua
+                .load(include_str!("limits.lua"))
+                .set_name("=limits.lua")
+                .set_mode(ChunkMode::Text)
+                .call::<()>((charge, shape))
+        })?;
         let model = self.json_to_lua(&script.model).map_err(|e| self.fail(&e))?;
         let copy: Function = self.run(|| {
             self.lua
@@ -401,5 +414,82 @@ pub fn describe(e: &mlua::Error) -> String {
             )
         }
         other => other.to_string().lines().next().unwrap_or("").to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vm() -> Vm {
+        let script = Script {
+            dir: std::env::temp_dir(),
+            source: "return {}".into(),
+            model: serde_json::json!({}),
+        };
+        Vm::new(&script).expect("an empty engine loads")
+    }
+
+    fn eval(vm: &Vm, code: &str) -> Result<String, String> {
+        vm.run(|| vm.lua.load(code).eval::<String>())
+    }
+
+    #[test]
+    fn ordinary_string_and_table_calls_work_as_in_lua() {
+        let vm = vm();
+        let cases = [
+            ("(\"a,b,,c\"):gsub(\",\", \";\")", "a;b;;c"),
+            ("select(3, (\"key=value\"):find(\"^(%w+)=(%w+)$\"))", "key"),
+            ("(\"x = 1\"):match(\"(%w+)%s*=%s*(%d+)\")", "x"),
+            ("(\"abc\"):find(\"b\", 1, true) .. \"\"", "2"),
+            (
+                "local n = 0 for w in (\"one two three\"):gmatch(\"%a+\") do n = n + #w end return tostring(n)",
+                "11",
+            ),
+            ("(\"ab\"):rep(3, \"-\")", "ab-ab-ab"),
+            ("(\"hello\"):sub(2, 3):upper()", "EL"),
+            (
+                "local t = { 1, 2, 4 } table.insert(t, 3, 3) table.remove(t, 1) table.sort(t, function(a, b) return a > b end) return table.concat(t, \",\")",
+                "4,3,2",
+            ),
+            (
+                "local t = table.move({ 1, 2, 3 }, 1, 3, 2) return table.concat({ table.unpack(t) }, \",\")",
+                "1,1,2,3",
+            ),
+        ];
+        for (code, want) in cases {
+            let code = if code.contains("return") {
+                code.to_string()
+            } else {
+                format!("return {code}")
+            };
+            assert_eq!(eval(&vm, &code).as_deref(), Ok(want), "{code}");
+        }
+    }
+
+    #[test]
+    fn a_catastrophic_pattern_is_refused_before_it_runs() {
+        let vm = vm();
+        let err = eval(
+            &vm,
+            "return tostring(string.find(string.rep(\"a\", 3000), string.rep(\"a*\", 10) .. \"b\"))",
+        )
+        .unwrap_err();
+        assert!(err.contains("string.find: this pattern"), "{err}");
+        assert!(err.contains("budget"), "{err}");
+    }
+
+    #[test]
+    fn charges_add_up_within_one_call_and_reset_for_the_next() {
+        let vm = vm();
+        // Each move costs just over a fifth of the budget: four fit, the fifth does not.
+        let n = INSTRUCTION_BUDGET / 5 + 1;
+        let code = format!("for _ = 1, 5 do table.move({{}}, 1, {n}, 2) end return \"done\"");
+        let err = eval(&vm, &code).unwrap_err();
+        assert!(err.contains("table.move"), "{err}");
+        assert_eq!(
+            eval(&vm, "return table.concat({ \"a\", \"b\" })").as_deref(),
+            Ok("ab")
+        );
     }
 }
