@@ -393,7 +393,12 @@ pub fn board_pdf(game: &Game, paper: Paper, big: Option<Paper>) -> Result<Option
             big,
         ));
     }
-    write_pdf(&format!("{}: board", game.info.name), &pages).map(Some)
+    write_pdf(
+        &format!("{}: board", game.info.name),
+        &pages,
+        &templates.faces.database,
+    )
+    .map(Some)
 }
 
 /// The build stage writing `board.pdf`.
