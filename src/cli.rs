@@ -487,6 +487,7 @@ fn build_options(args: &BuildArgs) -> BuildOptions {
         tts_base_url: args.tts_base_url.clone(),
         only: args.only.clone().unwrap_or_default(),
         live_reload: false,
+        first: None,
     }
 }
 

@@ -7,11 +7,12 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::check::check_game;
+use crate::check::check_and_draw;
 use crate::diag::Problem;
 use crate::model::{Game, game_slugs, load_game};
+use crate::render::faces::Faces;
 use crate::render::index::write_index;
-use crate::render::{BuildOptions, build_game, prepare_output, stages};
+use crate::render::{BuildOptions, build_drawn, build_game, prepare_output, stages};
 
 /// The name `--only` knows the gallery page (`index.html`) by.
 pub const INDEX_STAGE: &str = "index";
@@ -85,6 +86,9 @@ pub struct GameReport {
     /// `<out>/<slug>/`.
     pub dir: PathBuf,
     pub outcome: Outcome,
+    /// What the check warned of (art that prints below 200 dpi): printed, but not stopping
+    /// the build, as `printplay check` prints them.
+    pub warnings: Vec<Problem>,
 }
 
 /// The result of a build: problems of games that could not even be loaded, and each loaded
@@ -104,10 +108,12 @@ impl BuildReport {
         }
     }
 
-    /// Every problem, load problems first, then each game's in order.
+    /// Every problem and warning, load problems first, then each game's in order (its
+    /// warnings before its problems, as `printplay check` lists them).
     pub fn problems(&self) -> Vec<Problem> {
         let mut all = self.load_problems.clone();
         for g in &self.games {
+            all.extend(g.warnings.iter().cloned());
             if let Outcome::NotChecked(ps) | Outcome::Failed(ps) = &g.outcome {
                 all.extend(ps.iter().cloned());
             }
@@ -141,6 +147,7 @@ pub fn build(
                 slug: slug.clone(),
                 dir: options.out.join(slug),
                 outcome: Outcome::NotChecked(problems),
+                warnings: Vec::new(),
             },
         })
         .collect();
@@ -171,13 +178,14 @@ pub fn build_loaded(
 
 fn build_one(game: &Game, options: &BuildOptions, on_built: &(dyn Fn(&str) + Sync)) -> GameReport {
     let dir = options.out.join(&game.slug);
-    let found = check_game(game);
-    let outcome = if !found.is_empty() {
-        Outcome::NotChecked(found)
+    // The check draws every face to prove it prints; the build prints those very faces.
+    let (found, faces) = check_and_draw(game, options.bleed);
+    let outcome = if !found.problems.is_empty() {
+        Outcome::NotChecked(found.problems)
     } else {
         match prepare_output(&dir)
             .map_err(|p| vec![p])
-            .and_then(|()| built(game, options))
+            .and_then(|()| built(game, faces, options))
         {
             Ok(files) => Outcome::Built(files),
             Err(ps) => Outcome::Failed(ps),
@@ -188,15 +196,25 @@ fn build_one(game: &Game, options: &BuildOptions, on_built: &(dyn Fn(&str) + Syn
         slug: game.slug.clone(),
         dir,
         outcome,
+        warnings: found.warnings,
     }
 }
 
-/// Runs the build stages, then writes the gallery of what the folder holds; a failing stage
-/// is one problem naming the game and the stage.
-fn built(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, Vec<Problem>> {
+/// Runs the build stages on the faces the check drew (drawing them when it could not), then
+/// writes the gallery of what the folder holds; a failing stage is one problem naming the
+/// game and the stage.
+fn built(
+    game: &Game,
+    faces: Option<Faces>,
+    options: &BuildOptions,
+) -> Result<Vec<PathBuf>, Vec<Problem>> {
     let problem = |e: String| Problem::build(format!("{}: {e}", game.slug));
-    let mut files = build_game(game, options)
-        .map_err(|errors| errors.into_iter().map(problem).collect::<Vec<_>>())?;
+    let written = match faces {
+        Some(faces) => build_drawn(game, faces, options),
+        None => build_game(game, options),
+    };
+    let mut files =
+        written.map_err(|errors| errors.into_iter().map(problem).collect::<Vec<_>>())?;
     if options.wants(INDEX_STAGE) {
         let dir = options.out.join(&game.slug);
         files.push(write_index(game, &dir, options.live_reload).map_err(|e| vec![problem(e)])?);

@@ -20,6 +20,8 @@ use crate::render::BuildOptions;
 
 /// Quiet time after the last change before a rebuild starts: editors write a file in steps.
 const DEBOUNCE: Duration = Duration::from_millis(40);
+/// The output written first, before the others start: the one a designer looks at.
+const FIRST_OUTPUT: &str = "cards";
 /// How often the loop looks at the stop flag while nothing changes.
 const POLL: Duration = Duration::from_millis(100);
 
@@ -45,6 +47,7 @@ pub fn watch(
 ) -> Result<(), Problem> {
     let options = BuildOptions {
         live_reload: true,
+        first: Some(FIRST_OUTPUT),
         ..options.clone()
     };
     // Watch first, then build: a change made while the first build runs is not lost.

@@ -277,7 +277,10 @@ fn black_text_prints_with_black_ink_alone() {
         trim: None,
         bleed: None,
     };
-    let pdf = cmyk::convert_pdf(&write_pdf("text", &[page]).unwrap()).unwrap();
+    let pdf = cmyk::convert_pdf(
+        &write_pdf("text", &[page], &printplay::render::fonts::builtin()).unwrap(),
+    )
+    .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("text.pdf");
     std::fs::write(&path, pdf).unwrap();

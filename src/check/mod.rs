@@ -32,6 +32,13 @@ pub fn check_game(game: &Game) -> Vec<Problem> {
 
 /// Every problem and warning of one game.
 pub fn check_game_report(game: &Game) -> Report {
+    check_and_draw(game, crate::render::BuildOptions::default().bleed).0
+}
+
+/// Every problem and warning of one game, drawing its faces with `bleed` to prove they
+/// print; the faces come back when every one could be drawn, so that a build prints the very
+/// faces its check drew instead of drawing them again.
+pub fn check_and_draw(game: &Game, bleed: f64) -> (Report, Option<crate::render::faces::Faces>) {
     let mut problems = Vec::new();
     problems.extend(references::check(game));
     problems.extend(values::check(game));
@@ -42,7 +49,7 @@ pub fn check_game_report(game: &Game) -> Report {
     problems.extend(invariants::evaluate(game));
     problems.extend(crate::rules::check(game));
     // Every template a deck names exists and renders, and every card's text fits its box.
-    let (face_problems, placed) = crate::render::face_report(game);
+    let (face_problems, faces) = crate::render::face_report(game, bleed);
     problems.extend(face_problems);
     let typed = designer::params_well_typed(game);
     if let Some(module) = game.info.engine.as_deref().and_then(games::module)
@@ -50,10 +57,12 @@ pub fn check_game_report(game: &Game) -> Report {
     {
         problems.extend(module.check(game));
     }
-    Report {
+    let placed = faces.as_ref().map_or(&[][..], |f| &f.placed[..]);
+    let report = Report {
+        warnings: art::warnings(game, placed),
         problems,
-        warnings: art::warnings(game, &placed),
-    }
+    };
+    (report, faces)
 }
 
 /// A problem placed at a span of the file a card came from (`components.toml` or its sheet).

@@ -537,7 +537,12 @@ pub fn board_pdf_in(
             &words,
         ));
     }
-    write_pdf(&format!("{game_name}: {}", words.file), &pages).map(Some)
+    write_pdf(
+        &format!("{game_name}: {}", words.file),
+        &pages,
+        &templates.faces.database,
+    )
+    .map(Some)
 }
 
 /// The build stage writing `board.pdf`, or `board.<lang>.pdf` in each of the game's

@@ -191,7 +191,11 @@ pub fn pages(paper: Paper, duplex: Duplex) -> Vec<PageSpec> {
 
 /// The calibration sheet as PDF bytes.
 pub fn calibration_pdf(paper: Paper, duplex: Duplex) -> Result<Vec<u8>, String> {
-    write_pdf("printplay calibration sheet", &pages(paper, duplex))
+    write_pdf(
+        "printplay calibration sheet",
+        &pages(paper, duplex),
+        &super::fonts::builtin(),
+    )
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use super::fonts::FontDb;
 use super::template::{
     Placement, Rendered, TemplateError, Templates, back_context, card_context, piece_context,
 };
@@ -55,6 +56,8 @@ pub struct Faces {
     pub pieces: Vec<PieceFace>,
     /// Every image placed on a face, with its print resolution.
     pub placed: Vec<Placement>,
+    /// The fonts the faces are drawn with: the bundled ones and the game's own.
+    pub fonts: FontDb,
 }
 
 /// What made a face fail.
@@ -238,6 +241,7 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
             decks,
             pieces,
             placed,
+            fonts: templates.faces.database.clone(),
         })
     } else {
         Err(errors.list)

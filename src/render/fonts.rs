@@ -6,8 +6,10 @@
 //! Templates name a face in `text(face=...)`: `sans`, `bold` and `serif-italic` for the
 //! bundled ones, and a game's own by family and style, as `"Family"`, `"Family Bold"`,
 //! `"Family Italic"` or `"Family Bold Italic"` (other weights: `Light`, `Medium`, `Black`...).
-//! Every face is in the font database pages are drawn with, so `font-family="Family"` in a
-//! template works too; the PDF embeds the subset of each face that is used.
+//! A game's pages are drawn with its own font database ([`GameFaces::database`]): the bundled
+//! faces and the game's own, never another game's, so `font-family="Family"` in a template
+//! works too and means the same face whatever else is built in the same process; the PDF
+//! embeds the subset of each face that is used.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -50,8 +52,12 @@ struct Registry {
     entries: Vec<&'static Entry>,
     /// Faces already loaded, by (length, hash of the bytes, index in a collection).
     by_content: HashMap<(usize, u64, u32), Face>,
-    database: Option<Arc<fontdb::Database>>,
+    /// Font databases already built, by the game faces they hold beside the bundled ones.
+    databases: HashMap<Vec<Face>, FontDb>,
 }
+
+/// The fonts a page is drawn with: the bundled faces and one game's own.
+pub type FontDb = Arc<fontdb::Database>;
 
 fn registry() -> &'static RwLock<Registry> {
     static REGISTRY: OnceLock<RwLock<Registry>> = OnceLock::new();
@@ -85,7 +91,7 @@ fn registry() -> &'static RwLock<Registry> {
         RwLock::new(Registry {
             entries,
             by_content: HashMap::new(),
-            database: None,
+            databases: HashMap::new(),
         })
     })
 }
@@ -112,29 +118,37 @@ impl Face {
     }
 }
 
-/// The font database usvg uses: the bundled fonts and every game font loaded so far, with
-/// DejaVu Sans as every generic family.
-pub fn database() -> Arc<fontdb::Database> {
+/// The font database of pages that show no game's fonts: the bundled faces only.
+pub fn builtin() -> FontDb {
+    database_of(&[])
+}
+
+/// The font database holding the bundled faces and `own` (a game's faces, in the order the
+/// game names them; of two faces with the same family and style the first is kept), with
+/// DejaVu Sans as every generic family. Built once per set of faces.
+fn database_of(own: &[Face]) -> FontDb {
     if let Some(db) = registry()
         .read()
         .unwrap_or_else(|e| e.into_inner())
-        .database
-        .clone()
+        .databases
+        .get(own)
     {
-        return db;
+        return db.clone();
     }
     let mut r = registry().write().unwrap_or_else(|e| e.into_inner());
-    if let Some(db) = &r.database {
+    if let Some(db) = r.databases.get(own) {
         return db.clone();
     }
     let mut db = fontdb::Database::new();
     let mut loaded = std::collections::HashSet::new();
     let mut named = std::collections::HashSet::new();
-    // The newest face of a family and style wins (a font file changed while `watch` runs);
-    // a collection is loaded once, and fontdb reads every face in it.
-    for e in r.entries.iter().rev() {
+    // A collection is loaded once, and fontdb reads every face in it. The bundled faces go in
+    // last, as they always have: the order decides nothing else.
+    let builtin = [Face::SerifItalic, Face::Bold, Face::Sans];
+    for face in own.iter().chain(&builtin) {
+        let e = r.entries[face.0];
         if named.insert(e.attrs) && loaded.insert(e.data.as_ptr() as usize) {
-            db.load_font_data(e.data.to_vec());
+            db.load_font_source(fontdb::Source::Binary(Arc::new(e.data)));
         }
     }
     db.set_sans_serif_family("DejaVu Sans");
@@ -143,7 +157,7 @@ pub fn database() -> Arc<fontdb::Database> {
     db.set_cursive_family("DejaVu Sans");
     db.set_fantasy_family("DejaVu Sans");
     let db = Arc::new(db);
-    r.database = Some(db.clone());
+    r.databases.insert(own.to_vec(), db.clone());
     db
 }
 
@@ -152,6 +166,8 @@ pub fn database() -> Arc<fontdb::Database> {
 pub struct GameFaces {
     /// Name as templates write it, and the face.
     pub named: Vec<(String, Face)>,
+    /// What the game's pages are drawn with: the bundled faces and the game's own only.
+    pub database: FontDb,
 }
 
 impl GameFaces {
@@ -184,7 +200,10 @@ pub fn game_faces(game_dir: &Path) -> Result<GameFaces, Problem> {
         .collect();
     let dir = game_font_dir(game_dir);
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Ok(GameFaces { named });
+        return Ok(GameFaces {
+            named,
+            database: builtin(),
+        });
     };
     let mut paths: Vec<_> = entries
         .filter_map(Result::ok)
@@ -212,7 +231,14 @@ pub fn game_faces(game_dir: &Path) -> Result<GameFaces, Problem> {
         })?;
         named.extend(faces);
     }
-    Ok(GameFaces { named })
+    let own: Vec<Face> = named[BUILTIN_NAMES.len()..]
+        .iter()
+        .map(|(_, f)| *f)
+        .collect();
+    Ok(GameFaces {
+        named,
+        database: database_of(&own),
+    })
 }
 
 /// Registers every face of a font file; returns each face's name and handle.
@@ -248,7 +274,6 @@ fn register(bytes: Vec<u8>) -> Result<Vec<(String, Face)>, String> {
             metrics,
         })));
         r.by_content.insert((key.0, key.1, index), face);
-        r.database = None;
         out.push((name, face));
     }
     Ok(out)
@@ -380,7 +405,7 @@ mod tests {
         for c in ['ä', 'ö', 'Ä', 'Ö', 'å'] {
             assert!(m.face.glyph_index(c).is_some(), "missing {c}");
         }
-        assert!(database().len() >= 3);
+        assert_eq!(builtin().len(), 3);
     }
 
     #[test]

@@ -129,7 +129,8 @@ fn decode(format: Format, bytes: &[u8]) -> Result<Option<(u32, u32)>, String> {
             Ok(Some(decoder.dimensions()))
         }
         Format::Svg => {
-            usvg::Tree::from_data(bytes, &super::pdf::usvg_options()).map_err(|e| e.to_string())?;
+            usvg::Tree::from_data(bytes, &super::pdf::usvg_options(&super::fonts::builtin()))
+                .map_err(|e| e.to_string())?;
             Ok(None)
         }
     }

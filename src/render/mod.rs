@@ -77,6 +77,9 @@ pub struct BuildOptions {
     pub only: BTreeSet<String>,
     /// The gallery page (`index.html`) reloads itself: set while `printplay watch` runs.
     pub live_reload: bool,
+    /// A stage written before all others, alone (`watch` writes `cards.pdf` first, the file
+    /// a designer looks at); `None`: every stage at once.
+    pub first: Option<&'static str>,
 }
 
 impl Default for BuildOptions {
@@ -94,6 +97,7 @@ impl Default for BuildOptions {
             tts_base_url: None,
             only: BTreeSet::new(),
             live_reload: false,
+            first: None,
         }
     }
 }
@@ -157,20 +161,21 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
 /// tell apart, hex tiles too large for the board's hexes. `printplay check` reports them too.
 pub fn check_faces(game: &Game) -> Vec<Problem> {
     let mut problems = print_settings_problems(game);
-    problems.extend(face_report(game).0);
+    problems.extend(face_report(game, BuildOptions::default().bleed).0);
     problems
 }
 
-/// Draws every face as the build would: the problems that stop printing (a template's own
-/// failure once, at the template; art the data names is reported by the art checks, at the
-/// value that names it) and every image placed, for the resolution warnings.
-pub fn face_report(game: &Game) -> (Vec<Problem>, Vec<template::Placement>) {
+/// Draws every face as the build would, with `bleed`: the problems that stop printing (a
+/// template's own failure once, at the template; art the data names is reported by the art
+/// checks, at the value that names it) and, when every face could be drawn, the faces, which
+/// carry every image placed (for the resolution warnings) and are what a build prints.
+pub fn face_report(game: &Game, bleed: f64) -> (Vec<Problem>, Option<Faces>) {
     let templates = match Templates::load(game) {
         Ok(t) => t,
-        Err(p) => return (vec![p], Vec::new()),
+        Err(p) => return (vec![p], None),
     };
-    match faces::draw_all(game, &templates, BuildOptions::default().bleed) {
-        Ok(f) => (backs_alike_in_grey(game, &f), f.placed),
+    match faces::draw_all(game, &templates, bleed) {
+        Ok(f) => (backs_alike_in_grey(game, &f), Some(f)),
         Err(errors) => {
             let named = crate::check::art_paths(game);
             let mut problems: Vec<Problem> = Vec::new();
@@ -205,7 +210,7 @@ pub fn face_report(game: &Game) -> (Vec<Problem>, Vec<template::Placement>) {
                     problems.push(p);
                 }
             }
-            (problems, Vec::new())
+            (problems, None)
         }
     }
 }
@@ -254,8 +259,8 @@ fn print_settings_problems(game: &Game) -> Vec<Problem> {
 }
 
 /// Luminance (0 to 1) of every pixel of a face at 1 px/mm.
-fn greyscale(svg: &str, size: (f64, f64)) -> Result<Vec<f64>, String> {
-    let pixmap = png::rasterise(&sheets::single_face(svg, size), size, 1.0)?;
+fn greyscale(svg: &str, size: (f64, f64), fonts: &fonts::FontDb) -> Result<Vec<f64>, String> {
+    let pixmap = png::rasterise(&sheets::single_face(svg, size), size, 1.0, fonts)?;
     Ok(pixmap
         .pixels()
         .iter()
@@ -286,7 +291,7 @@ pub fn backs_alike_in_grey(game: &Game, faces: &Faces) -> Vec<Problem> {
     let greys: Vec<(&faces::DeckFaces, Option<Vec<f64>>)> = faces
         .decks
         .iter()
-        .map(|d| (d, greyscale(&d.back, d.size).ok()))
+        .map(|d| (d, greyscale(&d.back, d.size, &faces.fonts).ok()))
         .collect();
     let mut out = Vec::new();
     for (i, (a, ga)) in greys.iter().enumerate() {
@@ -345,27 +350,48 @@ pub fn prepare_output(dir: &Path) -> Result<(), Problem> {
 
 /// Draws a game's faces and runs every stage; the errors say what failed.
 pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, Vec<String>> {
-    prepare_output(&game_dir(&options.out, game)).map_err(|p| vec![p.message])?;
     let templates = Templates::new(game).map_err(|e| vec![e])?;
     let faces = faces::draw_all(game, &templates, options.bleed)
         .map_err(|errs| errs.into_iter().map(|e| e.message).collect::<Vec<_>>())?;
+    build_drawn(game, faces, options)
+}
+
+/// Runs every stage on faces already drawn with `options.bleed` (by the check before the
+/// build, so that each face is drawn once per build); the errors say what failed.
+pub fn build_drawn(
+    game: &Game,
+    faces: Faces,
+    options: &BuildOptions,
+) -> Result<Vec<PathBuf>, Vec<String>> {
+    prepare_output(&game_dir(&options.out, game)).map_err(|p| vec![p.message])?;
     let build = GameBuild {
         game,
         faces,
         options,
         dir: options.out.join(&game.slug),
     };
-    // The last stage (the rules reference) links the images and PDFs the others write, so it
-    // runs once they are done.
     let mut stages: Vec<_> = stages()
         .into_iter()
         .filter(|(name, _)| options.wants(name))
         .collect();
-    let last = stages.pop_if(|(name, _)| *name == "rules");
-    let mut results: Vec<(&str, Result<Vec<PathBuf>, String>)> = stages
-        .into_par_iter()
+    // The stage a designer waits for under `watch` runs alone first, with every core.
+    let first = options
+        .first
+        .and_then(|name| stages.iter().position(|(n, _)| *n == name))
+        .map(|at| stages.remove(at));
+    let mut results: Vec<(&str, Result<Vec<PathBuf>, String>)> = first
         .map(|(name, stage)| (name, stage(&build)))
+        .into_iter()
         .collect();
+    // The last stage (the rules reference) links the images and PDFs the others write, so it
+    // runs once they are done.
+    let last = stages.pop_if(|(name, _)| *name == "rules");
+    results.extend(
+        stages
+            .into_par_iter()
+            .map(|(name, stage)| (name, stage(&build)))
+            .collect::<Vec<_>>(),
+    );
     results.extend(last.map(|(name, stage)| (name, stage(&build))));
     let mut files = Vec::new();
     let mut errors = Vec::new();
@@ -408,13 +434,13 @@ pub fn tokens_pdf(
         return Ok(None);
     }
     let pages = sheets::token_pages(&game.info.name, &faces.pieces, options.paper);
-    pdf::write_pdf(&format!("{}: tokens", game.info.name), &pages).map(Some)
+    pdf::write_pdf(&format!("{}: tokens", game.info.name), &pages, &faces.fonts).map(Some)
 }
 
 /// `cards.pdf`: every card `count` times, fronts and backs.
 pub fn cards_pdf(game: &Game, faces: &Faces, options: &BuildOptions) -> Result<Vec<u8>, String> {
     let pages = card_pages(game, faces, options)?;
-    pdf::write_pdf(&format!("{}: cards", game.info.name), &pages)
+    pdf::write_pdf(&format!("{}: cards", game.info.name), &pages, &faces.fonts)
 }
 
 /// The planned and drawn pages of `cards.pdf`.
@@ -509,7 +535,7 @@ fn png_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     }
     jobs.par_iter()
         .map(|(id, svg, size)| {
-            let bytes = png::render_png(svg, *size, png::PX_PER_MM_300DPI)?;
+            let bytes = png::render_png(svg, *size, png::PX_PER_MM_300DPI, &b.faces.fonts)?;
             b.write(&format!("png/{id}.png"), &bytes)
         })
         .collect()

@@ -8,7 +8,7 @@ use krilla::page::PageSettings;
 use krilla_svg::{SurfaceExt, SvgSettings};
 use rayon::prelude::*;
 
-use super::fonts;
+use super::fonts::FontDb;
 use super::layout::Rect;
 
 /// Points per millimetre.
@@ -30,10 +30,10 @@ pub fn svg_page(size_mm: (f64, f64), body: &str) -> String {
     )
 }
 
-/// usvg options that load fonts only from the bundled set.
-pub fn usvg_options() -> usvg::Options<'static> {
+/// usvg options that load fonts only from `fonts` (the bundled faces and one game's own).
+pub fn usvg_options(fonts: &FontDb) -> usvg::Options<'static> {
     usvg::Options {
-        fontdb: fonts::database(),
+        fontdb: fonts.clone(),
         font_family: "DejaVu Sans".to_string(),
         resources_dir: None,
         // Art only from the files the game's data names; never any other file.
@@ -42,9 +42,10 @@ pub fn usvg_options() -> usvg::Options<'static> {
     }
 }
 
-/// Parses an SVG page with the bundled fonts.
-pub fn parse(svg: &str) -> Result<usvg::Tree, String> {
-    usvg::Tree::from_str(svg, &usvg_options()).map_err(|e| format!("SVG could not be read: {e}"))
+/// Parses an SVG page with `fonts`.
+pub fn parse(svg: &str, fonts: &FontDb) -> Result<usvg::Tree, String> {
+    usvg::Tree::from_str(svg, &usvg_options(fonts))
+        .map_err(|e| format!("SVG could not be read: {e}"))
 }
 
 fn to_krilla(r: Rect) -> Option<KRect> {
@@ -57,11 +58,11 @@ fn to_krilla(r: Rect) -> Option<KRect> {
     )
 }
 
-/// Writes the pages into one PDF titled `title`. Same pages, same bytes.
-pub fn write_pdf(title: &str, pages: &[PageSpec]) -> Result<Vec<u8>, String> {
+/// Writes the pages into one PDF titled `title`, drawn with `fonts`. Same pages, same bytes.
+pub fn write_pdf(title: &str, pages: &[PageSpec], fonts: &FontDb) -> Result<Vec<u8>, String> {
     let trees: Vec<usvg::Tree> = pages
         .par_iter()
-        .map(|p| parse(&p.svg))
+        .map(|p| parse(&p.svg, fonts))
         .collect::<Result<_, _>>()?;
     let mut doc = Document::new();
     doc.set_metadata(

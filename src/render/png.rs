@@ -8,15 +8,22 @@
 use rayon::prelude::*;
 use resvg::tiny_skia;
 
+use super::fonts::FontDb;
 use super::pdf::parse;
 
 /// Pixels per millimetre at 300 dpi.
 pub const PX_PER_MM_300DPI: f64 = 300.0 / 25.4;
 
 /// Renders an SVG whose size is `size_mm` to PNG at `px_per_mm`, with its resolution in a
-/// pHYs chunk so image editors and print shops read the intended size.
-pub fn render_png(svg: &str, size_mm: (f64, f64), px_per_mm: f64) -> Result<Vec<u8>, String> {
-    encode_at(&rasterise(svg, size_mm, px_per_mm)?, Some(px_per_mm))
+/// pHYs chunk so image editors and print shops read the intended size. Text is set in
+/// `fonts` (as everywhere below).
+pub fn render_png(
+    svg: &str,
+    size_mm: (f64, f64),
+    px_per_mm: f64,
+    fonts: &FontDb,
+) -> Result<Vec<u8>, String> {
+    encode_at(&rasterise(svg, size_mm, px_per_mm, fonts)?, Some(px_per_mm))
 }
 
 /// Renders an SVG whose size is `size_mm` to a pixmap at `px_per_mm`.
@@ -24,8 +31,9 @@ pub fn rasterise(
     svg: &str,
     size_mm: (f64, f64),
     px_per_mm: f64,
+    fonts: &FontDb,
 ) -> Result<tiny_skia::Pixmap, String> {
-    rasterise_to(svg, pixels(size_mm, px_per_mm))
+    rasterise_to(svg, pixels(size_mm, px_per_mm), fonts)
 }
 
 /// Whole pixels covering `size_mm` at `px_per_mm`.
@@ -36,8 +44,12 @@ pub fn pixels(size_mm: (f64, f64), px_per_mm: f64) -> (u32, u32) {
 }
 
 /// Renders an SVG document scaled to fill `w` x `h` pixels.
-fn rasterise_to(svg: &str, (w, h): (u32, u32)) -> Result<tiny_skia::Pixmap, String> {
-    let tree = parse(svg)?;
+fn rasterise_to(
+    svg: &str,
+    (w, h): (u32, u32),
+    fonts: &FontDb,
+) -> Result<tiny_skia::Pixmap, String> {
+    let tree = parse(svg, fonts)?;
     let mut pixmap =
         tiny_skia::Pixmap::new(w, h).ok_or_else(|| format!("cannot allocate {w} x {h} pixels"))?;
     let sx = w as f32 / tree.size().width();
@@ -59,6 +71,7 @@ pub fn grid(
     (cols, rows): (u32, u32),
     size_mm: (f64, f64),
     px_per_mm: f64,
+    fonts: &FontDb,
 ) -> Result<tiny_skia::Pixmap, String> {
     let slots = cols * rows;
     if faces.len() + usize::from(last.is_some()) > slots as usize {
@@ -73,7 +86,7 @@ pub fn grid(
         .collect();
     let rendered: Vec<(u32, tiny_skia::Pixmap)> = placed
         .par_iter()
-        .map(|&(slot, svg)| rasterise_to(svg, (w, h)).map(|p| (slot, p)))
+        .map(|&(slot, svg)| rasterise_to(svg, (w, h), fonts).map(|p| (slot, p)))
         .collect::<Result<_, _>>()?;
     let stride = (w * cols * 4) as usize;
     let row_bytes = (w * 4) as usize;
@@ -159,6 +172,7 @@ fn demultiply(data: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::fonts::builtin;
     use crate::render::pdf::svg_page;
 
     fn decode(bytes: &[u8]) -> (::png::OutputInfo, Vec<u8>) {
@@ -182,7 +196,7 @@ mod tests {
             (10.0, 10.0),
             r##"<rect width="5" height="10" fill="#ff0000"/><rect x="5" width="2" height="10" fill="#0000ff" fill-opacity="0.5"/>"##,
         );
-        let (info, buf) = decode(&render_png(&svg, (10.0, 10.0), 2.0).unwrap());
+        let (info, buf) = decode(&render_png(&svg, (10.0, 10.0), 2.0, &builtin()).unwrap());
         assert_eq!((info.width, info.height), (20, 20));
         assert_eq!(info.color_type, ::png::ColorType::Rgba);
         assert_eq!(pixel(&buf, 20, 0, 0), [255, 0, 0, 255], "opaque red");
@@ -202,8 +216,8 @@ mod tests {
             (10.0, 10.0),
             r##"<rect width="10" height="10" fill="#336699"/>"##,
         );
-        let a = render_png(&svg, (10.0, 10.0), 3.0).unwrap();
-        assert_eq!(a, render_png(&svg, (10.0, 10.0), 3.0).unwrap());
+        let a = render_png(&svg, (10.0, 10.0), 3.0, &builtin()).unwrap();
+        assert_eq!(a, render_png(&svg, (10.0, 10.0), 3.0, &builtin()).unwrap());
         let (_, buf) = decode(&a);
         assert_eq!(pixel(&buf, 30, 29, 29), [0x33, 0x66, 0x99, 0xff]);
     }
@@ -214,7 +228,7 @@ mod tests {
             (10.0, 10.0),
             r##"<rect width="10" height="10" fill="#123456"/>"##,
         );
-        let bytes = render_png(&svg, (10.0, 10.0), PX_PER_MM_300DPI).unwrap();
+        let bytes = render_png(&svg, (10.0, 10.0), PX_PER_MM_300DPI, &builtin()).unwrap();
         let (info, _) = decode(&bytes);
         assert_eq!((info.width, info.height), (118, 118));
         let reader = ::png::Decoder::new(std::io::Cursor::new(&bytes))
@@ -224,7 +238,7 @@ mod tests {
         assert_eq!(dims.unit, ::png::Unit::Meter);
         // 300 dpi is 11 811 pixels per metre.
         assert_eq!((dims.xppu, dims.yppu), (11811, 11811));
-        let sheet = rasterise(&svg, (10.0, 10.0), 2.0).unwrap();
+        let sheet = rasterise(&svg, (10.0, 10.0), 2.0, &builtin()).unwrap();
         let reader = ::png::Decoder::new(std::io::Cursor::new(encode(&sheet).unwrap()))
             .read_info()
             .unwrap();
@@ -243,7 +257,15 @@ mod tests {
             )
         };
         let faces = vec![face("#ff0000"), face("#00ff00")];
-        let sheet = grid(&faces, Some(&face("#0000ff")), (3, 2), (4.0, 6.0), 2.0).unwrap();
+        let sheet = grid(
+            &faces,
+            Some(&face("#0000ff")),
+            (3, 2),
+            (4.0, 6.0),
+            2.0,
+            &builtin(),
+        )
+        .unwrap();
         assert_eq!((sheet.width(), sheet.height()), (24, 24));
         let (_, buf) = decode(&encode(&sheet).unwrap());
         // Art beyond a face's edge (its bleed) stays inside its own slot.
@@ -254,7 +276,17 @@ mod tests {
         assert_eq!(pixel(&buf, 24, 16, 12), [0, 0, 255, 255]);
         assert_eq!(pixel(&buf, 24, 23, 23), [0, 0, 255, 255]);
         let too_many = vec![face("#ff0000"); 6];
-        assert!(grid(&too_many, Some(&faces[0]), (3, 2), (4.0, 6.0), 2.0).is_err());
-        assert!(grid(&too_many, None, (3, 2), (4.0, 6.0), 2.0).is_ok());
+        assert!(
+            grid(
+                &too_many,
+                Some(&faces[0]),
+                (3, 2),
+                (4.0, 6.0),
+                2.0,
+                &builtin()
+            )
+            .is_err()
+        );
+        assert!(grid(&too_many, None, (3, 2), (4.0, 6.0), 2.0, &builtin()).is_ok());
     }
 }

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 
 use super::faces::{CardFace, DeckFaces, Faces};
+use super::fonts::FontDb;
 use super::layout::Rect;
 use super::pdf::{PageSpec, parse, svg_page, write_pdf};
 use super::{GameBuild, cmyk, png};
@@ -283,7 +284,7 @@ fn deck_pdfs(
     ]
     .into_iter()
     .map(|(name, title, pages)| {
-        let rgb = write_pdf(&title, &pages)?;
+        let rgb = write_pdf(&title, &pages, &b.faces.fonts)?;
         let bytes = match color {
             Color::Rgb => rgb,
             Color::Cmyk => cmyk::convert_pdf(&rgb).map_err(|e| format!("{name}: {e}"))?,
@@ -321,8 +322,8 @@ fn deck_pngs(
         .par_iter()
         .map(|(file, _, _, _, svg)| {
             let doc = card.document(svg, deck.size);
-            let bytes = png::render_png(&doc, card.page(), card.px_per_mm)?;
-            let note = safe_zone_note(&doc, card)?;
+            let bytes = png::render_png(&doc, card.page(), card.px_per_mm, &b.faces.fonts)?;
+            let note = safe_zone_note(&doc, card, &b.faces.fonts)?;
             Ok((b.write(&format!("shop/{file}"), &bytes)?, note))
         })
         .collect::<Result<_, String>>()?;
@@ -344,11 +345,11 @@ fn deck_pngs(
 
 /// "ok" when every text of a face lies inside the printer's safe zone, else how far inside
 /// the trim the closest text comes; "-" when the printer names no safe zone.
-fn safe_zone_note(doc: &str, card: &ShopCard) -> Result<String, String> {
+fn safe_zone_note(doc: &str, card: &ShopCard, fonts: &FontDb) -> Result<String, String> {
     let Some(safe) = card.safe else {
         return Ok("-".to_string());
     };
-    let tree = parse(doc)?;
+    let tree = parse(doc, fonts)?;
     // usvg measures the canvas in CSS pixels; the page is in millimetres.
     let mm = card.page().0 / f64::from(tree.size().width());
     let trim = card.trim_box();
@@ -450,9 +451,12 @@ mod tests {
             format!(r#"<text x="{x}" y="40" font-size="4" font-family="DejaVu Sans">Hi</text>"#)
         };
         let inside = card.document(&text(20.0), (63.0, 88.0));
-        assert_eq!(safe_zone_note(&inside, &card).unwrap(), "ok");
+        assert_eq!(
+            safe_zone_note(&inside, &card, &crate::render::fonts::builtin()).unwrap(),
+            "ok"
+        );
         let near_edge = card.document(&text(1.0), (63.0, 88.0));
-        let note = safe_zone_note(&near_edge, &card).unwrap();
+        let note = safe_zone_note(&near_edge, &card, &crate::render::fonts::builtin()).unwrap();
         let mm: f64 = note
             .strip_prefix("text ")
             .and_then(|n| n.split(' ').next())
