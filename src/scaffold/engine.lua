@@ -280,4 +280,12 @@ game.bots = {
   end,
 }
 
+-- Optional, for speed once the rules are settled: `game.random_action(state, rng)` returns
+-- the move a uniform random player makes without building the list, and
+-- `game.sample_chance(state, x)` the chance outcome at x in [0, 1). They must draw exactly
+-- what printplay would from legal_actions and chance_outcomes (`rng:index(n)` for the n-th
+-- move in legal_actions' order; the outcomes' probabilities subtracted from x in order until
+-- it drops below 0), or seeded games change. tests/fixtures/aether-lua/engine.lua in
+-- printplay's repository has an example of both.
+
 return game

@@ -4,8 +4,9 @@
 //! The script returns a table of functions (see the README's "Simulating your own game" and
 //! the scaffold's tutorial script): `setup`, `current_player`, `legal_actions`,
 //! `chance_outcomes`, `apply`, `returns`, `action_name`, `observation`, `end_reason`,
-//! `end_stats`, and optionally `determinize`, `estimate`, `action_kind`, `bots`, `variants`
-//! and `returns_sum`. Seats are numbered from 1 in Lua, actions are integers, and a game
+//! `end_stats`, and optionally `determinize`, `estimate`, `action_kind`, `bots`, `variants`,
+//! `returns_sum`, and `random_action` and `sample_chance` (the random player's move and a
+//! chance outcome drawn inside the VM, without listing; they must draw what the defaults do). Seats are numbered from 1 in Lua, actions are integers, and a game
 //! state is a Lua table the script owns. The model is the global `model`, read-only.
 //!
 //! Each worker thread gets its own VM (a VM serves one thread at a time), so a script must

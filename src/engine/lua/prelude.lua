@@ -64,11 +64,9 @@ function pairs(t)
   end, t, nil
 end
 
--- A deep copy of a game state; the model's views are shared, not copied.
+-- A deep copy of the table `v`; the model's views are shared, not copied. Only tables are
+-- passed down (a call per number or string would cost more than the copy itself).
 local function copy(v, seen)
-  if type(v) ~= "table" or views[v] then
-    return v
-  end
   local done = seen[v]
   if done then
     return done
@@ -76,7 +74,13 @@ local function copy(v, seen)
   local c = {}
   seen[v] = c
   for k, x in next, v do
-    c[copy(k, seen)] = copy(x, seen)
+    if type(k) == "table" and not views[k] then
+      k = copy(k, seen)
+    end
+    if type(x) == "table" and not views[x] then
+      x = copy(x, seen)
+    end
+    c[k] = x
   end
   return setmetatable(c, getmetatable(v))
 end
@@ -84,5 +88,8 @@ end
 model = readonly(raw_model)
 
 return function(state)
+  if type(state) ~= "table" or views[state] then
+    return state
+  end
   return copy(state, {})
 end
