@@ -636,6 +636,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn label_names_are_the_words_a_template_takes_from_print_labels() {
+        let template = "{{ text(text=labels.pit) }} {{ labels.beats }}{{ labels.pit }} \
+                        [print_labels] my_labels.x board.title";
+        assert_eq!(label_names(template), ["beats", "pit"]);
+        assert!(label_names("{{ board.title }}").is_empty());
+    }
+
+    #[test]
+    fn holes_are_filled_in_order() {
+        let filled = fill_holes(
+            "tile {} (row {}) of {}",
+            &["A1".into(), "1".into(), "4".into()],
+        );
+        assert_eq!(filled, "tile A1 (row 1) of 4");
+    }
+
+    #[test]
     fn alignment_marks_lie_in_the_glue_flaps_under_the_next_tiles() {
         let size = (420.0, 330.0);
         let area = (186.0, 273.0);
