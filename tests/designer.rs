@@ -577,3 +577,119 @@ fn the_same_game_in_another_folder_prints_the_same_bytes() {
         "art paths leak into the PDF"
     );
 }
+
+/// A copy of a TrueType font with every advance width `extra` units wider: the same family
+/// and style names, different metrics and so different pages.
+fn widened(font: &[u8], extra: u16) -> Vec<u8> {
+    let be16 = |at: usize| u16::from_be_bytes([font[at], font[at + 1]]);
+    let be32 = |at: usize| u32::from_be_bytes([font[at], font[at + 1], font[at + 2], font[at + 3]]);
+    let table = |tag: &[u8]| {
+        (0..usize::from(be16(4)))
+            .map(|i| 12 + 16 * i)
+            .find(|&r| &font[r..r + 4] == tag)
+            .map(|r| be32(r + 8) as usize)
+            .expect("the font has the table")
+    };
+    let metrics = usize::from(be16(table(b"hhea") + 34));
+    let hmtx = table(b"hmtx");
+    let mut out = font.to_vec();
+    for at in (0..metrics).map(|i| hmtx + 4 * i) {
+        let wider = be16(at).saturating_add(extra).to_be_bytes();
+        out[at..at + 2].copy_from_slice(&wider);
+    }
+    out
+}
+
+#[test]
+fn a_game_never_prints_with_another_games_font_of_the_same_name() {
+    let f = fixture();
+    let font = "fonts/DejaVuSansMono-Bold.ttf";
+    common::copy_dir(&f.data().join(SLUG), &f.data().join("twin"));
+    let twin_font = f.file("twin", font);
+    std::fs::write(
+        &twin_font,
+        widened(&std::fs::read(&twin_font).unwrap(), 200),
+    )
+    .unwrap();
+    let options = BuildOptions::default();
+    let pdf =
+        |game: &Game| cards_pdf(game, &draw_faces(game, &options).unwrap(), &options).unwrap();
+    let own = load(&f);
+    let before = pdf(&own);
+    // The twin's font has the same family and style, loaded after the game's own.
+    let twin = load_game(f.data(), "twin").unwrap_or_else(|p| panic!("{p:?}"));
+    let twins = pdf(&twin);
+    assert!(before != twins, "the wider font should print differently");
+    assert!(
+        pdf(&own) == before,
+        "the game printed with the twin's font once the twin was loaded"
+    );
+    // Built in one process, each game's cards are those it prints alone.
+    let out = f.data().join("out");
+    let alone = |slug: &str| {
+        let dir = out.join("alone").join(slug);
+        let run = f.run(&[
+            "build",
+            slug,
+            "--only",
+            "cards",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        std::fs::read(dir.join(slug).join("cards.pdf")).unwrap()
+    };
+    let together = out.join("together");
+    let run = f.run(&[
+        "build",
+        SLUG,
+        "twin",
+        "--only",
+        "cards",
+        "--out",
+        together.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for slug in [SLUG, "twin"] {
+        let both = std::fs::read(together.join(slug).join("cards.pdf")).unwrap();
+        assert!(
+            both == alone(slug),
+            "{slug} printed differently beside its twin"
+        );
+    }
+}
+
+#[test]
+fn build_prints_the_checks_warnings_once() {
+    let f = fixture();
+    f.edit(
+        SLUG,
+        "templates/emblem-card.svg",
+        "w=w - 6, h=40",
+        "w=w * 3, h=h * 3",
+    );
+    let out = f.data().join("out");
+    let run = f.run(&[
+        "build",
+        SLUG,
+        "--only",
+        "cards",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        run.code, 0,
+        "a warning does not stop the build: {}",
+        run.stderr
+    );
+    assert_eq!(
+        run.stderr
+            .matches("image `art/emblem.png` prints at")
+            .count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("cards.csv:2:32"), "{}", run.stderr);
+    assert!(out.join(SLUG).join("cards.pdf").is_file());
+}

@@ -181,11 +181,18 @@ struct Watcher {
 
 impl Watcher {
     fn start(data: &Path, out: &Path) -> Watcher {
+        Watcher::start_logging(data, out, &[], Stdio::null())
+    }
+
+    /// As [`Watcher::start`], with more arguments and the diagnostics (stderr) going to
+    /// `stderr`.
+    fn start_logging(data: &Path, out: &Path, args: &[&str], stderr: impl Into<Stdio>) -> Watcher {
         let mut child = Command::new(BIN)
             .args(["--data", data.to_str().unwrap(), "watch", "--out"])
             .arg(out)
+            .args(args)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .unwrap();
         let stdout = child.stdout.take().unwrap();
@@ -278,4 +285,44 @@ fn an_unknown_face_in_the_scaffolds_template_is_one_error_at_its_line() {
         err.contains(&format!("templates/card.svg:{line}:")),
         "the error should stand at line {line}: {err}"
     );
+}
+
+#[test]
+fn watch_prints_the_checks_warnings_once_per_round() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let slug = "designer-game";
+    copy_dir(
+        &common::repo().join("tests/fixtures").join(slug),
+        &data.join(slug),
+    );
+    // Art placed over three times the card: it prints below 200 dpi.
+    let template = data.join(slug).join("templates/emblem-card.svg");
+    let text = std::fs::read_to_string(&template).unwrap();
+    let enlarged = text.replacen("w=w - 6, h=40", "w=w * 3, h=h * 3", 1);
+    assert_ne!(text, enlarged);
+    std::fs::write(&template, enlarged).unwrap();
+    let log = tmp.path().join("watch.log");
+    // Only the cards: rasterising the enlarged art at 300 dpi takes minutes in a debug build.
+    let watcher = Watcher::start_logging(
+        &data,
+        &tmp.path().join("out"),
+        &["--only", "cards"],
+        std::fs::File::create(&log).unwrap(),
+    );
+    let lines = watcher.next_round(Duration::from_secs(180));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("{slug}: wrote"))),
+        "a warning does not stop the build: {lines:?}"
+    );
+    drop(watcher);
+    let err = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        err.matches("image `art/emblem.png` prints at").count(),
+        1,
+        "{err}"
+    );
+    assert!(err.contains("cards.csv:2:32"), "{err}");
 }

@@ -6,7 +6,6 @@ use krilla::geom::{Rect as KRect, Size};
 use krilla::metadata::Metadata;
 use krilla::page::PageSettings;
 use krilla_svg::{SurfaceExt, SvgSettings};
-use rayon::prelude::*;
 
 use super::fonts::FontDb;
 use super::layout::Rect;
@@ -59,18 +58,74 @@ fn to_krilla(r: Rect) -> Option<KRect> {
 }
 
 /// Writes the pages into one PDF titled `title`, drawn with `fonts`. Same pages, same bytes.
+///
+/// Pages are read a batch at a time (one page per core, each on a thread of its own, not the
+/// thread pool's, whose threads may all be drawing other PDFs) while krilla draws the batch
+/// before on this thread: reading, the larger part, and drawing overlap, and only two batches
+/// of parsed pages are held at once.
 pub fn write_pdf(title: &str, pages: &[PageSpec], fonts: &FontDb) -> Result<Vec<u8>, String> {
-    let trees: Vec<usvg::Tree> = pages
-        .par_iter()
-        .map(|p| parse(&p.svg, fonts))
-        .collect::<Result<_, _>>()?;
     let mut doc = Document::new();
     doc.set_metadata(
         Metadata::new()
             .title(title.to_string())
             .creator("printplay".to_string()),
     );
-    for (spec, tree) in pages.iter().zip(&trees) {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut batches = pages.chunks(cores);
+    let mut current = match batches.next() {
+        Some(specs) => Some((specs, std::thread::scope(|s| read_pages(s, specs, fonts))?)),
+        None => None,
+    };
+    while let Some((specs, trees)) = current.take() {
+        let next = batches.next();
+        let (drawn, read) = std::thread::scope(|s| {
+            let reading = next.map(|specs| (specs, read_pages_later(s, specs, fonts)));
+            let drawn = draw_pages(&mut doc, specs, &trees);
+            (drawn, reading.map(|(specs, wait)| (specs, wait())))
+        });
+        drawn?;
+        current = match read {
+            Some((specs, trees)) => Some((specs, trees?)),
+            None => None,
+        };
+    }
+    doc.finish()
+        .map_err(|e| format!("PDF could not be written: {e:?}"))
+}
+
+/// Parses pages, each on a thread of its own, and waits for them.
+fn read_pages<'s>(
+    scope: &'s std::thread::Scope<'s, '_>,
+    specs: &'s [PageSpec],
+    fonts: &'s FontDb,
+) -> Result<Vec<usvg::Tree>, String> {
+    read_pages_later(scope, specs, fonts)()
+}
+
+/// Starts parsing pages, each on a thread of its own; the returned function waits for them.
+fn read_pages_later<'s>(
+    scope: &'s std::thread::Scope<'s, '_>,
+    specs: &'s [PageSpec],
+    fonts: &'s FontDb,
+) -> impl FnOnce() -> Result<Vec<usvg::Tree>, String> + 's {
+    let readers: Vec<_> = specs
+        .iter()
+        .map(|spec| scope.spawn(move || parse(&spec.svg, fonts)))
+        .collect();
+    move || {
+        readers
+            .into_iter()
+            .map(|r| {
+                r.join()
+                    .unwrap_or_else(|_| Err("a page could not be read".to_string()))
+            })
+            .collect()
+    }
+}
+
+/// Draws parsed pages onto the end of the document, in order.
+fn draw_pages(doc: &mut Document, specs: &[PageSpec], trees: &[usvg::Tree]) -> Result<(), String> {
+    for (spec, tree) in specs.iter().zip(trees) {
         let k = PT_PER_MM as f32;
         let size = Size::from_wh(spec.size_mm.0 as f32 * k, spec.size_mm.1 as f32 * k)
             .ok_or("a page has no size")?;
@@ -89,6 +144,5 @@ pub fn write_pdf(title: &str, pages: &[PageSpec], fonts: &FontDb) -> Result<Vec<
         surface.finish();
         page.finish();
     }
-    doc.finish()
-        .map_err(|e| format!("PDF could not be written: {e:?}"))
+    Ok(())
 }
