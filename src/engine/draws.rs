@@ -9,23 +9,27 @@ use rand::Rng;
 /// taken from one draw per chunk of positions `m, m+1, ..., m+k-1` whose product fits in a
 /// `u32`; only those chunk draws touch the generator. The tests hold this to rand's own
 /// shuffle for every length up to 1000.
-#[inline]
+#[inline(always)]
 pub fn skip_shuffle<R: Rng + ?Sized>(rng: &mut R, len: usize) {
-    // Most piles a game skips are short: one chunk or none, without a call.
-    let (first, bound, count) = CHUNKS[0];
-    if len < first as usize {
-        return;
+    // Most piles a game skips are short: a chunk or two (up to 19 cards), without a call.
+    for &(start, bound, _) in &CHUNKS[..INLINE_CHUNKS] {
+        if start as usize > len {
+            return;
+        }
+        skip_below(rng, bound);
     }
-    skip_below(rng, bound);
-    if len >= (first + count) as usize {
+    if CHUNKS[INLINE_CHUNKS].0 as usize <= len {
         skip_later_chunks(rng, len);
     }
 }
 
-/// The chunks of [`skip_shuffle`] after the first.
+/// Chunks [`skip_shuffle`] draws without a call.
+const INLINE_CHUNKS: usize = 2;
+
+/// The chunks of [`skip_shuffle`] after the first [`INLINE_CHUNKS`].
 #[inline(never)]
 fn skip_later_chunks<R: Rng + ?Sized>(rng: &mut R, len: usize) {
-    for &(start, bound, _) in &CHUNKS[1..] {
+    for &(start, bound, _) in &CHUNKS[INLINE_CHUNKS..] {
         if start as usize > len {
             return;
         }
@@ -46,7 +50,7 @@ fn skip_later_chunks<R: Rng + ?Sized>(rng: &mut R, len: usize) {
 /// the bound gives the value in its high half; a second word only when the low half falls in
 /// the last `bound` values, where the first word alone could be biased. The value is never
 /// needed, only whether that second word is drawn.
-#[inline]
+#[inline(always)]
 fn skip_below<R: Rng + ?Sized>(rng: &mut R, bound: u32) {
     let low_half = (u64::from(rng.next_u32()) * u64::from(bound)) as u32;
     if low_half > bound.wrapping_neg() {

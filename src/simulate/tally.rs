@@ -129,6 +129,7 @@ impl Tally {
 /// The value named `key` in `list`, made on first use. Looked for at `hint` first (a game
 /// lists its statistics in the same order every time), then by address, then by text; the
 /// same text at another address shares the entry.
+#[inline]
 fn named<'a, V: Default>(
     list: &'a mut Vec<(&'static str, V)>,
     key: &'static str,
