@@ -1,6 +1,7 @@
 //! Full games per second on one core, for every game whose engine this build knows:
 //! uniform random moves straight on the engine, then the simulator's loop (bots see a
-//! determinized copy) with the random and heuristic bots and MCTS (heuristic and random playouts).
+//! determinized copy) with the random and heuristic bots and MCTS (heuristic and random playouts),
+//! each game's result added to the run's statistics as `simulate` adds it.
 //!
 //! `cargo bench --bench engines` (set BENCH_SECONDS to change the time per figure).
 //! `cargo bench --bench engines -- the-search random` limits it to the games and bot lists
@@ -11,7 +12,9 @@ use std::time::{Duration, Instant};
 
 use printplay::engine::{Config, Engine, State, Turn};
 use printplay::model::{Game, game_slugs, load_game};
-use printplay::simulate::{EngineTask, SimOptions, config_for, game_rng, play_game, with_engine};
+use printplay::simulate::{
+    EngineTask, SimOptions, Tally, config_for, game_rng, play_game, with_engine,
+};
 
 fn budget() -> Duration {
     let secs = std::env::var("BENCH_SECONDS")
@@ -116,11 +119,14 @@ impl EngineTask for Bench {
                 ..base.clone()
             };
             let budget = budget().mul_f64(share);
+            let mut tally = Tally::default();
             let (r, len) = rate(budget, |i| {
-                play_game(&engine, &config, &opts, i, |_, _| {})
-                    .expect("a game plays")
-                    .moves
+                let result =
+                    play_game(&engine, &config, &opts, i, |_, _| {}).expect("a game plays");
+                tally.add(&result);
+                result.moves
             });
+            std::hint::black_box(tally.into_stats());
             println!(
                 "{:<26} {:<22} {:>10.1} games/s  ({len:.0} moves a game)",
                 game.slug,

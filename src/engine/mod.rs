@@ -189,7 +189,8 @@ pub trait Bot<S: State>: Send {
 
     /// Whether the bot looks at anything beyond the moves open to it. A bot that does not
     /// (the uniform random bot) is handed the game itself instead of a determinized copy, which
-    /// is the same to it since the seat to act sees its own moves; the default is `true`.
+    /// is the same to it since the seat to act sees its own moves; the default is `true`. The
+    /// simulator asks once, when the bot takes its seat.
     fn needs_view(&self) -> bool {
         true
     }

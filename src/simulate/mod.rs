@@ -10,6 +10,7 @@ mod rows;
 pub mod shard;
 pub mod stats;
 mod svg;
+mod tally;
 mod variants;
 
 use std::collections::BTreeMap;
@@ -35,6 +36,7 @@ pub use report::{
 pub use shard::{SHARDS_VAR, Shard, shard_files};
 pub use stats::{GameResult, Stats};
 pub use svg::write_charts;
+pub use tally::Tally;
 pub use variants::{VariantInfo, variants, variants_text};
 
 /// Moves after which a game is stopped and counted as a timeout.
@@ -125,12 +127,10 @@ pub fn seat_bots(bots: &[String], players: usize, index: u64) -> Vec<String> {
 
 /// The bot spec of each seat in game `index` of the run `opts` describes.
 pub fn seat_specs(opts: &SimOptions, players: usize, index: u64) -> Vec<String> {
-    let specs = if opts.bots.len() == 1 {
-        vec![opts.bots[0].clone(); players]
-    } else {
-        opts.bots.clone()
-    };
-    seat_bots(&specs, players, index)
+    match opts.bots.as_slice() {
+        [bot] => vec![bot.clone(); players],
+        bots => seat_bots(bots, players, index),
+    }
 }
 
 /// The configuration and seating a run uses, checked before any game is played.
@@ -214,13 +214,14 @@ pub fn play_watched<E: Engine>(
         .iter()
         .map(|spec| make_bot(engine, spec))
         .collect::<Result<Vec<_>, _>>()?;
+    let needs_view: Vec<bool> = bots.iter().map(|bot| bot.needs_view()).collect();
     let mut actions = KindCounts::new();
     let timeout = loop {
         let action = match state.turn() {
             Turn::Terminal => break false,
             _ if state.moves_played() >= opts.max_moves => break true,
             Turn::Chance => state.sample_chance(&mut rng),
-            Turn::Player(p) if bots[p].needs_view() => {
+            Turn::Player(p) if needs_view[p] => {
                 let view = state.determinize(p, &mut rng);
                 let action = bots[p].choose(&view, &mut rng);
                 actions.add(state.action_kind(action));
@@ -254,7 +255,7 @@ pub fn play_watched<E: Engine>(
         } else {
             state.end_stats()
         },
-        actions: actions.counts,
+        actions: actions.counts(),
     };
     match state.failure() {
         Some(e) => Err(format!("game {index}: {e}")),
@@ -263,47 +264,63 @@ pub fn play_watched<E: Engine>(
 }
 
 /// Moves counted by kind during a game. Kinds are the engine's string constants, so a kind
-/// is found by its address through a small hash table; the same text at another address
+/// is found by its address in a small open-addressed table; the same text at another address
 /// only makes a second entry, which [`Stats::add`] adds up by text.
 struct KindCounts {
-    counts: Vec<(&'static str, u64)>,
-    /// Index + 1 into `counts` by hashed address; 0 is an empty slot.
-    slots: [u8; KIND_SLOTS],
+    /// Each kind met with its count, at the slot its address hashes to (or the next free
+    /// one); a count of 0 marks a free slot.
+    slots: [(&'static str, u64); KIND_SLOTS],
+    /// Slots taken.
+    used: usize,
+    /// Kinds met once the table is full.
+    overflow: Vec<(&'static str, u64)>,
 }
 
-const KIND_SLOTS: usize = 64;
+const KIND_SLOTS: usize = 32;
 
 impl KindCounts {
     fn new() -> Self {
         KindCounts {
-            counts: Vec::new(),
-            slots: [0; KIND_SLOTS],
+            slots: [("", 0); KIND_SLOTS],
+            used: 0,
+            overflow: Vec::new(),
         }
     }
 
+    #[inline]
     fn add(&mut self, kind: &'static str) {
         let hash = (kind.as_ptr() as usize).wrapping_mul(0x9E37_79B9_7F4A_7C15_u64 as usize);
         let mut slot = hash >> (usize::BITS - KIND_SLOTS.trailing_zeros());
         for _ in 0..KIND_SLOTS {
-            match self.slots[slot] {
-                0 if self.counts.len() < KIND_SLOTS / 2 => {
-                    self.counts.push((kind, 1));
-                    self.slots[slot] = self.counts.len() as u8;
-                    return;
-                }
-                0 => break,
-                i if std::ptr::eq(self.counts[usize::from(i) - 1].0, kind) => {
-                    self.counts[usize::from(i) - 1].1 += 1;
-                    return;
-                }
-                _ => slot = (slot + 1) % KIND_SLOTS,
+            let (k, n) = &mut self.slots[slot];
+            if *n == 0 {
+                *k = kind;
+                *n = 1;
+                self.used += 1;
+                return;
             }
+            if std::ptr::eq(*k, kind) {
+                *n += 1;
+                return;
+            }
+            slot = (slot + 1) % KIND_SLOTS;
         }
-        // More kinds than the table holds: look them up one by one.
-        match self.counts.iter_mut().find(|(k, _)| *k == kind) {
+        match self
+            .overflow
+            .iter_mut()
+            .find(|(k, _)| std::ptr::eq(*k, kind))
+        {
             Some((_, n)) => *n += 1,
-            None => self.counts.push((kind, 1)),
+            None => self.overflow.push((kind, 1)),
         }
+    }
+
+    /// Every kind met, with its count.
+    fn counts(self) -> Vec<(&'static str, u64)> {
+        let mut counts = Vec::with_capacity(self.used + self.overflow.len());
+        counts.extend(self.slots.iter().filter(|(_, n)| *n > 0));
+        counts.extend(self.overflow);
+        counts
     }
 }
 
@@ -325,11 +342,11 @@ pub fn run_games_kept<E: Engine>(
     let blocks = indices
         .par_chunks(BLOCK as usize)
         .map(|block| {
-            let mut stats = Stats::default();
+            let mut tally = Tally::default();
             let mut kept = Vec::new();
             for &i in block {
                 let result = play_game(engine, &config, opts, i, |_, _| {})?;
-                stats.add(&result);
+                tally.add(&result);
                 if keep {
                     kept.push((i, result));
                 }
@@ -338,7 +355,7 @@ pub fn run_games_kept<E: Engine>(
                     bar.inc(1);
                 }
             }
-            Ok::<_, String>((stats, kept))
+            Ok::<_, String>((tally.into_stats(), kept))
         })
         .collect::<Result<Vec<_>, String>>()?;
     if let Some(bar) = bar {

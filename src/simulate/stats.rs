@@ -45,9 +45,9 @@ pub struct Aggregate {
 }
 
 impl Aggregate {
-    fn add(&mut self, value: f64) {
-        let v = (value * STAT).round() as i64;
-        let sq = (value * value * STAT).round() as i64;
+    pub(super) fn add(&mut self, value: f64) {
+        let v = rounded(value * STAT);
+        let sq = rounded(value * value * STAT);
         if self.count == 0 {
             self.min = v;
             self.max = v;
@@ -59,7 +59,7 @@ impl Aggregate {
         self.max = self.max.max(v);
     }
 
-    fn merge(&mut self, other: &Aggregate) {
+    pub(super) fn merge(&mut self, other: &Aggregate) {
         if other.count == 0 {
             return;
         }
@@ -127,49 +127,12 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Adds one game. A worker adding many games keeps a [`super::tally::Tally`] instead,
+    /// which this goes through, and turns it into `Stats` at the end.
     pub fn add(&mut self, g: &GameResult) {
-        let seats = g.returns.len();
-        if self.seat_points.len() < seats {
-            self.seat_points.resize(seats, 0);
-            self.seat_wins.resize(seats, 0);
-        }
-        self.games += 1;
-        for (kind, n) in &g.actions {
-            *slot(&mut self.actions, kind) += n;
-        }
-        if g.timeout {
-            self.timeouts += 1;
-            *slot(&mut self.end_reasons, "turn cap") += 1;
-            for bot in &g.seat_bots {
-                slot(&mut self.bots, bot).seats += 1;
-            }
-            return;
-        }
-        self.moves.add(g.moves);
-        if let Some(turns) = g.turns {
-            self.turns.add(turns);
-        }
-        let winner = sole_winner(&g.returns);
-        match winner {
-            Some(_) => self.decided += 1,
-            None if g.returns.iter().all(|&r| r == 0.0) => self.shared_losses += 1,
-            None => self.ties += 1,
-        }
-        let reason = g.end_reason.unwrap_or("ended");
-        *slot(&mut self.end_reasons, reason) += 1;
-        for (seat, &r) in g.returns.iter().enumerate() {
-            let points = (r * POINT).round() as u64;
-            self.seat_points[seat] += points;
-            let won = winner == Some(seat);
-            self.seat_wins[seat] += won as u64;
-            let bot = slot(&mut self.bots, &g.seat_bots[seat]);
-            bot.seats += 1;
-            bot.points += points;
-            bot.wins += won as u64;
-        }
-        for (name, value) in &g.end_stats {
-            slot(&mut self.end_stats, name).add(*value);
-        }
+        let mut tally = super::tally::Tally::default();
+        tally.add(g);
+        self.merge(&tally.into_stats());
     }
 
     /// Adds another run's totals (a shard, a thread's share).
@@ -266,14 +229,6 @@ impl Histogram {
     }
 }
 
-/// The entry for `key`, made on first use; a key already there costs no allocation.
-fn slot<'a, V: Default>(map: &'a mut BTreeMap<String, V>, key: &str) -> &'a mut V {
-    if !map.contains_key(key) {
-        map.insert(key.to_string(), V::default());
-    }
-    map.get_mut(key).expect("inserted above")
-}
-
 fn add_counts<K: Ord + Clone>(to: &mut BTreeMap<K, u64>, from: &BTreeMap<K, u64>) {
     for (k, n) in from {
         *to.entry(k.clone()).or_default() += n;
@@ -282,10 +237,22 @@ fn add_counts<K: Ord + Clone>(to: &mut BTreeMap<K, u64>, from: &BTreeMap<K, u64>
 
 /// The seat with result 1 when every other seat has 0.
 pub fn sole_winner(returns: &[f64]) -> Option<usize> {
-    let winners: Vec<usize> = (0..returns.len()).filter(|&i| returns[i] >= 1.0).collect();
-    match winners.as_slice() {
-        [w] if returns.iter().filter(|&&r| r > 0.0).count() == 1 => Some(*w),
+    let mut scorers = returns.iter().enumerate().filter(|(_, r)| **r > 0.0);
+    match (scorers.next(), scorers.next()) {
+        (Some((seat, &r)), None) if r >= 1.0 => Some(seat),
         _ => None,
+    }
+}
+
+/// `x.round() as i64`, without the call to `round` when `x` is already whole (a count, a
+/// whole number of points), as it nearly always is.
+#[inline]
+pub fn rounded(x: f64) -> i64 {
+    let whole = x as i64;
+    if whole as f64 == x {
+        whole
+    } else {
+        x.round() as i64
     }
 }
 
@@ -326,6 +293,35 @@ mod tests {
         let (lo, hi) = wilson(0.0, 10.0);
         assert_eq!(lo, 0.0);
         assert!((hi - 0.2775).abs() < 1e-4, "{hi}");
+    }
+
+    #[test]
+    fn rounding_whole_numbers_first_rounds_as_round_does() {
+        for x in [
+            0.0,
+            -0.0,
+            1.0,
+            2.5,
+            -2.5,
+            0.499_999_999_999_999_94,
+            1e300,
+            -1e300,
+            12_345.678,
+            f64::NAN,
+            f64::INFINITY,
+            4_503_599_627_370_497.0,
+        ] {
+            assert_eq!(rounded(x), x.round() as i64, "{x}");
+        }
+    }
+
+    #[test]
+    fn a_sole_winner_is_the_only_seat_that_scored() {
+        assert_eq!(sole_winner(&[0.0, 1.0]), Some(1));
+        assert_eq!(sole_winner(&[0.5, 0.5]), None, "a tie");
+        assert_eq!(sole_winner(&[0.0, 0.0]), None, "a shared loss");
+        assert_eq!(sole_winner(&[1.0, 1.0, 0.0]), None);
+        assert_eq!(sole_winner(&[0.7, 0.0]), None, "a share is not a win");
     }
 
     #[test]
