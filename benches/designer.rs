@@ -20,6 +20,8 @@ use std::time::{Duration, Instant};
 const RUNS: usize = 10;
 /// Edits timed under `watch`.
 const WATCH_EDITS: usize = 20;
+/// How long `watch` stays silent before the next edit is made.
+const QUIET: Duration = Duration::from_millis(500);
 /// The goal for one edit under `watch`, in milliseconds.
 const WATCH_GOAL_MS: f64 = 300.0;
 
@@ -104,15 +106,28 @@ fn watch_latency(tmp: &Path) {
         .stderr(Stdio::null())
         .spawn()
         .expect("watch runs");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let built = |lines: &mut std::io::Lines<_>| loop {
-        match lines.next() {
-            Some(Ok(l)) if l.starts_with("built") => break,
-            Some(_) => {}
-            None => panic!("watch stopped"),
+    let stdout = child.stdout.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
         }
+    });
+    // Waits for the end of a round ("built ..."), then until `watch` has been quiet for a
+    // while, so that each edit is timed from rest, not behind the rest of a round before.
+    let built = |lines: &std::sync::mpsc::Receiver<String>| {
+        loop {
+            match lines.recv_timeout(Duration::from_secs(60)) {
+                Ok(l) if l.starts_with("built") => break,
+                Ok(_) => {}
+                Err(_) => panic!("watch stopped"),
+            }
+        }
+        while lines.recv_timeout(QUIET).is_ok() {}
     };
-    built(&mut lines);
+    built(&lines);
     let components = data.join("capek-golems/components.toml");
     let pdf = out.join("capek-golems/cards.pdf");
     let original = std::fs::read_to_string(&components).unwrap();
@@ -131,7 +146,7 @@ fn watch_latency(tmp: &Path) {
             std::thread::sleep(Duration::from_millis(2));
         }
         latencies.push(start.elapsed().as_secs_f64() * 1000.0);
-        built(&mut lines);
+        built(&lines);
     }
     let _ = child.kill();
     let _ = child.wait();
