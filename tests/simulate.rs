@@ -756,3 +756,63 @@ fn random_bots_play_the_same_games_without_a_view() {
         }
     }
 }
+
+/// No replay line of any simulated game shows debug text (a struct's braces, `Some(`, an
+/// enum's name), over several seeded games and both observers.
+#[test]
+fn replays_show_no_debug_text() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    for slug in ["capek-golems", "the-search", "aether"] {
+        let game = load_game(&data, slug).unwrap();
+        let o = SimOptions {
+            seed: 1,
+            bots: vec!["heuristic".into(), "random".into()],
+            ..Default::default()
+        };
+        for k in 0..3 {
+            for observer in [None, Some("1")] {
+                let text = replay(&game, &o, k, observer).unwrap().text();
+                for line in text.lines() {
+                    for debug in ["{", "}", "Some(", "None", "Phase", "Decide"] {
+                        assert!(!line.contains(debug), "{slug} game {k}: {line}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Aether's replay numbers the turns and shows a seat's tiles behind its screen only to that
+/// seat: the public view gives every seat's tile count, never its tiles.
+#[test]
+fn aether_replay_numbers_turns_and_hides_other_screens() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let game = load_game(&data, "aether").unwrap();
+    let o = SimOptions {
+        seed: 1,
+        bots: vec!["heuristic".into()],
+        ..Default::default()
+    };
+    let yellow = replay(&game, &o, 0, Some("1")).unwrap();
+    assert!(yellow.setup.public.starts_with("turn 1, yellow to act"));
+    let moves: Vec<_> = yellow.steps.iter().filter(|s| s.number.is_some()).collect();
+    let second = moves[1].number.unwrap();
+    let after_second = &moves[1].after.public;
+    assert!(
+        after_second.starts_with(&format!("turn {second}, ")),
+        "{after_second}"
+    );
+    let last = &yellow.steps.last().unwrap().after.public;
+    assert!(last.starts_with(&format!("game over after {} turns", yellow.moves)));
+    for step in &yellow.steps {
+        assert_eq!(step.after.hands.len(), 1, "only yellow's screen");
+        assert_eq!(step.after.hands[0].name, "Yellow");
+        assert!(step.after.hands[0].view.starts_with("behind the screen: "));
+        assert!(step.after.public.contains("red: "));
+        assert!(step.after.public.contains(" tiles behind the screen; "));
+        assert!(
+            !step.after.public.contains("hand "),
+            "no seat's tiles in public"
+        );
+    }
+}

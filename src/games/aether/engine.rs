@@ -842,6 +842,46 @@ impl State for AetherState {
         out
     }
 
+    /// The table as every player sees it: whose turn, the board, and for each seat how many
+    /// tiles stand behind its screen (not which), its elementals unused and sacrificed.
+    fn public_view(&self) -> String {
+        let mut out = String::new();
+        let who = self.colour(self.current());
+        let turn = match self.phase {
+            Phase::Over => format!("game over after {} turns", self.moves),
+            Phase::Act => format!("turn {}, {who} to act", self.moves + 1),
+            Phase::Draw { .. } => format!("turn {}, {who} draws", self.moves),
+        };
+        let _ = writeln!(
+            out,
+            "{turn}; {} empty hexes; bag {} tiles",
+            self.empties,
+            self.bag_total()
+        );
+        let full = self.observation(self.current());
+        for line in full.lines().skip(1) {
+            if line.starts_with("q=") {
+                let _ = writeln!(out, "{line}");
+            }
+        }
+        for p in 0..usize::from(self.players) {
+            let _ = writeln!(
+                out,
+                "{}: {} tiles behind the screen; {} elementals unused, {} sacrificed",
+                self.colour(p),
+                self.hand_total(p),
+                self.supply[p],
+                self.sacrificed[p]
+            );
+        }
+        out
+    }
+
+    /// The tiles behind `seat`'s screen.
+    fn private_view(&self, seat: Player) -> String {
+        format!("behind the screen: {}", self.counts_text(self.hand(seat)))
+    }
+
     fn determinize(&self, observer: Player, rng: &mut ChaCha8Rng) -> Self {
         let mut s = self.clone();
         let e = self.elements();
