@@ -795,15 +795,43 @@ fn aether_replay_numbers_turns_and_hides_other_screens() {
     };
     let yellow = replay(&game, &o, 0, Some("1")).unwrap();
     assert!(yellow.setup.public.starts_with("turn 1, yellow to act"));
-    let moves: Vec<_> = yellow.steps.iter().filter(|s| s.number.is_some()).collect();
-    let second = moves[1].number.unwrap();
-    let after_second = &moves[1].after.public;
-    assert!(
-        after_second.starts_with(&format!("turn {second}, ")),
-        "{after_second}"
-    );
+    // A turn places one tile; a swap at its start does not end it (rulebook: Pelivuoro).
+    let mut placed = 0;
+    let mut swaps = 0;
+    for step in yellow.steps.iter().filter(|s| s.number.is_some()) {
+        let public = &step.after.public;
+        if step.action.contains(" places ") {
+            placed += 1;
+            if !public.starts_with("game over") {
+                assert!(public.starts_with(&format!("turn {placed}, ")), "{public}");
+            }
+        } else {
+            assert!(step.action.contains(" swaps "), "{}", step.action);
+            swaps += 1;
+            assert!(
+                public.starts_with(&format!("turn {}, ", placed + 1)),
+                "a swap stays in its turn: {public}"
+            );
+        }
+    }
     let last = &yellow.steps.last().unwrap().after.public;
-    assert!(last.starts_with(&format!("game over after {} turns", yellow.moves)));
+    assert!(
+        last.starts_with(&format!("game over after {placed} turns")),
+        "{last}"
+    );
+    assert_eq!(placed + swaps, yellow.moves as usize);
+    // Another seat's drawn tile stays behind its screen: yellow sees only that red drew.
+    for step in yellow.steps.iter().filter(|s| s.number.is_none()) {
+        if step.action.starts_with("red draws") {
+            assert_eq!(step.action, "red draws a tile");
+        }
+    }
+    assert!(
+        yellow.steps.iter().any(|s| s.number.is_none()
+            && s.action.starts_with("yellow draws ")
+            && s.action != "yellow draws a tile"),
+        "yellow sees which tiles it draws"
+    );
     for step in &yellow.steps {
         assert_eq!(step.after.hands.len(), 1, "only yellow's screen");
         assert_eq!(step.after.hands[0].name, "Yellow");
@@ -815,4 +843,47 @@ fn aether_replay_numbers_turns_and_hides_other_screens() {
             "no seat's tiles in public"
         );
     }
+}
+
+/// Capek: a card dealt into the other player's hand is hidden from the observer; the
+/// Auction House deals stay public.
+#[test]
+fn capek_replay_hides_the_other_hand_s_draws() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let game = load_game(&data, "capek-golems").unwrap();
+    let o = SimOptions {
+        seed: 3,
+        ..Default::default()
+    };
+    let second = replay(&game, &o, 0, Some("2")).unwrap();
+    let chance: Vec<&str> = second
+        .steps
+        .iter()
+        .filter(|s| s.number.is_none())
+        .map(|s| s.action.as_str())
+        .collect();
+    assert!(chance.contains(&"player 1 draws a card"), "{chance:?}");
+    assert!(
+        chance
+            .iter()
+            .any(|a| a.ends_with(" enters the Auction House"))
+    );
+    for a in &chance {
+        if a.starts_with("player 1 draws") {
+            assert_eq!(*a, "player 1 draws a card");
+        }
+    }
+    assert!(
+        chance
+            .iter()
+            .any(|a| a.starts_with("player 2 draws ") && *a != "player 2 draws a card"),
+        "player 2 sees its own cards: {chance:?}"
+    );
+    let all = replay(&game, &o, 0, None).unwrap();
+    assert!(
+        all.steps.iter().any(|s| s.number.is_none()
+            && s.action.starts_with("player 1 draws ")
+            && s.action != "player 1 draws a card"),
+        "an onlooker sees every card"
+    );
 }

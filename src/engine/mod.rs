@@ -61,6 +61,13 @@ pub trait State: Clone + Send + Sync + 'static {
     /// The action in words, as `printplay replay` prints it.
     fn action_name(&self, action: Self::Action) -> String;
 
+    /// A chance outcome in words as `observer` may know it (`None`: an onlooker who sees
+    /// every hand). An engine whose chance outcomes go into a hidden hand names them without
+    /// the card for other seats. The default: the outcome's [`State::action_name`].
+    fn chance_name(&self, action: Self::Action, _observer: Option<Player>) -> String {
+        self.action_name(action)
+    }
+
     /// What `player` can see, in words (hands of others and draw piles hidden).
     fn observation(&self, player: Player) -> String;
 

@@ -214,10 +214,15 @@ impl<'a, S: State> Recorder<'a, S> {
                 Turn::Player(p) => (Some(s.moves_played() + 1), self.names[p].clone()),
                 _ => (None, "chance".to_string()),
             };
+            let action_words = match (s.turn(), self.observer) {
+                (Turn::Player(_), _) => s.action_name(action),
+                (_, Observer::Seat(seat)) => s.chance_name(action, Some(seat)),
+                (_, Observer::Omniscient) => s.chance_name(action, None),
+            };
             self.steps.push(ReplayStep {
                 number,
                 by,
-                action: s.action_name(action),
+                action: action_words,
                 events: Vec::new(),
                 after: Table {
                     public: String::new(),

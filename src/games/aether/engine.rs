@@ -190,6 +190,9 @@ pub struct AetherState {
     phase: Phase,
     empties: u16,
     moves: u32,
+    /// Turns ended: each turn places exactly one tile (rulebook: Pelivuoro); a swap at its
+    /// start does not end it.
+    turns: u32,
 }
 
 impl AetherState {
@@ -257,6 +260,7 @@ impl AetherState {
             phase: Phase::Act,
             empties: playable as u16,
             moves: 0,
+            turns: 0,
             rules: rules.clone(),
         };
         for cell in 0..cells {
@@ -739,6 +743,7 @@ impl State for AetherState {
                 elemental,
             } => {
                 self.moves += 1;
+                self.turns += 1;
                 self.place(cell, element, elemental);
             }
             Action::Draw(e) => self.draw(e),
@@ -774,16 +779,27 @@ impl State for AetherState {
                 let (q, r) = self.board().coords[usize::from(cell)];
                 let with = if elemental { " with an elemental" } else { "" };
                 format!(
-                    "{} places a {} tile at q={q}, r={r}{with}",
+                    "{} places {} tile at q={q}, r={r}{with}",
                     self.colour(self.current()),
-                    self.element_name(element)
+                    with_article(self.element_name(element))
                 )
             }
             Action::Draw(e) => format!(
-                "{} draws a {} tile",
+                "{} draws {} tile",
                 self.colour(self.current()),
-                self.element_name(e)
+                with_article(self.element_name(e))
             ),
+        }
+    }
+
+    /// The tile drawn goes behind its player's screen (rulebook: Pelivuoro, "asettaa sen näkösuojansa taakse"): other seats
+    /// learn only that a tile was drawn.
+    fn chance_name(&self, action: Action, observer: Option<Player>) -> String {
+        match (action, observer) {
+            (Action::Draw(_), Some(seat)) if seat != self.current() => {
+                format!("{} draws a tile", self.colour(self.current()))
+            }
+            _ => self.action_name(action),
         }
     }
 
@@ -848,9 +864,13 @@ impl State for AetherState {
         let mut out = String::new();
         let who = self.colour(self.current());
         let turn = match self.phase {
-            Phase::Over => format!("game over after {} turns", self.moves),
-            Phase::Act => format!("turn {}, {who} to act", self.moves + 1),
-            Phase::Draw { .. } => format!("turn {}, {who} draws", self.moves),
+            Phase::Over => format!("game over after {} turns", self.turns),
+            Phase::Act => format!("turn {}, {who} to act", self.turns + 1),
+            Phase::Draw {
+                after: AfterDraw::SwapDone,
+                ..
+            } => format!("turn {}, {who} draws after a swap", self.turns + 1),
+            Phase::Draw { .. } => format!("turn {}, {who} draws", self.turns),
         };
         let _ = writeln!(
             out,
@@ -914,6 +934,10 @@ impl State for AetherState {
 
     fn moves_played(&self) -> u32 {
         self.moves
+    }
+
+    fn turns_played(&self) -> Option<u32> {
+        Some(self.turns)
     }
 
     fn end_reason(&self) -> Option<&'static str> {
@@ -1462,4 +1486,13 @@ mod tests {
             "heuristic won {wins} of {games}"
         );
     }
+}
+
+/// An English element name with its indefinite article: "an air", "a fire".
+fn with_article(word: &str) -> String {
+    let vowel = word
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {word}", if vowel { "an" } else { "a" })
 }

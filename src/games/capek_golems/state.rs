@@ -709,6 +709,17 @@ impl State for CapekState {
             .collect()
     }
 
+    /// A card dealt into a hand is hidden from the other player: they learn only that a card
+    /// was drawn (the Auction House deals stay public).
+    fn chance_name(&self, action: Action, observer: Option<Player>) -> String {
+        match (action, observer) {
+            (Action::Deal(_), Some(seat)) if self.to_auction == 0 && seat != self.current() => {
+                format!("player {} draws a card", self.current + 1)
+            }
+            _ => self.action_name(action),
+        }
+    }
+
     fn action_name(&self, action: Action) -> String {
         let who = format!("player {}", self.current + 1);
         let price = |slot: u8| self.rules.prices[slot as usize];

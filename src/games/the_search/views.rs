@@ -123,7 +123,8 @@ pub fn hidden_events(before: &SearchState, after: &SearchState) -> Vec<String> {
         }
         let drawn = drawn(before, after, side);
         if drawn > 0 {
-            events.push(format!("the {} draws {drawn} cards", side.name()));
+            let cards = if drawn == 1 { "card" } else { "cards" };
+            events.push(format!("the {} draws {drawn} {cards}", side.name()));
         }
     }
     events
