@@ -202,6 +202,43 @@ impl CapekState {
     pub fn outrage(&self) -> i16 {
         self.outrage
     }
+    /// Where the turn stands, in words: the step under way and the actions used so far
+    /// (the observation carries it so that equal observations mean equal choices).
+    fn step_in_words(&self) -> String {
+        let step = match self.phase {
+            Phase::ShortChoice => "short of cards: draw or not".to_string(),
+            Phase::Main => "choosing an action".to_string(),
+            Phase::Pay { slot, paid } => format!(
+                "paying for auction space ({}): {paid} gold so far",
+                self.rules.prices[slot as usize]
+            ),
+            Phase::Decide { card } => {
+                format!("research or keep {}", self.card_name(card))
+            }
+            Phase::Place { left, outrage } => {
+                format!("placing {left} field research markers, then outrage {outrage:+}")
+            }
+        };
+        let buying = match self.buying {
+            Buying::NotYet => "nothing bought yet",
+            Buying::Open => "buying",
+            Buying::Done => "buying done",
+        };
+        let mut used = Vec::new();
+        if self.used & SET_USED != 0 {
+            used.push("set played");
+        }
+        if self.used & DRAW_USED != 0 {
+            used.push("drawn");
+        }
+        let used = if used.is_empty() {
+            "no action used".to_string()
+        } else {
+            used.join(", ")
+        };
+        format!("{step}; {buying}; {used}")
+    }
+
     pub fn current(&self) -> usize {
         self.current as usize
     }
@@ -791,11 +828,7 @@ impl State for CapekState {
             self.outrage,
             self.rules.outrage_max
         );
-        let _ = writeln!(
-            s,
-            "phase {:?}, buying {:?}, used {}",
-            self.phase, self.buying, self.used
-        );
+        let _ = writeln!(s, "{}", self.step_in_words());
         let slots: Vec<String> = self
             .auction()
             .iter()

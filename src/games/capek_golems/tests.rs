@@ -694,3 +694,27 @@ fn risky_bot_spends_outrage_the_heuristic_bot_keeps_in_reserve() {
     assert_eq!(Heuristic.choose(&s, &mut rng), Action::Keep);
     assert_eq!(Risky.choose(&s, &mut rng), Action::Research);
 }
+
+/// The observation is plain words for every caller: no Rust debug text (`Decide { card: 37 }`,
+/// `Some(`, enum names) at any step of seeded random games.
+#[test]
+fn observations_hold_no_debug_text() {
+    let e = engine();
+    for seed in 0..5 {
+        let mut s = game(&e, &[]);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while s.turn() != Turn::Terminal {
+            for p in 0..s.num_players() {
+                let text = s.observation(p);
+                for bad in ["{", "}", "Some(", "None", "Decide", "NotYet", "Phase"] {
+                    assert!(!text.contains(bad), "seed {seed}: {bad} in {text}");
+                }
+            }
+            let action = match s.turn() {
+                Turn::Chance => s.sample_chance(&mut rng),
+                _ => s.random_action(&mut rng),
+            };
+            s.apply(action);
+        }
+    }
+}
