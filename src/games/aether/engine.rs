@@ -979,6 +979,15 @@ impl State for AetherState {
     }
 }
 
+/// An English element name with its indefinite article: "an air", "a fire".
+fn with_article(word: &str) -> String {
+    let vowel = word
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {word}", if vowel { "an" } else { "a" })
+}
+
 #[cfg(test)]
 mod tests {
     use rand::SeedableRng;
@@ -1486,13 +1495,4 @@ mod tests {
             "heuristic won {wins} of {games}"
         );
     }
-}
-
-/// An English element name with its indefinite article: "an air", "a fire".
-fn with_article(word: &str) -> String {
-    let vowel = word
-        .chars()
-        .next()
-        .is_some_and(|c| "aeiouAEIOU".contains(c));
-    format!("{} {word}", if vowel { "an" } else { "a" })
 }
