@@ -2,6 +2,8 @@
 //! of each shipped game): cross-references are links to ids the page has, the player's text
 //! holds no developer words, and the quick references give each card effect in one line.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -49,30 +51,6 @@ fn attribute_values(html: &str, attribute: &str) -> Vec<String> {
             rest[..rest.find('"').unwrap()].to_string()
         })
         .collect()
-}
-
-/// HTML as text: tags dropped (each leaves a space), entities decoded, spaces collapsed.
-fn text_of(html: &str) -> String {
-    let mut text = String::new();
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => {
-                in_tag = false;
-                text.push(' ');
-            }
-            c if !in_tag => text.push(c),
-            _ => {}
-        }
-    }
-    let text = text
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&");
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// What a player reads on an HTML page: its `<main>` without the appendix (where the values
@@ -161,7 +139,7 @@ fn cross_references_in_the_prose_are_links() {
             .flat_map(|tag| html.match_indices(tag).map(|(i, _)| i).collect::<Vec<_>>())
             .map(|i| {
                 let end = i + html[i..].find("</h").unwrap();
-                text_of(&html[i..end])
+                common::html_text(&html[i..end])
                     .trim_end_matches('#')
                     .trim()
                     .to_string()
@@ -257,7 +235,7 @@ fn the_player_text_holds_no_developer_words() {
     for page in pages(Format::Html) {
         let html = player_part(&page.text);
         // File links (`board.fi.pdf`) are the gallery's, not text.
-        let text = text_of(&html);
+        let text = common::html_text(&html);
         let words = developer_words(&text, &html);
         let context = |w: &str| {
             let lower = text.to_lowercase();
@@ -285,11 +263,11 @@ fn the_developer_word_check_finds_an_option_a_data_path_and_code() {
         ("<p>The simulator stops it.</p>", "simulat"),
         ("<p>The same as set_a.</p>", "set_a"),
     ] {
-        let words = developer_words(&text_of(html), html);
+        let words = developer_words(&common::html_text(html), html);
         assert!(words.contains(&word.to_string()), "{html}: {words:?}");
     }
     let clean = "<p>Steam Engine Dynamics: see <a href=\"#turn\">Turn</a> on the board.</p>";
-    assert!(developer_words(&text_of(clean), clean).is_empty());
+    assert!(developer_words(&common::html_text(clean), clean).is_empty());
 }
 
 /// The longest card effect that prints on one line of the quick reference (A4 and Letter).
@@ -321,7 +299,7 @@ fn quick_references_give_each_card_effect_one_line() {
                 effects.len()
             );
             for item in effects {
-                let text = text_of(&item);
+                let text = common::html_text(&item);
                 assert!(
                     !item.contains("<br") && !item.contains("<p>") && !item.contains("<ul"),
                     "{}: an effect of several lines: {text}",
@@ -345,7 +323,7 @@ fn the_appendix_names_values_and_reasons_in_words() {
         };
         let end = start + page.text[start..].find("</section>").unwrap();
         let html = &page.text[start..end];
-        let text = text_of(html);
+        let text = common::html_text(html);
         let words = developer_words(&text, html);
         assert!(
             words.is_empty() && !text.contains('`'),

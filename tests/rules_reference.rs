@@ -874,24 +874,7 @@ fn finnish_aether() -> (String, String) {
             main.push_str(". ");
         }
     }
-    let mut text = String::new();
-    let mut in_tag = false;
-    for c in main.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => {
-                in_tag = false;
-                text.push(' ');
-            }
-            c if !in_tag => text.push(c),
-            _ => {}
-        }
-    }
-    let text = text
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&");
-    (text.split_whitespace().collect::<Vec<_>>().join(" "), html)
+    (common::html_text(&main), html)
 }
 
 #[test]
@@ -923,7 +906,7 @@ fn finnish_aether_uses_the_rulebooks_words() {
     // Found on the second reading, anywhere on the page (tables and headings too): `hallita`
     // takes the partitive, a label is not repeated by its sentence, words that read as
     // English calques.
-    let page = html_text(&html).to_lowercase();
+    let page = common::html_text(&html).to_lowercase();
     for wrong in [
         "aether-laatan hallitsee",
         "sääntökirja: sääntökirja",
@@ -996,29 +979,6 @@ fn finnish_aether_uses_the_rulebooks_words() {
         "English cells beyond the glossary's English column"
     );
     assert!(!html.contains(".txt"), "the rulebook's file name is shown");
-}
-
-/// The text of a whole HTML page: tags dropped, entities decoded, spaces collapsed.
-fn html_text(html: &str) -> String {
-    let mut text = String::new();
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => {
-                in_tag = false;
-                text.push(' ');
-            }
-            c if !in_tag => text.push(c),
-            _ => {}
-        }
-    }
-    text.replace("&#39;", "'")
-        .replace("&quot;", "\"")
-        .replace("&amp;", "&")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn glossary_terms() -> usize {
