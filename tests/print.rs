@@ -478,8 +478,9 @@ fn short_edge_backs_are_drawn_upside_down() {
     let g = game("capek-golems");
     let faces = render::draw_faces(&g, &o).unwrap();
     let pages = render::card_pages(&g, &faces, &o).unwrap();
-    assert!(pages[1].svg.contains("rotate(180 31.5000 44.0000)"));
-    assert!(!pages[0].svg.contains("rotate(180"));
+    assert!(pages[1].svg().contains("rotate(180 31.5000 44.0000)"));
+    assert!(pages[1].stamps.iter().all(|s| s.turn == 180));
+    assert!(!pages[0].svg().contains("rotate(180"));
 }
 
 #[test]
@@ -770,17 +771,17 @@ fn nothing_on_any_sheet_is_set_below_six_points() {
             let mut svgs: Vec<String> = render::card_pages(&g, &faces, &o)
                 .unwrap_or_default()
                 .into_iter()
-                .map(|p| p.svg)
+                .map(|p| p.svg())
                 .collect();
             svgs.extend(
                 render::sheets::token_pages(&g.info.name, &faces.pieces, paper)
                     .into_iter()
-                    .map(|p| p.svg),
+                    .map(|p| p.svg()),
             );
             svgs.extend(
                 render::calibrate::pages(paper, Duplex::ShortEdge)
                     .into_iter()
-                    .map(|p| p.svg),
+                    .map(|p| p.svg()),
             );
             for svg in svgs {
                 for pt in type_sizes_pt(&svg) {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use lopdf::content::Content;
 use lopdf::{Document, Object, ObjectId};
 use printplay::model::{Game, load_game};
-use printplay::render::pdf::{PageSpec, svg_page, write_pdf};
+use printplay::render::pdf::{PageSpec, write_pdf};
 use printplay::render::shop::{self, Color, Preset, ShopCard, ShopOptions};
 use printplay::render::{self, BuildOptions, GameBuild, cmyk};
 
@@ -271,12 +271,7 @@ fn black_text_prints_with_black_ink_alone() {
         return;
     }
     let text = r##"<text x="5" y="20" font-size="12" font-family="DejaVu Sans" fill="#1a1a1a">Golem</text><text x="5" y="40" font-size="12" font-family="DejaVu Sans" fill="#000000">Torso</text>"##;
-    let page = PageSpec {
-        svg: svg_page((60.0, 50.0), text),
-        size_mm: (60.0, 50.0),
-        trim: None,
-        bleed: None,
-    };
+    let page = PageSpec::new((60.0, 50.0), text.to_string());
     let pdf = cmyk::convert_pdf(
         &write_pdf("text", &[page], &printplay::render::fonts::builtin()).unwrap(),
     )

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::faces::hex_path;
 use super::layout::{self, PRINTER_MARGIN, Paper, Rect};
 use super::marks;
-use super::pdf::{PageSpec, svg_page, write_pdf};
+use super::pdf::{PageSpec, write_pdf};
 use super::template::{Templates, base_context};
 use super::{GameBuild, xml_escape};
 use crate::model::{Board, Game, HexOrientation, Symbol};
@@ -270,12 +270,7 @@ pub fn board_pages(
                 &format!("{game_name} · {board_name} · {}", words.one_page),
                 words,
             ));
-            return vec![PageSpec {
-                svg: svg_page((pw, ph), &body),
-                size_mm: (pw, ph),
-                trim: None,
-                bleed: None,
-            }];
+            return vec![PageSpec::new((pw, ph), body)];
         }
     }
     // Tile: pick the orientation that needs fewer pages.
@@ -382,12 +377,7 @@ fn tile_page(
         ],
     );
     body.push_str(&furniture(paper, &format!("{title} · {tile}"), words));
-    PageSpec {
-        svg: svg_page(paper, &body),
-        size_mm: paper,
-        trim: None,
-        bleed: None,
-    }
+    PageSpec::new(paper, body)
 }
 
 /// A strip of a tile that the next tile is glued over.

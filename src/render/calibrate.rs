@@ -4,7 +4,7 @@
 //! through is the offset to pass as `--back-offset X,Y`.
 
 use super::layout::{self, Duplex, PRINTER_MARGIN, Paper};
-use super::pdf::{PageSpec, svg_page, write_pdf};
+use super::pdf::{PageSpec, write_pdf};
 
 /// Half the length of each scale, in millimetres; ticks every 0.5 mm, numbers every 2 mm.
 const RANGE: f64 = 6.0;
@@ -179,12 +179,7 @@ pub fn pages(paper: Paper, duplex: Duplex) -> Vec<PageSpec> {
                 "start",
                 layout::ACTUAL_SIZE,
             ));
-            PageSpec {
-                svg: svg_page(size, &body),
-                size_mm: size,
-                trim: None,
-                bleed: None,
-            }
+            PageSpec::new(size, body)
         })
         .collect()
 }
@@ -227,7 +222,7 @@ mod tests {
 
     #[test]
     fn the_back_says_how_to_read_it() {
-        let back = &pages(Paper::A4, Duplex::LongEdge)[1].svg;
+        let back = &pages(Paper::A4, Duplex::LongEdge)[1].body;
         assert!(back.contains("A here") && back.contains("C here"));
         assert!(back.contains("the other --duplex"));
         assert!(back.contains("top of side 2"));

@@ -1,8 +1,11 @@
 //! Pages drawn as SVG (millimetre user units) turned into a vector PDF by krilla and
 //! krilla-svg, with the bundled fonts embedded and subset, and TrimBox and BleedBox set.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
 use krilla::Document;
-use krilla::geom::{Rect as KRect, Size};
+use krilla::geom::{Rect as KRect, Size, Transform};
 use krilla::metadata::Metadata;
 use krilla::page::PageSettings;
 use krilla_svg::{SurfaceExt, SvgSettings};
@@ -13,12 +16,107 @@ use super::layout::Rect;
 /// Points per millimetre.
 pub const PT_PER_MM: f64 = 72.0 / 25.4;
 
-/// One page: its SVG and, for card sheets, the trim and bleed of the block of cards.
+/// One page: the art stamped on it, what is drawn over that, and, for card sheets, the trim
+/// and bleed of the block of cards.
 pub struct PageSpec {
-    pub svg: String,
+    /// Art placed on the page (card faces, tokens), drawn first, in order. Art placed more
+    /// than once in a PDF is read once.
+    pub stamps: Vec<Stamp>,
+    /// Everything else, drawn over the stamps: SVG content in page millimetres.
+    pub body: String,
     pub size_mm: (f64, f64),
     pub trim: Option<Rect>,
     pub bleed: Option<Rect>,
+}
+
+impl PageSpec {
+    /// A page of `size_mm` that draws `body` alone.
+    pub fn new(size_mm: (f64, f64), body: String) -> PageSpec {
+        PageSpec {
+            stamps: Vec::new(),
+            body,
+            size_mm,
+            trim: None,
+            bleed: None,
+        }
+    }
+
+    /// The whole page as one SVG document: each stamp nested in its place, then the body.
+    pub fn svg(&self) -> String {
+        let mut body: String = self.stamps.iter().map(Stamp::nested).collect();
+        body.push_str(&self.body);
+        svg_page(self.size_mm, &body)
+    }
+}
+
+/// Art placed on a page at its own size: `view` of the art's millimetres lands at `at` on
+/// the page, turned `turn` degrees clockwise about its centre, and nothing outside `view`
+/// shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stamp {
+    /// SVG content in the art's own millimetres.
+    pub art: String,
+    pub view: Rect,
+    /// The page position of the view's top-left corner, in millimetres.
+    pub at: (f64, f64),
+    pub turn: u16,
+}
+
+impl Stamp {
+    /// The art as a document of its own, one user unit a millimetre (what the PDF reads).
+    fn document(&self) -> String {
+        let v = self.view;
+        format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.4}" height="{h:.4}" viewBox="{x:.4} {y:.4} {w:.4} {h:.4}">{art}</svg>"#,
+            x = v.x,
+            y = v.y,
+            w = v.w,
+            h = v.h,
+            art = self.art
+        )
+    }
+
+    /// From the art's view (its top-left corner at the origin, in points) to the page: turned
+    /// about the view's centre, then moved to `at`.
+    fn transform(&self) -> Transform {
+        let k = PT_PER_MM;
+        let (cx, cy) = (self.view.w * k / 2.0, self.view.h * k / 2.0);
+        let (sin, cos) = f64::from(self.turn).to_radians().sin_cos();
+        let (tx, ty) = (self.at.0 * k + cx, self.at.1 * k + cy);
+        Transform::from_row(
+            cos as f32,
+            sin as f32,
+            -sin as f32,
+            cos as f32,
+            (tx - cos * cx + sin * cy) as f32,
+            (ty - sin * cx - cos * cy) as f32,
+        )
+    }
+
+    /// The art nested in a page document, clipped to its view and turned as in the PDF.
+    fn nested(&self) -> String {
+        let v = self.view;
+        let art = if self.turn == 0 {
+            self.art.clone()
+        } else {
+            format!(
+                r#"<g transform="rotate({} {:.4} {:.4})">{}</g>"#,
+                self.turn,
+                v.x + v.w / 2.0,
+                v.y + v.h / 2.0,
+                self.art
+            )
+        };
+        format!(
+            r#"<svg x="{:.4}" y="{:.4}" width="{w:.4}" height="{h:.4}" viewBox="{:.4} {:.4} {w:.4} {h:.4}" overflow="hidden">{art}</svg>"#,
+            self.at.0,
+            self.at.1,
+            v.x,
+            v.y,
+            w = v.w,
+            h = v.h,
+        )
+    }
 }
 
 /// Wraps SVG body content in a root element sized in millimetres.
@@ -59,10 +157,13 @@ fn to_krilla(r: Rect) -> Option<KRect> {
 
 /// Writes the pages into one PDF titled `title`, drawn with `fonts`. Same pages, same bytes.
 ///
-/// Pages are read a batch at a time (one page per core, each on a thread of its own, not the
-/// thread pool's, whose threads may all be drawing other PDFs) while krilla draws the batch
-/// before on this thread: reading, the larger part, and drawing overlap, and only two batches
-/// of parsed pages are held at once.
+/// Reading SVG (usvg's parse, the larger part of the work) runs on one thread per core while
+/// krilla draws the pages on this thread, in order, as soon as what a page needs is read.
+/// Each distinct stamp is read once, before the first page that places it, and dropped
+/// after the last; every page's body is read in its turn. At most [`READ_AHEAD`] documents
+/// per reader wait to be drawn, so memory stays bounded. The readers are threads of their
+/// own, not the pool's, whose threads may all be drawing other PDFs. A document that cannot
+/// be read is reported as the first such document in order.
 pub fn write_pdf(title: &str, pages: &[PageSpec], fonts: &FontDb) -> Result<Vec<u8>, String> {
     let mut doc = Document::new();
     doc.set_metadata(
@@ -70,79 +171,233 @@ pub fn write_pdf(title: &str, pages: &[PageSpec], fonts: &FontDb) -> Result<Vec<
             .title(title.to_string())
             .creator("printplay".to_string()),
     );
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let mut batches = pages.chunks(cores);
-    let mut current = match batches.next() {
-        Some(specs) => Some((specs, std::thread::scope(|s| read_pages(s, specs, fonts))?)),
-        None => None,
-    };
-    while let Some((specs, trees)) = current.take() {
-        let next = batches.next();
-        let (drawn, read) = std::thread::scope(|s| {
-            let reading = next.map(|specs| (specs, read_pages_later(s, specs, fonts)));
-            let drawn = draw_pages(&mut doc, specs, &trees);
-            (drawn, reading.map(|(specs, wait)| (specs, wait())))
-        });
-        drawn?;
-        current = match read {
-            Some((specs, trees)) => Some((specs, trees?)),
-            None => None,
-        };
-    }
+    let plan = ReadPlan::new(pages);
+    let readers = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(plan.documents.len().max(1));
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        let (sent, received) = mpsc::sync_channel(readers * READ_AHEAD);
+        for _ in 0..readers {
+            let sent = sent.clone();
+            let (next, documents) = (&next, &plan.documents);
+            s.spawn(move || {
+                loop {
+                    let at = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(svg) = documents.get(at) else { break };
+                    if sent.send((at, parse(svg, fonts))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sent);
+        let mut trees: Vec<Option<usvg::Tree>> = plan.documents.iter().map(|_| None).collect();
+        let mut early = std::collections::BTreeMap::new();
+        let (mut read, mut drawn) = (0, 0);
+        for (at, tree) in received {
+            early.insert(at, tree);
+            while let Some(tree) = early.remove(&read) {
+                trees[read] = Some(tree?);
+                read += 1;
+            }
+            while drawn < pages.len() && plan.needs[drawn] < read {
+                draw_page(&mut doc, &pages[drawn], &plan, drawn, &trees)?;
+                for &done in &plan.done_after[drawn] {
+                    trees[done] = None;
+                }
+                drawn += 1;
+            }
+        }
+        if drawn < pages.len() {
+            return Err("a page could not be read".to_string());
+        }
+        Ok(())
+    })?;
     doc.finish()
         .map_err(|e| format!("PDF could not be written: {e:?}"))
 }
 
-/// Parses pages, each on a thread of its own, and waits for them.
-fn read_pages<'s>(
-    scope: &'s std::thread::Scope<'s, '_>,
-    specs: &'s [PageSpec],
-    fonts: &'s FontDb,
-) -> Result<Vec<usvg::Tree>, String> {
-    read_pages_later(scope, specs, fonts)()
+/// How many read documents per reader may wait to be drawn.
+const READ_AHEAD: usize = 2;
+
+/// The SVG documents a PDF's pages need, each distinct one once, in the order the pages
+/// first need them.
+struct ReadPlan {
+    documents: Vec<String>,
+    /// For each page, the document of each of its stamps.
+    stamps: Vec<Vec<usize>>,
+    /// For each page, the document of its body.
+    body: Vec<usize>,
+    /// For each page, the last document it draws: once that is read, it can be drawn.
+    needs: Vec<usize>,
+    /// For each page, the documents no later page needs.
+    done_after: Vec<Vec<usize>>,
 }
 
-/// Starts parsing pages, each on a thread of its own; the returned function waits for them.
-fn read_pages_later<'s>(
-    scope: &'s std::thread::Scope<'s, '_>,
-    specs: &'s [PageSpec],
-    fonts: &'s FontDb,
-) -> impl FnOnce() -> Result<Vec<usvg::Tree>, String> + 's {
-    let readers: Vec<_> = specs
-        .iter()
-        .map(|spec| scope.spawn(move || parse(&spec.svg, fonts)))
-        .collect();
-    move || {
-        readers
-            .into_iter()
-            .map(|r| {
-                r.join()
-                    .unwrap_or_else(|_| Err("a page could not be read".to_string()))
-            })
-            .collect()
+impl ReadPlan {
+    fn new(pages: &[PageSpec]) -> ReadPlan {
+        let mut documents = Vec::new();
+        let mut known: std::collections::HashMap<String, usize> = Default::default();
+        let mut last_page = Vec::new();
+        let mut stamps: Vec<Vec<usize>> = Vec::new();
+        let mut body = Vec::new();
+        for (n, page) in pages.iter().enumerate() {
+            let mut add = |svg: String| {
+                let at = *known.entry(svg).or_insert_with_key(|svg| {
+                    documents.push(svg.clone());
+                    last_page.push(n);
+                    documents.len() - 1
+                });
+                last_page[at] = n;
+                at
+            };
+            stamps.push(page.stamps.iter().map(|s| add(s.document())).collect());
+            body.push(add(svg_page(page.size_mm, &page.body)));
+        }
+        let needs = stamps
+            .iter()
+            .zip(&body)
+            .map(|(s, &b)| s.iter().copied().fold(b, usize::max))
+            .collect();
+        let mut done_after = vec![Vec::new(); pages.len()];
+        for (document, &page) in last_page.iter().enumerate() {
+            done_after[page].push(document);
+        }
+        ReadPlan {
+            documents,
+            stamps,
+            body,
+            needs,
+            done_after,
+        }
     }
 }
 
-/// Draws parsed pages onto the end of the document, in order.
-fn draw_pages(doc: &mut Document, specs: &[PageSpec], trees: &[usvg::Tree]) -> Result<(), String> {
-    for (spec, tree) in specs.iter().zip(trees) {
-        let k = PT_PER_MM as f32;
-        let size = Size::from_wh(spec.size_mm.0 as f32 * k, spec.size_mm.1 as f32 * k)
-            .ok_or("a page has no size")?;
-        let settings = PageSettings::new(size)
-            .with_trim_box(spec.trim.and_then(to_krilla))
-            .with_bleed_box(spec.bleed.and_then(to_krilla));
-        let mut page = doc.start_page_with(settings);
-        let mut surface = page.surface();
-        let settings = SvgSettings {
-            embed_text: true,
-            ..Default::default()
-        };
-        surface
-            .draw_svg(tree, size, settings)
-            .ok_or("krilla could not draw a page")?;
-        surface.finish();
-        page.finish();
+/// Draws page `n` onto the end of the document: its stamps, then its body.
+fn draw_page(
+    doc: &mut Document,
+    spec: &PageSpec,
+    plan: &ReadPlan,
+    n: usize,
+    trees: &[Option<usvg::Tree>],
+) -> Result<(), String> {
+    let k = PT_PER_MM as f32;
+    let size = Size::from_wh(spec.size_mm.0 as f32 * k, spec.size_mm.1 as f32 * k)
+        .ok_or("a page has no size")?;
+    let settings = PageSettings::new(size)
+        .with_trim_box(spec.trim.and_then(to_krilla))
+        .with_bleed_box(spec.bleed.and_then(to_krilla));
+    let mut page = doc.start_page_with(settings);
+    let mut surface = page.surface();
+    let tree = |at: usize| {
+        trees[at]
+            .as_ref()
+            .ok_or("a page was drawn before it was read")
+    };
+    for (stamp, &at) in spec.stamps.iter().zip(&plan.stamps[n]) {
+        let v = stamp.view;
+        let size = Size::from_wh(v.w as f32 * k, v.h as f32 * k).ok_or("a stamp has no size")?;
+        surface.push_transform(&stamp.transform());
+        let drawn = surface.draw_svg(tree(at)?, size, svg_settings());
+        surface.pop();
+        drawn.ok_or("krilla could not draw a page")?;
     }
+    surface
+        .draw_svg(tree(plan.body[n])?, size, svg_settings())
+        .ok_or("krilla could not draw a page")?;
+    surface.finish();
+    page.finish();
     Ok(())
+}
+
+/// Text stays text (selectable, searchable, small), in the embedded fonts.
+fn svg_settings() -> SvgSettings {
+    SvgSettings {
+        embed_text: true,
+        ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(art: &str, at: (f64, f64), turn: u16) -> Stamp {
+        Stamp {
+            art: art.to_string(),
+            view: Rect {
+                x: -3.0,
+                y: -3.0,
+                w: 69.0,
+                h: 94.0,
+            },
+            at,
+            turn,
+        }
+    }
+
+    fn mapped(t: &Transform, (x, y): (f64, f64)) -> (f64, f64) {
+        let k = PT_PER_MM as f32;
+        let (x, y) = (x as f32 * k, y as f32 * k);
+        let page = (
+            t.sx() * x + t.kx() * y + t.tx(),
+            t.ky() * x + t.sy() * y + t.ty(),
+        );
+        (f64::from(page.0 / k), f64::from(page.1 / k))
+    }
+
+    fn near(a: (f64, f64), b: (f64, f64)) -> bool {
+        (a.0 - b.0).abs() < 1e-3 && (a.1 - b.1).abs() < 1e-3
+    }
+
+    #[test]
+    fn a_stamp_lands_on_its_place_and_a_turned_one_on_the_same_rectangle() {
+        let upright = card("", (10.0, 20.0), 0).transform();
+        assert!(near(mapped(&upright, (0.0, 0.0)), (10.0, 20.0)));
+        assert!(near(mapped(&upright, (69.0, 94.0)), (79.0, 114.0)));
+        // Turned half round: the view's top-left corner lands at the bottom right.
+        let turned = card("", (10.0, 20.0), 180).transform();
+        assert!(near(mapped(&turned, (0.0, 0.0)), (79.0, 114.0)));
+        assert!(near(mapped(&turned, (69.0, 94.0)), (10.0, 20.0)));
+    }
+
+    #[test]
+    fn art_placed_many_times_is_read_once_and_dropped_after_its_last_page() {
+        let page = |stamps: Vec<Stamp>, body: &str| PageSpec {
+            stamps,
+            ..PageSpec::new((210.0, 297.0), body.to_string())
+        };
+        let rect = |x| card("<rect/>", (x, 10.0), 0);
+        let circle = |x| card("<circle/>", (x, 10.0), 0);
+        let pages = [
+            page(vec![rect(10.0), rect(80.0)], "<g id=\"1\"/>"),
+            page(vec![circle(10.0), rect(80.0)], "<g id=\"2\"/>"),
+            page(vec![circle(10.0)], "<g id=\"1\"/>"),
+        ];
+        let plan = ReadPlan::new(&pages);
+        // One rect, one circle and two distinct bodies, in the order pages need them.
+        assert_eq!(plan.documents.len(), 4);
+        assert_eq!(plan.stamps, vec![vec![0, 0], vec![2, 0], vec![2]]);
+        assert_eq!(plan.body, vec![1, 3, 1]);
+        assert_eq!(plan.needs, vec![1, 3, 2]);
+        assert_eq!(plan.done_after, vec![vec![], vec![0, 3], vec![1, 2]]);
+        let fonts = crate::render::fonts::builtin();
+        let pdf = write_pdf("t", &pages, &fonts).unwrap();
+        assert_eq!(pdf, write_pdf("t", &pages, &fonts).unwrap());
+        let doc = lopdf::Document::load_mem(&pdf).unwrap();
+        assert_eq!(doc.get_pages().len(), 3);
+    }
+
+    #[test]
+    fn the_first_page_that_cannot_be_read_is_the_error() {
+        let fonts = crate::render::fonts::builtin();
+        let pages = [
+            PageSpec::new((50.0, 50.0), "<rect width=\"5\" height=\"5\"/>".to_string()),
+            PageSpec::new((50.0, 50.0), "<rect".to_string()),
+        ];
+        let e = write_pdf("t", &pages, &fonts).err().expect("an error");
+        assert!(e.contains("SVG could not be read"), "{e}");
+        assert!(write_pdf("t", &pages[..1], &fonts).is_ok());
+    }
 }

@@ -3,7 +3,7 @@
 
 use super::faces::{DeckFaces, PieceFace};
 use super::layout::{self, Duplex, Grid, Marks, PRINTER_MARGIN, Paper, Rect};
-use super::pdf::{PageSpec, svg_page};
+use super::pdf::{PageSpec, Stamp};
 
 /// Print settings shared by every sheet.
 #[derive(Debug, Clone, Copy)]
@@ -134,27 +134,21 @@ pub fn plan_cards(decks: &[DeckFaces], sheet: &Sheet) -> Result<Vec<CardPage>, S
     }
 }
 
-/// A face placed with its trim at `trim`, its art running `bleed` beyond every edge, turned
-/// by `turn` degrees about its centre (sheets and one-card pages draw faces with this).
-pub fn place(svg: &str, trim: Rect, bleed: f64, turn: u16) -> String {
+/// A face with its trim at `trim` on the page, its art running `bleed` beyond every edge,
+/// turned by `turn` degrees about its centre (sheets and one-card pages draw faces so).
+pub fn stamp(svg: &str, trim: Rect, bleed: f64, turn: u16) -> Stamp {
     let outer = trim.grow(bleed);
-    let body = if turn == 0 {
-        svg.to_string()
-    } else {
-        format!(
-            r#"<g transform="rotate({turn} {:.4} {:.4})">{svg}</g>"#,
-            trim.w / 2.0,
-            trim.h / 2.0
-        )
-    };
-    format!(
-        r#"<svg x="{x:.4}" y="{y:.4}" width="{w:.4}" height="{h:.4}" viewBox="{b:.4} {b:.4} {w:.4} {h:.4}" overflow="hidden">{body}</svg>"#,
-        x = outer.x,
-        y = outer.y,
-        w = outer.w,
-        h = outer.h,
-        b = -bleed
-    )
+    Stamp {
+        art: svg.to_string(),
+        view: Rect {
+            x: -bleed,
+            y: -bleed,
+            w: outer.w,
+            h: outer.h,
+        },
+        at: (outer.x, outer.y),
+        turn,
+    }
 }
 
 /// The cut lines of a page's cards: every distinct left/right and top/bottom edge.
@@ -192,9 +186,9 @@ pub fn draw_card_page(
     let trims: Vec<Rect> = page.placed.iter().map(|p| p.trim).collect();
     let block = bounds(&trims);
     let bleeds = block.grow(bleed);
-    let mut body = String::new();
     let paper = page.grid.paper;
     let deck_of = |id: &str| decks.iter().find(|d| d.id == id);
+    let mut stamps = Vec::new();
     for p in &page.placed {
         let Some(deck) = deck_of(&p.deck) else {
             continue;
@@ -208,8 +202,9 @@ pub fn draw_card_page(
                 .map(|c| c.svg.as_str())
                 .unwrap_or("")
         };
-        body.push_str(&place(svg, p.trim, bleed, p.turn));
+        stamps.push(stamp(svg, p.trim, bleed, p.turn));
     }
+    let mut body = String::new();
     body.push_str(&layout::cut_guides(paper, &trims, bleeds, marks));
     let side = if page.back { "backs" } else { "fronts" };
     let names: Vec<&str> = page
@@ -226,7 +221,8 @@ pub fn draw_card_page(
     let columns = id_columns(&page.placed);
     body.push_str(&layout::furniture(paper, bleeds, &label, &columns));
     PageSpec {
-        svg: svg_page(paper, &body),
+        stamps,
+        body,
         size_mm: paper,
         trim: Some(block),
         bleed: Some(bleeds),
@@ -332,28 +328,41 @@ pub fn token_pages(game_name: &str, pieces: &[PieceFace], paper: Paper) -> Vec<P
     let (pw, ph) = paper.mm();
     let (left, right) = (TOKEN_LEFT, pw - TOKEN_LEFT);
     let placed = token_layout(pieces, paper);
-    let mut pages: Vec<Vec<String>> =
+    let mut pages: Vec<Vec<Stamp>> =
         vec![Vec::new(); placed.last().map_or(1, |(page, ..)| page + 1)];
-    for (n, &(page, i, x, y)) in placed.iter().enumerate() {
+    // Every copy of a piece is the same stamp; its art reaches the bleed outline, and the cut
+    // outline's stroke half a line beyond the box's bleed.
+    let reach = super::faces::PIECE_BLEED + layout::MARK_WIDTH;
+    for &(page, i, x, y) in &placed {
         let piece = &pieces[i];
-        pages[page].push(format!(
-            r##"<g transform="translate({x:.3} {y:.3})"><clipPath id="t{n}"><path d="{b}"/></clipPath><g clip-path="url(#t{n})">{svg}</g><path d="{o}" fill="none" stroke="#000000" stroke-width="{w}"/></g>"##,
-            b = piece.bleed_outline,
-            o = piece.outline,
-            svg = piece.svg,
-            w = layout::MARK_WIDTH
-        ));
+        pages[page].push(Stamp {
+            art: format!(
+                r##"<clipPath id="t{i}"><path d="{b}"/></clipPath><g clip-path="url(#t{i})">{svg}</g><path d="{o}" fill="none" stroke="#000000" stroke-width="{w}"/>"##,
+                b = piece.bleed_outline,
+                o = piece.outline,
+                svg = piece.svg,
+                w = layout::MARK_WIDTH
+            ),
+            view: Rect {
+                x: -reach,
+                y: -reach,
+                w: piece.size.0 + 2.0 * reach,
+                h: piece.size.1 + 2.0 * reach,
+            },
+            at: (x - reach, y - reach),
+            turn: 0,
+        });
     }
     let count = pages.len();
     pages
         .into_iter()
         .enumerate()
-        .map(|(i, items)| {
+        .map(|(i, stamps)| {
             let label = format!(
                 "{game_name} · tokens · sheet {} of {count} · cut along the black outlines",
                 i + 1
             );
-            let mut body = items.concat();
+            let mut body = String::new();
             body.push_str(&layout::label(
                 left,
                 PRINTER_MARGIN + layout::FURNITURE_SIZE,
@@ -371,10 +380,8 @@ pub fn token_pages(game_name: &str, pieces: &[PieceFace], paper: Paper) -> Vec<P
                 layout::ACTUAL_SIZE,
             ));
             PageSpec {
-                svg: svg_page((pw, ph), &body),
-                size_mm: (pw, ph),
-                trim: None,
-                bleed: None,
+                stamps,
+                ..PageSpec::new((pw, ph), body)
             }
         })
         .collect()

@@ -185,21 +185,25 @@ impl ShopCard {
 
     /// A face (a fragment in its own trim millimetres) as a complete page document.
     pub fn document(&self, face: &str, size: (f64, f64)) -> String {
+        svg_page(self.page(), &self.placed(face, size))
+    }
+
+    /// A face (a fragment in its own trim millimetres) placed on its page: SVG content in
+    /// page millimetres.
+    fn placed(&self, face: &str, size: (f64, f64)) -> String {
         let dx = self.bleed + (self.trim.0 - size.0 * self.scale) / 2.0;
         let dy = self.bleed + (self.trim.1 - size.1 * self.scale) / 2.0;
-        svg_page(
-            self.page(),
-            &format!(
-                r#"<g transform="translate({dx:.4} {dy:.4}) scale({:.6})">{face}</g>"#,
-                self.scale
-            ),
+        format!(
+            r#"<g transform="translate({dx:.4} {dy:.4}) scale({:.6})">{face}</g>"#,
+            self.scale
         )
     }
 
     fn page_spec(&self, face: &str, size: (f64, f64)) -> PageSpec {
         let (w, h) = self.page();
         PageSpec {
-            svg: self.document(face, size),
+            stamps: Vec::new(),
+            body: self.placed(face, size),
             size_mm: (w, h),
             trim: Some(self.trim_box()),
             bleed: Some(Rect {

@@ -142,7 +142,6 @@ impl Templates {
     /// The game's templates and fonts; a template that does not parse, or a font file that
     /// does not load, is a problem placed in its own file.
     pub fn load(game: &Game) -> Result<Templates, Problem> {
-        let mut tera = builtins().map_err(Problem::data)?.clone();
         let mut sources: BTreeMap<String, SourceFile> = BUILTIN
             .iter()
             .map(|(name, body)| {
@@ -153,6 +152,7 @@ impl Templates {
                 (name.to_string(), file)
             })
             .collect();
+        let mut own = Vec::new();
         let dir = game_template_dir(game);
         if let Ok(entries) = std::fs::read_dir(&dir) {
             let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
@@ -161,10 +161,13 @@ impl Templates {
                 .iter()
                 .filter(|p| p.extension().is_some_and(|e| e == "svg"))
             {
-                let (name, file) = add_file(&mut tera, path)?;
-                sources.insert(name, file);
+                let file = crate::model::read_source(path)?;
+                let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+                own.push(stem.to_string());
+                sources.insert(stem.into_owned(), file);
             }
         }
+        let mut tera = compile(&sources, &needed(game, &sources, &own))?;
         let faces = Arc::new(game_faces(&game.dir)?);
         let symbols: BTreeMap<String, Symbol> = game
             .components
@@ -202,10 +205,15 @@ impl Templates {
             template: name.to_string(),
             message,
         };
-        if !self.tera.get_template_names().any(|n| n == file) {
+        if !self.has(name) {
             return Err(fail(format!(
                 "template `{name}` does not exist (the game's templates/ folder and the built-ins have: {})",
                 self.names().join(", ")
+            )));
+        }
+        if !self.tera.get_template_names().any(|n| n == file) {
+            return Err(fail(format!(
+                "template `{name}` is reached by no deck, board or piece of the data, so it was not loaded"
             )));
         }
         OVERFLOWS.with(|o| o.borrow_mut().clear());
@@ -232,19 +240,11 @@ impl Templates {
 
     /// The names of every template the game may use, its own and the built-ins.
     pub fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self
-            .tera
-            .get_template_names()
-            .filter_map(|n| n.strip_suffix(".svg"))
-            .map(str::to_string)
-            .collect();
-        names.sort();
-        names
+        self.sources.keys().cloned().collect()
     }
 
     pub fn has(&self, name: &str) -> bool {
-        let file = format!("{name}.svg");
-        self.tera.get_template_names().any(|n| n == file)
+        self.sources.contains_key(name)
     }
 
     /// A template's failure as one problem at the template's own file, on the line that
@@ -273,40 +273,114 @@ fn quoted_span(text: &str, message: &str, template: &str) -> Option<std::ops::Ra
     })
 }
 
-/// The built-in templates, parsed once per process (parsing is most of the cost of a
-/// template engine; each game clones this and adds its own templates and functions).
-fn builtins() -> Result<&'static Tera, String> {
-    static BASE: OnceLock<Result<Tera, String>> = OnceLock::new();
-    BASE.get_or_init(|| {
-        let mut tera = Tera::default();
-        tera.autoescape_on(vec![".svg"]);
-        for (name, body) in BUILTIN {
-            tera.add_raw_template(&format!("{name}.svg"), body)
-                .map_err(|e| format!("built-in template `{name}`: {}", error_chain(&e)))?;
+/// The templates a game's faces can reach: every template of its own (each must parse, used
+/// or not) and the built-ins its data names (a deck's front or back, a board or a piece
+/// without a template of its own) or one of them includes by name. Parsing is most of what
+/// a template engine costs, so a built-in no face reaches is never parsed.
+fn needed(game: &Game, sources: &BTreeMap<String, SourceFile>, own: &[String]) -> Vec<String> {
+    let c = &game.components;
+    let mut names: Vec<String> = own.to_vec();
+    names.extend(
+        c.decks
+            .iter()
+            .flat_map(|d| [d.template.clone(), d.back.template.clone()]),
+    );
+    names.extend(
+        c.boards
+            .iter()
+            .map(|b| b.template.clone().unwrap_or_else(|| "board".to_string())),
+    );
+    names.extend(c.pieces.iter().map(|p| {
+        let own_name = format!("piece-{}", p.kind);
+        if own.contains(&own_name) {
+            own_name
+        } else {
+            "piece".to_string()
         }
-        Ok(tera)
-    })
-    .as_ref()
-    .map_err(Clone::clone)
+    }));
+    let mut reached: Vec<String> = Vec::new();
+    while let Some(name) = names.pop() {
+        if reached.contains(&name) {
+            continue;
+        }
+        if let Some(file) = sources.get(&name) {
+            names.extend(
+                sources
+                    .keys()
+                    .filter(|other| file.text.contains(&format!("{other}.svg")))
+                    .cloned(),
+            );
+            reached.push(name);
+        }
+    }
+    reached.sort();
+    reached
 }
 
-fn add_file(tera: &mut Tera, path: &Path) -> Result<(String, SourceFile), Problem> {
-    let file = crate::model::read_source(path)?;
-    let stem = path
-        .file_stem()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .into_owned();
-    tera.add_raw_template(&format!("{stem}.svg"), &file.text)
-        .map_err(|e| {
-            let message = error_chain(&e);
-            let problem = Problem::data(format!("template `{stem}` does not parse"));
-            match parse_error_offset(&file, &message) {
-                Some(at) => problem.at(&file, at..(at + 1).min(file.text.len()), message),
-                None => problem.in_file(&file).help(message),
-            }
-        })?;
-    Ok((stem, file))
+/// A tera engine holding the named templates of `sources`, each parsed on a thread of its
+/// own (templates that others include are all present before they are linked). Parsed
+/// templates are kept for the process, so a build's later stages and `watch` parse only
+/// what changed.
+fn compile(sources: &BTreeMap<String, SourceFile>, names: &[String]) -> Result<Tera, Problem> {
+    static PARSED: OnceLock<std::sync::Mutex<HashMap<(String, Arc<str>), tera::Template>>> =
+        OnceLock::new();
+    let cache = PARSED.get_or_init(Default::default);
+    let key = |name: &String| (format!("{name}.svg"), sources[name].text.clone());
+    let missing: Vec<&String> = {
+        let known = cache.lock().unwrap_or_else(|e| e.into_inner());
+        names
+            .iter()
+            .filter(|n| !known.contains_key(&key(n)))
+            .collect()
+    };
+    let parsed: Vec<Result<tera::Template, Problem>> = std::thread::scope(|s| {
+        let parsing: Vec<_> = missing
+            .iter()
+            .map(|name| s.spawn(|| parse_template(name, &sources[*name])))
+            .collect();
+        parsing
+            .into_iter()
+            .map(|p| {
+                p.join()
+                    .unwrap_or_else(|_| Err(Problem::data("a template could not be parsed")))
+            })
+            .collect()
+    });
+    let mut known = cache.lock().unwrap_or_else(|e| e.into_inner());
+    for (name, template) in missing.iter().zip(parsed) {
+        known.insert(key(name), template?);
+    }
+    let mut tera = Tera::default();
+    tera.autoescape_on(vec![".svg"]);
+    for name in names {
+        let k = key(name);
+        tera.templates.insert(k.0.clone(), known[&k].clone());
+    }
+    drop(known);
+    let linked = tera
+        .build_inheritance_chains()
+        .and_then(|()| tera.check_macro_files());
+    linked.map_err(|e| Problem::data(error_chain(&e)))?;
+    Ok(tera)
+}
+
+/// Parses one template; a syntax error is a problem at its line and column.
+fn parse_template(name: &str, file: &SourceFile) -> Result<tera::Template, Problem> {
+    let builtin = BUILTIN
+        .iter()
+        .any(|(n, body)| *n == name && **body == *file.text);
+    tera::Template::new(&format!("{name}.svg"), None, &file.text).map_err(|e| {
+        let e = tera::Error::chain(format!("Failed to parse '{name}.svg'"), e);
+        let message = error_chain(&e);
+        if builtin {
+            return Problem::data(format!("built-in template `{name}`: {message}"));
+        }
+        let problem = Problem::data(format!("template `{name}` does not parse"));
+        match parse_error_offset(file, &message) {
+            Some(at) => problem.at(file, at..(at + 1).min(file.text.len()), message),
+            None => problem.in_file(file).help(message),
+        }
+    })
 }
 
 /// The byte offset of tera's ` --> LINE:COL` in a parse error.
