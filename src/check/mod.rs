@@ -39,17 +39,23 @@ pub fn check_game_report(game: &Game) -> Report {
 /// print; the faces come back when every one could be drawn, so that a build prints the very
 /// faces its check drew instead of drawing them again.
 pub fn check_and_draw(game: &Game, bleed: f64) -> (Report, Option<crate::render::faces::Faces>) {
-    let mut problems = Vec::new();
-    problems.extend(references::check(game));
-    problems.extend(values::check(game));
-    problems.extend(designer::param_types(game));
-    problems.extend(designer::provenance(game));
-    problems.extend(designer::icons(game));
-    problems.extend(art::check(game));
-    problems.extend(invariants::evaluate(game));
-    problems.extend(crate::rules::check(game));
-    // Every template a deck names exists and renders, and every card's text fits its box.
-    let (face_problems, faces) = crate::render::face_report(game, bleed);
+    // The faces (every template a deck names exists and renders, every card's text fits
+    // its box) are drawn beside the data checks, which do not need them.
+    let (mut problems, (face_problems, faces)) = rayon::join(
+        || {
+            let mut problems = Vec::new();
+            problems.extend(references::check(game));
+            problems.extend(values::check(game));
+            problems.extend(designer::param_types(game));
+            problems.extend(designer::provenance(game));
+            problems.extend(designer::icons(game));
+            problems.extend(art::check(game));
+            problems.extend(invariants::evaluate(game));
+            problems.extend(crate::rules::check(game));
+            problems
+        },
+        || crate::render::face_report(game, bleed),
+    );
     problems.extend(face_problems);
     let typed = designer::params_well_typed(game);
     if let Some(module) = game.info.engine.as_deref().and_then(games::module)

@@ -3,6 +3,8 @@
 
 use std::ops::Range;
 
+use rayon::prelude::*;
+
 use super::fonts::FontDb;
 use super::template::{
     Placement, Rendered, TemplateError, Templates, back_context, card_context, piece_context,
@@ -165,15 +167,23 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
             }
             continue;
         }
+        // Faces are drawn on every core; their problems are filed in the cards' order.
+        let rendered: Vec<_> = deck
+            .cards
+            .par_iter()
+            .map(|card| {
+                let ctx = card_context(game, deck, card, bleed, &uid(card.id.get_ref()));
+                templates.render_face(&deck.template, &ctx)
+            })
+            .collect();
         let mut cards = Vec::new();
-        for card in &deck.cards {
+        for (card, face) in deck.cards.iter().zip(rendered) {
             let id = card.id.get_ref();
-            let ctx = card_context(game, deck, card, bleed, &uid(id));
             let drawn = errors.rendered(
                 card.file.as_ref(),
                 card.id.span(),
                 &format!("card `{id}` of deck `{deck_id}`"),
-                templates.render_face(&deck.template, &ctx),
+                face,
                 &mut placed,
             );
             if let Some(svg) = drawn {
