@@ -275,7 +275,8 @@ fn quoted_span(text: &str, message: &str, template: &str) -> Option<std::ops::Ra
 
 /// The templates a game's faces can reach: every template of its own (each must parse, used
 /// or not) and the built-ins its data names (a deck's front or back, a board or a piece
-/// without a template of its own) or one of them includes by name. Parsing is most of what
+/// without a template of its own; printed ones, since only those are drawn) or one of them
+/// includes by name. Parsing is most of what
 /// a template engine costs, so a built-in no face reaches is never parsed.
 fn needed(game: &Game, sources: &BTreeMap<String, SourceFile>, own: &[String]) -> Vec<String> {
     let c = &game.components;
@@ -283,6 +284,7 @@ fn needed(game: &Game, sources: &BTreeMap<String, SourceFile>, own: &[String]) -
     names.extend(
         c.decks
             .iter()
+            .filter(|d| d.print)
             .flat_map(|d| [d.template.clone(), d.back.template.clone()]),
     );
     names.extend(
@@ -290,7 +292,7 @@ fn needed(game: &Game, sources: &BTreeMap<String, SourceFile>, own: &[String]) -
             .iter()
             .map(|b| b.template.clone().unwrap_or_else(|| "board".to_string())),
     );
-    names.extend(c.pieces.iter().map(|p| {
+    names.extend(c.pieces.iter().filter(|p| p.print).map(|p| {
         let own_name = format!("piece-{}", p.kind);
         if own.contains(&own_name) {
             own_name
@@ -318,21 +320,26 @@ fn needed(game: &Game, sources: &BTreeMap<String, SourceFile>, own: &[String]) -
 }
 
 /// A tera engine holding the named templates of `sources`, each parsed on a thread of its
-/// own (templates that others include are all present before they are linked). Parsed
-/// templates are kept for the process, so a build's later stages and `watch` parse only
-/// what changed.
+/// own (templates that others include are all present before they are linked). The last
+/// parsed version of each template is kept for the process, so a build's later stages and
+/// `watch` parse only what changed.
 fn compile(sources: &BTreeMap<String, SourceFile>, names: &[String]) -> Result<Tera, Problem> {
     static PARSED: OnceLock<std::sync::Mutex<HashMap<(String, Arc<str>), tera::Template>>> =
         OnceLock::new();
     let cache = PARSED.get_or_init(Default::default);
     let key = |name: &String| (format!("{name}.svg"), sources[name].text.clone());
-    let missing: Vec<&String> = {
+    let mut ready: Vec<(String, tera::Template)> = Vec::new();
+    let mut missing: Vec<&String> = Vec::new();
+    {
         let known = cache.lock().unwrap_or_else(|e| e.into_inner());
-        names
-            .iter()
-            .filter(|n| !known.contains_key(&key(n)))
-            .collect()
-    };
+        for name in names {
+            let k = key(name);
+            match known.get(&k) {
+                Some(template) => ready.push((k.0, template.clone())),
+                None => missing.push(name),
+            }
+        }
+    }
     let parsed: Vec<Result<tera::Template, Problem>> = std::thread::scope(|s| {
         let parsing: Vec<_> = missing
             .iter()
@@ -348,15 +355,17 @@ fn compile(sources: &BTreeMap<String, SourceFile>, names: &[String]) -> Result<T
     });
     let mut known = cache.lock().unwrap_or_else(|e| e.into_inner());
     for (name, template) in missing.iter().zip(parsed) {
-        known.insert(key(name), template?);
-    }
-    let mut tera = Tera::default();
-    tera.autoescape_on(vec![".svg"]);
-    for name in names {
-        let k = key(name);
-        tera.templates.insert(k.0.clone(), known[&k].clone());
+        let template = template?;
+        let (file, text) = key(name);
+        // One version per name: under `watch`, each save would otherwise keep another.
+        known.retain(|(other, _), _| *other != file);
+        known.insert((file.clone(), text), template.clone());
+        ready.push((file, template));
     }
     drop(known);
+    let mut tera = Tera::default();
+    tera.autoescape_on(vec![".svg"]);
+    tera.templates.extend(ready);
     let linked = tera
         .build_inheritance_chains()
         .and_then(|()| tera.check_macro_files());
@@ -696,4 +705,43 @@ pub fn piece_context(game: &Game, piece: &Piece, w: f64, h: f64, uid: &str) -> C
                  "fields": fields_json(&piece.fields) }),
     );
     ctx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reached(slug: &str) -> Vec<String> {
+        let game = crate::model::load_game(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("data").as_path(),
+            slug,
+        )
+        .expect("a shipped game loads");
+        let templates = Templates::load(&game).expect("its templates load");
+        let mut names: Vec<String> = templates
+            .tera
+            .get_template_names()
+            .map(|n| n.trim_end_matches(".svg").to_string())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn only_templates_a_face_reaches_are_parsed_and_every_own_one_is() {
+        // Capek draws its cards with its own templates: no built-in is parsed.
+        assert_eq!(
+            reached("capek-golems"),
+            ["capek-back", "capek-game", "capek-golem", "capek-house"]
+        );
+        // The Search's side cards include the shared action layout, which is parsed too.
+        let search = reached("the-search");
+        for name in ["search-action", "search-criminal", "search-police"] {
+            assert!(search.contains(&name.to_string()), "{search:?}");
+        }
+        // Aether prints tiles with the built-in piece template and a board of its own.
+        let aether = reached("aether");
+        assert!(aether.contains(&"piece".to_string()), "{aether:?}");
+        assert!(!aether.contains(&"basic-card".to_string()), "{aether:?}");
+    }
 }
