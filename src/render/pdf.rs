@@ -396,7 +396,7 @@ mod tests {
             PageSpec::new((50.0, 50.0), "<rect width=\"5\" height=\"5\"/>".to_string()),
             PageSpec::new((50.0, 50.0), "<rect".to_string()),
         ];
-        let e = write_pdf("t", &pages, &fonts).err().expect("an error");
+        let e = write_pdf("t", &pages, &fonts).expect_err("an error");
         assert!(e.contains("SVG could not be read"), "{e}");
         assert!(write_pdf("t", &pages[..1], &fonts).is_ok());
     }

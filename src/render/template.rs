@@ -319,13 +319,15 @@ fn needed(game: &Game, sources: &BTreeMap<String, SourceFile>, own: &[String]) -
     reached
 }
 
+/// Parsed templates by file name and text.
+type Parsed = HashMap<(String, Arc<str>), tera::Template>;
+
 /// A tera engine holding the named templates of `sources`, each parsed on a thread of its
 /// own (templates that others include are all present before they are linked). The last
 /// parsed version of each template is kept for the process, so a build's later stages and
 /// `watch` parse only what changed.
 fn compile(sources: &BTreeMap<String, SourceFile>, names: &[String]) -> Result<Tera, Problem> {
-    static PARSED: OnceLock<std::sync::Mutex<HashMap<(String, Arc<str>), tera::Template>>> =
-        OnceLock::new();
+    static PARSED: OnceLock<std::sync::Mutex<Parsed>> = OnceLock::new();
     let cache = PARSED.get_or_init(Default::default);
     let key = |name: &String| (format!("{name}.svg"), sources[name].text.clone());
     let mut ready: Vec<(String, tera::Template)> = Vec::new();
