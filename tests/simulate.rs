@@ -477,6 +477,32 @@ fn run_ok(c: &mut std::process::Command) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// The simulator's cap counts moves, and the report names it so wherever it appears: a game
+/// stopped there once ended for "turn cap" in the end reasons.
+#[test]
+fn games_stopped_at_the_cap_are_named_by_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = run_ok(printplay().args([
+        "simulate",
+        "the-search",
+        "--games",
+        "4",
+        "--max-moves",
+        "10",
+        "--no-charts",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]));
+    assert!(text.contains("stopped at 10 moves"), "{text}");
+    let reasons = text
+        .split("end reasons:")
+        .nth(1)
+        .and_then(|r| r.split("\n\n").next())
+        .unwrap_or_default();
+    assert!(reasons.contains("stopped at the move cap"), "{text}");
+    assert!(!text.contains("turn cap"), "{text}");
+}
+
 /// `--csv` writes one row per game, numbered as `replay --game` takes them.
 #[test]
 fn csv_has_a_row_per_game() {
@@ -541,6 +567,62 @@ fn variants_lists_values_default_and_question() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("short-hand-draw"), "{err}");
+}
+
+#[test]
+fn variants_without_a_game_lists_every_game() {
+    // Imperial Settlers: Aztecs has no game to simulate; its readings are those of the Pray
+    // analysis. Listing it once stopped the whole listing before The Search, with exit 2.
+    let text = run_ok(printplay().arg("variants"));
+    for (game, variant) in [
+        ("(aether)", "negative-strength: counts (default) | zero"),
+        ("(capek-golems)", "short-hand-draw: should (default) | may"),
+        (
+            "(imperial-settlers-aztecs)",
+            "stored-cards: drawn-only (default) | propitiate",
+        ),
+        ("(the-search)", "passing: must-act (default) | allowed"),
+    ] {
+        assert!(text.contains(game), "{game} missing:\n{text}");
+        assert!(text.contains(variant), "{variant} missing:\n{text}");
+    }
+    assert!(
+        text.contains("readings of the Pray analysis (printplay analyze imperial-settlers-aztecs"),
+        "{text}"
+    );
+    let one = run_ok(printplay().args(["variants", "imperial-settlers-aztecs"]));
+    assert!(
+        one.contains("tricolor: stacks (default) | one-per-colour"),
+        "{one}"
+    );
+    // The reference's placeholders are filled in from the data and its Markdown dropped: no
+    // `{params.short_hand_below card}` or `*may*` reaches the terminal.
+    assert!(!text.contains('{') && !text.contains('*'), "{text}");
+    for filled in [
+        "fewer than 2 cards should draw 2; a later one says they may.",
+        "during a 2-card move marks it too",
+        "wounding all 4 officers",
+        "players 1 and 3 then play against 2 and 4",
+    ] {
+        assert!(text.contains(filled), "{filled} missing:\n{text}");
+    }
+    // `analyze` refuses an unknown reading with the same list.
+    let out = printplay()
+        .args([
+            "analyze",
+            "imperial-settlers-aztecs",
+            "--variant",
+            "tricolour=stacks",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("has no variant `tricolour`"), "{err}");
+    assert!(
+        err.contains("stored-cards: drawn-only (default) | propitiate"),
+        "{err}"
+    );
 }
 
 /// The command lines of `deploy/` run as a batch system would run them: every task with its

@@ -61,7 +61,7 @@ pub fn csv(seat_names: &[String], readings: &[ReadingRows<'_>]) -> Result<Vec<u8
 
 fn end_of(g: &GameResult) -> String {
     if g.timeout {
-        "stopped at the move cap".into()
+        super::tally::CAP_REASON.into()
     } else {
         g.end_reason.unwrap_or("ended").into()
     }
