@@ -11,7 +11,7 @@ use super::stats::{Histogram, POINT, STAT, Stats, difference, wilson};
 use crate::model::Game;
 
 /// The JSON format's name and version.
-pub const FORMAT: &str = "printplay-sim/2";
+pub const FORMAT: &str = "printplay-sim/3";
 
 /// One reading of the rules, simulated.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
