@@ -864,6 +864,56 @@ fn replays_show_no_debug_text() {
     }
 }
 
+/// A replay ends with the final scores: Aether's each seat's points (Pelin loppu ja
+/// pisteytys: the aether tiles each controls plus three points for every elemental not played
+/// on the board, sacrificed ones included), the winner the one with the most; a game only won
+/// or lost (The Search) names the outcome and shows no points.
+#[test]
+fn replays_end_with_the_final_scores() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let aether = load_game(&data, "aether").unwrap();
+    let o = SimOptions {
+        seed: 1,
+        bots: vec!["heuristic".into()],
+        ..Default::default()
+    };
+    for k in 0..4 {
+        let r = replay(&aether, &o, k, None).unwrap();
+        let points: Vec<i64> = r.scores.iter().map(|s| s.points.unwrap()).collect();
+        let best = *points.iter().max().unwrap();
+        for s in &r.scores {
+            let top = s.points == Some(best);
+            assert_eq!(top, s.result > 0.0, "game {k}: {points:?} {:?}", s.result);
+        }
+        let margin = r
+            .end_stats
+            .iter()
+            .find(|(k, _)| k == "score margin")
+            .unwrap()
+            .1;
+        let low = *points.iter().min().unwrap();
+        assert_eq!((best - low) as f64, margin, "game {k}: {points:?}");
+        let text = r.text();
+        let end = text.split("\nend: ").nth(1).unwrap();
+        for s in &r.scores {
+            let line = format!("  {} ({}): {} points, ", s.name, s.bot, s.points.unwrap());
+            assert!(end.contains(&line), "game {k}: {line} missing:\n{end}");
+        }
+        assert!(r.to_json().contains("\"points\": "), "game {k}");
+    }
+    let search = load_game(&data, "the-search").unwrap();
+    let r = replay(&search, &o, 0, None).unwrap();
+    assert!(r.scores.iter().all(|s| s.points.is_none()));
+    let text = r.text();
+    let won = r.scores.iter().find(|s| s.result == 1.0).unwrap();
+    assert!(
+        text.contains(&format!("  {} (heuristic): won (result 1)", won.name)),
+        "{text}"
+    );
+    assert!(text.contains("(heuristic): lost (result 0)"), "{text}");
+    assert!(!r.to_json().contains("\"points\""));
+}
+
 /// Aether's replay numbers the turns and shows a seat's tiles behind its screen only to that
 /// seat: the public view gives every seat's tile count, never its tiles.
 #[test]
