@@ -534,13 +534,24 @@ fn csv_has_a_row_per_game() {
     ] {
         assert!(header.contains(&column), "{column}: {header:?}");
     }
+    // Every header once: The Search's end statistic `turns` once repeated the column `turns`.
+    let mut unique = header.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), header.len(), "{header:?}");
     let game = header.iter().position(|h| *h == "game").unwrap();
     let moves = header.iter().position(|h| *h == "moves").unwrap();
+    let turns = header.iter().position(|h| *h == "turns").unwrap();
+    let stat = header
+        .iter()
+        .position(|h| *h == "turns (end statistic)")
+        .unwrap();
     for (i, line) in lines[1..].iter().enumerate() {
         let cells: Vec<&str> = line.split(',').collect();
         assert_eq!(cells.len(), header.len(), "{line}");
         assert_eq!(cells[game], i.to_string());
         assert!(cells[moves].parse::<u32>().unwrap() > 0);
+        assert_eq!(cells[turns], cells[stat], "{line}");
     }
 }
 

@@ -362,7 +362,8 @@ impl RunReport {
         );
         if self.shard_count > 1 {
             let shards: Vec<String> = self.shards.iter().map(u64::to_string).collect();
-            let _ = writeln!(out, "shards {} of {}", shards.join(","), self.shard_count);
+            let word = if shards.len() == 1 { "shard" } else { "shards" };
+            let _ = writeln!(out, "{word} {} of {}", shards.join(","), self.shard_count);
         }
     }
 
