@@ -445,6 +445,9 @@ fn the_report_says_what_it_rests_on() {
         );
     }
     assert!(text.contains("in turns"), "{text}");
+    // Random Capek play ends almost always in the shared loss, which once read as "balance
+    // 1.000" and nothing more: the note says to read balance beside the decisiveness.
+    assert!(text.contains("it beside the decisiveness"), "{text}");
 }
 
 /// An unknown variant, or an unknown value, is refused with the list of variants.

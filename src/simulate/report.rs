@@ -492,7 +492,9 @@ how to read this:
   95 % interval  the range the true rate lies in, given these games, 19 times in 20; more
                  games narrow it. Two readings differ clearly when their intervals do not overlap.
   balance        1 minus the gap between the best and the worst seat's win rate: 1 when every
-                 seat wins as often, 0 when one seat always wins.
+                 seat wins as often, 0 when one seat always wins. It counts every game, so when
+                 few games have a winner (low decisiveness) it is near 1 whoever plays: read
+                 it beside the decisiveness.
   decisiveness   the share of games with a single winner (not a shared loss, tie or timeout).
   first-seat advantage  how many points (per 100 decided games) the first seat wins above an
                  even share; near 0 means moving first does not matter.";
