@@ -657,7 +657,16 @@ fn analyze(data: &Path, args: AnalyzeArgs) -> Exit {
     if !problems.is_empty() {
         return report(&problems);
     }
-    let request = parse_variants(&args.variants).map(|variants| Request {
+    // An unknown reading is refused with the list of them all, as `simulate` refuses one.
+    let variants = parse_variants(&args.variants).and_then(|v| {
+        crate::simulate::check_choices(&game, crate::games::settlers_aztecs::VARIANTS, &v)
+            .map(|()| v)
+    });
+    let variants = match variants {
+        Ok(v) => v,
+        Err(e) => return usage(e),
+    };
+    let request = Request {
         deck: args.deck,
         pray: args.pray,
         blessings: args.blessings,
@@ -666,8 +675,8 @@ fn analyze(data: &Path, args: AnalyzeArgs) -> Exit {
         variants,
         samples: args.samples,
         seed: args.seed,
-    });
-    match request.and_then(|r| analysis_text(&game, &r)) {
+    };
+    match analysis_text(&game, &request) {
         Ok(text) => {
             print!("{text}");
             Exit::Ok

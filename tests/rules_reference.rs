@@ -1089,3 +1089,46 @@ fn finnish_and_english_aether_say_the_same_section_by_section() {
     };
     assert_eq!(outline_of("en"), outline_of("fi"));
 }
+
+/// The Search's One Step Ahead: the printed card, the reference and the engine's default are
+/// one reading (Card Explanations: "move across two map cards with your criminal pawn, instead
+/// of one (the criminal player may move one card diagonally if they desire ...)"), read by
+/// default as exactly two orthogonal steps or one diagonal step. The quick reference once
+/// stated the other reading ("up to 1 step may be diagonal").
+#[test]
+fn one_step_ahead_reads_the_same_on_the_card_the_references_and_the_engine() {
+    use printplay::games::the_search::engine::VARIANTS;
+    let game = shipped("the-search");
+    let variant = VARIANTS
+        .iter()
+        .find(|v| v.name == "one-step-ahead")
+        .unwrap();
+    assert_eq!(variant.values[0], "two-or-diagonal");
+    let card = game
+        .deck("criminal")
+        .and_then(|d| d.cards.iter().find(|c| c.id.get_ref() == "one-step-ahead"))
+        .unwrap();
+    assert_eq!(card.str("reading"), Some(variant.values[0]));
+    let files = render(&game, "en", Format::Md, &assets()).unwrap();
+    assert!(files[1].name.starts_with("quick."), "{}", files[1].name);
+    for (name, text) in [
+        ("reference", &files[0].text),
+        ("quick reference", &files[1].text),
+    ] {
+        let flat = text
+            .replace('*', "")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let at = flat
+            .find("One Step Ahead (×4): instead of the usual move")
+            .or_else(|| flat.find("One Step Ahead: instead of the usual move"))
+            .unwrap_or_else(|| panic!("{name} states no One Step Ahead move:\n{flat}"));
+        let item: String = flat[at..].chars().take(120).collect();
+        assert!(
+            item.contains("exactly 2 cards orthogonally") && item.contains("or 1 card diagonally"),
+            "{name}: {item}"
+        );
+        assert!(!item.contains("may be diagonal"), "{name}: {item}");
+    }
+}

@@ -354,7 +354,7 @@ fn json_fields_are_labelled() {
     let file = simulate(&game, &opts(40, &["heuristic", "random"]), None).unwrap();
     let json: Value = serde_json::from_str(&file.to_json()).unwrap();
     let run = &json["runs"][0];
-    assert_eq!(json["format"], "printplay-sim/2");
+    assert_eq!(json["format"], "printplay-sim/3");
     assert_eq!(
         run["seat_names"],
         serde_json::json!(["player 1", "player 2"])
@@ -445,6 +445,9 @@ fn the_report_says_what_it_rests_on() {
         );
     }
     assert!(text.contains("in turns"), "{text}");
+    // Random Capek play ends almost always in the shared loss, which once read as "balance
+    // 1.000" and nothing more: the note says to read balance beside the decisiveness.
+    assert!(text.contains("it beside the decisiveness"), "{text}");
 }
 
 /// An unknown variant, or an unknown value, is refused with the list of variants.
@@ -475,6 +478,32 @@ fn run_ok(c: &mut std::process::Command) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
+}
+
+/// The simulator's cap counts moves, and the report names it so wherever it appears: a game
+/// stopped there once ended for "turn cap" in the end reasons.
+#[test]
+fn games_stopped_at_the_cap_are_named_by_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = run_ok(printplay().args([
+        "simulate",
+        "the-search",
+        "--games",
+        "4",
+        "--max-moves",
+        "10",
+        "--no-charts",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]));
+    assert!(text.contains("stopped at 10 moves"), "{text}");
+    let reasons = text
+        .split("end reasons:")
+        .nth(1)
+        .and_then(|r| r.split("\n\n").next())
+        .unwrap_or_default();
+    assert!(reasons.contains("stopped at the move cap"), "{text}");
+    assert!(!text.contains("turn cap"), "{text}");
 }
 
 /// `--csv` writes one row per game, numbered as `replay --game` takes them.
@@ -508,13 +537,24 @@ fn csv_has_a_row_per_game() {
     ] {
         assert!(header.contains(&column), "{column}: {header:?}");
     }
+    // Every header once: The Search's end statistic `turns` once repeated the column `turns`.
+    let mut unique = header.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), header.len(), "{header:?}");
     let game = header.iter().position(|h| *h == "game").unwrap();
     let moves = header.iter().position(|h| *h == "moves").unwrap();
+    let turns = header.iter().position(|h| *h == "turns").unwrap();
+    let stat = header
+        .iter()
+        .position(|h| *h == "turns (end statistic)")
+        .unwrap();
     for (i, line) in lines[1..].iter().enumerate() {
         let cells: Vec<&str> = line.split(',').collect();
         assert_eq!(cells.len(), header.len(), "{line}");
         assert_eq!(cells[game], i.to_string());
         assert!(cells[moves].parse::<u32>().unwrap() > 0);
+        assert_eq!(cells[turns], cells[stat], "{line}");
     }
 }
 
@@ -541,6 +581,62 @@ fn variants_lists_values_default_and_question() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("short-hand-draw"), "{err}");
+}
+
+#[test]
+fn variants_without_a_game_lists_every_game() {
+    // Imperial Settlers: Aztecs has no game to simulate; its readings are those of the Pray
+    // analysis. Listing it once stopped the whole listing before The Search, with exit 2.
+    let text = run_ok(printplay().arg("variants"));
+    for (game, variant) in [
+        ("(aether)", "negative-strength: counts (default) | zero"),
+        ("(capek-golems)", "short-hand-draw: should (default) | may"),
+        (
+            "(imperial-settlers-aztecs)",
+            "stored-cards: drawn-only (default) | propitiate",
+        ),
+        ("(the-search)", "passing: must-act (default) | allowed"),
+    ] {
+        assert!(text.contains(game), "{game} missing:\n{text}");
+        assert!(text.contains(variant), "{variant} missing:\n{text}");
+    }
+    assert!(
+        text.contains("readings of the Pray analysis (printplay analyze imperial-settlers-aztecs"),
+        "{text}"
+    );
+    let one = run_ok(printplay().args(["variants", "imperial-settlers-aztecs"]));
+    assert!(
+        one.contains("tricolor: stacks (default) | one-per-colour"),
+        "{one}"
+    );
+    // The reference's placeholders are filled in from the data and its Markdown dropped: no
+    // `{params.short_hand_below card}` or `*may*` reaches the terminal.
+    assert!(!text.contains('{') && !text.contains('*'), "{text}");
+    for filled in [
+        "fewer than 2 cards should draw 2; a later one says they may.",
+        "during a 2-card move marks it too",
+        "wounding all 4 officers",
+        "players 1 and 3 then play against 2 and 4",
+    ] {
+        assert!(text.contains(filled), "{filled} missing:\n{text}");
+    }
+    // `analyze` refuses an unknown reading with the same list.
+    let out = printplay()
+        .args([
+            "analyze",
+            "imperial-settlers-aztecs",
+            "--variant",
+            "tricolour=stacks",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("has no variant `tricolour`"), "{err}");
+    assert!(
+        err.contains("stored-cards: drawn-only (default) | propitiate"),
+        "{err}"
+    );
 }
 
 /// The command lines of `deploy/` run as a batch system would run them: every task with its
@@ -780,6 +876,56 @@ fn replays_show_no_debug_text() {
             }
         }
     }
+}
+
+/// A replay ends with the final scores: Aether's each seat's points (Pelin loppu ja
+/// pisteytys: the aether tiles each controls plus three points for every elemental not played
+/// on the board, sacrificed ones included), the winner the one with the most; a game only won
+/// or lost (The Search) names the outcome and shows no points.
+#[test]
+fn replays_end_with_the_final_scores() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let aether = load_game(&data, "aether").unwrap();
+    let o = SimOptions {
+        seed: 1,
+        bots: vec!["heuristic".into()],
+        ..Default::default()
+    };
+    for k in 0..4 {
+        let r = replay(&aether, &o, k, None).unwrap();
+        let points: Vec<i64> = r.scores.iter().map(|s| s.points.unwrap()).collect();
+        let best = *points.iter().max().unwrap();
+        for s in &r.scores {
+            let top = s.points == Some(best);
+            assert_eq!(top, s.result > 0.0, "game {k}: {points:?} {:?}", s.result);
+        }
+        let margin = r
+            .end_stats
+            .iter()
+            .find(|(k, _)| k == "score margin")
+            .unwrap()
+            .1;
+        let low = *points.iter().min().unwrap();
+        assert_eq!((best - low) as f64, margin, "game {k}: {points:?}");
+        let text = r.text();
+        let end = text.split("\nend: ").nth(1).unwrap();
+        for s in &r.scores {
+            let line = format!("  {} ({}): {} points, ", s.name, s.bot, s.points.unwrap());
+            assert!(end.contains(&line), "game {k}: {line} missing:\n{end}");
+        }
+        assert!(r.to_json().contains("\"points\": "), "game {k}");
+    }
+    let search = load_game(&data, "the-search").unwrap();
+    let r = replay(&search, &o, 0, None).unwrap();
+    assert!(r.scores.iter().all(|s| s.points.is_none()));
+    let text = r.text();
+    let won = r.scores.iter().find(|s| s.result == 1.0).unwrap();
+    assert!(
+        text.contains(&format!("  {} (heuristic): won (result 1)", won.name)),
+        "{text}"
+    );
+    assert!(text.contains("(heuristic): lost (result 0)"), "{text}");
+    assert!(!r.to_json().contains("\"points\""));
 }
 
 /// Aether's replay numbers the turns and shows a seat's tiles behind its screen only to that

@@ -117,6 +117,13 @@ pub trait State: Clone + Send + Sync + 'static {
     /// Game-specific end statistics, by name (`"outrage"`, `"parts activated"`...).
     fn end_stats(&self) -> Vec<(&'static str, f64)>;
 
+    /// Each seat's points by the game's own scoring, where the game scores points (Aether:
+    /// aether tiles won plus the points of unplayed elementals), as `replay` shows them at
+    /// the end. The default: `None`, for a game that is only won or lost.
+    fn final_points(&self) -> Option<Vec<i64>> {
+        None
+    }
+
     /// Samples one chance outcome. The default draws from [`State::chance_outcomes`];
     /// an engine may override it with a faster sampler of the same distribution.
     fn sample_chance(&self, rng: &mut ChaCha8Rng) -> Self::Action {

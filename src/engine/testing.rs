@@ -34,7 +34,8 @@ pub struct Plan {
 ///   (these two in the first `plan.deep_games` games);
 /// - [`State::random_action`] draws what `legal_actions` and the same generator would;
 /// - `extra` holds (the engine's own conservation rules);
-/// - the game ends within `cap` moves, and a finished game has a result per seat.
+/// - the game ends within `cap` moves, and a finished game has a result per seat and, when it
+///   has an end statistic `turns`, the same count as [`State::turns_played`].
 ///
 /// The first violation is returned as an error naming the game and move.
 pub fn random_play<E: Engine>(
@@ -60,6 +61,17 @@ pub fn random_play<E: Engine>(
                 Turn::Terminal => {
                     if s.returns().len() != s.num_players() {
                         return Err(at(&s, "a result is missing for some seat".into()));
+                    }
+                    // A report gives the length in turns and the end statistic `turns`
+                    // side by side: they must count alike.
+                    let stat = s.end_stats().into_iter().find(|(name, _)| *name == "turns");
+                    if let (Some((_, stat)), Some(turns)) = (stat, s.turns_played())
+                        && stat != f64::from(turns)
+                    {
+                        return Err(at(
+                            &s,
+                            format!("the end statistic `turns` is {stat}, turns played {turns}"),
+                        ));
                     }
                     break;
                 }

@@ -243,6 +243,22 @@ fn plain_text(markdown: &str) -> String {
         .collect()
 }
 
+/// The words of a Markdown text for a terminal: markup dropped, line breaks and paragraph
+/// ends as spaces, runs of white space as one space.
+pub fn to_plain_line(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len());
+    for e in Parser::new_ext(markdown, options()) {
+        match e {
+            Event::Text(t) | Event::Code(t) => out.push_str(&t),
+            Event::SoftBreak
+            | Event::HardBreak
+            | Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::Heading(_)) => out.push(' '),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Renders one short Markdown text without its paragraph wrapper (for table cells, captions).
 pub fn to_inline_html(markdown: &str) -> String {
     let html = to_html(markdown);

@@ -113,6 +113,50 @@ fn tera_error(e: &tera::Error) -> String {
     out
 }
 
+/// Fills the placeholders of the game's prose for plain-text output (a terminal): the
+/// numbers from the data as the reference shows them, the Markdown markup dropped.
+pub struct PlainProse {
+    assets: Assets,
+    values: BTreeMap<String, placeholders::Val>,
+}
+
+impl PlainProse {
+    pub fn new(game: &Game) -> Result<PlainProse, String> {
+        Ok(PlainProse {
+            assets: Assets::load_default().map_err(|p| p.message.clone())?,
+            values: diagrams::values(game)?,
+        })
+    }
+
+    /// `text`, a prose text of the game's `lang` rules, on one line with its placeholders
+    /// filled in; the placeholders' errors when one does not resolve.
+    pub fn line(&self, game: &Game, lang: &str, text: &str) -> Result<String, String> {
+        let msgs = self
+            .assets
+            .messages(lang)
+            .ok_or_else(|| format!("there is no message file for `{lang}`"))?;
+        let nouns = game.rules.texts.get(lang).map(|lr| &lr.text.nouns);
+        let resolver = placeholders::Resolver {
+            game,
+            extra: &self.values,
+        };
+        let wording = placeholders::Wording {
+            separator: &msgs.list_separator,
+            plural: msgs.plural,
+            nouns: nouns.into_iter().chain([&msgs.nouns]).collect(),
+            numerals: &msgs.numerals,
+        };
+        let filled = placeholders::fill(text, &resolver, &wording).map_err(|errors| {
+            errors
+                .iter()
+                .map(|e| e.message.clone())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })?;
+        Ok(markdown::to_plain_line(&filled))
+    }
+}
+
 /// The languages a game's reference is published in (`languages` in `game.toml`).
 pub fn languages(game: &Game) -> Vec<String> {
     game.info.languages.clone()

@@ -37,7 +37,7 @@ pub use shard::{SHARDS_VAR, Shard, shard_files};
 pub use stats::{GameResult, Stats};
 pub use svg::write_charts;
 pub use tally::Tally;
-pub use variants::{VariantInfo, variants, variants_text};
+pub use variants::{VariantInfo, check_choices, variants, variants_text};
 
 /// Moves after which a game is stopped and counted as a timeout.
 pub const DEFAULT_MAX_MOVES: u32 = 2000;

@@ -81,6 +81,9 @@ pub struct Score {
     pub bot: String,
     /// 1 a win, 0 a loss, shares for ties; all 0 when stopped at the move cap.
     pub result: f64,
+    /// The seat's points by the game's own scoring, where it scores points (Aether).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<i64>,
 }
 
 /// One game, move by move.
@@ -128,6 +131,7 @@ pub fn replay(
                 recorder.see(step)
             })?;
             let bots = seat_specs(self.opts, config.players, self.index);
+            let points = recorder.points.take();
             let scores = names
                 .iter()
                 .zip(bots)
@@ -138,10 +142,11 @@ pub fn replay(
                     name: name.clone(),
                     bot,
                     result,
+                    points: points.as_ref().and_then(|p| p.get(i).copied()),
                 })
                 .collect();
             let ending = if result.timeout {
-                "stopped at the move cap".to_string()
+                super::tally::CAP_REASON.to_string()
             } else {
                 result.end_reason.unwrap_or("game over").to_string()
             };
@@ -187,6 +192,8 @@ struct Recorder<'a, S: State> {
     steps: Vec<ReplayStep>,
     /// The state before the move last recorded, for the events inside it.
     before: Option<S>,
+    /// Each seat's points in the final state, where the game scores points.
+    points: Option<Vec<i64>>,
 }
 
 impl<'a, S: State> Recorder<'a, S> {
@@ -197,6 +204,7 @@ impl<'a, S: State> Recorder<'a, S> {
             setup: None,
             steps: Vec::new(),
             before: None,
+            points: None,
         }
     }
 
@@ -208,6 +216,9 @@ impl<'a, S: State> Recorder<'a, S> {
             self.setup = Some(self.table(state));
         } else {
             self.complete_last(state);
+        }
+        if let Step::End(s) = step {
+            self.points = s.final_points();
         }
         if let Step::Move(s, action) = step {
             let (number, by) = match s.turn() {
@@ -300,8 +311,20 @@ impl Replay {
             "\nend: {} after {} moves{turns}",
             self.ending, self.moves
         );
+        let stopped = self.ending == super::tally::CAP_REASON;
         for s in &self.scores {
-            let _ = writeln!(out, "  {} ({}): {}", s.name, s.bot, s.result);
+            let outcome = match s.result {
+                _ if stopped => "stopped".to_string(),
+                r if r >= 1.0 => "won".to_string(),
+                r if r > 0.0 => format!("tied for the win, a share of {r}"),
+                _ => "lost".to_string(),
+            };
+            let points = s.points.map_or(String::new(), |p| format!("{p} points, "));
+            let _ = writeln!(
+                out,
+                "  {} ({}): {points}{outcome} (result {})",
+                s.name, s.bot, s.result
+            );
         }
         for (k, v) in &self.end_stats {
             let _ = writeln!(out, "  {k}: {v}");

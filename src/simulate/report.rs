@@ -11,7 +11,7 @@ use super::stats::{Histogram, POINT, STAT, Stats, difference, wilson};
 use crate::model::Game;
 
 /// The JSON format's name and version.
-pub const FORMAT: &str = "printplay-sim/2";
+pub const FORMAT: &str = "printplay-sim/3";
 
 /// One reading of the rules, simulated.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -362,7 +362,8 @@ impl RunReport {
         );
         if self.shard_count > 1 {
             let shards: Vec<String> = self.shards.iter().map(u64::to_string).collect();
-            let _ = writeln!(out, "shards {} of {}", shards.join(","), self.shard_count);
+            let word = if shards.len() == 1 { "shard" } else { "shards" };
+            let _ = writeln!(out, "{word} {} of {}", shards.join(","), self.shard_count);
         }
     }
 
@@ -491,7 +492,9 @@ how to read this:
   95 % interval  the range the true rate lies in, given these games, 19 times in 20; more
                  games narrow it. Two readings differ clearly when their intervals do not overlap.
   balance        1 minus the gap between the best and the worst seat's win rate: 1 when every
-                 seat wins as often, 0 when one seat always wins.
+                 seat wins as often, 0 when one seat always wins. It counts every game, so when
+                 few games have a winner (low decisiveness) it is near 1 whoever plays: read
+                 it beside the decisiveness.
   decisiveness   the share of games with a single winner (not a shared loss, tie or timeout).
   first-seat advantage  how many points (per 100 decided games) the first seat wins above an
                  even share; near 0 means moving first does not matter.";

@@ -31,7 +31,16 @@ pub fn csv(seat_names: &[String], readings: &[ReadingRows<'_>]) -> Result<Vec<u8
             .iter()
             .map(|s| s.to_string()),
     );
-    header.extend(stat_names.iter().map(|s| s.to_string()));
+    // An end statistic named like a column already there (The Search's and Capek's `turns`)
+    // gets a column of its own name, so that a spreadsheet sees every header once.
+    for name in &stat_names {
+        let taken = header.iter().any(|h| h == name);
+        header.push(if taken {
+            format!("{name} (end statistic)")
+        } else {
+            name.to_string()
+        });
+    }
     out.write_record(&header).map_err(|e| e.to_string())?;
     for r in readings {
         for (index, g) in r.games {
@@ -61,7 +70,7 @@ pub fn csv(seat_names: &[String], readings: &[ReadingRows<'_>]) -> Result<Vec<u8
 
 fn end_of(g: &GameResult) -> String {
     if g.timeout {
-        "stopped at the move cap".into()
+        super::tally::CAP_REASON.into()
     } else {
         g.end_reason.unwrap_or("ended").into()
     }

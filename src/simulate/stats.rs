@@ -16,7 +16,7 @@ pub const STAT: f64 = 1_000.0;
 /// One finished (or capped) game, as the accumulator needs it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameResult {
-    /// Each seat's result (1 win, 0 loss, shares for ties); all 0 at the turn cap.
+    /// Each seat's result (1 win, 0 loss, shares for ties); all 0 at the move cap.
     pub returns: Vec<f64>,
     /// The bot spec that played each seat.
     pub seat_bots: Vec<String>,
@@ -35,8 +35,10 @@ pub struct Aggregate {
     pub count: u64,
     #[serde(rename = "sum_thousandths")]
     pub sum: i64,
-    /// Sum of the squared values.
-    #[serde(rename = "sum_of_squares_thousandths")]
+    /// Sum of the squares of the values as stored (in thousandths), so in millionths of the
+    /// squared unit: the spread is then that of exactly the values summed, and is 0 when
+    /// every game ends on the same value, whole or not.
+    #[serde(rename = "sum_of_squares_millionths")]
     pub sum_sq: i64,
     #[serde(rename = "min_thousandths")]
     pub min: i64,
@@ -47,7 +49,7 @@ pub struct Aggregate {
 impl Aggregate {
     pub(super) fn add(&mut self, value: f64) {
         let v = rounded(value * STAT);
-        let sq = rounded(value * value * STAT);
+        let sq = v * v;
         if self.count == 0 {
             self.min = v;
             self.max = v;
@@ -81,7 +83,7 @@ impl Aggregate {
     pub fn sd(&self) -> f64 {
         let n = self.count.max(1) as f64;
         let mean = self.mean();
-        (self.sum_sq as f64 / STAT / n - mean * mean)
+        (self.sum_sq as f64 / (STAT * STAT) / n - mean * mean)
             .max(0.0)
             .sqrt()
     }
@@ -322,6 +324,32 @@ mod tests {
         assert_eq!(sole_winner(&[0.0, 0.0]), None, "a shared loss");
         assert_eq!(sole_winner(&[1.0, 1.0, 0.0]), None);
         assert_eq!(sole_winner(&[0.7, 0.0]), None, "a share is not a win");
+    }
+
+    #[test]
+    fn a_statistic_that_never_varies_has_no_spread_whole_or_not() {
+        // `simulate aether --players 3` ends every game at 43 / 3 placements per player; the
+        // report once gave that an sd of 0.10 (the square was rounded apart from the value).
+        let mut a = Aggregate::default();
+        for _ in 0..50 {
+            a.add(43.0 / 3.0);
+        }
+        assert_eq!(a.sd(), 0.0);
+        assert!((a.mean() - 14.333).abs() < 1e-9, "{}", a.mean());
+        // A known spread: 0.25 and 0.75 alternately have sd 0.25; fractions keep three decimals.
+        let mut b = Aggregate::default();
+        for i in 0..100 {
+            b.add(if i % 2 == 0 { 0.25 } else { 0.75 });
+        }
+        assert!((b.sd() - 0.25).abs() < 1e-9, "{}", b.sd());
+        let mut c = Aggregate::default();
+        for x in [0.5714, 0.7857, 0.9286] {
+            c.add(x);
+        }
+        let values = [0.571, 0.786, 0.929];
+        let mean = values.iter().sum::<f64>() / 3.0;
+        let sd = (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / 3.0).sqrt();
+        assert!((c.sd() - sd).abs() < 1e-9, "{} against {sd}", c.sd());
     }
 
     #[test]

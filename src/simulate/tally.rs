@@ -11,7 +11,7 @@ use super::stats::{
 };
 
 /// The reason counted for a game stopped at the move cap.
-const CAP_REASON: &str = "turn cap";
+pub(super) const CAP_REASON: &str = "stopped at the move cap";
 
 /// A run's statistics while games are being added; see the module's note.
 #[derive(Debug, Default)]

@@ -7,6 +7,7 @@ use std::fmt::Write;
 use super::EngineTask;
 use crate::engine::{Engine, Variant};
 use crate::model::Game;
+use crate::rules::PlainProse;
 
 /// One variant as a designer reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,18 +28,34 @@ impl VariantInfo {
     }
 }
 
-fn info(v: &Variant, game: &Game) -> VariantInfo {
+fn info(v: &Variant, game: &Game, prose: Option<&PlainProse>) -> VariantInfo {
     let text = game
         .rules
         .texts
         .get("en")
         .and_then(|t| t.text.variants.iter().find(|x| x.id.get_ref() == v.name));
+    // The reference's prose with its numbers filled in from the data, as the reference shows
+    // it; the text as written should a placeholder not resolve (`check` reports that).
+    let line = |t: &str| {
+        prose
+            .and_then(|p| p.line(game, "en", t).ok())
+            .unwrap_or_else(|| plain(t))
+    };
     VariantInfo {
         name: v.name.to_string(),
         values: v.values.iter().map(|s| s.to_string()).collect(),
-        ambiguity: text.map_or(v.doc.to_string(), |t| plain(t.ambiguity.get_ref())),
-        reading: text.map(|t| plain(t.reading.get_ref())),
+        ambiguity: text.map_or(v.doc.to_string(), |t| line(t.ambiguity.get_ref())),
+        reading: text.map(|t| line(t.reading.get_ref())),
     }
+}
+
+/// Every variant in words, the prose filled in once for the whole list.
+fn infos(known: &[Variant], game: &Game) -> Vec<VariantInfo> {
+    let prose = PlainProse::new(game).ok();
+    known
+        .iter()
+        .map(|v| info(v, game, prose.as_ref()))
+        .collect()
 }
 
 /// Prose on one line: paragraphs joined, spaces collapsed.
@@ -46,13 +63,17 @@ fn plain(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The variants of the game's engine.
+/// The variants of the game's engine; for Imperial Settlers: Aztecs, which has no engine to
+/// simulate, the readings of `printplay analyze`'s Pray analysis (its `--variant`).
 pub fn variants(game: &Game) -> Result<Vec<VariantInfo>, String> {
+    if game.info.engine.as_deref() == Some(crate::games::settlers_aztecs::ID) {
+        return Ok(infos(crate::games::settlers_aztecs::VARIANTS, game));
+    }
     struct Task;
     impl EngineTask for Task {
         type Output = Vec<VariantInfo>;
         fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Vec<VariantInfo>, String> {
-            Ok(engine.variants().iter().map(|v| info(v, game)).collect())
+            Ok(infos(engine.variants(), game))
         }
     }
     super::with_engine(game, Task)
@@ -65,7 +86,17 @@ pub fn variants_text(game: &Game, list: &[VariantInfo]) -> String {
         out.push_str(": no rule variants\n");
         return out;
     }
-    let _ = writeln!(out, ": {} rule variants (--variant NAME=VALUE)", list.len());
+    if game.info.engine.as_deref() == Some(crate::games::settlers_aztecs::ID) {
+        let _ = writeln!(
+            out,
+            ": {} readings of the Pray analysis (printplay analyze {} --variant NAME=VALUE; \
+             there is no game to simulate)",
+            list.len(),
+            game.slug
+        );
+    } else {
+        let _ = writeln!(out, ": {} rule variants (--variant NAME=VALUE)", list.len());
+    }
     for v in list {
         let values: Vec<String> = v
             .values
@@ -102,8 +133,10 @@ pub fn check_choices(
             }
             Some(_) => continue,
         };
-        let list: Vec<VariantInfo> = known.iter().map(|v| info(v, game)).collect();
-        return Err(format!("{problem}; {}", variants_text(game, &list)));
+        return Err(format!(
+            "{problem}; {}",
+            variants_text(game, &infos(known, game))
+        ));
     }
     Ok(())
 }

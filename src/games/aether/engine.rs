@@ -944,6 +944,10 @@ impl State for AetherState {
         (self.phase == Phase::Over).then_some("board full")
     }
 
+    fn final_points(&self) -> Option<Vec<i64>> {
+        Some(self.scores().into_iter().map(i64::from).collect())
+    }
+
     fn end_stats(&self) -> Vec<(&'static str, f64)> {
         let tiles = self.board().aether.len();
         let contested = (0..tiles)

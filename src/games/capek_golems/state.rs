@@ -936,10 +936,10 @@ impl State for CapekState {
 
     fn end_stats(&self) -> Vec<(&'static str, f64)> {
         const PARTS: [&str; MAX_PLAYERS] = [
-            "parts activated, seat 1",
-            "parts activated, seat 2",
-            "parts activated, seat 3",
-            "parts activated, seat 4",
+            "parts activated, player 1",
+            "parts activated, player 2",
+            "parts activated, player 3",
+            "parts activated, player 4",
         ];
         let mut stats = vec![
             ("outrage", self.outrage as f64),

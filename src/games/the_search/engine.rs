@@ -1809,7 +1809,8 @@ impl State for SearchState {
             ),
             ("criminal cards played", f64::from(s.cards_played[0])),
             ("police cards played", f64::from(s.cards_played[1])),
-            ("turns", f64::from(s.turns)),
+            // Turns begun, as `turns_played` counts them: a game ends within a turn.
+            ("turns", f64::from(s.turns + 1)),
         ]
     }
 }
