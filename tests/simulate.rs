@@ -470,6 +470,13 @@ fn printplay() -> std::process::Command {
     c
 }
 
+/// Runs a command that must be refused as a usage error (exit 2); its standard error.
+fn run_refused(c: &mut std::process::Command) -> String {
+    let out = c.output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{c:?}");
+    String::from_utf8(out.stderr).unwrap()
+}
+
 fn run_ok(c: &mut std::process::Command) -> String {
     let out = c.output().unwrap();
     assert!(
@@ -567,19 +574,14 @@ fn variants_lists_values_default_and_question() {
         "{text}"
     );
     assert!(text.contains("open question:"), "{text}");
-    let out = printplay()
-        .args([
-            "simulate",
-            "capek-golems",
-            "--games",
-            "1",
-            "--variant",
-            "nope=1",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = run_refused(printplay().args([
+        "simulate",
+        "capek-golems",
+        "--games",
+        "1",
+        "--variant",
+        "nope=1",
+    ]));
     assert!(err.contains("short-hand-draw"), "{err}");
 }
 
@@ -621,17 +623,12 @@ fn variants_without_a_game_lists_every_game() {
         assert!(text.contains(filled), "{filled} missing:\n{text}");
     }
     // `analyze` refuses an unknown reading with the same list.
-    let out = printplay()
-        .args([
-            "analyze",
-            "imperial-settlers-aztecs",
-            "--variant",
-            "tricolour=stacks",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = run_refused(printplay().args([
+        "analyze",
+        "imperial-settlers-aztecs",
+        "--variant",
+        "tricolour=stacks",
+    ]));
     assert!(err.contains("has no variant `tricolour`"), "{err}");
     assert!(
         err.contains("stored-cards: drawn-only (default) | propitiate"),
@@ -794,12 +791,15 @@ fn cli_shards_count_from_one_and_merge_takes_patterns() {
     let pattern = dir.path().join("part-*.json");
     let merged = run_ok(printplay().args(["merge", pattern.to_str().unwrap()]));
     assert!(merged.contains("30 games"), "{merged}");
-    let out = printplay()
-        .args(["simulate", "capek-golems", "--games", "3", "--shard", "0/2"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("counted from 1"));
+    let err = run_refused(printplay().args([
+        "simulate",
+        "capek-golems",
+        "--games",
+        "3",
+        "--shard",
+        "0/2",
+    ]));
+    assert!(err.contains("counted from 1"), "{err}");
 }
 
 /// The random bot plays on the game itself, skipping the determinized copy: every engine's
