@@ -160,8 +160,9 @@ fn to_krilla(r: Rect) -> Option<KRect> {
 /// Reading SVG (usvg's parse, the larger part of the work) runs on one thread per core while
 /// krilla draws the pages on this thread, in order, as soon as what a page needs is read.
 /// Each distinct stamp is read once, before the first page that places it, and dropped
-/// after the last; every page's body is read in its turn. At most [`READ_AHEAD`] documents
-/// per reader wait to be drawn, so memory stays bounded. The readers are threads of their
+/// after the last; every page's body is read in its turn. What is held at once is the
+/// stamps later pages still place, plus what the readers got ahead: while this thread draws,
+/// they block once [`READ_AHEAD`] documents per reader wait. The readers are threads of their
 /// own, not the pool's, whose threads may all be drawing other PDFs. A document that cannot
 /// be read is reported as the first such document in order.
 pub fn write_pdf(title: &str, pages: &[PageSpec], fonts: &FontDb) -> Result<Vec<u8>, String> {
