@@ -292,12 +292,7 @@ impl Writer<'_> {
             game: self.game,
             extra: &self.values,
         };
-        let wording = Wording {
-            separator: &self.msgs.list_separator,
-            plural: self.msgs.plural,
-            nouns: vec![&self.rules.text.nouns, &self.msgs.nouns],
-            numerals: &self.msgs.numerals,
-        };
+        let wording = Wording::new(self.msgs, Some(&self.rules.text.nouns));
         match fill(prose.get_ref(), &resolver, &wording) {
             Ok(s) => s,
             Err(errors) => {

@@ -140,12 +140,7 @@ impl PlainProse {
             game,
             extra: &self.values,
         };
-        let wording = placeholders::Wording {
-            separator: &msgs.list_separator,
-            plural: msgs.plural,
-            nouns: nouns.into_iter().chain([&msgs.nouns]).collect(),
-            numerals: &msgs.numerals,
-        };
+        let wording = placeholders::Wording::new(msgs, nouns);
         let filled = placeholders::fill(text, &resolver, &wording).map_err(|errors| {
             errors
                 .iter()

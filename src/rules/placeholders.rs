@@ -522,7 +522,21 @@ pub struct Wording<'a> {
     pub numerals: &'a BTreeMap<String, Vec<String>>,
 }
 
-impl Wording<'_> {
+impl<'a> Wording<'a> {
+    /// The wording of a language's message file, the game's own nouns (when it has rules in
+    /// that language) before the file's.
+    pub fn new(
+        msgs: &'a super::messages::Messages,
+        own: Option<&'a BTreeMap<String, PluralForms>>,
+    ) -> Wording<'a> {
+        Wording {
+            separator: &msgs.list_separator,
+            plural: msgs.plural,
+            nouns: own.into_iter().chain([&msgs.nouns]).collect(),
+            numerals: &msgs.numerals,
+        }
+    }
+
     fn noun(&self, name: &str) -> Option<&PluralForms> {
         self.nouns.iter().find_map(|m| m.get(name))
     }

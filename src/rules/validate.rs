@@ -51,12 +51,7 @@ pub fn check(game: &Game) -> Vec<Problem> {
             game,
             extra: &values,
         };
-        let wording = Wording {
-            separator: &msgs.list_separator,
-            plural: msgs.plural,
-            nouns: vec![&lr.text.nouns, &msgs.nouns],
-            numerals: &msgs.numerals,
-        };
+        let wording = Wording::new(msgs, Some(&lr.text.nouns));
         for prose in all_prose(&lr.text) {
             out.extend(prose_problems(lr, prose, &resolver, &wording));
         }
