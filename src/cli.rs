@@ -846,8 +846,9 @@ fn merge(args: &[String], json: Option<&Path>) -> Exit {
             Ok(t) => t,
             Err(e) => return usage(format!("{}: {e}", f.display())),
         };
-        match SimFile::from_json(&text, &f.display().to_string()) {
-            Ok(s) => parsed.push(s),
+        let name = f.display().to_string();
+        match SimFile::from_json(&text, &name) {
+            Ok(s) => parsed.push((name, s)),
             Err(e) => return usage(e),
         }
     }
