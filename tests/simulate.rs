@@ -657,17 +657,15 @@ fn variants_without_a_game_lists_every_game() {
     );
 }
 
+/// A batch task's script and variables, given its 0-based index and, on a resubmission, the
+/// tasks resubmitted.
+type TaskScript<'a> = dyn Fn(u64, Option<&[u64]>) -> (String, Vec<(String, String)>) + 'a;
+
 /// The command lines of `deploy/` run as a batch system would run them: every task with its
 /// variables set, then the merge; the merged report equals the whole run's. The tasks in
 /// `failed` fail the first time (they write nothing) and run again as a resubmission:
 /// `script(task, Some(failed))` gives their variables then.
-fn run_batch(
-    shell: &str,
-    script: &dyn Fn(u64, Option<&[u64]>) -> (String, Vec<(String, String)>),
-    merge: &str,
-    shards: u64,
-    failed: &[u64],
-) {
+fn run_batch(shell: &str, script: &TaskScript<'_>, merge: &str, shards: u64, failed: &[u64]) {
     let dir = tempfile::tempdir().unwrap();
     let results = dir.path().join("results");
     let bin = Path::new(env!("CARGO_BIN_EXE_printplay")).parent().unwrap();
