@@ -846,8 +846,9 @@ fn merge(args: &[String], json: Option<&Path>) -> Exit {
             Ok(t) => t,
             Err(e) => return usage(format!("{}: {e}", f.display())),
         };
-        match SimFile::from_json(&text, &f.display().to_string()) {
-            Ok(s) => parsed.push(s),
+        let name = f.display().to_string();
+        match SimFile::from_json(&text, &name) {
+            Ok(s) => parsed.push((name, s)),
             Err(e) => return usage(e),
         }
     }
@@ -980,7 +981,18 @@ fn rules(
         Ok(a) => a,
         Err(p) => return report(&[p]),
     };
-    let langs = lang.map_or_else(|| crate::rules::languages(game), |l| vec![l]);
+    let available = crate::rules::languages(game);
+    if let Some(l) = &lang
+        && !available.contains(l)
+    {
+        // A language the game has no rules text for is a wrong argument: said once, exit 2.
+        return usage(format!(
+            "{}: no rules in `{l}`; its languages: {}",
+            game.slug,
+            available.join(", ")
+        ));
+    }
+    let langs = lang.map_or(available, |l| vec![l]);
     let formats = format.map_or_else(|| vec![Format::Html, Format::Md], |f| vec![f]);
     let dir = out
         .unwrap_or_else(|| PathBuf::from("output"))

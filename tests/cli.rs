@@ -325,3 +325,24 @@ fn a_closed_stdout_pipe_ends_quietly_with_status_0() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
     }
 }
+
+/// A language the game has no rules in is a usage error: said once, exit 2, naming the
+/// languages there are; nothing is written.
+#[test]
+fn rules_in_a_missing_language_is_one_usage_error() {
+    let f = Fixture::with_games(&["aether"]);
+    let run = f.run(&["rules", "aether", "--lang", "sv"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let lines: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    assert_eq!(lines.len(), 1, "{}", run.stderr);
+    assert!(
+        lines[0].contains("`sv`") && lines[0].contains("fi") && lines[0].contains("en"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty(), "nothing written: {}", run.stdout);
+}

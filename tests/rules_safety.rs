@@ -260,6 +260,50 @@ fn the_gallery_shows_the_images_the_build_wrote_and_links_the_print_files() {
         );
     }
     assert!(html.contains("<a href=\"cards.pdf\">") && html.contains("<a href=\"tokens.pdf\">"));
+    // Images only from the page's own place: no `file:` source (which allowed any
+    // file://host), no scheme at all.
+    let csp_start = html.find("http-equiv=\"Content-Security-Policy\"").unwrap();
+    let csp: String = html[csp_start..]
+        .chars()
+        .take_while(|c| *c != '>')
+        .collect();
+    let img_src = csp
+        .split(';')
+        .find(|d| d.trim().starts_with("img-src"))
+        .unwrap();
+    assert_eq!(img_src.trim(), "img-src 'self'", "{csp}");
+    // And under that policy Chromium loads every image of the gallery (a blocked load is
+    // logged to the console); skipped without Chromium.
+    if let Some(chrome) = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .iter()
+        .map(Path::new)
+        .find(|p| p.is_file())
+    {
+        let profile = tempfile::tempdir().unwrap();
+        let run = std::process::Command::new(chrome)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--enable-logging=stderr",
+                "--v=0",
+                "--dump-dom",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg(format!("file://{}", page.canonicalize().unwrap().display()))
+            .output()
+            .unwrap();
+        let log = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            !log.contains("Content Security Policy"),
+            "an image the policy blocks: {log}"
+        );
+        assert!(String::from_utf8_lossy(&run.stdout).contains("src=\"png/"));
+    }
     // Every image has its size, so the page does not jump while they load.
     for (i, _) in html.match_indices("<img ") {
         let tag: String = html[i..].chars().take_while(|c| *c != '>').collect();
@@ -268,4 +312,211 @@ fn the_gallery_shows_the_images_the_build_wrote_and_links_the_print_files() {
             "{tag}"
         );
     }
+}
+
+/// The hostile cases the HTML never showed but the Markdown did: a link reference definition
+/// in one prose field used from another, an indented code block in a component's purpose
+/// (flattened into a table cell), and HTML and quotes in a diagram's alt text.
+fn more_hostile(f: &Fixture) {
+    f.edit(
+        GAME,
+        "rules.en.toml",
+        "- leaving a marker on all",
+        "[x]: javascript:alert(document.cookie)\n[y]: https://evil.example/def.png\n\n- leaving a marker on all",
+    );
+    f.edit(
+        GAME,
+        "rules.en.toml",
+        "The game ends the moment",
+        "Click [x] or [x][] or see ![y]. The game ends the moment",
+    );
+    f.edit(
+        GAME,
+        "rules.en.toml",
+        "and {deck.map[icon=police-station].cards} police station.\n",
+        "and {deck.map[icon=police-station].cards} police station.\n\n    <script>alert(3)</script>\n    <img src=https://evil.example/cell.png>\n    [c](javascript:alert(6))\n\n<a\n\nhref=x onmouseover=alert(7)>\n",
+    );
+    f.edit(
+        GAME,
+        "rules.en.toml",
+        "alt = \"A grid of map cards",
+        "alt = \"A grid <img src=x onmouseover=alert(4)> \\\" onmouseover=\\\"alert(5) <b title=\\\"x\\\">of map cards",
+    );
+}
+
+/// What is live in an HTML text: an element that runs or loads (script, iframe...), an event
+/// attribute, a script or data URL in a link, or a source loaded from outside the page's folder.
+fn live_parts(html: &str) -> Vec<String> {
+    let lower = html.to_lowercase();
+    let mut found = Vec::new();
+    let bytes = lower.as_bytes();
+    let mut i = 0;
+    while let Some(at) = lower[i..].find('<') {
+        let start = i + at;
+        i = start + 1;
+        let name: String = lower[i..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if name.is_empty() {
+            continue;
+        }
+        if [
+            "script", "iframe", "object", "embed", "style", "link", "meta", "base", "form", "svg",
+            "math", "frame", "applet",
+        ]
+        .contains(&name.as_str())
+        {
+            found.push(format!("<{name}> element"));
+        }
+        // The attributes, up to the tag's end (quotes respected).
+        let mut j = i + name.len();
+        while j < bytes.len() && bytes[j] != b'>' {
+            while j < bytes.len() && (bytes[j] as char).is_ascii_whitespace()
+                || bytes.get(j) == Some(&b'/')
+            {
+                j += 1;
+            }
+            let attr_start = j;
+            while j < bytes.len() && !matches!(bytes[j], b'=' | b'>' | b' ' | b'\n' | b'\t' | b'/')
+            {
+                j += 1;
+            }
+            let attr = &lower[attr_start..j];
+            let mut value = String::new();
+            if bytes.get(j) == Some(&b'=') {
+                j += 1;
+                match bytes.get(j) {
+                    Some(&q @ (b'"' | b'\'')) => {
+                        let end = lower[j + 1..]
+                            .find(q as char)
+                            .map_or(lower.len(), |e| j + 1 + e);
+                        value = lower[j + 1..end].to_string();
+                        j = (end + 1).min(lower.len());
+                    }
+                    _ => {
+                        let end = lower[j..]
+                            .find(|c: char| c.is_ascii_whitespace() || c == '>')
+                            .map_or(lower.len(), |e| j + e);
+                        value = lower[j..end].to_string();
+                        j = end;
+                    }
+                }
+            }
+            let value = value
+                .replace("&#x3a;", ":")
+                .replace("&#58;", ":")
+                .replace("&colon;", ":")
+                .chars()
+                .filter(|c| !c.is_whitespace() && !c.is_control())
+                .collect::<String>();
+            if attr.starts_with("on") {
+                found.push(format!("<{name} {attr}=...>"));
+            }
+            if [
+                "href",
+                "src",
+                "srcset",
+                "action",
+                "formaction",
+                "poster",
+                "xlink:href",
+            ]
+            .contains(&attr)
+                && ["javascript:", "vbscript:", "data:"]
+                    .iter()
+                    .any(|s| value.starts_with(s))
+            {
+                found.push(format!("<{name} {attr}=\"{value}\">"));
+            }
+            if ["src", "srcset", "poster"].contains(&attr)
+                && ["http:", "https:", "//", "file:"]
+                    .iter()
+                    .any(|s| value.starts_with(s))
+            {
+                found.push(format!("<{name} {attr}=\"{value}\"> (a remote load)"));
+            }
+            if attr.is_empty() && j < bytes.len() && bytes[j] != b'>' {
+                j += 1;
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_detector_finds_what_is_live() {
+    let live = live_parts(
+        "<p><a href=\"javascript:x\">a</a><img src=x onmouseover=\"y\"><img src='https://e.org/p.png'><script>1</script></p>",
+    );
+    assert_eq!(live.len(), 4, "{live:?}");
+    assert!(
+        live_parts(
+            "<p>&lt;script&gt; <a href=\"#turn\">t</a> <img src=\"map.svg\" alt=\"on=x\"></p>"
+        )
+        .is_empty()
+    );
+}
+
+/// Every Markdown page of the hostile corpus (the HTML test's, plus the cases only Markdown
+/// showed), rendered by two real CommonMark implementations in their most permissive settings
+/// (`tests/tools/render_markdown.py`: cmark-gfm and markdown-it, raw HTML on, every link
+/// target allowed), carries nothing live. Skipped where Python or the renderers are missing
+/// (`pip install cmarkgfm markdown-it-py`; `.ci/run` installs them).
+#[test]
+fn markdown_pages_carry_nothing_live_in_two_commonmark_renderers() {
+    let f = Fixture::with_games(&[GAME]);
+    hostile(&f);
+    more_hostile(&f);
+    let game = load_game(f.data(), GAME).unwrap();
+    let assets = Assets::load_default().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for file in render(&game, "en", Format::Md, &assets).unwrap() {
+        if file.name.ends_with(".md") {
+            let path = dir.path().join(&file.name);
+            std::fs::write(&path, &file.text).unwrap();
+            files.push(path);
+        }
+    }
+    assert!(files.len() >= 2, "the page and the quick reference");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools/render_markdown.py");
+    let out = match std::process::Command::new("python3")
+        .arg(&script)
+        .args(&files)
+        .output()
+    {
+        Ok(out) if out.status.code() == Some(3) => {
+            eprintln!("skipped: {}", String::from_utf8_lossy(&out.stderr));
+            return;
+        }
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("skipped: python3: {e}");
+            return;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rendered: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut renderers = 0;
+    for (file, by) in rendered.as_object().unwrap() {
+        for (renderer, html) in by.as_object().unwrap() {
+            renderers += 1;
+            let html = html.as_str().unwrap();
+            let live = live_parts(html);
+            assert!(live.is_empty(), "{file} in {renderer}: {live:?}\n{html}");
+            // The hostile words are still there, as text.
+            if file.ends_with("rules.en.md") {
+                assert!(
+                    html.contains("&lt;script&gt;alert(3)"),
+                    "{file} in {renderer}"
+                );
+            }
+        }
+    }
+    assert_eq!(renderers, files.len() * 2);
 }

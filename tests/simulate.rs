@@ -52,20 +52,23 @@ fn shards_merge_into_exactly_the_unsharded_run() {
     let game = capek();
     let o = opts(250, &["random"]);
     let whole = simulate(&game, &o, None).unwrap();
-    let shards: Vec<SimFile> = (0..3)
+    let shards: Vec<(String, SimFile)> = (0..3)
         .map(|i| {
             // Through JSON, as `printplay merge` reads them.
             let text = simulate(&game, &sharded(&o, i, 3), None).unwrap().to_json();
-            SimFile::from_json(&text, "shard").unwrap()
+            let name = format!("shard-{}.json", i + 1);
+            let file = SimFile::from_json(&text, &name).unwrap();
+            (name, file)
         })
         .collect();
-    let games: u64 = shards.iter().map(|s| s.runs[0].stats.games).sum();
+    let games: u64 = shards.iter().map(|s| s.1.runs[0].stats.games).sum();
     assert_eq!(games, 250);
     let merged = merge_files(&shards).unwrap();
     assert_eq!(merged.to_json(), whole.to_json());
     // A shard given twice is refused, and so is a gap: a partial merge is not the run.
     let twice = merge_files(&[shards[0].clone(), shards[0].clone()]).unwrap_err();
     assert!(twice.contains("shard 1/3 is given twice"), "{twice}");
+    assert!(twice.contains("shard-1.json"), "{twice}");
     let gap = merge_files(&shards[..2]).unwrap_err();
     assert!(gap.contains("shards 3 of 3 are missing"), "{gap}");
 }
@@ -75,9 +78,27 @@ fn merging_shards_of_different_runs_is_refused() {
     let game = capek();
     let o = opts(20, &["random"]);
     let a = simulate(&game, &sharded(&o, 0, 2), None).unwrap();
-    let other = SimOptions { seed: 7, ..o };
+    let other = SimOptions {
+        seed: 7,
+        ..o.clone()
+    };
     let b = simulate(&game, &sharded(&other, 1, 2), None).unwrap();
-    assert!(merge_files(&[a, b]).is_err());
+    let err = merge_files(&[("a.json".into(), a.clone()), ("b.json".into(), b)]).unwrap_err();
+    // The message names the file that differs, the file it differs from, and in what.
+    assert!(
+        err.starts_with("b.json is not a shard of the run in a.json: seed 42 against 7"),
+        "{err}"
+    );
+    // A difference the old message hid (it printed game, seed, games and shard count only).
+    let bots = SimOptions {
+        bots: vec!["heuristic".into()],
+        ..o.clone()
+    };
+    let c = simulate(&game, &sharded(&bots, 1, 2), None).unwrap();
+    let err = merge_files(&[("a.json".into(), a), ("c.json".into(), c)]).unwrap_err();
+    assert!(err.contains("c.json") && err.contains("bots"), "{err}");
+    let what = err.split(" (").next().unwrap();
+    assert!(!what.contains("seed"), "only what differs: {err}");
 }
 
 #[test]
@@ -636,14 +657,15 @@ fn variants_without_a_game_lists_every_game() {
     );
 }
 
+/// A batch task's script and variables, given its 0-based index and, on a resubmission, the
+/// tasks resubmitted.
+type TaskScript<'a> = dyn Fn(u64, Option<&[u64]>) -> (String, Vec<(String, String)>) + 'a;
+
 /// The command lines of `deploy/` run as a batch system would run them: every task with its
-/// variables set, then the merge; the merged report equals the whole run's.
-fn run_batch(
-    shell: &str,
-    script: &dyn Fn(u64) -> (String, Vec<(String, String)>),
-    merge: &str,
-    shards: u64,
-) {
+/// variables set, then the merge; the merged report equals the whole run's. The tasks in
+/// `failed` fail the first time (they write nothing) and run again as a resubmission:
+/// `script(task, Some(failed))` gives their variables then.
+fn run_batch(shell: &str, script: &TaskScript<'_>, merge: &str, shards: u64, failed: &[u64]) {
     let dir = tempfile::tempdir().unwrap();
     let results = dir.path().join("results");
     let bin = Path::new(env!("CARGO_BIN_EXE_printplay")).parent().unwrap();
@@ -668,9 +690,25 @@ fn run_batch(
         }
         run_ok(&mut c);
     };
-    for task in 0..shards {
-        let (text, vars) = script(task);
+    for task in (0..shards).filter(|t| !failed.contains(t)) {
+        let (text, vars) = script(task, None);
         run(&text, &vars);
+    }
+    if !failed.is_empty() {
+        // The merge refuses the run with its failed shards missing...
+        let out = std::process::Command::new(shell)
+            .arg("-c")
+            .arg(merge)
+            .env("PATH", &path)
+            .env("RESULTS", &results)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        // ...and takes it once they ran again.
+        for &task in failed {
+            let (text, vars) = script(task, Some(failed));
+            run(&text, &vars);
+        }
     }
     run(merge, &[]);
     let merged = std::fs::read_to_string(results.join("all.json")).unwrap();
@@ -728,27 +766,44 @@ fn manifest_script(yaml: &str) -> String {
         .join("\n")
 }
 
+/// The variables Slurm sets for task `id` of an array of the ids `ids`, plus the run's
+/// shard count as the caller exports it.
+fn slurm_vars(id: u64, ids: &[u64], shards: u64) -> Vec<(String, String)> {
+    [
+        ("SLURM_ARRAY_TASK_ID", id),
+        ("SLURM_ARRAY_TASK_MIN", *ids.iter().min().unwrap()),
+        ("SLURM_ARRAY_TASK_MAX", *ids.iter().max().unwrap()),
+        ("SLURM_ARRAY_TASK_COUNT", ids.len() as u64),
+        ("PRINTPLAY_SHARDS", shards),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect()
+}
+
 #[test]
 fn slurm_array_shards_merge_into_the_whole_run() {
     let sbatch = deploy_file("slurm/simulate.sbatch");
-    // Arrays counted from 1, as the script's --array=1-N.
+    assert!(sbatch.contains("#SBATCH --array=1-32"), "{sbatch}");
+    assert!(
+        sbatch.contains("PRINTPLAY_SHARDS=\"${PRINTPLAY_SHARDS:-32}\""),
+        "the script's default shard count is its array's size: {sbatch}"
+    );
+    // Arrays counted from 1, as the script's --array=1-N; tasks 2 and 4 of 4 fail and are
+    // resubmitted as `sbatch --array=2,4`, a two-task array from 2 to 4.
+    let all: Vec<u64> = (1..=4).collect();
     run_batch(
         "bash",
-        &|task| {
-            let vars = [
-                ("SLURM_ARRAY_TASK_ID", (task + 1).to_string()),
-                ("SLURM_ARRAY_TASK_MIN", "1".to_string()),
-                ("SLURM_ARRAY_TASK_MAX", "3".to_string()),
-                ("SLURM_ARRAY_TASK_COUNT", "3".to_string()),
-            ];
-            let vars = vars
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.clone()))
-                .collect();
-            (sbatch.clone(), vars)
+        &|task, rerun| {
+            let ids: Vec<u64> = match rerun {
+                Some(failed) => failed.iter().map(|t| t + 1).collect(),
+                None => all.clone(),
+            };
+            (sbatch.clone(), slurm_vars(task + 1, &ids, 4))
         },
         &deploy_file("slurm/merge.sbatch"),
-        3,
+        4,
+        &[1, 3],
     );
 }
 
@@ -759,7 +814,7 @@ fn kubernetes_indexed_job_shards_merge_into_the_whole_run() {
     assert!(job.contains("--shard auto"), "{job}");
     run_batch(
         "sh",
-        &|index| {
+        &|index, _| {
             let vars = vec![
                 ("JOB_COMPLETION_INDEX".to_string(), index.to_string()),
                 ("PRINTPLAY_SHARDS".to_string(), "4".to_string()),
@@ -768,7 +823,56 @@ fn kubernetes_indexed_job_shards_merge_into_the_whole_run() {
         },
         &merge,
         4,
+        &[],
     );
+}
+
+/// The Kubernetes manifests start on a real cluster: the image is the crate's version, never
+/// `:latest` (which a cluster always pulls), pulled only when the node lacks it; and the
+/// manifests validate against the Kubernetes API schema (kubernetes-validate, from PyPI, where
+/// installed; `.ci/run` installs it).
+#[test]
+fn kubernetes_manifests_name_a_versioned_image_and_validate() {
+    let version = env!("CARGO_PKG_VERSION");
+    for file in ["kubernetes/simulate-job.yaml", "kubernetes/merge-job.yaml"] {
+        let yaml = deploy_file(file);
+        let images: Vec<&str> = yaml
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("image: "))
+            .collect();
+        assert_eq!(images, [format!("printplay:{version}")], "{file}");
+        let policies: Vec<&str> = yaml
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("imagePullPolicy: "))
+            .collect();
+        assert_eq!(policies, ["IfNotPresent"], "{file}");
+    }
+    assert!(
+        deploy_file("Dockerfile").contains(&format!("-t printplay:{version} ")),
+        "the Dockerfile's build line tags the image the manifests name"
+    );
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/kubernetes");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 3);
+    match std::process::Command::new("kubernetes-validate")
+        .arg("--strict")
+        .args(&files)
+        .output()
+    {
+        Ok(out) => assert!(
+            out.status.success(),
+            "kubernetes-validate:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(_) => eprintln!(
+            "skipped: kubernetes-validate is not installed (pip install kubernetes-validate)"
+        ),
+    }
 }
 
 /// `--shard I/N` counts from 1 on the command line; `merge` takes a folder or a pattern.

@@ -1048,7 +1048,7 @@ impl Writer<'_> {
                         title: self.plain(&text.title),
                         alt: match self.format {
                             Format::Html => html_escape(&text.alt),
-                            Format::Md => text.alt.replace(['[', ']', '\n'], " "),
+                            Format::Md => markdown::escape_cell(&text.alt),
                         },
                         svg: if self.format == Format::Html {
                             svg

@@ -3,7 +3,7 @@
 //! only to `http`, `https`, relative and `#` targets, images only to files beside the reference;
 //! `check` reports anything else, and the renderers drop it all the same (safe by construction).
 
-use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd};
 
 /// The Markdown dialect of the prose and of the Markdown output: CommonMark with GitHub tables.
 pub fn options() -> Options {
@@ -30,13 +30,99 @@ pub fn escape_cell(text: &str) -> String {
     escape(&text.replace(['\n', '\r'], " "))
 }
 
-/// Turns a multi-line Markdown text into one table cell: paragraphs joined, pipes escaped.
+/// Turns a multi-line Markdown text into one table cell. The cell is written anew from the
+/// text's events, not by joining its lines: a code block's text, raw HTML and any `<` or `[`
+/// the text shows become escaped words, so that nothing inert in the text turns live on one
+/// line (an indented `<script>`, a `<a` and an `href=...>` from two paragraphs). Emphasis,
+/// code spans and safe links and images keep their markup; unsafe ones keep only their text.
 pub fn as_cell(markdown: &str) -> String {
-    markdown
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .replace('|', "\\|")
+    let mut out = String::with_capacity(markdown.len());
+    // For each open link or image: whether it was dropped (its text stays, its markup goes).
+    let mut open: Vec<Option<String>> = Vec::new();
+    for event in Parser::new_ext(markdown, options()) {
+        match event {
+            Event::Text(t) | Event::Html(t) | Event::InlineHtml(t) => out.push_str(&escape(&t)),
+            Event::Code(t) => out.push_str(&code_span(&t)),
+            Event::SoftBreak | Event::HardBreak => out.push(' '),
+            Event::Start(Tag::Emphasis) | Event::End(TagEnd::Emphasis) => out.push('*'),
+            Event::Start(Tag::Strong) | Event::End(TagEnd::Strong) => out.push_str("**"),
+            Event::Start(Tag::Strikethrough) | Event::End(TagEnd::Strikethrough) => {
+                out.push_str("~~")
+            }
+            Event::Start(Tag::Link {
+                dest_url, title, ..
+            }) => {
+                let keep = unsafe_link(&dest_url).is_none();
+                if keep {
+                    out.push('[');
+                }
+                open.push(keep.then(|| destination(&dest_url, &title)));
+            }
+            Event::Start(Tag::Image {
+                dest_url, title, ..
+            }) => {
+                let keep = unsafe_image(&dest_url).is_none();
+                if keep {
+                    out.push_str("![");
+                }
+                open.push(keep.then(|| destination(&dest_url, &title)));
+            }
+            Event::End(TagEnd::Link | TagEnd::Image) => {
+                if let Some(Some(dest)) = open.pop() {
+                    out.push_str("](");
+                    out.push_str(&dest);
+                    out.push(')');
+                }
+            }
+            Event::End(
+                TagEnd::Paragraph
+                | TagEnd::Heading(_)
+                | TagEnd::Item
+                | TagEnd::CodeBlock
+                | TagEnd::BlockQuote(_)
+                | TagEnd::TableCell,
+            ) => out.push(' '),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A code span holding `text` as it is: fenced with more backticks than any run inside it.
+fn code_span(text: &str) -> String {
+    // In a table cell a pipe ends the cell even inside a code span unless escaped (GFM).
+    let text = text.replace(['\n', '\r'], " ").replace('|', "\\|");
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// A link's destination and title as inline Markdown writes them: `<dest> "title"`.
+fn destination(dest: &str, title: &str) -> String {
+    let mut out = String::from("<");
+    for c in dest.chars().filter(|c| !c.is_control()) {
+        if matches!(c, '<' | '>' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('>');
+    if !title.is_empty() {
+        out.push_str(" \"");
+        for c in title.chars().filter(|c| !c.is_control()) {
+            if matches!(c, '"' | '\\') {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out.push('"');
+    }
+    out
 }
 
 /// Why a link target may not be used, or `None` when it is safe: `http`, `https`, a relative
@@ -190,23 +276,79 @@ pub fn unique_anchor(text: &str, used: &mut std::collections::BTreeMap<String, u
 }
 
 /// Prose made safe for the Markdown output: raw HTML is escaped so that renderers show it as
-/// text, and unsafe links and images keep only their text. Everything else is the author's
+/// text, and unsafe links and images keep only their text. Reference-style links and images
+/// are written inline and every link reference definition is removed: the Markdown output
+/// joins many prose fields into one document, where a definition in one field would serve a
+/// reference in another (`[x]: javascript:...` in the goal, `[x]` in the end) that the
+/// check, reading each field alone, never saw as a link. Everything else is the author's
 /// Markdown as written.
 pub fn to_safe_markdown(markdown: &str) -> String {
+    let mut out = safe_pass(markdown);
+    // Removing a definition can make a later one of the same label the first: repeat until
+    // none is left (each round removes at least one).
+    loop {
+        let parser = Parser::new_ext(&out, options());
+        let mut spans: Vec<std::ops::Range<usize>> = parser
+            .reference_definitions()
+            .iter()
+            .map(|(_, def)| def.span.clone())
+            .collect();
+        if spans.is_empty() {
+            return out;
+        }
+        spans.sort_by_key(|r| std::cmp::Reverse(r.start));
+        for span in spans {
+            out.replace_range(span, "");
+        }
+    }
+}
+
+/// One pass of [`to_safe_markdown`]: raw HTML escaped, unsafe links and images to their text,
+/// safe reference-style ones written inline.
+fn safe_pass(markdown: &str) -> String {
     let mut out = String::with_capacity(markdown.len());
     let mut last = 0;
-    for (event, range) in Parser::new_ext(markdown, options()).into_offset_iter() {
+    for (event, mut range) in Parser::new_ext(markdown, options()).into_offset_iter() {
+        // A collapsed reference's range leaves out its `[]`; the rewrite replaces it too.
+        if let Event::Start(Tag::Link { link_type, .. } | Tag::Image { link_type, .. }) = &event
+            && matches!(link_type, LinkType::Collapsed | LinkType::CollapsedUnknown)
+            && markdown[range.end..].starts_with("[]")
+        {
+            range.end += 2;
+        }
+        let source = &markdown[range.clone()];
         let replacement = match &event {
-            Event::Html(_) | Event::InlineHtml(_) => Some(
-                markdown[range.clone()]
-                    .replace('<', "&lt;")
-                    .replace('>', "&gt;"),
-            ),
+            Event::Html(_) | Event::InlineHtml(_) => {
+                Some(source.replace('<', "&lt;").replace('>', "&gt;"))
+            }
             Event::Start(Tag::Link { dest_url, .. }) if unsafe_link(dest_url).is_some() => {
-                Some(escape(&plain_text(&markdown[range.clone()])))
+                Some(escape(&plain_text(source)))
             }
             Event::Start(Tag::Image { dest_url, .. }) if unsafe_image(dest_url).is_some() => {
-                Some(escape(&plain_text(&markdown[range.clone()])))
+                Some(escape(&plain_text(source)))
+            }
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                ..
+            })
+            | Event::Start(Tag::Image {
+                link_type,
+                dest_url,
+                title,
+                ..
+            }) if is_reference(*link_type) => {
+                let image = matches!(event, Event::Start(Tag::Image { .. }));
+                let body = if image { &source[1..] } else { source };
+                reference_text(body, *link_type).map(|inner| {
+                    format!(
+                        "{}[{}]({})",
+                        if image { "!" } else { "" },
+                        safe_pass(inner),
+                        destination(dest_url, title)
+                    )
+                })
             }
             _ => None,
         };
@@ -220,6 +362,28 @@ pub fn to_safe_markdown(markdown: &str) -> String {
     }
     out.push_str(&markdown[last..]);
     out
+}
+
+fn is_reference(link_type: LinkType) -> bool {
+    matches!(
+        link_type,
+        LinkType::Reference
+            | LinkType::ReferenceUnknown
+            | LinkType::Collapsed
+            | LinkType::CollapsedUnknown
+            | LinkType::Shortcut
+            | LinkType::ShortcutUnknown
+    )
+}
+
+/// The link text of a reference-style link's source: `[text][label]`, `[text][]`, `[text]`.
+fn reference_text(source: &str, link_type: LinkType) -> Option<&str> {
+    let inner = source.strip_prefix('[')?;
+    match link_type {
+        LinkType::Collapsed | LinkType::CollapsedUnknown => inner.strip_suffix("][]"),
+        LinkType::Shortcut | LinkType::ShortcutUnknown => inner.strip_suffix(']'),
+        _ => inner.rfind("][").map(|end| &inner[..end]),
+    }
 }
 
 /// The images of a Markdown text: their targets and byte ranges.
@@ -276,7 +440,13 @@ pub fn to_inline_html(markdown: &str) -> String {
 /// headings above level 3 (the page's own headings are levels 1 and 2). Byte ranges in `markdown`.
 pub fn lint(markdown: &str) -> Vec<(std::ops::Range<usize>, String)> {
     let mut out = Vec::new();
-    for (event, range) in Parser::new_ext(markdown, options()).into_offset_iter() {
+    let parser = Parser::new_ext(markdown, options());
+    // A definition is checked whether or not this field uses it: the reader of the data
+    // sees it as a link target all the same (the Markdown output drops every definition).
+    for (_, def) in parser.reference_definitions().iter() {
+        out.extend(unsafe_link(&def.dest).map(|m| (def.span.clone(), m)));
+    }
+    for (event, range) in parser.into_offset_iter() {
         match event {
             Event::Html(_) | Event::InlineHtml(_) => out.push((
                 range,
@@ -366,6 +536,94 @@ mod tests {
         assert!(html.contains("<h3 id=\"police-cards\">"), "{html}");
         assert!(html.contains("<h3 id=\"police-cards-1\">"), "{html}");
         assert!(html.contains("href=\"#police-cards-1\""), "{html}");
+    }
+
+    /// What pulldown-cmark makes of a whole Markdown document, lower-cased.
+    fn rendered(md: &str) -> String {
+        let mut html = String::new();
+        pulldown_cmark::html::push_html(&mut html, Parser::new_ext(md, options()));
+        html.to_lowercase()
+    }
+
+    #[test]
+    fn a_definition_in_one_field_serves_no_reference_in_another() {
+        let goal = "Win.\n\n[x]: javascript:alert(1)\n[y]: https://evil.example/p.png\n";
+        let end = "Click [x] or see ![y]";
+        assert_eq!(
+            lint(goal).len(),
+            1,
+            "the javascript: definition is a problem"
+        );
+        let page = format!("{}\n\n{}\n", to_safe_markdown(goal), to_safe_markdown(end));
+        let html = rendered(&page);
+        assert!(
+            !html.contains("javascript") && !html.contains("<img"),
+            "{html}"
+        );
+        // A duplicate definition is removed too (it would become the first once the first went).
+        let twice = "[x]: https://ok.example\n[x]: javascript:alert(1)\n\nfine";
+        let html = rendered(&format!("{}\n\n[x]", to_safe_markdown(twice)));
+        assert!(!html.contains("href"), "{html}");
+    }
+
+    #[test]
+    fn reference_links_are_written_inline() {
+        let md = "See [the turn][t], [Turn][] and [turn].\n\n[t]: #turn \"The turn\"\n[turn]: https://ok.example/a_b\n";
+        let out = to_safe_markdown(md);
+        assert!(!out.contains("]:"), "no definition left: {out}");
+        let html = rendered(&out);
+        assert!(
+            html.contains("<a href=\"#turn\" title=\"the turn\">the turn</a>"),
+            "{html}"
+        );
+        assert_eq!(
+            html.matches("href=\"https://ok.example/a_b\"").count(),
+            2,
+            "{html}"
+        );
+        // A remote image inside a reference link's text is dropped like any other.
+        let nested = "[![i](https://evil.example/x.png)][t]\n\n[t]: #turn\n";
+        let html = rendered(&to_safe_markdown(nested));
+        assert!(
+            !html.contains("evil") && html.contains("href=\"#turn\""),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn a_table_cell_turns_nothing_live() {
+        let purpose = "Counts turns.\n\n    <script>alert(1)</script>\n    <img src=https://evil.example/x.png>\n\n```\n[a](javascript:x)\n```\n";
+        let cell = as_cell(&to_safe_markdown(purpose));
+        assert!(!cell.contains('\n'), "{cell}");
+        let html = rendered(&format!("| a |\n| --- |\n| {cell} |\n"));
+        assert!(
+            !html.contains("<script") && !html.contains("<img"),
+            "{html}"
+        );
+        assert!(!html.contains("href"), "{html}");
+        assert!(
+            html.contains("&lt;script&gt;"),
+            "the code stays as words: {html}"
+        );
+        // Two inert halves do not become a tag on one line.
+        let split = "<a\n\nhref=x onmouseover=alert(1)>";
+        let html = rendered(&format!(
+            "| a |\n| --- |\n| {} |\n",
+            as_cell(&to_safe_markdown(split))
+        ));
+        assert!(!html.contains("<a "), "{html}");
+        // What is safe keeps its markup.
+        let fine = as_cell("**Worth** *double*, `a|b`, [rules](#turn) ![m](map.svg)");
+        let html = rendered(&format!("| a |\n| --- |\n| {fine} |\n"));
+        assert!(
+            html.contains("<strong>worth</strong> <em>double</em>"),
+            "{html}"
+        );
+        assert!(html.contains("<code>a|b</code>"), "{html}");
+        assert!(
+            html.contains("href=\"#turn\"") && html.contains("src=\"map.svg\""),
+            "{html}"
+        );
     }
 
     #[test]

@@ -252,49 +252,39 @@ impl RunReport {
         self
     }
 
-    fn same_run(&self, o: &RunReport) -> bool {
-        (
-            &self.game,
-            &self.engine,
-            self.seed,
-            self.games,
-            self.shard_count,
-            self.players,
-            &self.bots,
-            &self.variants,
-            self.max_moves,
-        ) == (
-            &o.game,
-            &o.engine,
-            o.seed,
-            o.games,
-            o.shard_count,
-            o.players,
-            &o.bots,
-            &o.variants,
-            o.max_moves,
-        )
+    /// What differs between two reports' run settings, each as `name: mine against theirs`;
+    /// empty when they are shards of one run.
+    fn run_differences(&self, o: &RunReport) -> Vec<String> {
+        fn field<T: PartialEq + std::fmt::Debug>(out: &mut Vec<String>, name: &str, a: T, b: T) {
+            if a != b {
+                out.push(format!("{name} {a:?} against {b:?}"));
+            }
+        }
+        let mut out = Vec::new();
+        field(&mut out, "game", &self.game, &o.game);
+        field(&mut out, "engine", &self.engine, &o.engine);
+        field(&mut out, "seed", self.seed, o.seed);
+        field(&mut out, "games", self.games, o.games);
+        field(&mut out, "shard count", self.shard_count, o.shard_count);
+        field(&mut out, "players", self.players, o.players);
+        field(&mut out, "bots", &self.bots, &o.bots);
+        field(&mut out, "variants", &self.variants, &o.variants);
+        field(&mut out, "move cap", self.max_moves, o.max_moves);
+        out
     }
 
-    fn merge(&mut self, o: &RunReport) -> Result<(), String> {
-        if !self.same_run(o) {
+    /// Adds shard report `o` (read from file `name`) to this one (the first file's, `first`).
+    fn merge(&mut self, o: &RunReport, first: &str, name: &str) -> Result<(), String> {
+        let differences = self.run_differences(o);
+        if !differences.is_empty() {
             return Err(format!(
-                "the files are not shards of one run (game, seed, games, shard count, players, bots, variants and move cap must agree): shard {:?} is {} seed {} with {} games in {} shards, shard {:?} is {} seed {} with {} games in {} shards",
-                self.shards,
-                self.game,
-                self.seed,
-                self.games,
-                self.shard_count,
-                o.shards,
-                o.game,
-                o.seed,
-                o.games,
-                o.shard_count
+                "{name} is not a shard of the run in {first}: {} (game, engine, seed, games, shard count, players, bots, variants and move cap must agree)",
+                differences.join("; ")
             ));
         }
         if let Some(dup) = o.shards.iter().find(|s| self.shards.contains(s)) {
             return Err(format!(
-                "shard {dup}/{} is given twice (two files hold its games)",
+                "shard {dup}/{} is given twice ({name} holds games another file already gave)",
                 self.shard_count
             ));
         }
@@ -644,16 +634,19 @@ fn mean_difference(measure: &str, unit: &str, a: &Histogram, b: &Histogram) -> D
     }
 }
 
-/// `printplay merge`: adds up shards of one run into the totals of the whole run.
-pub fn merge_files(files: &[SimFile]) -> Result<SimFile, String> {
-    let (first, rest) = files.split_first().ok_or("merge needs at least one file")?;
+/// `printplay merge`: adds up shards of one run into the totals of the whole run. Each file
+/// comes with its name, which the errors give.
+pub fn merge_files(files: &[(String, SimFile)]) -> Result<SimFile, String> {
+    let ((first_name, first), rest) = files.split_first().ok_or("merge needs at least one file")?;
     let mut runs = first.runs.clone();
-    for f in rest {
+    for (name, f) in rest {
         if f.compare != first.compare || f.runs.len() != runs.len() {
-            return Err("the files come from different kinds of run (compare or not)".into());
+            return Err(format!(
+                "{name} is not a shard of the run in {first_name}: one is a --compare run and the other is not"
+            ));
         }
         for (mine, theirs) in runs.iter_mut().zip(&f.runs) {
-            mine.merge(theirs)?;
+            mine.merge(theirs, first_name, name)?;
         }
     }
     if let Some(run) = runs.first() {

@@ -46,26 +46,46 @@ impl Shard {
         })
     }
 
-    /// The shard a batch system's task is: a Slurm job array (`SLURM_ARRAY_TASK_ID` with
-    /// `SLURM_ARRAY_TASK_MIN` and `SLURM_ARRAY_TASK_COUNT`, or `_MAX` and `_STEP`) or a
-    /// Kubernetes Indexed Job (`JOB_COMPLETION_INDEX`, counted from 0, with the count from
-    /// `count` (`--shard-count`) or [`SHARDS_VAR`]). `var` reads a variable.
+    /// The shard a batch system's task is: a Slurm job array's task (`SLURM_ARRAY_TASK_ID` is
+    /// the shard's number, counted from 1 as in `--shard I/N`) or a Kubernetes Indexed Job's
+    /// pod (`JOB_COMPLETION_INDEX`, counted from 0). The shard count is the run's, not the
+    /// array's: `count` (`--shard-count`) or [`SHARDS_VAR`]. A Slurm array resubmitted for its
+    /// failed tasks (`sbatch --array=5,12`) is a smaller array, so its own size and position
+    /// say nothing of the run; the task id still names the shard. `var` reads a variable.
     pub fn from_env(
         var: impl Fn(&str) -> Option<String>,
         count: Option<u64>,
     ) -> Result<Shard, String> {
         let slurm = var("SLURM_ARRAY_TASK_ID");
         let kubernetes = var("JOB_COMPLETION_INDEX");
-        match (slurm, kubernetes) {
-            (Some(_), Some(_)) => Err(
+        let (what, index) = match (slurm, kubernetes) {
+            (Some(_), Some(_)) => return Err(
                 "--shard auto: both SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX are set; give --shard I/N".into(),
             ),
-            (Some(id), None) => slurm_shard(&var, &id, count),
-            (None, Some(index)) => kubernetes_shard(&var, &index, count),
-            (None, None) => Err(
+            (Some(id), None) => {
+                let id = number("SLURM_ARRAY_TASK_ID", &id)?;
+                if id == 0 {
+                    return Err("--shard auto: SLURM_ARRAY_TASK_ID is 0, but array task ids are shard numbers counted from 1 (submit with --array=1-N)".into());
+                }
+                (format!("SLURM_ARRAY_TASK_ID {id}"), id - 1)
+            }
+            (None, Some(index)) => {
+                let index = number("JOB_COMPLETION_INDEX", &index)?;
+                (format!("JOB_COMPLETION_INDEX {index}"), index)
+            }
+            (None, None) => return Err(
                 "--shard auto needs a Slurm job array (SLURM_ARRAY_TASK_ID) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX); neither is set".into(),
             ),
-        }
+        };
+        let count = match count {
+            Some(n) => n,
+            None => read_number(&var, SHARDS_VAR)?.ok_or_else(|| {
+                format!(
+                    "--shard auto: {what} says which shard, but not how many the run has; give --shard-count N or set {SHARDS_VAR} (the Slurm array's size, or the Job's completions)"
+                )
+            })?,
+        };
+        checked(index, count, &what)
     }
 
     /// The game indices of this shard among `games`.
@@ -87,57 +107,6 @@ fn number(var_name: &str, text: &str) -> Result<u64, String> {
 
 fn read_number(var: &impl Fn(&str) -> Option<String>, name: &str) -> Result<Option<u64>, String> {
     var(name).map(|v| number(name, &v)).transpose()
-}
-
-/// A Slurm array task: its position among the array's ids (`MIN`, `MIN + STEP`, ...).
-fn slurm_shard(
-    var: &impl Fn(&str) -> Option<String>,
-    id: &str,
-    count: Option<u64>,
-) -> Result<Shard, String> {
-    let id = number("SLURM_ARRAY_TASK_ID", id)?;
-    let min = read_number(var, "SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
-    let step = read_number(var, "SLURM_ARRAY_TASK_STEP")?
-        .unwrap_or(1)
-        .max(1);
-    let max = read_number(var, "SLURM_ARRAY_TASK_MAX")?;
-    let count = match (count, read_number(var, "SLURM_ARRAY_TASK_COUNT")?, max) {
-        (Some(n), _, _) | (None, Some(n), _) => n,
-        (None, None, Some(max)) if max >= min => (max - min) / step + 1,
-        _ => {
-            return Err(
-                "--shard auto: SLURM_ARRAY_TASK_ID is set but neither SLURM_ARRAY_TASK_COUNT nor SLURM_ARRAY_TASK_MAX".into(),
-            );
-        }
-    };
-    if id < min || !(id - min).is_multiple_of(step) {
-        return Err(format!(
-            "--shard auto: SLURM_ARRAY_TASK_ID {id} is not one of the array's ids from {min} in steps of {step}"
-        ));
-    }
-    checked(
-        (id - min) / step,
-        count,
-        &format!("SLURM_ARRAY_TASK_ID {id}"),
-    )
-}
-
-/// A Kubernetes Indexed Job's pod: `JOB_COMPLETION_INDEX` counts from 0.
-fn kubernetes_shard(
-    var: &impl Fn(&str) -> Option<String>,
-    index: &str,
-    count: Option<u64>,
-) -> Result<Shard, String> {
-    let index = number("JOB_COMPLETION_INDEX", index)?;
-    let count = match count {
-        Some(n) => n,
-        None => read_number(var, SHARDS_VAR)?.ok_or_else(|| {
-            format!(
-                "--shard auto: JOB_COMPLETION_INDEX is set but not the shard count; give --shard-count N or set {SHARDS_VAR} (the Job's completions)"
-            )
-        })?,
-    };
-    checked(index, count, &format!("JOB_COMPLETION_INDEX {index}"))
 }
 
 fn checked(index: u64, count: u64, what: &str) -> Result<Shard, String> {
@@ -244,40 +213,47 @@ mod tests {
     }
 
     #[test]
-    fn slurm_arrays_from_any_first_id() {
-        let from_zero = [
-            ("SLURM_ARRAY_TASK_ID", "3"),
-            ("SLURM_ARRAY_TASK_COUNT", "4"),
-        ];
-        assert_eq!(
-            Shard::from_env(env(&from_zero), None),
-            Ok(Shard { index: 3, count: 4 })
-        );
-        let from_one = [
+    fn slurm_task_ids_are_shard_numbers() {
+        let first = [
             ("SLURM_ARRAY_TASK_ID", "1"),
             ("SLURM_ARRAY_TASK_MIN", "1"),
             ("SLURM_ARRAY_TASK_MAX", "8"),
+            (SHARDS_VAR, "8"),
         ];
         assert_eq!(
-            Shard::from_env(env(&from_one), None),
+            Shard::from_env(env(&first), None),
             Ok(Shard { index: 0, count: 8 })
         );
-        let stepped = [
-            ("SLURM_ARRAY_TASK_ID", "4"),
-            ("SLURM_ARRAY_TASK_MIN", "0"),
-            ("SLURM_ARRAY_TASK_MAX", "6"),
-            ("SLURM_ARRAY_TASK_STEP", "2"),
+        // Failed tasks 5 and 12 of 32 resubmitted as `sbatch --array=5,12`: Slurm reports a
+        // two-task array from 5 to 12, and task 12 is still shard 12 of 32.
+        let rerun = [
+            ("SLURM_ARRAY_TASK_ID", "12"),
+            ("SLURM_ARRAY_TASK_MIN", "5"),
+            ("SLURM_ARRAY_TASK_MAX", "12"),
+            ("SLURM_ARRAY_TASK_COUNT", "2"),
+            (SHARDS_VAR, "32"),
         ];
         assert_eq!(
-            Shard::from_env(env(&stepped), None),
-            Ok(Shard { index: 2, count: 4 })
+            Shard::from_env(env(&rerun), None),
+            Ok(Shard {
+                index: 11,
+                count: 32
+            })
         );
-        let no_count = [("SLURM_ARRAY_TASK_ID", "1")];
-        assert!(Shard::from_env(env(&no_count), None).is_err());
-        let past_end = [
-            ("SLURM_ARRAY_TASK_ID", "4"),
-            ("SLURM_ARRAY_TASK_COUNT", "4"),
-        ];
+        assert_eq!(
+            Shard::from_env(env(&rerun[..4]), Some(32)),
+            Ok(Shard {
+                index: 11,
+                count: 32
+            })
+        );
+        // Without the run's count the array's own size would be a guess: refused.
+        let e = Shard::from_env(env(&rerun[..4]), None).unwrap_err();
+        assert!(e.contains(SHARDS_VAR) && e.contains("--shard-count"), "{e}");
+        let zero = [("SLURM_ARRAY_TASK_ID", "0"), (SHARDS_VAR, "4")];
+        let e = Shard::from_env(env(&zero), None).unwrap_err();
+        assert!(e.contains("counted from 1"), "{e}");
+        let past_end = [("SLURM_ARRAY_TASK_ID", "5"), (SHARDS_VAR, "4")];
         let e = Shard::from_env(env(&past_end), None).unwrap_err();
         assert!(e.contains("shard 5 of 4"), "{e}");
     }
