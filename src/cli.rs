@@ -411,7 +411,7 @@ pub fn run(cli: Cli) -> Exit {
         },
         Command::Simulate(args) => simulate(&cli.data, args),
         Command::Replay(args) => match args.moves.clone() {
-            Some(file) => replay_moves(&cli.data, &args.run.game, &file),
+            Some(file) => replay_moves(&cli.data, &args.run.game, &file, args.observer.as_deref()),
             None => replay(&cli.data, args),
         },
         Command::Play(args) => play(&cli.data, args),
@@ -685,7 +685,7 @@ fn analyze(data: &Path, args: AnalyzeArgs) -> Exit {
     }
 }
 
-fn replay_moves(data: &Path, slug: &str, file: &Path) -> Exit {
+fn replay_moves(data: &Path, slug: &str, file: &Path, observer: Option<&str>) -> Exit {
     let game = match load_one(data, slug) {
         Ok(g) => g,
         Err(exit) => return exit,
@@ -701,7 +701,7 @@ fn replay_moves(data: &Path, slug: &str, file: &Path) -> Exit {
         }
         Err(e) => return usage(e),
     };
-    match crate::play::replay_transcript(&game, &transcript) {
+    match crate::play::replay_transcript(&game, &transcript, observer) {
         Ok(lines) => {
             for l in lines {
                 println!("{l}");

@@ -7,43 +7,10 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use super::{EngineTask, SimOptions, Step, checked_config, play_watched, seat_names, seat_specs};
-use crate::engine::{Engine, Player, State, Turn};
+use crate::engine::view;
+pub use crate::engine::view::Observer;
+use crate::engine::{Engine, State};
 use crate::model::Game;
-
-/// Whose eyes the replay shows the hands through.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Observer {
-    /// One seat (0-based): its own hand only.
-    Seat(Player),
-    /// Every hand.
-    Omniscient,
-}
-
-impl Observer {
-    /// `--observer`: a seat counted from 1 or a seat's name (`police`), among `names`.
-    pub fn parse(text: &str, names: &[String]) -> Result<Observer, String> {
-        let by_number = text
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=names.len()).contains(n))
-            .map(|n| n - 1);
-        let by_name = names.iter().position(|n| n.eq_ignore_ascii_case(text));
-        by_number.or(by_name).map(Observer::Seat).ok_or_else(|| {
-            format!(
-                "--observer takes a seat from 1 to {} or a seat's name ({}), not `{text}`",
-                names.len(),
-                names.join(", ")
-            )
-        })
-    }
-
-    fn sees(self, seat: Player) -> bool {
-        match self {
-            Observer::Seat(s) => s == seat,
-            Observer::Omniscient => true,
-        }
-    }
-}
 
 /// A seat's hand, as far as the observer may see it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -92,7 +59,7 @@ pub struct Replay {
     pub game: String,
     pub seed: u64,
     pub index: u64,
-    /// `omniscient` or the observing seat's name.
+    /// `omniscient`, `public` (no hand) or the observing seat's name.
     pub observer: String,
     pub setup: Table,
     pub steps: Vec<ReplayStep>,
@@ -156,6 +123,7 @@ pub fn replay(
                 index: self.index,
                 observer: match observer {
                     Observer::Seat(s) => names[s].clone(),
+                    Observer::Public => "public".into(),
                     Observer::Omniscient => "omniscient".into(),
                 },
                 setup: recorder.setup.unwrap_or_else(|| Table {
@@ -190,8 +158,8 @@ struct Recorder<'a, S: State> {
     observer: Observer,
     setup: Option<Table>,
     steps: Vec<ReplayStep>,
-    /// The state before the move last recorded, for the events inside it.
-    before: Option<S>,
+    /// The state before the move last recorded, and the move.
+    before: Option<(S, S::Action)>,
     /// Each seat's points in the final state, where the game scores points.
     points: Option<Vec<i64>>,
 }
@@ -221,53 +189,54 @@ impl<'a, S: State> Recorder<'a, S> {
             self.points = s.final_points();
         }
         if let Step::Move(s, action) = step {
-            let (number, by) = match s.turn() {
-                Turn::Player(p) => (Some(s.moves_played() + 1), self.names[p].clone()),
-                _ => (None, "chance".to_string()),
-            };
-            let action_words = match (s.turn(), self.observer) {
-                (Turn::Player(_), _) => s.action_name(action),
-                (_, Observer::Seat(seat)) => s.chance_name(action, Some(seat)),
-                (_, Observer::Omniscient) => s.chance_name(action, None),
+            let by = match s.turn() {
+                crate::engine::Turn::Player(p) => self.names[p].clone(),
+                _ => "chance".to_string(),
             };
             self.steps.push(ReplayStep {
-                number,
+                number: None,
                 by,
-                action: action_words,
+                action: String::new(),
                 events: Vec::new(),
                 after: Table {
                     public: String::new(),
                     hands: Vec::new(),
                 },
             });
-            self.before = Some(s.clone());
+            self.before = Some((s.clone(), action));
         }
     }
 
-    /// Fills in the last step's table and hidden events from the state after it.
+    /// Fills in the last step from the state after it: the move's words, the events inside
+    /// it and the table, as the observer knows them.
     fn complete_last(&mut self, after: &S) {
         let table = self.table(after);
-        let events = match &self.before {
-            Some(before) => after.hidden_events(before),
-            None => Vec::new(),
+        let Some((before, action)) = &self.before else {
+            return;
         };
+        let seen = view::seen(before, *action, after, self.observer);
         if let Some(last) = self.steps.last_mut() {
+            last.number = seen.number;
+            last.action = seen.action;
+            last.events = seen.events;
             last.after = table;
-            last.events = events;
         }
     }
 
     fn table(&self, s: &S) -> Table {
-        let public = s.public_view();
-        let hands = (0..s.num_players())
-            .filter(|&p| self.observer.sees(p))
-            .map(|p| SeatView {
-                seat: p + 1,
-                name: self.names[p].clone(),
-                view: s.private_view(p),
-            })
-            .collect();
-        Table { public, hands }
+        let t = view::table(s, self.observer);
+        Table {
+            public: t.public,
+            hands: t
+                .hands
+                .into_iter()
+                .map(|(p, view)| SeatView {
+                    seat: p + 1,
+                    name: self.names[p].clone(),
+                    view,
+                })
+                .collect(),
+        }
     }
 }
 
@@ -281,10 +250,10 @@ impl Replay {
             self.game,
             self.index,
             self.seed,
-            if self.observer == "omniscient" {
-                "an onlooker who sees every hand".to_string()
-            } else {
-                format!("the {}", self.observer)
+            match self.observer.as_str() {
+                "omniscient" => "an onlooker who sees every hand".to_string(),
+                "public" => "every seat sees them (none)".to_string(),
+                seat => format!("the {seat}"),
             }
         );
         let _ = writeln!(out, "\nsetup:");
