@@ -237,10 +237,11 @@ pub struct ReplayArgs {
     /// file).
     #[arg(long, value_name = "FILE", conflicts_with = "index")]
     pub moves: Option<PathBuf>,
-    /// Show only this seat's hand: a number from 1 or its name (`police`).
+    /// Show the game as this seat sees it: a number from 1 or its name (`police`).
     #[arg(long, value_name = "SEAT", conflicts_with = "omniscient")]
     pub observer: Option<String>,
-    /// Show every hand (the default).
+    /// Show every hand and every card drawn (the default, but with `--moves`: as the person
+    /// who played the saved game saw it).
     #[arg(long)]
     pub omniscient: bool,
     /// Write the replay as JSON to FILE instead (`-` or no FILE: standard output).
@@ -411,7 +412,13 @@ pub fn run(cli: Cli) -> Exit {
         },
         Command::Simulate(args) => simulate(&cli.data, args),
         Command::Replay(args) => match args.moves.clone() {
-            Some(file) => replay_moves(&cli.data, &args.run.game, &file, args.observer.as_deref()),
+            Some(file) => {
+                let observer = match args.omniscient {
+                    true => Some("omniscient"),
+                    false => args.observer.as_deref(),
+                };
+                replay_moves(&cli.data, &args.run.game, &file, observer)
+            }
             None => replay(&cli.data, args),
         },
         Command::Play(args) => play(&cli.data, args),

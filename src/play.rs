@@ -62,6 +62,15 @@ impl Transcript {
             .map_err(|e| format!("{}: {e}", path.display()))
     }
 
+    /// Whose eyes the game was played through: the person's seat (what every seat knows
+    /// when several people shared the screen).
+    pub fn observer(&self) -> Observer {
+        let people: Vec<usize> = (0..self.seats.len())
+            .filter(|&p| self.seats[p] == PERSON)
+            .collect();
+        Observer::of_people(&people)
+    }
+
     fn config(&self) -> Config {
         Config {
             players: self.players,
@@ -167,7 +176,8 @@ pub fn play(
 }
 
 /// `printplay replay GAME --moves FILE`: a saved game move by move, in words, as `observer`
-/// sees it (a seat by number from 1 or by name; `None`: an onlooker who sees every hand).
+/// sees it (a seat by number from 1 or by name, or `omniscient`; `None`: as it was played,
+/// [`Transcript::observer`]).
 pub fn replay_transcript(
     game: &Game,
     transcript: &Transcript,
@@ -185,7 +195,7 @@ pub fn replay_transcript(
             let names = seat_names(&engine, game, t.players);
             let observer = match self.observer {
                 Some(text) => Observer::parse(text, &names)?,
-                None => Observer::Omniscient,
+                None => t.observer(),
             };
             let who = match observer {
                 Observer::Seat(p) => format!("seat {} ({}, {})", p + 1, names[p], t.seats[p]),
@@ -337,12 +347,7 @@ impl<'e, E: Engine> Session<'e, E> {
             })
             .collect::<Result<Vec<_>, String>>()?;
         let state = new_state(engine, &t)?;
-        let people: Vec<usize> = (0..bots.len()).filter(|&p| bots[p].is_none()).collect();
-        let observer = match people.as_slice() {
-            [one] => Observer::Seat(*one),
-            [] => Observer::Omniscient,
-            _ => Observer::Public,
-        };
+        let observer = t.observer();
         let mut session = Session {
             engine,
             state,

@@ -26,8 +26,12 @@ pub enum Observer {
 }
 
 impl Observer {
-    /// `--observer`: a seat counted from 1 or a seat's name (`police`), among `names`.
+    /// `--observer`: a seat counted from 1 or a seat's name (`police`), among `names`, or
+    /// `omniscient`.
     pub fn parse(text: &str, names: &[String]) -> Result<Observer, String> {
+        if text.eq_ignore_ascii_case("omniscient") {
+            return Ok(Observer::Omniscient);
+        }
         let by_number = text
             .parse::<usize>()
             .ok()
@@ -36,11 +40,22 @@ impl Observer {
         let by_name = names.iter().position(|n| n.eq_ignore_ascii_case(text));
         by_number.or(by_name).map(Observer::Seat).ok_or_else(|| {
             format!(
-                "--observer takes a seat from 1 to {} or a seat's name ({}), not `{text}`",
+                "--observer takes a seat from 1 to {} or a seat's name ({}), or `omniscient`, not `{text}`",
                 names.len(),
                 names.join(", ")
             )
         })
+    }
+
+    /// Whose eyes a game played by people shows moves through (`people`: the seats a person
+    /// plays): the one person's seat; what every seat knows when several people share the
+    /// screen; everything when nobody plays.
+    pub fn of_people(people: &[Player]) -> Observer {
+        match people {
+            [one] => Observer::Seat(*one),
+            [] => Observer::Omniscient,
+            _ => Observer::Public,
+        }
     }
 
     /// Whether the observer sees `seat`'s hand.
