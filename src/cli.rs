@@ -230,12 +230,12 @@ pub struct SimulateArgs {
 pub struct ReplayArgs {
     #[command(flatten)]
     pub run: RunArgs,
-    /// The game's index in the run (0-based, as `simulate --csv` numbers them).
-    #[arg(long = "game", required_unless_present = "moves")]
-    pub index: Option<u64>,
+    /// The game's number in the run, counted from 1 (as `simulate --csv` numbers them).
+    #[arg(long = "game", value_name = "K", required_unless_present = "moves")]
+    pub number: Option<u64>,
     /// Instead, a game saved by `printplay play` (its seed, seats and variants are in the
     /// file).
-    #[arg(long, value_name = "FILE", conflicts_with = "index")]
+    #[arg(long, value_name = "FILE", conflicts_with = "number")]
     pub moves: Option<PathBuf>,
     /// Show the game as this seat sees it: a number from 1 or its name (`police`).
     #[arg(long, value_name = "SEAT", conflicts_with = "omniscient")]
@@ -799,8 +799,12 @@ fn replay(data: &Path, args: ReplayArgs) -> Exit {
         Err(exit) => return exit,
     };
     let observer = args.observer.as_deref().filter(|_| !args.omniscient);
+    let index = match args.number.unwrap_or(1).checked_sub(1) {
+        Some(index) => index,
+        None => return usage("--game counts games from 1, as `simulate --csv` numbers them"),
+    };
     let replay = sim_options(&args.run)
-        .and_then(|opts| crate::simulate::replay(&game, &opts, args.index.unwrap_or(0), observer));
+        .and_then(|opts| crate::simulate::replay(&game, &opts, index, observer));
     let replay = match replay {
         Ok(r) => r,
         Err(e) => return usage(e),

@@ -17,7 +17,9 @@ use serde::{Deserialize, Serialize};
 use crate::engine::view::{self, Observer};
 use crate::engine::{Bot, Config, Engine, State, Turn};
 use crate::model::Game;
-use crate::simulate::{EngineTask, game_rng, make_bot, seat_names, with_engine};
+use crate::simulate::{
+    EngineTask, game_rng, make_bot, seat_names, variants_in_effect, variants_line, with_engine,
+};
 
 /// Who plays a seat in a transcript: a person, or a bot spec.
 pub const PERSON: &str = "person";
@@ -202,7 +204,18 @@ pub fn replay_transcript(
                 Observer::Public => "every seat".to_string(),
                 Observer::Omniscient => "an onlooker who sees every hand".to_string(),
             };
-            let mut lines = vec![format!("-- setup, as {who} sees it --")];
+            let config = t.config();
+            let variants = variants_in_effect(engine.variants(), &config);
+            let mut lines = vec![
+                format!(
+                    "{} with seed {}, {} players; variants: {}",
+                    t.game,
+                    t.seed,
+                    t.players,
+                    variants_line(&variants)
+                ),
+                format!("-- setup, as {who} sees it --"),
+            ];
             table_lines(&view::table(&state, observer), &names, &mut lines);
             for (k, &index) in t.moves.iter().enumerate() {
                 let action = action_at(&state, index, k)?;

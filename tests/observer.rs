@@ -422,6 +422,25 @@ fn play_tells_the_person_only_their_own_draws() {
     ]);
     assert_eq!(replayed.code, 0, "{}", replayed.stderr);
     assert_eq!(draws(&replayed.stdout), (mine, all));
+    let head = replayed.stdout.lines().next().unwrap_or_default();
+    assert!(
+        head.starts_with("aether with seed 5, 2 players; variants: ")
+            && head.contains("setup=normal"),
+        "{head}"
+    );
+    // Without --observer, a saved game replays as the person saw it; --omniscient shows all.
+    let saved = save.to_str().unwrap();
+    let default = fixture.run(&["replay", "aether", "--moves", saved]);
+    assert_eq!(default.stdout, replayed.stdout);
+    let all = fixture.run(&["replay", "aether", "--moves", saved, "--omniscient"]);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert!(
+        all.stdout
+            .lines()
+            .any(|l| l.contains(" * ") && !l.contains("yellow") && !l.ends_with(" a tile")),
+        "{}",
+        all.stdout
+    );
     assert!(
         !replayed.stdout.lines().any(|l| l.trim() == "red:"),
         "{}",

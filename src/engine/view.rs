@@ -170,3 +170,25 @@ fn least_known<T: PartialEq>(players: usize, full: T, for_seat: impl Fn(Option<P
 /// A chance outcome as a seat is told it by an engine that does not name chance per seat
 /// ([`State::chance_name`]'s default): that something was decided at random, not what.
 pub const UNNAMED_CHANCE: &str = "a chance outcome, not shown to this seat";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn observers_are_read_and_chosen_by_who_plays() {
+        let names = ["criminal".to_string(), "police".to_string()];
+        assert_eq!(Observer::parse("2", &names), Ok(Observer::Seat(1)));
+        assert_eq!(Observer::parse("Police", &names), Ok(Observer::Seat(1)));
+        assert_eq!(
+            Observer::parse("omniscient", &names),
+            Ok(Observer::Omniscient)
+        );
+        assert!(Observer::parse("3", &names).unwrap_err().contains("1 to 2"));
+        assert_eq!(Observer::of_people(&[1]), Observer::Seat(1));
+        assert_eq!(Observer::of_people(&[0, 1]), Observer::Public);
+        assert_eq!(Observer::of_people(&[]), Observer::Omniscient);
+        assert!(Observer::Seat(1).sees_hand(1) && !Observer::Seat(1).sees_hand(0));
+        assert!(!Observer::Public.sees_hand(0) && Observer::Omniscient.sees_hand(0));
+    }
+}

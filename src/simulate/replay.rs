@@ -2,6 +2,7 @@
 //! table: after every move the public state and the hands the chosen observer may see, chance
 //! events named, and the final scores. The same game the simulator plays as game `index`.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use serde::Serialize;
@@ -9,7 +10,7 @@ use serde::Serialize;
 use super::{EngineTask, SimOptions, Step, checked_config, play_watched, seat_names, seat_specs};
 use crate::engine::view;
 pub use crate::engine::view::Observer;
-use crate::engine::{Engine, State};
+use crate::engine::{Config, Engine, State, Variant};
 use crate::model::Game;
 
 /// A seat's hand, as far as the observer may see it.
@@ -58,7 +59,13 @@ pub struct Score {
 pub struct Replay {
     pub game: String,
     pub seed: u64,
-    pub index: u64,
+    /// The game's number in the run, counted from 1 (`replay --game`, `simulate --csv`).
+    pub number: u64,
+    /// Seats at the table.
+    pub players: usize,
+    /// Every rule variant of the engine with the value this game was played with (the
+    /// defaults included), by name.
+    pub variants: BTreeMap<String, String>,
     /// `omniscient`, `public` (no hand) or the observing seat's name.
     pub observer: String,
     pub setup: Table,
@@ -71,7 +78,8 @@ pub struct Replay {
     pub end_stats: Vec<(String, f64)>,
 }
 
-/// Plays game `index` of the run `opts` describes and records it for `observer`
+/// Plays game `index` (0-based: the game's random stream; the game a person calls number
+/// `index + 1`) of the run `opts` describes and records it for `observer`
 /// (`None`: every hand shown). `observer` names a seat by number from 1 or by name.
 pub fn replay(
     game: &Game,
@@ -120,7 +128,9 @@ pub fn replay(
             Ok(Replay {
                 game: game.slug.clone(),
                 seed: self.opts.seed,
-                index: self.index,
+                number: self.index + 1,
+                players: config.players,
+                variants: variants_in_effect(engine.variants(), &config),
                 observer: match observer {
                     Observer::Seat(s) => names[s].clone(),
                     Observer::Public => "public".into(),
@@ -248,13 +258,19 @@ impl Replay {
             out,
             "{} game {} of seed {}, hands as {} sees them",
             self.game,
-            self.index,
+            self.number,
             self.seed,
             match self.observer.as_str() {
                 "omniscient" => "an onlooker who sees every hand".to_string(),
                 "public" => "every seat sees them (none)".to_string(),
                 seat => format!("the {seat}"),
             }
+        );
+        let _ = writeln!(
+            out,
+            "{} players; variants: {}",
+            self.players,
+            variants_line(&self.variants)
         );
         let _ = writeln!(out, "\nsetup:");
         write_table(&mut out, &self.setup);
@@ -318,4 +334,22 @@ fn write_table(out: &mut String, t: &Table) {
             let _ = writeln!(out, "        {line}");
         }
     }
+}
+
+/// Every variant of an engine with the value `config` plays it with (its default unless
+/// chosen), by name.
+pub fn variants_in_effect(variants: &[Variant], config: &Config) -> BTreeMap<String, String> {
+    variants
+        .iter()
+        .map(|v| (v.name.to_string(), config.variant(v).to_string()))
+        .collect()
+}
+
+/// Variants in words for a replay's head: `setup=normal, teams=off`, or `none`.
+pub fn variants_line(variants: &BTreeMap<String, String>) -> String {
+    if variants.is_empty() {
+        return "none".into();
+    }
+    let pairs: Vec<String> = variants.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    pairs.join(", ")
 }
