@@ -244,8 +244,15 @@ pub struct ReplayArgs {
     /// who played the saved game saw it).
     #[arg(long)]
     pub omniscient: bool,
-    /// Write the replay as JSON to FILE instead (`-` or no FILE: standard output).
-    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    /// Write the replay as JSON to FILE instead (`-` or no FILE: standard output); not for a
+    /// saved game (`--moves`), which replays as text.
+    #[arg(
+        long,
+        value_name = "FILE",
+        num_args = 0..=1,
+        default_missing_value = "-",
+        conflicts_with = "moves"
+    )]
     pub json: Option<PathBuf>,
 }
 

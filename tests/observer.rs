@@ -432,6 +432,9 @@ fn play_tells_the_person_only_their_own_draws() {
     let saved = save.to_str().unwrap();
     let default = fixture.run(&["replay", "aether", "--moves", saved]);
     assert_eq!(default.stdout, replayed.stdout);
+    // A saved game replays as text only: --json is refused, not silently ignored.
+    let json = fixture.run(&["replay", "aether", "--moves", saved, "--json"]);
+    assert_eq!(json.code, 2, "{}", json.stdout);
     let all = fixture.run(&["replay", "aether", "--moves", saved, "--omniscient"]);
     assert_eq!(all.code, 0, "{}", all.stderr);
     assert!(
