@@ -13,7 +13,7 @@
 //!   knows). A drawn tile named to the other seats, or the order the police put cards back in
 //!   named to the criminal, fails here.
 //! * Tables: a determinization for a seat (everything it cannot see dealt afresh) shows that
-//!   seat the same table and the same observation as the real game.
+//!   seat, and the public, the same table, and the seat the same observation, as the real game.
 //!
 //! Then one test per shipped game runs `replay --observer` through the library and the CLI
 //! and looks for the leaks the issue reported, and one drives `play`.
@@ -122,6 +122,7 @@ fn check_node<S: State>(
     for s in 0..n {
         let d = state.determinize(s, rng);
         if view::table(&d, Observer::Seat(s)) != view::table(state, Observer::Seat(s))
+            || view::table(&d, Observer::Public) != view::table(state, Observer::Public)
             || view::seat_view(&d, s) != view::seat_view(state, s)
         {
             return Err(format!(
