@@ -200,7 +200,12 @@ pub fn replay_transcript(
                 None => t.observer(),
             };
             let who = match observer {
-                Observer::Seat(p) => format!("seat {} ({}, {})", p + 1, names[p], t.seats[p]),
+                Observer::Seat(p) => format!(
+                    "seat {} ({}, {})",
+                    p + 1,
+                    names.get(p).map_or("?", String::as_str),
+                    t.seats.get(p).map_or("?", String::as_str)
+                ),
                 Observer::Public => "every seat".to_string(),
                 Observer::Omniscient => "an onlooker who sees every hand".to_string(),
             };
