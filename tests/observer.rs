@@ -478,3 +478,40 @@ fn run_with_input(data: &Path, args: &[&str], input: &str) -> common::Run {
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
+
+/// The rule has one way in: outside the engines themselves (src/games, src/engine), no code
+/// asks a state for its words directly; everything that shows a game goes through
+/// `engine::view`. A new output that called `action_name` or `observation` itself would show
+/// every seat everything.
+#[test]
+fn only_the_view_module_asks_a_state_for_words() {
+    const WORDS: [&str; 7] = [
+        ".action_name(",
+        ".move_name(",
+        ".chance_name(",
+        ".hidden_events(",
+        ".observation(",
+        ".public_view(",
+        ".private_view(",
+    ];
+    fn walk(dir: &Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if !path.ends_with("games") && !path.ends_with("engine") {
+                    walk(&path, found);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (n, line) in text.lines().enumerate() {
+                    if WORDS.iter().any(|w| line.contains(w)) {
+                        found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                    }
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(&common::repo().join("src"), &mut found);
+    assert!(found.is_empty(), "{found:#?}");
+}
