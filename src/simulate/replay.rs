@@ -262,7 +262,7 @@ impl Replay {
             self.seed,
             match self.observer.as_str() {
                 "omniscient" => "an onlooker who sees every hand".to_string(),
-                "public" => "every seat sees them (none)".to_string(),
+                "public" => "every seat sees them: none shown".to_string(),
                 seat => format!("the {seat}"),
             }
         );
