@@ -230,21 +230,29 @@ pub struct SimulateArgs {
 pub struct ReplayArgs {
     #[command(flatten)]
     pub run: RunArgs,
-    /// The game's index in the run (0-based, as `simulate --csv` numbers them).
-    #[arg(long = "game", required_unless_present = "moves")]
-    pub index: Option<u64>,
+    /// The game's number in the run, counted from 1 (as `simulate --csv` numbers them).
+    #[arg(long = "game", value_name = "K", required_unless_present = "moves")]
+    pub number: Option<u64>,
     /// Instead, a game saved by `printplay play` (its seed, seats and variants are in the
     /// file).
-    #[arg(long, value_name = "FILE", conflicts_with = "index")]
+    #[arg(long, value_name = "FILE", conflicts_with = "number")]
     pub moves: Option<PathBuf>,
-    /// Show only this seat's hand: a number from 1 or its name (`police`).
+    /// Show the game as this seat sees it: a number from 1 or its name (`police`).
     #[arg(long, value_name = "SEAT", conflicts_with = "omniscient")]
     pub observer: Option<String>,
-    /// Show every hand (the default).
+    /// Show every hand and every card drawn (the default, but with `--moves`: as the person
+    /// who played the saved game saw it).
     #[arg(long)]
     pub omniscient: bool,
-    /// Write the replay as JSON to FILE instead (`-` or no FILE: standard output).
-    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    /// Write the replay as JSON to FILE instead (`-` or no FILE: standard output); not for a
+    /// saved game (`--moves`), which replays as text.
+    #[arg(
+        long,
+        value_name = "FILE",
+        num_args = 0..=1,
+        default_missing_value = "-",
+        conflicts_with = "moves"
+    )]
     pub json: Option<PathBuf>,
 }
 
@@ -411,7 +419,13 @@ pub fn run(cli: Cli) -> Exit {
         },
         Command::Simulate(args) => simulate(&cli.data, args),
         Command::Replay(args) => match args.moves.clone() {
-            Some(file) => replay_moves(&cli.data, &args.run.game, &file),
+            Some(file) => {
+                let observer = match args.omniscient {
+                    true => Some("omniscient"),
+                    false => args.observer.as_deref(),
+                };
+                replay_moves(&cli.data, &args.run.game, &file, observer)
+            }
             None => replay(&cli.data, args),
         },
         Command::Play(args) => play(&cli.data, args),
@@ -685,7 +699,7 @@ fn analyze(data: &Path, args: AnalyzeArgs) -> Exit {
     }
 }
 
-fn replay_moves(data: &Path, slug: &str, file: &Path) -> Exit {
+fn replay_moves(data: &Path, slug: &str, file: &Path, observer: Option<&str>) -> Exit {
     let game = match load_one(data, slug) {
         Ok(g) => g,
         Err(exit) => return exit,
@@ -701,7 +715,7 @@ fn replay_moves(data: &Path, slug: &str, file: &Path) -> Exit {
         }
         Err(e) => return usage(e),
     };
-    match crate::play::replay_transcript(&game, &transcript) {
+    match crate::play::replay_transcript(&game, &transcript, observer) {
         Ok(lines) => {
             for l in lines {
                 println!("{l}");
@@ -792,8 +806,12 @@ fn replay(data: &Path, args: ReplayArgs) -> Exit {
         Err(exit) => return exit,
     };
     let observer = args.observer.as_deref().filter(|_| !args.omniscient);
+    let index = match args.number.unwrap_or(1).checked_sub(1) {
+        Some(index) => index,
+        None => return usage("--game counts games from 1, as `simulate --csv` numbers them"),
+    };
     let replay = sim_options(&args.run)
-        .and_then(|opts| crate::simulate::replay(&game, &opts, args.index.unwrap_or(0), observer));
+        .and_then(|opts| crate::simulate::replay(&game, &opts, index, observer));
     let replay = match replay {
         Ok(r) => r,
         Err(e) => return usage(e),

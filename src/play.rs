@@ -14,9 +14,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::view::{self, Observer};
 use crate::engine::{Bot, Config, Engine, State, Turn};
 use crate::model::Game;
-use crate::simulate::{EngineTask, game_rng, make_bot, with_engine};
+use crate::simulate::{
+    EngineTask, game_rng, make_bot, seat_names, variants_in_effect, variants_line, with_engine,
+};
 
 /// Who plays a seat in a transcript: a person, or a bot spec.
 pub const PERSON: &str = "person";
@@ -59,6 +62,15 @@ impl Transcript {
     pub fn save(&self, path: &Path) -> Result<(), String> {
         crate::output::write_atomic(path, self.to_toml().as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Whose eyes the game was played through: the person's seat (what every seat knows
+    /// when several people shared the screen).
+    pub fn observer(&self) -> Observer {
+        let people: Vec<usize> = (0..self.seats.len())
+            .filter(|&p| self.seats[p] == PERSON)
+            .collect();
+        Observer::of_people(&people)
     }
 
     fn config(&self) -> Config {
@@ -165,36 +177,79 @@ pub fn play(
     with_engine(game, Task { opts, input, out })
 }
 
-/// `printplay replay GAME --moves FILE`: a saved game move by move, in words.
-pub fn replay_transcript(game: &Game, transcript: &Transcript) -> Result<Vec<String>, String> {
+/// `printplay replay GAME --moves FILE`: a saved game move by move, in words, as `observer`
+/// sees it (a seat by number from 1 or by name, or `omniscient`; `None`: as it was played,
+/// [`Transcript::observer`]).
+pub fn replay_transcript(
+    game: &Game,
+    transcript: &Transcript,
+    observer: Option<&str>,
+) -> Result<Vec<String>, String> {
     struct Task<'a> {
         transcript: &'a Transcript,
+        observer: Option<&'a str>,
     }
     impl EngineTask for Task<'_> {
         type Output = Vec<String>;
-        fn run<E: Engine>(self, engine: E, _game: &Game) -> Result<Vec<String>, String> {
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Vec<String>, String> {
             let t = self.transcript;
             let mut state = new_state(&engine, t)?;
-            let mut lines = Vec::new();
-            for p in 0..state.num_players() {
-                lines.push(format!(
-                    "-- setup as seat {} ({}) sees it --",
+            let names = seat_names(&engine, game, t.players);
+            let observer = match self.observer {
+                Some(text) => Observer::parse(text, &names)?,
+                None => t.observer(),
+            };
+            let who = match observer {
+                Observer::Seat(p) => format!(
+                    "seat {} ({}, {})",
                     p + 1,
-                    t.seats[p]
-                ));
-                lines.extend(state.observation(p).lines().map(|l| format!("   {l}")));
-            }
+                    names.get(p).map_or("?", String::as_str),
+                    t.seats.get(p).map_or("?", String::as_str)
+                ),
+                Observer::Public => "every seat".to_string(),
+                Observer::Omniscient => "an onlooker who sees every hand".to_string(),
+            };
+            let config = t.config();
+            let variants = variants_in_effect(engine.variants(), &config);
+            let mut lines = vec![
+                format!(
+                    "{} with seed {}, {} players; variants: {}",
+                    t.game,
+                    t.seed,
+                    t.players,
+                    variants_line(&variants)
+                ),
+                format!("-- setup, as {who} sees it --"),
+            ];
+            table_lines(&view::table(&state, observer), &names, &mut lines);
             for (k, &index) in t.moves.iter().enumerate() {
                 let action = action_at(&state, index, k)?;
-                lines.push(move_line(&state, action));
+                let before = state.clone();
                 state.apply(action);
                 check_failure(&state)?;
+                lines.extend(move_lines(&before, action, &state, observer));
             }
             lines.push(end_line(&state, &t.seats));
             Ok(lines)
         }
     }
-    with_engine(game, Task { transcript })
+    with_engine(
+        game,
+        Task {
+            transcript,
+            observer,
+        },
+    )
+}
+
+/// The table's lines, indented, each hand under its seat's name.
+fn table_lines(table: &view::Table, names: &[String], lines: &mut Vec<String>) {
+    lines.extend(table.public.lines().map(|l| format!("   {l}")));
+    for (seat, hand) in &table.hands {
+        let name = names.get(*seat).map_or("?", String::as_str);
+        lines.push(format!("   {name}:"));
+        lines.extend(hand.lines().map(|l| format!("     {l}")));
+    }
 }
 
 fn new_state<E: Engine>(engine: &E, t: &Transcript) -> Result<E::State, String> {
@@ -231,18 +286,23 @@ fn action_at<S: State>(state: &S, index: usize, k: usize) -> Result<S::Action, S
     })
 }
 
-/// One move as `printplay replay` prints it: the move number, `*` for chance, the name.
-pub fn move_line<S: State>(state: &S, action: S::Action) -> String {
-    let mark = if state.turn() == Turn::Chance {
-        "  *"
-    } else {
-        ""
-    };
-    format!(
+/// One move as `play` and `replay --moves` print it, as `observer` knows it: the move
+/// number, `*` for chance, the words; then each chance event inside it on a line of its own.
+pub fn move_lines<S: State>(
+    before: &S,
+    action: S::Action,
+    after: &S,
+    observer: Observer,
+) -> Vec<String> {
+    let seen = view::seen(before, action, after, observer);
+    let mark = if seen.by.is_none() { "  *" } else { "" };
+    let mut lines = vec![format!(
         "{:>4}{mark} {}",
-        state.moves_played() + 1,
-        state.action_name(action)
-    )
+        before.moves_played() + 1,
+        seen.action
+    )];
+    lines.extend(seen.events.iter().map(|e| format!("        chance: {e}")));
+    lines
 }
 
 fn end_line<S: State>(state: &S, seats: &[String]) -> String {
@@ -271,6 +331,9 @@ struct Session<'e, E: Engine> {
     save: Option<PathBuf>,
     state: E::State,
     bots: Vec<Option<Box<dyn Bot<E::State>>>>,
+    /// Whose eyes the moves are named for: the person's seat; every seat's when several
+    /// people share the screen.
+    observer: Observer,
 }
 
 /// What the person typed.
@@ -302,10 +365,12 @@ impl<'e, E: Engine> Session<'e, E> {
             })
             .collect::<Result<Vec<_>, String>>()?;
         let state = new_state(engine, &t)?;
+        let observer = t.observer();
         let mut session = Session {
             engine,
             state,
             bots,
+            observer,
             save: opts.save,
             transcript: Transcript {
                 moves: Vec::new(),
@@ -371,8 +436,11 @@ impl<'e, E: Engine> Session<'e, E> {
                 }
             };
             let action = action_at(&self.state, chosen, k)?;
-            writeln!(out, "{}", move_line(&self.state, action)).map_err(io)?;
+            let before = self.state.clone();
             self.record(chosen, action)?;
+            for line in move_lines(&before, action, &self.state, self.observer) {
+                writeln!(out, "{line}").map_err(io)?;
+            }
             if let Some(path) = &self.save {
                 self.transcript.save(path)?;
             }
@@ -381,7 +449,7 @@ impl<'e, E: Engine> Session<'e, E> {
         if finished {
             for p in (0..self.state.num_players()).filter(|&p| self.is_person(p)) {
                 writeln!(out, "-- the end, as seat {} sees it --", p + 1).map_err(io)?;
-                writeln!(out, "{}", self.state.observation(p)).map_err(io)?;
+                writeln!(out, "{}", view::seat_view(&self.state, p)).map_err(io)?;
             }
         }
         Ok(Played {
@@ -431,13 +499,13 @@ impl<'e, E: Engine> Session<'e, E> {
         let io = |e: std::io::Error| format!("the terminal: {e}");
         let mut shown = false;
         loop {
-            let legal = self.state.legal_actions();
+            let legal = view::choices(&self.state, seat);
             check_failure(&self.state)?;
             if !shown {
                 writeln!(out, "-- seat {} to play --", seat + 1).map_err(io)?;
-                writeln!(out, "{}", self.state.observation(seat)).map_err(io)?;
-                for (i, &a) in legal.iter().enumerate() {
-                    writeln!(out, "  {:>3}. {}", i + 1, self.state.action_name(a)).map_err(io)?;
+                writeln!(out, "{}", view::seat_view(&self.state, seat)).map_err(io)?;
+                for (i, name) in legal.iter().enumerate() {
+                    writeln!(out, "  {:>3}. {name}", i + 1).map_err(io)?;
                 }
                 shown = true;
             }

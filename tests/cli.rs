@@ -306,7 +306,7 @@ fn a_closed_stdout_pipe_ends_quietly_with_status_0() {
     let out = out.to_str().unwrap();
     for args in [
         &["simulate", "aether", "--games", "50", "--out", out][..],
-        &["replay", "aether", "--game", "0"][..],
+        &["replay", "aether", "--game", "1"][..],
     ] {
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_printplay"))
             .args(["--data", data])

@@ -580,7 +580,7 @@ fn csv_has_a_row_per_game() {
     for (i, line) in lines[1..].iter().enumerate() {
         let cells: Vec<&str> = line.split(',').collect();
         assert_eq!(cells.len(), header.len(), "{line}");
-        assert_eq!(cells[game], i.to_string());
+        assert_eq!(cells[game], (i + 1).to_string(), "games count from 1");
         assert!(cells[moves].parse::<u32>().unwrap() > 0);
         assert_eq!(cells[turns], cells[stat], "{line}");
     }
@@ -1136,4 +1136,52 @@ fn capek_replay_hides_the_other_hand_s_draws() {
             && s.action != "player 1 draws a card"),
         "an onlooker sees every card"
     );
+}
+
+/// A replay says which game of the run it is counting from 1 (as `simulate --csv` and shards
+/// count), how many players and every variant in effect (the defaults included), in text and
+/// JSON; `replay --game 1` is the library's first game and `--game 0` is refused.
+#[test]
+fn replay_counts_games_from_1_and_records_players_and_variants() {
+    let game = capek();
+    let o = SimOptions {
+        seed: 3,
+        variants: [("short-hand-draw".to_string(), "may".to_string())].into(),
+        ..Default::default()
+    };
+    let first = replay(&game, &o, 0, None).unwrap();
+    assert_eq!(first.number, 1);
+    assert_eq!(first.players, 2);
+    assert_eq!(first.variants["short-hand-draw"], "may");
+    assert!(
+        first.variants.len() > 1,
+        "defaults too: {:?}",
+        first.variants
+    );
+    let text = first.text();
+    let head: Vec<&str> = text.lines().take(2).collect();
+    assert!(
+        head[0].starts_with("capek-golems game 1 of seed 3"),
+        "{head:?}"
+    );
+    assert!(head[1].starts_with("2 players; variants: "), "{head:?}");
+    assert!(head[1].contains("short-hand-draw=may"), "{head:?}");
+    let cli = run_ok(printplay().args([
+        "replay",
+        "capek-golems",
+        "--seed",
+        "3",
+        "--variant",
+        "short-hand-draw=may",
+        "--game",
+        "1",
+        "--json",
+    ]));
+    assert_eq!(cli, first.to_json());
+    let json: Value = serde_json::from_str(&cli).unwrap();
+    assert_eq!(json["number"], 1);
+    assert_eq!(json["players"], 2);
+    assert_eq!(json["variants"]["short-hand-draw"], "may");
+    let refused = run_refused(printplay().args(["replay", "capek-golems", "--game", "0"]));
+    assert!(refused.contains("counts games from 1"), "{refused}");
 }

@@ -13,6 +13,7 @@ use rand_chacha::ChaCha8Rng;
 pub mod draws;
 pub mod lua;
 pub mod testing;
+pub mod view;
 
 use crate::model::Game;
 
@@ -58,14 +59,30 @@ pub trait State: Clone + Send + Sync + 'static {
     /// Per-player result once terminal: 1 for a win, 0 for a loss, shares for ties.
     fn returns(&self) -> Vec<f64>;
 
-    /// The action in words, as `printplay replay` prints it.
+    /// The action in words, in full: as the seat that makes the move, or an onlooker who sees
+    /// every hand, knows it. Outputs never show it directly; they ask [`view`], which picks
+    /// [`State::move_name`] or [`State::chance_name`] for the observer.
     fn action_name(&self, action: Self::Action) -> String;
 
-    /// A chance outcome in words as `observer` may know it (`None`: an onlooker who sees
-    /// every hand). An engine whose chance outcomes go into a hidden hand names them without
-    /// the card for other seats. The default: the outcome's [`State::action_name`].
-    fn chance_name(&self, action: Self::Action, _observer: Option<Player>) -> String {
+    /// A player's move in words as `observer` may know it (`None`: an onlooker who sees every
+    /// hand). An engine whose moves hide something from the other seats (the order cards are
+    /// put back on a pile, a secret choice) names them without it for those seats. The
+    /// default: the move's [`State::action_name`], for games whose moves are all in the open.
+    fn move_name(&self, action: Self::Action, _observer: Option<Player>) -> String {
         self.action_name(action)
+    }
+
+    /// A chance outcome in words as `observer` may know it (`None`: an onlooker who sees
+    /// every hand). An engine names an outcome that goes into a hidden hand without the card
+    /// for the other seats, and a public one (a card turned face up) in full. The default,
+    /// for an engine that does not say: the outcome's [`State::action_name`] for the
+    /// onlooker and [`view::UNNAMED_CHANCE`] for a seat, which cannot show a card it should
+    /// not.
+    fn chance_name(&self, action: Self::Action, observer: Option<Player>) -> String {
+        match observer {
+            None => self.action_name(action),
+            Some(_) => view::UNNAMED_CHANCE.to_string(),
+        }
     }
 
     /// What `player` can see, in words (hands of others and draw piles hidden).
@@ -85,8 +102,9 @@ pub trait State: Clone + Send + Sync + 'static {
     }
 
     /// Chance events inside the last move that no chance outcome shows (a card discarded at
-    /// random, a reshuffle), in words, given the state before it. The default: none.
-    fn hidden_events(&self, _before: &Self) -> Vec<String> {
+    /// random, a reshuffle), in words as `observer` may know them (`None`: an onlooker who
+    /// sees every hand), given the state before it. The default: none.
+    fn hidden_events(&self, _before: &Self, _observer: Option<Player>) -> Vec<String> {
         Vec::new()
     }
 

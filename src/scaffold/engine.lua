@@ -54,6 +54,7 @@ function game.setup(config, rng)
     deck = {}, -- cards left to draw: count per design
     hands = {}, -- hands[seat][design] = count
     rows = {}, -- rows[seat][suit] = cards of that suit played
+    played = {}, -- played[seat] = the designs played, in order (face up: everyone sees them)
     scores = {},
     current = 1,
     drawing = false, -- true while the player to act must draw (a chance event)
@@ -73,6 +74,7 @@ function game.setup(config, rng)
       state.hands[seat][i] = 0
     end
     state.rows[seat] = {}
+    state.played[seat] = {}
     state.scores[seat] = 0
     for _ = 1, each do
       local card = table.remove(cards)
@@ -165,6 +167,7 @@ function game.apply(state, action)
   state.scores[seat] = state.scores[seat] + points(state, seat, action)
   local suit = designs[action].fields.suit
   state.rows[seat][suit] = (state.rows[seat][suit] or 0) + 1
+  table.insert(state.played[seat], action)
   state.hands[seat][action] = state.hands[seat][action] - 1
   if cards_in(state.deck) > 0 then
     state.drawing = true
@@ -199,10 +202,16 @@ function game.action_name(state, action)
     state.current, d.name, d.fields.suit, d.fields.value, points(state, state.current, action))
 end
 
--- What `seat` can see, in words: their own hand, the others' hand sizes, every score.
+-- What `seat` can see, in words: their own hand, the others' hand sizes, every score and
+-- every row. Everything the table shows belongs here: printplay tells a seat no more than
+-- this about the others' moves.
 function game.observation(state, seat)
   local lines = {}
   for s = 1, state.players do
+    local row = {}
+    for _, design in ipairs(state.played[s]) do
+      row[#row + 1] = designs[design].name
+    end
     local hand = {}
     if s == seat then
       for i, n in ipairs(state.hands[s]) do
@@ -213,7 +222,8 @@ function game.observation(state, seat)
     else
       hand[1] = ("%d hidden cards"):format(cards_in(state.hands[s]))
     end
-    lines[#lines + 1] = ("player %d: %d points; hand %s"):format(s, state.scores[s], table.concat(hand, ", "))
+    lines[#lines + 1] = ("player %d: %d points; hand %s; row %s"):format(
+      s, state.scores[s], table.concat(hand, ", "), #row > 0 and table.concat(row, ", ") or "empty")
   end
   lines[#lines + 1] = ("deck: %d cards"):format(cards_in(state.deck))
   return table.concat(lines, "\n")

@@ -29,7 +29,7 @@ use crate::games::the_search::{self, SearchEngine};
 use crate::model::Game;
 
 pub use bots::make_bot;
-pub use replay::{Observer, Replay, replay};
+pub use replay::{Observer, Replay, replay, variants_in_effect, variants_line};
 pub use report::{
     BotNote, EXPLANATION, Reading, RestsOn, RunReport, SimFile, Summary, merge_files,
 };
@@ -258,7 +258,7 @@ pub fn play_watched<E: Engine>(
         actions: actions.counts(),
     };
     match state.failure() {
-        Some(e) => Err(format!("game {index}: {e}")),
+        Some(e) => Err(format!("game {}: {e}", index + 1)),
         None => Ok(result),
     }
 }

@@ -2,48 +2,16 @@
 //! table: after every move the public state and the hands the chosen observer may see, chance
 //! events named, and the final scores. The same game the simulator plays as game `index`.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use serde::Serialize;
 
 use super::{EngineTask, SimOptions, Step, checked_config, play_watched, seat_names, seat_specs};
-use crate::engine::{Engine, Player, State, Turn};
+use crate::engine::view;
+pub use crate::engine::view::Observer;
+use crate::engine::{Config, Engine, State, Variant};
 use crate::model::Game;
-
-/// Whose eyes the replay shows the hands through.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Observer {
-    /// One seat (0-based): its own hand only.
-    Seat(Player),
-    /// Every hand.
-    Omniscient,
-}
-
-impl Observer {
-    /// `--observer`: a seat counted from 1 or a seat's name (`police`), among `names`.
-    pub fn parse(text: &str, names: &[String]) -> Result<Observer, String> {
-        let by_number = text
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=names.len()).contains(n))
-            .map(|n| n - 1);
-        let by_name = names.iter().position(|n| n.eq_ignore_ascii_case(text));
-        by_number.or(by_name).map(Observer::Seat).ok_or_else(|| {
-            format!(
-                "--observer takes a seat from 1 to {} or a seat's name ({}), not `{text}`",
-                names.len(),
-                names.join(", ")
-            )
-        })
-    }
-
-    fn sees(self, seat: Player) -> bool {
-        match self {
-            Observer::Seat(s) => s == seat,
-            Observer::Omniscient => true,
-        }
-    }
-}
 
 /// A seat's hand, as far as the observer may see it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -91,8 +59,14 @@ pub struct Score {
 pub struct Replay {
     pub game: String,
     pub seed: u64,
-    pub index: u64,
-    /// `omniscient` or the observing seat's name.
+    /// The game's number in the run, counted from 1 (`replay --game`, `simulate --csv`).
+    pub number: u64,
+    /// Seats at the table.
+    pub players: usize,
+    /// Every rule variant of the engine with the value this game was played with (the
+    /// defaults included), by name.
+    pub variants: BTreeMap<String, String>,
+    /// `omniscient`, `public` (no hand) or the observing seat's name.
     pub observer: String,
     pub setup: Table,
     pub steps: Vec<ReplayStep>,
@@ -104,7 +78,8 @@ pub struct Replay {
     pub end_stats: Vec<(String, f64)>,
 }
 
-/// Plays game `index` of the run `opts` describes and records it for `observer`
+/// Plays game `index` (0-based: the game's random stream; the game a person calls number
+/// `index + 1`) of the run `opts` describes and records it for `observer`
 /// (`None`: every hand shown). `observer` names a seat by number from 1 or by name.
 pub fn replay(
     game: &Game,
@@ -153,9 +128,12 @@ pub fn replay(
             Ok(Replay {
                 game: game.slug.clone(),
                 seed: self.opts.seed,
-                index: self.index,
+                number: self.index + 1,
+                players: config.players,
+                variants: variants_in_effect(engine.variants(), &config),
                 observer: match observer {
                     Observer::Seat(s) => names[s].clone(),
+                    Observer::Public => "public".into(),
                     Observer::Omniscient => "omniscient".into(),
                 },
                 setup: recorder.setup.unwrap_or_else(|| Table {
@@ -190,8 +168,8 @@ struct Recorder<'a, S: State> {
     observer: Observer,
     setup: Option<Table>,
     steps: Vec<ReplayStep>,
-    /// The state before the move last recorded, for the events inside it.
-    before: Option<S>,
+    /// The state before the move last recorded, and the move.
+    before: Option<(S, S::Action)>,
     /// Each seat's points in the final state, where the game scores points.
     points: Option<Vec<i64>>,
 }
@@ -221,53 +199,54 @@ impl<'a, S: State> Recorder<'a, S> {
             self.points = s.final_points();
         }
         if let Step::Move(s, action) = step {
-            let (number, by) = match s.turn() {
-                Turn::Player(p) => (Some(s.moves_played() + 1), self.names[p].clone()),
-                _ => (None, "chance".to_string()),
-            };
-            let action_words = match (s.turn(), self.observer) {
-                (Turn::Player(_), _) => s.action_name(action),
-                (_, Observer::Seat(seat)) => s.chance_name(action, Some(seat)),
-                (_, Observer::Omniscient) => s.chance_name(action, None),
+            let by = match s.turn() {
+                crate::engine::Turn::Player(p) => self.names[p].clone(),
+                _ => "chance".to_string(),
             };
             self.steps.push(ReplayStep {
-                number,
+                number: None,
                 by,
-                action: action_words,
+                action: String::new(),
                 events: Vec::new(),
                 after: Table {
                     public: String::new(),
                     hands: Vec::new(),
                 },
             });
-            self.before = Some(s.clone());
+            self.before = Some((s.clone(), action));
         }
     }
 
-    /// Fills in the last step's table and hidden events from the state after it.
+    /// Fills in the last step from the state after it: the move's words, the events inside
+    /// it and the table, as the observer knows them.
     fn complete_last(&mut self, after: &S) {
         let table = self.table(after);
-        let events = match &self.before {
-            Some(before) => after.hidden_events(before),
-            None => Vec::new(),
+        let Some((before, action)) = &self.before else {
+            return;
         };
+        let seen = view::seen(before, *action, after, self.observer);
         if let Some(last) = self.steps.last_mut() {
+            last.number = seen.number;
+            last.action = seen.action;
+            last.events = seen.events;
             last.after = table;
-            last.events = events;
         }
     }
 
     fn table(&self, s: &S) -> Table {
-        let public = s.public_view();
-        let hands = (0..s.num_players())
-            .filter(|&p| self.observer.sees(p))
-            .map(|p| SeatView {
-                seat: p + 1,
-                name: self.names[p].clone(),
-                view: s.private_view(p),
-            })
-            .collect();
-        Table { public, hands }
+        let t = view::table(s, self.observer);
+        Table {
+            public: t.public,
+            hands: t
+                .hands
+                .into_iter()
+                .map(|(p, view)| SeatView {
+                    seat: p + 1,
+                    name: self.names[p].clone(),
+                    view,
+                })
+                .collect(),
+        }
     }
 }
 
@@ -279,13 +258,19 @@ impl Replay {
             out,
             "{} game {} of seed {}, hands as {} sees them",
             self.game,
-            self.index,
+            self.number,
             self.seed,
-            if self.observer == "omniscient" {
-                "an onlooker who sees every hand".to_string()
-            } else {
-                format!("the {}", self.observer)
+            match self.observer.as_str() {
+                "omniscient" => "an onlooker who sees every hand".to_string(),
+                "public" => "every seat sees them: none shown".to_string(),
+                seat => format!("the {seat}"),
             }
+        );
+        let _ = writeln!(
+            out,
+            "{} players; variants: {}",
+            self.players,
+            variants_line(&self.variants)
         );
         let _ = writeln!(out, "\nsetup:");
         write_table(&mut out, &self.setup);
@@ -349,4 +334,22 @@ fn write_table(out: &mut String, t: &Table) {
             let _ = writeln!(out, "        {line}");
         }
     }
+}
+
+/// Every variant of an engine with the value `config` plays it with (its default unless
+/// chosen), by name.
+pub fn variants_in_effect(variants: &[Variant], config: &Config) -> BTreeMap<String, String> {
+    variants
+        .iter()
+        .map(|v| (v.name.to_string(), config.variant(v).to_string()))
+        .collect()
+}
+
+/// Variants in words for a replay's head: `setup=normal, teams=off`, or `none`.
+pub fn variants_line(variants: &BTreeMap<String, String>) -> String {
+    if variants.is_empty() {
+        return "none".into();
+    }
+    let pairs: Vec<String> = variants.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    pairs.join(", ")
 }

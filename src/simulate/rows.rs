@@ -10,8 +10,8 @@ pub struct ReadingRows<'a> {
     pub games: &'a [(u64, GameResult)],
 }
 
-/// The CSV text: a header, then one row per game and reading. Columns: the game's index
-/// (as `replay --game` takes it), the reading when comparing, each seat's bot and result,
+/// The CSV text: a header, then one row per game and reading. Columns: the game's number
+/// from 1 (as `replay --game` takes it), the reading when comparing, each seat's bot and result,
 /// the winner, moves, turns, whether it was stopped at the move cap, how it ended, and every
 /// end statistic.
 pub fn csv(seat_names: &[String], readings: &[ReadingRows<'_>]) -> Result<Vec<u8>, String> {
@@ -44,7 +44,7 @@ pub fn csv(seat_names: &[String], readings: &[ReadingRows<'_>]) -> Result<Vec<u8
     out.write_record(&header).map_err(|e| e.to_string())?;
     for r in readings {
         for (index, g) in r.games {
-            let mut row = vec![index.to_string()];
+            let mut row = vec![(index + 1).to_string()];
             if comparing {
                 row.push(r.reading.unwrap_or_default().to_string());
             }

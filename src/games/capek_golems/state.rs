@@ -236,7 +236,13 @@ impl CapekState {
         } else {
             used.join(", ")
         };
-        format!("{step}; {buying}; {used}")
+        let dealing = match (self.to_hand, self.to_auction) {
+            (0, 0) => String::new(),
+            (h, 0) => format!("; {h} card(s) to draw"),
+            (0, a) => format!("; {a} card(s) to deal into the Auction House"),
+            (h, a) => format!("; {h} card(s) to draw, {a} to deal into the Auction House"),
+        };
+        format!("{step}; {buying}; {used}{dealing}")
     }
 
     pub fn current(&self) -> usize {
@@ -754,6 +760,19 @@ impl State for CapekState {
                 format!("player {} draws a card", self.current + 1)
             }
             _ => self.action_name(action),
+        }
+    }
+
+    /// The reshuffle (rulebook: "When the Draw Pile is exhausted, shuffle the Discard Pile
+    /// and place face down on the left as a new Draw Pile"), seen by every seat alike.
+    fn hidden_events(&self, before: &Self, _observer: Option<Player>) -> Vec<String> {
+        if self.reshuffles > before.reshuffles {
+            vec![format!(
+                "the draw pile is empty: the discard pile ({} cards) is shuffled into a new draw pile",
+                before.discard.count_ones()
+            )]
+        } else {
+            Vec::new()
         }
     }
 

@@ -1719,6 +1719,10 @@ impl State for SearchState {
         super::words::action_name(self, action)
     }
 
+    fn move_name(&self, action: Action, observer: Option<Player>) -> String {
+        super::words::move_name(self, action, observer)
+    }
+
     fn observation(&self, player: Player) -> String {
         super::words::observation(self, player)
     }
@@ -1752,7 +1756,7 @@ impl State for SearchState {
         super::views::private_view(self, seat)
     }
 
-    fn hidden_events(&self, before: &Self) -> Vec<String> {
+    fn hidden_events(&self, before: &Self, _observer: Option<Player>) -> Vec<String> {
         super::views::hidden_events(before, self)
     }
 

@@ -5,16 +5,8 @@ use std::fmt::Write as _;
 
 use super::engine::SearchState;
 use super::rules::Side;
-use super::words::{kinds_text, map_text};
+use super::words::{kinds_text, map_text, side_of};
 use crate::engine::Player;
-
-fn side_of(seat: Player) -> Side {
-    if seat == 0 {
-        Side::Criminal
-    } else {
-        Side::Police
-    }
-}
 
 /// The seats' names, the data's deck ids of the two sides: criminal first.
 pub fn seat_names() -> Vec<String> {
@@ -103,7 +95,9 @@ pub fn private_view(state: &SearchState, seat: Player) -> String {
 }
 
 /// What the engine's own generator decided inside the move from `before` to `after`: the
-/// cards the other side discarded at random, reshuffles and cards drawn.
+/// cards the other side discarded at random, reshuffles and cards drawn. Every one of them
+/// is seen by both sides (a random discard lands face up on the discard pile; a draw is
+/// seen as a number of cards), so every observer is told the same.
 pub fn hidden_events(before: &SearchState, after: &SearchState) -> Vec<String> {
     let mut events = Vec::new();
     let actor = before.side_to_act();

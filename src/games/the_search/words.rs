@@ -66,15 +66,37 @@ pub fn action_name(state: &SearchState, action: Action) -> String {
     }
 }
 
+/// The move as `observer` knows it (`None`: an onlooker who sees everything): the order the
+/// canvassing side puts its top cards back in stays with that side (the cards go back face
+/// down); every other move is made in the open.
+pub fn move_name(state: &SearchState, action: Action, observer: Option<Player>) -> String {
+    let side = state.side_to_act().unwrap_or(Side::Criminal);
+    match action {
+        Action::Arrange(_) if observer.is_some_and(|seat| side_of(seat) != side) => {
+            let look = state.arrange_look().unwrap_or(0);
+            format!(
+                "{}: put the top {look} cards back face down, in an order of their choosing",
+                side.name()
+            )
+        }
+        _ => action_name(state, action),
+    }
+}
+
+/// The side a seat plays: the criminal first.
+pub(super) fn side_of(seat: Player) -> Side {
+    if seat == 0 {
+        Side::Criminal
+    } else {
+        Side::Police
+    }
+}
+
 /// What `player` sees: the map, the pawns, their own hand, the sizes of hidden piles and the
 /// public discard piles. The opponent's hand and both draw piles stay hidden, except the top
 /// cards a player has canvassed in their own pile.
 pub fn observation(state: &SearchState, player: Player) -> String {
-    let me = if player == 0 {
-        Side::Criminal
-    } else {
-        Side::Police
-    };
+    let me = side_of(player);
     let mut s = String::new();
     let _ = writeln!(s, "you are the {}", me.name());
     match state.side_to_act() {

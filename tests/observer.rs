@@ -1,0 +1,517 @@
+//! Hidden information, one rule everywhere: a seat is never told a card, tile or order it
+//! could not see at the table; not by `play`, not by `replay` (text or JSON), not by
+//! `replay --moves`. All of them name moves, events and the table through
+//! `printplay::engine::view`; this test checks that module over every engine (Capek, The
+//! Search, Aether, the Lua Aether of tests/fixtures/aether-lua and the scaffold's Lua game),
+//! every observer, in seeded games.
+//!
+//! The property is differential, so it needs no list of secret words:
+//! * Moves: at every decision and chance node, the choices there are tried one by one. Two
+//!   choices after which a seat's observation (what the engine says it sees) is the same are
+//!   the same to that seat, so the seat must be told the same words for both, the same events
+//!   inside them and the same table after them. So must the public observer (what every seat
+//!   knows). A drawn tile named to the other seats, or the order the police put cards back in
+//!   named to the criminal, fails here.
+//! * Tables: a determinization for a seat (everything it cannot see dealt afresh) shows that
+//!   seat, and the public, the same table, and the seat the same observation, as the real game.
+//!
+//! Then one test per shipped game runs `replay --observer` through the library and the CLI
+//! and looks for the leaks the issue reported, and one drives `play`.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use printplay::engine::view::{self, Observer};
+use printplay::engine::{Config, Engine, State, Turn};
+use printplay::model::{Game, load_game};
+use printplay::simulate::{EngineTask, SimOptions, game_rng, replay, with_engine};
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+
+/// At most this many choices are tried at one node (the one played among them).
+const SIBLINGS: usize = 10;
+
+/// What the check saw, so that a test can insist the interesting nodes were reached.
+#[derive(Debug, Default)]
+struct Seen {
+    nodes: u64,
+    /// Pairs of different choices a seat could not tell apart, compared.
+    blind_pairs: u64,
+    /// Of those, pairs whose full (omniscient) words differ: the hidden part was really there.
+    hidden_pairs: u64,
+}
+
+/// The differential check over `games` seeded random games of each configuration.
+struct Check {
+    configs: Vec<Config>,
+    games: u64,
+    max_steps: usize,
+}
+
+impl EngineTask for Check {
+    type Output = Seen;
+    fn run<E: Engine>(self, engine: E, _game: &Game) -> Result<Seen, String> {
+        let mut seen = Seen::default();
+        for (c, config) in self.configs.iter().enumerate() {
+            for g in 0..self.games {
+                let mut rng = game_rng(1000 + c as u64, g);
+                let mut state = engine.new_game(config, &mut rng)?;
+                for step in 0..self.max_steps {
+                    let action = match state.turn() {
+                        Turn::Terminal => break,
+                        Turn::Chance => state.sample_chance(&mut rng),
+                        Turn::Player(_) => state.random_action(&mut rng),
+                    };
+                    check_node(&state, action, &mut rng, &mut seen)
+                        .map_err(|e| format!("config {c}, game {g}, step {step}: {e}"))?;
+                    state.apply(action);
+                    if let Some(e) = state.failure() {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        Ok(seen)
+    }
+}
+
+/// The choices at a node: every one, or `SIBLINGS` of them drawn at random with `played`.
+fn choices<S: State>(state: &S, played: S::Action, rng: &mut ChaCha8Rng) -> Vec<S::Action> {
+    let mut all: Vec<S::Action> = match state.turn() {
+        Turn::Chance => state.chance_outcomes().into_iter().map(|o| o.0).collect(),
+        _ => state.legal_actions(),
+    };
+    if all.len() > SIBLINGS {
+        for i in 0..SIBLINGS {
+            let j = rng.random_range(i..all.len());
+            all.swap(i, j);
+        }
+        all.truncate(SIBLINGS);
+    }
+    if !all.contains(&played) {
+        all.push(played);
+    }
+    all
+}
+
+/// Everything `observer` is told about one choice: its words, the events inside it, the
+/// table after it.
+fn told<S: State>(before: &S, action: S::Action, after: &S, observer: Observer) -> String {
+    let seen = view::seen(before, action, after, observer);
+    let table = view::table(after, observer);
+    format!(
+        "{}\n{}\n{}\n{:?}",
+        seen.action,
+        seen.events.join("\n"),
+        table.public,
+        table.hands
+    )
+}
+
+fn check_node<S: State>(
+    state: &S,
+    played: S::Action,
+    rng: &mut ChaCha8Rng,
+    seen: &mut Seen,
+) -> Result<(), String> {
+    seen.nodes += 1;
+    let n = state.num_players();
+    // Tables: a determinization for seat s shows s the same table.
+    for s in 0..n {
+        let d = state.determinize(s, rng);
+        if view::table(&d, Observer::Seat(s)) != view::table(state, Observer::Seat(s))
+            || view::table(&d, Observer::Public) != view::table(state, Observer::Public)
+            || view::seat_view(&d, s) != view::seat_view(state, s)
+        {
+            return Err(format!(
+                "seat {}'s table changes with what it cannot see:\n{}\n-- determinized --\n{}",
+                s + 1,
+                view::seat_view(state, s),
+                view::seat_view(&d, s)
+            ));
+        }
+    }
+    // Moves: choices a seat cannot tell apart are told to it (and to everyone) alike.
+    let options = choices(state, played, rng);
+    let afters: Vec<S> = options
+        .iter()
+        .map(|&a| {
+            let mut after = state.clone();
+            after.apply(a);
+            after
+        })
+        .collect();
+    for s in 0..n {
+        // By what the seat sees afterwards: the first choice with each view.
+        let mut by_view: BTreeMap<String, usize> = BTreeMap::new();
+        for (i, after) in afters.iter().enumerate() {
+            let key = view::seat_view(after, s);
+            let Some(&j) = by_view.get(&key) else {
+                by_view.insert(key, i);
+                continue;
+            };
+            seen.blind_pairs += 1;
+            let full = |k: usize| view::action_words(state, options[k], Observer::Omniscient);
+            if full(i) != full(j) {
+                seen.hidden_pairs += 1;
+            }
+            for observer in [Observer::Seat(s), Observer::Public] {
+                let (a, b) = (
+                    told(state, options[i], &afters[i], observer),
+                    told(state, options[j], &afters[j], observer),
+                );
+                if a != b {
+                    return Err(format!(
+                        "seat {} sees the same table after `{}` and `{}`, but {observer:?} is told\n{a}\n-- and --\n{b}",
+                        s + 1,
+                        full(i),
+                        full(j)
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn data() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/data"))
+}
+
+fn configs(players: &[usize], variants: &[&[(&str, &str)]]) -> Vec<Config> {
+    let mut out = Vec::new();
+    for &p in players {
+        for v in variants {
+            out.push(Config::with_variants(p, v));
+        }
+    }
+    out
+}
+
+fn check(game: &Game, configs: Vec<Config>, games: u64, max_steps: usize) -> Seen {
+    let seen = with_engine(
+        game,
+        Check {
+            configs,
+            games,
+            max_steps,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", game.slug));
+    assert!(seen.nodes > 100, "{}: {seen:?}", game.slug);
+    seen
+}
+
+#[test]
+fn capek_tells_no_seat_another_hand() {
+    let game = load_game(data(), "capek-golems").unwrap();
+    let seen = check(
+        &game,
+        configs(&[2], &[&[], &[("short-hand-draw", "may")]]),
+        4,
+        600,
+    );
+    // Cards dealt into a hand: different cards, the same to the other seats.
+    assert!(seen.hidden_pairs > 0, "{seen:?}");
+}
+
+#[test]
+fn the_search_tells_neither_side_the_other_s_cards_or_order() {
+    let game = load_game(data(), "the-search").unwrap();
+    let seen = check(&game, configs(&[2], &[&[]]), 12, 400);
+    // The police putting canvassed cards back in different orders: the same to the criminal.
+    assert!(seen.hidden_pairs > 0, "{seen:?}");
+}
+
+#[test]
+fn aether_tells_no_seat_the_tiles_behind_another_screen() {
+    let game = load_game(data(), "aether").unwrap();
+    let seen = check(
+        &game,
+        configs(&[2, 3, 4], &[&[], &[("setup", "long")]]),
+        2,
+        400,
+    );
+    assert!(seen.hidden_pairs > 0, "{seen:?}");
+}
+
+#[test]
+fn lua_aether_tells_no_seat_the_tiles_behind_another_screen() {
+    let fixture = common::Fixture::with_games(&["aether"]);
+    fixture.edit(
+        "aether",
+        "game.toml",
+        "engine = \"aether\"",
+        "engine = \"lua\"",
+    );
+    let script = common::repo().join("tests/fixtures/aether-lua/engine.lua");
+    std::fs::copy(script, fixture.file("aether", "engine.lua")).unwrap();
+    let game = load_game(fixture.data(), "aether").unwrap();
+    let seen = check(&game, configs(&[2, 4], &[&[]]), 1, 250);
+    assert!(seen.hidden_pairs > 0, "{seen:?}");
+}
+
+#[test]
+fn the_scaffold_s_lua_game_tells_no_seat_another_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    printplay::scaffold::new_game_with_engine(dir.path(), "my-game", "lua").unwrap();
+    let game = load_game(dir.path(), "my-game").unwrap();
+    let seen = check(&game, configs(&[2, 3], &[&[]]), 4, 200);
+    assert!(seen.hidden_pairs > 0, "{seen:?}");
+}
+
+fn opts(seed: u64, bots: &[&str]) -> SimOptions {
+    SimOptions {
+        seed,
+        bots: bots.iter().map(|b| b.to_string()).collect(),
+        ..Default::default()
+    }
+}
+
+/// The Search, `replay --observer criminal`: the police's canvassing is told without the
+/// order (it was "police: put back, top first: ..." 228 times in 60 games); the police is
+/// told its own order.
+#[test]
+fn search_replay_hides_the_canvassed_order_from_the_criminal() {
+    let game = load_game(data(), "the-search").unwrap();
+    let o = opts(1, &["heuristic", "random"]);
+    let (mut hidden, mut own) = (0, 0);
+    for k in 0..30 {
+        let criminal = replay(&game, &o, k, Some("criminal")).unwrap();
+        for text in [criminal.text(), criminal.to_json()] {
+            assert!(!text.contains("top first"), "game {k}:\n{text}");
+        }
+        hidden += criminal
+            .steps
+            .iter()
+            .filter(|s| s.action.starts_with("police: put the top"))
+            .count();
+        let police = replay(&game, &o, k, Some("police")).unwrap();
+        own += police
+            .steps
+            .iter()
+            .filter(|s| s.action.starts_with("police: put back, top first: "))
+            .count();
+    }
+    assert!(hidden > 0 && hidden == own, "{hidden} hidden, {own} own");
+}
+
+/// Aether, `replay --observer 1`: the other seats' draws are told without the tile.
+#[test]
+fn aether_replay_hides_the_other_seats_draws() {
+    let game = load_game(data(), "aether").unwrap();
+    let o = SimOptions {
+        players: 3,
+        ..opts(2, &["random"])
+    };
+    let yellow = replay(&game, &o, 0, Some("1")).unwrap();
+    let mut own = 0;
+    for s in yellow.steps.iter().filter(|s| s.by == "chance") {
+        if s.action.starts_with("yellow draws") {
+            own += 1;
+            assert_ne!(s.action, "yellow draws a tile");
+        } else {
+            assert!(s.action.ends_with(" draws a tile"), "{}", s.action);
+        }
+    }
+    assert!(own > 0);
+    for hand in yellow
+        .steps
+        .iter()
+        .flat_map(|s| &s.after.hands)
+        .chain(&yellow.setup.hands)
+    {
+        assert!(hand.name.eq_ignore_ascii_case("yellow"), "{}", hand.name);
+    }
+}
+
+/// Capek, `replay --observer 1` and `--observer 2`: a card drawn into the other hand is told
+/// without the card, and the reshuffle of the discard pile into a new draw pile is named.
+#[test]
+fn capek_replay_hides_the_other_hand_and_names_the_reshuffle() {
+    let game = load_game(data(), "capek-golems").unwrap();
+    let o = opts(3, &["heuristic"]);
+    let mut reshuffles = 0;
+    for k in 0..4 {
+        for (me, other) in [("1", "player 2"), ("2", "player 1")] {
+            let r = replay(&game, &o, k, Some(me)).unwrap();
+            for s in r.steps.iter().filter(|s| s.by == "chance") {
+                if s.action.starts_with(&format!("{other} draws")) {
+                    assert_eq!(s.action, format!("{other} draws a card"));
+                }
+            }
+            reshuffles += r
+                .steps
+                .iter()
+                .flat_map(|s| &s.events)
+                .filter(|e| e.contains("shuffled into a new draw pile"))
+                .count();
+        }
+    }
+    assert!(reshuffles > 0, "a reshuffle in eight replays");
+}
+
+/// The CLI's `replay --observer` (text and JSON) is the library's.
+#[test]
+fn cli_replay_observer_shows_only_what_the_seat_sees() {
+    let fixture = common::Fixture::with_games(&["the-search"]);
+    for json in [false, true] {
+        let mut args = vec![
+            "replay",
+            "the-search",
+            "--seed",
+            "1",
+            "--bots",
+            "heuristic,random",
+            "--game",
+            "3",
+            "--observer",
+            "criminal",
+        ];
+        if json {
+            args.push("--json");
+        }
+        let run = fixture.run(&args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(!run.stdout.contains("top first"), "{}", run.stdout);
+        assert!(!run.stdout.contains("police: hand"), "{}", run.stdout);
+    }
+}
+
+/// `play` against bots: the person is never told a bot's tile, and `replay --moves` of the
+/// saved game as the person's seat tells the same.
+#[test]
+fn play_tells_the_person_only_their_own_draws() {
+    let fixture = common::Fixture::with_games(&["aether"]);
+    let save = fixture.data().join("saved.toml");
+    let run = run_with_input(
+        fixture.data(),
+        &[
+            "play",
+            "aether",
+            "--seat",
+            "1",
+            "--bots",
+            "random",
+            "--seed",
+            "5",
+            "--save",
+            save.to_str().unwrap(),
+        ],
+        &"1\n".repeat(400),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let draws = |text: &str| -> (usize, usize) {
+        let lines: Vec<&str> = text.lines().filter(|l| l.contains(" * ")).collect();
+        let mine = lines.iter().filter(|l| l.contains("yellow draws")).count();
+        for l in lines.iter().filter(|l| !l.contains("yellow draws")) {
+            assert!(l.ends_with(" draws a tile"), "{l}");
+        }
+        (mine, lines.len())
+    };
+    let (mine, all) = draws(&run.stdout);
+    assert!(mine > 0 && all > mine, "{}", run.stdout);
+    let replayed = fixture.run(&[
+        "replay",
+        "aether",
+        "--moves",
+        save.to_str().unwrap(),
+        "--observer",
+        "1",
+    ]);
+    assert_eq!(replayed.code, 0, "{}", replayed.stderr);
+    assert_eq!(draws(&replayed.stdout), (mine, all));
+    let head = replayed.stdout.lines().next().unwrap_or_default();
+    assert!(
+        head.starts_with("aether with seed 5, 2 players; variants: ")
+            && head.contains("setup=normal"),
+        "{head}"
+    );
+    // Without --observer, a saved game replays as the person saw it; --omniscient shows all.
+    let saved = save.to_str().unwrap();
+    let default = fixture.run(&["replay", "aether", "--moves", saved]);
+    assert_eq!(default.stdout, replayed.stdout);
+    // A saved game replays as text only: --json is refused, not silently ignored.
+    let json = fixture.run(&["replay", "aether", "--moves", saved, "--json"]);
+    assert_eq!(json.code, 2, "{}", json.stdout);
+    let all = fixture.run(&["replay", "aether", "--moves", saved, "--omniscient"]);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert!(
+        all.stdout
+            .lines()
+            .any(|l| l.contains(" * ") && !l.contains("yellow") && !l.ends_with(" a tile")),
+        "{}",
+        all.stdout
+    );
+    assert!(
+        !replayed.stdout.lines().any(|l| l.trim() == "red:"),
+        "{}",
+        replayed.stdout
+    );
+}
+
+/// Runs `printplay --data DATA ARGS` with `input` on stdin.
+fn run_with_input(data: &Path, args: &[&str], input: &str) -> common::Run {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .arg("--data")
+        .arg(data)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run printplay");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    common::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The rule has one way in: outside the engines themselves (src/games, src/engine), no code
+/// asks a state for its words directly; everything that shows a game goes through
+/// `engine::view`. A new output that called `action_name` or `observation` itself would show
+/// every seat everything.
+#[test]
+fn only_the_view_module_asks_a_state_for_words() {
+    const WORDS: [&str; 7] = [
+        ".action_name(",
+        ".move_name(",
+        ".chance_name(",
+        ".hidden_events(",
+        ".observation(",
+        ".public_view(",
+        ".private_view(",
+    ];
+    fn walk(dir: &Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if !path.ends_with("games") && !path.ends_with("engine") {
+                    walk(&path, found);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (n, line) in text.lines().enumerate() {
+                    if WORDS.iter().any(|w| line.contains(w)) {
+                        found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                    }
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(&common::repo().join("src"), &mut found);
+    assert!(found.is_empty(), "{found:#?}");
+}
