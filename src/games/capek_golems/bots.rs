@@ -235,8 +235,11 @@ impl<'a> View<'a> {
         }
         let research_done = self.s.markers(self.me)[golem] >= rules.golems[self.me][golem].research;
         let last_card = self.s.activated(self.me) + 1 == rules.golems[self.me].len();
-        // The set is marked before its wilds move the outrage marker: the last one wins.
-        if research_done && last_card {
+        // With `wild-outrage=after-win` the set is marked before its wilds move the outrage
+        // marker, so the last one wins whatever its price; with `before-win` the price comes
+        // first and a fatal one loses.
+        let price_first = self.s.flags().wild_outrage_first;
+        if research_done && last_card && !(price_first && self.fatal(outrage)) {
             return 1000.0;
         }
         if self.fatal(outrage) {

@@ -40,7 +40,15 @@ pub const WILD_ONLY_SET: Variant = Variant {
 /// No `inquiry-value` variant: the rulebook says each coloured card "counts for one in that
 /// set" and its example card is "worth one card", so the printed value of a coloured card is
 /// 1 (an invariant in `game.toml`) and counting it or counting one are the same reading.
-pub const VARIANTS: &[Variant] = &[SHORT_HAND_DRAW, AUCTION_SLIDE, WILD_ONLY_SET];
+/// When a set with wilds activates the last golem card: does the win come before the wilds'
+/// outrage moves, or does the outrage move first (and may end the game for both)?
+pub const WILD_OUTRAGE: Variant = Variant {
+    name: "wild-outrage",
+    values: &["after-win", "before-win"],
+    doc: "A set with wilds that activates a player's last golem card: Play 1A marks the resource before its price is paid, so the win comes first (after-win); Special Wild Cards only says using a wild comes at a price, which may be paid first and reach the track's end (before-win).",
+};
+
+pub const VARIANTS: &[Variant] = &[SHORT_HAND_DRAW, AUCTION_SLIDE, WILD_ONLY_SET, WILD_OUTRAGE];
 
 /// One game card, as play needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -106,6 +114,8 @@ pub struct Flags {
     pub short_draw_optional: bool,
     pub slide_after_buying: bool,
     pub wild_only_sets: bool,
+    /// `wild-outrage=before-win`: a set's wilds move the outrage before the win is checked.
+    pub wild_outrage_first: bool,
 }
 
 impl Rules {
@@ -192,6 +202,7 @@ impl Rules {
             short_draw_optional: config.variant(&SHORT_HAND_DRAW) == "may",
             slide_after_buying: config.variant(&AUCTION_SLIDE) == "after-buying",
             wild_only_sets: config.variant(&WILD_ONLY_SET) == "yes",
+            wild_outrage_first: config.variant(&WILD_OUTRAGE) == "before-win",
         })
     }
 

@@ -558,11 +558,15 @@ impl CapekState {
         self.discard |= cards;
         self.sets[p] |= 1 << golem;
         // As in Play 1A, the resource is marked first and its price paid after: a set that
-        // activates the last golem card wins before its wilds' outrage would move.
-        self.check_win();
-        if self.is_over() {
-            self.wilds_used += (cards & self.rules.wild_mask).count_ones();
-            return;
+        // activates the last golem card wins before its wilds' outrage would move
+        // (`wild-outrage=after-win`). With `before-win` the price is paid first, and an
+        // outrage that reaches the track's end loses the game for both before the win counts.
+        if !self.flags.wild_outrage_first {
+            self.check_win();
+            if self.is_over() {
+                self.wilds_used += (cards & self.rules.wild_mask).count_ones();
+                return;
+            }
         }
         // Special Wild Cards: each wild used moves the outrage marker.
         for c in cards_of(cards) {
@@ -571,6 +575,9 @@ impl CapekState {
                 self.wilds_used += 1;
                 self.move_outrage(info.outrage as i16);
             }
+        }
+        if self.flags.wild_outrage_first && !self.is_over() {
+            self.check_win();
         }
     }
 

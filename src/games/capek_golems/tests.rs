@@ -243,13 +243,11 @@ fn the_last_research_wins_before_its_outrage_could_end_the_game() {
     assert!(s.outrage() < e.rules().outrage_max);
 }
 
-#[test]
-fn a_set_that_activates_the_last_card_wins_before_its_wilds_outrage() {
-    // Special Wild Cards: using a wild in a set "comes at a price": the marker moves by its
-    // red number. As in Play 1A, the resource is marked first; the golem is then complete.
-    let e = engine();
+/// The last golem card activated by a set holding The Engineer while the outrage stands
+/// exactly the Engineer's price below the track's end, under `variants`; the state after.
+fn last_set_at_the_brink(e: &CapekEngine, variants: &[(&str, &str)]) -> CapekState {
     let s = with_hand(
-        game(&e, &[]),
+        game(e, variants),
         &["Parts Machining 1", "Parts Machining 2", "The Engineer"],
     );
     let mut s = nearly_done(s, 0);
@@ -263,8 +261,58 @@ fn a_set_that_activates_the_last_card_wins_before_its_wilds_outrage() {
         .find(|a| matches!(a, Action::Set { cards, .. } if cards & (1 << engineer) != 0))
         .unwrap();
     s.apply(set);
-    assert_eq!(s.returns(), vec![1.0, 0.0]);
-    assert_eq!(s.end_reason(), Some("golem activated"));
+    s
+}
+
+#[test]
+fn a_set_that_activates_the_last_card_wins_before_its_wilds_outrage() {
+    // Special Wild Cards: using a wild in a set "comes at a price": the marker moves by its
+    // red number. As in Play 1A, the resource is marked first; the golem is then complete
+    // (`wild-outrage=after-win`, the default).
+    let e = engine();
+    for variants in [&[][..], &[("wild-outrage", "after-win")][..]] {
+        let s = last_set_at_the_brink(&e, variants);
+        assert_eq!(s.returns(), vec![1.0, 0.0]);
+        assert_eq!(s.end_reason(), Some("golem activated"));
+        assert!(
+            s.outrage() < e.rules().outrage_max,
+            "the price is never paid"
+        );
+    }
+}
+
+#[test]
+fn with_the_price_first_the_same_set_reaches_the_end_of_the_track() {
+    // `wild-outrage=before-win`: the wild's price is paid first; the marker reaches (25) and
+    // "the game ends immediately and both players lose".
+    let e = engine();
+    let s = last_set_at_the_brink(&e, &[("wild-outrage", "before-win")]);
+    assert_eq!(s.turn(), Turn::Terminal);
+    assert_eq!(s.returns(), vec![0.0, 0.0]);
+    assert_eq!(s.outrage(), e.rules().outrage_max);
+    assert_ne!(s.end_reason(), Some("golem activated"));
+    // One step lower, the price is paid and the golem still wins.
+    let mut lower = with_hand(
+        game(&e, &[("wild-outrage", "before-win")]),
+        &["Parts Machining 1", "Parts Machining 2", "The Engineer"],
+    );
+    lower = nearly_done(lower, 0);
+    let torso = golem(&lower, "Torso Motor");
+    lower.sets[0] &= !(1 << torso);
+    let engineer = card(&lower, "The Engineer");
+    let cost = lower.rules.cards[engineer as usize].outrage as i16;
+    lower.outrage = e.rules().outrage_max - cost - 1;
+    let set = sets_for_actions(&lower, torso)
+        .into_iter()
+        .find(|a| matches!(a, Action::Set { cards, .. } if cards & (1 << engineer) != 0))
+        .unwrap();
+    lower.apply(set);
+    assert_eq!(lower.returns(), vec![1.0, 0.0]);
+    assert_eq!(
+        lower.outrage(),
+        e.rules().outrage_max - 1,
+        "the price was paid"
+    );
 }
 
 #[test]

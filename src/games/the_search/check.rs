@@ -3,7 +3,7 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::engine::{ONE_STEP_AHEAD, VARIANTS};
+use super::engine::{ONE_STEP_AHEAD, ONE_STEP_AHEAD_RETURN, VARIANTS};
 use super::layout::{Grid, LayoutError, layout_possible, random_layout, validate};
 use super::rules::{Icon, Rules, Side};
 use crate::check::{in_components, rule_problem};
@@ -44,34 +44,43 @@ pub fn logical(game: &Game, rules: &Rules) -> Vec<Problem> {
     out
 }
 
-/// A card whose text depends on how the rulebook is read (One Step Ahead) names the reading
-/// it states in its `reading` field; its text is chosen by that reading, which must be the
-/// engine's default, so the printed card, the reference and the engine say the same.
+/// A card whose text depends on how the rulebook is read (One Step Ahead) names each reading
+/// it states in a field (`reading` for `one-step-ahead`, `out_and_back` for
+/// `one-step-ahead-return`); its text is chosen by them, and each must be the engine's
+/// default, so the printed card, the reference and the engine say the same.
 fn printed_reading(game: &Game) -> Vec<Problem> {
-    let Some(variant) = VARIANTS.iter().find(|v| v.name == ONE_STEP_AHEAD) else {
-        return Vec::new();
-    };
-    let default = variant.values[0];
     let Some(deck) = game.deck(super::rules::CRIMINAL_DECK) else {
         return Vec::new();
     };
-    deck.cards
-        .iter()
-        .filter(|c| c.str("effect") == Some("fast-move"))
-        .filter(|c| c.str("reading") != Some(default))
-        .map(|c| {
-            in_components(
-                game,
-                c.id.span(),
-                format!(
-                    "card `{}` states the reading `{}` of the `{ONE_STEP_AHEAD}` variant; the engine plays `{default}` by default, and the printed card must say the same (set `reading = \"{default}\"`)",
-                    c.id.get_ref(),
-                    c.str("reading").unwrap_or("(none)"),
-                ),
-            )
-            .rule("One Step Ahead: move across two map cards, and the criminal may move one card diagonally (rulebook: Card Explanations)")
-        })
-        .collect()
+    let mut out = Vec::new();
+    for (name, field) in [
+        (ONE_STEP_AHEAD, "reading"),
+        (ONE_STEP_AHEAD_RETURN, "out_and_back"),
+    ] {
+        let Some(variant) = VARIANTS.iter().find(|v| v.name == name) else {
+            continue;
+        };
+        let default = variant.values[0];
+        out.extend(
+            deck.cards
+                .iter()
+                .filter(|c| c.str("effect") == Some("fast-move"))
+                .filter(|c| c.str(field) != Some(default))
+                .map(|c| {
+                    in_components(
+                        game,
+                        c.id.span(),
+                        format!(
+                            "card `{}` states the reading `{}` of the `{name}` variant; the engine plays `{default}` by default, and the printed card must say the same (set `{field} = \"{default}\"`)",
+                            c.id.get_ref(),
+                            c.str(field).unwrap_or("(none)"),
+                        ),
+                    )
+                    .rule("One Step Ahead: move across two map cards, and the criminal may move one card diagonally (rulebook: Card Explanations)")
+                }),
+        );
+    }
+    out
 }
 
 fn layout_problem(game: &Game, e: &LayoutError) -> Problem {

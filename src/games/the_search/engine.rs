@@ -75,7 +75,15 @@ pub static VARIANTS: &[Variant] = &[
         values: &["must-act", "allowed"],
         doc: "'Players may do any one action or all of them': by default a turn must hold a move or a card play whenever one is possible, so the sides cannot pass turn after turn; `allowed` lets a turn be only the draw.",
     },
+    Variant {
+        name: ONE_STEP_AHEAD_RETURN,
+        values: &["allowed", "forbidden"],
+        doc: "One Step Ahead moves 'across two map cards': the card does not say whether the two may be the same card there and back (C3 -> C4 -> C3, which visits C4 and ends where it started); by default they may, when the move marks a crime scene on the way; `forbidden` makes the move end on another card. The printed card states the default reading.",
+    },
 ];
+
+/// Whether One Step Ahead may go out and back; the printed card's text states the reading.
+pub const ONE_STEP_AHEAD_RETURN: &str = "one-step-ahead-return";
 
 /// The One Step Ahead variant and its readings; the printed card's text names its reading.
 pub const ONE_STEP_AHEAD: &str = "one-step-ahead";
@@ -94,6 +102,8 @@ pub struct Readings {
     pub enclosed_start: bool,
     pub no_empty_plays: bool,
     pub passing_allowed: bool,
+    /// `one-step-ahead-return=forbidden`: One Step Ahead never ends where it started.
+    pub fast_move_no_return: bool,
 }
 
 impl Readings {
@@ -121,6 +131,7 @@ impl Readings {
             enclosed_start: second(6),
             no_empty_plays: second(7),
             passing_allowed: second(8),
+            fast_move_no_return: second(9),
         })
     }
 }
@@ -1089,6 +1100,7 @@ impl SearchState {
             end_only: self.readings.mark_at_end_only,
             steps,
             min_len: if card { steps } else { 1 },
+            may_return: !self.readings.fast_move_no_return,
             dirs: 0..ORTHOGONAL,
             keep: &mut keep,
         };
@@ -1134,6 +1146,7 @@ impl SearchState {
             end_only: true,
             steps,
             min_len: 1,
+            may_return: false,
             dirs: 0..ORTHOGONAL,
             keep: &mut keep,
         }
@@ -1285,6 +1298,9 @@ struct Walk<'a, F: FnMut(Path, u8, u64)> {
     steps: u8,
     /// Shortest path kept: 1 for the usual move, all of `steps` for One Step Ahead.
     min_len: u8,
+    /// Whether a move may end where it started when it marks a crime scene on the way
+    /// (One Step Ahead out and back; `one-step-ahead-return`).
+    may_return: bool,
     dirs: std::ops::Range<usize>,
     /// Receives each path, its end and the scenes it would mark.
     keep: &'a mut F,
@@ -1308,7 +1324,7 @@ impl<F: FnMut(Path, u8, u64)> Walk<'_, F> {
             let here = self.unmarked & 1 << to;
             let marks = marks | here;
             let reported = if self.end_only { here } else { marks };
-            if next.len >= self.min_len && (to != path.from || reported != 0) {
+            if next.len >= self.min_len && (to != path.from || (self.may_return && reported != 0)) {
                 (self.keep)(next, to, reported);
             }
             if next.len < self.steps {

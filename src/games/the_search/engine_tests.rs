@@ -601,6 +601,43 @@ fn one_step_ahead_never_makes_a_one_card_orthogonal_move() {
 }
 
 #[test]
+fn one_step_ahead_there_and_back_is_a_declared_reading() {
+    // One Step Ahead moves "across two map cards": D3 (13) -> D2 (8, a crime scene) -> D3
+    // marks the scene and ends where it started. Allowed by default, forbidden under
+    // `one-step-ahead-return=forbidden`; D3 -> D2 -> D1 marks it either way.
+    for (variants, back) in [
+        (vec![], true),
+        (vec![("one-step-ahead-return", "allowed")], true),
+        (vec![("one-step-ahead-return", "forbidden")], false),
+    ] {
+        let mut s = placed(&[1, 2, 4, 19], 13, &variants);
+        let f = kind(&s, Side::Criminal, |e| matches!(e, Effect::FastMove { .. }));
+        set_hand(&mut s, Side::Criminal, &[f]);
+        let plays = s.legal_actions();
+        let there_and_back = Action::Play {
+            kind: f,
+            target: Target::Path(step(13, &[N, S])),
+        };
+        let onward = Action::Play {
+            kind: f,
+            target: Target::Path(step(13, &[N, N])),
+        };
+        assert_eq!(plays.contains(&there_and_back), back, "{variants:?}");
+        assert!(plays.contains(&onward), "{variants:?}");
+        // No move that ends where it started without marking anything, in any reading.
+        assert!(!plays.contains(&Action::Play {
+            kind: f,
+            target: Target::Path(step(13, &[E, W])),
+        }));
+        if back {
+            s.apply(there_and_back);
+            assert_eq!(s.criminal(), Some(13));
+            assert_eq!(s.marked(), 1 << 8);
+        }
+    }
+}
+
+#[test]
 fn the_printed_one_step_ahead_states_the_default_reading() {
     use crate::games::GameModule;
     let data = FsPath::new(env!("CARGO_MANIFEST_DIR")).join("data");
