@@ -678,7 +678,7 @@ fn finnish_numbers_take_the_right_plural() {
     let md = flat(main_file(&shipped("aether"), "fi", Format::Md, &assets));
     for phrase in [
         "Laita kaikki 92 elementtilaattaa laattapussiin",
-        "14 / 11 / 9 elementaalia, kun pelaajia on 2 / 3 / 4",
+        "14/11/9 elementaalia, kun pelaajia on 2/3/4",
         "Siirrä yksi käyttämätön elementaali toiseen uhrikuopista",
         "Nosta pussista neljä uutta elementtilaattaa",
         "saa silti kolme pistettä",
@@ -913,9 +913,51 @@ fn finnish_aether_uses_the_rulebooks_words() {
         "ne ovat nämä",
         "voima alle nollan",
         "naapurikuusikulmiot",
+        // A native reading, third pass: a numeral subject takes a singular verb; a singular
+        // antecedent a singular relative; "yksimielisiä siitä, että"; no tooling jargon, calques
+        // or authors' "we" in player text; the book's "ensimmäinen ja kolmas pelaaja"; no
+        // pronoun left dangling after the "Sääntökirja:" label.
+        "ympärillä ovat arvoltaan",
+        "laattaa riittävät",
+        "joista kukin",
+        "yksimielisiä, ettei",
+        "pelien kirjaukset",
+        "pelattavia valintojamme",
+        "pelaamme",
+        "vuorojärjestyksessä)",
+        "pelaajat 1 ja 3",
+        "sääntökirja: se ",
+        "pelaajan muistilappu",
+        "neljätoista",
     ] {
         assert!(!page.contains(wrong), "the Finnish page says `{wrong}`");
     }
+    // `merkit` is not a word of the book (the printed pieces are tiles and elementals).
+    assert!(
+        !page
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| w == "merkit"),
+        "the Finnish page calls the pieces `merkit`"
+    );
+    // Figures for player counts are written as the board and the book write them: 14/11/9.
+    let spaced_slash = page
+        .as_bytes()
+        .windows(5)
+        .any(|w| w[0].is_ascii_digit() && &w[1..4] == b" / " && w[4].is_ascii_digit());
+    assert!(!spaced_slash, "a spaced slash between figures");
+    // After a colon a title goes on in lower case, as the board's "Aether: pelilauta".
+    for title in ["Aether: Sääntöopas", "Aether: Pikaohje"] {
+        assert!(!html.contains(title), "the Finnish page's title `{title}`");
+    }
+    assert!(
+        html.contains("<title>Aether: sääntöopas</title>"),
+        "the page's title"
+    );
+    assert!(
+        page.contains(
+            "pelaajista ensimmäinen ja kolmas pelaavat yhdessä toista ja neljättä vastaan"
+        )
+    );
     // Small counts in prose are spelled out, and no sentence opens with a digit: a digit from 1
     // to 10 followed by a word, unless it is part of a range, a list or a sign.
     let chars: Vec<char> = text.chars().collect();

@@ -3,7 +3,7 @@
 //! Syntax: `{path}` or `{path noun}`; `{{` and `}}` stand for literal braces. Paths:
 //! - `players.min`, `players.max`, `players.counts` (every supported count, a list)
 //! - `params.NAME`, with `.N` (0-based item, repeatable for nested lists), `.first`, `.last`,
-//!   `.min`, `.max`, `.sum`, `.len` for list parameters, and `.slash` to show a list as `14 / 11 / 9`
+//!   `.min`, `.max`, `.sum`, `.len` for list parameters, and `.slash` to show a list as `14/11/9`
 //! - `deck.ID.cards` (copies), `deck.ID.designs`, `deck.ID.sum.FIELD`, `deck.ID.min.FIELD`,
 //!   `deck.ID.max.FIELD`, `deck.ID.distinct.FIELD` (how many different values); a filter `deck.ID[field=value,...]` selects cards first;
 //!   `deck.ID.card.CARD.FIELD` is one card's field
@@ -32,7 +32,7 @@ use crate::model::{Card, Game, Piece, PluralForms};
 pub enum Val {
     Int(i64),
     Ints(Vec<i64>),
-    /// A list shown with its own separator (`.slash`: `14 / 11 / 9`).
+    /// A list shown with its own separator (`.slash`: `14/11/9`).
     Joined(Vec<i64>, &'static str),
     Text(String),
 }
@@ -476,7 +476,7 @@ fn list_op(value: Val, op: &str) -> Result<Val, String> {
         "max" => pick(list.iter().max()),
         "sum" => Ok(Val::Int(saturating_sum(list.iter().copied()))),
         "len" => Ok(Val::Int(list.len() as i64)),
-        "slash" => Ok(Val::Joined(list, " / ")),
+        "slash" => Ok(Val::Joined(list, "/")),
         n => {
             let i: usize = n.parse().map_err(|_| {
                 format!("`.{n}` is not first, last, min, max, sum, len or an index")
@@ -587,16 +587,19 @@ impl<'a> Wording<'a> {
         let forms = self
             .noun(noun)
             .ok_or_else(|| format!("no noun `{noun}` in [nouns] of this language"))?;
-        // A list takes the form of its last number ("14 / 11 / 9 elementals").
+        // A list takes the form of its last number ("14/11/9 elementals").
         let n = match value {
             Val::Int(n) => *n,
             Val::Ints(l) | Val::Joined(l, _) => l.last().copied().unwrap_or_default(),
             Val::Text(_) => 0,
         };
-        Ok(format!(
-            "{number} {}",
-            super::messages::form(forms, self.plural.category(n))
-        ))
+        // A noun with empty forms only chooses the case of a spelled number: `{params.teams.0.0
+        // nth:ordinal words}` gives "first".
+        let form = super::messages::form(forms, self.plural.category(n));
+        if form.is_empty() {
+            return Ok(number);
+        }
+        Ok(format!("{number} {form}"))
     }
 }
 
