@@ -12,17 +12,81 @@ use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
 pub struct SourceFile {
     pub path: PathBuf,
     pub text: Arc<str>,
+    /// For a spreadsheet read as CSV text: the worksheet and where its cells stand in `text`,
+    /// so that a problem names the cell as the spreadsheet does (`C11`), not a line and column
+    /// of the CSV text nobody sees.
+    pub sheet: Option<Arc<SheetCells>>,
 }
 
 impl SourceFile {
-    /// 1-based line and column of a byte offset.
+    /// A text file's text.
+    pub fn new(path: impl Into<PathBuf>, text: impl Into<Arc<str>>) -> SourceFile {
+        SourceFile {
+            path: path.into(),
+            text: text.into(),
+            sheet: None,
+        }
+    }
+
+    /// 1-based line and column of a byte offset, as an editor counts them: characters (not
+    /// bytes) from the line's start, a byte order mark before the first line not counted.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
         let before = &self.text[..offset];
         let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        (line, col)
+        let last = before.rsplit('\n').next().unwrap_or_default();
+        let last = if line == 1 {
+            last.trim_start_matches('\u{feff}')
+        } else {
+            last
+        };
+        (line, last.chars().count() + 1)
     }
+
+    /// Where a byte offset stands: `path:line:col`, or for a spreadsheet
+    /// ``path, sheet `Cards`, cell C11``.
+    pub fn place(&self, offset: usize) -> String {
+        if let Some((sheet, cell)) = self.sheet.as_ref().and_then(|s| s.cell_at(offset)) {
+            return format!("{}, sheet `{sheet}`, cell {cell}", self.path.display());
+        }
+        let (line, col) = self.line_col(offset);
+        format!("{}:{line}:{col}", self.path.display())
+    }
+}
+
+/// The cells of a worksheet read as CSV text: the sheet's name, and for each cell the byte
+/// offset where its text starts, its row (from 1) and its column (from 0, `A`).
+#[derive(Debug)]
+pub struct SheetCells {
+    pub name: String,
+    /// Sorted by offset.
+    pub cells: Vec<(usize, u32, u32)>,
+}
+
+impl SheetCells {
+    /// The sheet's name and the cell (`C11`) holding the byte at `offset`.
+    pub fn cell_at(&self, offset: usize) -> Option<(&str, String)> {
+        let i = self.cells.partition_point(|c| c.0 <= offset).checked_sub(1)?;
+        let (_, row, col) = self.cells[i];
+        Some((&self.name, format!("{}{row}", column_letters(col as usize))))
+    }
+}
+
+/// A spreadsheet column's letters: 0 is A, 25 is Z, 26 is AA.
+pub fn column_letters(mut n: usize) -> String {
+    let mut out = Vec::new();
+    loop {
+        out.push(b'A' + (n % 26) as u8);
+        if n < 26 {
+            break;
+        }
+        n = n / 26 - 1;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// Whether a problem is in the data (exit 1), in reading it (exit 2), or a warning that
@@ -124,10 +188,7 @@ impl Problem {
     pub fn location(&self) -> Option<String> {
         let file = self.file.as_ref()?;
         Some(match &self.span {
-            Some(span) => {
-                let (line, col) = file.line_col(span.start);
-                format!("{}:{line}:{col}", file.path.display())
-            }
+            Some(span) => file.place(span.start),
             None => file.path.display().to_string(),
         })
     }
@@ -183,9 +244,11 @@ impl From<&Problem> for Report {
         if let Some(rule) = &p.rule {
             heading.push_str(&format!("\n  rule: {rule}"));
         }
+        // A spreadsheet's CSV text is not what the designer sees: the heading names the cell.
         let source = p
             .file
             .as_ref()
+            .filter(|f| f.sheet.is_none())
             .map(|f| NamedSource::new(f.path.display().to_string(), f.text.clone()));
         let labels = p
             .span
