@@ -331,6 +331,63 @@ fn bad_sheets_are_errors_at_the_cell_not_panics() {
     }
 }
 
+/// Every kind of sheet mistake is one error at the same line and column whether the sheet
+/// ends its lines with LF, CRLF (Excel on Windows) or CR, with or without a byte order mark.
+#[test]
+fn sheet_problems_keep_their_place_whatever_the_line_ends() {
+    let cases = [
+        ("art/emblem.png,sun,2", "art/emblem.png,sun,two", "3:51", "must be an integer"),
+        ("moon,4\n", "moon,four\n", "10:41", "must be an integer"),
+        ("Lose 1 [coin]", "Lose 1 [coinn]", "7:26", "known: coin, moon, sun"),
+        ("id,name,count", "id,name,colour", "1:9", "is not a field of deck"),
+        ("sun-4,Sun Four,1", "sun-4,Sun Four,-3", "5:16", "`count` is `-3`"),
+        ("sun,5\n", "sun,5,extra\n", "6:40", "has no column in the header row"),
+        ("sun-2,Sun Two", "crest,Sun Two", "3:1", "duplicate id `crest`"),
+        ("Sun Five,1,,", "Sun Five,1,\"Gain,", "6:18", "never closed"),
+    ];
+    let original = std::fs::read_to_string(fixture().file(SLUG, "cards.csv")).unwrap();
+    for (from, to, place, says) in cases {
+        assert!(original.contains(from), "{from}");
+        let lf = original.replacen(from, to, 1);
+        for (ends, text) in [
+            ("LF", lf.clone()),
+            ("CRLF", lf.replace('\n', "\r\n")),
+            ("CR", lf.replace('\n', "\r")),
+            ("BOM and CRLF", format!("\u{feff}{}", lf.replace('\n', "\r\n"))),
+        ] {
+            let f = fixture();
+            std::fs::write(f.file(SLUG, "cards.csv"), &text).unwrap();
+            let run = f.run(&["check", SLUG]);
+            assert_eq!(run.code, 1, "{ends}: {}", run.stderr);
+            let errors = errors(&run);
+            assert_eq!(errors.len(), 1, "{ends}: {}", run.stderr);
+            let at = format!("{}:{place}: ", f.file(SLUG, "cards.csv").display());
+            assert!(errors[0].starts_with(&at), "{ends}: expected {place}: {}", errors[0]);
+            assert!(run.stderr.contains(says), "{ends}: {}", run.stderr);
+        }
+    }
+}
+
+/// A quoted cell is kept as written, spaces and all; an unquoted one loses its surrounding
+/// spaces.
+#[test]
+fn a_quoted_sheet_value_keeps_its_spaces() {
+    let f = fixture();
+    f.edit(SLUG, "cards.csv", "Sun Two,", "\"  Sun Two \",");
+    f.edit(SLUG, "cards.csv", "Sun Three,", "  Sun Three  ,");
+    let game = load(&f);
+    let deck = game.deck("emblems").unwrap();
+    let name = |id: &str| {
+        deck.cards
+            .iter()
+            .find(|c| c.id.get_ref() == id)
+            .map(|c| c.name.clone())
+            .unwrap()
+    };
+    assert_eq!(name("sun-2"), "  Sun Two ");
+    assert_eq!(name("sun-3"), "Sun Three");
+}
+
 /// A TOML deck exported as CSV reads back as the same cards, and exports the same again.
 #[test]
 fn decks_round_trip_through_csv() {
@@ -522,21 +579,38 @@ fn a_workbook_deck_reads_as_the_same_cards_as_its_csv() {
 }
 
 #[test]
-fn a_bad_workbook_cell_names_its_row_and_column() {
+fn a_bad_workbook_cell_names_its_worksheet_and_cell() {
     let f = with_workbook("cards-bad.xlsx");
     let run = f.run(&["check", SLUG]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     let errors = errors(&run);
     assert_eq!(errors.len(), 1, "{}", run.stderr);
-    assert!(errors[0].contains("cards.xlsx:3:"), "{}", run.stderr);
+    let cards = f.file(SLUG, "cards.xlsx");
+    assert!(
+        errors[0].starts_with(&format!("{}, sheet `cards`, cell G3: ", cards.display())),
+        "{}",
+        run.stderr
+    );
     assert!(
         errors[0].contains("field `power` must be an integer"),
         "{}",
         run.stderr
     );
-    // The row is the spreadsheet's; the underlined text is the row as CSV.
+    // The CSV text the workbook is read as is not shown: the designer never sees it.
+    assert!(!run.stderr.contains("art/emblem.png,sun,two"), "{}", run.stderr);
+}
+
+/// A cell with a line break in it makes no later row's cell one line off.
+#[test]
+fn a_workbook_cell_is_named_after_a_cell_of_two_lines() {
+    let f = with_workbook("cards-bad-multiline.xlsx");
+    let run = f.run(&["check", SLUG]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let errors = errors(&run);
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    let cards = f.file(SLUG, "cards.xlsx");
     assert!(
-        run.stderr.contains("art/emblem.png,sun,two"),
+        errors[0].starts_with(&format!("{}, sheet `Cards`, cell G11: ", cards.display())),
         "{}",
         run.stderr
     );
