@@ -336,13 +336,43 @@ fn bad_sheets_are_errors_at_the_cell_not_panics() {
 #[test]
 fn sheet_problems_keep_their_place_whatever_the_line_ends() {
     let cases = [
-        ("art/emblem.png,sun,2", "art/emblem.png,sun,two", "3:51", "must be an integer"),
+        (
+            "art/emblem.png,sun,2",
+            "art/emblem.png,sun,two",
+            "3:51",
+            "must be an integer",
+        ),
         ("moon,4\n", "moon,four\n", "10:41", "must be an integer"),
-        ("Lose 1 [coin]", "Lose 1 [coinn]", "7:26", "known: coin, moon, sun"),
-        ("id,name,count", "id,name,colour", "1:9", "is not a field of deck"),
-        ("sun-4,Sun Four,1", "sun-4,Sun Four,-3", "5:16", "`count` is `-3`"),
-        ("sun,5\n", "sun,5,extra\n", "6:40", "has no column in the header row"),
-        ("sun-2,Sun Two", "crest,Sun Two", "3:1", "duplicate id `crest`"),
+        (
+            "Lose 1 [coin]",
+            "Lose 1 [coinn]",
+            "7:26",
+            "known: coin, moon, sun",
+        ),
+        (
+            "id,name,count",
+            "id,name,colour",
+            "1:9",
+            "is not a field of deck",
+        ),
+        (
+            "sun-4,Sun Four,1",
+            "sun-4,Sun Four,-3",
+            "5:16",
+            "`count` is `-3`",
+        ),
+        (
+            "sun,5\n",
+            "sun,5,extra\n",
+            "6:40",
+            "has no column in the header row",
+        ),
+        (
+            "sun-2,Sun Two",
+            "crest,Sun Two",
+            "3:1",
+            "duplicate id `crest`",
+        ),
         ("Sun Five,1,,", "Sun Five,1,\"Gain,", "6:18", "never closed"),
     ];
     let original = std::fs::read_to_string(fixture().file(SLUG, "cards.csv")).unwrap();
@@ -353,7 +383,10 @@ fn sheet_problems_keep_their_place_whatever_the_line_ends() {
             ("LF", lf.clone()),
             ("CRLF", lf.replace('\n', "\r\n")),
             ("CR", lf.replace('\n', "\r")),
-            ("BOM and CRLF", format!("\u{feff}{}", lf.replace('\n', "\r\n"))),
+            (
+                "BOM and CRLF",
+                format!("\u{feff}{}", lf.replace('\n', "\r\n")),
+            ),
         ] {
             let f = fixture();
             std::fs::write(f.file(SLUG, "cards.csv"), &text).unwrap();
@@ -362,7 +395,11 @@ fn sheet_problems_keep_their_place_whatever_the_line_ends() {
             let errors = errors(&run);
             assert_eq!(errors.len(), 1, "{ends}: {}", run.stderr);
             let at = format!("{}:{place}: ", f.file(SLUG, "cards.csv").display());
-            assert!(errors[0].starts_with(&at), "{ends}: expected {place}: {}", errors[0]);
+            assert!(
+                errors[0].starts_with(&at),
+                "{ends}: expected {place}: {}",
+                errors[0]
+            );
             assert!(run.stderr.contains(says), "{ends}: {}", run.stderr);
         }
     }
@@ -597,7 +634,11 @@ fn a_bad_workbook_cell_names_its_worksheet_and_cell() {
         run.stderr
     );
     // The CSV text the workbook is read as is not shown: the designer never sees it.
-    assert!(!run.stderr.contains("art/emblem.png,sun,two"), "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("art/emblem.png,sun,two"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// A cell with a line break in it makes no later row's cell one line off.

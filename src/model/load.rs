@@ -140,7 +140,12 @@ pub fn read_source(path: &Path) -> Result<SourceFile, Problem> {
 /// link that leaves the folder. Problems name the file as `dir/rel`.
 pub fn read_source_in(dir: &Path, rel: &str) -> Result<SourceFile, Problem> {
     let shown = display_path(&dir.join(rel));
-    let real = resolve_in(dir, rel).map_err(|e| Problem::data(format!("{}: {e}", shown.display())))?;
+    // A file that is not there is a reading problem (exit 2), as for any file.
+    if let Err(e) = std::fs::symlink_metadata(dir.join(rel)) {
+        return Err(Problem::io(&shown, e));
+    }
+    let real =
+        resolve_in(dir, rel).map_err(|e| Problem::data(format!("{}: {e}", shown.display())))?;
     let bytes = std::fs::read(&real).map_err(|e| Problem::io(&shown, e))?;
     source_text(shown, bytes)
 }
@@ -165,13 +170,25 @@ pub(super) fn source_text(shown: PathBuf, bytes: Vec<u8>) -> Result<SourceFile, 
 /// Parses TOML into a model type; the error points at the offending text.
 pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Problem> {
     toml::from_str(&file.text).map_err(|e| {
-        let message = e.message().trim().to_string();
+        let key = e.span().and_then(|s| key_before(&file.text, s.start));
+        let message = crate::diag::designer_words(e.message().trim(), key);
         let problem = Problem::data(first_line(&message));
         match e.span() {
             Some(span) => problem.at(file, widen(span, &file.text), message),
             None => problem.in_file(file),
         }
     })
+}
+
+/// The key whose value starts at `offset` (`kind` in `kind = "intt"` or in an inline table),
+/// when the text there reads `key = value`.
+fn key_before(text: &str, offset: usize) -> Option<&str> {
+    let before = text.get(..offset)?.trim_end().strip_suffix('=')?.trim_end();
+    let start = before
+        .rfind(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '"')))
+        .map_or(0, |i| i + 1);
+    let key = before[start..].rsplit('.').next()?.trim_matches('"');
+    (!key.is_empty()).then_some(key)
 }
 
 fn first_line(s: &str) -> String {

@@ -703,9 +703,7 @@ mod tests {
                 }
                 Err(at) => {
                     assert_eq!(text[at], b'"');
-                    let closing = text[at + 1..]
-                        .split(|b| *b == b'"')
-                        .count();
+                    let closing = text[at + 1..].split(|b| *b == b'"').count();
                     // An odd number of quotes after the opening one leaves it open.
                     assert!(closing % 2 == 1, "{:?}", String::from_utf8_lossy(&text));
                 }
@@ -786,5 +784,4 @@ mod tests {
             "a; b"
         );
     }
-
 }
