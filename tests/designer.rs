@@ -887,3 +887,132 @@ fn an_original_designs_questions_are_its_own() {
         assert!(!text.to_lowercase().contains("rulebook"), "{name}:\n{text}");
     }
 }
+
+/// Replaces `name` in the game's folder by a link to a copy of it outside the folder (or to
+/// `target` when given).
+fn link_out(f: &Fixture, game: &str, name: &str, target: Option<&Path>) {
+    let inside = f.file(game, name);
+    let outside = match target {
+        Some(t) => t.to_path_buf(),
+        None => {
+            let copy = f.data().join(format!("outside-{}", name.replace('/', "-")));
+            std::fs::copy(&inside, &copy).unwrap();
+            copy
+        }
+    };
+    std::fs::remove_file(&inside).unwrap();
+    std::os::unix::fs::symlink(&outside, &inside).unwrap();
+}
+
+/// `check` refuses the game with one error at `place` (`file` or `file:line:col`) saying the
+/// file leaves the folder, and `build` writes nothing.
+fn refused_and_nothing_built(f: &Fixture, game: &str, place: &str) {
+    let run = f.run(&["check", game]);
+    assert_eq!(run.code, 1, "{place}: {}", run.stderr);
+    let errors = errors(&run);
+    assert_eq!(errors.len(), 1, "{place}: {}", run.stderr);
+    let at = f.data().join(game).join(place);
+    assert!(
+        errors[0].starts_with(&format!("{}", at.display())),
+        "expected at {place}: {}",
+        errors[0]
+    );
+    assert!(
+        run.stderr.contains("outside the game's folder"),
+        "{place}: {}",
+        run.stderr
+    );
+    let out = f.data().join("out");
+    let run = f.run(&["build", game, "--out", out.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{place}: {}", run.stderr);
+    let written = if out.exists() {
+        snapshot(&out)
+    } else {
+        Vec::new()
+    };
+    assert!(written.is_empty(), "{place}: wrote {written:?}");
+}
+
+/// No file of the game's folder is read through a link that leaves it: art (raster and
+/// vector), fonts, the sheet, templates and the TOML files themselves.
+#[test]
+fn no_file_is_read_through_a_link_out_of_the_game_folder() {
+    for (name, place) in [
+        ("art/emblem.png", "cards.csv:2:32"),
+        ("art/crest.svg", "components.toml:49:18"),
+        ("cards.csv", "components.toml:28:9"),
+        (
+            "fonts/DejaVuSansMono-Bold.ttf",
+            "fonts/DejaVuSansMono-Bold.ttf",
+        ),
+        ("templates/emblem-card.svg", "templates/emblem-card.svg"),
+        ("game.toml", "game.toml"),
+        ("components.toml", "components.toml"),
+    ] {
+        let f = fixture();
+        link_out(&f, SLUG, name, None);
+        refused_and_nothing_built(&f, SLUG, place);
+    }
+    // A link to a file of the machine: the same, whatever the file holds.
+    let f = fixture();
+    link_out(&f, SLUG, "art/emblem.png", Some(Path::new("/etc/hostname")));
+    refused_and_nothing_built(&f, SLUG, "cards.csv:2:32");
+}
+
+#[test]
+fn a_workbook_linked_from_outside_is_refused() {
+    let f = with_workbook("cards.xlsx");
+    link_out(&f, SLUG, "cards.xlsx", None);
+    refused_and_nothing_built(&f, SLUG, "components.toml:28:9");
+}
+
+/// An image the rules prose shows is copied beside the reference: never one from outside the
+/// folder, and never a file that is not an image.
+#[test]
+fn a_rules_prose_image_is_an_image_inside_the_folder() {
+    let f = Fixture::with_games(&[]);
+    assert_eq!(f.run(&["new", "my-game"]).code, 0);
+    let line = f.edit(
+        "my-game",
+        "rules.en.toml",
+        "Replace this with what",
+        "![The emblem](art/shown.svg)\nReplace this with what",
+    );
+    std::fs::copy(
+        f.file("my-game", "art/emblem.svg"),
+        f.file("my-game", "art/shown.svg"),
+    )
+    .unwrap();
+    let run = f.run(&["check", "my-game"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    link_out(&f, "my-game", "art/shown.svg", None);
+    refused_and_nothing_built(&f, "my-game", &format!("rules.en.toml:{line}:"));
+    // Not an image, inside the folder.
+    std::fs::remove_file(f.file("my-game", "art/shown.svg")).unwrap();
+    std::fs::write(
+        f.file("my-game", "art/shown.svg"),
+        "#!/bin/sh\necho hello\n",
+    )
+    .unwrap();
+    let run = f.run(&["check", "my-game"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        errors(&run)[0].contains(&format!("rules.en.toml:{line}:")),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_engine_script_linked_from_outside_is_refused() {
+    let f = Fixture::with_games(&[]);
+    assert_eq!(f.run(&["new", "my-game", "--engine", "lua"]).code, 0);
+    link_out(&f, "my-game", "engine.lua", None);
+    let run = f.run(&["simulate", "my-game", "--games", "1"]);
+    assert_ne!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("outside the game's folder"),
+        "{}",
+        run.stderr
+    );
+}

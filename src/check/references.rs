@@ -293,8 +293,11 @@ fn board_words(game: &Game) -> Vec<Problem> {
         let Some(template) = board.template.as_deref() else {
             continue;
         };
-        let path = crate::render::template::game_template_dir(game).join(format!("{template}.svg"));
-        let Ok(text) = std::fs::read_to_string(&path) else {
+        let rel = format!("templates/{template}.svg");
+        let Ok(text) = crate::model::paths::read_in(&game.dir, &rel).map(String::from_utf8) else {
+            continue;
+        };
+        let Ok(text) = text else {
             continue;
         };
         let words = crate::render::board::label_names(&text);

@@ -41,6 +41,13 @@ pub struct Art {
     stamp: (Option<SystemTime>, u64),
 }
 
+impl Art {
+    /// The file's bytes, as read.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
 /// Every image loaded in this process, by href.
 fn registry() -> &'static RwLock<HashMap<String, Arc<Art>>> {
     static ART: std::sync::OnceLock<RwLock<HashMap<String, Arc<Art>>>> = std::sync::OnceLock::new();

@@ -346,7 +346,8 @@ fn is_diagram_file(game: &Game, target: &str) -> bool {
     })
 }
 
-/// Each image the prose shows is a file inside the game's folder.
+/// Each image the prose shows is an image file inside the game's folder (not a link out of
+/// it): the build copies it beside the reference.
 fn image_files(game: &Game, lr: &LangRules) -> Vec<Problem> {
     let mut out = Vec::new();
     for prose in all_prose(&lr.text) {
@@ -354,13 +355,14 @@ fn image_files(game: &Game, lr: &LangRules) -> Vec<Problem> {
             if markdown::unsafe_image(&target).is_some() || is_diagram_file(game, &target) {
                 continue;
             }
-            if !game.dir.join(&target).is_file() {
+            if let Err(e) = crate::render::images::load(&game.dir, &target) {
                 out.push(
-                    Problem::data(format!(
-                        "the image `{target}` is not a file of the game's folder {}",
-                        game.dir.display()
-                    ))
-                    .at(&lr.file, place(&lr.file, prose, range), "here"),
+                    Problem::data(format!("the image {e}"))
+                        .at(&lr.file, place(&lr.file, prose, range), "here")
+                        .help(format!(
+                            "images the prose shows are PNG, JPEG, WebP or SVG files inside {}",
+                            game.dir.display()
+                        )),
                 );
             }
         }
