@@ -53,11 +53,17 @@ fn unique_ids(game: &Game) -> Vec<Problem> {
             out.push(
                 Problem::data(format!("duplicate id `{}`", id.get_ref()))
                     .at(file, id.span(), "here")
-                    .help(if std::ptr::eq(first_file, file) {
-                        format!("it is first used on line {line}")
-                    } else {
-                        format!("it is first used at {}:{line}", first_file.path.display())
-                    }),
+                    .help(
+                        if std::ptr::eq(first_file, file) && first_file.sheet.is_none() {
+                            format!("it is first used on line {line}")
+                        } else {
+                            // A spreadsheet's cell, not a line of the CSV text it is read as.
+                            format!(
+                                "it is first used at {}",
+                                first_file.place(first.span().start)
+                            )
+                        },
+                    ),
             );
         }
     }

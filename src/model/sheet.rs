@@ -461,7 +461,12 @@ fn card(
             Column::Name => card.name = text.to_string(),
             Column::Count => match text
                 .parse::<i64>()
-                .map_err(|e| e.to_string())
+                .map_err(|_| {
+                    format!(
+                        "a count is a whole number from 0 to {}",
+                        super::components::MAX_COUNT
+                    )
+                })
                 .and_then(Count::try_from)
             {
                 Ok(c) => card.count = c,
