@@ -1016,3 +1016,50 @@ fn an_engine_script_linked_from_outside_is_refused() {
         run.stderr
     );
 }
+
+/// TOML files and rules prose saved with CRLF line ends (Windows editors) or a byte order
+/// mark: each problem is at the same line and column as in the file saved with LF.
+#[test]
+fn toml_and_prose_problems_keep_their_place_with_crlf() {
+    let cases = [
+        ("components.toml", "type = \"int\"", "type = \"intt\""),
+        ("game.toml", "players = { min = 2", "players = { min = -2"),
+        (
+            "rules.en.toml",
+            "Deal {params.hand_size card}",
+            "Deal {params.hand_size card} and {params.hand_siz card}",
+        ),
+    ];
+    for (file, from, to) in cases {
+        let places = |ends: &str| {
+            let f = Fixture::with_games(&[]);
+            assert_eq!(f.run(&["new", "my-game"]).code, 0);
+            let line = f.edit("my-game", file, from, to);
+            let path = f.file("my-game", file);
+            let text = std::fs::read_to_string(&path).unwrap();
+            let text = match ends {
+                "CRLF" => text.replace('\n', "\r\n"),
+                "BOM" => format!("\u{feff}{text}"),
+                _ => text,
+            };
+            std::fs::write(&path, text).unwrap();
+            let run = f.run(&["check", "my-game"]);
+            assert_eq!(run.code, 1, "{file} {ends}: {}", run.stderr);
+            let prefix = format!("{}:", path.display());
+            let places: Vec<String> = errors(&run)
+                .iter()
+                .map(|e| {
+                    let rest = e.strip_prefix(&prefix).unwrap_or_else(|| panic!("{e}"));
+                    rest.split(": ").next().unwrap().to_string()
+                })
+                .collect();
+            (line, places)
+        };
+        let (line, lf) = places("LF");
+        assert_eq!(lf.len(), 1, "{file}: {lf:?}");
+        assert!(lf[0].starts_with(&format!("{line}:")), "{file}: {lf:?}");
+        for ends in ["CRLF", "BOM"] {
+            assert_eq!(places(ends).1, lf, "{file} {ends}");
+        }
+    }
+}
