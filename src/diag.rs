@@ -78,6 +78,20 @@ impl SheetCells {
     }
 }
 
+/// Why a file could not be read, in plain words (not the system's `os error 2`).
+pub fn io_words(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::NotFound => "there is no such file".into(),
+        ErrorKind::PermissionDenied => {
+            "permission denied: this user may not read it (check its permissions)".into()
+        }
+        ErrorKind::IsADirectory => "it is a folder, not a file".into(),
+        ErrorKind::InvalidData => "it is not text".into(),
+        _ => e.to_string(),
+    }
+}
+
 /// A spreadsheet column's letters: 0 is A, 25 is Z, 26 is AA.
 pub fn column_letters(mut n: usize) -> String {
     let mut out = Vec::new();

@@ -7,7 +7,7 @@ use serde::de::DeserializeOwned;
 
 use super::paths::resolve_in;
 use super::{ComponentsFile, Game, GameFile, LangRules, RulesData, RulesMeta, RulesText};
-use crate::diag::{Problem, SourceFile};
+use crate::diag::{Problem, SourceFile, io_words};
 
 pub const GAME_FILE: &str = "game.toml";
 pub const COMPONENTS_FILE: &str = "components.toml";
@@ -132,7 +132,7 @@ fn rules_text_names(dir: &Path) -> Vec<(String, String)> {
 
 /// Reads a data file as UTF-8 text; a byte that is not UTF-8 is reported where it stands.
 pub fn read_source(path: &Path) -> Result<SourceFile, Problem> {
-    let bytes = std::fs::read(path).map_err(|e| Problem::io(path, e))?;
+    let bytes = std::fs::read(path).map_err(|e| Problem::io(path, io_words(&e)))?;
     source_text(display_path(path), bytes)
 }
 
@@ -142,11 +142,11 @@ pub fn read_source_in(dir: &Path, rel: &str) -> Result<SourceFile, Problem> {
     let shown = display_path(&dir.join(rel));
     // A file that is not there is a reading problem (exit 2), as for any file.
     if let Err(e) = std::fs::symlink_metadata(dir.join(rel)) {
-        return Err(Problem::io(&shown, e));
+        return Err(Problem::io(&shown, io_words(&e)));
     }
     let real =
         resolve_in(dir, rel).map_err(|e| Problem::data(format!("{}: {e}", shown.display())))?;
-    let bytes = std::fs::read(&real).map_err(|e| Problem::io(&shown, e))?;
+    let bytes = std::fs::read(&real).map_err(|e| Problem::io(&shown, io_words(&e)))?;
     source_text(shown, bytes)
 }
 

@@ -29,7 +29,7 @@ pub fn resolve_in(dir: &Path, rel: &str) -> Result<PathBuf, String> {
     let joined = dir.join(path);
     let real = joined.canonicalize().map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => format!("`{rel}` does not exist in {}", dir.display()),
-        _ => format!("`{rel}` cannot be read: {e}"),
+        _ => format!("`{rel}` cannot be read: {}", crate::diag::io_words(&e)),
     })?;
     let root = dir
         .canonicalize()
@@ -49,7 +49,8 @@ pub fn resolve_in(dir: &Path, rel: &str) -> Result<PathBuf, String> {
 /// Reads the file `rel` names inside the game's folder `dir` (see [`resolve_in`]).
 pub fn read_in(dir: &Path, rel: &str) -> Result<Vec<u8>, String> {
     let real = resolve_in(dir, rel)?;
-    std::fs::read(&real).map_err(|e| format!("`{rel}` cannot be read: {e}"))
+    std::fs::read(&real)
+        .map_err(|e| format!("`{rel}` cannot be read: {}", crate::diag::io_words(&e)))
 }
 
 #[cfg(test)]
