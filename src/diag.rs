@@ -372,6 +372,12 @@ pub fn designer_words(message: &str, key: Option<&str>) -> String {
             expected_words(expected)
         );
     }
+    if message.starts_with("carriage return must be followed by newline") {
+        return "this line ends with a carriage return alone, as old Mac programs save text; \
+                TOML needs LF or CRLF line ends: save the file again with Unix (LF) or \
+                Windows (CRLF) line ends"
+            .to_string();
+    }
     if message.starts_with("data did not match any variant of untagged enum") {
         return match key {
             Some(k) => format!(
@@ -484,6 +490,13 @@ mod tests {
                 "unknown field `colur`, expected `name` or `colour`",
                 None,
                 "`colur` is not a key of this table; its keys are: name, colour",
+            ),
+            (
+                "carriage return must be followed by newline, expected newline",
+                None,
+                "this line ends with a carriage return alone, as old Mac programs save text; \
+                 TOML needs LF or CRLF line ends: save the file again with Unix (LF) or \
+                 Windows (CRLF) line ends",
             ),
             ("a message of our own", None, "a message of our own"),
         ] {
