@@ -54,10 +54,7 @@ impl TemplateSource {
                 let text = file
                     .contents_utf8()
                     .ok_or_else(|| Problem::io(&self.path_of(rel), "not UTF-8"))?;
-                Ok(SourceFile {
-                    path: self.path_of(rel),
-                    text: Arc::from(text),
-                })
+                Ok(SourceFile::new(self.path_of(rel), Arc::from(text)))
             }
             TemplateSource::Folder(dir) => crate::model::read_source(&dir.join(rel)),
         }

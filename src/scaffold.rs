@@ -63,13 +63,10 @@ fn starter_files_with(slug: &str, engine: &str) -> Vec<(&'static str, Vec<u8>)> 
 /// `printplay new SLUG --engine ENGINE`: a new game that also simulates out of the box.
 pub fn new_game_with_engine(data: &Path, slug: &str, engine: &str) -> Result<PathBuf, Problem> {
     if !STARTER_ENGINES.contains(&engine) {
-        return Err(Problem::io(
-            Path::new(engine),
-            format!(
-                "no starter engine `{engine}` (known: {})",
-                STARTER_ENGINES.join(", ")
-            ),
-        ));
+        return Err(Problem::build(format!(
+            "`{engine}` is not a starter engine; use one of: {}",
+            STARTER_ENGINES.join(", ")
+        )));
     }
     create(data, slug, starter_files_with(slug, engine))
 }
@@ -77,6 +74,24 @@ pub fn new_game_with_engine(data: &Path, slug: &str, engine: &str) -> Result<Pat
 /// Creates `data/SLUG/` with starter files; refuses to touch an existing folder.
 pub fn new_game(data: &Path, slug: &str) -> Result<PathBuf, Problem> {
     create(data, slug, starter_files(slug))
+}
+
+/// A slug made from what was typed: `My Game!` becomes `my-game`.
+fn suggested_slug(typed: &str) -> String {
+    let mut out = String::new();
+    for c in typed.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-');
+    if out.is_empty() {
+        "my-game".to_string()
+    } else {
+        out.to_string()
+    }
 }
 
 fn create(
@@ -90,17 +105,19 @@ fn create(
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
         && !slug.starts_with('-');
     if !valid {
-        return Err(Problem::io(
-            Path::new(slug),
-            "a slug is lower-case letters, digits and dashes",
-        ));
+        return Err(Problem::build(format!(
+            "`{slug}` cannot name a game folder: a game's name on the command line (its slug) \
+             is lower-case letters, digits and dashes, for example `{}`",
+            suggested_slug(slug)
+        )));
     }
     let dir = data.join(slug);
     if dir.exists() {
-        return Err(Problem::io(
-            &dir,
-            "already exists; printplay new never overwrites a game",
-        ));
+        return Err(Problem::build(format!(
+            "{} already exists, and `printplay new` never overwrites a game: choose another \
+             name, or remove that folder first",
+            dir.display()
+        )));
     }
     let tmp = data.join(format!(".{slug}.new"));
     let write = || -> std::io::Result<()> {
@@ -116,7 +133,7 @@ fn create(
     };
     write().map_err(|e| {
         let _ = std::fs::remove_dir_all(&tmp);
-        Problem::io(&dir, e)
+        Problem::io_write(&dir, e)
     })?;
     Ok(dir)
 }

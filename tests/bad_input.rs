@@ -41,7 +41,36 @@ fn malformed_toml_is_reported_at_its_line() {
 #[test]
 fn wrong_type_is_reported_at_the_value() {
     let (run, line) = broken("components.toml", "size_mm = 8", "size_mm = \"eight\"");
-    assert_reported(&run, "components.toml", line, "invalid type");
+    assert_reported(
+        &run,
+        "components.toml",
+        line,
+        "expected a number, found text \"eight\"",
+    );
+    assert!(!run.stderr.contains("invalid type"), "{}", run.stderr);
+    assert!(!run.stderr.contains("f64"), "{}", run.stderr);
+}
+
+/// serde's words (`unknown variant`, `expected u32`) never reach a designer: the message
+/// names the key and lists what it takes.
+#[test]
+fn a_misspelt_name_lists_what_the_key_takes() {
+    let (run, line) = broken("components.toml", "type = \"int\"", "type = \"intt\"");
+    assert_reported(
+        &run,
+        "components.toml",
+        line,
+        "`intt` is not a known `type`; use one of: int, text, bool",
+    );
+    assert!(!run.stderr.contains("unknown variant"), "{}", run.stderr);
+    let (run, line) = broken("game.toml", "min = 2", "min = -2");
+    assert_reported(
+        &run,
+        "game.toml",
+        line,
+        "the number -2 is not allowed here: expected a whole number, 0 or more",
+    );
+    assert!(!run.stderr.contains("u32"), "{}", run.stderr);
 }
 
 #[test]
@@ -51,7 +80,12 @@ fn unknown_key_is_rejected() {
         "name = \"Game cards\"",
         "name = \"Game cards\"\ncolur = \"red\"",
     );
-    assert_reported(&run, "components.toml", line + 1, "unknown field `colur`");
+    assert_reported(
+        &run,
+        "components.toml",
+        line + 1,
+        "`colur` is not a key of this table; its keys are:",
+    );
 }
 
 #[test]
@@ -217,7 +251,7 @@ fn empty_game_file_is_reported() {
     let run = f.run(&["check"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        run.stderr.contains("game.toml") && run.stderr.contains("missing field `game`"),
+        run.stderr.contains("game.toml") && run.stderr.contains("`game` is missing here; add it"),
         "{}",
         run.stderr
     );

@@ -140,6 +140,15 @@ fn new_game_checks_as_it_is_and_is_never_overwritten() {
     let again = f.run(&["new", "my-game"]);
     assert_eq!(again.code, 2);
     assert!(again.stderr.contains("already exists"), "{}", again.stderr);
+    // Nothing was being read: the message says what is wrong and what to do.
+    assert!(!again.stderr.contains("cannot read"), "{}", again.stderr);
+    assert!(
+        again
+            .stderr
+            .contains("choose another name, or remove that folder"),
+        "{}",
+        again.stderr
+    );
     assert_eq!(
         std::fs::read_to_string(f.file("my-game", "game.toml")).unwrap(),
         "# mine"
@@ -173,6 +182,12 @@ fn new_rejects_a_bad_slug() {
     assert_eq!(run.code, 2);
     assert!(
         run.stderr.contains("lower-case letters, digits and dashes"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("cannot read"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("for example `my-game`"),
         "{}",
         run.stderr
     );

@@ -331,6 +331,100 @@ fn bad_sheets_are_errors_at_the_cell_not_panics() {
     }
 }
 
+/// Every kind of sheet mistake is one error at the same line and column whether the sheet
+/// ends its lines with LF, CRLF (Excel on Windows) or CR, with or without a byte order mark.
+#[test]
+fn sheet_problems_keep_their_place_whatever_the_line_ends() {
+    let cases = [
+        (
+            "art/emblem.png,sun,2",
+            "art/emblem.png,sun,two",
+            "3:51",
+            "must be an integer",
+        ),
+        ("moon,4\n", "moon,four\n", "10:41", "must be an integer"),
+        (
+            "Lose 1 [coin]",
+            "Lose 1 [coinn]",
+            "7:26",
+            "known: coin, moon, sun",
+        ),
+        (
+            "id,name,count",
+            "id,name,colour",
+            "1:9",
+            "is not a field of deck",
+        ),
+        (
+            "sun-4,Sun Four,1",
+            "sun-4,Sun Four,-3",
+            "5:16",
+            "`count` is `-3`",
+        ),
+        (
+            "sun,5\n",
+            "sun,5,extra\n",
+            "6:40",
+            "has no column in the header row",
+        ),
+        (
+            "sun-2,Sun Two",
+            "crest,Sun Two",
+            "3:1",
+            "duplicate id `crest`",
+        ),
+        ("Sun Five,1,,", "Sun Five,1,\"Gain,", "6:18", "never closed"),
+    ];
+    let original = std::fs::read_to_string(fixture().file(SLUG, "cards.csv")).unwrap();
+    for (from, to, place, says) in cases {
+        assert!(original.contains(from), "{from}");
+        let lf = original.replacen(from, to, 1);
+        for (ends, text) in [
+            ("LF", lf.clone()),
+            ("CRLF", lf.replace('\n', "\r\n")),
+            ("CR", lf.replace('\n', "\r")),
+            (
+                "BOM and CRLF",
+                format!("\u{feff}{}", lf.replace('\n', "\r\n")),
+            ),
+        ] {
+            let f = fixture();
+            std::fs::write(f.file(SLUG, "cards.csv"), &text).unwrap();
+            let run = f.run(&["check", SLUG]);
+            assert_eq!(run.code, 1, "{ends}: {}", run.stderr);
+            let errors = errors(&run);
+            assert_eq!(errors.len(), 1, "{ends}: {}", run.stderr);
+            let at = format!("{}:{place}: ", f.file(SLUG, "cards.csv").display());
+            assert!(
+                errors[0].starts_with(&at),
+                "{ends}: expected {place}: {}",
+                errors[0]
+            );
+            assert!(run.stderr.contains(says), "{ends}: {}", run.stderr);
+        }
+    }
+}
+
+/// A quoted cell is kept as written, spaces and all; an unquoted one loses its surrounding
+/// spaces.
+#[test]
+fn a_quoted_sheet_value_keeps_its_spaces() {
+    let f = fixture();
+    f.edit(SLUG, "cards.csv", "Sun Two,", "\"  Sun Two \",");
+    f.edit(SLUG, "cards.csv", "Sun Three,", "  Sun Three  ,");
+    let game = load(&f);
+    let deck = game.deck("emblems").unwrap();
+    let name = |id: &str| {
+        deck.cards
+            .iter()
+            .find(|c| c.id.get_ref() == id)
+            .map(|c| c.name.clone())
+            .unwrap()
+    };
+    assert_eq!(name("sun-2"), "  Sun Two ");
+    assert_eq!(name("sun-3"), "Sun Three");
+}
+
 /// A TOML deck exported as CSV reads back as the same cards, and exports the same again.
 #[test]
 fn decks_round_trip_through_csv() {
@@ -522,21 +616,42 @@ fn a_workbook_deck_reads_as_the_same_cards_as_its_csv() {
 }
 
 #[test]
-fn a_bad_workbook_cell_names_its_row_and_column() {
+fn a_bad_workbook_cell_names_its_worksheet_and_cell() {
     let f = with_workbook("cards-bad.xlsx");
     let run = f.run(&["check", SLUG]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     let errors = errors(&run);
     assert_eq!(errors.len(), 1, "{}", run.stderr);
-    assert!(errors[0].contains("cards.xlsx:3:"), "{}", run.stderr);
+    let cards = f.file(SLUG, "cards.xlsx");
+    assert!(
+        errors[0].starts_with(&format!("{}, sheet `cards`, cell G3: ", cards.display())),
+        "{}",
+        run.stderr
+    );
     assert!(
         errors[0].contains("field `power` must be an integer"),
         "{}",
         run.stderr
     );
-    // The row is the spreadsheet's; the underlined text is the row as CSV.
+    // The CSV text the workbook is read as is not shown: the designer never sees it.
     assert!(
-        run.stderr.contains("art/emblem.png,sun,two"),
+        !run.stderr.contains("art/emblem.png,sun,two"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A cell with a line break in it makes no later row's cell one line off.
+#[test]
+fn a_workbook_cell_is_named_after_a_cell_of_two_lines() {
+    let f = with_workbook("cards-bad-multiline.xlsx");
+    let run = f.run(&["check", SLUG]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let errors = errors(&run);
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    let cards = f.file(SLUG, "cards.xlsx");
+    assert!(
+        errors[0].starts_with(&format!("{}, sheet `Cards`, cell G11: ", cards.display())),
         "{}",
         run.stderr
     );
@@ -692,4 +807,259 @@ fn build_prints_the_checks_warnings_once() {
     );
     assert!(run.stderr.contains("cards.csv:2:32"), "{}", run.stderr);
     assert!(out.join(SLUG).join("cards.pdf").is_file());
+}
+
+/// The rules reference of `printplay new`'s game, an original design: each page in HTML and
+/// Markdown, as text.
+fn scaffold_pages(extra_prose: &str) -> Vec<(String, String)> {
+    let f = Fixture::with_games(&[]);
+    let run = f.run(&["new", "my-game"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rules = f.file("my-game", "rules.en.toml");
+    let mut prose = std::fs::read_to_string(&rules).unwrap();
+    prose.push_str(extra_prose);
+    std::fs::write(&rules, prose).unwrap();
+    let out = f.data().join("out");
+    let run = f.run(&[
+        "build",
+        "my-game",
+        "--only",
+        "rules",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    [
+        "rules.en.html",
+        "rules.en.md",
+        "quick.en.html",
+        "quick.en.md",
+    ]
+    .iter()
+    .map(|name| {
+        let text = std::fs::read_to_string(out.join("my-game").join(name)).unwrap();
+        let text = if name.ends_with(".html") {
+            // What a reader sees: the page's text, not its style sheet.
+            let body = &text[text.find("<body").unwrap_or(0)..];
+            common::html_text(body)
+        } else {
+            text
+        };
+        (name.to_string(), text)
+    })
+    .collect()
+}
+
+/// A game without a `rulebook` is the designer's own: its reference never speaks of a
+/// rulebook, of where its values come from, or of questions a rulebook leaves open.
+#[test]
+fn an_original_designs_reference_says_nothing_of_a_rulebook() {
+    for (name, text) in scaffold_pages("") {
+        let lower = text.to_lowercase();
+        for words in [
+            "rulebook",
+            "printed",
+            "where the values come from",
+            "reconstructed",
+            "inferred",
+            "source",
+            "open question",
+            "appendix",
+        ] {
+            assert!(!lower.contains(words), "{name} says `{words}`:\n{text}");
+        }
+        if name.starts_with("rules.") {
+            assert!(text.contains("Generated by printplay"), "{name}:\n{text}");
+            assert!(text.contains("What it is for"), "{name}:\n{text}");
+        }
+    }
+}
+
+/// Its own open questions are shown, as the designer's questions, not a rulebook's.
+#[test]
+fn an_original_designs_questions_are_its_own() {
+    let pages = scaffold_pages(
+        "\n[[question]]\nquestion = \"May a player pass?\"\nanswer = \"Yes, once a round.\"\n",
+    );
+    for (name, text) in pages.iter().filter(|(n, _)| n.starts_with("rules.")) {
+        assert!(text.contains("Open questions of play"), "{name}:\n{text}");
+        assert!(text.contains("May a player pass?"), "{name}:\n{text}");
+        assert!(!text.to_lowercase().contains("rulebook"), "{name}:\n{text}");
+    }
+}
+
+/// Replaces `name` in the game's folder by a link to a copy of it outside the folder (or to
+/// `target` when given).
+fn link_out(f: &Fixture, game: &str, name: &str, target: Option<&Path>) {
+    let inside = f.file(game, name);
+    let outside = match target {
+        Some(t) => t.to_path_buf(),
+        None => {
+            let copy = f.data().join(format!("outside-{}", name.replace('/', "-")));
+            std::fs::copy(&inside, &copy).unwrap();
+            copy
+        }
+    };
+    std::fs::remove_file(&inside).unwrap();
+    std::os::unix::fs::symlink(&outside, &inside).unwrap();
+}
+
+/// `check` refuses the game with one error at `place` (`file` or `file:line:col`) saying the
+/// file leaves the folder, and `build` writes nothing.
+fn refused_and_nothing_built(f: &Fixture, game: &str, place: &str) {
+    let run = f.run(&["check", game]);
+    assert_eq!(run.code, 1, "{place}: {}", run.stderr);
+    let errors = errors(&run);
+    assert_eq!(errors.len(), 1, "{place}: {}", run.stderr);
+    let at = f.data().join(game).join(place);
+    assert!(
+        errors[0].starts_with(&format!("{}", at.display())),
+        "expected at {place}: {}",
+        errors[0]
+    );
+    assert!(
+        run.stderr.contains("outside the game's folder"),
+        "{place}: {}",
+        run.stderr
+    );
+    let out = f.data().join("out");
+    let run = f.run(&["build", game, "--out", out.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{place}: {}", run.stderr);
+    let written = if out.exists() {
+        snapshot(&out)
+    } else {
+        Vec::new()
+    };
+    assert!(written.is_empty(), "{place}: wrote {written:?}");
+}
+
+/// No file of the game's folder is read through a link that leaves it: art (raster and
+/// vector), fonts, the sheet, templates and the TOML files themselves.
+#[test]
+fn no_file_is_read_through_a_link_out_of_the_game_folder() {
+    for (name, place) in [
+        ("art/emblem.png", "cards.csv:2:32"),
+        ("art/crest.svg", "components.toml:49:18"),
+        ("cards.csv", "components.toml:28:9"),
+        (
+            "fonts/DejaVuSansMono-Bold.ttf",
+            "fonts/DejaVuSansMono-Bold.ttf",
+        ),
+        ("templates/emblem-card.svg", "templates/emblem-card.svg"),
+        ("game.toml", "game.toml"),
+        ("components.toml", "components.toml"),
+    ] {
+        let f = fixture();
+        link_out(&f, SLUG, name, None);
+        refused_and_nothing_built(&f, SLUG, place);
+    }
+    // A link to a file of the machine: the same, whatever the file holds.
+    let f = fixture();
+    link_out(&f, SLUG, "art/emblem.png", Some(Path::new("/etc/hostname")));
+    refused_and_nothing_built(&f, SLUG, "cards.csv:2:32");
+}
+
+#[test]
+fn a_workbook_linked_from_outside_is_refused() {
+    let f = with_workbook("cards.xlsx");
+    link_out(&f, SLUG, "cards.xlsx", None);
+    refused_and_nothing_built(&f, SLUG, "components.toml:28:9");
+}
+
+/// An image the rules prose shows is copied beside the reference: never one from outside the
+/// folder, and never a file that is not an image.
+#[test]
+fn a_rules_prose_image_is_an_image_inside_the_folder() {
+    let f = Fixture::with_games(&[]);
+    assert_eq!(f.run(&["new", "my-game"]).code, 0);
+    let line = f.edit(
+        "my-game",
+        "rules.en.toml",
+        "Replace this with what",
+        "![The emblem](art/shown.svg)\nReplace this with what",
+    );
+    std::fs::copy(
+        f.file("my-game", "art/emblem.svg"),
+        f.file("my-game", "art/shown.svg"),
+    )
+    .unwrap();
+    let run = f.run(&["check", "my-game"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    link_out(&f, "my-game", "art/shown.svg", None);
+    refused_and_nothing_built(&f, "my-game", &format!("rules.en.toml:{line}:"));
+    // Not an image, inside the folder.
+    std::fs::remove_file(f.file("my-game", "art/shown.svg")).unwrap();
+    std::fs::write(
+        f.file("my-game", "art/shown.svg"),
+        "#!/bin/sh\necho hello\n",
+    )
+    .unwrap();
+    let run = f.run(&["check", "my-game"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        errors(&run)[0].contains(&format!("rules.en.toml:{line}:")),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_engine_script_linked_from_outside_is_refused() {
+    let f = Fixture::with_games(&[]);
+    assert_eq!(f.run(&["new", "my-game", "--engine", "lua"]).code, 0);
+    link_out(&f, "my-game", "engine.lua", None);
+    let run = f.run(&["simulate", "my-game", "--games", "1"]);
+    assert_ne!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("outside the game's folder"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// TOML files and rules prose saved with CRLF line ends (Windows editors) or a byte order
+/// mark: each problem is at the same line and column as in the file saved with LF.
+#[test]
+fn toml_and_prose_problems_keep_their_place_with_crlf() {
+    let cases = [
+        ("components.toml", "type = \"int\"", "type = \"intt\""),
+        ("game.toml", "players = { min = 2", "players = { min = -2"),
+        (
+            "rules.en.toml",
+            "Deal {params.hand_size card}",
+            "Deal {params.hand_size card} and {params.hand_siz card}",
+        ),
+    ];
+    for (file, from, to) in cases {
+        let places = |ends: &str| {
+            let f = Fixture::with_games(&[]);
+            assert_eq!(f.run(&["new", "my-game"]).code, 0);
+            let line = f.edit("my-game", file, from, to);
+            let path = f.file("my-game", file);
+            let text = std::fs::read_to_string(&path).unwrap();
+            let text = match ends {
+                "CRLF" => text.replace('\n', "\r\n"),
+                "BOM" => format!("\u{feff}{text}"),
+                _ => text,
+            };
+            std::fs::write(&path, text).unwrap();
+            let run = f.run(&["check", "my-game"]);
+            assert_eq!(run.code, 1, "{file} {ends}: {}", run.stderr);
+            let prefix = format!("{}:", path.display());
+            let places: Vec<String> = errors(&run)
+                .iter()
+                .map(|e| {
+                    let rest = e.strip_prefix(&prefix).unwrap_or_else(|| panic!("{e}"));
+                    rest.split(": ").next().unwrap().to_string()
+                })
+                .collect();
+            (line, places)
+        };
+        let (line, lf) = places("LF");
+        assert_eq!(lf.len(), 1, "{file}: {lf:?}");
+        assert!(lf[0].starts_with(&format!("{line}:")), "{file}: {lf:?}");
+        for ends in ["CRLF", "BOM"] {
+            assert_eq!(places(ends).1, lf, "{file} {ends}");
+        }
+    }
 }

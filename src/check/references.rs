@@ -53,11 +53,17 @@ fn unique_ids(game: &Game) -> Vec<Problem> {
             out.push(
                 Problem::data(format!("duplicate id `{}`", id.get_ref()))
                     .at(file, id.span(), "here")
-                    .help(if std::ptr::eq(first_file, file) {
-                        format!("it is first used on line {line}")
-                    } else {
-                        format!("it is first used at {}:{line}", first_file.path.display())
-                    }),
+                    .help(
+                        if std::ptr::eq(first_file, file) && first_file.sheet.is_none() {
+                            format!("it is first used on line {line}")
+                        } else {
+                            // A spreadsheet's cell, not a line of the CSV text it is read as.
+                            format!(
+                                "it is first used at {}",
+                                first_file.place(first.span().start)
+                            )
+                        },
+                    ),
             );
         }
     }
@@ -293,8 +299,11 @@ fn board_words(game: &Game) -> Vec<Problem> {
         let Some(template) = board.template.as_deref() else {
             continue;
         };
-        let path = crate::render::template::game_template_dir(game).join(format!("{template}.svg"));
-        let Ok(text) = std::fs::read_to_string(&path) else {
+        let rel = format!("templates/{template}.svg");
+        let Ok(text) = crate::model::paths::read_in(&game.dir, &rel).map(String::from_utf8) else {
+            continue;
+        };
+        let Ok(text) = text else {
             continue;
         };
         let words = crate::render::board::label_names(&text);

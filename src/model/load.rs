@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
+use super::paths::resolve_in;
 use super::{ComponentsFile, Game, GameFile, LangRules, RulesData, RulesMeta, RulesText};
-use crate::diag::{Problem, SourceFile};
+use crate::diag::{Problem, SourceFile, io_words};
 
 pub const GAME_FILE: &str = "game.toml";
 pub const COMPONENTS_FILE: &str = "components.toml";
@@ -46,9 +47,8 @@ pub fn load_game(data_dir: &Path, slug: &str) -> Result<Game, Vec<Problem>> {
             ),
         )]);
     }
-    let game =
-        read_source(&dir.join(GAME_FILE)).and_then(|f| parse::<GameFile>(&f).map(|g| (f, g)));
-    let comps = read_source(&dir.join(COMPONENTS_FILE))
+    let game = read_source_in(&dir, GAME_FILE).and_then(|f| parse::<GameFile>(&f).map(|g| (f, g)));
+    let comps = read_source_in(&dir, COMPONENTS_FILE)
         .and_then(|f| parse::<ComponentsFile>(&f).map(|c| (f, c)));
     let rules = load_rules(&dir);
     let comps = comps.map_err(|p| vec![p]).and_then(|(file, mut c)| {
@@ -85,9 +85,9 @@ pub fn load_game(data_dir: &Path, slug: &str) -> Result<Game, Vec<Problem>> {
 fn load_rules(dir: &Path) -> Result<RulesData, Vec<Problem>> {
     let mut data = RulesData::default();
     let mut problems = Vec::new();
-    let meta_path = dir.join(RULES_FILE);
-    if meta_path.is_file() {
-        match read_source(&meta_path).and_then(|f| parse::<RulesMeta>(&f).map(|m| (f, m))) {
+    // A link (even a broken one) is read, and refused, like any other file.
+    if std::fs::symlink_metadata(dir.join(RULES_FILE)).is_ok() {
+        match read_source_in(dir, RULES_FILE).and_then(|f| parse::<RulesMeta>(&f).map(|m| (f, m))) {
             Ok((file, meta)) => {
                 data.meta_file = Some(file);
                 data.meta = meta;
@@ -95,8 +95,8 @@ fn load_rules(dir: &Path) -> Result<RulesData, Vec<Problem>> {
             Err(p) => problems.push(p),
         }
     }
-    for (lang, path) in rules_text_paths(dir) {
-        match read_source(&path).and_then(|f| parse::<RulesText>(&f).map(|t| (f, t))) {
+    for (lang, name) in rules_text_names(dir) {
+        match read_source_in(dir, &name).and_then(|f| parse::<RulesText>(&f).map(|t| (f, t))) {
             Ok((file, text)) => {
                 data.texts.insert(lang, LangRules { file, text });
             }
@@ -110,12 +110,12 @@ fn load_rules(dir: &Path) -> Result<RulesData, Vec<Problem>> {
     }
 }
 
-/// `rules.<lang>.toml` files of a folder by language code, sorted.
-fn rules_text_paths(dir: &Path) -> Vec<(String, PathBuf)> {
+/// `rules.<lang>.toml` files of a folder (their names) by language code, sorted.
+fn rules_text_names(dir: &Path) -> Vec<(String, String)> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
-    let mut found: Vec<(String, PathBuf)> = entries
+    let mut found: Vec<(String, String)> = entries
         .filter_map(Result::ok)
         .filter_map(|e| {
             let name = e.file_name().into_string().ok()?;
@@ -123,7 +123,7 @@ fn rules_text_paths(dir: &Path) -> Vec<(String, PathBuf)> {
             let is_lang = !lang.is_empty()
                 && lang.len() <= 8
                 && lang.chars().all(|c| c.is_ascii_lowercase() || c == '-');
-            is_lang.then(|| (lang.to_string(), e.path()))
+            is_lang.then(|| (lang.to_string(), name.clone()))
         })
         .collect();
     found.sort();
@@ -132,19 +132,33 @@ fn rules_text_paths(dir: &Path) -> Vec<(String, PathBuf)> {
 
 /// Reads a data file as UTF-8 text; a byte that is not UTF-8 is reported where it stands.
 pub fn read_source(path: &Path) -> Result<SourceFile, Problem> {
-    let bytes = std::fs::read(path).map_err(|e| Problem::io(path, e))?;
-    let shown = display_path(path);
+    let bytes = std::fs::read(path).map_err(|e| Problem::io(path, io_words(&e)))?;
+    source_text(display_path(path), bytes)
+}
+
+/// Reads `rel`, a text file of the game's folder `dir`, through [`resolve_in`]: never through a
+/// link that leaves the folder. Problems name the file as `dir/rel`.
+pub fn read_source_in(dir: &Path, rel: &str) -> Result<SourceFile, Problem> {
+    let shown = display_path(&dir.join(rel));
+    // A file that is not there is a reading problem (exit 2), as for any file.
+    if let Err(e) = std::fs::symlink_metadata(dir.join(rel)) {
+        return Err(Problem::io(&shown, io_words(&e)));
+    }
+    let real =
+        resolve_in(dir, rel).map_err(|e| Problem::data(format!("{}: {e}", shown.display())))?;
+    let bytes = std::fs::read(&real).map_err(|e| Problem::io(&shown, io_words(&e)))?;
+    source_text(shown, bytes)
+}
+
+pub(super) fn source_text(shown: PathBuf, bytes: Vec<u8>) -> Result<SourceFile, Problem> {
     match String::from_utf8(bytes) {
-        Ok(text) => Ok(SourceFile {
-            path: shown,
-            text: Arc::from(text),
-        }),
+        Ok(text) => Ok(SourceFile::new(shown, Arc::from(text))),
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
-            let file = SourceFile {
-                path: shown,
-                text: Arc::from(String::from_utf8_lossy(e.as_bytes()).into_owned()),
-            };
+            let file = SourceFile::new(
+                shown,
+                Arc::from(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+            );
             let end = (at + 1).min(file.text.len());
             Err(Problem::data("the file is not valid UTF-8 text")
                 .at(&file, at..end, "this byte is not UTF-8")
@@ -156,13 +170,25 @@ pub fn read_source(path: &Path) -> Result<SourceFile, Problem> {
 /// Parses TOML into a model type; the error points at the offending text.
 pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Problem> {
     toml::from_str(&file.text).map_err(|e| {
-        let message = e.message().trim().to_string();
+        let key = e.span().and_then(|s| key_before(&file.text, s.start));
+        let message = crate::diag::designer_words(e.message().trim(), key);
         let problem = Problem::data(first_line(&message));
         match e.span() {
             Some(span) => problem.at(file, widen(span, &file.text), message),
             None => problem.in_file(file),
         }
     })
+}
+
+/// The key whose value starts at `offset` (`kind` in `kind = "intt"` or in an inline table),
+/// when the text there reads `key = value`.
+fn key_before(text: &str, offset: usize) -> Option<&str> {
+    let before = text.get(..offset)?.trim_end().strip_suffix('=')?.trim_end();
+    let start = before
+        .rfind(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '"')))
+        .map_or(0, |i| i + 1);
+    let key = before[start..].rsplit('.').next()?.trim_matches('"');
+    (!key.is_empty()).then_some(key)
 }
 
 fn first_line(s: &str) -> String {

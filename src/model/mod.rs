@@ -15,7 +15,7 @@ pub use components::*;
 pub use game::*;
 pub use load::{
     COMPONENTS_FILE, GAME_FILE, RULES_FILE, game_slugs, load_game, parse, read_source,
-    rules_text_file,
+    read_source_in, rules_text_file,
 };
 pub use rules::*;
 pub use source::Source;

@@ -1,4 +1,7 @@
-//! Files a game's data names (art, spreadsheets, fonts) are read only from inside its folder.
+//! Files of a game's folder are read only from inside it: every read of the game's data
+//! (its TOML files, spreadsheets, art, fonts, templates, the rules prose's images, its
+//! `engine.lua`) resolves the path here first, so no name and no symbolic link can make
+//! printplay read a file of the machine that is outside the folder.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -26,7 +29,7 @@ pub fn resolve_in(dir: &Path, rel: &str) -> Result<PathBuf, String> {
     let joined = dir.join(path);
     let real = joined.canonicalize().map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => format!("`{rel}` does not exist in {}", dir.display()),
-        _ => format!("`{rel}` cannot be read: {e}"),
+        _ => format!("`{rel}` cannot be read: {}", crate::diag::io_words(&e)),
     })?;
     let root = dir
         .canonicalize()
@@ -41,6 +44,13 @@ pub fn resolve_in(dir: &Path, rel: &str) -> Result<PathBuf, String> {
         return Err(format!("`{rel}` is not a file"));
     }
     Ok(real)
+}
+
+/// Reads the file `rel` names inside the game's folder `dir` (see [`resolve_in`]).
+pub fn read_in(dir: &Path, rel: &str) -> Result<Vec<u8>, String> {
+    let real = resolve_in(dir, rel)?;
+    std::fs::read(&real)
+        .map_err(|e| format!("`{rel}` cannot be read: {}", crate::diag::io_words(&e)))
 }
 
 #[cfg(test)]

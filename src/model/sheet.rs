@@ -10,14 +10,14 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use toml::{Spanned, Value};
 
-use super::load::read_source;
 use super::paths::resolve_in;
 use super::{Card, ComponentsFile, Count, Deck, FieldType, Game};
-use crate::diag::{Problem, SourceFile};
+use crate::diag::{Problem, SheetCells, SourceFile, column_letters};
 
 /// The separator of list items in a cell.
 const ITEM_SEPARATOR: char = ';';
@@ -33,26 +33,27 @@ pub fn load_sheets(
         let Some(sheet) = deck.sheet.clone() else {
             continue;
         };
+        let at_sheet = |e: String| {
+            Problem::data(format!("deck `{}`: {e}", deck.id.get_ref())).at(
+                components_file,
+                sheet.span(),
+                "the sheet",
+            )
+        };
         let path = match resolve_in(dir, sheet.get_ref()) {
             Ok(p) => p,
             Err(e) => {
-                problems.push(
-                    Problem::data(format!("deck `{}`: {e}", deck.id.get_ref())).at(
-                        components_file,
-                        sheet.span(),
-                        "the sheet",
-                    ),
-                );
+                problems.push(at_sheet(e));
                 continue;
             }
         };
+        let shown = shown_path(&dir.join(sheet.get_ref()));
         let text = if is_workbook(&path) {
-            workbook_as_csv(&path).map(|text| SourceFile {
-                path: shown_path(&path),
-                text: text.into(),
-            })
+            workbook_as_csv(&path, &shown)
         } else {
-            read_source(&path)
+            std::fs::read(&path)
+                .map_err(|e| at_sheet(format!("`{}` cannot be read: {e}", sheet.get_ref())))
+                .and_then(|bytes| sheet_text(shown, bytes))
         };
         match text {
             Ok(file) => match read_cards(deck, &file, delimiter(&path)) {
@@ -65,6 +66,18 @@ pub fn load_sheets(
     problems
 }
 
+/// A CSV file's text. Line ends are what the file has: LF, CRLF (Excel on Windows) or a lone
+/// CR (old Mac programs), which becomes LF here (same length, so every place stays put) so
+/// that problems count lines as editors do.
+fn sheet_text(shown: PathBuf, mut bytes: Vec<u8>) -> Result<SourceFile, Problem> {
+    for i in 0..bytes.len() {
+        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            bytes[i] = b'\n';
+        }
+    }
+    super::load::source_text(shown, bytes)
+}
+
 /// Spreadsheet files calamine reads.
 const WORKBOOK_EXTENSIONS: [&str; 5] = ["xlsx", "xlsm", "xlsb", "xls", "ods"];
 
@@ -75,7 +88,7 @@ fn is_workbook(path: &Path) -> bool {
 }
 
 /// The path shown in problems, as for any other data file.
-fn shown_path(path: &Path) -> std::path::PathBuf {
+fn shown_path(path: &Path) -> PathBuf {
     std::env::current_dir()
         .ok()
         .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
@@ -83,17 +96,24 @@ fn shown_path(path: &Path) -> std::path::PathBuf {
 }
 
 /// The first worksheet of a spreadsheet as CSV text, row for row from row 1 and column for
-/// column from column A, so that a problem's line is the spreadsheet's row and its label
-/// names the column letter.
-fn workbook_as_csv(path: &Path) -> Result<String, Problem> {
+/// column from column A, with a map from the text back to the cells, so that a problem names
+/// the worksheet and the cell (`C11`) whatever a cell holds (a cell with a line break in it
+/// is more than one line of the CSV text).
+fn workbook_as_csv(path: &Path, shown: &Path) -> Result<SourceFile, Problem> {
     use calamine::{Data, Reader};
     let fail = |e: &dyn std::fmt::Display| {
         Problem::data(format!(
             "{}: the spreadsheet cannot be read: {e}",
-            path.display()
+            shown.display()
         ))
+        .help("save it again from the spreadsheet program, or export the worksheet as CSV")
     };
     let mut book = calamine::open_workbook_auto(path).map_err(|e| fail(&e))?;
+    let name = book
+        .sheet_names()
+        .first()
+        .cloned()
+        .ok_or_else(|| fail(&"it has no worksheet"))?;
     let range = book
         .worksheet_range_at(0)
         .ok_or_else(|| fail(&"it has no worksheet"))?
@@ -116,7 +136,22 @@ fn workbook_as_csv(path: &Path) -> Result<String, Problem> {
         out.write_record(lead.chain(cells)).map_err(|e| fail(&e))?;
     }
     let bytes = out.into_inner().map_err(|e| fail(&e))?;
-    String::from_utf8(bytes).map_err(|e| fail(&e))
+    let text = String::from_utf8(bytes).map_err(|e| fail(&e))?;
+    // Record r of the text is the worksheet's row r + 1; its field c is column c.
+    let records = scan(text.as_bytes(), 0, b',').map_err(|_| fail(&"a cell cannot be placed"))?;
+    let cells = records
+        .iter()
+        .enumerate()
+        .flat_map(|(r, cells)| {
+            cells
+                .iter()
+                .enumerate()
+                .map(move |(c, cell)| (cell.span.start, r as u32 + 1, c as u32))
+        })
+        .collect();
+    let mut file = SourceFile::new(shown, text);
+    file.sheet = Some(Arc::new(SheetCells { name, cells }));
+    Ok(file)
 }
 
 fn delimiter(path: &Path) -> u8 {
@@ -138,25 +173,24 @@ enum Column {
     Field(String, FieldType),
 }
 
-/// One cell of the sheet: its text, where it stands in the file, and its column (0 is A).
+/// One cell of the sheet: its text, where it stands in the file, its column (0 is A), and
+/// whether it was quoted (a quoted value is kept exactly as written).
 struct Cell {
     text: String,
     span: Range<usize>,
     column: usize,
+    quoted: bool,
 }
 
-/// A column's spreadsheet letters: 0 is A, 26 is AA.
-fn column_letters(mut n: usize) -> String {
-    let mut out = Vec::new();
-    loop {
-        out.push(b'A' + (n % 26) as u8);
-        if n < 26 {
-            break;
+impl Cell {
+    /// The value: a quoted cell as written, an unquoted one without surrounding spaces.
+    fn value(&self) -> &str {
+        if self.quoted {
+            &self.text
+        } else {
+            self.text.trim()
         }
-        n = n / 26 - 1;
     }
-    out.reverse();
-    String::from_utf8(out).unwrap_or_default()
 }
 
 fn read_cards(deck: &Deck, file: &SourceFile, delimiter: u8) -> Result<Vec<Card>, Vec<Problem>> {
@@ -183,36 +217,54 @@ fn read_cards(deck: &Deck, file: &SourceFile, delimiter: u8) -> Result<Vec<Card>
     }
 }
 
-/// The sheet's rows as cells placed in the file's text.
+/// The sheet's rows as cells placed in the file's text. The csv crate reads the values;
+/// [`scan`] places them (both skip a byte order mark and empty lines).
 fn rows(file: &SourceFile, delimiter: u8) -> Result<Vec<Vec<Cell>>, Vec<Problem>> {
+    let text = file.text.as_bytes();
+    let base = if file.text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
+    let placed = scan(text, base, delimiter).map_err(|quote| {
+        vec![
+            Problem::data("a quoted cell is never closed: its opening `\"` has no closing `\"`")
+                .at(file, quote..quote + 1, "this quote opens the cell")
+                .help(
+                    "end the cell with `\"`; a `\"` inside a quoted cell is written twice (`\"\"`)",
+                ),
+        ]
+    })?;
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .has_headers(false)
         .flexible(true)
-        .from_reader(file.text.as_bytes());
+        .from_reader(&text[base..]);
     let mut out = Vec::new();
     let mut record = csv::StringRecord::new();
+    let mut placed = placed.into_iter();
     loop {
-        let start = reader.position().byte() as usize;
+        let start = base + reader.position().byte() as usize;
         match reader.read_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {
-                let spans = cell_spans(&file.text, start, delimiter, record.len());
+                let cells = placed.next().unwrap_or_default();
                 out.push(
                     record
                         .iter()
-                        .zip(spans)
+                        .zip(cells)
                         .enumerate()
-                        .map(|(column, (text, span))| Cell {
+                        .map(|(column, (text, cell))| Cell {
                             text: text.to_string(),
-                            span,
+                            span: cell.span,
                             column,
+                            quoted: cell.quoted,
                         })
                         .collect(),
                 );
             }
             Err(e) => {
-                let at = e.position().map_or(start, |p| p.byte() as usize);
+                let at = e.position().map_or(start, |p| base + p.byte() as usize);
                 let end = (at + 1).min(file.text.len());
                 return Err(vec![
                     Problem::data(format!("the sheet cannot be read: {e}")).at(
@@ -227,29 +279,61 @@ fn rows(file: &SourceFile, delimiter: u8) -> Result<Vec<Vec<Cell>>, Vec<Problem>
     Ok(out)
 }
 
-/// Byte spans of the `n` cells of the record starting at `start` (quotes included).
-fn cell_spans(text: &str, start: usize, delimiter: u8, n: usize) -> Vec<Range<usize>> {
-    let bytes = text.as_bytes();
-    let mut spans = Vec::with_capacity(n);
+/// Where a cell stands in the text, quotes included, and whether it is quoted.
+#[derive(Debug, Clone, PartialEq)]
+struct Placed {
+    span: Range<usize>,
+    quoted: bool,
+}
+
+/// The records of CSV text from byte `start`, each a list of its cells' places, read as the
+/// csv crate reads them: a `"` at a cell's start quotes it up to the next lone `"` (`""` is a
+/// quote inside it), a `"` elsewhere is text; a CR, LF or CRLF ends a record; empty lines
+/// are no records. A quote that is never closed is an error at its offset.
+fn scan(text: &[u8], start: usize, delimiter: u8) -> Result<Vec<Vec<Placed>>, usize> {
+    let is_end = |b: u8| b == b'\n' || b == b'\r';
+    let mut records = Vec::new();
     let mut i = start;
-    for _ in 0..n {
-        let cell_start = i;
-        let mut quoted = false;
-        while i < bytes.len() {
-            let b = bytes[i];
-            if b == b'"' {
-                quoted = !quoted;
-            } else if !quoted && (b == delimiter || b == b'\n' || b == b'\r') {
+    loop {
+        while i < text.len() && is_end(text[i]) {
+            i += 1;
+        }
+        if i >= text.len() {
+            return Ok(records);
+        }
+        let mut cells = Vec::new();
+        loop {
+            let cell_start = i;
+            let quoted = text.get(i) == Some(&b'"');
+            if quoted {
+                i += 1;
+                loop {
+                    match text.get(i) {
+                        None => return Err(cell_start),
+                        Some(b'"') if text.get(i + 1) == Some(&b'"') => i += 2,
+                        Some(b'"') => {
+                            i += 1;
+                            break;
+                        }
+                        Some(_) => i += 1,
+                    }
+                }
+            }
+            while i < text.len() && text[i] != delimiter && !is_end(text[i]) {
+                i += 1;
+            }
+            cells.push(Placed {
+                span: cell_start..i,
+                quoted,
+            });
+            if text.get(i) == Some(&delimiter) {
+                i += 1;
+            } else {
                 break;
             }
-            i += 1;
         }
-        spans.push(cell_start..i.max(cell_start));
-        if i < bytes.len() && bytes[i] == delimiter {
-            i += 1;
-        }
+        records.push(cells);
     }
-    spans
 }
 
 /// A problem placed at a cell, showing at least one character.
@@ -368,7 +452,7 @@ fn card(
             }
             continue;
         };
-        let text = cell.text.trim();
+        let text = cell.value();
         if text.is_empty() {
             continue;
         }
@@ -377,7 +461,12 @@ fn card(
             Column::Name => card.name = text.to_string(),
             Column::Count => match text
                 .parse::<i64>()
-                .map_err(|e| e.to_string())
+                .map_err(|_| {
+                    format!(
+                        "a count is a whole number from 0 to {}",
+                        super::components::MAX_COUNT
+                    )
+                })
                 .and_then(Count::try_from)
             {
                 Ok(c) => card.count = c,
@@ -539,12 +628,148 @@ fn cell_text(v: &Value) -> Option<String> {
 mod tests {
     use super::*;
 
+    fn sheet(text: &str) -> SourceFile {
+        SourceFile::new("cards.csv", text)
+    }
+
     #[test]
     fn cells_are_placed_in_the_text_with_quotes() {
         let text = "id,name\n\"a,b\",x\n";
-        let spans = cell_spans(text, 8, b',', 2);
-        assert_eq!(&text[spans[0].clone()], "\"a,b\"");
-        assert_eq!(&text[spans[1].clone()], "x");
+        let rows = rows(&sheet(text), b',').unwrap();
+        assert_eq!(&text[rows[1][0].span.clone()], "\"a,b\"");
+        assert_eq!(rows[1][0].text, "a,b");
+        assert!(rows[1][0].quoted);
+        assert_eq!(&text[rows[1][1].span.clone()], "x");
+    }
+
+    /// The value of a placed cell, unquoted as CSV reads it.
+    fn unquote(raw: &[u8]) -> Vec<u8> {
+        let Some(rest) = raw.strip_prefix(b"\"") else {
+            return raw.to_vec();
+        };
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < rest.len() {
+            match (rest[i], rest.get(i + 1)) {
+                (b'"', Some(b'"')) => {
+                    out.push(b'"');
+                    i += 2;
+                }
+                (b'"', _) => {
+                    out.extend_from_slice(&rest[i + 1..]);
+                    break;
+                }
+                (b, _) => {
+                    out.push(b);
+                    i += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// Every text of up to five characters from the bytes that matter to CSV: the places
+    /// [`scan`] gives hold exactly the records and values the csv crate reads, and a quote
+    /// is reported unclosed exactly when a cell's opening quote has no closing one.
+    #[test]
+    fn scanning_agrees_with_the_csv_crate_on_every_short_text() {
+        let alphabet = [b'a', b',', b'"', b'\n', b'\r', b' '];
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut all = Vec::new();
+        for _ in 0..5 {
+            texts = texts
+                .iter()
+                .flat_map(|t| {
+                    alphabet.iter().map(move |b| {
+                        let mut t = t.clone();
+                        t.push(*b);
+                        t
+                    })
+                })
+                .collect();
+            all.extend(texts.iter().cloned());
+        }
+        for text in all {
+            let mut reader = csv::ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .from_reader(text.as_slice());
+            let read: Vec<Vec<Vec<u8>>> = reader
+                .byte_records()
+                .map(|r| r.unwrap().iter().map(<[u8]>::to_vec).collect())
+                .collect();
+            match scan(&text, 0, b',') {
+                Ok(records) => {
+                    let placed: Vec<Vec<Vec<u8>>> = records
+                        .iter()
+                        .map(|r| r.iter().map(|c| unquote(&text[c.span.clone()])).collect())
+                        .collect();
+                    assert_eq!(placed, read, "{:?}", String::from_utf8_lossy(&text));
+                }
+                Err(at) => {
+                    assert_eq!(text[at], b'"');
+                    let closing = text[at + 1..].split(|b| *b == b'"').count();
+                    // An odd number of quotes after the opening one leaves it open.
+                    assert!(closing % 2 == 1, "{:?}", String::from_utf8_lossy(&text));
+                }
+            }
+        }
+    }
+
+    /// The same sheet saved with LF, CRLF (Excel on Windows) or CR line ends, with or without
+    /// a byte order mark: every cell is at the same line and column.
+    #[test]
+    fn every_cell_is_at_the_same_line_and_column_whatever_the_line_ends() {
+        let lf = "id,name,text\na, A ,\"two\nlines\"\n\nb,B,\" kept \"\nc,\"C\"\"x\",last\n";
+        let places = |text: &str| -> Vec<(usize, usize, String)> {
+            let file = match text.contains('\r') {
+                true => sheet_text("cards.csv".into(), text.as_bytes().to_vec()).unwrap(),
+                false => sheet(text),
+            };
+            rows(&file, b',')
+                .unwrap()
+                .iter()
+                .flatten()
+                .map(|c| {
+                    let (line, col) = file.line_col(c.span.start);
+                    (line, col, c.value().to_string())
+                })
+                .collect()
+        };
+        let expected = places(lf);
+        assert_eq!(expected[4], (2, 3, "A".to_string()));
+        assert_eq!(expected[5], (2, 7, "two\nlines".to_string()));
+        assert_eq!(expected[8], (5, 5, " kept ".to_string()));
+        assert_eq!(expected[11], (6, 10, "last".to_string()));
+        for text in [
+            lf.replace('\n', "\r\n"),
+            lf.replace('\n', "\r"),
+            format!("\u{feff}{lf}"),
+            format!("\u{feff}{}", lf.replace('\n', "\r\n")),
+        ] {
+            let got = places(&text);
+            let values = |v: &[(usize, usize, String)]| -> Vec<(usize, usize)> {
+                v.iter().map(|(l, c, _)| (*l, *c)).collect()
+            };
+            assert_eq!(values(&got), values(&expected), "{text:?}");
+            // Values are the same, but for the line end inside the quoted cell.
+            for (g, e) in got.iter().zip(&expected) {
+                assert_eq!(g.2.replace("\r\n", "\n"), e.2, "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_unclosed_quote_is_reported_where_it_opens() {
+        for text in [
+            "id,name\na,\"Alpha\nb,Beta\nc,Gamma\n",
+            "id,name\r\na,\"Alpha\r\nb,Beta\r\nc,Gamma\r\n",
+        ] {
+            let problems = rows(&sheet(text), b',').err().unwrap();
+            assert_eq!(problems.len(), 1);
+            assert_eq!(problems[0].location().unwrap(), "cards.csv:2:3");
+            assert!(problems[0].message.contains("never closed"));
+        }
     }
 
     #[test]
@@ -563,13 +788,5 @@ mod tests {
             cell_text(&cell_value(FieldType::Symbols, "a;b")).unwrap(),
             "a; b"
         );
-    }
-
-    #[test]
-    fn columns_are_named_by_letters() {
-        assert_eq!(column_letters(0), "A");
-        assert_eq!(column_letters(25), "Z");
-        assert_eq!(column_letters(26), "AA");
-        assert_eq!(column_letters(27), "AB");
     }
 }

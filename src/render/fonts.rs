@@ -223,7 +223,10 @@ pub fn game_faces(game_dir: &Path) -> Result<GameFaces, Problem> {
                 .unwrap_or(&path)
                 .to_string_lossy(),
         )
-        .map_err(|e| Problem::io(&path, e))?;
+        .map_err(|e| {
+            Problem::data(format!("{}: {e}", path.display()))
+                .help("keep the game's fonts inside its folder, as files, not links out of it")
+        })?;
         let bytes = std::fs::read(&real).map_err(|e| Problem::io(&path, e))?;
         let faces = register(bytes).map_err(|e| {
             Problem::data(format!("{}: {e}", path.display()))

@@ -7,6 +7,11 @@
 //! so a template cannot make a page read any other file. Raster art goes into the PDF as the
 //! file's own bytes (krilla writes one image object per distinct image, however many cards
 //! show it); SVG art is parsed into the page's tree and stays vector.
+//!
+//! A CMYK JPEG (plain, or inverted as Adobe's programs write it, or YCCK) goes into the PDF
+//! as it is, but the raster outputs (`png/`, the Tabletop Simulator sheets) get its colours
+//! converted to sRGB here, through its own ICC profile or the bundled CMYK profile: resvg's
+//! JPEG decoder reads such files as garbled RGB.
 
 use std::collections::HashMap;
 use std::io::Cursor;
@@ -37,8 +42,17 @@ pub struct Art {
     /// Pixel size of raster art; `None` for SVG, which has no resolution.
     pub pixels: Option<(u32, u32)>,
     bytes: Arc<Vec<u8>>,
+    /// For a CMYK JPEG: its pixels in sRGB as a PNG, which the raster outputs draw instead.
+    rgb: Option<Arc<Vec<u8>>>,
     /// The file's modification time and length when it was read, to notice a changed file.
     stamp: (Option<SystemTime>, u64),
+}
+
+impl Art {
+    /// The file's bytes, as read.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
 }
 
 /// Every image loaded in this process, by href.
@@ -67,11 +81,18 @@ pub fn load(dir: &Path, rel: &str) -> Result<Arc<Art>, String> {
     let format = sniff(&bytes, &path)
         .ok_or_else(|| format!("`{rel}` is not a PNG, JPEG, WebP or SVG image"))?;
     let pixels = decode(format, &bytes).map_err(|e| format!("`{rel}` does not decode: {e}"))?;
+    let rgb = match format {
+        Format::Jpeg => cmyk_jpeg_as_png(&bytes)
+            .map_err(|e| format!("`{rel}` is a CMYK JPEG whose colours cannot be read: {e}"))?
+            .map(Arc::new),
+        _ => None,
+    };
     let art = Arc::new(Art {
         href: href.clone(),
         format,
         pixels,
         bytes: Arc::new(bytes),
+        rgb,
         stamp,
     });
     if let Ok(mut r) = registry().write() {
@@ -136,6 +157,119 @@ fn decode(format: Format, bytes: &[u8]) -> Result<Option<(u32, u32)>, String> {
     }
 }
 
+/// A JPEG of four channels (CMYK or YCCK) as a PNG of its colours in sRGB; `None` for any
+/// other JPEG. Values are ink (0 none, 255 full) unless the file carries Adobe's APP14
+/// marker, whose programs store them inverted; the ink goes to sRGB through the file's own
+/// CMYK profile when it has one, else the bundled print profile.
+fn cmyk_jpeg_as_png(bytes: &[u8]) -> Result<Option<Vec<u8>>, String> {
+    use zune_jpeg::zune_core::colorspace::ColorSpace;
+    use zune_jpeg::zune_core::options::DecoderOptions;
+    let mut probe = zune_jpeg::JpegDecoder::new(Cursor::new(bytes));
+    probe.decode_headers().map_err(|e| format!("{e:?}"))?;
+    let info = probe.info().ok_or("no image header")?;
+    let space = match probe.input_colorspace() {
+        Some(s @ (ColorSpace::CMYK | ColorSpace::YCCK)) if info.components == 4 => s,
+        _ => return Ok(None),
+    };
+    // The samples as stored, without a colour conversion.
+    let options = DecoderOptions::default()
+        .jpeg_set_out_colorspace(space)
+        .set_max_width(usize::from(u16::MAX))
+        .set_max_height(usize::from(u16::MAX));
+    let mut decoder = zune_jpeg::JpegDecoder::new_with_options(Cursor::new(bytes), options);
+    let samples = decoder.decode().map_err(|e| format!("{e:?}"))?;
+    let icc = decoder.icc_profile();
+    let (w, h) = (usize::from(info.width), usize::from(info.height));
+    if samples.len() != w * h * 4 {
+        return Err(format!("{} samples for {w} x {h} pixels", samples.len()));
+    }
+    let inverted = has_adobe_marker(bytes);
+    let ink: Vec<[u8; 4]> = samples
+        .chunks_exact(4)
+        .map(|s| {
+            let stored = if space == ColorSpace::YCCK {
+                let [r, g, b] = ycc_to_rgb(s[0], s[1], s[2]);
+                [255 - r, 255 - g, 255 - b, s[3]]
+            } else {
+                [s[0], s[1], s[2], s[3]]
+            };
+            if inverted {
+                stored.map(|v| 255 - v)
+            } else {
+                stored
+            }
+        })
+        .collect();
+    let rgb = cmyk_to_srgb(&ink, icc.as_deref())?;
+    let mut png_bytes = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut png_bytes, info.width.into(), info.height.into());
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_compression(png::Compression::Fast);
+        let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+        writer
+            .write_image_data(rgb.as_flattened())
+            .map_err(|e| e.to_string())?;
+        writer.finish().map_err(|e| e.to_string())?;
+    }
+    Ok(Some(png_bytes))
+}
+
+/// JFIF's YCbCr to RGB, as a JPEG decoder turns YCCK's first three channels back.
+fn ycc_to_rgb(y: u8, cb: u8, cr: u8) -> [u8; 3] {
+    let (y, cb, cr) = (f32::from(y), f32::from(cb) - 128.0, f32::from(cr) - 128.0);
+    let clamp = |v: f32| v.round().clamp(0.0, 255.0) as u8;
+    [
+        clamp(y + 1.402 * cr),
+        clamp(y - 0.344_136 * cb - 0.714_136 * cr),
+        clamp(y + 1.772 * cb),
+    ]
+}
+
+/// Whether a JPEG carries Adobe's APP14 marker (before its image data starts).
+fn has_adobe_marker(bytes: &[u8]) -> bool {
+    let mut i = 2;
+    while i + 4 <= bytes.len() && bytes[i] == 0xFF {
+        let marker = bytes[i + 1];
+        if marker == 0xDA || marker == 0xD9 {
+            return false;
+        }
+        let len = usize::from(u16::from_be_bytes([bytes[i + 2], bytes[i + 3]]));
+        if marker == 0xEE && bytes.get(i + 4..i + 9) == Some(b"Adobe".as_slice()) {
+            return true;
+        }
+        i += 2 + len;
+    }
+    false
+}
+
+/// CMYK ink to sRGB through `icc` (when it is a CMYK profile) or the bundled print profile,
+/// relative colorimetric with black point compensation, as the print separation goes the
+/// other way.
+fn cmyk_to_srgb(ink: &[[u8; 4]], icc: Option<&[u8]>) -> Result<Vec<[u8; 3]>, String> {
+    use lcms2::{ColorSpaceSignature, Flags, Intent, PixelFormat, Profile, Transform};
+    let own = icc
+        .and_then(|b| Profile::new_icc(b).ok())
+        .filter(|p| p.color_space() == ColorSpaceSignature::CmykData);
+    let profile = match own {
+        Some(p) => p,
+        None => Profile::new_icc(super::cmyk::PROFILE).map_err(|e| e.to_string())?,
+    };
+    let transform: Transform<[u8; 4], [u8; 3]> = Transform::new_flags(
+        &profile,
+        PixelFormat::CMYK_8,
+        &Profile::new_srgb(),
+        PixelFormat::RGB_8,
+        Intent::RelativeColorimetric,
+        Flags::BLACKPOINT_COMPENSATION,
+    )
+    .map_err(|e| e.to_string())?;
+    let mut rgb = vec![[0u8; 3]; ink.len()];
+    transform.transform_pixels(ink, &mut rgb);
+    Ok(rgb)
+}
+
 /// Whether pages would load this href: a data URL, or art [`load`] read.
 pub fn is_loadable(href: &str) -> bool {
     href.starts_with("data:")
@@ -156,15 +290,19 @@ pub fn stray_href(svg: &str) -> Option<&str> {
 }
 
 /// usvg's image resolver for pages: data URLs as usual; any other href only when it names an
-/// image [`load`] read (art named by the game's data), never a file of the machine.
-pub fn href_resolver() -> usvg::ImageHrefResolver<'static> {
+/// image [`load`] read (art named by the game's data), never a file of the machine. For
+/// `raster` pages (drawn by resvg, not written to PDF), a CMYK JPEG is its sRGB pixels.
+pub fn href_resolver(raster: bool) -> usvg::ImageHrefResolver<'static> {
     usvg::ImageHrefResolver {
         resolve_data: usvg::ImageHrefResolver::default_data_resolver(),
-        resolve_string: Box::new(|href: &str, opts: &usvg::Options| {
+        resolve_string: Box::new(move |href: &str, opts: &usvg::Options| {
             let art = registry().read().ok()?.get(href).cloned()?;
             Some(match art.format {
                 Format::Png => usvg::ImageKind::PNG(art.bytes.clone()),
-                Format::Jpeg => usvg::ImageKind::JPEG(art.bytes.clone()),
+                Format::Jpeg => match (&art.rgb, raster) {
+                    (Some(rgb), true) => usvg::ImageKind::PNG(rgb.clone()),
+                    _ => usvg::ImageKind::JPEG(art.bytes.clone()),
+                },
                 Format::Webp => usvg::ImageKind::WEBP(art.bytes.clone()),
                 Format::Svg => {
                     usvg::ImageKind::SVG(usvg::Tree::from_data_nested(&art.bytes, opts).ok()?)
@@ -254,7 +392,172 @@ mod tests {
             format: Format::Png,
             pixels: Some((w, h)),
             bytes: Arc::new(Vec::new()),
+            rgb: None,
             stamp: (None, 0),
+        }
+    }
+
+    /// How a CMYK JPEG stores its ink.
+    #[derive(Debug, Clone, Copy)]
+    enum Stored {
+        /// Inverted, with Adobe's APP14 marker (what Photoshop writes).
+        Adobe,
+        /// As YCCK, with Adobe's marker.
+        Ycck,
+        /// As ink, without a marker.
+        Plain,
+    }
+
+    /// A `w` x `h` JPEG of one CMYK ink, stored as `stored` says.
+    fn cmyk_jpeg(ink: [u8; 4], w: u16, h: u16, stored: Stored) -> Vec<u8> {
+        use jpeg_encoder::{ColorType, Encoder};
+        let pixel = match stored {
+            Stored::Plain => ink.map(|v| 255 - v),
+            _ => ink,
+        };
+        let data: Vec<u8> = (0..usize::from(w) * usize::from(h))
+            .flat_map(|_| pixel)
+            .collect();
+        let mut bytes = Vec::new();
+        let kind = match stored {
+            Stored::Ycck => ColorType::CmykAsYcck,
+            _ => ColorType::Cmyk,
+        };
+        Encoder::new(&mut bytes, 100)
+            .encode(&data, w, h, kind)
+            .unwrap();
+        assert!(has_adobe_marker(&bytes));
+        if let Stored::Plain = stored {
+            // The encoder stores 255 - value with the marker; without it, the ink as given.
+            let at = (2..bytes.len() - 1)
+                .find(|&i| bytes[i] == 0xFF && bytes[i + 1] == 0xEE)
+                .unwrap();
+            let len = usize::from(u16::from_be_bytes([bytes[at + 2], bytes[at + 3]]));
+            bytes.drain(at..at + 2 + len);
+            assert!(!has_adobe_marker(&bytes));
+        }
+        bytes
+    }
+
+    fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+        let mut reader = png::Decoder::new(Cursor::new(bytes)).read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        buf.truncate(info.buffer_size());
+        (info.width, info.height, buf)
+    }
+
+    fn near(a: &[u8], b: &[u8], tolerance: u8) -> bool {
+        a.iter().zip(b).all(|(x, y)| x.abs_diff(*y) <= tolerance)
+    }
+
+    const INKS: [[u8; 4]; 4] = [
+        [0, 0, 0, 0],
+        [255, 0, 0, 0],
+        [0, 0, 0, 255],
+        [0, 160, 255, 0],
+    ];
+
+    /// Every way a CMYK JPEG stores its ink reads as that ink's colour, every pixel.
+    #[test]
+    fn cmyk_jpegs_read_as_the_colour_of_their_ink() {
+        for stored in [Stored::Adobe, Stored::Ycck, Stored::Plain] {
+            for ink in INKS {
+                let expected = cmyk_to_srgb(&[ink], None).unwrap()[0];
+                let png = cmyk_jpeg_as_png(&cmyk_jpeg(ink, 24, 16, stored))
+                    .unwrap()
+                    .expect("a CMYK JPEG");
+                let (w, h, rgb) = decode_png(&png);
+                assert_eq!((w, h), (24, 16));
+                for px in rgb.chunks_exact(3) {
+                    assert!(
+                        near(px, &expected, 4),
+                        "{stored:?} {ink:?}: {px:?} {expected:?}"
+                    );
+                }
+            }
+        }
+        // The profile's colours are the inks': paper white, cyan, black, orange.
+        let rgb = cmyk_to_srgb(&INKS, None).unwrap();
+        assert!(rgb[0].iter().all(|v| *v >= 245), "{:?}", rgb[0]);
+        assert!(rgb[1][0] < 100 && rgb[1][2] > 180, "{:?}", rgb[1]);
+        assert!(rgb[2].iter().all(|v| *v < 70), "{:?}", rgb[2]);
+        assert!(rgb[3][0] > 200 && rgb[3][2] < 100, "{:?}", rgb[3]);
+    }
+
+    #[test]
+    fn an_rgb_jpeg_is_left_to_the_renderer() {
+        let mut bytes = Vec::new();
+        jpeg_encoder::Encoder::new(&mut bytes, 90)
+            .encode(
+                &[200, 10, 10].repeat(64),
+                8,
+                8,
+                jpeg_encoder::ColorType::Rgb,
+            )
+            .unwrap();
+        assert!(cmyk_jpeg_as_png(&bytes).unwrap().is_none());
+    }
+
+    /// Drawn as pixels (`png/`, the Tabletop Simulator sheets), CMYK art is its colour and
+    /// covers exactly its box, while the PDF keeps the file's own bytes.
+    #[test]
+    fn cmyk_art_is_drawn_in_its_colour_over_exactly_its_box() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("art")).unwrap();
+        for (n, stored) in [Stored::Adobe, Stored::Ycck, Stored::Plain]
+            .into_iter()
+            .enumerate()
+        {
+            let ink = INKS[3];
+            let expected = cmyk_to_srgb(&[ink], None).unwrap()[0];
+            let name = format!("art/c{n}.jpg");
+            std::fs::write(dir.path().join(&name), cmyk_jpeg(ink, 64, 48, stored)).unwrap();
+            let art = load(dir.path(), &name).unwrap();
+            assert!(art.rgb.is_some());
+            let body = format!(
+                r##"<rect width="20" height="20" fill="#ffffff"/>{}"##,
+                element(&art, 5.0, 4.0, 10.0, 12.0, "none")
+            );
+            let page = super::super::pdf::svg_page((20.0, 20.0), &body);
+            let fonts = super::super::fonts::builtin();
+            let pixmap = super::super::png::rasterise(&page, (20.0, 20.0), 10.0, &fonts).unwrap();
+            // The box is x 50..150, y 40..160 pixels; one pixel of anti-aliasing aside.
+            for y in 0..200u32 {
+                for x in 0..200u32 {
+                    let px = pixmap.pixel(x, y).unwrap();
+                    let rgb = [px.red(), px.green(), px.blue()];
+                    let inside = (51..149).contains(&x) && (41..159).contains(&y);
+                    let outside = !(49..151).contains(&x) || !(39..161).contains(&y);
+                    if inside {
+                        assert!(near(&rgb, &expected, 6), "{stored:?} ({x}, {y}): {rgb:?}");
+                    } else if outside {
+                        assert_eq!(rgb, [255, 255, 255], "{stored:?} ({x}, {y})");
+                    }
+                }
+            }
+            // The PDF's tree holds the JPEG itself.
+            fn jpegs(group: &usvg::Group, out: &mut Vec<bool>) {
+                for node in group.children() {
+                    match node {
+                        usvg::Node::Image(image) => {
+                            out.push(matches!(image.kind(), usvg::ImageKind::JPEG(_)));
+                        }
+                        usvg::Node::Group(g) => jpegs(g, out),
+                        _ => {}
+                    }
+                }
+            }
+            let mut kinds = Vec::new();
+            jpegs(
+                super::super::pdf::parse(&page, &fonts).unwrap().root(),
+                &mut kinds,
+            );
+            assert_eq!(kinds, vec![true], "{stored:?}");
+            let mut kinds = Vec::new();
+            let raster = super::super::pdf::parse_raster(&page, &fonts).unwrap();
+            jpegs(raster.root(), &mut kinds);
+            assert_eq!(kinds, vec![false], "{stored:?}");
         }
     }
 

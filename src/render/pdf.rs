@@ -129,19 +129,30 @@ pub fn svg_page(size_mm: (f64, f64), body: &str) -> String {
 
 /// usvg options that load fonts only from `fonts` (the bundled faces and one game's own).
 pub fn usvg_options(fonts: &FontDb) -> usvg::Options<'static> {
+    options(fonts, false)
+}
+
+/// The options of a page written to PDF (`raster` false) or drawn as pixels by resvg.
+fn options(fonts: &FontDb, raster: bool) -> usvg::Options<'static> {
     usvg::Options {
         fontdb: fonts.clone(),
         font_family: "DejaVu Sans".to_string(),
         resources_dir: None,
         // Art only from the files the game's data names; never any other file.
-        image_href_resolver: super::images::href_resolver(),
+        image_href_resolver: super::images::href_resolver(raster),
         ..Default::default()
     }
 }
 
-/// Parses an SVG page with `fonts`.
+/// Parses an SVG page with `fonts`, for a PDF.
 pub fn parse(svg: &str, fonts: &FontDb) -> Result<usvg::Tree, String> {
     usvg::Tree::from_str(svg, &usvg_options(fonts))
+        .map_err(|e| format!("SVG could not be read: {e}"))
+}
+
+/// Parses an SVG page with `fonts`, to draw it as pixels (CMYK JPEG art as its sRGB pixels).
+pub fn parse_raster(svg: &str, fonts: &FontDb) -> Result<usvg::Tree, String> {
+    usvg::Tree::from_str(svg, &options(fonts, true))
         .map_err(|e| format!("SVG could not be read: {e}"))
 }
 

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use resvg::tiny_skia;
 
 use super::fonts::FontDb;
-use super::pdf::parse;
+use super::pdf::parse_raster as parse;
 
 /// Pixels per millimetre at 300 dpi.
 pub const PX_PER_MM_300DPI: f64 = 300.0 / 25.4;

@@ -145,10 +145,10 @@ impl Templates {
         let mut sources: BTreeMap<String, SourceFile> = BUILTIN
             .iter()
             .map(|(name, body)| {
-                let file = SourceFile {
-                    path: Path::new("templates").join(format!("{name}.svg")),
-                    text: Arc::from(*body),
-                };
+                let file = SourceFile::new(
+                    Path::new("templates").join(format!("{name}.svg")),
+                    Arc::from(*body),
+                );
                 (name.to_string(), file)
             })
             .collect();
@@ -161,7 +161,8 @@ impl Templates {
                 .iter()
                 .filter(|p| p.extension().is_some_and(|e| e == "svg"))
             {
-                let file = crate::model::read_source(path)?;
+                let rel = Path::new("templates").join(path.file_name().unwrap_or_default());
+                let file = crate::model::read_source_in(&game.dir, &rel.to_string_lossy())?;
                 let stem = path.file_stem().unwrap_or_default().to_string_lossy();
                 own.push(stem.to_string());
                 sources.insert(stem.into_owned(), file);

@@ -217,10 +217,14 @@ pub fn build(
             lang: lang.to_string(),
             title: w.plain(game.name_in(lang)),
             credits,
-            msg: msgs.text.clone(),
+            msg: page_messages(game, msgs),
             sections,
             appendix,
-            appendix_anchor: heading_anchor(msgs.get("appendix").unwrap_or_default()),
+            appendix_anchor: heading_anchor(
+                page_messages(game, msgs)
+                    .get("appendix")
+                    .map_or("", String::as_str),
+            ),
             alternates,
             companion: format!("quick.{lang}.{ext}"),
             quick,
@@ -276,7 +280,14 @@ fn reserved_ids() -> BTreeMap<String, usize> {
 }
 
 impl Writer<'_> {
+    /// An interface word; for an original design (no `rulebook`), its `<key>_original` form
+    /// when the message file has one, which says nothing about a rulebook.
     fn msg(&mut self, key: &str) -> String {
+        if self.game.is_original()
+            && let Ok(s) = self.msgs.get(&format!("{key}_original"))
+        {
+            return s.to_string();
+        }
         match self.msgs.get(key) {
             Ok(s) => s.to_string(),
             Err(e) => {
@@ -430,6 +441,9 @@ impl Writer<'_> {
                 SectionId::Options => self.options(),
             };
             if id == SectionId::Glossary && blocks.is_empty() {
+                continue;
+            }
+            if self.game.is_original() && self.says_only_of_a_rulebook(id, &blocks, beside) {
                 continue;
             }
             for spec in self
@@ -688,6 +702,18 @@ impl Writer<'_> {
             };
             rows.push(self.component_row(&format!("track.{}", t.id.get_ref()), &name, 1, &sources));
         }
+        if self.game.is_original() {
+            // The designer's own game: every value is theirs, and there is no rulebook to
+            // have printed it.
+            for row in &mut rows {
+                row.truncate(3);
+            }
+            return self.table(
+                "components_caption",
+                &["col_component", "col_count", "col_purpose"],
+                rows,
+            );
+        }
         self.table(
             "components_caption",
             &["col_component", "col_count", "col_purpose", "col_source"],
@@ -787,7 +813,10 @@ impl Writer<'_> {
         if let Some(intro) = self.rules.text.variants_intro.clone() {
             blocks.push(self.prose_block(&intro));
         }
-        if self.rules.text.variants.is_empty() && self.rules.text.questions.is_empty() {
+        if self.rules.text.variants.is_empty()
+            && self.rules.text.questions.is_empty()
+            && !self.game.is_original()
+        {
             let none = self.msg("no_variants");
             blocks.push(Block::Prose {
                 body: self.paragraph(&none),
@@ -837,6 +866,10 @@ impl Writer<'_> {
 
     /// The appendix's engine options: each reading's name for `printplay simulate --variant`.
     fn options(&mut self) -> Vec<Block> {
+        if self.game.is_original() && self.rules.text.variants.is_empty() {
+            // No open question to play another way: the section holds only the charts.
+            return Vec::new();
+        }
         let intro = self.msg("options_intro");
         let mut blocks = vec![Block::Prose {
             body: self.paragraph(&intro),
@@ -1063,6 +1096,35 @@ impl Writer<'_> {
             }
         }
     }
+}
+
+impl Writer<'_> {
+    /// For an original design, whether a section would only speak of a rulebook the game does
+    /// not have: where the values come from (the designer's own, all of them), open questions
+    /// when there are none, and the simulator's readings when there are none and no charts.
+    fn says_only_of_a_rulebook(&self, id: SectionId, blocks: &[Block], beside: &Beside) -> bool {
+        match id {
+            SectionId::Unprinted => true,
+            SectionId::Variants => blocks.is_empty(),
+            SectionId::Options => blocks.is_empty() && beside.sim_charts.is_empty(),
+            _ => false,
+        }
+    }
+}
+
+/// The interface words the page templates receive: for an original design, each key's
+/// `<key>_original` form where the message file has one (the footer and the appendix's
+/// title say nothing about a rulebook).
+fn page_messages(game: &Game, msgs: &Messages) -> BTreeMap<String, String> {
+    let mut text = msgs.text.clone();
+    if game.is_original() {
+        for (key, value) in &msgs.text {
+            if let Some(plain) = key.strip_suffix("_original") {
+                text.insert(plain.to_string(), value.clone());
+            }
+        }
+    }
+    text
 }
 
 /// The provenance of a component's count and values.

@@ -266,10 +266,13 @@ pub fn write(
         written.push(path);
     }
     for image in validate::prose_images(game) {
-        let from = game.dir.join(&image);
+        // Read as the check read it: an image inside the game's folder, never through a link
+        // out of it.
+        let art = crate::render::images::load(&game.dir, &image)
+            .map_err(|e| vec![Problem::data(format!("{}: the image {e}", game.slug))])?;
         let to = out_dir.join(&image);
-        let bytes = std::fs::read(&from).map_err(|e| vec![Problem::io(&from, e)])?;
-        crate::output::write_atomic(&to, &bytes).map_err(|e| vec![Problem::io(&to, e)])?;
+        crate::output::write_atomic(&to, art.bytes())
+            .map_err(|e| vec![Problem::io_write(&to, e)])?;
         written.push(to);
     }
     Ok(written)

@@ -173,14 +173,28 @@ fn place(
     range: std::ops::Range<usize>,
 ) -> std::ops::Range<usize> {
     let span = prose.span();
-    let needle = prose.get_ref().get(range.clone()).unwrap_or_default();
+    let text = prose.get_ref();
+    let needle = text.get(range.clone()).unwrap_or_default();
+    // The same text may stand earlier in the prose: take its occurrence in the file that
+    // comes as many times in. A line break in it is CRLF in a file saved so (TOML reads both
+    // as LF).
+    let earlier = text
+        .get(..range.start)
+        .map_or(0, |before| before.matches(needle).count());
     let found = file
         .text
         .get(span.clone())
         .filter(|_| !needle.is_empty())
-        .and_then(|hay| hay.find(needle));
+        .and_then(|hay| {
+            let crlf = needle.replace('\n', "\r\n");
+            [needle, crlf.as_str()].into_iter().find_map(|n| {
+                hay.match_indices(n)
+                    .nth(earlier)
+                    .map(|(at, m)| at..at + m.len())
+            })
+        });
     match found {
-        Some(at) => span.start + at..span.start + at + needle.len(),
+        Some(at) => span.start + at.start..span.start + at.end,
         None => span,
     }
 }
@@ -346,7 +360,8 @@ fn is_diagram_file(game: &Game, target: &str) -> bool {
     })
 }
 
-/// Each image the prose shows is a file inside the game's folder.
+/// Each image the prose shows is an image file inside the game's folder (not a link out of
+/// it): the build copies it beside the reference.
 fn image_files(game: &Game, lr: &LangRules) -> Vec<Problem> {
     let mut out = Vec::new();
     for prose in all_prose(&lr.text) {
@@ -354,13 +369,14 @@ fn image_files(game: &Game, lr: &LangRules) -> Vec<Problem> {
             if markdown::unsafe_image(&target).is_some() || is_diagram_file(game, &target) {
                 continue;
             }
-            if !game.dir.join(&target).is_file() {
+            if let Err(e) = crate::render::images::load(&game.dir, &target) {
                 out.push(
-                    Problem::data(format!(
-                        "the image `{target}` is not a file of the game's folder {}",
-                        game.dir.display()
-                    ))
-                    .at(&lr.file, place(&lr.file, prose, range), "here"),
+                    Problem::data(format!("the image {e}"))
+                        .at(&lr.file, place(&lr.file, prose, range), "here")
+                        .help(format!(
+                            "images the prose shows are PNG, JPEG, WebP or SVG files inside {}",
+                            game.dir.display()
+                        )),
                 );
             }
         }
@@ -491,4 +507,31 @@ fn trial_render(game: &Game, assets: &Assets) -> Vec<Problem> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A problem in prose is placed at its own occurrence of the text, in a file saved with LF
+    /// or CRLF: TOML reads a multi-line string's CRLF as LF, so offsets differ.
+    #[test]
+    fn prose_problems_are_placed_at_their_own_occurrence() {
+        for ends in ["\n", "\r\n"] {
+            let text =
+                format!("turn = \"\"\"{ends}Take {{x}}.{ends}Then {{x}} again.{ends}\"\"\"{ends}");
+            let file = SourceFile::new("rules.en.toml", text.as_str());
+            let start = text.find("\"\"\"").unwrap();
+            let end = text.rfind("\"\"\"").unwrap() + 3;
+            let value = "Take {x}.\nThen {x} again.\n".to_string();
+            let prose = Prose::new(start..end, value.clone());
+            let second = value.rfind("{x}").unwrap();
+            let at = place(&file, &prose, second..second + 3);
+            assert_eq!(&text[at.clone()], "{x}");
+            assert_eq!(file.line_col(at.start), (3, 6), "{ends:?}");
+            let across = value.find(".\nThen").unwrap();
+            let at = place(&file, &prose, across..across + 6);
+            assert_eq!(file.line_col(at.start), (2, 9), "{ends:?}");
+        }
+    }
 }

@@ -77,7 +77,9 @@ impl Engine for LuaEngine {
 
     fn from_model(game: &Game) -> Result<Self, String> {
         let path = game.dir.join(SCRIPT_FILE);
-        let source = std::fs::read_to_string(&path)
+        // Never through a link out of the game's folder.
+        let source = crate::model::paths::read_in(&game.dir, SCRIPT_FILE)
+            .and_then(|b| String::from_utf8(b).map_err(|e| e.to_string()))
             .map_err(|e| format!("{}: {e} (engine = \"lua\" plays this file)", path.display()))?;
         let script = Arc::new(Script {
             dir: game.dir.clone(),
