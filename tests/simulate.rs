@@ -1185,3 +1185,63 @@ fn replay_counts_games_from_1_and_records_players_and_variants() {
     let refused = run_refused(printplay().args(["replay", "capek-golems", "--game", "0"]));
     assert!(refused.contains("counts games from 1"), "{refused}");
 }
+
+/// The win-rate chart accounts for every game: the seats' bars (points), the shared loss and
+/// the games stopped at the move cap add up to 100 %, the subtitle counts each outcome, and
+/// an outcome no game had gets no bar (The Search, where one side always wins, has no
+/// shared-loss bar).
+#[test]
+fn the_win_rate_chart_accounts_for_every_game() {
+    use printplay::simulate::win_rates;
+    for (slug, cap) in [("the-search", 40), ("capek-golems", 60), ("aether", 1000)] {
+        let game = load_game(Path::new("data"), slug).unwrap();
+        let o = SimOptions {
+            max_moves: cap,
+            ..opts(60, &["random"])
+        };
+        let file = simulate(&game, &o, None).unwrap();
+        let run = &file.runs[0];
+        let svg = win_rates(run);
+        // Each outcome bar: `<rect ... fill="#6c9a5b"><title>LABEL: R % (...)</title>`.
+        let mut total = 0.0;
+        let mut labels = Vec::new();
+        for (i, _) in svg.match_indices("fill=\"#6c9a5b\"><title>") {
+            let title = &svg[i + "fill=\"#6c9a5b\"><title>".len()..];
+            let title = &title[..title.find("</title>").unwrap()];
+            let (label, rest) = title.rsplit_once(": ").unwrap();
+            let rate: f64 = rest.split(' ').next().unwrap().parse().unwrap();
+            labels.push(label.to_string());
+            total += rate;
+        }
+        let bars = labels.len() as f64;
+        assert!(
+            (total - 100.0).abs() <= 0.05 * bars + 1e-9,
+            "{slug}: the outcome bars add up to {total} %: {labels:?}"
+        );
+        let stats = &run.stats;
+        assert_eq!(
+            labels.iter().any(|l| l.contains("loss")),
+            stats.shared_losses > 0,
+            "{slug}: {labels:?}"
+        );
+        assert_eq!(
+            labels.iter().any(|l| l.starts_with("stopped at")),
+            stats.timeouts > 0,
+            "{slug}: {labels:?}"
+        );
+        // The subtitle counts every game.
+        let counted = stats.decided + stats.ties + stats.shared_losses + stats.timeouts;
+        assert_eq!(counted, stats.games, "{slug}");
+        assert!(
+            svg.contains(&format!(
+                "{} games: {} won outright",
+                stats.games, stats.decided
+            )),
+            "{slug}: {svg}"
+        );
+        if slug == "the-search" {
+            assert!(stats.timeouts > 0, "a cap low enough to stop some games");
+            assert!(!labels.iter().any(|l| l.contains("loss")));
+        }
+    }
+}

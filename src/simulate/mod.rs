@@ -35,7 +35,7 @@ pub use report::{
 };
 pub use shard::{SHARDS_VAR, Shard, shard_files};
 pub use stats::{GameResult, Stats};
-pub use svg::write_charts;
+pub use svg::{win_rates, write_charts};
 pub use tally::Tally;
 pub use variants::{VariantInfo, check_choices, variants, variants_text};
 

@@ -95,29 +95,75 @@ fn axes(s: &mut String, y_top: &str, x_left: &str, x_right: &str) {
     );
 }
 
-/// Win rates per seat and per bot, each with its 95 % interval as an error bar.
+/// Win rates per seat and per bot, each with its 95 % interval as an error bar. The seats'
+/// bars (points: a win 1, shares for ties), the shared loss and the games stopped at the
+/// move cap add up to every game of the run, and the subtitle counts them; an outcome no
+/// game had (a shared loss in a game where one side always wins) gets no bar. The bots'
+/// bars count the seats each bot played, so they stand apart.
 pub fn win_rates(run: &RunReport) -> String {
     let s = &run.summary;
+    let stats = &run.stats;
     let mut rows: Vec<(String, Rate)> = s
         .seats
         .iter()
         .map(|seat| (seat.name.clone(), seat.win_rate))
         .collect();
-    rows.extend(
-        s.bots
-            .iter()
-            .map(|b| (format!("bot {}", b.bot), b.win_rate)),
-    );
-    rows.push((run.loss_label().into(), s.shared_loss_rate));
+    if stats.shared_losses > 0 {
+        rows.push((run.loss_label().into(), s.shared_loss_rate));
+    }
+    if stats.timeouts > 0 {
+        rows.push((
+            format!("stopped at {} moves", run.max_moves),
+            s.timeout_rate,
+        ));
+    }
+    let outcomes = rows.len();
+    // Bots are worth a bar of their own only when seats hold different bots.
+    if s.bots.len() > 1 {
+        rows.extend(
+            s.bots
+                .iter()
+                .map(|b| (format!("bot {}", b.bot), b.win_rate)),
+        );
+    }
+    let mut parts = vec![format!("{} won outright", stats.decided)];
+    if stats.ties > 0 {
+        parts.push(format!("{} tied (points shared)", stats.ties));
+    }
+    if stats.shared_losses > 0 {
+        parts.push(format!("{} {}", stats.shared_losses, run.loss_label()));
+    }
+    if stats.timeouts > 0 {
+        parts.push(format!(
+            "{} stopped at {} moves",
+            stats.timeouts, run.max_moves
+        ));
+    }
+    let subtitle = format!("{} games: {}", stats.games, parts.join(", "));
     let (pw, ph) = (W - LEFT - RIGHT, H - TOP - BOTTOM);
     let slot = pw / rows.len() as f64;
     let y = |v: f64| TOP + ph * (1.0 - v);
     let mut out = open(&format!("{}: win rates with 95 % intervals", run.game));
+    let _ = writeln!(
+        out,
+        "<text x=\"{}\" y=\"36\" text-anchor=\"middle\" font-size=\"11\">{}</text>",
+        W / 2.0,
+        escape(&subtitle)
+    );
     for (i, (label, r)) in rows.iter().enumerate() {
         let x = LEFT + slot * (i as f64 + 0.5);
+        if i == outcomes && i > 0 {
+            // The bots' bars count seats, not games: a rule sets them apart.
+            let _ = writeln!(
+                out,
+                "<path d=\"M{:.1} {TOP} V{:.1}\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>",
+                x - slot * 0.5,
+                H - BOTTOM
+            );
+        }
         let _ = writeln!(
             out,
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#6c9a5b\"><title>{}: {:.1} % ({:.1} - {:.1} %)</title></rect>\n\
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{}\"><title>{}: {:.1} % ({:.1} - {:.1} %)</title></rect>\n\
              <path d=\"M{x:.1} {:.1} V{:.1} M{:.1} {:.1} H{:.1} M{:.1} {:.1} H{:.1}\" stroke=\"black\"/>\n\
              <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>\n\
              <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\">{:.1} %</text>",
@@ -125,6 +171,7 @@ pub fn win_rates(run: &RunReport) -> String {
             y(r.rate),
             slot * 0.6,
             ph * r.rate,
+            if i < outcomes { "#6c9a5b" } else { "#8a8fb5" },
             escape(label),
             r.rate * 100.0,
             r.low * 100.0,
