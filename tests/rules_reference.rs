@@ -650,6 +650,103 @@ fn variants_described_are_the_engines_variants() {
     }
 }
 
+/// Every place an engine plays a reading the rulebook does not give names a declared variant:
+/// a comment that says the book is silent ("not in the rulebook", "does not say", "our
+/// reading"...) must name, in backquotes, a variant of that game, so that an engine cannot
+/// branch on a reading `printplay variants` does not list. The engines' own variant docs are
+/// the declarations and are not scanned, nor the data checks, whose reconstructed values the
+/// provenance lists.
+#[test]
+fn every_reading_an_engine_plays_is_a_declared_variant() {
+    let silent = [
+        "not in the rulebook",
+        "not in the book",
+        "does not say",
+        "doesn't say",
+        "not said",
+        "is silent",
+        "our reading",
+        "our choice",
+    ];
+    let games = [
+        ("the_search", "the-search"),
+        ("capek_golems", "capek-golems"),
+        ("aether", "aether"),
+        ("settlers_aztecs", "imperial-settlers-aztecs"),
+    ];
+    let mut undeclared = Vec::new();
+    let mut scanned = 0;
+    for (module, slug) in games {
+        let declared: Vec<String> = described_variants(&shipped(slug))
+            .into_iter()
+            .flat_map(|(_, list)| list)
+            .map(|(name, _, _)| name)
+            .collect();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("src/games")
+            .join(module);
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                let name = p.file_name().unwrap().to_string_lossy();
+                // The rules as played, not the data checks (whose reconstructed values the
+                // provenance appendix lists) or the tests.
+                name.ends_with(".rs") && !name.contains("test") && name != "check.rs"
+            })
+            .collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            // Comment blocks: runs of consecutive `//` lines.
+            let mut block: Vec<(usize, String)> = Vec::new();
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, line) in lines.iter().enumerate() {
+                let t = line.trim_start();
+                let comment = t.starts_with("//");
+                if comment {
+                    block.push((
+                        i + 1,
+                        t.trim_start_matches('/')
+                            .trim_start_matches('!')
+                            .to_string(),
+                    ));
+                }
+                if !comment || i + 1 == lines.len() {
+                    if !block.is_empty() {
+                        scanned += 1;
+                        let words = block
+                            .iter()
+                            .map(|(_, l)| l.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" ");
+                        let lower = words.to_lowercase();
+                        let says_silent = silent.iter().any(|p| lower.contains(p));
+                        let names = declared.iter().any(|v| words.contains(&format!("`{v}`")));
+                        if says_silent && !names {
+                            undeclared.push(format!(
+                                "{}:{}: {}",
+                                file.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+                                    .unwrap()
+                                    .display(),
+                                block[0].0,
+                                words.trim()
+                            ));
+                        }
+                    }
+                    block.clear();
+                }
+            }
+        }
+    }
+    assert!(scanned > 100, "the engines' comments were read");
+    assert!(
+        undeclared.is_empty(),
+        "readings the rulebook does not give, played without a declared variant (declare one and name it in backquotes):\n{}",
+        undeclared.join("\n")
+    );
+}
+
 #[test]
 fn message_files_have_the_same_keys_and_nouns() {
     let assets = assets();
@@ -1173,4 +1270,31 @@ fn one_step_ahead_reads_the_same_on_the_card_the_references_and_the_engine() {
         );
         assert!(!item.contains("may be diagonal"), "{name}: {item}");
     }
+    // The there-and-back reading (`one-step-ahead-return`): stated on the card and in the
+    // reference, HTML and Markdown, as the engine's default.
+    let back = VARIANTS
+        .iter()
+        .find(|v| v.name == "one-step-ahead-return")
+        .unwrap();
+    assert_eq!(back.values[0], "allowed");
+    assert_eq!(card.str("out_and_back"), Some(back.values[0]));
+    for format in [Format::Md, Format::Html] {
+        let page = &render(&game, "en", format, &assets()).unwrap()[0].text;
+        let flat = common::html_text(page)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            flat.contains(
+                "The two orthogonal cards may be there and back, ending where the move started"
+            ),
+            "{format:?}"
+        );
+    }
+    let template = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data/the-search/templates/search-action.svg"),
+    )
+    .unwrap();
+    assert!(template.contains("(there and back counts)"));
 }

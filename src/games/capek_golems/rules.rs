@@ -48,7 +48,21 @@ pub const WILD_OUTRAGE: Variant = Variant {
     doc: "A set with wilds that activates a player's last golem card: Play 1A marks the resource before its price is paid, so the win comes first (after-win); Special Wild Cards only says using a wild comes at a price, which may be paid first and reach the track's end (before-win).",
 };
 
-pub const VARIANTS: &[Variant] = &[SHORT_HAND_DRAW, AUCTION_SLIDE, WILD_ONLY_SET, WILD_OUTRAGE];
+/// An Auction House space left empty because no card was left to draw: refilled when the
+/// next turn starts, or only by the next slide.
+pub const AUCTION_REFILL: Variant = Variant {
+    name: "auction-refill",
+    values: &["turn-start", "next-slide"],
+    doc: "A space of the Auction House can be left empty when no card is left to draw; the book does not say when it is filled. By default at the start of the next turn, so the row never stays short (turn-start); `next-slide` leaves it empty until the next purchase slides the row.",
+};
+
+pub const VARIANTS: &[Variant] = &[
+    SHORT_HAND_DRAW,
+    AUCTION_SLIDE,
+    WILD_ONLY_SET,
+    WILD_OUTRAGE,
+    AUCTION_REFILL,
+];
 
 /// One game card, as play needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -116,6 +130,8 @@ pub struct Flags {
     pub wild_only_sets: bool,
     /// `wild-outrage=before-win`: a set's wilds move the outrage before the win is checked.
     pub wild_outrage_first: bool,
+    /// `auction-refill=next-slide`: an empty space waits for the next slide.
+    pub refill_at_slide: bool,
 }
 
 impl Rules {
@@ -203,6 +219,7 @@ impl Rules {
             slide_after_buying: config.variant(&AUCTION_SLIDE) == "after-buying",
             wild_only_sets: config.variant(&WILD_ONLY_SET) == "yes",
             wild_outrage_first: config.variant(&WILD_OUTRAGE) == "before-win",
+            refill_at_slide: config.variant(&AUCTION_REFILL) == "next-slide",
         })
     }
 
