@@ -20,6 +20,7 @@ pub mod pdf;
 pub mod png;
 pub mod sheets;
 pub mod shop;
+pub mod subscript;
 pub mod template;
 pub mod text;
 pub mod tts;
