@@ -201,7 +201,10 @@ impl From<&Problem> for Report {
             .clone()
             .filter(|_| source.is_some())
             .map(|s| {
-                let s = p.file.as_ref().map_or(s.clone(), |f| whole_chars(&f.text, s));
+                let s = p
+                    .file
+                    .as_ref()
+                    .map_or(s.clone(), |f| whole_chars(&f.text, s));
                 LabeledSpan::new_with_span(Some(p.label.clone()), s)
             })
             .into_iter()
@@ -259,7 +262,12 @@ mod tests {
             text: Arc::from("id,value\na,5 €\nb,Kenttä"),
         };
         let euro = file.text.find('€').unwrap();
-        for span in [euro + 1..euro + 2, euro + 2..euro + 1, euro + 1..999, 999..1000] {
+        for span in [
+            euro + 1..euro + 2,
+            euro + 2..euro + 1,
+            euro + 1..999,
+            999..1000,
+        ] {
             let p = Problem::data("x").at(&file, span.clone(), "here");
             let got = p.span.clone().unwrap();
             assert!(file.text.is_char_boundary(got.start) && file.text.is_char_boundary(got.end));
