@@ -226,3 +226,35 @@ fn figure(dir: &Path, id: &str, name: &str, count: u32) -> Option<String> {
          <figcaption>{name} &times; {count}</figcaption></figure>\n"
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_that_does_not_load_shows_its_problems_and_the_images_left() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        std::fs::create_dir_all(dir.join("png")).unwrap();
+        std::fs::write(dir.join("png/a-card.png"), b"png").unwrap();
+        std::fs::write(dir.join("cards.pdf"), b"pdf").unwrap();
+        let problems = [Problem::data("field `<b>` & \"x\" ]]> is wrong")];
+        let live = status_html(None, "my-game", dir, true, &problems);
+        assert!(live.contains("<meta http-equiv=\"refresh\""), "{live}");
+        assert!(live.contains("Not built: 1 problem(s)"), "{live}");
+        assert!(
+            live.contains("field `&lt;b&gt;` &amp; &quot;x&quot; ]]&gt; is wrong"),
+            "{live}"
+        );
+        assert!(!live.contains("<b>"), "{live}");
+        assert!(live.contains("src=\"png/a-card.png\"") && live.contains("href=\"cards.pdf\""));
+        let settled = status_html(None, "my-game", dir, false, &problems);
+        assert!(!settled.contains("refresh"), "{settled}");
+        assert!(settled.contains("Not built"), "{settled}");
+        let clean = status_html(None, "my-game", dir, false, &[]);
+        assert!(
+            !clean.contains("Not built") && !clean.contains("refresh"),
+            "{clean}"
+        );
+    }
+}

@@ -209,7 +209,7 @@ fn inner(val: &mut ExprVal) -> Result<(), String> {
 /// Removes a leading `default(value=...)` filter (tera honours only a first one) and returns
 /// its value.
 fn take_default(e: &mut Expr) -> Result<Option<Expr>, String> {
-    if !e.filters.first().is_some_and(|f| f.name == "default") {
+    if e.filters.first().is_none_or(|f| f.name != "default") {
         return Ok(None);
     }
     let mut filter = e.filters.remove(0);
