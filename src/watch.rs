@@ -361,10 +361,7 @@ mod tests {
 
     /// Watches a scaffolded game with `builder` while `steps` run, one a round (each sees the
     /// round and the game's gallery page, and may change the data); stops after the last.
-    fn watch_rounds(
-        builder: &Builder,
-        steps: &mut [&mut Step],
-    ) -> String {
+    fn watch_rounds(builder: &Builder, steps: &mut [&mut Step]) -> String {
         let tmp = tempfile::tempdir().unwrap();
         let data = tmp.path().join("data");
         crate::scaffold::new_game(&data, "g").unwrap();

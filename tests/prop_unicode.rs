@@ -408,3 +408,36 @@ fn a_misread_value_is_reported_at_its_cell() {
     let (_, faces) = printplay::check::check_and_draw(&game, 3.0);
     assert!(faces.is_some(), "every face draws with a mistyped value");
 }
+
+/// A test on a subscripted name cannot be looked up by value: the template is refused at the
+/// line that holds it, with what to write instead, and nothing panics.
+#[test]
+fn a_test_on_a_subscript_is_refused_at_its_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    write_game(
+        &data,
+        &Case {
+            builtin: false,
+            edits: vec![(Target::FieldName, "Määrä".to_string())],
+        },
+    );
+    let template = data.join(GAME).join("templates/card.svg");
+    let mut text = std::fs::read_to_string(&template).unwrap();
+    let line = text.lines().count() + 1;
+    text.push_str("{% for key, v in card.fields %}{% if card.fields[key] is string %}s{% endif %}{% endfor %}\n");
+    std::fs::write(&template, text).unwrap();
+    let game = printplay::model::load_game(&data, GAME).expect("it loads");
+    let rendered: Vec<String> = printplay::check::check_game(&game)
+        .iter()
+        .map(|p| p.render(false))
+        .collect();
+    assert!(
+        rendered
+            .iter()
+            .any(|r| r.contains(&format!("templates/card.svg:{line}:"))
+                && r.contains("`card.fields[key] is ...`")
+                && r.contains("key in map")),
+        "{rendered:#?}"
+    );
+}

@@ -27,6 +27,15 @@ pub const LOOKUP: &str = "__printplay_subscript";
 /// Truthiness of a value, as tera's conditions judge it, for a subscript in a condition.
 pub const TRUTHY: &str = "__printplay_truthy";
 
+/// What a template holds that cannot be drawn safely: the text to point at (empty: none),
+/// what is wrong and what to write instead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    pub needle: String,
+    pub message: String,
+    pub help: String,
+}
+
 /// Registers the functions the rewritten templates call.
 pub fn register(tera: &mut tera::Tera) {
     tera.register_function(LOOKUP, lookup);
@@ -35,9 +44,9 @@ pub fn register(tera: &mut tera::Tera) {
     });
 }
 
-/// Rewrites every subscripted name of a parsed template (its body, blocks and macros); the
-/// error is the name of a test on a subscript, which cannot be rewritten.
-pub fn rewrite(template: &mut tera::Template) -> Result<(), String> {
+/// Rewrites every subscripted name of a parsed template (its body, blocks and macros);
+/// refuses a test on a subscript, which cannot be rewritten, and a number tera cannot hold.
+pub fn rewrite(template: &mut tera::Template) -> Result<(), Refusal> {
     nodes(&mut template.ast)?;
     for block in template.blocks.values_mut() {
         nodes(&mut block.body)?;
@@ -48,14 +57,14 @@ pub fn rewrite(template: &mut tera::Template) -> Result<(), String> {
     Ok(())
 }
 
-fn macro_definition(def: &mut tera::ast::MacroDefinition) -> Result<(), String> {
+fn macro_definition(def: &mut tera::ast::MacroDefinition) -> Result<(), Refusal> {
     for default in def.args.values_mut().flatten() {
         value(default)?;
     }
     nodes(&mut def.body)
 }
 
-fn nodes(list: &mut [Node]) -> Result<(), String> {
+fn nodes(list: &mut [Node]) -> Result<(), Refusal> {
     for node in list {
         match node {
             Node::VariableBlock(_, e) => value(e)?,
@@ -96,7 +105,7 @@ fn nodes(list: &mut [Node]) -> Result<(), String> {
     Ok(())
 }
 
-fn call_args(call: &mut FunctionCall) -> Result<(), String> {
+fn call_args(call: &mut FunctionCall) -> Result<(), Refusal> {
     for arg in call.args.values_mut() {
         value(arg)?;
     }
@@ -108,7 +117,7 @@ fn subscripted(name: &str) -> bool {
 }
 
 /// An expression whose value is used (printed, assigned, passed, compared).
-fn value(e: &mut Expr) -> Result<(), String> {
+fn value(e: &mut Expr) -> Result<(), Refusal> {
     for filter in &mut e.filters {
         call_args(filter)?;
     }
@@ -126,7 +135,7 @@ fn value(e: &mut Expr) -> Result<(), String> {
 }
 
 /// An expression judged true or false (an `if`, `and`, `or`): a missing name is false.
-fn condition_expr(e: &mut Expr) -> Result<(), String> {
+fn condition_expr(e: &mut Expr) -> Result<(), Refusal> {
     match &mut e.val {
         ExprVal::Ident(name) if subscripted(name) => {
             let name = name.clone();
@@ -160,7 +169,7 @@ fn condition_expr(e: &mut Expr) -> Result<(), String> {
 }
 
 /// The parts of an expression that are not its own name.
-fn inner(val: &mut ExprVal) -> Result<(), String> {
+fn inner(val: &mut ExprVal) -> Result<(), Refusal> {
     match val {
         ExprVal::Math(m) => {
             value(&mut m.lhs)?;
@@ -177,7 +186,18 @@ fn inner(val: &mut ExprVal) -> Result<(), String> {
         }
         ExprVal::Test(test) => {
             if subscripted(&test.ident) {
-                return Err(test.ident.clone());
+                return Err(Refusal {
+                    needle: test.ident.clone(),
+                    message: format!(
+                        "`{} is ...` tests a subscripted name, which templates cannot do",
+                        test.ident
+                    ),
+                    help: format!(
+                        "look it up first and test that: `{{% set v = {} | default(value=\"\") %}}`, \
+                         or test the key: `key in map`",
+                        test.ident
+                    ),
+                });
             }
             test.args.iter_mut().try_for_each(value)
         }
@@ -198,6 +218,12 @@ fn inner(val: &mut ExprVal) -> Result<(), String> {
             value(&mut test.lhs)?;
             value(&mut test.rhs)
         }
+        // tera panics on a number it cannot hold (a literal past f64's range reads as infinity).
+        ExprVal::Float(f) if !f.is_finite() => Err(Refusal {
+            needle: String::new(),
+            message: "a number written in the template is too large to compute with".to_string(),
+            help: "numbers in templates must be within ±1.7e308".to_string(),
+        }),
         ExprVal::String(_)
         | ExprVal::Int(_)
         | ExprVal::Float(_)
@@ -208,7 +234,7 @@ fn inner(val: &mut ExprVal) -> Result<(), String> {
 
 /// Removes a leading `default(value=...)` filter (tera honours only a first one) and returns
 /// its value.
-fn take_default(e: &mut Expr) -> Result<Option<Expr>, String> {
+fn take_default(e: &mut Expr) -> Result<Option<Expr>, Refusal> {
     if e.filters.first().is_none_or(|f| f.name != "default") {
         return Ok(None);
     }
@@ -297,8 +323,12 @@ fn lenient(name: &str) -> Expr {
 }
 
 /// The calls of [`LOOKUP`] that evaluate a subscripted name.
-fn lookup_expr(name: &str, strict: bool, default: Option<Expr>) -> Result<ExprVal, String> {
-    let (head, steps) = split(name).ok_or_else(|| name.to_string())?;
+fn lookup_expr(name: &str, strict: bool, default: Option<Expr>) -> Result<ExprVal, Refusal> {
+    let (head, steps) = split(name).ok_or_else(|| Refusal {
+        needle: name.to_string(),
+        message: format!("cannot read the name `{name}`"),
+        help: "write a name as `a.b`, `a[key]` or `a[\"text\"]`".to_string(),
+    })?;
     let mut current = if strict {
         Expr::new(ExprVal::Ident(head))
     } else {
@@ -399,7 +429,7 @@ mod tests {
         let ctx = tera::Context::from_value(ctx.clone()).unwrap();
         let mut t = tera::Template::new("t", None, body).map_err(|e| e.to_string())?;
         if rewritten {
-            rewrite(&mut t)?;
+            rewrite(&mut t).map_err(|r| r.message)?;
         }
         let mut tera = tera::Tera::default();
         tera.autoescape_on(vec!["t"]);
@@ -512,7 +542,11 @@ mod tests {
     #[test]
     fn a_test_on_a_subscript_is_refused() {
         let mut t = tera::Template::new("t", None, "{% if m[k] is defined %}x{% endif %}").unwrap();
-        assert_eq!(rewrite(&mut t), Err("m[k]".to_string()));
+        assert_eq!(rewrite(&mut t).unwrap_err().needle, "m[k]");
+        // tera writes no exponent: 1 and 400 zeros reads as infinity.
+        let huge = format!("{{{{ 2 * 1{}.0 }}}}", "0".repeat(400));
+        let mut t = tera::Template::new("t", None, &huge).unwrap();
+        assert!(rewrite(&mut t).unwrap_err().message.contains("too large"));
     }
 
     #[test]

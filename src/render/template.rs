@@ -395,16 +395,10 @@ fn parse_template(name: &str, file: &SourceFile) -> Result<tera::Template, Probl
             }
         })?;
     // Subscripts are looked up by value: see `subscript`.
-    super::subscript::rewrite(&mut template).map_err(|ident| {
-        let problem = Problem::data(format!(
-            "template `{name}`: `{ident} is ...` tests a subscripted name, which templates cannot do"
-        ))
-        .help(format!(
-            "look it up first and test that: `{{% set v = {ident} | default(value=\"\") %}}`, \
-             or test the key: `key in map`"
-        ));
-        match file.text.find(&ident) {
-            Some(at) => problem.at(file, at..at + ident.len(), "here"),
+    super::subscript::rewrite(&mut template).map_err(|r| {
+        let problem = Problem::data(format!("template `{name}`: {}", r.message)).help(r.help);
+        match file.text.find(&r.needle).filter(|_| !r.needle.is_empty()) {
+            Some(at) => problem.at(file, at..at + r.needle.len(), "here"),
             None => problem.in_file(file),
         }
     })?;
