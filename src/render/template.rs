@@ -367,6 +367,9 @@ fn compile(sources: &BTreeMap<String, SourceFile>, names: &[String]) -> Result<T
     drop(known);
     let mut tera = Tera::default();
     tera.autoescape_on(vec![".svg"]);
+    // A value printed into a face is escaped as XML, characters XML forbids (NUL...) left
+    // out, so that no data makes a face that does not read as SVG.
+    tera.set_escape_fn(super::xml_escape);
     super::subscript::register(&mut tera);
     tera.templates.extend(ready);
     let linked = tera
