@@ -18,6 +18,15 @@ pub struct SourceFile {
     pub sheet: Option<Arc<SheetCells>>,
 }
 
+/// A span of `text` widened to whole characters and kept inside it, whatever offsets a reader
+/// computed: one that starts or ends inside a character would panic where a report slices
+/// the text.
+pub fn whole_chars(text: &str, span: Range<usize>) -> Range<usize> {
+    let start = text.floor_char_boundary(span.start.min(text.len()));
+    let end = text.ceil_char_boundary(span.end.clamp(start, text.len()));
+    start..end
+}
+
 impl SourceFile {
     /// A text file's text.
     pub fn new(path: impl Into<PathBuf>, text: impl Into<Arc<str>>) -> SourceFile {
@@ -31,10 +40,7 @@ impl SourceFile {
     /// 1-based line and column of a byte offset, as an editor counts them: characters (not
     /// bytes) from the line's start, a byte order mark before the first line not counted.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
+        let offset = self.text.floor_char_boundary(offset.min(self.text.len()));
         let before = &self.text[..offset];
         let line = before.matches('\n').count() + 1;
         let last = before.rsplit('\n').next().unwrap_or_default();
@@ -180,7 +186,7 @@ impl Problem {
     /// Points the problem at a span of a file.
     pub fn at(mut self, file: &SourceFile, span: Range<usize>, label: impl Into<String>) -> Self {
         self.file = Some(file.clone());
-        self.span = Some(span);
+        self.span = Some(whole_chars(&file.text, span));
         self.label = label.into();
         self
     }
@@ -271,7 +277,13 @@ impl From<&Problem> for Report {
             .span
             .clone()
             .filter(|_| source.is_some())
-            .map(|s| LabeledSpan::new_with_span(Some(p.label.clone()), s))
+            .map(|s| {
+                let s = p
+                    .file
+                    .as_ref()
+                    .map_or(s.clone(), |f| whole_chars(&f.text, s));
+                LabeledSpan::new_with_span(Some(p.label.clone()), s)
+            })
             .into_iter()
             .collect();
         Report {
@@ -517,5 +529,28 @@ mod tests {
         let file = SourceFile::new("a.csv", "\u{feff}id,name\nx,y\n");
         assert_eq!(file.line_col(3 + 3), (1, 4));
         assert_eq!(file.line_col(3 + 8), (2, 1));
+    }
+
+    #[test]
+    fn a_span_inside_a_character_is_reported_on_whole_characters() {
+        let file = SourceFile::new("cards.csv", "id,value\na,5 €\nb,Kenttä");
+        let euro = file.text.find('€').unwrap();
+        for span in [
+            euro + 1..euro + 2,
+            euro + 2..euro + 1,
+            euro + 1..999,
+            999..1000,
+        ] {
+            let p = Problem::data("x").at(&file, span.clone(), "here");
+            let got = p.span.clone().unwrap();
+            assert!(file.text.is_char_boundary(got.start) && file.text.is_char_boundary(got.end));
+            assert!(!p.render(false).is_empty(), "{span:?}");
+            let _ = file.line_col(span.start);
+        }
+        // A span set by hand is made whole where the report is drawn.
+        let mut p = Problem::data("x").in_file(&file);
+        p.span = Some(euro + 1..euro + 2);
+        assert!(p.render(false).contains("cards.csv"));
+        assert_eq!(file.line_col(euro + 1), (2, 5));
     }
 }

@@ -2,7 +2,13 @@
 //! changes (data, CSV, art, fonts, templates), and the whole set when the templates named by
 //! `$PRINTPLAY_TEMPLATES` change. Every rebuild goes through the same pipeline as `build`
 //! ([`crate::pipeline`]), so files are written atomically and a game whose data fails its
-//! check keeps its previous output.
+//! check keeps its previous output. A build that panics (a defect of printplay, never of the
+//! data) is reported as a problem of that round and watching goes on.
+//!
+//! The gallery page (`index.html`) of each game says what the last round made of it: while
+//! watching it reloads itself and, when the data does not build, lists the problems above the
+//! files of the last build that worked; when watching stops it is written once more without
+//! the reload.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -15,8 +21,9 @@ use notify_debouncer_mini::{DebounceEventResult, new_debouncer};
 
 use crate::assets::TemplateSource;
 use crate::diag::Problem;
-use crate::pipeline::{self, BuildReport};
+use crate::pipeline::{self, BuildReport, GameReport, Outcome};
 use crate::render::BuildOptions;
+use crate::render::index::write_status;
 
 /// Quiet time after the last change before a rebuild starts: editors write a file in steps.
 const DEBOUNCE: Duration = Duration::from_millis(40);
@@ -44,6 +51,27 @@ pub fn watch(
     options: &BuildOptions,
     stop: &AtomicBool,
     on_round: &mut dyn FnMut(&Round),
+) -> Result<(), Problem> {
+    watch_with(
+        data,
+        names,
+        options,
+        stop,
+        on_round,
+        &|data, games, options| pipeline::build(data, games, options, &|_| {}),
+    )
+}
+
+/// How a round builds: [`pipeline::build`], or a stand-in in tests.
+type Builder<'a> = dyn Fn(&Path, &[String], &BuildOptions) -> BuildReport + 'a;
+
+fn watch_with(
+    data: &Path,
+    names: &[String],
+    options: &BuildOptions,
+    stop: &AtomicBool,
+    on_round: &mut dyn FnMut(&Round),
+    builder: &Builder,
 ) -> Result<(), Problem> {
     let options = BuildOptions {
         live_reload: true,
@@ -87,7 +115,10 @@ pub fn watch(
             (slug, stamp)
         })
         .collect();
-    on_round(&build_round(data, names, &options, Vec::new()));
+    let mut galleries = Galleries::default();
+    let first = build_round(data, &scope.all_games(), &options, Vec::new(), builder);
+    galleries.update(data, &options, &first);
+    on_round(&first);
     while !stop.load(Ordering::Relaxed) {
         let changed = match rx.recv_timeout(POLL) {
             Ok(Ok(events)) => events.into_iter().map(|e| e.path).collect::<Vec<_>>(),
@@ -106,26 +137,114 @@ pub fn watch(
             })
             .collect();
         if !games.is_empty() {
-            on_round(&build_round(data, &games, &options, changed));
+            let round = build_round(data, &games, &options, changed, builder);
+            galleries.update(data, &options, &round);
+            on_round(&round);
         }
     }
+    // The pages stop reloading with the watch that rebuilt them.
+    galleries.settle(data, &options);
     Ok(())
 }
 
+/// Builds `games`; a panic while building is caught and becomes one problem for each game
+/// of the round, so that watching goes on.
 fn build_round(
     data: &Path,
     games: &[String],
     options: &BuildOptions,
     changed: Vec<PathBuf>,
+    builder: &Builder,
 ) -> Round {
     let start = Instant::now();
-    let report = pipeline::build(data, games, options, &|_| {});
+    let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        builder(data, games, options)
+    }));
+    let report = built.unwrap_or_else(|payload| panicked(games, options, payload.as_ref()));
     Round {
         games: report.games.iter().map(|g| g.slug.clone()).collect(),
         changed,
         report,
         elapsed: start.elapsed(),
     }
+}
+
+/// The report of a round whose build panicked: the same problem for each of its games.
+fn panicked(
+    games: &[String],
+    options: &BuildOptions,
+    payload: &(dyn std::any::Any + Send),
+) -> BuildReport {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string());
+    let problem = |slug: &str| {
+        Problem::build(format!(
+            "{slug}: printplay failed while building ({what}); this is a defect of printplay, \
+             not of the data. The files of the last build that worked are kept, and watching \
+             goes on: a change to the data builds again"
+        ))
+    };
+    BuildReport {
+        load_problems: Vec::new(),
+        games: games
+            .iter()
+            .map(|slug| GameReport {
+                slug: slug.clone(),
+                dir: options.out.join(slug),
+                outcome: Outcome::Failed(vec![problem(slug)]),
+                warnings: Vec::new(),
+            })
+            .collect(),
+    }
+}
+
+/// What the last round made of each game, for its gallery page.
+#[derive(Default)]
+struct Galleries {
+    /// Each game's problems of its last round (empty when it built).
+    last: BTreeMap<String, Vec<Problem>>,
+}
+
+impl Galleries {
+    /// Notes the round and writes the page of each game that did not build: its problems
+    /// above the files of the last build that worked (a game that built wrote its own page).
+    fn update(&mut self, data: &Path, options: &BuildOptions, round: &Round) {
+        for g in &round.report.games {
+            let problems = match &g.outcome {
+                Outcome::Built(_) => Vec::new(),
+                Outcome::NotChecked(ps) | Outcome::Failed(ps) => ps.clone(),
+            };
+            if !problems.is_empty() {
+                write_page(data, options, &g.slug, true, &problems);
+            }
+            self.last.insert(g.slug.clone(), problems);
+        }
+    }
+
+    /// Writes every page once more, without the reload: watching has stopped.
+    fn settle(&self, data: &Path, options: &BuildOptions) {
+        for (slug, problems) in &self.last {
+            write_page(data, options, slug, false, problems);
+        }
+    }
+}
+
+/// Writes a game's gallery page, unless the build leaves the page out (`--only`) or there is
+/// nothing of the game yet and nothing to say. A page that cannot be written is not worth
+/// stopping the watch for: the problems are printed too.
+fn write_page(data: &Path, options: &BuildOptions, slug: &str, live: bool, problems: &[Problem]) {
+    if !options.wants(pipeline::INDEX_STAGE) {
+        return;
+    }
+    let dir = options.out.join(slug);
+    if problems.is_empty() && !dir.join(crate::render::index::INDEX_FILE).is_file() {
+        return;
+    }
+    let game = crate::model::load_game(data, slug).ok();
+    let _ = write_status(game.as_ref(), slug, &dir, live, problems);
 }
 
 /// Each file under a game's folder with its size and modification time.
@@ -235,6 +354,141 @@ mod tests {
         assert_eq!(s.games_touched(&changed), vec!["beta".to_string()]);
         let stray = vec![tmp.path().join("data/notes.txt")];
         assert!(s.games_touched(&stray).is_empty());
+    }
+
+    /// One round of a test: the round, the gallery page after it, the game's folder.
+    type Step<'a> = dyn FnMut(&Round, &str, &Path) + 'a;
+
+    /// Watches a scaffolded game with `builder` while `steps` run, one a round (each sees the
+    /// round and the game's gallery page, and may change the data); stops after the last.
+    fn watch_rounds(builder: &Builder, steps: &mut [&mut Step]) -> String {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = tmp.path().join("data");
+        crate::scaffold::new_game(&data, "g").unwrap();
+        let options = BuildOptions {
+            out: tmp.path().join("out"),
+            only: ["cards", "index"].into_iter().map(str::to_string).collect(),
+            ..BuildOptions::default()
+        };
+        let page_path = options.out.join("g").join(crate::render::index::INDEX_FILE);
+        let stop = AtomicBool::new(false);
+        /// Stops the guard below when a step fails, so that the failure is reported at once.
+        struct StopOnDrop<'a>(&'a AtomicBool);
+        impl Drop for StopOnDrop<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::Relaxed);
+            }
+        }
+        let mut round = 0;
+        let game_dir = data.join("g");
+        std::thread::scope(|s| {
+            // A watch that misses a change must not hang the test.
+            let guard = s.spawn(|| {
+                let start = Instant::now();
+                while !stop.load(Ordering::Relaxed) && start.elapsed() < Duration::from_secs(300) {
+                    std::thread::sleep(POLL);
+                }
+                stop.store(true, Ordering::Relaxed);
+            });
+            let _stop = StopOnDrop(&stop);
+            let mut on_round = |r: &Round| {
+                let page = std::fs::read_to_string(&page_path).unwrap_or_default();
+                steps[round](r, &page, &game_dir);
+                round += 1;
+                if round == steps.len() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            };
+            watch_with(&data, &[], &options, &stop, &mut on_round, builder).unwrap();
+            guard.join().unwrap();
+        });
+        assert_eq!(round, steps.len(), "a change was not rebuilt");
+        std::fs::read_to_string(&page_path).unwrap()
+    }
+
+    fn edit(dir: &Path, file: &str, from: &str, to: &str) {
+        let path = dir.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from));
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    }
+
+    #[test]
+    fn a_build_that_panics_is_reported_and_watching_goes_on() {
+        let calls = std::sync::atomic::AtomicUsize::new(0);
+        let builder = |data: &Path, games: &[String], options: &BuildOptions| {
+            if calls.fetch_add(1, Ordering::Relaxed) == 0 {
+                panic!("a defect planted by the test");
+            }
+            pipeline::build(data, games, options, &|_| {})
+        };
+        let page = watch_rounds(
+            &builder,
+            &mut [
+                &mut |r, page, dir| {
+                    let problems = r.report.problems();
+                    assert_eq!(problems.len(), 1, "{problems:?}");
+                    assert!(problems[0].message.contains("a defect planted by the test"));
+                    // The page says so, and reloads to follow the next round.
+                    assert!(page.contains("a defect planted by the test"), "{page}");
+                    assert!(page.contains("http-equiv=\"refresh\""));
+                    edit(dir, "game.toml", "name = \"g\"", "name = \"Dawn\"");
+                },
+                &mut |r, page, _| {
+                    assert!(r.report.problems().is_empty(), "{:?}", r.report.problems());
+                    assert!(page.contains("<h1>Dawn</h1>"), "{page}");
+                    assert!(!page.contains("Not built"), "{page}");
+                },
+            ],
+        );
+        // Watching stopped: the page no longer reloads.
+        assert!(!page.contains("refresh"), "{page}");
+        assert!(
+            page.contains("<h1>Dawn</h1>") && page.contains("cards.pdf"),
+            "{page}"
+        );
+    }
+
+    #[test]
+    fn the_gallery_shows_why_the_data_does_not_build_until_it_does() {
+        let build = |data: &Path, games: &[String], options: &BuildOptions| {
+            pipeline::build(data, games, options, &|_| {})
+        };
+        let page = watch_rounds(
+            &build,
+            &mut [
+                &mut |r, page, dir| {
+                    assert!(r.report.problems().is_empty());
+                    assert!(page.contains("cards.pdf") && !page.contains("Not built"));
+                    edit(dir, "cards.csv", ",1,", ",<script>x</script>,");
+                },
+                &mut |r, page, dir| {
+                    assert_eq!(r.report.problems().len(), 1, "{:?}", r.report.problems());
+                    // The problem is on the page, escaped, above the last good files.
+                    assert!(page.contains("Not built: 1 problem(s)"), "{page}");
+                    assert!(page.contains("&lt;script&gt;x&lt;/script&gt;"), "{page}");
+                    assert!(!page.contains("<script>"), "{page}");
+                    assert!(page.contains("href=\"cards.pdf\""), "{page}");
+                    assert!(page.contains("http-equiv=\"refresh\""));
+                    // A second problem: the page follows the data.
+                    edit(dir, "cards.csv", ",sun,5,", ",sun,50,");
+                },
+                &mut |r, page, _| {
+                    let n = r.report.problems().len();
+                    assert!(n >= 2, "{:?}", r.report.problems());
+                    assert!(
+                        page.contains(&format!("Not built: {n} problem(s)")),
+                        "{page}"
+                    );
+                },
+            ],
+        );
+        // Watching stopped with the data still broken: the page says so and no longer reloads.
+        assert!(
+            page.contains("Not built") && page.contains("&lt;script&gt;"),
+            "{page}"
+        );
+        assert!(!page.contains("refresh"), "{page}");
     }
 
     #[test]

@@ -1,12 +1,15 @@
 //! `output/<slug>/index.html`: one page that shows what a build made: every card and token
 //! image, grouped by deck and kind, and links to the PDFs and rules pages. It is static HTML
-//! (no script, no remote load, a Content-Security-Policy that forbids both); while
-//! `printplay watch` runs it carries a refresh so the open page follows each rebuild.
+//! (no script, no remote load, a Content-Security-Policy that forbids both). While
+//! `printplay watch` runs it carries a refresh so the open page follows each rebuild; when
+//! `watch` stops it is written again without one. When the data does not build, `watch`
+//! writes the page with the problems on it, above the files of the last build that worked.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::xml_escape;
+use crate::diag::Problem;
 use crate::model::Game;
 
 /// The file name of the gallery inside a game's output folder.
@@ -17,17 +20,45 @@ const LIVE_RELOAD_SECONDS: u32 = 1;
 
 /// Writes the gallery of what `dir` (a game's output folder) holds now.
 pub fn write_index(game: &Game, dir: &Path, live: bool) -> Result<PathBuf, String> {
-    let html = index_html(game, dir, live);
+    write_status(Some(game), &game.slug, dir, live, &[])
+}
+
+/// Writes the gallery of what `dir` holds now, with `problems` (why the data did not build)
+/// above it; `game` is `None` when the data does not even load, and the page then shows the
+/// images the folder holds by file name.
+pub fn write_status(
+    game: Option<&Game>,
+    slug: &str,
+    dir: &Path,
+    live: bool,
+    problems: &[Problem],
+) -> Result<PathBuf, String> {
+    let html = status_html(game, slug, dir, live, problems);
     let path = dir.join(INDEX_FILE);
-    crate::output::write_atomic(&path, html.as_bytes())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))
+        .and_then(|()| {
+            crate::output::write_atomic(&path, html.as_bytes())
+                .map_err(|e| format!("{}: {e}", path.display()))
+        })?;
     Ok(path)
 }
 
 /// The gallery page; only files that exist in `dir` are shown or linked.
 pub fn index_html(game: &Game, dir: &Path, live: bool) -> String {
+    status_html(Some(game), &game.slug, dir, live, &[])
+}
+
+/// The gallery page with the problems that stopped the last build, if any.
+pub fn status_html(
+    game: Option<&Game>,
+    slug: &str,
+    dir: &Path,
+    live: bool,
+    problems: &[Problem],
+) -> String {
     let mut page = String::new();
-    let title = xml_escape(&game.info.name);
+    let title = xml_escape(game.map_or(slug, |g| g.info.name.as_str()));
     page.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     page.push_str(
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
@@ -45,13 +76,65 @@ pub fn index_html(game: &Game, dir: &Path, live: bool) -> String {
     page.push_str("</head>\n<body>\n");
     let _ = writeln!(page, "<h1>{title}</h1>");
     if live {
-        page.push_str("<p class=\"note\">Rebuilt by <code>printplay watch</code>; this page reloads itself.</p>\n");
+        page.push_str("<p class=\"note\">Rebuilt by <code>printplay watch</code>; this page reloads itself while it runs.</p>\n");
     }
+    page.push_str(&problem_list(problems));
     page.push_str(&links(dir));
-    page.push_str(&card_gallery(game, dir));
-    page.push_str(&token_gallery(game, dir));
+    match game {
+        Some(game) => {
+            page.push_str(&card_gallery(game, dir));
+            page.push_str(&token_gallery(game, dir));
+        }
+        None => page.push_str(&image_files(dir)),
+    }
     page.push_str("</body>\n</html>\n");
     page
+}
+
+/// Why the data did not build, each problem as `check` prints it (escaped: the data's own
+/// text is in it).
+fn problem_list(problems: &[Problem]) -> String {
+    if problems.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "<section class=\"problems\">\n<h2>Not built: {} problem(s)</h2>\n\
+         <p>The files below are from the last build that worked. Fix these and save; the page \
+         follows.</p>\n",
+        problems.len()
+    );
+    for p in problems {
+        let _ = writeln!(out, "<pre>{}</pre>", xml_escape(&p.render(false)));
+    }
+    out.push_str("</section>\n");
+    out
+}
+
+/// A figure per PNG image the folder holds, by file name: the gallery of a game whose data
+/// does not load, so its cards cannot be named.
+fn image_files(dir: &Path) -> String {
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("png"))
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| n.ends_with(".png") && !n.starts_with('.'))
+        .collect();
+    if names.is_empty() {
+        return String::new();
+    }
+    names.sort();
+    let figures: String = names
+        .iter()
+        .map(|n| {
+            let (file, name) = (xml_escape(&format!("png/{n}")), xml_escape(n));
+            format!(
+                "<figure><a href=\"{file}\"><img src=\"{file}\" alt=\"{name}\" loading=\"lazy\"></a>\
+                 <figcaption>{name}</figcaption></figure>\n"
+            )
+        })
+        .collect();
+    format!("<h2>Images</h2>\n<div class=\"grid\">\n{figures}</div>\n")
 }
 
 const STYLE: &str = "<style>
@@ -63,6 +146,8 @@ figure { margin: 0; width: 9rem; }
 figure img { width: 100%; height: auto; border: 1px solid #8888; }
 figcaption { font-size: 0.8rem; overflow-wrap: anywhere; }
 .note { font-style: italic; }
+.problems { border: 2px solid #c0392b; padding: 0 1rem; }
+.problems pre { white-space: pre-wrap; overflow-wrap: anywhere; }
 </style>
 ";
 
@@ -140,4 +225,36 @@ fn figure(dir: &Path, id: &str, name: &str, count: u32) -> Option<String> {
         "<figure><a href=\"{file}\"><img src=\"{file}\" alt=\"{name}\" loading=\"lazy\"></a>\
          <figcaption>{name} &times; {count}</figcaption></figure>\n"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_that_does_not_load_shows_its_problems_and_the_images_left() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        std::fs::create_dir_all(dir.join("png")).unwrap();
+        std::fs::write(dir.join("png/a-card.png"), b"png").unwrap();
+        std::fs::write(dir.join("cards.pdf"), b"pdf").unwrap();
+        let problems = [Problem::data("field `<b>` & \"x\" ]]> is wrong")];
+        let live = status_html(None, "my-game", dir, true, &problems);
+        assert!(live.contains("<meta http-equiv=\"refresh\""), "{live}");
+        assert!(live.contains("Not built: 1 problem(s)"), "{live}");
+        assert!(
+            live.contains("field `&lt;b&gt;` &amp; &quot;x&quot; ]]&gt; is wrong"),
+            "{live}"
+        );
+        assert!(!live.contains("<b>"), "{live}");
+        assert!(live.contains("src=\"png/a-card.png\"") && live.contains("href=\"cards.pdf\""));
+        let settled = status_html(None, "my-game", dir, false, &problems);
+        assert!(!settled.contains("refresh"), "{settled}");
+        assert!(settled.contains("Not built"), "{settled}");
+        let clean = status_html(None, "my-game", dir, false, &[]);
+        assert!(
+            !clean.contains("Not built") && !clean.contains("refresh"),
+            "{clean}"
+        );
+    }
 }

@@ -61,7 +61,7 @@ pub fn mark_path(mark: &str) -> Option<&'static str> {
 /// Relative luminance of `#rrggbb` (0 black .. 1 white); mid-grey for anything else.
 pub fn luminance(colour: &str) -> f64 {
     let hex = colour.trim_start_matches('#');
-    if hex.len() != 6 {
+    if hex.len() != 6 || !hex.is_ascii() {
         return 0.5;
     }
     let channel = |i: usize| {
@@ -160,5 +160,9 @@ mod tests {
     fn ink_contrasts_with_background() {
         assert_eq!(ink_on("#ffffff"), "#1a1a1a");
         assert_eq!(ink_on("#101010"), "#ffffff");
+        // Six bytes that are not six hex digits: mid-grey, whatever characters they are.
+        for odd in ["#€aaa", "#ääa", "#ä€x"] {
+            assert_eq!(luminance(odd), 0.5, "{odd}");
+        }
     }
 }

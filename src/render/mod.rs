@@ -20,6 +20,7 @@ pub mod pdf;
 pub mod png;
 pub mod sheets;
 pub mod shop;
+pub mod subscript;
 pub mod template;
 pub mod text;
 pub mod tts;
@@ -46,10 +47,18 @@ pub fn xml_escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
+            c if !xml_char(c) => {}
             _ => out.push(c),
         }
     }
     out
+}
+
+/// Whether XML 1.0 allows a character at all, escaped or not: not NUL nor the other C0
+/// controls but tab and line breaks, nor U+FFFE and U+FFFF. Text with one of them would make
+/// a file no reader opens, so escaping leaves them out; none of them prints.
+pub fn xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
 /// What `printplay build` was asked for.
@@ -544,4 +553,18 @@ fn png_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
 /// Where a game's files go.
 pub fn game_dir(out: &Path, game: &Game) -> PathBuf {
     out.join(&game.slug)
+}
+
+#[cfg(test)]
+mod escape_tests {
+    use super::*;
+
+    #[test]
+    fn escaped_text_is_always_xml() {
+        let text = "a\0b\u{1}c\u{b}d\u{c}e\u{1f}f\u{fffe}g\u{ffff}h\t\n\r<&>\"'👍🏽ä";
+        let escaped = xml_escape(text);
+        assert_eq!(escaped, "abcdefgh\t\n\r&lt;&amp;&gt;&quot;&apos;👍🏽ä");
+        let doc = format!("<svg xmlns=\"http://www.w3.org/2000/svg\"><text>{escaped}</text></svg>");
+        assert!(usvg::Tree::from_str(&doc, &usvg::Options::default()).is_ok());
+    }
 }

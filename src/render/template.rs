@@ -368,6 +368,10 @@ fn compile(sources: &BTreeMap<String, SourceFile>, names: &[String]) -> Result<T
     drop(known);
     let mut tera = Tera::default();
     tera.autoescape_on(vec![".svg"]);
+    // A value printed into a face is escaped as XML, characters XML forbids (NUL...) left
+    // out, so that no data makes a face that does not read as SVG.
+    tera.set_escape_fn(super::xml_escape);
+    super::subscript::register(&mut tera);
     tera.templates.extend(ready);
     let linked = tera
         .build_inheritance_chains()
@@ -381,18 +385,28 @@ fn parse_template(name: &str, file: &SourceFile) -> Result<tera::Template, Probl
     let builtin = BUILTIN
         .iter()
         .any(|(n, body)| *n == name && **body == *file.text);
-    tera::Template::new(&format!("{name}.svg"), None, &file.text).map_err(|e| {
-        let e = tera::Error::chain(format!("Failed to parse '{name}.svg'"), e);
-        let message = error_chain(&e);
-        if builtin {
-            return Problem::data(format!("built-in template `{name}`: {message}"));
+    let mut template =
+        tera::Template::new(&format!("{name}.svg"), None, &file.text).map_err(|e| {
+            let e = tera::Error::chain(format!("Failed to parse '{name}.svg'"), e);
+            let message = error_chain(&e);
+            if builtin {
+                return Problem::data(format!("built-in template `{name}`: {message}"));
+            }
+            let problem = Problem::data(format!("template `{name}` does not parse"));
+            match parse_error_offset(file, &message) {
+                Some(at) => problem.at(file, at..(at + 1).min(file.text.len()), message),
+                None => problem.in_file(file).help(message),
+            }
+        })?;
+    // Subscripts are looked up by value: see `subscript`.
+    super::subscript::rewrite(&mut template).map_err(|r| {
+        let problem = Problem::data(format!("template `{name}`: {}", r.message)).help(r.help);
+        match file.text.find(&r.needle).filter(|_| !r.needle.is_empty()) {
+            Some(at) => problem.at(file, at..at + r.needle.len(), "here"),
+            None => problem.in_file(file),
         }
-        let problem = Problem::data(format!("template `{name}` does not parse"));
-        match parse_error_offset(file, &message) {
-            Some(at) => problem.at(file, at..(at + 1).min(file.text.len()), message),
-            None => problem.in_file(file).help(message),
-        }
-    })
+    })?;
+    Ok(template)
 }
 
 /// The byte offset of tera's ` --> LINE:COL` in a parse error.

@@ -76,6 +76,15 @@ impl Assets {
             tera.add_raw_template(name, &file.text)
                 .map_err(|e| Problem::io(&file.path, tera_error(&e)))?;
         }
+        // Subscripts looked up by value, as in the faces' templates (`render::subscript`).
+        for (name, template) in tera.templates.iter_mut() {
+            crate::render::subscript::rewrite(template).map_err(|r| {
+                Problem::data(format!("template `{name}`: {}", r.message)).help(r.help)
+            })?;
+        }
+        crate::render::subscript::register(&mut tera);
+        tera.build_inheritance_chains()
+            .map_err(|e| Problem::data(tera_error(&e)))?;
         let css = source.read("rules/style.css")?.text.to_string();
         let messages = messages::load_all(source)?;
         Ok(Assets {
