@@ -13,7 +13,7 @@ use crate::diag::{Problem, SourceFile};
 use crate::model::{Game, Shape};
 use crate::render::faces::Faces;
 use crate::render::template::{Templates, game_template_dir};
-use crate::render::{BuildOptions, TILE_CLEARANCE_MM, board, layout, pdf, sheets, tts};
+use crate::render::{BuildOptions, TILE_CLEARANCE_MM, board, layout, sheets, tts};
 
 /// Largest smallest type a game may ask for, in points.
 pub const MAX_MIN_TEXT_PT: f64 = 24.0;
@@ -188,13 +188,10 @@ pub fn unreadable_faces(game: &Game, faces: &Faces) -> Vec<Problem> {
             span: piece.id.span(),
         });
     }
-    let options = pdf::usvg_options(&faces.fonts);
     let failed: Vec<(&Drawn, String)> = drawn
         .par_iter()
         .filter_map(|d| {
-            usvg::Tree::from_str(&sheets::single_face(d.svg, d.size), &options)
-                .err()
-                .map(|e| (d, e.to_string()))
+            svg_error(&sheets::single_face(d.svg, d.size)).map(|e| (d, e))
         })
         .collect();
     let mut out: Vec<Problem> = Vec::new();
@@ -209,6 +206,41 @@ pub fn unreadable_faces(game: &Game, faces: &Faces) -> Vec<Problem> {
     }
     out
 }
+
+/// Deepest nesting and most elements usvg reads (`usvg::Tree::from_str` refuses more).
+const USVG_MAX_DEPTH: usize = 1024;
+const USVG_MAX_NODES: usize = 1_000_000;
+
+/// Why usvg cannot read a standalone SVG document of a face, or `None` when it can. This is
+/// what of `usvg::Tree::from_str` can fail for a document of a given size, run as it runs:
+/// its XML parse (roxmltree, with usvg's options), its root element and its limits on depth
+/// and elements; the rest of its work (laying text out as paths, decoding art) cannot refuse
+/// a face, and costs several times more, so the check does not repeat it.
+/// `svg_error_agrees_with_usvg` below holds the two to the same answers.
+pub fn svg_error(svg: &str) -> Option<String> {
+    let options = usvg::roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = match usvg::roxmltree::Document::parse_with_options(svg, options) {
+        Ok(d) => d,
+        Err(e) => return Some(usvg::Error::ParsingFailed(e).to_string()),
+    };
+    let root = doc.root_element();
+    if root.tag_name().name() != "svg" || root.tag_name().namespace() != Some(SVG_NS) {
+        return Some(usvg::Error::ParsingFailed(usvg::roxmltree::Error::NoRootNode).to_string());
+    }
+    let mut nodes = 0;
+    let mut deepest = 0;
+    for node in root.descendants().filter(|n| n.is_element()) {
+        nodes += 1;
+        deepest = deepest.max(node.ancestors().filter(|a| a.is_element()).count());
+    }
+    (nodes > USVG_MAX_NODES || deepest > USVG_MAX_DEPTH)
+        .then(|| usvg::Error::ParsingFailed(usvg::roxmltree::Error::NodesLimitReached).to_string())
+}
+
+const SVG_NS: &str = "http://www.w3.org/2000/svg";
 
 /// A face that holds a character SVG cannot carry: placed at that character in the face's
 /// own data (its spreadsheet row, its entry of `components.toml`), else in `game.toml`, else
@@ -278,7 +310,7 @@ fn unclosed_tag(text: &str, name: &str) -> Option<Range<usize>> {
 /// Every board, drawn as the build draws it in each language it prints (its template, the
 /// page words), and read as SVG: a failure is placed at the board, or at the template when
 /// the template failed.
-pub fn boards(game: &Game, templates: &Templates, fonts: &crate::render::fonts::FontDb) -> Vec<Problem> {
+pub fn boards(game: &Game, templates: &Templates) -> Vec<Problem> {
     let boards = &game.components.boards;
     if boards.is_empty() {
         return Vec::new();
@@ -298,7 +330,6 @@ pub fn boards(game: &Game, templates: &Templates, fonts: &crate::render::fonts::
             ));
         }
     }
-    let options = pdf::usvg_options(fonts);
     for b in boards {
         for lang in &langs {
             let at_board = |message: String| {
@@ -312,8 +343,7 @@ pub fn boards(game: &Game, templates: &Templates, fonts: &crate::render::fonts::
             };
             let problem = match board::board_svg_in(game, b, templates, lang) {
                 Err(e) => Some(at_board(e)),
-                Ok((svg, size)) => usvg::Tree::from_str(&sheets::single_face(&svg, size), &options)
-                    .err()
+                Ok((svg, size)) => svg_error(&sheets::single_face(&svg, size))
                     .map(|e| at_board(format!("its drawing cannot be read as SVG: {e}"))),
             };
             if let Some(p) = problem
@@ -352,6 +382,46 @@ pub fn layouts(game: &Game, faces: &Faces, options: &BuildOptions) -> Vec<Proble
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The check's reading of a face refuses exactly what usvg (as the build calls it) refuses.
+    #[test]
+    fn svg_error_agrees_with_usvg() {
+        let nested = |n: usize| format!("{}{}", "<g>".repeat(n), "</g>".repeat(n));
+        let (deep, deep_enough) = (nested(1100), nested(1000));
+        let bodies = [
+            "<rect width=\"1\" height=\"1\"/>".to_string(),
+            "<rect width=\"1\" height=\"1\">".to_string(),
+            "<g></rect>".to_string(),
+            "<text x=\"1\">a &amp; b</text>".to_string(),
+            "<text>a & b</text>".to_string(),
+            "<text>\u{0}</text>".to_string(),
+            "</svg><svg>".to_string(),
+            "<!-- -- -->".to_string(),
+            "<![CDATA[ ]]>".to_string(),
+            "<x:rect/>".to_string(),
+            "<rect fill=\"url(#a)\"/><defs><linearGradient id=\"a\"/></defs>".to_string(),
+            deep,
+            deep_enough,
+            String::new(),
+        ];
+        // usvg reads nested groups recursively: a test thread's stack is too small for it.
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || {
+                let fonts = crate::render::fonts::builtin();
+                let options = crate::render::pdf::usvg_options(&fonts);
+                for body in bodies {
+                    let doc = sheets::single_face(&body, (20.0, 30.0));
+                    let usvg = usvg::Tree::from_str(&doc, &options)
+                        .err()
+                        .map(|e| e.to_string());
+                    assert_eq!(svg_error(&doc), usvg, "{body:.60}");
+                }
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
 
     #[test]
     fn the_unclosed_opening_tag_is_found() {

@@ -173,7 +173,7 @@ pub fn face_report(game: &Game, options: &BuildOptions) -> (Vec<Problem>, Option
     if !missing.is_empty() {
         return (missing, None);
     }
-    let boards = crate::check::boards(game, &templates, &templates.faces.database);
+    let boards = crate::check::boards(game, &templates);
     match faces::draw_all(game, &templates, options.bleed) {
         Ok(f) => {
             let mut problems = backs_alike_in_grey(game, &f);
