@@ -86,21 +86,20 @@ pub fn print_settings(game: &Game) -> Vec<Problem> {
         ));
     }
     for board in &game.components.boards {
-        for piece in game.components.pieces.iter().filter(|p| p.print) {
+        let pieces = game.components.pieces.iter().enumerate();
+        for (i, piece) in pieces.filter(|(_, p)| p.print) {
             if piece.shape == Shape::Hex && piece.size_mm > board.hex_mm - TILE_CLEARANCE_MM + 1e-9
             {
-                out.push(in_components(
-                    game,
-                    piece.id.span(),
-                    format!(
-                        "hex piece `{}` is {} mm across, but the hexes of board `{}` are {} mm: \
-                         printed tiles must be at least {TILE_CLEARANCE_MM} mm smaller to fit",
-                        piece.id.get_ref(),
-                        piece.size_mm,
-                        board.id.get_ref(),
-                        board.hex_mm
-                    ),
+                let problem = Problem::data(format!(
+                    "hex piece `{}` is {} mm across, but the hexes of board `{}` are {} mm: \
+                     printed tiles must be at least {TILE_CLEARANCE_MM} mm smaller to fit",
+                    piece.id.get_ref(),
+                    piece.size_mm,
+                    board.id.get_ref(),
+                    board.hex_mm
                 ));
+                let path = [Key::Name("piece"), Key::At(i), Key::Name("size_mm")];
+                out.push(at_value(problem, &game.components_file, &path, "here"));
             }
         }
     }
@@ -359,9 +358,24 @@ pub fn boards(game: &Game, templates: &Templates) -> Vec<Problem> {
 /// The sheets the build lays out: `cards.pdf` on the build's paper with its bleed, and the
 /// Tabletop Simulator card sheets; a deck that does not fit is placed at the deck.
 pub fn layouts(game: &Game, faces: &Faces, options: &BuildOptions) -> Vec<Problem> {
-    let at_deck = |id: &str, message: String| match game.deck(id) {
-        Some(d) => in_components(game, d.id.span(), message),
-        None => Problem::data(message).in_file(&game.components_file),
+    // At the deck's `size`, the value to change (the deck's id when it has none).
+    let at_deck = |id: &str, message: String| {
+        let found = game
+            .components
+            .decks
+            .iter()
+            .enumerate()
+            .find(|(_, d)| d.id.get_ref() == id);
+        match found {
+            Some((i, d)) => {
+                let path = [Key::Name("deck"), Key::At(i), Key::Name("size")];
+                match super::spans::value_span(&game.components_file.text, &path) {
+                    Some(span) => in_components(game, span, message),
+                    None => in_components(game, d.id.span(), message),
+                }
+            }
+            None => Problem::data(message).in_file(&game.components_file),
+        }
     };
     let mut out = Vec::new();
     for d in faces.decks.iter().filter(|d| !d.cards.is_empty()) {
