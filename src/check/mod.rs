@@ -18,10 +18,10 @@ use crate::model::{Card, Game};
 
 pub use art::art_paths;
 pub use engine::problem as engine_problem;
-pub use outputs::{boards, layouts, missing_templates, print_settings, unreadable_faces};
 pub use invariants::evaluate as evaluate_invariants;
-pub use values::describe as describe_value;
+pub use outputs::{boards, layouts, missing_templates, print_settings, unreadable_faces};
 pub use values::MARKS;
+pub use values::describe as describe_value;
 
 /// What `check` found in one game: the problems that stop a build, and warnings.
 #[derive(Debug, Clone, Default)]

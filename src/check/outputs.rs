@@ -7,8 +7,8 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::spans::{Key, at_value};
 use super::in_components;
+use super::spans::{Key, at_value};
 use crate::diag::{Problem, SourceFile};
 use crate::model::{Game, Shape};
 use crate::render::faces::Faces;
@@ -54,14 +54,12 @@ pub fn missing_templates(game: &Game, known: &[String]) -> Vec<Problem> {
         .into_iter()
         .filter(|(name, _, _)| !known.iter().any(|k| k == name))
         .map(|(name, path, what)| {
-            let problem = Problem::data(format!(
-                "{what} template `{name}`, which does not exist"
-            ))
-            .help(format!(
-                "name a file of the game's templates/ folder without `.svg`, or a built-in; \
+            let problem = Problem::data(format!("{what} template `{name}`, which does not exist"))
+                .help(format!(
+                    "name a file of the game's templates/ folder without `.svg`, or a built-in; \
                  there are: {}",
-                known.join(", ")
-            ));
+                    known.join(", ")
+                ));
             at_value(problem, &game.components_file, &path, "no such template")
         })
         .collect()
@@ -189,9 +187,7 @@ pub fn unreadable_faces(game: &Game, faces: &Faces) -> Vec<Problem> {
     }
     let failed: Vec<(&Drawn, String)> = drawn
         .par_iter()
-        .filter_map(|d| {
-            svg_error(&sheets::single_face(d.svg, d.size)).map(|e| (d, e))
-        })
+        .filter_map(|d| svg_error(&sheets::single_face(d.svg, d.size)).map(|e| (d, e)))
         .collect();
     let mut out: Vec<Problem> = Vec::new();
     let mut blamed_templates: Vec<String> = Vec::new();
