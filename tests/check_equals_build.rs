@@ -147,6 +147,29 @@ const KINDS: &[(&str, &[Edit])] = &[
         )],
     ),
     (
+        "a board without cells",
+        &[edit(
+            "components.toml",
+            "cells = [\n  { q = 0, r = 0, kind = \"lake\" },\n  { q = 1, r = -1, kind = \"meadow\" },\n  \
+             { q = 1, r = 0, kind = \"meadow\" },\n  { q = 0, r = 1, kind = \"meadow\" },\n  \
+             { q = -1, r = 1, kind = \"meadow\" },\n  { q = -1, r = 0, kind = \"meadow\" },\n  \
+             { q = 0, r = -1, kind = \"meadow\" },\n]",
+            "cells = []",
+        )],
+    ),
+    (
+        "an engine this build does not have",
+        &[edit("game.toml", "engine = \"lua\"", "engine = \"chess\"")],
+    ),
+    (
+        "a language without its rules prose",
+        &[edit(
+            "game.toml",
+            "designer = \"Your name\"",
+            "designer = \"Your name\"\nlanguages = [\"fi\", \"en\"]",
+        )],
+    ),
+    (
         "cards larger than the paper",
         &[edit(
             "components.toml",

@@ -47,9 +47,29 @@ impl EngineTask for SetupEach {
 pub fn check(game: &Game) -> Option<Problem> {
     let id = game.info.engine.as_deref()?;
     if !ENGINES.contains(&id) {
-        // An engine this build does not know: said at `engine` by the model checks, or a
-        // game module without a simulator.
-        return None;
+        // A game module without a simulator (an analysis only) checks its own data.
+        if crate::games::module(id).is_some() {
+            return None;
+        }
+        let mut known: Vec<&str> = ENGINES.to_vec();
+        known.extend(crate::games::modules().iter().map(|m| m.id()));
+        known.sort_unstable();
+        known.dedup();
+        return Some(
+            super::spans::at_value(
+                Problem::data(format!("there is no engine `{id}`")),
+                &game.game_file,
+                &[
+                    super::spans::Key::Name("game"),
+                    super::spans::Key::Name("engine"),
+                ],
+                "here",
+            )
+            .help(format!(
+                "name one of {}, or leave `engine` out for a game that is only printed",
+                known.join(", ")
+            )),
+        );
     }
     let error = with_engine(game, SetupEach).err()?;
     Some(problem(game, &error))

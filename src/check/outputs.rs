@@ -12,7 +12,7 @@ use super::spans::{Key, at_value};
 use crate::diag::{Problem, SourceFile};
 use crate::model::{Game, Shape};
 use crate::render::faces::Faces;
-use crate::render::template::{Templates, game_template_dir};
+use crate::render::template::{TemplateError, Templates, game_template_dir};
 use crate::render::{BuildOptions, TILE_CLEARANCE_MM, board, layout, sheets, tts};
 
 /// Largest smallest type a game may ask for, in points.
@@ -315,6 +315,22 @@ pub fn boards(game: &Game, templates: &Templates) -> Vec<Problem> {
         langs.push(board::first_language(game));
     }
     let mut out = Vec::new();
+    // A board without cells has no size to draw: said at its `cells`.
+    for (i, b) in boards
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.cells.is_empty())
+    {
+        out.push(at_value(
+            Problem::data(format!(
+                "board `{}` has no cells: give it at least one hex",
+                b.id.get_ref()
+            )),
+            &game.components_file,
+            &[Key::Name("board"), Key::At(i), Key::Name("cells")],
+            "here",
+        ));
+    }
     for lang in &langs {
         if let Err(e) = board::PageWords::load(lang) {
             out.push(at_value(
@@ -325,7 +341,7 @@ pub fn boards(game: &Game, templates: &Templates) -> Vec<Problem> {
             ));
         }
     }
-    for b in boards {
+    for b in boards.iter().filter(|b| !b.cells.is_empty()) {
         for lang in &langs {
             let at_board = |message: String| {
                 let own = format!("board `{}`", b.id.get_ref());
@@ -337,6 +353,14 @@ pub fn boards(game: &Game, templates: &Templates) -> Vec<Problem> {
                 in_components(game, b.id.span(), message)
             };
             let problem = match board::board_svg_in(game, b, templates, lang) {
+                // A template's own failure, at the template.
+                Err(e) if e.starts_with("template `") => {
+                    let name = e.split('`').nth(1).unwrap_or_default().to_string();
+                    Some(templates.problem(&TemplateError {
+                        template: name,
+                        message: e,
+                    }))
+                }
                 Err(e) => Some(at_board(e)),
                 Ok((svg, size)) => svg_error(&sheets::single_face(&svg, size))
                     .map(|e| at_board(format!("its drawing cannot be read as SVG: {e}"))),

@@ -147,14 +147,19 @@ fn missing_languages(game: &Game) -> Vec<Problem> {
     game.info
         .languages
         .iter()
-        .filter(|l| !game.rules.texts.contains_key(*l))
-        .map(|l| {
-            Problem::data(format!(
+        .enumerate()
+        .filter(|(_, l)| !game.rules.texts.contains_key(*l))
+        .map(|(i, l)| {
+            use crate::check::spans::{Key, at_value};
+            let problem = Problem::data(format!(
                 "the game is published in `{l}` but has no {}",
                 crate::model::rules_text_file(l)
             ))
-            .in_file(&game.game_file)
-            .rule("every language in [game] languages has its rules prose")
+            .rule("every language in [game] languages has its rules prose");
+            // At the language in `languages` (a game that cites a rulebook has `en` by
+            // default, written nowhere: then the file).
+            let path = [Key::Name("game"), Key::Name("languages"), Key::At(i)];
+            at_value(problem, &game.game_file, &path, "here")
         })
         .collect()
 }
