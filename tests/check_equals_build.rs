@@ -170,6 +170,51 @@ const KINDS: &[(&str, &[Edit])] = &[
         )],
     ),
     (
+        "an untyped parameter the engine computes with turns into text",
+        &[
+            edit(
+                "rules.en.toml",
+                "{params.hand_size card} to",
+                "{params.hand_size} to",
+            ),
+            edit(
+                "rules.en.toml",
+                "{params.hand_size card}.",
+                "{params.hand_size}.",
+            ),
+            edit(
+                "game.toml",
+                "type = \"int\"\nmin = 1\nmax = 10\nvalue = 5",
+                "value = \"three\"",
+            ),
+        ],
+    ),
+    (
+        "an untyped parameter a template computes with turns into text",
+        &[
+            edit(
+                "rules.en.toml",
+                "{params.hand_size card} to",
+                "{params.hand_size} to",
+            ),
+            edit(
+                "rules.en.toml",
+                "{params.hand_size card}.",
+                "{params.hand_size}.",
+            ),
+            edit(
+                "templates/card.svg",
+                "{%- if card.text %}",
+                "<desc>{{ params.hand_size * 2 }}</desc>\n{%- if card.text %}",
+            ),
+            edit(
+                "game.toml",
+                "type = \"int\"\nmin = 1\nmax = 10\nvalue = 5",
+                "value = \"three\"",
+            ),
+        ],
+    ),
+    (
         "cards larger than the paper",
         &[edit(
             "components.toml",

@@ -72,7 +72,13 @@ pub fn check(game: &Game) -> Option<Problem> {
         );
     }
     let error = with_engine(game, SetupEach).err()?;
-    Some(problem(game, &error))
+    let at_script = problem(game, &error);
+    // A parameter the script computes with that holds text: at the parameter.
+    let script = std::fs::read_to_string(game.dir.join(SCRIPT_FILE)).ok();
+    Some(
+        super::outputs::untyped_param_problem(game, &error, &at_script, script.as_deref())
+            .unwrap_or(at_script),
+    )
 }
 
 /// An engine's error as a problem: at the line of `engine.lua` it names, else at the

@@ -19,7 +19,9 @@ use crate::model::{Card, Game};
 pub use art::art_paths;
 pub use engine::problem as engine_problem;
 pub use invariants::evaluate as evaluate_invariants;
-pub use outputs::{boards, layouts, missing_templates, print_settings, unreadable_faces};
+pub use outputs::{
+    boards, layouts, missing_templates, print_settings, unreadable_faces, untyped_param_problem,
+};
 pub use values::MARKS;
 pub use values::describe as describe_value;
 

@@ -202,6 +202,75 @@ pub fn unreadable_faces(game: &Game, faces: &Faces) -> Vec<Problem> {
     out
 }
 
+/// An untyped parameter whose value is not a number, where `user` computes with it (a
+/// template's math, an engine's arithmetic): the line to change is the parameter's, in
+/// `game.toml`, so the problem is placed there, with `user`'s own place as help. `None` when
+/// `message` is not such a failure.
+pub fn untyped_param_problem(
+    game: &Game,
+    message: &str,
+    user: &Problem,
+    source: Option<&str>,
+) -> Option<Problem> {
+    let math = [
+        "math operation but is not a number",
+        "arithmetic on a string",
+        "compare number with string",
+        "compare string with number",
+        "number expected, got string",
+    ]
+    .iter()
+    .any(|m| message.contains(m));
+    if !math {
+        return None;
+    }
+    let untyped_text = |name: &str| {
+        game.param(name)
+            .filter(|p| p.kind.is_none())
+            .filter(|p| !(p.value.get_ref().is_integer() || p.value.get_ref().is_float()))
+    };
+    // tera quotes `params.NAME`; Lua may name the field (field 'NAME'); else the one such
+    // parameter the code that failed reads (`params.NAME` in its source).
+    let named = message
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .find_map(|q| q.strip_prefix("params."))
+        .or_else(|| message.split("field '").nth(1)?.split('\'').next())
+        .and_then(|n| n.split('.').next())
+        .filter(|n| untyped_text(n).is_some());
+    let name = match named {
+        Some(n) => n,
+        None => {
+            let source = source?;
+            let mut read = game
+                .params
+                .keys()
+                .filter(|n| untyped_text(n).is_some())
+                .filter(|n| source.contains(&format!("params.{n}")));
+            match (read.next(), read.next()) {
+                (Some(n), None) => n.as_str(),
+                _ => return None,
+            }
+        }
+    };
+    let param = untyped_text(name)?;
+    let value = param.value.get_ref();
+    Some(
+        Problem::data(format!(
+            "parameter `{name}` holds {}, but it is computed with as a number",
+            super::values::describe(value)
+        ))
+        .at(&game.game_file, param.value.span(), "here")
+        .help(format!(
+            "{}: {}; give it a number, and `type = \"int\"` (or \"number\") so that check \
+             says so here",
+            user.location().unwrap_or_default(),
+            user.message
+        )),
+    )
+}
+
 /// Deepest nesting and most elements usvg reads (`usvg::Tree::from_str` refuses more).
 const USVG_MAX_DEPTH: usize = 1024;
 const USVG_MAX_NODES: usize = 1_000_000;

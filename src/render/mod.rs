@@ -198,7 +198,15 @@ pub fn face_report(game: &Game, options: &BuildOptions) -> (Vec<Problem>, Option
                         })
                     })
                 }
-                (faces::Cause::Template(t), _) => Some(templates.problem(t)),
+                (faces::Cause::Template(t), _) => {
+                    let at_template = templates.problem(t);
+                    // A parameter the template computes with that holds text: at the
+                    // parameter, the line to change.
+                    Some(
+                        crate::check::untyped_param_problem(game, &t.message, &at_template, None)
+                            .unwrap_or(at_template),
+                    )
+                }
                 (faces::Cause::Data, Some(span)) => Some(Problem::data(e.message).at(
                     e.file.as_ref().unwrap_or(&game.components_file),
                     span,
