@@ -101,7 +101,15 @@ pub fn problem(game: &Game, error: &str) -> Problem {
         .find_map(|name| game.param(name));
     match quoted {
         Some(param) => Problem::data(message).at(&game.game_file, param.value.span(), "here"),
-        None => Problem::data(message).in_file(&game.game_file),
+        None => super::spans::at_value(
+            Problem::data(message),
+            &game.game_file,
+            &[
+                super::spans::Key::Name("game"),
+                super::spans::Key::Name("engine"),
+            ],
+            "the engine",
+        ),
     }
 }
 
