@@ -193,7 +193,7 @@ pub fn unreadable_faces(game: &Game, faces: &Faces) -> Vec<Problem> {
     let mut blamed_templates: Vec<String> = Vec::new();
     for (d, error) in failed {
         if d.svg.chars().any(not_xml) {
-            out.push(character_problem(game, d));
+            out.push(character_problem(d));
         } else if !blamed_templates.contains(&d.template) {
             blamed_templates.push(d.template.clone());
             out.push(template_problem(game, &d.template, &d.what, &error));
@@ -306,26 +306,24 @@ pub fn svg_error(svg: &str) -> Option<String> {
 
 const SVG_NS: &str = "http://www.w3.org/2000/svg";
 
-/// A face that holds a character SVG cannot carry: placed at that character in the face's
-/// own data (its spreadsheet row, its entry of `components.toml`), else in `game.toml`, else
-/// at the card.
-fn character_problem(game: &Game, d: &Drawn) -> Problem {
+/// A face that holds a character SVG cannot carry: placed at that character on its
+/// spreadsheet row, else at the card, deck or piece (a TOML escape such as `\u0000`).
+fn character_problem(d: &Drawn) -> Problem {
     let bad = d.svg.chars().find(|&c| not_xml(c)).unwrap_or('\0');
     let message = format!(
         "{} holds the character U+{:04X}, which SVG cannot carry, so its face cannot be \
          printed: remove it from the data",
         d.what, bad as u32
     );
-    let found = [
-        (d.file, d.span.start),
-        (d.file, 0),
-        (&game.components_file, 0),
-        (&game.game_file, 0),
-    ]
-    .into_iter()
-    .find_map(|(file, from)| first_not_xml(&file.text, from).map(|span| (file, span)));
-    match found {
-        Some((file, span)) => Problem::data(message).at(file, span, "this character"),
+    // TOML cannot hold such a character unescaped, so it stands as written only in a
+    // spreadsheet's row: looked for on the row of the face's id, else the id is named.
+    let text = &d.file.text;
+    let row_end = text
+        .get(d.span.start..)
+        .and_then(|rest| rest.find('\n'))
+        .map_or(text.len(), |n| d.span.start + n);
+    match first_not_xml(text, d.span.start).filter(|span| span.end <= row_end) {
+        Some(span) => Problem::data(message).at(d.file, span, "this character"),
         None => Problem::data(message).at(d.file, d.span.clone(), "here"),
     }
 }
