@@ -179,7 +179,7 @@ pub fn build_loaded(
 fn build_one(game: &Game, options: &BuildOptions, on_built: &(dyn Fn(&str) + Sync)) -> GameReport {
     let dir = options.out.join(&game.slug);
     // The check draws every face to prove it prints; the build prints those very faces.
-    let (found, faces) = check_and_draw(game, options.bleed);
+    let (found, faces) = check_and_draw(game, options);
     let outcome = if !found.problems.is_empty() {
         Outcome::NotChecked(found.problems)
     } else {

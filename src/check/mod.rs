@@ -3,8 +3,11 @@
 
 mod art;
 mod designer;
+mod engine;
 mod invariants;
+mod outputs;
 mod references;
+pub mod spans;
 mod values;
 
 use std::ops::Range;
@@ -14,8 +17,13 @@ use crate::games;
 use crate::model::{Card, Game};
 
 pub use art::art_paths;
+pub use engine::problem as engine_problem;
 pub use invariants::evaluate as evaluate_invariants;
+pub use outputs::{
+    boards, layouts, missing_templates, print_settings, unreadable_faces, untyped_param_problem,
+};
 pub use values::MARKS;
+pub use values::describe as describe_value;
 
 /// What `check` found in one game: the problems that stop a build, and warnings.
 #[derive(Debug, Clone, Default)]
@@ -30,15 +38,21 @@ pub fn check_game(game: &Game) -> Vec<Problem> {
     check_game_report(game).problems
 }
 
-/// Every problem and warning of one game.
+/// Every problem and warning of one game, as a build with the default options would find
+/// them.
 pub fn check_game_report(game: &Game) -> Report {
-    check_and_draw(game, crate::render::BuildOptions::default().bleed).0
+    check_and_draw(game, &crate::render::BuildOptions::default()).0
 }
 
-/// Every problem and warning of one game, drawing its faces with `bleed` to prove they
-/// print; the faces come back when every one could be drawn, so that a build prints the very
-/// faces its check drew instead of drawing them again.
-pub fn check_and_draw(game: &Game, bleed: f64) -> (Report, Option<crate::render::faces::Faces>) {
+/// Every problem and warning of one game, drawing its faces with the build's `options` to
+/// prove they print (and doing with them what the build does); the faces come back when
+/// every one could be drawn, so that a build prints the very faces its check drew instead
+/// of drawing them again. What the build would refuse, this refuses first, at the line of
+/// the data to change.
+pub fn check_and_draw(
+    game: &Game,
+    options: &crate::render::BuildOptions,
+) -> (Report, Option<crate::render::faces::Faces>) {
     // The faces (every template a deck names exists and renders, every card's text fits
     // its box) are drawn beside the data checks, which do not need them.
     let (mut problems, (face_problems, faces)) = rayon::join(
@@ -54,7 +68,16 @@ pub fn check_and_draw(game: &Game, bleed: f64) -> (Report, Option<crate::render:
             problems.extend(crate::rules::check(game));
             problems
         },
-        || crate::render::face_report(game, bleed),
+        || {
+            // Every face's type is sized by the print settings: when they are out of range,
+            // they are the one cause to report, not each text box they make overflow.
+            let settings = outputs::print_settings(game);
+            if settings.is_empty() {
+                crate::render::face_report(game, options)
+            } else {
+                (settings, None)
+            }
+        },
     );
     problems.extend(face_problems);
     let typed = designer::params_well_typed(game);
@@ -62,6 +85,11 @@ pub fn check_and_draw(game: &Game, bleed: f64) -> (Report, Option<crate::render:
         && typed
     {
         problems.extend(module.check(game));
+    }
+    // The engine reads the whole model: it is loaded, and sets up a game for every seat
+    // count, once the model is sound (a broken model is said where it is broken).
+    if problems.is_empty() {
+        problems.extend(engine::check(game));
     }
     let placed = faces.as_ref().map_or(&[][..], |f| &f.placed[..]);
     let report = Report {

@@ -224,7 +224,7 @@ fn out_of_range(decl: &FieldDecl, n: i64) -> Option<String> {
     })
 }
 
-pub(super) fn describe(v: &Value) -> String {
+pub fn describe(v: &Value) -> String {
     match v {
         Value::String(s) => format!("the text \"{s}\""),
         Value::Integer(n) => format!("the integer {n}"),

@@ -165,29 +165,35 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
     ]
 }
 
-/// Problems that stop a game from printing: missing templates, text that does not fit (or
-/// would need type below the game's smallest size), backs that greyscale printing cannot
-/// tell apart, hex tiles too large for the board's hexes. `printplay check` reports them too.
-pub fn check_faces(game: &Game) -> Vec<Problem> {
-    let mut problems = print_settings_problems(game);
-    problems.extend(face_report(game, BuildOptions::default().bleed).0);
-    problems
-}
-
-/// Draws every face as the build would, with `bleed`: the problems that stop printing (a
-/// template's own failure once, at the template; art the data names is reported by the art
-/// checks, at the value that names it) and, when every face could be drawn, the faces, which
-/// carry every image placed (for the resolution warnings) and are what a build prints.
-pub fn face_report(game: &Game, bleed: f64) -> (Vec<Problem>, Option<Faces>) {
+/// Draws every face as the build would, with the build's options, and does with them what
+/// the build does: the problems that stop printing (a template that does not exist, at the
+/// name; a template's own failure once, at the template; art the data names is reported by
+/// the art checks, at the value that names it; a face or board that does not read as SVG;
+/// a deck that cannot be laid out on the build's sheets) and, when every face could be
+/// drawn, the faces, which carry every image placed (for the resolution warnings) and are
+/// what a build prints.
+pub fn face_report(game: &Game, options: &BuildOptions) -> (Vec<Problem>, Option<Faces>) {
     let templates = match Templates::load(game) {
         Ok(t) => t,
         Err(p) => return (vec![p], None),
     };
-    match faces::draw_all(game, &templates, bleed) {
-        Ok(f) => (backs_alike_in_grey(game, &f), Some(f)),
+    // A name that is no template is said once, where the data gives it.
+    let missing = crate::check::missing_templates(game, &templates.names());
+    if !missing.is_empty() {
+        return (missing, None);
+    }
+    let boards = crate::check::boards(game, &templates);
+    match faces::draw_all(game, &templates, options.bleed) {
+        Ok(f) => {
+            let mut problems = backs_alike_in_grey(game, &f);
+            problems.extend(crate::check::unreadable_faces(game, &f));
+            problems.extend(crate::check::layouts(game, &f, options));
+            problems.extend(boards);
+            (problems, Some(f))
+        }
         Err(errors) => {
             let named = crate::check::art_paths(game);
-            let mut problems: Vec<Problem> = Vec::new();
+            let mut problems: Vec<Problem> = boards;
             let found = errors.into_iter().filter_map(|e| match (&e.cause, e.span) {
                 (faces::Cause::Art(template), _) => {
                     // The art checks place art the data names; art a template names
@@ -201,7 +207,15 @@ pub fn face_report(game: &Game, bleed: f64) -> (Vec<Problem>, Option<Faces>) {
                         })
                     })
                 }
-                (faces::Cause::Template(t), _) => Some(templates.problem(t)),
+                (faces::Cause::Template(t), _) => {
+                    let at_template = templates.problem(t);
+                    // A parameter the template computes with that holds text: at the
+                    // parameter, the line to change.
+                    Some(
+                        crate::check::untyped_param_problem(game, &t.message, &at_template, None)
+                            .unwrap_or(at_template),
+                    )
+                }
                 (faces::Cause::Data, Some(span)) => Some(Problem::data(e.message).at(
                     e.file.as_ref().unwrap_or(&game.components_file),
                     span,
@@ -230,42 +244,6 @@ pub const GREY_APART: f64 = 0.1;
 
 /// Tiles must be this much smaller than the board's hexes to fit when cut by hand.
 pub const TILE_CLEARANCE_MM: f64 = 0.5;
-
-fn print_settings_problems(game: &Game) -> Vec<Problem> {
-    let mut out = Vec::new();
-    if let Some(pt) = game.info.min_text_pt
-        && !(layout::MIN_TEXT_PT..=24.0).contains(&pt)
-    {
-        out.push(
-            Problem::data(format!(
-                "min_text_pt = {pt}: the smallest type must be between {} and 24 points",
-                layout::MIN_TEXT_PT
-            ))
-            .in_file(&game.game_file),
-        );
-    }
-    for board in &game.components.boards {
-        for piece in game.components.pieces.iter().filter(|p| p.print) {
-            if piece.shape == crate::model::Shape::Hex
-                && piece.size_mm > board.hex_mm - TILE_CLEARANCE_MM + 1e-9
-            {
-                out.push(crate::check::in_components(
-                    game,
-                    piece.id.span(),
-                    format!(
-                        "hex piece `{}` is {} mm across, but the hexes of board `{}` are {} mm: \
-                         printed tiles must be at least {TILE_CLEARANCE_MM} mm smaller to fit",
-                        piece.id.get_ref(),
-                        piece.size_mm,
-                        board.id.get_ref(),
-                        board.hex_mm
-                    ),
-                ));
-            }
-        }
-    }
-    out
-}
 
 /// Luminance (0 to 1) of every pixel of a face at 1 px/mm.
 fn greyscale(svg: &str, size: (f64, f64), fonts: &fonts::FontDb) -> Result<Vec<f64>, String> {

@@ -63,6 +63,14 @@ pub fn check(game: &Game) -> Vec<Problem> {
         out.extend(image_files(game, lr));
     }
     out.extend(glossary(game));
+    // One cause, one problem: a parameter several placeholders read is said once, at itself.
+    let mut seen: Vec<(String, Option<String>)> = Vec::new();
+    out.retain(|p| {
+        let key = (p.message.clone(), p.location());
+        let first = !seen.contains(&key);
+        seen.push(key);
+        first
+    });
     if out.is_empty() {
         out.extend(trial_render(game, &assets));
     }
@@ -139,14 +147,19 @@ fn missing_languages(game: &Game) -> Vec<Problem> {
     game.info
         .languages
         .iter()
-        .filter(|l| !game.rules.texts.contains_key(*l))
-        .map(|l| {
-            Problem::data(format!(
+        .enumerate()
+        .filter(|(_, l)| !game.rules.texts.contains_key(*l))
+        .map(|(i, l)| {
+            use crate::check::spans::{Key, at_value};
+            let problem = Problem::data(format!(
                 "the game is published in `{l}` but has no {}",
                 crate::model::rules_text_file(l)
             ))
-            .in_file(&game.game_file)
-            .rule("every language in [game] languages has its rules prose")
+            .rule("every language in [game] languages has its rules prose");
+            // At the language in `languages` (a game that cites a rulebook has `en` by
+            // default, written nowhere: then the file).
+            let path = [Key::Name("game"), Key::Name("languages"), Key::At(i)];
+            at_value(problem, &game.game_file, &path, "here")
         })
         .collect()
 }
@@ -217,9 +230,59 @@ fn prose_problems(
         })
         .collect();
     if let Err(errors) = fill(prose.get_ref(), resolver, wording) {
-        out.extend(errors.iter().map(|e| hole_problem(&lr.file, prose, e)));
+        out.extend(errors.iter().map(|e| {
+            param_problem(lr, prose, resolver, wording, e)
+                .unwrap_or_else(|| hole_problem(&lr.file, prose, e))
+        }));
     }
     out
+}
+
+/// A placeholder that fails only because the parameter it reads holds the wrong kind of
+/// value (`value = "three"` where the prose counts with it): a problem at the parameter in
+/// `game.toml`, the line to change, with the prose that uses it as help. `None` when the
+/// placeholder would fail whatever the value (its noun or path is wrong), or the parameter
+/// declares a `type` (its check reports a wrong value there already).
+fn param_problem(
+    lr: &LangRules,
+    prose: &Prose,
+    resolver: &Resolver,
+    wording: &Wording,
+    e: &HoleError,
+) -> Option<Problem> {
+    let hole = prose.get_ref().get(e.range.clone())?;
+    let name = hole
+        .strip_prefix("{params.")?
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+        .next()?;
+    let game = resolver.game;
+    let param = game.param(name).filter(|p| p.kind.is_none())?;
+    if param.value.get_ref().is_integer() {
+        return None;
+    }
+    // The same placeholder with a number in the parameter: if it fills, the value is to blame.
+    let mut numbered = game.clone();
+    let span = param.value.span();
+    numbered.params.get_mut(name)?.value = toml::Spanned::new(span, toml::Value::Integer(1));
+    let trial = Resolver {
+        game: &numbered,
+        extra: resolver.extra,
+    };
+    fill(hole, &trial, wording).ok()?;
+    let used = hole_problem(&lr.file, prose, e);
+    Some(
+        Problem::data(format!(
+            "parameter `{name}` holds {}, but the rules prose counts with it",
+            crate::check::describe_value(param.value.get_ref())
+        ))
+        .at(&game.game_file, param.value.span(), "here")
+        .help(format!(
+            "{} uses it as a number ({}): give it a number, and `type = \"int\"` so that \
+             check says so here",
+            used.location().unwrap_or_default(),
+            hole
+        )),
+    )
 }
 
 /// Component keys: each names a component of the data, and each component has one.

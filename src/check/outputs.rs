@@ -1,0 +1,545 @@
+//! What the build does with a game beyond drawing its faces, done by the check too, so that a
+//! game `check` passes is one `build` prints: every template a component names exists, every
+//! drawn face and board reads as SVG (usvg, with the build's options), card sheets and
+//! Tabletop Simulator sheets can be laid out, and the print settings are in range.
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use super::in_components;
+use super::spans::{Key, at_value};
+use crate::diag::{Problem, SourceFile};
+use crate::model::{Game, Shape};
+use crate::render::faces::Faces;
+use crate::render::template::{TemplateError, Templates, game_template_dir};
+use crate::render::{BuildOptions, TILE_CLEARANCE_MM, board, layout, sheets, tts};
+
+/// Largest smallest type a game may ask for, in points.
+pub const MAX_MIN_TEXT_PT: f64 = 24.0;
+
+/// Every template name a deck (front or back) or a board gives that is neither one of the
+/// game's `templates/` nor a built-in, placed at the name in `components.toml`. Names are
+/// only looked up among the templates loaded from the game's folder and the built-ins, so a
+/// name such as `../../etc/passwd` never reads a file.
+pub fn missing_templates(game: &Game, known: &[String]) -> Vec<Problem> {
+    let c = &game.components;
+    let mut named: Vec<(&str, Vec<Key>, String)> = Vec::new();
+    for (i, d) in c.decks.iter().enumerate() {
+        let id = d.id.get_ref();
+        named.push((
+            &d.template,
+            vec![Key::Name("deck"), Key::At(i), Key::Name("template")],
+            format!("deck `{id}` draws its fronts with"),
+        ));
+        named.push((
+            &d.back.template,
+            vec![
+                Key::Name("deck"),
+                Key::At(i),
+                Key::Name("back"),
+                Key::Name("template"),
+            ],
+            format!("deck `{id}` draws its back with"),
+        ));
+    }
+    for (i, b) in c.boards.iter().enumerate() {
+        named.push((
+            b.template.as_deref().unwrap_or("board"),
+            vec![Key::Name("board"), Key::At(i), Key::Name("template")],
+            format!("board `{}` is drawn with", b.id.get_ref()),
+        ));
+    }
+    named
+        .into_iter()
+        .filter(|(name, _, _)| !known.iter().any(|k| k == name))
+        .map(|(name, path, what)| {
+            let problem = Problem::data(format!("{what} template `{name}`, which does not exist"))
+                .help(format!(
+                    "name a file of the game's templates/ folder without `.svg`, or a built-in; \
+                 there are: {}",
+                    known.join(", ")
+                ));
+            at_value(problem, &game.components_file, &path, "no such template")
+        })
+        .collect()
+}
+
+/// The print settings of `game.toml` and `components.toml` the build obeys: the smallest
+/// type, and hex tiles that fit the board's hexes once cut.
+pub fn print_settings(game: &Game) -> Vec<Problem> {
+    let mut out = Vec::new();
+    if let Some(pt) = game.info.min_text_pt
+        && !(layout::MIN_TEXT_PT..=MAX_MIN_TEXT_PT).contains(&pt)
+    {
+        out.push(at_value(
+            Problem::data(format!(
+                "min_text_pt = {pt}: the smallest type must be between {} and \
+                 {MAX_MIN_TEXT_PT} points",
+                layout::MIN_TEXT_PT
+            )),
+            &game.game_file,
+            &[Key::Name("game"), Key::Name("min_text_pt")],
+            "here",
+        ));
+    }
+    for board in &game.components.boards {
+        let pieces = game.components.pieces.iter().enumerate();
+        for (i, piece) in pieces.filter(|(_, p)| p.print) {
+            if piece.shape == Shape::Hex && piece.size_mm > board.hex_mm - TILE_CLEARANCE_MM + 1e-9
+            {
+                let problem = Problem::data(format!(
+                    "hex piece `{}` is {} mm across, but the hexes of board `{}` are {} mm: \
+                     printed tiles must be at least {TILE_CLEARANCE_MM} mm smaller to fit",
+                    piece.id.get_ref(),
+                    piece.size_mm,
+                    board.id.get_ref(),
+                    board.hex_mm
+                ));
+                let path = [Key::Name("piece"), Key::At(i), Key::Name("size_mm")];
+                out.push(at_value(problem, &game.components_file, &path, "here"));
+            }
+        }
+    }
+    out
+}
+
+/// A character XML 1.0 cannot carry (control characters other than tab and line breaks,
+/// U+FFFE and U+FFFF): a face that holds one does not parse.
+fn not_xml(c: char) -> bool {
+    (c < ' ' && !matches!(c, '\t' | '\n' | '\r')) || matches!(c, '\u{FFFE}' | '\u{FFFF}')
+}
+
+/// The first character XML cannot carry in `text` from `from` on, as a span.
+fn first_not_xml(text: &str, from: usize) -> Option<Range<usize>> {
+    let from = (0..=from.min(text.len()))
+        .rev()
+        .find(|&i| text.is_char_boundary(i))?;
+    text[from..]
+        .char_indices()
+        .find(|&(_, c)| not_xml(c))
+        .map(|(at, c)| from + at..from + at + c.len_utf8())
+}
+
+/// What drew one face, to place a face that does not read.
+struct Drawn<'a> {
+    svg: &'a str,
+    size: (f64, f64),
+    /// The template that drew it.
+    template: String,
+    /// `card `x` of deck `d`` and the like.
+    what: String,
+    /// Where its data is: the file and the span of its id.
+    file: &'a SourceFile,
+    span: Range<usize>,
+}
+
+/// Every face the build prints, read as the build reads it (a standalone SVG document, usvg
+/// with the build's options): one that does not read is placed at the data value holding a
+/// character SVG cannot carry, when its data holds one, else once at the template that drew
+/// it.
+pub fn unreadable_faces(game: &Game, faces: &Faces) -> Vec<Problem> {
+    let mut drawn: Vec<Drawn> = Vec::new();
+    for d in &faces.decks {
+        let Some(deck) = game.deck(&d.id) else {
+            continue;
+        };
+        for c in &d.cards {
+            let Some(card) = deck.cards.iter().find(|x| x.id.get_ref() == &c.id) else {
+                continue;
+            };
+            drawn.push(Drawn {
+                svg: &c.svg,
+                size: d.size,
+                template: deck.template.clone(),
+                what: format!("card `{}` of deck `{}`", c.id, d.id),
+                file: game.card_file(card),
+                span: card.id.span(),
+            });
+        }
+        drawn.push(Drawn {
+            svg: &d.back,
+            size: d.size,
+            template: d.back_template.clone(),
+            what: format!("the back of deck `{}`", d.id),
+            file: &game.components_file,
+            span: deck.id.span(),
+        });
+    }
+    for p in &faces.pieces {
+        let Some(piece) = game.piece(&p.id) else {
+            continue;
+        };
+        let own = format!("piece-{}", p.kind);
+        let template = if game_template_dir(game).join(format!("{own}.svg")).is_file() {
+            own
+        } else {
+            "piece".to_string()
+        };
+        drawn.push(Drawn {
+            svg: &p.svg,
+            size: p.size,
+            template,
+            what: format!("piece `{}`", p.id),
+            file: &game.components_file,
+            span: piece.id.span(),
+        });
+    }
+    let failed: Vec<(&Drawn, String)> = drawn
+        .par_iter()
+        .filter_map(|d| svg_error(&sheets::single_face(d.svg, d.size)).map(|e| (d, e)))
+        .collect();
+    let mut out: Vec<Problem> = Vec::new();
+    let mut blamed_templates: Vec<String> = Vec::new();
+    for (d, error) in failed {
+        if d.svg.chars().any(not_xml) {
+            out.push(character_problem(d));
+        } else if !blamed_templates.contains(&d.template) {
+            blamed_templates.push(d.template.clone());
+            out.push(template_problem(game, &d.template, &d.what, &error));
+        }
+    }
+    out
+}
+
+/// An untyped parameter whose value is not a number, where `user` computes with it (a
+/// template's math, an engine's arithmetic): the line to change is the parameter's, in
+/// `game.toml`, so the problem is placed there, with `user`'s own place as help. `None` when
+/// `message` is not such a failure.
+pub fn untyped_param_problem(
+    game: &Game,
+    message: &str,
+    user: &Problem,
+    source: Option<&str>,
+) -> Option<Problem> {
+    let math = [
+        "math operation but is not a number",
+        "arithmetic on a string",
+        "compare number with string",
+        "compare string with number",
+        "number expected, got string",
+    ]
+    .iter()
+    .any(|m| message.contains(m));
+    if !math {
+        return None;
+    }
+    let untyped_text = |name: &str| {
+        game.param(name)
+            .filter(|p| p.kind.is_none())
+            .filter(|p| !(p.value.get_ref().is_integer() || p.value.get_ref().is_float()))
+    };
+    // tera quotes `params.NAME`; Lua may name the field (field 'NAME'); else the one such
+    // parameter the code that failed reads (`params.NAME` in its source).
+    let named = message
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .find_map(|q| q.strip_prefix("params."))
+        .or_else(|| message.split("field '").nth(1)?.split('\'').next())
+        .and_then(|n| n.split('.').next())
+        .filter(|n| untyped_text(n).is_some());
+    let name = match named {
+        Some(n) => n,
+        None => {
+            let source = source?;
+            let mut read = game
+                .params
+                .keys()
+                .filter(|n| untyped_text(n).is_some())
+                .filter(|n| source.contains(&format!("params.{n}")));
+            match (read.next(), read.next()) {
+                (Some(n), None) => n.as_str(),
+                _ => return None,
+            }
+        }
+    };
+    let param = untyped_text(name)?;
+    let value = param.value.get_ref();
+    Some(
+        Problem::data(format!(
+            "parameter `{name}` holds {}, but it is computed with as a number",
+            super::values::describe(value)
+        ))
+        .at(&game.game_file, param.value.span(), "here")
+        .help(format!(
+            "{}: {}; give it a number, and `type = \"int\"` (or \"number\") so that check \
+             says so here",
+            user.location().unwrap_or_default(),
+            user.message
+        )),
+    )
+}
+
+/// Deepest nesting and most elements usvg reads (`usvg::Tree::from_str` refuses more).
+const USVG_MAX_DEPTH: usize = 1024;
+const USVG_MAX_NODES: usize = 1_000_000;
+
+/// Why usvg cannot read a standalone SVG document of a face, or `None` when it can. This is
+/// what of `usvg::Tree::from_str` can fail for a document of a given size, run as it runs:
+/// its XML parse (roxmltree, with usvg's options), its root element and its limits on depth
+/// and elements; the rest of its work (laying text out as paths, decoding art) cannot refuse
+/// a face, and costs several times more, so the check does not repeat it.
+/// `svg_error_agrees_with_usvg` below holds the two to the same answers.
+pub fn svg_error(svg: &str) -> Option<String> {
+    let options = usvg::roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = match usvg::roxmltree::Document::parse_with_options(svg, options) {
+        Ok(d) => d,
+        Err(e) => return Some(usvg::Error::ParsingFailed(e).to_string()),
+    };
+    let root = doc.root_element();
+    if root.tag_name().name() != "svg" || root.tag_name().namespace() != Some(SVG_NS) {
+        return Some(usvg::Error::ParsingFailed(usvg::roxmltree::Error::NoRootNode).to_string());
+    }
+    let mut nodes = 0;
+    let mut deepest = 0;
+    for node in root.descendants().filter(|n| n.is_element()) {
+        nodes += 1;
+        deepest = deepest.max(node.ancestors().filter(|a| a.is_element()).count());
+    }
+    (nodes > USVG_MAX_NODES || deepest > USVG_MAX_DEPTH)
+        .then(|| usvg::Error::ParsingFailed(usvg::roxmltree::Error::NodesLimitReached).to_string())
+}
+
+const SVG_NS: &str = "http://www.w3.org/2000/svg";
+
+/// A face that holds a character SVG cannot carry: placed at that character on its
+/// spreadsheet row, else at the card, deck or piece (a TOML escape such as `\u0000`).
+fn character_problem(d: &Drawn) -> Problem {
+    let bad = d.svg.chars().find(|&c| not_xml(c)).unwrap_or('\0');
+    let message = format!(
+        "{} holds the character U+{:04X}, which SVG cannot carry, so its face cannot be \
+         printed: remove it from the data",
+        d.what, bad as u32
+    );
+    // TOML cannot hold such a character unescaped, so it stands as written only in a
+    // spreadsheet's row: looked for on the row of the face's id, else the id is named.
+    let text = &d.file.text;
+    let row_end = text
+        .get(d.span.start..)
+        .and_then(|rest| rest.find('\n'))
+        .map_or(text.len(), |n| d.span.start + n);
+    match first_not_xml(text, d.span.start).filter(|span| span.end <= row_end) {
+        Some(span) => Problem::data(message).at(d.file, span, "this character"),
+        None => Problem::data(message).at(d.file, d.span.clone(), "here"),
+    }
+}
+
+/// A template whose faces do not read as SVG, placed at the element usvg names when the
+/// template shows it (an unclosed `<rect`), else in the template's file.
+fn template_problem(game: &Game, template: &str, what: &str, error: &str) -> Problem {
+    let message = format!(
+        "template `{template}` writes SVG that cannot be read ({what}: {error}); every \
+         element it opens must be closed (`<rect .../>` or `<g>...</g>`)"
+    );
+    let path = game_template_dir(game).join(format!("{template}.svg"));
+    let Ok(file) = crate::model::read_source(&path) else {
+        return Problem::data(message);
+    };
+    // roxmltree quotes the element it expected: `expected 'rect' tag, not 'svg'`.
+    let element = error.split('\'').nth(1).unwrap_or_default();
+    match unclosed_tag(&file.text, element) {
+        Some(span) => Problem::data(message).at(&file, span, "this element is never closed"),
+        None => Problem::data(message).in_file(&file),
+    }
+}
+
+/// The opening tag `<name ...>` of a template that has no closing tag: the first opening
+/// beyond the number of closings (`</name>`); `None` when every one is closed.
+fn unclosed_tag(text: &str, name: &str) -> Option<Range<usize>> {
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == ':') {
+        return None;
+    }
+    let open = format!("<{name}");
+    let mut openings = Vec::new();
+    for (at, _) in text.match_indices(&open) {
+        let rest = &text[at + open.len()..];
+        if !rest.starts_with(|c: char| c.is_whitespace() || c == '>' || c == '/') {
+            continue;
+        }
+        let end = rest.find('>').map_or(text.len(), |e| at + open.len() + e);
+        if !text[..end].ends_with('/') {
+            openings.push(at..at + open.len());
+        }
+    }
+    let closings = text.matches(&format!("</{name}")).count();
+    openings.get(closings).cloned()
+}
+
+/// Every board, drawn as the build draws it in each language it prints (its template, the
+/// page words), and read as SVG: a failure is placed at the board, or at the template when
+/// the template failed.
+pub fn boards(game: &Game, templates: &Templates) -> Vec<Problem> {
+    let boards = &game.components.boards;
+    if boards.is_empty() {
+        return Vec::new();
+    }
+    let mut langs = board::board_languages(game);
+    if langs.is_empty() {
+        langs.push(board::first_language(game));
+    }
+    let mut out = Vec::new();
+    // A board without cells has no size to draw: said at its `cells`.
+    for (i, b) in boards
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.cells.is_empty())
+    {
+        out.push(at_value(
+            Problem::data(format!(
+                "board `{}` has no cells: give it at least one hex",
+                b.id.get_ref()
+            )),
+            &game.components_file,
+            &[Key::Name("board"), Key::At(i), Key::Name("cells")],
+            "here",
+        ));
+    }
+    for lang in &langs {
+        if let Err(e) = board::PageWords::load(lang) {
+            out.push(at_value(
+                Problem::data(format!("the board cannot be printed in `{lang}`: {e}")),
+                &game.game_file,
+                &[Key::Name("game"), Key::Name("languages")],
+                "here",
+            ));
+        }
+    }
+    for b in boards.iter().filter(|b| !b.cells.is_empty()) {
+        for lang in &langs {
+            let at_board = |message: String| {
+                let own = format!("board `{}`", b.id.get_ref());
+                let message = if message.starts_with(&own) {
+                    message
+                } else {
+                    format!("{own}: {message}")
+                };
+                in_components(game, b.id.span(), message)
+            };
+            let problem = match board::board_svg_in(game, b, templates, lang) {
+                // A template's own failure, at the template.
+                Err(e) if e.starts_with("template `") => {
+                    let name = e.split('`').nth(1).unwrap_or_default().to_string();
+                    Some(templates.problem(&TemplateError {
+                        template: name,
+                        message: e,
+                    }))
+                }
+                Err(e) => Some(at_board(e)),
+                Ok((svg, size)) => svg_error(&sheets::single_face(&svg, size))
+                    .map(|e| at_board(format!("its drawing cannot be read as SVG: {e}"))),
+            };
+            if let Some(p) = problem
+                && !out.iter().any(|q: &Problem| q.message == p.message)
+            {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// The sheets the build lays out: `cards.pdf` on the build's paper with its bleed, and the
+/// Tabletop Simulator card sheets; a deck that does not fit is placed at the deck.
+pub fn layouts(game: &Game, faces: &Faces, options: &BuildOptions) -> Vec<Problem> {
+    // At the deck's `size`, the value to change (the deck's id when it has none).
+    let at_deck = |id: &str, message: String| {
+        let found = game
+            .components
+            .decks
+            .iter()
+            .enumerate()
+            .find(|(_, d)| d.id.get_ref() == id);
+        match found {
+            Some((i, d)) => {
+                let path = [Key::Name("deck"), Key::At(i), Key::Name("size")];
+                match super::spans::value_span(&game.components_file.text, &path) {
+                    Some(span) => in_components(game, span, message),
+                    None => in_components(game, d.id.span(), message),
+                }
+            }
+            None => Problem::data(message).in_file(&game.components_file),
+        }
+    };
+    let mut out = Vec::new();
+    for d in faces.decks.iter().filter(|d| !d.cards.is_empty()) {
+        let sheet = options.sheet();
+        if let Err(e) = sheets::plan_cards(std::slice::from_ref(d), &sheet) {
+            out.push(
+                at_deck(&d.id, e)
+                    .help("make the cards smaller, or build on larger paper (--paper)"),
+            );
+        }
+        if let Err(e) = tts::plan_sheets(d) {
+            out.push(at_deck(&d.id, e));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The check's reading of a face refuses exactly what usvg (as the build calls it) refuses.
+    #[test]
+    fn svg_error_agrees_with_usvg() {
+        let nested = |n: usize| format!("{}{}", "<g>".repeat(n), "</g>".repeat(n));
+        let (deep, deep_enough) = (nested(1100), nested(1000));
+        let bodies = [
+            "<rect width=\"1\" height=\"1\"/>".to_string(),
+            "<rect width=\"1\" height=\"1\">".to_string(),
+            "<g></rect>".to_string(),
+            "<text x=\"1\">a &amp; b</text>".to_string(),
+            "<text>a & b</text>".to_string(),
+            "<text>\u{0}</text>".to_string(),
+            "</svg><svg>".to_string(),
+            "<!-- -- -->".to_string(),
+            "<![CDATA[ ]]>".to_string(),
+            "<x:rect/>".to_string(),
+            "<rect fill=\"url(#a)\"/><defs><linearGradient id=\"a\"/></defs>".to_string(),
+            deep,
+            deep_enough,
+            String::new(),
+        ];
+        // usvg reads nested groups recursively: a test thread's stack is too small for it.
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || {
+                let fonts = crate::render::fonts::builtin();
+                let options = crate::render::pdf::usvg_options(&fonts);
+                for body in bodies {
+                    let doc = sheets::single_face(&body, (20.0, 30.0));
+                    let usvg = usvg::Tree::from_str(&doc, &options)
+                        .err()
+                        .map(|e| e.to_string());
+                    assert_eq!(svg_error(&doc), usvg, "{body:.60}");
+                }
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    #[test]
+    fn the_unclosed_opening_tag_is_found() {
+        let text = "<rect x=\"1\"/>\n<g>\n<rect x=\"2\">\n</g>\n";
+        let span = unclosed_tag(text, "rect").unwrap();
+        assert_eq!(&text[span.clone()], "<rect");
+        assert_eq!(span.start, text.find("<rect x=\"2\"").unwrap());
+        assert_eq!(unclosed_tag(text, "g"), None);
+        assert_eq!(unclosed_tag(text, "rect\"; rm"), None);
+    }
+
+    #[test]
+    fn characters_xml_cannot_carry_are_found_from_an_offset() {
+        let text = "a\tb\u{0}c\u{1}";
+        assert_eq!(first_not_xml(text, 0), Some(3..4));
+        assert_eq!(first_not_xml(text, 4), Some(5..6));
+        assert_eq!(first_not_xml("ä\u{0}", 1), Some(2..3));
+        assert_eq!(first_not_xml("line\r\nok", 0), None);
+    }
+}
