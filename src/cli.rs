@@ -572,7 +572,10 @@ fn parse_variants(flags: &[String]) -> Result<std::collections::BTreeMap<String,
 
 fn sim_options(run: &RunArgs) -> Result<crate::simulate::SimOptions, String> {
     if run.players == Some(0) {
-        return Err("--players takes a number of seats from 1 (leave it out for the game's smallest count)".into());
+        return Err(
+            "--players takes a number of seats from 1 (leave it out for the game's smallest count)"
+                .into(),
+        );
     }
     Ok(crate::simulate::SimOptions {
         seed: run.seed,

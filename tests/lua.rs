@@ -130,7 +130,13 @@ fn assert_stopped_in(
     prepare: impl Fn(&Path),
 ) {
     let (line, run, took, files) = run_edited_in(from, to, bots, prepare);
-    for inner in ["limits.lua", "host.lua", "prelude.lua", "0x", "engine.lua:0:"] {
+    for inner in [
+        "limits.lua",
+        "host.lua",
+        "prelude.lua",
+        "0x",
+        "engine.lua:0:",
+    ] {
         assert!(
             !run.stderr.contains(inner),
             "{case}: names `{inner}` in {}",
@@ -546,7 +552,11 @@ fn nan_and_infinity_break_the_contract() {
     );
     let (_, run, _, _) = run_edited("game.returns_sum = 1", "game.returns_sum = 0/0", "random");
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert!(run.stderr.contains("`returns_sum` is a number"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("`returns_sum` is a number"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// A player count outside the game's range (game.toml) is refused before any game starts,
@@ -571,7 +581,11 @@ fn player_counts_outside_the_games_range_are_refused() {
         }
         let run = common::run_in(data.path(), &args);
         assert_eq!(run.code, 2, "{command} {players}: {}", run.stderr);
-        assert!(run.stderr.contains(says), "{command} {players}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(says),
+            "{command} {players}: {}",
+            run.stderr
+        );
     }
 }
 
@@ -587,11 +601,8 @@ fn nothing_is_read_through_a_link_out_of_the_game_folder() {
         "outside the game's folder",
         |data| {
             std::fs::write(data.join("secret.lua"), "return {}").unwrap();
-            std::os::unix::fs::symlink(
-                data.join("secret.lua"),
-                data.join(SLUG).join("helper.lua"),
-            )
-            .unwrap();
+            std::os::unix::fs::symlink(data.join("secret.lua"), data.join(SLUG).join("helper.lua"))
+                .unwrap();
         },
     );
     let data = scaffolded();

@@ -428,3 +428,23 @@ fn select<A: Copy + PartialEq>(
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Children whose results are not numbers (an engine's NaN estimate) rank last; a node
+    /// with no legal child has no selection instead of a panic.
+    #[test]
+    fn selection_survives_nan_results_and_no_legal_child() {
+        let mut tree: Vec<Node<u8>> = vec![Node::new(0), Node::new(0), Node::new(0)];
+        tree[0].children = vec![(1, 1), (2, 2)];
+        tree[1].visits = 3;
+        tree[1].reward = f64::NAN;
+        tree[2].visits = 3;
+        tree[2].reward = 1.0;
+        assert_eq!(select(&mut tree, 0, &[1, 2]), Some((2, 2)));
+        assert_eq!(select(&mut tree, 0, &[1]), Some((1, 1)));
+        assert_eq!(select(&mut tree, 0, &[]), None);
+    }
+}

@@ -470,7 +470,10 @@ impl LuaState {
         if self.failed() {
             return 0;
         }
-        match self.vm.with_rng::<Value>(f, "random_action", &self.table, rng) {
+        match self
+            .vm
+            .with_rng::<Value>(f, "random_action", &self.table, rng)
+        {
             Ok(Value::Integer(action)) => action,
             Ok(other) => {
                 self.contract(
@@ -696,9 +699,9 @@ impl State for LuaState {
         let copy = self.clone();
         if let Some(f) = optional_fn(&self.vm, "determinize")
             && !copy.failed()
-            && let Err(e) = self
-                .vm
-                .with_rng::<()>(f, "determinize", (&copy.table, observer + 1), rng)
+            && let Err(e) =
+                self.vm
+                    .with_rng::<()>(f, "determinize", (&copy.table, observer + 1), rng)
         {
             copy.fail(format!("{e} (in `determinize`)"));
         }
@@ -802,7 +805,12 @@ impl Bot<LuaState> for ScriptBot {
             .and_then(|t| t.raw_get::<Function>(self.name.as_str()));
         let chosen = match bot {
             Ok(f) => vm
-                .with_rng::<i64>(&f, &format!("bots.{}", self.name), (&state.table, seat + 1), rng)
+                .with_rng::<i64>(
+                    &f,
+                    &format!("bots.{}", self.name),
+                    (&state.table, seat + 1),
+                    rng,
+                )
                 .map_err(|e| format!("{e} (in bot `{}`)", self.name))
                 .and_then(|a| {
                     if state.is_legal(a) {

@@ -625,6 +625,73 @@ mod tests {
     }
 
     #[test]
+    fn next_and_pairs_visit_keys_in_a_fixed_order() {
+        let script = Script {
+            dir: std::env::temp_dir(),
+            source: "return {}".into(),
+            model: serde_json::json!({ "b": 1, "a": { "y": 1, "x": 2 }, "c": [5, 6] }),
+        };
+        let vm = Vm::new(&script).expect("an empty engine loads");
+        let t = "local t = { b = 1, a = 2, [3] = \"x\", [1] = \"y\", [true] = 0, [2.5] = 1 } ";
+        let cases = [
+            (
+                "local out = {} for k in pairs(t) do out[#out + 1] = tostring(k) end return table.concat(out, \",\")",
+                "true,1,2.5,3,a,b",
+            ),
+            (
+                "local out, k = {}, next(t) while k ~= nil do out[#out + 1] = tostring(k) k = next(t, k) end return table.concat(out, \",\")",
+                "true,1,2.5,3,a,b",
+            ),
+            // Keys removed during a traversal are skipped, as in Lua.
+            (
+                "for k in next, t do t[k] = nil end return tostring(next(t))",
+                "nil",
+            ),
+            (
+                "local n = 0 for _ in next, t do for _ in next, t do n = n + 1 end end return tostring(n)",
+                "36",
+            ),
+            ("return tostring(next({}))", "nil"),
+            (
+                "local ok, e = pcall(next, t, \"zz\") return tostring(ok) .. \" \" .. e",
+                "false invalid key to 'next'",
+            ),
+            (
+                "local out = {} for k, v in pairs(model) do out[#out + 1] = k end for k in next, model.a do out[#out + 1] = k end return table.concat(out, \",\")",
+                "a,b,c,x,y",
+            ),
+        ];
+        for (code, want) in cases {
+            let code = format!("{t}{code}");
+            assert_eq!(eval(&vm, &code).as_deref(), Ok(want), "{code}");
+        }
+    }
+
+    #[test]
+    fn error_positions_are_read_from_messages_and_tracebacks() {
+        assert_eq!(
+            position("data/g/engine.lua:12: boom: 3: x"),
+            Some(("data/g/engine.lua", 12, "boom: 3: x"))
+        );
+        assert_eq!(
+            position("C:\\g\\engine.lua:4: x"),
+            Some(("C:\\g\\engine.lua", 4, "x"))
+        );
+        assert_eq!(position("no place"), None);
+        assert_eq!(
+            game_frame("data/g/engine.lua:7: in function 'f'"),
+            Some(("data/g/engine.lua", 7))
+        );
+        assert_eq!(game_frame("limits.lua:7: in function 'string.byte'"), None);
+        assert_eq!(game_frame("[C]: in function 'error'"), None);
+        assert_eq!(
+            readable_error_value("table: 0x55d0c0ffee00"),
+            "error was given a table, not a message; give it the words a designer should read: error(\"...\")"
+        );
+        assert_eq!(readable_error_value("table: custom"), "table: custom");
+    }
+
+    #[test]
     fn a_catastrophic_pattern_is_refused_before_it_runs() {
         let vm = vm();
         let err = eval(
