@@ -4,8 +4,8 @@
 //! The script returns a table of functions (see the README's "Simulating your own game" and
 //! the scaffold's tutorial script): `setup`, `current_player`, `legal_actions`,
 //! `chance_outcomes`, `apply`, `returns`, `action_name`, `observation`, `end_reason`,
-//! `end_stats`, and optionally `determinize`, `estimate`, `action_kind`, `bots`, `variants`,
-//! `returns_sum`, and `random_action` and `sample_chance` (the random player's move and a
+//! `end_stats`, and optionally `determinize`, `estimate`, `action_kind`, `chance_name`, `bots`,
+//! `variants`, `returns_sum`, and `random_action` and `sample_chance` (the random player's move and a
 //! chance outcome drawn inside the VM, without listing; they must draw what the defaults do). Seats are numbered from 1 in Lua, actions are integers, and a game
 //! state is a Lua table the script owns. The model is the global `model`, read-only.
 //!
@@ -575,9 +575,11 @@ impl State for LuaState {
             return Vec::new();
         }
         let total: f64 = list.iter().map(|o| o.1).sum();
-        // Written so that a NaN fails every test: a probability is a number from 0 to 1.
+        // A NaN fails every test: a probability is a number from 0 to 1, and a NaN sum is
+        // never within the tolerance.
         if list.is_empty()
-            || !((total - 1.0).abs() <= 1e-9)
+            || (total - 1.0).abs().is_nan()
+            || (total - 1.0).abs() > 1e-9
             || list.iter().any(|o| !(0.0..=1.0).contains(&o.1))
         {
             self.contract(
