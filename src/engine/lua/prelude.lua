@@ -50,15 +50,19 @@ local function before(a, b)
   return a < b
 end
 
--- The keys of `source` in that order. A key that is a table or a function has no such order
--- (it hashes by address): that is an error at the line of the script that iterates, two
--- calls up (`pairs` or `next`, then the script).
+-- A key that is a table or a function has no fixed order (it hashes by address): that is an
+-- error at the line of the script that iterates, `level` calls up.
+local function no_order(what, t, level)
+  error(format("%s over a table with a %s as a key: such keys have no fixed order (it would follow memory addresses and change from run to run); key the table by numbers or strings, or keep the %ss in a list", what, t, t), level + 1)
+end
+
+-- The keys of `source` in that order (called by `pairs` or `next`, called by the script).
 local function ordered_keys(source, what)
   local keys, n, first, mixed = {}, 0, nil, false
   for k in raw_next, source do
     local t = type(k)
     if BY_ADDRESS[t] then
-      error(format("%s over a table with a %s as a key: such keys have no fixed order (it would follow memory addresses and change from run to run); key the table by numbers or strings, or keep the %ss in a list", what, t, t), 3)
+      no_order(what, t, 3)
     end
     n = n + 1
     keys[n] = k
@@ -76,6 +80,22 @@ local function ordered_keys(source, what)
     keys[1], keys[2] = false, true
   end
   return keys, n
+end
+
+-- The first key of `source` in that order, found without sorting (`next(t) == nil`, the test
+-- for an empty table, stays linear).
+local function first_key(source)
+  local best
+  for k in raw_next, source do
+    local t = type(k)
+    if BY_ADDRESS[t] then
+      no_order("next", t, 3)
+    end
+    if best == nil or before(k, best) then
+      best = k
+    end
+  end
+  return best
 end
 
 local function table_expected(name, t)
@@ -101,9 +121,10 @@ function pairs(t)
   end, t, nil
 end
 
--- `next` in the same order. A traversal keeps its list of keys (weakly, by table) from its
--- first call, `next(t)`, so that each step costs what Lua's own does; keys added during a
--- traversal are not visited (Lua leaves that undefined), keys removed are skipped.
+-- `next` in the same order: `next(t, k)` is the key after `k`. A traversal keeps its sorted
+-- list of keys (weakly, by table) from its second step, so that each step costs what Lua's
+-- own does; keys added during a traversal are not visited (Lua leaves that undefined), keys
+-- removed are skipped.
 local orders = setmetatable({}, { __mode = "k" })
 
 function next(t, k)
@@ -111,31 +132,35 @@ function next(t, k)
     table_expected("next", t)
   end
   local source = views[t] or t
-  local order = orders[t]
-  local i
   if k == nil then
-    if raw_next(source) == nil then
+    -- A new traversal: the keys may have changed since the last one.
+    orders[t] = nil
+    local first = first_key(source)
+    if first == nil then
       return nil
     end
-    order = nil
-    i = 0
-  elseif order ~= nil and rawequal(order[order.at], k) then
-    i = order.at
+    return first, rawget(source, first)
   end
-  if order == nil or i == nil then
+  local order = orders[t]
+  local i
+  if order ~= nil and rawequal(order[order.at], k) then
+    i = order.at
+  else
     local keys, n = ordered_keys(source, "next")
     order = keys
     order.n = n
     orders[t] = order
-    if i == nil then
-      for j = 1, n do
-        if rawequal(keys[j], k) then
-          i = j
-          break
-        end
-      end
-      if i == nil then
-        error("invalid key to 'next'", 2)
+    -- On from `k`: the key after it in the fixed order, even if `k` itself is gone (removed
+    -- during a traversal another one interrupted).
+    i = n
+    for j = 1, n do
+      local key = keys[j]
+      if rawequal(key, k) then
+        i = j
+        break
+      elseif before(k, key) then
+        i = j - 1
+        break
       end
     end
   end
