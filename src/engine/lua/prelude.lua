@@ -182,7 +182,8 @@ end
 -- reaches them (one that loops would hang the run, or the program at exit), and weak tables
 -- (`__mode`) keep or lose entries as the collector happens to run, so games would not
 -- repeat. A metatable with either is refused when it is set (Lua marks an object for
--- finalization only then), and a metatable set gets a guard that refuses either later.
+-- finalization only then), and a metatable set gets a guard that refuses either later (unless
+-- the script gives the metatable a metatable of its own).
 local function refuse(k, level)
   if k == "__gc" then
     error("a metatable with __gc: the sandbox runs no finalizers (they would run outside the budget of Lua instructions)", level + 1)
@@ -196,7 +197,6 @@ local GUARD = {
     refuse(k, 2)
     rawset(mt, k, v)
   end,
-  __metatable = false,
 }
 
 local function guarded_setmetatable(t, mt, level)

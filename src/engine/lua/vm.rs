@@ -613,6 +613,11 @@ mod tests {
                 "local t = table.move({ 1, 2, 3 }, 1, 3, 2) return table.concat({ table.unpack(t) }, \",\")",
                 "1,1,2,3",
             ),
+            // Classes: metatables changed after use, and given metatables of their own.
+            (
+                "local Base = {} Base.__index = Base function Base.hi() return \"hi\" end local Derived = setmetatable({}, { __index = Base }) Derived.__index = Derived local o = setmetatable({}, Derived) Derived.extra = 1 setmetatable(Derived, { __index = Base }) return o.hi() .. o.extra .. tostring(3) .. (\"%s\"):format(setmetatable({}, { __tostring = function() return \"!\" end }))",
+                "hi13!",
+            ),
         ];
         for (code, want) in cases {
             let code = if code.contains("return") {
