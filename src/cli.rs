@@ -585,6 +585,12 @@ fn parse_variants(flags: &[String]) -> Result<std::collections::BTreeMap<String,
 }
 
 fn sim_options(run: &RunArgs) -> Result<crate::simulate::SimOptions, String> {
+    if run.players == Some(0) {
+        return Err(
+            "--players takes a number of seats from 1 (leave it out for the game's smallest count)"
+                .into(),
+        );
+    }
     Ok(crate::simulate::SimOptions {
         seed: run.seed,
         players: run.players.unwrap_or(0),
@@ -814,7 +820,7 @@ fn replay(data: &Path, args: ReplayArgs) -> Exit {
         .and_then(|opts| crate::simulate::replay(&game, &opts, index, observer));
     let replay = match replay {
         Ok(r) => r,
-        Err(e) => return usage(e),
+        Err(e) => return run_failed(e),
     };
     match args.json.as_deref() {
         None => print!("{}", replay.text()),

@@ -46,17 +46,33 @@ fn scaffolded_lua_game_gives_the_same_json_on_one_and_two_threads() {
     assert_ne!(one, json_with_threads(data.path(), 2, &other));
 }
 
-/// Edits the scaffold's engine.lua (first `from` becomes `to`), runs `simulate` and returns
-/// the line edited, the run, and how long it took.
-fn run_edited(from: &str, to: &str, bots: &str) -> (usize, common::Run, Duration, Vec<String>) {
-    let data = scaffolded();
-    let path = data.path().join(SLUG).join("engine.lua");
+/// Replaces the first `from` in the game's engine.lua with `to`; returns the line edited.
+fn edit_engine(data: &Path, from: &str, to: &str) -> usize {
+    let path = data.join(SLUG).join("engine.lua");
     let text = std::fs::read_to_string(&path).unwrap();
     let at = text
         .find(from)
         .unwrap_or_else(|| panic!("`{from}` not in engine.lua"));
-    let line = text[..at].matches('\n').count() + 1;
     std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    text[..at].matches('\n').count() + 1
+}
+
+/// Edits the scaffold's engine.lua (first `from` becomes `to`), runs `simulate` and returns
+/// the line edited, the run, and how long it took.
+fn run_edited(from: &str, to: &str, bots: &str) -> (usize, common::Run, Duration, Vec<String>) {
+    run_edited_in(from, to, bots, |_| {})
+}
+
+/// [`run_edited`] after `prepare` has changed the data folder.
+fn run_edited_in(
+    from: &str,
+    to: &str,
+    bots: &str,
+    prepare: impl Fn(&Path),
+) -> (usize, common::Run, Duration, Vec<String>) {
+    let data = scaffolded();
+    let line = edit_engine(data.path(), from, to);
+    prepare(data.path());
     let before = {
         let mut f = walk(data.path());
         f.sort();
@@ -100,7 +116,33 @@ fn walk(dir: &Path) -> Vec<String> {
 }
 
 fn assert_stopped(case: &str, from: &str, to: &str, bots: &str, says: &str) {
-    let (line, run, took, files) = run_edited(from, to, bots);
+    assert_stopped_in(case, from, to, bots, says, |_| {});
+}
+
+/// [`assert_stopped`] after `prepare` has changed the data folder. The message names no
+/// chunk of the sandbox's own (limits.lua, host.lua, prelude.lua) and no memory address.
+fn assert_stopped_in(
+    case: &str,
+    from: &str,
+    to: &str,
+    bots: &str,
+    says: &str,
+    prepare: impl Fn(&Path),
+) {
+    let (line, run, took, files) = run_edited_in(from, to, bots, prepare);
+    for inner in [
+        "limits.lua",
+        "host.lua",
+        "prelude.lua",
+        "0x",
+        "engine.lua:0:",
+    ] {
+        assert!(
+            !run.stderr.contains(inner),
+            "{case}: names `{inner}` in {}",
+            run.stderr
+        );
+    }
     let place = format!("engine.lua:{line}:");
     assert_eq!(run.code, 1, "{case}: {}", run.stderr);
     assert!(
@@ -239,5 +281,350 @@ fn costly_library_calls_are_charged_to_the_budget() {
         "local game = {} local s = string.rep(\"x\", 1e10)",
         "random",
         "budget",
+    );
+}
+
+/// A move list built by iterating a table keyed by strings with `next` (and one with
+/// `pairs`), so that the order of iteration decides which move the random bot draws.
+const NEXT_OVER_STRINGS: &str = "local keyed = {}
+  for i, n in ipairs(state.hands[state.current]) do
+    if n > 0 then
+      keyed[\"card \" .. i] = i
+    end
+  end
+  local moves = {}
+  local k, v = next(keyed)
+  while k ~= nil do
+    moves[#moves + 1] = v
+    k, v = next(keyed, k)
+  end
+  local seen = {}
+  for name, i in pairs(keyed) do
+    seen[#seen + 1] = name
+  end
+  if #seen ~= #moves then
+    error(\"pairs and next disagree\")
+  end
+  if true then
+    return moves
+  end";
+
+/// Iteration follows only the keys a script put in a table (not Lua's per-VM hash seed, nor
+/// memory addresses): five runs, and one and two threads, give byte-identical reports.
+#[test]
+fn next_and_pairs_give_identical_games_on_every_run_and_thread_count() {
+    let data = scaffolded();
+    edit_engine(data.path(), LEGAL, NEXT_OVER_STRINGS);
+    let o = SimOptions {
+        games: 40,
+        seed: 11,
+        players: 3,
+        bots: vec!["random".into(), "mcts:10".into(), "random".into()],
+        ..Default::default()
+    };
+    let first = json_with_threads(data.path(), 1, &o);
+    for _ in 0..4 {
+        assert_eq!(first, json_with_threads(data.path(), 1, &o));
+    }
+    assert_eq!(first, json_with_threads(data.path(), 2, &o));
+}
+
+/// A table keyed by tables hashes by address: iterating it has no order that repeats, so it
+/// is an error at the line that iterates.
+#[test]
+fn iterating_a_table_keyed_by_tables_is_an_error_at_that_line() {
+    assert_stopped(
+        "next over table keys",
+        LEGAL,
+        "local moves = {} local t = { [{}] = 1, a = 2 } local k = next(t)",
+        "random",
+        "no fixed order",
+    );
+    assert_stopped(
+        "pairs over function keys",
+        LEGAL,
+        "local moves = {} for k in pairs({ [print] = 1 }) do end",
+        "random",
+        "no fixed order",
+    );
+    assert_stopped(
+        "tostring of a table",
+        LEGAL,
+        "local moves = {} local id = tostring({})",
+        "random",
+        "memory address",
+    );
+    assert_stopped(
+        "%p",
+        LEGAL,
+        "local moves = {} local id = (\"%p\"):format(\"x\")",
+        "random",
+        "memory address",
+    );
+}
+
+/// pcall and xpcall cannot catch a spent budget, and finalizers, which run where no budget
+/// reaches, cannot be set.
+#[test]
+fn the_budget_cannot_be_caught_or_escaped() {
+    assert_stopped(
+        "an endless loop of pcalls of endless loops",
+        LEGAL,
+        "local moves = {} while true do pcall(function() while true do end end) end",
+        "random",
+        "budget",
+    );
+    assert_stopped(
+        "an overrun swallowed by pcall",
+        LEGAL,
+        "local moves = {} pcall(function() while true do end end)",
+        "random",
+        "budget",
+    );
+    assert_stopped(
+        "xpcall whose handler loops",
+        LEGAL,
+        "local moves = {} xpcall(function() error(\"x\") end, function() while true do end end)",
+        "random",
+        "budget",
+    );
+    assert_stopped(
+        "a refused charge caught by pcall, again and again",
+        LEGAL,
+        "local moves = {} while true do pcall(string.rep, \"x\", 1e10) end",
+        "random",
+        "string.rep",
+    );
+    assert_stopped(
+        "a to-be-closed variable whose __close loops",
+        LEGAL,
+        "local moves = {} do local x <close> = setmetatable({}, { __close = function() while true do end end }) end",
+        "random",
+        "budget",
+    );
+    assert_stopped(
+        "a finalizer",
+        LEGAL,
+        "local moves = {} setmetatable({}, { __gc = function() while true do end end })",
+        "random",
+        "__gc",
+    );
+    assert_stopped(
+        "a finalizer added to the metatable afterwards",
+        LEGAL,
+        "local moves = {} local mt = {} setmetatable({}, mt) mt.__gc = function() while true do end end",
+        "random",
+        "__gc",
+    );
+    assert_stopped(
+        "a weak table",
+        LEGAL,
+        "local moves = {} setmetatable({}, { __mode = \"k\" })",
+        "random",
+        "__mode",
+    );
+}
+
+/// `play` loads the script too: a finalizer set at load time stops it at once (it would run
+/// at exit, outside every budget), exit 1.
+#[test]
+fn play_refuses_a_finalizer_instead_of_hanging_at_exit() {
+    let data = scaffolded();
+    let line = edit_engine(
+        data.path(),
+        LOAD,
+        "local game = {} KEEP = setmetatable({}, { __gc = function() while true do end end })",
+    );
+    let run = common::run_in(
+        data.path(),
+        &[
+            "--data",
+            data.path().to_str().unwrap(),
+            "play",
+            SLUG,
+            "--seed",
+            "1",
+            "--seat",
+            "all",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("engine.lua:{line}:")) && run.stderr.contains("__gc"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Each error names the line of engine.lua where it happened, or that called the sandbox's
+/// wrapper or library function that raised it; exit 1.
+#[test]
+fn errors_name_the_scripts_line_never_the_sandboxs_own() {
+    assert_stopped(
+        "error with a table",
+        LEGAL,
+        "local moves = {} error({})",
+        "random",
+        "error was given a table",
+    );
+    assert_stopped(
+        "a bad argument to a charged library function (limits.lua)",
+        LEGAL,
+        "local moves = {} string.byte(\"abc\", \"x\", 3)",
+        "random",
+        "bad argument #2 to 'byte'",
+    );
+    assert_stopped(
+        "a bad argument to a library function",
+        LEGAL,
+        "local moves = {} table.insert(nil, 1)",
+        "random",
+        "bad argument #1 to 'insert'",
+    );
+    assert_stopped(
+        "chance outcomes that are not a list (host.lua walks them)",
+        "function game.chance_outcomes(state)",
+        "function game.chance_outcomes(state) if true then return nil end",
+        "random",
+        "`chance_outcomes` must list",
+    );
+    assert_stopped(
+        "returns printplay cannot read, placed at `returns`, not at a line of `setup`",
+        "function game.returns(state)",
+        "function game.returns(state) if true then return { 1, \"x\" } end",
+        "random",
+        "`returns` returned what printplay cannot read",
+    );
+    assert_stopped(
+        "a bot's move that is not a number",
+        "heuristic = function(state, seat, rng)",
+        "heuristic = function(state, seat, rng) if true then return \"x\" end",
+        "heuristic",
+        "`bots.heuristic` returned what printplay cannot read",
+    );
+}
+
+/// A number that is not finite is a broken contract naming the function, never a figure in
+/// a report; MCTS stops with it instead of panicking.
+#[test]
+fn nan_and_infinity_break_the_contract() {
+    assert_stopped(
+        "NaN returns",
+        "function game.returns(state)",
+        "function game.returns(state) if true then return { 0/0, 1 } end",
+        "random",
+        "`returns` gave NaN",
+    );
+    assert_stopped(
+        "a NaN probability",
+        "function game.chance_outcomes(state)",
+        "function game.chance_outcomes(state) if true then return { { 1, 0/0 } } end",
+        "random",
+        "`chance_outcomes` must list",
+    );
+    assert_stopped(
+        "an infinite probability",
+        "function game.chance_outcomes(state)",
+        "function game.chance_outcomes(state) if true then return { { 1, 1/0 }, { 2, -1/0 } } end",
+        "random",
+        "`chance_outcomes` must list",
+    );
+    assert_stopped(
+        "an infinite statistic",
+        "function game.end_stats(state)",
+        "function game.end_stats(state) if true then return { x = 1/0 } end",
+        "random",
+        "`end_stats` gave `x` = inf",
+    );
+    assert_stopped(
+        "NaN estimates under MCTS",
+        "function game.end_reason(state)",
+        "function game.estimate(state) return { 0/0, 0/0 } end function game.end_reason(state)",
+        "mcts:20:random:depth=1",
+        "`estimate` gave [NaN, NaN]",
+    );
+    assert_stopped(
+        "determinize raises an error under MCTS",
+        "function game.determinize(state, seat, rng)",
+        "function game.determinize(state, seat, rng) if true then error(\"no world\") end",
+        "mcts:20",
+        "no world",
+    );
+    let (_, run, _, _) = run_edited("game.returns_sum = 1", "game.returns_sum = 0/0", "random");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("`returns_sum` is a number"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A player count outside the game's range (game.toml) is refused before any game starts,
+/// by every command, exit 2; `--players 0` is not the smallest count in disguise.
+#[test]
+fn player_counts_outside_the_games_range_are_refused() {
+    let data = scaffolded();
+    let dir = data.path().to_str().unwrap();
+    for (command, players, says) in [
+        ("play", "7", "2-4 players"),
+        ("play", "1", "2-4 players"),
+        ("play", "0", "--players takes"),
+        ("simulate", "7", "2-4 players"),
+        ("simulate", "0", "--players takes"),
+        ("replay", "5", "2-4 players"),
+    ] {
+        let mut args = vec!["--data", dir, command, SLUG, "--players", players];
+        match command {
+            "play" => args.extend(["--seat", "all", "--seed", "1"]),
+            "replay" => args.extend(["--game", "0"]),
+            _ => args.extend(["--games", "2", "--no-charts"]),
+        }
+        let run = common::run_in(data.path(), &args);
+        assert_eq!(run.code, 2, "{command} {players}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(says),
+            "{command} {players}: {}",
+            run.stderr
+        );
+    }
+}
+
+/// `require` and engine.lua itself are read only inside the game folder, links included.
+#[cfg(unix)]
+#[test]
+fn nothing_is_read_through_a_link_out_of_the_game_folder() {
+    assert_stopped_in(
+        "a module linked from outside",
+        LOAD,
+        "local game = {} local helper = require(\"helper\")",
+        "random",
+        "outside the game's folder",
+        |data| {
+            std::fs::write(data.join("secret.lua"), "return {}").unwrap();
+            std::os::unix::fs::symlink(data.join("secret.lua"), data.join(SLUG).join("helper.lua"))
+                .unwrap();
+        },
+    );
+    let data = scaffolded();
+    let engine = data.path().join(SLUG).join("engine.lua");
+    std::fs::rename(&engine, data.path().join("elsewhere.lua")).unwrap();
+    std::os::unix::fs::symlink(data.path().join("elsewhere.lua"), &engine).unwrap();
+    let run = common::run_in(
+        data.path(),
+        &[
+            "--data",
+            data.path().to_str().unwrap(),
+            "simulate",
+            SLUG,
+            "--games",
+            "2",
+            "--no-charts",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("engine.lua") && run.stderr.contains("outside the game's folder"),
+        "{}",
+        run.stderr
     );
 }

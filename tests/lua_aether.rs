@@ -133,7 +133,15 @@ fn play_side_by_side(rust: &AetherEngine, lua: &LuaEngine, g: u64) -> Result<u32
                 let a = r.sample_chance(&mut rng);
                 same_draw(&r, a, &l, l.sample_chance(&mut probe)).map_err(|e| at(&r, e))?;
                 same_generator(&rng, &probe).map_err(|e| at(&r, e))?;
-                (a, lo[ro.iter().position(|o| o.0 == a).unwrap()].0)
+                let la = lo[ro.iter().position(|o| o.0 == a).unwrap()].0;
+                // Every seat (and an onlooker) learns of the draw in the same words.
+                for observer in (0..r.num_players()).map(Some).chain([None]) {
+                    let (x, y) = (r.chance_name(a, observer), l.chance_name(la, observer));
+                    if x != y {
+                        return Err(at(&r, format!("{observer:?} is told `{x}` and `{y}`")));
+                    }
+                }
+                (a, la)
             }
             Turn::Player(_) => {
                 let (rl, ll) = (names(&r, &r.legal_actions()), names(&l, &l.legal_actions()));

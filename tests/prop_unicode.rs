@@ -411,7 +411,8 @@ fn a_misread_value_is_reported_at_its_cell() {
         "{rendered:#?}"
     );
     // The faces are drawn all the same: the name and the other fields print.
-    let (_, faces) = printplay::check::check_and_draw(&game, 3.0);
+    let (_, faces) =
+        printplay::check::check_and_draw(&game, &printplay::render::BuildOptions::default());
     assert!(faces.is_some(), "every face draws with a mistyped value");
 }
 

@@ -167,10 +167,7 @@ mod tests {
 
     #[test]
     fn a_line_span_covers_the_text_of_the_line() {
-        let file = SourceFile {
-            path: "engine.lua".into(),
-            text: "a = 1\r\n  b = 2\nc".into(),
-        };
+        let file = SourceFile::new("engine.lua", "a = 1\r\n  b = 2\nc");
         assert_eq!(&file.text[line_span(&file, 2).unwrap()], "b = 2");
         assert_eq!(&file.text[line_span(&file, 3).unwrap()], "c");
         assert_eq!(line_span(&file, 4), None);

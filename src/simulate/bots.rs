@@ -276,12 +276,17 @@ impl<S: State> Bot<S> for Mcts<S> {
     }
 
     fn choose(&mut self, state: &S, rng: &mut ChaCha8Rng) -> S::Action {
+        // A game that failed (a script's error, here or in the copy the bot was given) has no
+        // player to act and no moves: the engine's placeholder move, and the simulator
+        // reports the failure.
         let Turn::Player(me) = state.turn() else {
-            panic!("a bot was asked to move when no player is to act")
+            return state.random_action(rng);
         };
         let legal = state.legal_actions();
-        if legal.len() == 1 {
-            return legal[0];
+        match legal.len() {
+            0 => return state.random_action(rng),
+            1 => return legal[0],
+            _ => {}
         }
         let mut tree: Vec<Node<S::Action>> = vec![Node::new(me)];
         for _ in 0..self.iterations {
@@ -364,7 +369,10 @@ impl<S: State> Mcts<S> {
                 path.push(child);
                 break;
             }
-            let (action, child) = select(tree, node, &legal);
+            // No legal move while a player is to act: the game failed in this sample.
+            let Some((action, child)) = select(tree, node, &legal) else {
+                break;
+            };
             s.apply(action);
             path.push(child);
             node = child;
@@ -390,8 +398,13 @@ fn outcome_child<A: Copy + PartialEq>(tree: &mut Vec<Node<A>>, node: usize, outc
     child
 }
 
-/// UCB1 over the children whose move is legal in this sample.
-fn select<A: Copy + PartialEq>(tree: &mut [Node<A>], node: usize, legal: &[A]) -> (A, usize) {
+/// UCB1 over the children whose move is legal in this sample; `None` when none is. A score
+/// that is not a number (an engine's NaN estimate) ranks below every other.
+fn select<A: Copy + PartialEq>(
+    tree: &mut [Node<A>],
+    node: usize,
+    legal: &[A],
+) -> Option<(A, usize)> {
     let mut best = None;
     let mut best_score = f64::NEG_INFINITY;
     for i in 0..tree[node].children.len() {
@@ -403,10 +416,35 @@ fn select<A: Copy + PartialEq>(tree: &mut [Node<A>], node: usize, legal: &[A]) -
         c.available += 1;
         let visits = c.visits.max(1) as f64;
         let score = c.reward / visits + EXPLORATION * ((c.available as f64).ln() / visits).sqrt();
-        if score > best_score {
+        let score = if score.is_nan() {
+            f64::NEG_INFINITY
+        } else {
+            score
+        };
+        if best.is_none() || score > best_score {
             best_score = score;
             best = Some((action, child));
         }
     }
-    best.expect("every legal move has a child once none is untried")
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Children whose results are not numbers (an engine's NaN estimate) rank last; a node
+    /// with no legal child has no selection instead of a panic.
+    #[test]
+    fn selection_survives_nan_results_and_no_legal_child() {
+        let mut tree: Vec<Node<u8>> = vec![Node::new(0), Node::new(0), Node::new(0)];
+        tree[0].children = vec![(1, 1), (2, 2)];
+        tree[1].visits = 3;
+        tree[1].reward = f64::NAN;
+        tree[2].visits = 3;
+        tree[2].reward = 1.0;
+        assert_eq!(select(&mut tree, 0, &[1, 2]), Some((2, 2)));
+        assert_eq!(select(&mut tree, 0, &[1]), Some((1, 1)));
+        assert_eq!(select(&mut tree, 0, &[]), None);
+    }
 }

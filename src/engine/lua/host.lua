@@ -25,18 +25,23 @@ function host.step(state, action)
 end
 
 -- The chance outcome at `x` in [0, 1): outcomes walked in order, as printplay samples them.
--- nil and the sum of the probabilities when they are not {integer, probability} pairs summing to 1.
+-- nil when they are not {integer, probability} pairs with probabilities from 0 to 1 summing to
+-- 1, with the sum when they are pairs. (Tests are written so that a NaN fails them.)
 function host.sample(state, x)
   local list = chance_outcomes(state)
+  if type(list) ~= "table" then
+    return nil
+  end
   local n, total = #list, 0
   for i = 1, n do
     local o = list[i]
-    if type(o) ~= "table" or mtype(o[1]) ~= "integer" or type(o[2]) ~= "number" or o[2] < 0 then
-      return nil, -1
+    if type(o) ~= "table" or mtype(o[1]) ~= "integer" or type(o[2]) ~= "number"
+      or not (o[2] >= 0 and o[2] <= 1) then
+      return nil
     end
     total = total + o[2]
   end
-  if n == 0 or abs(total - 1) > 1e-9 then
+  if n == 0 or not (abs(total - 1) <= 1e-9) then
     return nil, total
   end
   for i = 1, n do
@@ -52,6 +57,9 @@ end
 -- when there is none. The host passes nil before the generator.
 function host.pick(state, _, rng)
   local list = legal_actions(state)
+  if type(list) ~= "table" then
+    return nil
+  end
   local n = #list
   if n == 0 then
     return nil

@@ -6,6 +6,10 @@
 -- afford it is refused with an error at the script's line.
 local charge, pattern_shape = ...
 local type, error, select, tostring = type, error, select, tostring
+-- Lua's own string.format: prelude.lua wraps the global one with pattern calls charged here.
+local format = string.format
+-- The library's own functions, returned for prelude.lua's wrappers, which need no charge.
+local raw = { find = string.find, gsub = string.gsub }
 local log = math.log
 
 -- Work this small is paid for by the wrapper's own instructions.
@@ -19,8 +23,8 @@ local function pay(name, cost, what)
   end
   local ok, left = charge(cost)
   if not ok then
-    error(("%s: %s may take %.3g steps, more than the %d left in this call's budget of Lua instructions")
-      :format(name, what, cost, left), 3)
+    error(format("%s: %s may take %.3g steps, more than the %d left in this call's budget of Lua instructions",
+      name, what, cost, left), 3)
   end
 end
 
@@ -75,7 +79,7 @@ local function matching(name, f, anchors)
       cost, n = pattern_cost(s, p, anchors)
     end
     if cost > FREE then
-      pay(full, cost, ("this pattern on a subject of %d characters"):format(n))
+      pay(full, cost, format("this pattern on a subject of %d characters", n))
     end
     return f(s, p, init, plain, ...)
   end
@@ -103,7 +107,7 @@ local function linear(name, f)
   return function(s, ...)
     local n = length(s)
     if n > FREE * BYTES_PER_STEP then
-      pay(full, n / BYTES_PER_STEP, ("a string of %d characters"):format(n))
+      pay(full, n / BYTES_PER_STEP, format("a string of %d characters", n))
     end
     return f(s, ...)
   end
@@ -183,3 +187,35 @@ function table.sort(t, less)
   end
   return sort(t, less)
 end
+
+-- A spent budget cannot be caught: once a call has run over it (the hook's error, or a
+-- refused charge above), every error that pcall or xpcall would catch is raised again, so a
+-- script that swallows its overrun still stops, with the overrun's own message.
+local raw_pcall, raw_xpcall = pcall, xpcall
+
+local function spent()
+  local _, left = charge(0)
+  return left <= 0
+end
+
+local function unless_spent(ok, ...)
+  if not ok and spent() then
+    error((...), 0)
+  end
+  return ok, ...
+end
+
+function pcall(f, ...)
+  return unless_spent(raw_pcall(f, ...))
+end
+
+function xpcall(f, handler, ...)
+  return unless_spent(raw_xpcall(f, function(e)
+    if spent() then
+      return e
+    end
+    return handler(e)
+  end, ...))
+end
+
+return raw

@@ -110,12 +110,16 @@ fn class_end(pattern: &[u8], i: usize) -> usize {
 }
 
 /// The host functions limits.lua is given: `charge(cost)` takes `cost` instructions from the
-/// call's budget and says whether there were that many left (and how many are left), and
+/// call's budget and says whether there were that many left (and how many are left; none
+/// once refused: a refusal spends the budget), and
 /// `pattern_shape(p)` returns a pattern's anchored, degree, optional and items.
 pub fn host_functions(lua: &Lua, budget: Arc<AtomicI64>) -> mlua::Result<(Function, Function)> {
     let charge = lua.create_function(move |_, cost: f64| {
         let left = budget.load(Ordering::Relaxed);
         if cost.is_nan() || cost > left as f64 {
+            // A refused charge spends the budget: the call stops however the script catches
+            // the refusal (limits.lua's pcall raises it again).
+            budget.store(left.min(0), Ordering::Relaxed);
             return Ok((false, left));
         }
         let after = left - cost as i64;

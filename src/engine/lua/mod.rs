@@ -4,8 +4,8 @@
 //! The script returns a table of functions (see the README's "Simulating your own game" and
 //! the scaffold's tutorial script): `setup`, `current_player`, `legal_actions`,
 //! `chance_outcomes`, `apply`, `returns`, `action_name`, `observation`, `end_reason`,
-//! `end_stats`, and optionally `determinize`, `estimate`, `action_kind`, `bots`, `variants`,
-//! `returns_sum`, and `random_action` and `sample_chance` (the random player's move and a
+//! `end_stats`, and optionally `determinize`, `estimate`, `action_kind`, `chance_name`, `bots`,
+//! `variants`, `returns_sum`, and `random_action` and `sample_chance` (the random player's move and a
 //! chance outcome drawn inside the VM, without listing; they must draw what the defaults do). Seats are numbered from 1 in Lua, actions are integers, and a game
 //! state is a Lua table the script owns. The model is the global `model`, read-only.
 //!
@@ -33,9 +33,10 @@ use crate::model::Game;
 pub const ENGINE_ID: &str = "lua";
 
 /// Whether an error message comes from a game's script (a data problem, exit status 1)
-/// rather than from the command line.
+/// rather than from the command line: it names engine.lua, or a line of a module it requires
+/// (`rules.lua:12:`; errors of the sandbox's own chunks are placed at the game's lines).
 pub fn is_script_error(message: &str) -> bool {
-    message.contains(SCRIPT_FILE)
+    message.contains(SCRIPT_FILE) || message.contains(".lua:")
 }
 
 /// Returns whose sum differs from the declared `returns_sum` by more than this break the
@@ -77,9 +78,9 @@ impl Engine for LuaEngine {
 
     fn from_model(game: &Game) -> Result<Self, String> {
         let path = game.dir.join(SCRIPT_FILE);
-        // Never through a link out of the game's folder.
-        let source = crate::model::paths::read_in(&game.dir, SCRIPT_FILE)
-            .and_then(|b| String::from_utf8(b).map_err(|e| e.to_string()))
+        // Read only inside the game folder, through a link either.
+        let source = crate::model::paths::resolve_in(&game.dir, SCRIPT_FILE)
+            .and_then(|real| std::fs::read_to_string(real).map_err(|e| e.to_string()))
             .map_err(|e| format!("{}: {e} (engine = \"lua\" plays this file)", path.display()))?;
         let script = Arc::new(Script {
             dir: game.dir.clone(),
@@ -105,10 +106,26 @@ impl Engine for LuaEngine {
     }
 
     fn new_game(&self, config: &Config, rng: &mut ChaCha8Rng) -> Result<LuaState, String> {
+        // 0 is the smallest count, as for every engine; a count outside the game's range
+        // never reaches the script.
+        let seats = &self.declared.players;
+        let mut config = config.clone();
+        if config.players == 0 {
+            config.players = *seats.start();
+        }
+        if !seats.contains(&config.players) {
+            return Err(format!(
+                "the game takes {}-{} players (game.toml), not {}",
+                seats.start(),
+                seats.end(),
+                config.players
+            ));
+        }
+        let config = &config;
         check_variants(self.declared.variants, config)?;
         let vm = self.vm()?;
         let cfg = config_table(&vm, config)?;
-        let table: Table = vm.with_rng(api_fn(&vm, "setup")?, cfg, rng)?;
+        let table: Table = vm.with_rng(api_fn(&vm, "setup")?, "setup", cfg, rng)?;
         let mut state = LuaState {
             vm,
             table,
@@ -213,8 +230,8 @@ fn declared(vm: &Vm, game: &Game) -> Result<Declared, String> {
     let returns_sum = match vm.api.raw_get::<Value>("returns_sum") {
         Ok(Value::Nil) => None,
         Ok(Value::Integer(n)) => Some(n as f64),
-        Ok(Value::Number(x)) => Some(x),
-        _ => return Err(bad("`returns_sum` is a number")),
+        Ok(Value::Number(x)) if x.is_finite() => Some(x),
+        _ => return Err(bad("`returns_sum` is a number (finite)")),
     };
     let players = usize::from(game.info.players.min)..=usize::from(game.info.players.max);
     Ok(Declared {
@@ -380,7 +397,7 @@ impl LuaState {
         }
         let result = api_fn(&self.vm, name).and_then(|f| {
             self.vm
-                .run(|| f.call::<R>((&self.table, args)))
+                .run_fn(name, f, || f.call::<R>((&self.table, args)))
                 .map_err(|e| format!("{e} (in `{name}`)"))
         });
         result.map_err(|e| self.fail(e)).ok()
@@ -399,8 +416,8 @@ impl LuaState {
         }
         let result = api_fn(&self.vm, helper)
             .and_then(|f| match rng {
-                Some(rng) => self.vm.with_rng::<R>(f, (&self.table, args), rng),
-                None => self.vm.run(|| f.call::<R>((&self.table, args))),
+                Some(rng) => self.vm.with_rng::<R>(f, name, (&self.table, args), rng),
+                None => self.vm.run_fn(name, f, || f.call::<R>((&self.table, args))),
             })
             .map_err(|e| format!("{e} (in `{name}`)"));
         result.map_err(|e| self.fail(e)).ok()
@@ -453,7 +470,10 @@ impl LuaState {
         if self.failed() {
             return 0;
         }
-        match self.vm.with_rng::<Value>(f, &self.table, rng) {
+        match self
+            .vm
+            .with_rng::<Value>(f, "random_action", &self.table, rng)
+        {
             Ok(Value::Integer(action)) => action,
             Ok(other) => {
                 self.contract(
@@ -555,7 +575,13 @@ impl State for LuaState {
             return Vec::new();
         }
         let total: f64 = list.iter().map(|o| o.1).sum();
-        if list.is_empty() || (total - 1.0).abs() > 1e-9 || list.iter().any(|o| o.1 < 0.0) {
+        // A NaN fails every test: a probability is a number from 0 to 1, and a NaN sum is
+        // never within the tolerance.
+        if list.is_empty()
+            || (total - 1.0).abs().is_nan()
+            || (total - 1.0).abs() > 1e-9
+            || list.iter().any(|o| !(0.0..=1.0).contains(&o.1))
+        {
             self.contract(
                 "chance_outcomes",
                 &format!(
@@ -578,11 +604,11 @@ impl State for LuaState {
         match self.call_host::<(Option<i64>, Option<f64>)>("chance_outcomes", "sample", x, None) {
             Some((Some(action), _)) => action,
             Some((None, total)) => {
+                let sum = total.map_or_else(String::new, |t| format!("; they sum to {t}"));
                 self.contract(
                     "chance_outcomes",
                     &format!(
-                        "must list {{action, probability}} pairs of an integer and a number summing to 1; they sum to {}",
-                        total.unwrap_or(f64::NAN)
+                        "must list {{action, probability}} pairs of an integer and a number from 0 to 1, summing to 1{sum}"
                     ),
                 );
                 0
@@ -619,6 +645,13 @@ impl State for LuaState {
             );
             return zeros;
         }
+        if let Some(bad) = returns.iter().find(|r| !r.is_finite()) {
+            self.contract(
+                "returns",
+                &format!("gave {bad}; a result is a finite number"),
+            );
+            return zeros;
+        }
         let sum: f64 = returns.iter().sum();
         if let Some(declared) = self.returns_sum
             && (sum - declared).abs() > SUM_TOLERANCE
@@ -637,6 +670,28 @@ impl State for LuaState {
             .unwrap_or_else(|| format!("action {action}"))
     }
 
+    /// The script's optional `chance_name(state, action, observer)`, `observer` a seat from
+    /// 1 or nil for an onlooker who sees every hand; without it, `action_name`.
+    fn chance_name(&self, action: i64, observer: Option<Player>) -> String {
+        let Some(f) = optional_fn(&self.vm, "chance_name") else {
+            return self.action_name(action);
+        };
+        if self.failed() {
+            return format!("outcome {action}");
+        }
+        let seat = observer.map(|p| p + 1);
+        let named = self
+            .vm
+            .run_fn("chance_name", f, || {
+                f.call::<String>((&self.table, action, seat))
+            })
+            .map_err(|e| format!("{e} (in `chance_name`)"));
+        named.unwrap_or_else(|e| {
+            self.fail(e);
+            format!("outcome {action}")
+        })
+    }
+
     fn observation(&self, player: Player) -> String {
         self.call::<String>("observation", player + 1)
             .unwrap_or_default()
@@ -646,7 +701,9 @@ impl State for LuaState {
         let copy = self.clone();
         if let Some(f) = optional_fn(&self.vm, "determinize")
             && !copy.failed()
-            && let Err(e) = self.vm.with_rng::<()>(f, (&copy.table, observer + 1), rng)
+            && let Err(e) =
+                self.vm
+                    .with_rng::<()>(f, "determinize", (&copy.table, observer + 1), rng)
         {
             copy.fail(format!("{e} (in `determinize`)"));
         }
@@ -681,6 +738,13 @@ impl State for LuaState {
             .call::<Option<BTreeMap<String, f64>>>("end_stats", Value::Nil)
             .flatten()
             .unwrap_or_default();
+        if let Some((name, bad)) = stats.iter().find(|(_, v)| !v.is_finite()) {
+            self.contract(
+                "end_stats",
+                &format!("gave `{name}` = {bad}; a statistic is a finite number"),
+            );
+            return Vec::new();
+        }
         stats.iter().map(|(k, v)| (intern(k), *v)).collect()
     }
 
@@ -698,7 +762,14 @@ impl State for LuaState {
             return even;
         }
         match self.call::<Vec<f64>>("estimate", Value::Nil) {
-            Some(v) if v.len() == self.players => v,
+            Some(v) if v.len() == self.players && v.iter().all(|x| x.is_finite()) => v,
+            Some(v) if v.len() == self.players => {
+                self.contract(
+                    "estimate",
+                    &format!("gave {v:?}; an estimate is a finite number for each seat"),
+                );
+                even
+            }
             Some(v) => {
                 self.contract(
                     "estimate",
@@ -736,7 +807,12 @@ impl Bot<LuaState> for ScriptBot {
             .and_then(|t| t.raw_get::<Function>(self.name.as_str()));
         let chosen = match bot {
             Ok(f) => vm
-                .with_rng::<i64>(&f, (&state.table, seat + 1), rng)
+                .with_rng::<i64>(
+                    &f,
+                    &format!("bots.{}", self.name),
+                    (&state.table, seat + 1),
+                    rng,
+                )
                 .map_err(|e| format!("{e} (in bot `{}`)", self.name))
                 .and_then(|a| {
                     if state.is_legal(a) {

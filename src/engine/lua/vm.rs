@@ -25,6 +25,8 @@ pub const MEMORY_LIMIT: usize = 256 << 20;
 pub const INSTRUCTION_BUDGET: i64 = 50_000_000;
 /// The budget is counted in steps of this many instructions.
 const HOOK_STEP: u32 = 10_000;
+/// Frames an overrun looks through for the game's own line.
+const MAX_FRAMES_SEARCHED: usize = 64;
 
 /// Everything a VM is made from; shared by all VMs of one engine.
 pub struct Script {
@@ -111,6 +113,7 @@ pub const ENGINE_FUNCTIONS: &[&str] = &[
     "action_kind",
     "random_action",
     "sample_chance",
+    "chance_name",
 ];
 
 /// host.lua's shortcuts, kept with the engine's functions.
@@ -183,20 +186,24 @@ impl Vm {
     fn load(&self, script: &Script) -> Result<(Function, Table), String> {
         let (charge, shape) =
             limits::host_functions(&self.lua, self.budget.clone()).map_err(|e| self.fail(&e))?;
-        self.run(|| {
+        let raw: Table = self.run(|| {
             self.lua
                 .load(include_str!("limits.lua"))
                 .set_name("=limits.lua")
                 .set_mode(ChunkMode::Text)
-                .call::<()>((charge, shape))
+                .call((charge, shape))
         })?;
         let model = self.json_to_lua(&script.model).map_err(|e| self.fail(&e))?;
+        let rawset = self
+            .lua
+            .create_function(|_, (t, k, v): (Table, Value, Value)| t.raw_set(k, v))
+            .map_err(|e| self.fail(&e))?;
         let copy: Function = self.run(|| {
             self.lua
                 .load(include_str!("prelude.lua"))
                 .set_name("=prelude.lua")
                 .set_mode(ChunkMode::Text)
-                .call(model)
+                .call((model, rawset, raw))
         })?;
         let api: Value = self.run(|| {
             self.lua
@@ -218,20 +225,59 @@ impl Vm {
     /// Runs one call from the host under a fresh instruction budget.
     pub fn run<R>(&self, call: impl FnOnce() -> mlua::Result<R>) -> Result<R, String> {
         self.budget.store(INSTRUCTION_BUDGET, Ordering::Relaxed);
-        call().map_err(|e| self.fail(&e))
+        call().map_err(|e| self.report(&e))
     }
 
-    /// Calls `f` with the host's generator lent to the script as its last argument.
+    /// [`Vm::run`] for a call of the script's function `name` (or of host.lua's helper for
+    /// it): a value it returned that the host cannot read is an error at the function (the
+    /// line it starts on), not at a line the budget's hook happened to see last.
+    pub fn run_fn<R>(
+        &self,
+        name: &str,
+        f: &Function,
+        call: impl FnOnce() -> mlua::Result<R>,
+    ) -> Result<R, String> {
+        self.budget.store(INSTRUCTION_BUDGET, Ordering::Relaxed);
+        call().map_err(|e| match e {
+            mlua::Error::FromLuaConversionError { .. } => {
+                let place = self.place(self.functions.get(name).unwrap_or(f));
+                format!(
+                    "{place}: `{name}` returned what printplay cannot read: {}",
+                    describe(&e)
+                )
+            }
+            e => self.report(&e),
+        })
+    }
+
+    fn report(&self, e: &mlua::Error) -> String {
+        {
+            let text = self.fail(e);
+            // The call ran over its budget, whatever error ended it (an error handler of
+            // xpcall that itself ran out): the reader learns why.
+            if self.budget.load(Ordering::Relaxed) <= 0 && !text.contains("budget") {
+                format!(
+                    "{text} (after running over its budget of {INSTRUCTION_BUDGET} Lua instructions in one call)"
+                )
+            } else {
+                text
+            }
+        }
+    }
+
+    /// Calls `f` with the host's generator lent to the script as its last argument;
+    /// `name` is the script's function that `f` is or calls (for errors; see [`Vm::run_fn`]).
     pub fn with_rng<R: mlua::FromLuaMulti>(
         &self,
         f: &Function,
+        name: &str,
         args: impl IntoLuaMulti,
         rng: &mut ChaCha8Rng,
     ) -> Result<R, String> {
         self.set_rng(rng)?;
         let mut args = args.into_lua_multi(&self.lua).map_err(|e| self.fail(&e))?;
         args.push_back(Value::UserData(self.rng.clone()));
-        let out = self.run(|| f.call::<R>(args));
+        let out = self.run_fn(name, f, || f.call::<R>(args));
         let back = self.rng.borrow::<LuaRng>().map_err(|e| self.fail(&e))?;
         *rng = back.0.clone();
         out
@@ -243,14 +289,28 @@ impl Vm {
         Ok(())
     }
 
-    /// An error as a diagnostic naming the script and a line.
+    /// An error as a diagnostic naming the script and a line: the line of the game's own
+    /// files (engine.lua and the modules it requires) where it happened, or, for an error
+    /// inside the sandbox's wrappers (limits.lua, host.lua, prelude.lua) or a library
+    /// function, the line of the game's file that called them.
     pub fn fail(&self, e: &mlua::Error) -> String {
-        let text = describe(e);
-        if text.contains(SCRIPT_FILE) || text.contains(".lua:") {
-            text
-        } else {
-            let line = self.last_line.load(Ordering::Relaxed);
-            format!("{}:{line}: {text} (near this line)", self.label)
+        let (first, frames) = error_parts(e);
+        let first = readable_error_value(&first);
+        if let Some((src, _, _)) = position(&first)
+            && !internal_source(src)
+        {
+            return first;
+        }
+        let text = match position(&first) {
+            Some((_, _, rest)) => rest.to_string(),
+            None => first.clone(),
+        };
+        match frames.iter().find_map(|f| game_frame(f)) {
+            Some((src, line)) => format!("{src}:{line}: {text}"),
+            None => {
+                let line = self.last_line.load(Ordering::Relaxed);
+                format!("{}:{line}: {text} (near this line)", self.label)
+            }
         }
     }
 
@@ -344,8 +404,12 @@ fn make_require(lua: &Lua, dir: &Path) -> mlua::Result<Function> {
                 "require `{name}`: a module is named by letters, digits, `_` and `.` and lives in the game folder"
             )));
         }
-        let path = dir.join(format!("{}.lua", name.replace('.', "/")));
-        let text = std::fs::read_to_string(&path)
+        let rel = format!("{}.lua", name.replace('.', "/"));
+        let path = dir.join(&rel);
+        // Nothing outside the game folder is read, through a link either.
+        let real = crate::model::paths::resolve_in(&dir, &rel)
+            .map_err(|e| at_caller(lua, format!("require `{name}`: {e}")))?;
+        let text = std::fs::read_to_string(&real)
             .map_err(|e| at_caller(lua, format!("require `{name}`: {}: {e}", path.display())))?;
         let value: Value = lua
             .load(text)
@@ -386,13 +450,27 @@ fn install_budget(
 ) -> mlua::Result<()> {
     lua.set_global_hook(
         HookTriggers::new().every_nth_instruction(HOOK_STEP),
-        move |_, debug| {
+        move |lua, debug| {
             let line = debug.current_line().unwrap_or(0);
             last_line.store(line, Ordering::Relaxed);
             if budget.fetch_sub(i64::from(HOOK_STEP), Ordering::Relaxed) > i64::from(HOOK_STEP) {
                 return Ok(VmState::Continue);
             }
-            let src = debug.source().short_src.map(|s| s.to_string()).unwrap_or_default();
+            // The overrun is placed at the game's own line on the stack, not at a line of
+            // the sandbox's wrappers the loop happened to be in.
+            let here = (
+                debug.source().short_src.map(|s| s.to_string()).unwrap_or_default(),
+                line,
+            );
+            let (src, line) = (0..MAX_FRAMES_SEARCHED)
+                .map_while(|level| {
+                    lua.inspect_stack(level, |d| {
+                        let src = d.source().short_src.map(|s| s.to_string()).unwrap_or_default();
+                        (src, d.current_line().unwrap_or(0))
+                    })
+                })
+                .find(|(src, line)| !internal_source(src) && *line > 0)
+                .unwrap_or(here);
             Err(mlua::Error::runtime(format!(
                 "{src}:{line}: ran over its budget of {INSTRUCTION_BUDGET} Lua instructions in one call (an endless loop?)"
             )))
@@ -414,6 +492,85 @@ pub fn describe(e: &mlua::Error) -> String {
             )
         }
         other => other.to_string().lines().next().unwrap_or("").to_string(),
+    }
+}
+
+/// An error's first line and the frames of its tracebacks, innermost first (a callback's
+/// error carries the traceback of where it was raised; a Lua error, mlua's handler's).
+fn error_parts(e: &mlua::Error) -> (String, Vec<String>) {
+    match e {
+        mlua::Error::CallbackError { cause, traceback } => {
+            let (first, mut frames) = error_parts(cause);
+            frames.extend(traceback_frames(traceback));
+            (first, frames)
+        }
+        mlua::Error::RuntimeError(msg) => {
+            let first = msg.lines().next().unwrap_or("").to_string();
+            (first, traceback_frames(msg))
+        }
+        other => (describe(other), Vec::new()),
+    }
+}
+
+/// The frames of the traceback in `text` (the lines after `stack traceback:`).
+fn traceback_frames(text: &str) -> Vec<String> {
+    match text.split_once("stack traceback:") {
+        Some((_, frames)) => frames
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(String::from)
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+/// A frame `src:line: in ...` of a file of the game (not the sandbox's own chunks, not C).
+fn game_frame(frame: &str) -> Option<(&str, usize)> {
+    let (place, _) = frame.split_once(": in ")?;
+    let (src, line) = place.rsplit_once(':')?;
+    let line = line.parse::<usize>().ok()?;
+    (!internal_source(src) && line > 0).then_some((src, line))
+}
+
+/// Where a message says it happened: `src:line: rest`.
+fn position(message: &str) -> Option<(&str, usize, &str)> {
+    let mut from = 0;
+    while let Some(i) = message[from..].find(':').map(|i| i + from) {
+        let after = &message[i + 1..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && after[digits..].starts_with(": ") {
+            let line = after[..digits].parse().ok()?;
+            return Some((&message[..i], line, &after[digits + 2..]));
+        }
+        from = i + 1;
+    }
+    None
+}
+
+/// The sandbox's own chunks, library functions and code given to the VM without a file name.
+fn internal_source(src: &str) -> bool {
+    matches!(src, "limits.lua" | "host.lua" | "prelude.lua" | "[C]" | "?")
+        || src.starts_with("[string")
+        || src.starts_with("(...")
+}
+
+/// An error value that is not a message (`error({})`) reads as Lua prints it, with the
+/// value's address; it says instead what was raised.
+fn readable_error_value(first: &str) -> String {
+    let address = |rest: &str| {
+        rest.strip_prefix("0x")
+            .is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()))
+    };
+    match first.split_once(": ") {
+        Some((kind, rest))
+            if matches!(kind, "table" | "function" | "userdata" | "thread") && address(rest) =>
+        {
+            format!(
+                "error was given a {kind}, not a message; give it the words a designer should read: error(\"...\")"
+            )
+        }
+        _ => first.to_string(),
     }
 }
 
@@ -456,6 +613,11 @@ mod tests {
                 "local t = table.move({ 1, 2, 3 }, 1, 3, 2) return table.concat({ table.unpack(t) }, \",\")",
                 "1,1,2,3",
             ),
+            // Classes: metatables changed after use, and given metatables of their own.
+            (
+                "local Base = {} Base.__index = Base function Base.hi() return \"hi\" end local Derived = setmetatable({}, { __index = Base }) Derived.__index = Derived local o = setmetatable({}, Derived) Derived.extra = 1 setmetatable(Derived, { __index = Base }) return o.hi() .. o.extra .. tostring(3) .. (\"%s\"):format(setmetatable({}, { __tostring = function() return \"!\" end }))",
+                "hi13!",
+            ),
         ];
         for (code, want) in cases {
             let code = if code.contains("return") {
@@ -465,6 +627,76 @@ mod tests {
             };
             assert_eq!(eval(&vm, &code).as_deref(), Ok(want), "{code}");
         }
+    }
+
+    #[test]
+    fn next_and_pairs_visit_keys_in_a_fixed_order() {
+        let script = Script {
+            dir: std::env::temp_dir(),
+            source: "return {}".into(),
+            model: serde_json::json!({ "b": 1, "a": { "y": 1, "x": 2 }, "c": [5, 6] }),
+        };
+        let vm = Vm::new(&script).expect("an empty engine loads");
+        let t = "local t = { b = 1, a = 2, [3] = \"x\", [1] = \"y\", [true] = 0, [2.5] = 1 } ";
+        let cases = [
+            (
+                "local out = {} for k in pairs(t) do out[#out + 1] = tostring(k) end return table.concat(out, \",\")",
+                "true,1,2.5,3,a,b",
+            ),
+            (
+                "local out, k = {}, next(t) while k ~= nil do out[#out + 1] = tostring(k) k = next(t, k) end return table.concat(out, \",\")",
+                "true,1,2.5,3,a,b",
+            ),
+            // Keys removed during a traversal are skipped, as in Lua.
+            (
+                "for k in next, t do t[k] = nil end return tostring(next(t))",
+                "nil",
+            ),
+            (
+                "local n = 0 for _ in next, t do for _ in next, t do n = n + 1 end end return tostring(n)",
+                "36",
+            ),
+            ("return tostring(next({}))", "nil"),
+            // The key after one that is gone, as when a traversal removes keys and an inner
+            // one (`next(t) == nil`) interrupts it.
+            ("return next(t, \"aa\")", "b"),
+            (
+                "local n = 0 for k in next, t do t[k] = nil if next(t) == nil then n = n + 10 end n = n + 1 end return tostring(n)",
+                "16",
+            ),
+            (
+                "local out = {} for k, v in pairs(model) do out[#out + 1] = k end for k in next, model.a do out[#out + 1] = k end return table.concat(out, \",\")",
+                "a,b,c,x,y",
+            ),
+        ];
+        for (code, want) in cases {
+            let code = format!("{t}{code}");
+            assert_eq!(eval(&vm, &code).as_deref(), Ok(want), "{code}");
+        }
+    }
+
+    #[test]
+    fn error_positions_are_read_from_messages_and_tracebacks() {
+        assert_eq!(
+            position("data/g/engine.lua:12: boom: 3: x"),
+            Some(("data/g/engine.lua", 12, "boom: 3: x"))
+        );
+        assert_eq!(
+            position("C:\\g\\engine.lua:4: x"),
+            Some(("C:\\g\\engine.lua", 4, "x"))
+        );
+        assert_eq!(position("no place"), None);
+        assert_eq!(
+            game_frame("data/g/engine.lua:7: in function 'f'"),
+            Some(("data/g/engine.lua", 7))
+        );
+        assert_eq!(game_frame("limits.lua:7: in function 'string.byte'"), None);
+        assert_eq!(game_frame("[C]: in function 'error'"), None);
+        assert_eq!(
+            readable_error_value("table: 0x55d0c0ffee00"),
+            "error was given a table, not a message; give it the words a designer should read: error(\"...\")"
+        );
+        assert_eq!(readable_error_value("table: custom"), "table: custom");
     }
 
     #[test]
