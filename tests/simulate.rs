@@ -1245,3 +1245,53 @@ fn the_win_rate_chart_accounts_for_every_game() {
         }
     }
 }
+
+/// `replay --json` gives the table as data: typed fields for the shared areas (numbers as
+/// numbers, the board or map cell by cell) and, for the observing seat only, its hand; the
+/// words stay beside them.
+#[test]
+fn replay_json_gives_the_table_as_data() {
+    for (slug, shared, hand) in [
+        ("capek-golems", "auction_house", "hand"),
+        ("the-search", "map", "hand"),
+        ("aether", "board", "behind_the_screen"),
+    ] {
+        let game = load_game(Path::new("data"), slug).unwrap();
+        let o = opts(3, &["random"]);
+        let r = replay(&game, &o, 1, Some("1")).unwrap();
+        let json: Value = serde_json::from_str(&r.to_json()).unwrap();
+        let steps = json["steps"].as_array().unwrap();
+        assert!(steps.len() > 5, "{slug}");
+        for step in steps.iter().take(40) {
+            let table = &step["after"];
+            let data = &table["public_data"];
+            assert!(
+                data[shared].is_array() || data[shared].is_object(),
+                "{slug}: {data}"
+            );
+            assert!(
+                data["turn"].is_u64(),
+                "{slug}: the turn is a number: {data}"
+            );
+            assert!(table["public"].is_string(), "{slug}: the words stay");
+            // The observer is seat 1: its hand, as data, and no other.
+            let hands = table["hands"].as_array().unwrap();
+            assert_eq!(hands.len(), 1, "{slug}");
+            assert_eq!(hands[0]["seat"], 1);
+            assert!(!hands[0]["data"][hand].is_null(), "{slug}: {}", hands[0]);
+        }
+        // Every seat's public counts are numbers.
+        let last = &steps.last().unwrap()["after"]["public_data"];
+        let seats = ["players", "sides", "seats"]
+            .iter()
+            .find_map(|k| last[*k].as_array())
+            .unwrap_or_else(|| panic!("{slug}: no seats in {last}"));
+        assert_eq!(seats.len(), 2, "{slug}");
+        for seat in seats {
+            let counts = ["hand_size", "tiles_behind_screen"]
+                .iter()
+                .find_map(|k| seat[*k].as_u64());
+            assert!(counts.is_some(), "{slug}: {seat}");
+        }
+    }
+}

@@ -95,6 +95,19 @@ pub trait State: Clone + Send + Sync + 'static {
         String::new()
     }
 
+    /// [`State::public_view`] as data: typed fields per shared area (the board or map, the
+    /// tracks, each pile's size, each seat's public counts), for `replay --json` and anything
+    /// that shows the table to a program. `Null` (the default): only the words are offered.
+    fn public_data(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+
+    /// [`State::private_view`] as data: what only `seat` sees (its hand, the cards it has
+    /// looked at). `Null` (the default): only the words.
+    fn private_data(&self, _seat: Player) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+
     /// What only `seat` sees (its hand, the cards it has looked at), in words. The default is
     /// the seat's whole [`State::observation`].
     fn private_view(&self, seat: Player) -> String {

@@ -75,6 +75,10 @@ pub struct Table {
     pub public: String,
     /// The hands the observer may see, by seat (0-based), in seat order.
     pub hands: Vec<(Player, String)>,
+    /// The same as data ([`State::public_data`]; `Null` where the engine gives only words).
+    pub public_data: serde_json::Value,
+    /// The hands the observer may see as data ([`State::private_data`]), in seat order.
+    pub hands_data: Vec<(Player, serde_json::Value)>,
 }
 
 /// One move or chance outcome as an observer knows it.
@@ -134,13 +138,14 @@ pub fn seen<S: State>(before: &S, action: S::Action, after: &S, observer: Observ
 /// The table as `observer` sees it: the public view and the hands it may see. For an engine
 /// without a public view, each visible seat's whole observation stands for its hand.
 pub fn table<S: State>(state: &S, observer: Observer) -> Table {
-    let hands = (0..state.num_players())
+    let seen: Vec<Player> = (0..state.num_players())
         .filter(|&p| observer.sees_hand(p))
-        .map(|p| (p, state.private_view(p)))
         .collect();
     Table {
         public: state.public_view(),
-        hands,
+        hands: seen.iter().map(|&p| (p, state.private_view(p))).collect(),
+        public_data: state.public_data(),
+        hands_data: seen.iter().map(|&p| (p, state.private_data(p))).collect(),
     }
 }
 

@@ -19,12 +19,17 @@ pub struct SeatView {
     pub seat: usize,
     pub name: String,
     pub view: String,
+    /// The hand as data (typed fields), where the engine gives it; `null` otherwise.
+    pub data: serde_json::Value,
 }
 
 /// The table at one moment: what everybody sees and the hands the observer sees.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Table {
     pub public: String,
+    /// What everybody sees as data (typed fields per shared area), where the engine gives
+    /// it; `null` otherwise.
+    pub public_data: serde_json::Value,
     pub hands: Vec<SeatView>,
 }
 
@@ -136,10 +141,7 @@ pub fn replay(
                     Observer::Public => "public".into(),
                     Observer::Omniscient => "omniscient".into(),
                 },
-                setup: recorder.setup.unwrap_or_else(|| Table {
-                    public: String::new(),
-                    hands: Vec::new(),
-                }),
+                setup: recorder.setup.unwrap_or_else(Table::empty),
                 steps: recorder.steps,
                 moves: result.moves,
                 turns: result.turns,
@@ -208,10 +210,7 @@ impl<'a, S: State> Recorder<'a, S> {
                 by,
                 action: String::new(),
                 events: Vec::new(),
-                after: Table {
-                    public: String::new(),
-                    hands: Vec::new(),
-                },
+                after: Table::empty(),
             });
             self.before = Some((s.clone(), action));
         }
@@ -237,15 +236,28 @@ impl<'a, S: State> Recorder<'a, S> {
         let t = view::table(s, self.observer);
         Table {
             public: t.public,
+            public_data: t.public_data,
             hands: t
                 .hands
                 .into_iter()
-                .map(|(p, view)| SeatView {
+                .zip(t.hands_data)
+                .map(|((p, view), (_, data))| SeatView {
                     seat: p + 1,
                     name: self.names[p].clone(),
                     view,
+                    data,
                 })
                 .collect(),
+        }
+    }
+}
+
+impl Table {
+    fn empty() -> Table {
+        Table {
+            public: String::new(),
+            public_data: serde_json::Value::Null,
+            hands: Vec::new(),
         }
     }
 }

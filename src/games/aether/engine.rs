@@ -902,6 +902,69 @@ impl State for AetherState {
         format!("behind the screen: {}", self.counts_text(self.hand(seat)))
     }
 
+    /// [`State::public_view`] as data: the turn, the board hex by hex (its aether tile and
+    /// value, or its element tile, and the elemental on it with its strength), the bag and
+    /// each seat's counts.
+    fn public_data(&self) -> serde_json::Value {
+        let hexes: Vec<serde_json::Value> = self
+            .board()
+            .coords
+            .iter()
+            .enumerate()
+            .map(|(cell, &(q, r))| {
+                let (kind, value, element) = match (self.board().roles[cell], self.tile(cell)) {
+                    (CellRole::Aether(i), _) => (
+                        "aether",
+                        Some(self.board().aether[usize::from(i)].value),
+                        None,
+                    ),
+                    (_, Some(t)) => ("element", None, Some(self.element_name(t))),
+                    _ => ("empty", None, None),
+                };
+                let elemental = self.elemental(cell).map(|o| {
+                    serde_json::json!({ "colour": self.colour(o), "strength": self.strength(cell) })
+                });
+                serde_json::json!({
+                    "q": q,
+                    "r": r,
+                    "kind": kind,
+                    "value": value,
+                    "element": element,
+                    "elemental": elemental,
+                })
+            })
+            .collect();
+        let seats: Vec<serde_json::Value> = (0..usize::from(self.players))
+            .map(|p| {
+                serde_json::json!({
+                    "colour": self.colour(p),
+                    "tiles_behind_screen": self.hand_total(p),
+                    "elementals_unused": self.supply[p],
+                    "elementals_sacrificed": self.sacrificed[p],
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "turn": self.turns + u32::from(matches!(self.phase, Phase::Act)),
+            "to_act": (!matches!(self.phase, Phase::Over)).then(|| self.colour(self.current())),
+            "empty_hexes": self.empties,
+            "bag": self.bag_total(),
+            "board": hexes,
+            "seats": seats,
+        })
+    }
+
+    /// The tiles behind `seat`'s screen, by element.
+    fn private_data(&self, seat: Player) -> serde_json::Value {
+        let tiles: serde_json::Map<String, serde_json::Value> = self
+            .hand(seat)
+            .iter()
+            .enumerate()
+            .map(|(e, &n)| (self.element_name(e as u8).to_string(), n.into()))
+            .collect();
+        serde_json::json!({ "behind_the_screen": tiles })
+    }
+
     fn determinize(&self, observer: Player, rng: &mut ChaCha8Rng) -> Self {
         let mut s = self.clone();
         let e = self.elements();

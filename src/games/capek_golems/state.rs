@@ -951,6 +951,14 @@ impl State for CapekState {
         super::views::private_view(self, seat)
     }
 
+    fn public_data(&self) -> serde_json::Value {
+        super::views::public_data(self)
+    }
+
+    fn private_data(&self, seat: Player) -> serde_json::Value {
+        super::views::private_data(self, seat)
+    }
+
     fn end_reason(&self) -> Option<&'static str> {
         if self.winner.is_some() {
             Some("golem activated")

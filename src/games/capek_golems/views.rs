@@ -75,3 +75,60 @@ pub fn public_view(s: &CapekState) -> String {
 pub fn private_view(s: &CapekState, seat: Player) -> String {
     format!("hand: {}\n", names(s, s.hands[seat]))
 }
+
+/// The cards of a set of card bits, by name, as data.
+fn names_data(state: &CapekState, set: u64) -> Vec<&str> {
+    (0..64u8)
+        .filter(|&c| set & (1u64 << c) != 0)
+        .map(|c| state.rules.card_names[usize::from(c)].as_str())
+        .collect()
+}
+
+/// [`public_view`] as data: the turn, the outrage track, the Auction House space by space,
+/// the piles, and each player's golem cards and hand size.
+pub fn public_data(s: &CapekState) -> serde_json::Value {
+    let auction: Vec<serde_json::Value> = s
+        .auction()
+        .iter()
+        .zip(&s.rules.prices)
+        .map(|(&card, price)| {
+            serde_json::json!({
+                "price": price,
+                "card": s.rules.card_names.get(usize::from(card)),
+            })
+        })
+        .collect();
+    let players: Vec<serde_json::Value> = (0..usize::from(s.players))
+        .map(|p| {
+            let golems: Vec<serde_json::Value> = (0..s.rules.golems[p].len())
+                .map(|g| {
+                    serde_json::json!({
+                        "golem": s.rules.golem_names[p][g],
+                        "research": s.research[p][g],
+                        "research_needed": s.rules.golems[p][g].research,
+                        "set": s.set_done(p, g),
+                    })
+                })
+                .collect();
+            serde_json::json!({
+                "player": p + 1,
+                "hand_size": s.hands[p].count_ones(),
+                "golems": golems,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "turn": s.turns,
+        "to_act": s.current + 1,
+        "outrage": { "value": s.outrage, "max": s.rules.outrage_max },
+        "auction_house": auction,
+        "draw_pile": s.draw.count_ones(),
+        "discard_pile": names_data(s, s.discard),
+        "players": players,
+    })
+}
+
+/// [`private_view`] as data: the cards in `seat`'s hand.
+pub fn private_data(s: &CapekState, seat: Player) -> serde_json::Value {
+    serde_json::json!({ "hand": names_data(s, s.hands[seat]) })
+}

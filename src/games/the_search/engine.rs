@@ -1772,6 +1772,14 @@ impl State for SearchState {
         super::views::private_view(self, seat)
     }
 
+    fn public_data(&self) -> serde_json::Value {
+        super::views::public_data(self)
+    }
+
+    fn private_data(&self, seat: Player) -> serde_json::Value {
+        super::views::private_data(self, seat)
+    }
+
     fn hidden_events(&self, before: &Self, _observer: Option<Player>) -> Vec<String> {
         super::views::hidden_events(before, self)
     }

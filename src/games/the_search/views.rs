@@ -131,3 +131,85 @@ fn drawn(before: &SearchState, after: &SearchState, side: Side) -> usize {
     let refilled = old_discard.saturating_sub(new_discard);
     (old_draw + refilled).saturating_sub(new_draw)
 }
+
+/// A side's cards as data: each kind once, with how many.
+fn kinds_data(state: &SearchState, side: Side, cards: &[u8]) -> serde_json::Value {
+    let kinds = &state.table().rules.kinds[side.index()];
+    (0..kinds.len() as u8)
+        .filter_map(|k| {
+            let n = cards.iter().filter(|&&c| c == k).count();
+            (n > 0).then(|| serde_json::json!({ "card": kinds[usize::from(k)].name, "count": n }))
+        })
+        .collect()
+}
+
+/// [`public_view`] as data: the turn, the map cell by cell, the hospital and each side's
+/// piles.
+pub fn public_data(state: &SearchState) -> serde_json::Value {
+    let grid = &state.table().grid;
+    let police: Vec<u8> = state.officer_cells().collect();
+    let cells: Vec<serde_json::Value> = (0..grid.rows * grid.columns)
+        .map(|c| {
+            let bit = 1u64 << c;
+            let icon = if state.scenes() & bit != 0 {
+                "crime-scene"
+            } else if state.sewers() & bit != 0 {
+                "sewer"
+            } else if state.stations() & bit != 0 {
+                "police-station"
+            } else {
+                "street"
+            };
+            serde_json::json!({
+                "cell": grid.cell_name(c),
+                "icon": icon,
+                "marked": state.marked() & bit != 0,
+                "criminal": state.criminal() == Some(c),
+                "officers": police.iter().filter(|&&o| o == c).count(),
+                "barricade": state.barricade_mask() & bit != 0,
+            })
+        })
+        .collect();
+    let (moves, plays, extra) = state.turn_state();
+    let sides: Vec<serde_json::Value> = [Side::Criminal, Side::Police]
+        .into_iter()
+        .map(|side| {
+            let (hand, draw, discard) = state.pile_sizes(side);
+            serde_json::json!({
+                "side": side.name(),
+                "hand_size": hand,
+                "draw_pile": draw,
+                "discard_pile": discard,
+                "discards": kinds_data(state, side, state.discards(side)),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "turn": state.stats_turns() + 1,
+        "to_act": state.side_to_act().map(|s| s.name()),
+        "moves_left": moves,
+        "plays_left": plays,
+        "extra_draws": extra,
+        "to_do": state.pending(),
+        "map": { "columns": grid.columns, "rows": grid.rows, "cells": cells },
+        "officers_in_hospital": state.wounded(),
+        "sides": sides,
+    })
+}
+
+/// [`private_view`] as data: the side's hand and the top of its draw pile where it looked.
+pub fn private_data(state: &SearchState, seat: Player) -> serde_json::Value {
+    let side = side_of(seat);
+    let kinds = &state.table().rules.kinds[side.index()];
+    let top: Vec<&str> = state
+        .known_top(side)
+        .iter()
+        .rev()
+        .map(|&k| kinds[usize::from(k)].name.as_str())
+        .collect();
+    serde_json::json!({
+        "side": side.name(),
+        "hand": kinds_data(state, side, state.hand(side)),
+        "draw_pile_top_first": top,
+    })
+}
