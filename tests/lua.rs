@@ -576,7 +576,7 @@ fn player_counts_outside_the_games_range_are_refused() {
         let mut args = vec!["--data", dir, command, SLUG, "--players", players];
         match command {
             "play" => args.extend(["--seat", "all", "--seed", "1"]),
-            "replay" => args.extend(["--game", "0"]),
+            "replay" => args.extend(["--game", "1"]),
             _ => args.extend(["--games", "2", "--no-charts"]),
         }
         let run = common::run_in(data.path(), &args);

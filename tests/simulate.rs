@@ -639,7 +639,7 @@ fn variants_without_a_game_lists_every_game() {
         "fewer than 2 cards should draw 2; a later one says they may.",
         "during a 2-card move marks it too",
         "wounding all 4 officers",
-        "players 1 and 3 then play against 2 and 4",
+        "the first and third players then play against the second and fourth",
     ] {
         assert!(text.contains(filled), "{filled} missing:\n{text}");
     }

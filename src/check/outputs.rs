@@ -121,8 +121,29 @@ fn first_not_xml(text: &str, from: usize) -> Option<Range<usize>> {
         .map(|(at, c)| from + at..from + at + c.len_utf8())
 }
 
+/// The first character XML cannot carry in a value of the data: any text, or text inside a
+/// list or table.
+fn value_not_xml(v: &toml::Value) -> Option<char> {
+    match v {
+        toml::Value::String(t) => t.chars().find(|&c| not_xml(c)),
+        toml::Value::Array(a) => a.iter().find_map(value_not_xml),
+        toml::Value::Table(t) => t.values().find_map(value_not_xml),
+        _ => None,
+    }
+}
+
+/// The first character XML cannot carry among texts.
+fn texts_not_xml<'t>(texts: impl IntoIterator<Item = &'t String>) -> Option<char> {
+    texts
+        .into_iter()
+        .find_map(|t| t.chars().find(|&c| not_xml(c)))
+}
+
 /// What drew one face, to place a face that does not read.
 struct Drawn<'a> {
+    /// A character of its data that SVG cannot carry (a face drops it, but the data still
+    /// holds a mistake a designer must remove).
+    bad: Option<char>,
     svg: &'a str,
     size: (f64, f64),
     /// The template that drew it.
@@ -148,7 +169,19 @@ pub fn unreadable_faces(game: &Game, faces: &Faces) -> Vec<Problem> {
             let Some(card) = deck.cards.iter().find(|x| x.id.get_ref() == &c.id) else {
                 continue;
             };
+            let bad = texts_not_xml(
+                std::iter::once(&card.name)
+                    .chain(card.names.values())
+                    .chain(card.text.iter())
+                    .chain(card.texts.values()),
+            )
+            .or_else(|| {
+                card.fields
+                    .values()
+                    .find_map(|v| value_not_xml(v.get_ref()))
+            });
             drawn.push(Drawn {
+                bad,
                 svg: &c.svg,
                 size: d.size,
                 template: deck.template.clone(),
@@ -158,6 +191,7 @@ pub fn unreadable_faces(game: &Game, faces: &Faces) -> Vec<Problem> {
             });
         }
         drawn.push(Drawn {
+            bad: texts_not_xml(std::iter::once(&deck.name).chain(deck.names.values())),
             svg: &d.back,
             size: d.size,
             template: d.back_template.clone(),
@@ -177,6 +211,7 @@ pub fn unreadable_faces(game: &Game, faces: &Faces) -> Vec<Problem> {
             "piece".to_string()
         };
         drawn.push(Drawn {
+            bad: texts_not_xml(std::iter::once(&piece.name).chain(piece.names.values())),
             svg: &p.svg,
             size: p.size,
             template,
@@ -190,10 +225,19 @@ pub fn unreadable_faces(game: &Game, faces: &Faces) -> Vec<Problem> {
         .filter_map(|d| svg_error(&sheets::single_face(d.svg, d.size)).map(|e| (d, e)))
         .collect();
     let mut out: Vec<Problem> = Vec::new();
+    // A face drops what SVG cannot carry (`render::xml_escape`), so it still reads; the data
+    // holding such a character is reported all the same, at the character.
+    for d in &drawn {
+        if let Some(c) = d.bad {
+            out.push(character_problem(d, c));
+        }
+    }
     let mut blamed_templates: Vec<String> = Vec::new();
     for (d, error) in failed {
-        if d.svg.chars().any(not_xml) {
-            out.push(character_problem(d));
+        if let Some(c) = d.svg.chars().find(|&c| not_xml(c)) {
+            if d.bad.is_none() {
+                out.push(character_problem(d, c));
+            }
         } else if !blamed_templates.contains(&d.template) {
             blamed_templates.push(d.template.clone());
             out.push(template_problem(game, &d.template, &d.what, &error));
@@ -308,11 +352,10 @@ const SVG_NS: &str = "http://www.w3.org/2000/svg";
 
 /// A face that holds a character SVG cannot carry: placed at that character on its
 /// spreadsheet row, else at the card, deck or piece (a TOML escape such as `\u0000`).
-fn character_problem(d: &Drawn) -> Problem {
-    let bad = d.svg.chars().find(|&c| not_xml(c)).unwrap_or('\0');
+fn character_problem(d: &Drawn, bad: char) -> Problem {
     let message = format!(
-        "{} holds the character U+{:04X}, which SVG cannot carry, so its face cannot be \
-         printed: remove it from the data",
+        "{} holds the character U+{:04X}, which SVG cannot carry, so its face cannot \
+         print it: remove it from the data",
         d.what, bad as u32
     );
     // TOML cannot hold such a character unescaped, so it stands as written only in a
