@@ -489,16 +489,24 @@ how to read this:
   first-seat advantage  how many points (per 100 decided games) the first seat wins above an
                  even share; near 0 means moving first does not matter.";
 
+/// A share (0 to 1) as the percentage every report and chart prints, rounded once to one
+/// decimal, halves away from zero: the same share prints the same wherever it appears (the
+/// shared-loss rate and the end reason that is the shared loss both print 62.1 %, where
+/// `100 * n / games` and `rate * 100` once printed 62.0 % and 62.1 %).
+pub fn percent(share: f64) -> f64 {
+    (share * 1000.0).round() / 10.0
+}
+
 fn pct(n: u64, of: u64) -> f64 {
-    100.0 * n as f64 / of.max(1) as f64
+    percent(n as f64 / of.max(1) as f64)
 }
 
 fn rate(r: &Rate) -> String {
     format!(
         "{:>7.1} %  {:>6.1} - {:>5.1} %",
-        r.rate * 100.0,
-        r.low * 100.0,
-        r.high * 100.0
+        percent(r.rate),
+        percent(r.low),
+        percent(r.high)
     )
 }
 
@@ -654,4 +662,27 @@ pub fn merge_files(files: &[(String, SimFile)]) -> Result<SimFile, String> {
     }
     let runs = runs.into_iter().map(RunReport::normalised).collect();
     Ok(SimFile::new(first.compare.clone(), runs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_share_prints_the_same_wherever_it_appears() {
+        // 1241 shared losses in 2000 games: the rate line and the end-reason line once gave
+        // 62.1 % and 62.0 % (`rate * 100` against `100 * n / games`).
+        let rate = Rate::of(1241.0, 2000.0);
+        assert_eq!(percent(rate.rate), 62.1);
+        assert_eq!(pct(1241, 2000), 62.1);
+        for n in 0..=2000u64 {
+            let share = Rate::of(n as f64, 2000.0).rate;
+            assert_eq!(pct(n, 2000), percent(share), "{n}");
+            assert_eq!(
+                format!("{:.1}", pct(n, 2000)),
+                format!("{:.1}", percent(share))
+            );
+        }
+        assert_eq!(percent(0.0005), 0.1, "halves away from zero");
+    }
 }

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use super::report::{Rate, RunReport, SimFile};
+use super::report::{Rate, RunReport, SimFile, percent};
 use crate::output::write_atomic;
 
 const W: f64 = 640.0;
@@ -173,9 +173,9 @@ pub fn win_rates(run: &RunReport) -> String {
             ph * r.rate,
             if i < outcomes { "#6c9a5b" } else { "#8a8fb5" },
             escape(label),
-            r.rate * 100.0,
-            r.low * 100.0,
-            r.high * 100.0,
+            percent(r.rate),
+            percent(r.low),
+            percent(r.high),
             y(r.high),
             y(r.low),
             x - 6.0,
@@ -188,7 +188,7 @@ pub fn win_rates(run: &RunReport) -> String {
             escape(label),
             x + 8.0,
             (y(r.rate) - 3.0).max(TOP + 10.0),
-            r.rate * 100.0
+            percent(r.rate)
         );
     }
     axes(&mut out, "100 %", "", "");

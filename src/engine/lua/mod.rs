@@ -673,8 +673,14 @@ impl State for LuaState {
     /// The script's optional `chance_name(state, action, observer)`, `observer` a seat from
     /// 1 or nil for an onlooker who sees every hand; without it, `action_name`.
     fn chance_name(&self, action: i64, observer: Option<Player>) -> String {
+        // Without the script's own wording, a seat is told only that chance decided
+        // something, as the Rust engines' default: an outcome may go into another seat's
+        // hidden hand, and only the script could say which are public.
         let Some(f) = optional_fn(&self.vm, "chance_name") else {
-            return self.action_name(action);
+            return match observer {
+                None => self.action_name(action),
+                Some(_) => crate::engine::view::UNNAMED_CHANCE.to_string(),
+            };
         };
         if self.failed() {
             return format!("outcome {action}");
