@@ -77,7 +77,7 @@ fn contrast(a: &str, b: &str) -> f64 {
 fn the_contrast_formula_matches_wcag() {
     assert!((contrast("#ffffff", "#000000") - 21.0).abs() < 1e-9);
     assert!((contrast("#777777", "#ffffff") - 4.48).abs() < 0.01);
-    assert!((contrast("#d9482b", "#ffffff") - 4.30).abs() < 0.01);
+    assert!((contrast("#d9482b", "#ffffff") - 4.28).abs() < 0.01);
 }
 
 // ---------------------------------------------------------------- CSS
@@ -430,7 +430,11 @@ fn text_lines(t: roxmltree::Node) -> Vec<(String, [f64; 4])> {
     let (x, mut y) = (num(t, "x"), num(t, "y"));
     let spans: Vec<_> = t.children().filter(|c| c.has_tag_name("tspan")).collect();
     if spans.is_empty() {
-        let s: String = t.descendants().filter_map(|d| d.text()).collect();
+        let s: String = t
+            .descendants()
+            .filter(|d| d.is_text())
+            .filter_map(|d| d.text())
+            .collect();
         return vec![(s.clone(), bbox(s.trim(), x, y))];
     }
     spans
@@ -505,7 +509,11 @@ fn svg_pairs(
                 } else {
                     for fx in [0.03, 0.5, 0.97] {
                         for fy in [0.2, 0.5, 0.85] {
-                            let (x, y) = (x0 + fx * (x1 - x0), y0 + fy * (y1 - y0));
+                            // What runs past the drawing's edge is not drawn.
+                            let (x, y) = (
+                                (x0 + fx * (x1 - x0)).clamp(0.0, vw),
+                                (y0 + fy * (y1 - y0)).clamp(0.0, vh),
+                            );
                             let under = painted
                                 .iter()
                                 .rev()
@@ -514,8 +522,10 @@ fn svg_pairs(
                                 .or_else(|| paper.map(str::to_string))
                                 .unwrap_or_else(|| {
                                     panic!(
-                                        "{place}: `{s}` lies on no background of the file's own \
-                                         (a Markdown viewer's page could be any colour)"
+                                        "{place}: `{s}` at ({x:.0}, {y:.0}) lies on no background \
+                                         of the file's own (a Markdown viewer's page could be any \
+                                         colour); {} shapes",
+                                        painted.len()
                                     )
                                 });
                             grounds.push(under);
@@ -645,7 +655,8 @@ fn every_diagram_text_reads_in_light_and_dark() {
         texts > 100,
         "only {texts} text samples: the diagrams were not found"
     );
-    for slug in SHIPPED {
+    // Capek, The Search and Aether draw diagrams; the Aztecs' odds are a table.
+    for slug in ["capek-golems", "the-search", "aether"] {
         for scheme in [Scheme::Light, Scheme::Dark] {
             assert!(
                 worst.contains_key(&(slug.to_string(), scheme)),
