@@ -1,7 +1,8 @@
 //! The HTML rules references in headless Chromium: no horizontal overflow at desktop and phone
 //! widths, every internal link resolves, diagram labels stay legible on a phone, dark mode
 //! changes the colours, and printing to PDF fits: each quick reference on one A4 and one Letter
-//! page, The Search's full reference on at most four A4 pages.
+//! page, The Search's full reference on at most four A4 pages, and no heading, table caption
+//! or table header is the last thing on a printed page.
 //! Without Chromium (`chromium`, or `$CHROMIUM`) the tests say so and skip; CI installs it.
 //! Set `RULES_SCREENSHOTS=DIR` to also keep desktop and phone screenshots for a human to look at.
 
@@ -256,8 +257,14 @@ fn no_horizontal_overflow_and_links_resolve_at_desktop_and_phone_widths() {
     }
 }
 
-/// Prints a page to PDF on a paper size and returns the PDF.
-fn print(chrome: &Path, profile: &Path, page: &Path, paper: &str, dir: &Path) -> lopdf::Document {
+/// Prints a page to PDF on a paper size and returns the PDF and its file.
+fn print(
+    chrome: &Path,
+    profile: &Path,
+    page: &Path,
+    paper: &str,
+    dir: &Path,
+) -> (lopdf::Document, PathBuf) {
     let html = std::fs::read_to_string(page).unwrap();
     let sized = page.with_file_name(format!(
         "{paper}-{}",
@@ -289,7 +296,127 @@ fn print(chrome: &Path, profile: &Path, page: &Path, paper: &str, dir: &Path) ->
         std::fs::create_dir_all(&keep).unwrap();
         std::fs::copy(&pdf, Path::new(&keep).join(pdf.file_name().unwrap())).unwrap();
     }
-    lopdf::Document::load(&pdf).unwrap_or_else(|e| panic!("{}: {e}", pdf.display()))
+    let doc = lopdf::Document::load(&pdf).unwrap_or_else(|e| panic!("{}: {e}", pdf.display()));
+    (doc, pdf)
+}
+
+/// Text without tags, entities decoded as far as the pages use them, and no whitespace (a
+/// PDF's text lays words out with its own spacing).
+fn bare(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag && !c.is_whitespace() => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&#39;", "'")
+        .replace("&nbsp;", "")
+        .replace('\u{a0}', "")
+}
+
+/// What must not end a printed page: every heading and table caption of the page, and every
+/// table's header row, each without whitespace. Elements print hides (the contents, the
+/// appendix's summary) are left out.
+fn keep_with_next(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let body = &html[html.find("<main").unwrap_or(0)..];
+    for (open, close) in [
+        ("<h1", "</h1>"),
+        ("<h2", "</h2>"),
+        ("<h3", "</h3>"),
+        ("<h4", "</h4>"),
+        ("<caption", "</caption>"),
+        ("<thead", "</thead>"),
+    ] {
+        let mut rest = 0;
+        while let Some(i) = body[rest..].find(open).map(|i| rest + i) {
+            let j = i + body[i..].find(close).unwrap();
+            let inner = &body[i..j];
+            rest = j;
+            // The permalink mark prints hidden; the contents' title prints hidden with it.
+            let inner = match inner.find("<a class=\"permalink\"") {
+                Some(k) => &inner[..k],
+                None => inner,
+            };
+            if inner.contains("toc-title") {
+                continue;
+            }
+            let text = bare(&inner[inner.find('>').map_or(0, |k| k + 1)..]);
+            if text.chars().count() >= 3 {
+                out.push(text);
+            }
+        }
+    }
+    out
+}
+
+/// The last line with text on each page of a PDF but the last (`pdftotext -layout`), without
+/// whitespace; `None` without pdftotext.
+fn page_feet(pdf: &Path) -> Option<Vec<String>> {
+    let out = Command::new("pdftotext")
+        .args(["-layout", "-enc", "UTF-8"])
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .ok()?;
+    assert!(
+        out.status.success(),
+        "pdftotext failed on {}",
+        pdf.display()
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let pages: Vec<&str> = text
+        .split('\u{c}')
+        .filter(|p| !p.trim().is_empty())
+        .collect();
+    Some(
+        pages[..pages.len().saturating_sub(1)]
+            .iter()
+            .map(|p| {
+                let last = p.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+                last.chars().filter(|c| !c.is_whitespace()).collect()
+            })
+            .collect(),
+    )
+}
+
+/// The heading, caption or table header a page's foot line is (or begins, when it wraps).
+fn alone_at_foot(foot: &str, keep: &[String]) -> Option<String> {
+    keep.iter()
+        .find(|k| {
+            foot.chars().count() >= 3
+                && (*k == foot || (k.starts_with(foot) && foot.chars().count() >= 12))
+        })
+        .cloned()
+}
+
+#[test]
+fn the_foot_check_finds_a_caption_left_alone() {
+    let html = "<main><h2 id=\"a\">Tavaraluettelo<a class=\"permalink\" href=\"#a\">#</a></h2>\
+                <table><caption>Päätellyt ja rekonstruoidut arvot</caption><thead><tr><th>Arvo</th>\
+                <th>Laji</th></tr></thead><tbody><tr><td>x</td><td>y</td></tr></tbody></table></main>";
+    let keep = keep_with_next(html);
+    assert_eq!(
+        keep,
+        [
+            "Tavaraluettelo",
+            "Päätellytjarekonstruoidutarvot",
+            "ArvoLaji"
+        ]
+    );
+    assert!(alone_at_foot("ArvoLaji", &keep).is_some());
+    assert!(alone_at_foot("Päätellytjarekonstruoidut", &keep).is_some());
+    assert!(alone_at_foot("xy", &keep).is_none());
+    assert!(alone_at_foot("Tavaraluettelotonlaatikossa,jasiinä", &keep).is_none());
 }
 
 #[test]
@@ -301,10 +428,27 @@ fn prints_to_pdf_on_a4_and_letter() {
     let dir = tempfile::tempdir().unwrap();
     let pdfs = tempfile::tempdir().unwrap();
     let profile = tempfile::tempdir().unwrap();
+    let mut foot_failures = Vec::new();
     for page in build(dir.path()) {
         // (paper, width and height in points)
         for (paper, w, h) in [("A4", 595.0, 842.0), ("letter", 612.0, 792.0)] {
-            let doc = print(&chrome, profile.path(), &page, paper, pdfs.path());
+            let (doc, pdf) = print(&chrome, profile.path(), &page, paper, pdfs.path());
+            // No heading, caption or table header is the last thing on a page.
+            let keep = keep_with_next(&std::fs::read_to_string(&page).unwrap());
+            match page_feet(&pdf) {
+                Some(feet) => {
+                    for (n, foot) in feet.iter().enumerate() {
+                        if let Some(k) = alone_at_foot(foot, &keep) {
+                            foot_failures.push(format!(
+                                "{} {paper}: page {} ends with `{k}`",
+                                page.display(),
+                                n + 1
+                            ));
+                        }
+                    }
+                }
+                None => eprintln!("skipping the page-foot check: pdftotext not found"),
+            }
             let pages = doc.get_pages();
             let first = *pages.values().next().unwrap();
             let media = doc
@@ -348,6 +492,11 @@ fn prints_to_pdf_on_a4_and_letter() {
             }
         }
     }
+    assert!(
+        foot_failures.is_empty(),
+        "a heading, caption or table header alone at a page's foot:\n{}",
+        foot_failures.join("\n")
+    );
 }
 
 #[test]

@@ -332,3 +332,324 @@ fn the_appendix_names_values_and_reasons_in_words() {
         );
     }
 }
+
+/// The games by slug.
+fn games() -> std::collections::BTreeMap<String, Game> {
+    SHIPPED
+        .iter()
+        .map(|s| (s.to_string(), load_game(Path::new("data"), s).unwrap()))
+        .collect()
+}
+
+/// The game a page belongs to.
+fn game_of<'a>(games: &'a std::collections::BTreeMap<String, Game>, page: &Page) -> &'a Game {
+    &games[page.name.split('/').next().unwrap()]
+}
+
+/// The cells (`<th>`/`<td>`) of each body row of the table a caption opens, as text.
+fn table_rows(html: &str, caption: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for (i, _) in html.match_indices("<caption") {
+        let end = i + html[i..].find("</table>").unwrap();
+        let table = &html[i..end];
+        let cap_end = table.find("</caption>").unwrap();
+        if common::html_text(&table[..cap_end + 10]) != caption {
+            continue;
+        }
+        let body = &table[table.find("<tbody").unwrap_or(0)..];
+        for row in body.split("<tr").skip(1) {
+            let cells: Vec<String> = row
+                .split("<td")
+                .skip(1)
+                .chain(row.split("<th").skip(1))
+                .map(|c| common::html_text(&format!("<td{c}")))
+                .collect();
+            // Header cells come first in a row: put them back in front.
+            let mut ordered: Vec<String> = row
+                .split("<th")
+                .skip(1)
+                .map(|c| common::html_text(&format!("<th{c}")))
+                .collect();
+            if ordered.is_empty() {
+                ordered = cells;
+            } else {
+                ordered.extend(
+                    row.split("<td")
+                        .skip(1)
+                        .map(|c| common::html_text(&format!("<td{c}"))),
+                );
+            }
+            out.push(ordered);
+        }
+    }
+    out
+}
+
+/// A message of the page's language.
+fn msg(lang: &str, key: &str) -> String {
+    let assets = Assets::load_default().unwrap();
+    assets.messages(lang).unwrap().get(key).unwrap().to_string()
+}
+
+fn lang_of(page: &Page) -> String {
+    // `…/rules.fi.html`, `…/quick.en.html`
+    let name = page.name.rsplit('/').next().unwrap();
+    name.split('.').nth(1).unwrap().to_string()
+}
+
+/// The Search plays (and its full page states) that a turn must hold a move or a card play
+/// whenever one is possible: the quick reference says so too and calls no action optional.
+#[test]
+fn quick_references_state_the_no_passing_reading() {
+    let games = games();
+    let mut checked = 0;
+    for page in pages(Format::Html) {
+        if !page.name.contains("/quick.") {
+            continue;
+        }
+        let game = game_of(&games, &page);
+        let lang = lang_of(&page);
+        let Some(passing) = game.rules.texts[&lang]
+            .text
+            .variants
+            .iter()
+            .find(|v| v.id.get_ref() == "passing" && v.default == "must-act")
+        else {
+            continue;
+        };
+        checked += 1;
+        let text = common::html_text(&page.text).to_lowercase();
+        let reading = passing.reading.get_ref().to_lowercase();
+        let rule: String = reading
+            .split(',')
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            text.contains(&rule),
+            "{}: the quick reference leaves out `{rule}`",
+            page.name
+        );
+        for word in ["optional", "vapaaehtoi"] {
+            assert!(
+                !text.contains(word),
+                "{}: the quick reference calls an action {word}",
+                page.name
+            );
+        }
+    }
+    assert!(checked >= 1, "no game declares the passing reading");
+}
+
+/// A card's text that we wrote is not "the printed card": every page, every language.
+#[test]
+fn no_page_cites_a_printed_card_for_our_card_text() {
+    for page in pages(Format::Html) {
+        let text = common::html_text(&page.text).to_lowercase();
+        for phrase in [
+            "the printed card",
+            "card as printed",
+            "painettu kortti",
+            "painetun kortin",
+        ] {
+            assert!(
+                !text.contains(phrase),
+                "{}: `{phrase}`, though the card texts are ours",
+                page.name
+            );
+        }
+    }
+}
+
+/// The components table lists each thing once (a track printed on a card counts with that
+/// card's deck), and a row whose Source says the rulebook prints it does not call it
+/// unprinted in its purpose.
+#[test]
+fn the_components_table_lists_each_thing_once_and_agrees_with_its_source() {
+    let games = games();
+    for page in pages(Format::Html) {
+        if page.name.contains("/quick.") {
+            continue;
+        }
+        let game = game_of(&games, &page);
+        let lang = lang_of(&page);
+        let rows = table_rows(&page.text, &msg(&lang, "components_caption"));
+        assert!(
+            rows.len() >= 3,
+            "{}: {} component rows",
+            page.name,
+            rows.len()
+        );
+        let mut names = BTreeSet::new();
+        for row in &rows {
+            assert!(
+                names.insert(row[0].to_lowercase()),
+                "{}: `{}` twice",
+                page.name,
+                row[0]
+            );
+        }
+        for t in game.components.tracks.iter().filter(|t| t.card.is_some()) {
+            let name = game.rules.texts[&lang]
+                .text
+                .components
+                .get(&format!("track.{}", t.id.get_ref()))
+                .and_then(|c| c.name.clone())
+                .unwrap_or_else(|| t.names.get(&lang).unwrap_or(&t.name).clone());
+            assert!(
+                !names.contains(&name.to_lowercase()),
+                "{}: the track `{name}` has a row of its own though its card is in a deck's row",
+                page.name
+            );
+        }
+        let printed = msg(&lang, "printed");
+        for row in &rows {
+            let (purpose, source) = (row[2].to_lowercase(), &row[3]);
+            let unprinted = [
+                "not printed",
+                "do not print",
+                "ei tulosteta",
+                "emme tulosta",
+            ]
+            .iter()
+            .find(|w| purpose.contains(*w));
+            assert!(
+                !(source.starts_with(&printed) && unprinted.is_some()),
+                "{}: `{}` is `{printed}` by its Source but its purpose says `{}`",
+                page.name,
+                row[0],
+                unprinted.unwrap()
+            );
+        }
+    }
+}
+
+/// The data's ids with a hyphen (`common-base`): words of the data, never of a page.
+fn hyphenated_ids(game: &Game) -> BTreeSet<String> {
+    let c = &game.components;
+    let mut ids: Vec<String> = Vec::new();
+    for d in &c.decks {
+        ids.push(d.id.get_ref().clone());
+        ids.extend(d.cards.iter().map(|x| x.id.get_ref().clone()));
+    }
+    ids.extend(c.pieces.iter().map(|p| p.id.get_ref().clone()));
+    ids.extend(c.symbols.iter().map(|s| s.id.get_ref().clone()));
+    ids.extend(c.boards.iter().map(|b| b.id.get_ref().clone()));
+    ids.extend(c.tracks.iter().map(|t| t.id.get_ref().clone()));
+    // An id that is also a word of the game's names ("crime-scene markers") is a word.
+    let mut names: Vec<String> = Vec::new();
+    for d in &c.decks {
+        names.push(d.name.clone());
+        names.extend(d.cards.iter().map(|x| x.name.clone()));
+    }
+    names.extend(c.pieces.iter().map(|p| p.name.clone()));
+    names.extend(c.symbols.iter().map(|s| s.name.clone()));
+    names.extend(c.boards.iter().map(|b| b.name.clone()));
+    names.extend(c.tracks.iter().map(|t| t.name.clone()));
+    for lr in game.rules.texts.values() {
+        names.extend(lr.text.components.values().filter_map(|x| x.name.clone()));
+    }
+    // And so is one the prose writes as a word ("the light-grey hexes"), outside its
+    // placeholders and table names.
+    for entry in std::fs::read_dir(Path::new("data").join(&game.slug)).unwrap() {
+        let path = entry.unwrap().path();
+        let file = path.file_name().unwrap().to_string_lossy().to_string();
+        if file.starts_with("rules.") && file.ends_with(".toml") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut prose = String::new();
+            let mut depth = 0;
+            for line in text.lines().filter(|l| !l.starts_with('[')) {
+                for ch in line.chars() {
+                    match ch {
+                        '{' => depth += 1,
+                        '}' => depth -= 1,
+                        c if depth == 0 => prose.push(c),
+                        _ => {}
+                    }
+                }
+                prose.push('\n');
+            }
+            names.push(prose);
+        }
+    }
+    let names = names.join("\n").to_lowercase();
+    ids.into_iter()
+        .filter(|i| i.contains('-') && !has_word(&names, i))
+        .collect()
+}
+
+/// A page's text as read: no code (the simulator's readings name their options in code), no
+/// tags, no attributes.
+fn read_text(html: &str) -> String {
+    let mut html = html.to_string();
+    while let Some(i) = html.find("<code") {
+        let j = i + html[i..].find("</code>").unwrap() + "</code>".len();
+        html.replace_range(i..j, " ");
+    }
+    common::html_text(&html).to_lowercase()
+}
+
+#[test]
+fn no_data_id_reaches_a_page() {
+    let games = games();
+    for page in pages(Format::Html) {
+        let text = read_text(&page.text);
+        for id in hyphenated_ids(game_of(&games, &page)) {
+            assert!(
+                !has_word(&text, &id),
+                "{}: the data id `{id}` on the page",
+                page.name
+            );
+        }
+    }
+    assert!(has_word(
+        &read_text("<p>See common-base.</p>"),
+        "common-base"
+    ));
+}
+
+/// A label in running text keeps the case of its term: "Scientific Inquiry colour", not
+/// "scientific Inquiry colour" (a lowered first word before a capitalised one).
+fn mixed_case(text: &str) -> Option<String> {
+    text.split([':', ';', '(', ','])
+        .map(str::trim)
+        .find(|s| {
+            let mut words = s.split_whitespace();
+            let (Some(a), Some(b)) = (words.next(), words.next()) else {
+                return false;
+            };
+            a.chars().next().is_some_and(char::is_lowercase)
+                && a.chars().all(char::is_alphabetic)
+                && b.chars().next().is_some_and(char::is_uppercase)
+                && b.chars().skip(1).any(char::is_lowercase)
+        })
+        .map(str::to_string)
+}
+
+#[test]
+fn appendix_labels_keep_the_case_of_their_terms() {
+    assert!(mixed_case("Golem cards: scientific Inquiry colour").is_some());
+    assert!(mixed_case("Golem cards: Scientific Inquiry colour").is_none());
+    assert!(mixed_case("card shows the Draw Pile").is_none());
+    for page in pages(Format::Html) {
+        let Some(start) = page.text.find("<section id=\"unprinted\"") else {
+            continue;
+        };
+        let end = start + page.text[start..].find("</section>").unwrap();
+        // The first cell of each row names the values; the reasons are sentences.
+        for row in page.text[start..end].split("<tr").skip(1) {
+            let Some(cell) = row.split("<td").nth(1) else {
+                continue;
+            };
+            let text = common::html_text(&format!("<td{}", &cell[..cell.find("</td>").unwrap()]));
+            assert!(
+                mixed_case(&text).is_none(),
+                "{}: a label in mixed case: `{}`",
+                page.name,
+                mixed_case(&text).unwrap()
+            );
+        }
+    }
+}

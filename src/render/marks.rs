@@ -73,12 +73,72 @@ pub fn luminance(colour: &str) -> f64 {
     0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4)
 }
 
-/// The ink that reads on a background colour: near-black on light colours, white on dark.
+/// WCAG 2 relative luminance of `#rrggbb` (linear light, 0 black .. 1 white); `None` for
+/// anything else.
+pub fn relative_luminance(colour: &str) -> Option<f64> {
+    let hex = colour.strip_prefix('#')?;
+    if hex.len() != 6 || !hex.is_ascii() {
+        return None;
+    }
+    let channel = |i: usize| -> Option<f64> {
+        let c = f64::from(u8::from_str_radix(&hex[i..i + 2], 16).ok()?) / 255.0;
+        Some(if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        })
+    };
+    Some(0.2126 * channel(0)? + 0.7152 * channel(2)? + 0.0722 * channel(4)?)
+}
+
+/// WCAG 2 contrast ratio of two `#rrggbb` colours (1 .. 21); 1 if either is not one.
+pub fn contrast(a: &str, b: &str) -> f64 {
+    match (relative_luminance(a), relative_luminance(b)) {
+        (Some(x), Some(y)) => (x.max(y) + 0.05) / (x.min(y) + 0.05),
+        _ => 1.0,
+    }
+}
+
+/// The ink that reads on a background colour: near-black or white, whichever contrasts more,
+/// and pure black where neither reaches the 4.5:1 text needs (mid-tones such as a brick red).
 pub fn ink_on(colour: &str) -> &'static str {
-    if luminance(colour) > 0.55 {
+    let best = if contrast(colour, "#1a1a1a") >= contrast(colour, "#ffffff") {
         "#1a1a1a"
     } else {
         "#ffffff"
+    };
+    if contrast(colour, best) >= 4.5 || contrast(colour, best) >= contrast(colour, "#000000") {
+        best
+    } else {
+        "#000000"
+    }
+}
+
+#[cfg(test)]
+mod ink_tests {
+    use super::*;
+
+    #[test]
+    fn ink_reads_on_every_fill_at_text_contrast() {
+        // Every grey and a sweep of hues: black or white always reaches 4.5:1 somewhere.
+        for v in (0..=255).step_by(5) {
+            for c in [
+                format!("#{v:02x}{v:02x}{v:02x}"),
+                format!("#{v:02x}4828"),
+                format!("#30{v:02x}a0"),
+                format!("#d9{v:02x}2b"),
+            ] {
+                let ink = ink_on(&c);
+                assert!(
+                    contrast(&c, ink) >= 4.5,
+                    "{ink} on {c}: {:.2}",
+                    contrast(&c, ink)
+                );
+            }
+        }
+        assert_eq!(ink_on("#ffffff"), "#1a1a1a");
+        assert_eq!(ink_on("#1b1b1b"), "#ffffff");
+        assert!((contrast("#ffffff", "#000000") - 21.0).abs() < 1e-9);
     }
 }
 

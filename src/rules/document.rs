@@ -634,18 +634,37 @@ impl Writer<'_> {
                     .filter(|(k, _)| k.as_str() != "count")
                     .map(|(_, v)| v),
             );
+            // A track printed on one of the deck's cards is counted with the deck: one row.
+            let tracks: Vec<&crate::model::Track> = game
+                .components
+                .tracks
+                .iter()
+                .filter(|t| on_card_of(t, d))
+                .collect();
+            values.extend(tracks.iter().map(|t| &t.source));
             let name = d.names.get(self.lang).unwrap_or(&d.name).clone();
             let sources = CountSources {
                 total_printed: self.total_is_printed(|i| i.decks == [d.id.get_ref().clone()]),
                 split,
                 values,
             };
-            rows.push(self.component_row(
-                &format!("deck.{}", d.id.get_ref()),
-                &name,
-                copies,
-                &sources,
-            ));
+            let mut row =
+                self.component_row(&format!("deck.{}", d.id.get_ref()), &name, copies, &sources);
+            for t in tracks {
+                let key = format!("track.{}", t.id.get_ref());
+                let Some(text) = self.rules.text.components.get(&key).cloned() else {
+                    continue;
+                };
+                let track = text
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| t.names.get(self.lang).unwrap_or(&t.name).clone());
+                let purpose = self.inline(&text.purpose);
+                if let Some(cell) = row.get_mut(2) {
+                    cell.0 = format!("{} {}: {purpose}", cell.0, self.plain(&track));
+                }
+            }
+            rows.push(row);
         }
         let mut kinds_done = Vec::new();
         for p in &game.components.pieces {
@@ -694,6 +713,9 @@ impl Writer<'_> {
             rows.push(self.component_row(&format!("board.{}", b.id.get_ref()), &name, 1, &sources));
         }
         for t in &game.components.tracks {
+            if game.components.decks.iter().any(|d| on_card_of(t, d)) {
+                continue;
+            }
             let name = t.names.get(self.lang).unwrap_or(&t.name).clone();
             let sources = CountSources {
                 total_printed: true,
@@ -1138,6 +1160,14 @@ struct CountSources<'a> {
 }
 
 /// The least certain of some sources: 0 printed, 1 inferred, 2 reconstructed.
+/// True when the track is printed on a card of the deck.
+fn on_card_of(track: &crate::model::Track, deck: &crate::model::Deck) -> bool {
+    track
+        .card
+        .as_ref()
+        .is_some_and(|c| deck.cards.iter().any(|x| x.id.get_ref() == c))
+}
+
 fn worst(sources: &[&Source]) -> usize {
     sources
         .iter()

@@ -150,11 +150,19 @@ pub fn describe(game: &Game, path: &str, lang: &str, msgs: &Messages) -> String 
     }
 }
 
+/// A label in running text: its first letter lowered, unless the label opens with a name that
+/// goes on in capitals: an acronym ("TTS") or a term of several capitalised words ("Scientific
+/// Inquiry colour", not "scientific Inquiry colour").
 fn lower_first(text: &str) -> String {
     let mut chars = text.chars();
+    let second_word = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|w| w.chars().next());
     match (chars.next(), chars.clone().next()) {
-        // Keep acronyms and names that go on in capitals ("TTS").
-        (Some(first), Some(second)) if !second.is_uppercase() => {
+        (Some(first), Some(second))
+            if !second.is_uppercase() && !second_word.is_some_and(char::is_uppercase) =>
+        {
             first.to_lowercase().chain(chars).collect()
         }
         _ => text.to_string(),
@@ -205,7 +213,21 @@ pub fn problems(game: &Game, lang: &str, lr: &LangRules) -> Vec<Problem> {
 
 #[cfg(test)]
 mod tests {
-    use super::pattern_matches;
+    use super::{lower_first, pattern_matches};
+
+    #[test]
+    fn labels_keep_the_case_of_a_term() {
+        assert_eq!(lower_first("Gold coins"), "gold coins");
+        assert_eq!(
+            lower_first("Scientific Inquiry colour"),
+            "Scientific Inquiry colour"
+        );
+        assert_eq!(lower_first("TTS name"), "TTS name");
+        assert_eq!(
+            lower_first("Card shows the Draw Pile"),
+            "card shows the Draw Pile"
+        );
+    }
 
     #[test]
     fn patterns_match_one_star() {

@@ -44,6 +44,21 @@ pub fn values(game: &Game) -> Result<BTreeMap<String, Val>, String> {
     Ok(out)
 }
 
+/// The diagrams' own style sheet, in every SVG (inline in the HTML page and in the Markdown's
+/// separate files). The drawing's attributes give the light scheme; in a dark screen scheme
+/// the parts that are the page's ink and paper follow the page (its `--ink`, `--paper` and
+/// `--card` inline, the same colours in a file of its own), while a symbol's fill and the ink
+/// chosen for it (`ink_on`) stay, so text on a coloured shape keeps its contrast. Paper prints
+/// the light scheme.
+pub const STYLE: &str = "@media screen and (prefers-color-scheme: dark){\
+.dg-ink{fill:var(--ink,#e8e6e1)}\
+.dg-ink-line{stroke:var(--ink,#e8e6e1)}\
+.dg-paper{fill:var(--paper,#16181c)}\
+.dg-paper-line{stroke:var(--paper,#16181c)}\
+.dg-card{fill:var(--card,#2a2d33)}\
+.dg-accent{fill:var(--accent,#8cc4ff)}\
+.dg-accent-line{stroke:var(--accent,#8cc4ff)}}";
+
 /// Draws one diagram in one language.
 pub fn draw(
     game: &Game,
@@ -59,6 +74,7 @@ pub fn draw(
         ctx.insert("title", &text.title);
         ctx.insert("alt", &text.alt);
         ctx.insert("lang", lang);
+        ctx.insert("style", STYLE);
         tera.render(&format!("diagrams/{template}.svg"), &ctx)
             .map(Figure::Svg)
             .map_err(|e| super::tera_error(&e))
