@@ -6,6 +6,8 @@
 //! Without Chromium (`chromium`, or `$CHROMIUM`) the tests say so and skip; CI installs it.
 //! Set `RULES_SCREENSHOTS=DIR` to also keep desktop and phone screenshots for a human to look at.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -25,35 +27,10 @@ fn is_quick(page: &Path) -> bool {
         .is_some_and(|n| n.to_string_lossy().starts_with("quick."))
 }
 
-fn chromium() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CHROMIUM") {
-        return Some(PathBuf::from(p));
-    }
-    [
-        "/usr/bin/chromium",
-        "/usr/bin/chromium-browser",
-        "/usr/bin/google-chrome",
-    ]
-    .iter()
-    .map(PathBuf::from)
-    .find(|p| p.is_file())
-}
-
 /// Runs Chromium headless with a fresh profile and no network chatter; returns stdout.
 fn run(chrome: &Path, profile: &Path, args: &[String], url: &str) -> String {
-    let out = Command::new(chrome)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--hide-scrollbars",
-            "--virtual-time-budget=2000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
+    let out = common::headless(chrome, profile)
+        .args(["--hide-scrollbars", "--virtual-time-budget=2000"])
         .args(args)
         .arg(url)
         .output()
@@ -184,7 +161,7 @@ fn url(path: &Path) -> String {
 
 #[test]
 fn no_horizontal_overflow_and_links_resolve_at_desktop_and_phone_widths() {
-    let Some(chrome) = chromium() else {
+    let Some(chrome) = common::chromium() else {
         eprintln!("skipping: chromium not found (install Debian's `chromium` or set CHROMIUM)");
         return;
     };
@@ -421,7 +398,7 @@ fn the_foot_check_finds_a_caption_left_alone() {
 
 #[test]
 fn prints_to_pdf_on_a4_and_letter() {
-    let Some(chrome) = chromium() else {
+    let Some(chrome) = common::chromium() else {
         eprintln!("skipping: chromium not found (install Debian's `chromium` or set CHROMIUM)");
         return;
     };
@@ -501,7 +478,7 @@ fn prints_to_pdf_on_a4_and_letter() {
 
 #[test]
 fn dark_mode_changes_the_page_colours() {
-    let Some(chrome) = chromium() else {
+    let Some(chrome) = common::chromium() else {
         eprintln!("skipping: chromium not found (install Debian's `chromium` or set CHROMIUM)");
         return;
     };
@@ -531,7 +508,7 @@ fn dark_mode_changes_the_page_colours() {
 
 #[test]
 fn the_overflow_probe_catches_a_page_that_is_too_wide() {
-    let Some(chrome) = chromium() else {
+    let Some(chrome) = common::chromium() else {
         eprintln!("skipping: chromium not found (install Debian's `chromium` or set CHROMIUM)");
         return;
     };

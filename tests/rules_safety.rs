@@ -274,26 +274,10 @@ fn the_gallery_shows_the_images_the_build_wrote_and_links_the_print_files() {
     assert_eq!(img_src.trim(), "img-src 'self'", "{csp}");
     // And under that policy Chromium loads every image of the gallery (a blocked load is
     // logged to the console); skipped without Chromium.
-    if let Some(chrome) = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
-        .iter()
-        .map(Path::new)
-        .find(|p| p.is_file())
-    {
+    if let Some(chrome) = common::chromium() {
         let profile = tempfile::tempdir().unwrap();
-        let run = std::process::Command::new(chrome)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-                "--enable-logging=stderr",
-                "--v=0",
-                "--dump-dom",
-            ])
-            .arg(format!("--user-data-dir={}", profile.path().display()))
+        let run = common::headless(&chrome, profile.path())
+            .args(["--enable-logging=stderr", "--v=0", "--dump-dom"])
             .arg(format!("file://{}", page.canonicalize().unwrap().display()))
             .output()
             .unwrap();

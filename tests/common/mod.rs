@@ -115,3 +115,35 @@ pub fn html_text(html: &str) -> String {
         .replace("&amp;", "&");
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+/// Chromium for the browser tests: `$CHROMIUM`, else Debian's or Google's; `None` when none
+/// is installed (the test then says it skipped).
+pub fn chromium() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    [
+        "/usr/bin/chromium",
+        "/usr/bin/chromium-browser",
+        "/usr/bin/google-chrome",
+    ]
+    .iter()
+    .map(PathBuf::from)
+    .find(|p| p.is_file())
+}
+
+/// Chromium headless with a fresh profile in `profile` and no network chatter.
+pub fn headless(chrome: &Path, profile: &Path) -> Command {
+    let mut c = Command::new(chrome);
+    c.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+    ])
+    .arg(format!("--user-data-dir={}", profile.display()));
+    c
+}

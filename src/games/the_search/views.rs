@@ -151,15 +151,7 @@ pub fn public_data(state: &SearchState) -> serde_json::Value {
     let cells: Vec<serde_json::Value> = (0..grid.rows * grid.columns)
         .map(|c| {
             let bit = 1u64 << c;
-            let icon = if state.scenes() & bit != 0 {
-                "crime-scene"
-            } else if state.sewers() & bit != 0 {
-                "sewer"
-            } else if state.stations() & bit != 0 {
-                "police-station"
-            } else {
-                "street"
-            };
+            let icon = super::words::cell_icon(state, bit).1;
             serde_json::json!({
                 "cell": grid.cell_name(c),
                 "icon": icon,

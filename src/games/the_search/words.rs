@@ -153,6 +153,20 @@ pub(super) fn kinds_text(state: &SearchState, side: Side, cards: &[u8]) -> Strin
     parts.join(", ")
 }
 
+/// A map card's icon: its letter on the text map and its name in the data, for the card
+/// whose bit is `bit`.
+pub(super) fn cell_icon(state: &SearchState, bit: u64) -> (char, &'static str) {
+    if state.scenes() & bit != 0 {
+        ('X', "crime-scene")
+    } else if state.sewers() & bit != 0 {
+        ('o', "sewer")
+    } else if state.stations() & bit != 0 {
+        ('P', "police-station")
+    } else {
+        ('.', "street")
+    }
+}
+
 /// One line per map row: icon (X crime scene, * marked scene, o sewer, P station, . street),
 /// then C for the criminal, a digit for officers, B for a barricade.
 pub(super) fn map_text(state: &SearchState, s: &mut String) {
@@ -165,14 +179,8 @@ pub(super) fn map_text(state: &SearchState, s: &mut String) {
             let bit = 1u64 << c;
             let icon = if state.marked() & bit != 0 {
                 '*'
-            } else if state.scenes() & bit != 0 {
-                'X'
-            } else if state.sewers() & bit != 0 {
-                'o'
-            } else if state.stations() & bit != 0 {
-                'P'
             } else {
-                '.'
+                cell_icon(state, bit).0
             };
             let mut cell = String::from(icon);
             if state.criminal() == Some(c) {
