@@ -11,7 +11,8 @@
 //! faithful port plays the same games for the same seed, so they are identical.
 //!
 //! To compare builds in one run (before and after a change), name the other binary in
-//! `PRINTPLAY_BENCH_BEFORE`: both are measured, interleaved, under the same load.
+//! `PRINTPLAY_BENCH_BEFORE` (and, if the fixture changed too, its `engine.lua` in
+//! `PRINTPLAY_BENCH_BEFORE_SCRIPT`): both are measured, interleaved, under the same load.
 //! `PRINTPLAY_BENCH_BIN` replaces this build's binary.
 
 #[path = "../tests/common/mod.rs"]
@@ -70,8 +71,8 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn main() {
-    let rust = common::Fixture::with_games(&["aether"]);
+/// Aether's data played by the Lua engine `script`.
+fn lua_aether(script: &Path) -> common::Fixture {
     let lua = common::Fixture::with_games(&["aether"]);
     lua.edit(
         "aether",
@@ -79,17 +80,22 @@ fn main() {
         "engine = \"aether\"",
         "engine = \"lua\"",
     );
-    std::fs::copy(
-        common::repo().join("tests/fixtures/aether-lua/engine.lua"),
-        lua.file("aether", "engine.lua"),
-    )
-    .expect("copy the Lua fixture");
+    std::fs::copy(script, lua.file("aether", "engine.lua"))
+        .unwrap_or_else(|e| panic!("{}: {e}", script.display()));
+    lua
+}
+
+fn main() {
+    let rust = common::Fixture::with_games(&["aether"]);
+    let script = common::repo().join("tests/fixtures/aether-lua/engine.lua");
     let out = tempfile::tempdir().expect("a temporary folder");
     let this = std::env::var("PRINTPLAY_BENCH_BIN")
         .unwrap_or_else(|_| env!("CARGO_BIN_EXE_printplay").to_string());
-    let mut builds = vec![("this build", this)];
+    let mut builds = vec![("this build", this, lua_aether(&script))];
     if let Ok(before) = std::env::var("PRINTPLAY_BENCH_BEFORE") {
-        builds.insert(0, ("before", before));
+        let script = std::env::var("PRINTPLAY_BENCH_BEFORE_SCRIPT")
+            .map_or(script, std::path::PathBuf::from);
+        builds.insert(0, ("before", before, lua_aether(&script)));
     }
     println!(
         "printplay simulate aether --players 2 --seed 1 --games {}, RAYON_NUM_THREADS=1, median of {RUNS}; load {}",
@@ -97,7 +103,7 @@ fn main() {
         load()
     );
     for bots in ["random", "heuristic"] {
-        for (label, bin) in &builds {
+        for (label, bin, lua) in &builds {
             let (mut r, mut l) = (Vec::new(), Vec::new());
             let mut same = true;
             let mut skipped = None;

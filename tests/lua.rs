@@ -123,6 +123,8 @@ fn assert_stopped(case: &str, from: &str, to: &str, bots: &str, says: &str) {
 }
 
 const LOAD: &str = "local game = {}";
+/// In `legal_actions`, which the heuristic bot calls (the random bot draws with the tutorial's
+/// `random_action`, without the list).
 const LEGAL: &str = "local moves = {}";
 
 #[test]
@@ -138,7 +140,7 @@ fn io_and_os_are_not_there() {
         "os.execute in legal_actions",
         LEGAL,
         "local moves = {} os.execute(\"touch pwned.txt\")",
-        "random",
+        "heuristic",
         "global 'os'",
     );
     assert_stopped(
@@ -170,7 +172,7 @@ fn endless_loops_run_out_of_budget() {
         "a loop in legal_actions",
         LEGAL,
         "local moves = {} while true do end",
-        "random",
+        "heuristic",
         "budget",
     );
 }
@@ -181,7 +183,7 @@ fn broken_contracts_are_diagnosed() {
         "no legal move while the game goes on",
         "function game.legal_actions(state)",
         "function game.legal_actions(state) if true then return {} end",
-        "random",
+        "heuristic",
         "returned no move",
     );
     assert_stopped(
@@ -202,7 +204,7 @@ fn broken_contracts_are_diagnosed() {
         "a write to the model",
         LEGAL,
         "local moves = {} model.params.hand_size.value = 1",
-        "random",
+        "heuristic",
         "read-only",
     );
 }
@@ -216,21 +218,21 @@ fn costly_library_calls_are_charged_to_the_budget() {
         "a catastrophic pattern in string.find",
         LEGAL,
         "local moves = {} string.find(string.rep(\"a\", 4000), string.rep(\"a*\", 12) .. \"b\")",
-        "random",
+        "heuristic",
         "string.find: this pattern on a subject of 4000 characters may take",
     );
     assert_stopped(
         "a catastrophic pattern in gmatch",
         LEGAL,
         "local moves = {} for _ in (string.rep(\"a\", 4000)):gmatch(string.rep(\"a-\", 12) .. \"b\") do end",
-        "random",
+        "heuristic",
         "string.gmatch",
     );
     assert_stopped(
         "table.move over a trillion indices",
         LEGAL,
         "local moves = {} table.move({}, 1, 1e12, 2)",
-        "random",
+        "heuristic",
         "table.move: moving that many values may take 1e+12 steps",
     );
     assert_stopped(
@@ -240,4 +242,34 @@ fn costly_library_calls_are_charged_to_the_budget() {
         "random",
         "budget",
     );
+}
+
+/// The tutorial teaches `random_action` and `sample_chance`, which pick the random bot's move
+/// and a chance outcome without building the lists: they must pick exactly what the lists
+/// would, so the scaffold's game simulates to the same report with them and without them.
+#[test]
+fn the_tutorials_samplers_draw_what_the_lists_would() {
+    let data = scaffolded();
+    let path = data.path().join(SLUG).join("engine.lua");
+    let text = std::fs::read_to_string(&path).unwrap();
+    for name in ["random_action", "sample_chance"] {
+        let defined = format!("function game.{name}(");
+        let at = text.find(&defined).unwrap_or_else(|| panic!("no {defined}"));
+        // Taught early: beside the function it stands in for, not in a closing note.
+        assert!(at < text.find("function game.apply(").unwrap(), "{name}");
+    }
+    let o = SimOptions {
+        games: 300,
+        seed: 9,
+        players: 3,
+        bots: vec!["random".into(), "heuristic".into(), "random".into()],
+        ..Default::default()
+    };
+    let with = json_with_threads(data.path(), 1, &o);
+    let without = text
+        .replace("function game.random_action(", "local function unused_random_action(")
+        .replace("function game.sample_chance(", "local function unused_sample_chance(");
+    std::fs::write(&path, without).unwrap();
+    assert_eq!(with, json_with_threads(data.path(), 1, &o));
+    assert!(with.contains("hands empty"), "{with}");
 }

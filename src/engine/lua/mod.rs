@@ -14,6 +14,7 @@
 //! Any error, a budget overrun or a broken contract ends the game with a diagnostic naming
 //! `engine.lua:LINE` and the move; [`State::failure`] carries it to the simulator.
 
+mod copy;
 mod limits;
 mod vm;
 
@@ -467,9 +468,6 @@ impl LuaState {
         }
     }
 
-    fn is_legal(&self, action: i64) -> bool {
-        self.legal_actions().contains(&action)
-    }
 }
 
 /// A Lua value in a message.
@@ -651,10 +649,11 @@ impl State for LuaState {
         copy
     }
 
-    /// Without a `determinize` of the script, a determinization draws nothing: no copy.
+    /// Without a `determinize` of the script, a determinization draws nothing: no copy. With
+    /// one, host.lua's `redeal` determinizes a copy it drops, in one call into the VM.
     fn skip_determinize(&self, observer: Player, rng: &mut ChaCha8Rng) {
         if optional_fn(&self.vm, "determinize").is_some() {
-            drop(self.determinize(observer, rng));
+            self.call_host::<()>("determinize", "redeal", observer + 1, Some(rng));
         }
     }
 
@@ -728,6 +727,12 @@ impl Bot<LuaState> for ScriptBot {
             return 0;
         };
         let vm = &state.vm;
+        // Listed first, so that a game without a legal move is reported as that, whatever
+        // the bot makes of it.
+        let legal = state.legal_actions();
+        if state.failed() {
+            return 0;
+        }
         let bot = vm
             .api
             .raw_get::<Table>("bots")
@@ -737,7 +742,7 @@ impl Bot<LuaState> for ScriptBot {
                 .with_rng::<i64>(&f, (&state.table, seat + 1), rng)
                 .map_err(|e| format!("{e} (in bot `{}`)", self.name))
                 .and_then(|a| {
-                    if state.is_legal(a) {
+                    if legal.contains(&a) {
                         Ok(a)
                     } else {
                         Err(format!(

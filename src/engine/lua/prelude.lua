@@ -1,6 +1,7 @@
 -- Run once in every engine VM before engine.lua: the sandbox's own helpers.
 -- `raw_model` is the game's canonical model as plain tables; it becomes the read-only global
--- `model`. Returns the helpers the host calls: deep copy and the set of read-only proxies.
+-- `model`. Returns the helpers the host calls: deep copy and the set of read-only proxies
+-- (the host's native copy, copy.rs, takes over from this one but for states nested deeply).
 local raw_model = ...
 local next, type, setmetatable, getmetatable, error, tostring = next, type, setmetatable, getmetatable, error, tostring
 local sort = table.sort
@@ -92,4 +93,4 @@ return function(state)
     return state
   end
   return copy(state, {})
-end
+end, views
