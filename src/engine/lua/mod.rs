@@ -5,8 +5,9 @@
 //! the scaffold's tutorial script): `setup`, `current_player`, `legal_actions`,
 //! `chance_outcomes`, `apply`, `returns`, `action_name`, `observation`, `end_reason`,
 //! `end_stats`, and optionally `determinize`, `estimate`, `action_kind`, `bots`, `variants`,
-//! `returns_sum`, and `random_action` and `sample_chance` (the random player's move and a
-//! chance outcome drawn inside the VM, without listing; they must draw what the defaults do). Seats are numbered from 1 in Lua, actions are integers, and a game
+//! `returns_sum`, and `random_action`, `sample_chance` and `skip_determinize` (the random
+//! player's move and a chance outcome drawn inside the VM without listing, and what
+//! `determinize` draws without a copy; they must draw what the defaults do). Seats are numbered from 1 in Lua, actions are integers, and a game
 //! state is a Lua table the script owns. The model is the global `model`, read-only.
 //!
 //! Each worker thread gets its own VM (a VM serves one thread at a time), so a script must
@@ -649,10 +650,18 @@ impl State for LuaState {
         copy
     }
 
-    /// Without a `determinize` of the script, a determinization draws nothing: no copy. With
-    /// one, host.lua's `redeal` determinizes a copy it drops, in one call into the VM.
+    /// The script's own `skip_determinize(state, seat, rng)` (the bare draws), else, with a
+    /// `determinize`, host.lua's `redeal`: a copy determinized and dropped, in one call into
+    /// the VM. Without either, a determinization draws nothing.
     fn skip_determinize(&self, observer: Player, rng: &mut ChaCha8Rng) {
-        if optional_fn(&self.vm, "determinize").is_some() {
+        if self.failed() {
+            return;
+        }
+        if let Some(f) = optional_fn(&self.vm, "skip_determinize") {
+            if let Err(e) = self.vm.with_rng::<()>(f, (&self.table, observer + 1), rng) {
+                self.fail(format!("{e} (in `skip_determinize`)"));
+            }
+        } else if optional_fn(&self.vm, "determinize").is_some() {
             self.call_host::<()>("determinize", "redeal", observer + 1, Some(rng));
         }
     }

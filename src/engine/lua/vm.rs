@@ -111,6 +111,7 @@ pub const ENGINE_FUNCTIONS: &[&str] = &[
     "action_kind",
     "random_action",
     "sample_chance",
+    "skip_determinize",
 ];
 
 /// host.lua's shortcuts, kept with the engine's functions.
