@@ -254,7 +254,9 @@ fn the_tutorials_samplers_draw_what_the_lists_would() {
     let text = std::fs::read_to_string(&path).unwrap();
     for name in ["random_action", "sample_chance"] {
         let defined = format!("function game.{name}(");
-        let at = text.find(&defined).unwrap_or_else(|| panic!("no {defined}"));
+        let at = text
+            .find(&defined)
+            .unwrap_or_else(|| panic!("no {defined}"));
         // Taught early: beside the function it stands in for, not in a closing note.
         assert!(at < text.find("function game.apply(").unwrap(), "{name}");
     }
@@ -267,8 +269,14 @@ fn the_tutorials_samplers_draw_what_the_lists_would() {
     };
     let with = json_with_threads(data.path(), 1, &o);
     let without = text
-        .replace("function game.random_action(", "local function unused_random_action(")
-        .replace("function game.sample_chance(", "local function unused_sample_chance(");
+        .replace(
+            "function game.random_action(",
+            "local function unused_random_action(",
+        )
+        .replace(
+            "function game.sample_chance(",
+            "local function unused_sample_chance(",
+        );
     std::fs::write(&path, without).unwrap();
     assert_eq!(with, json_with_threads(data.path(), 1, &o));
     assert!(with.contains("hands empty"), "{with}");

@@ -211,8 +211,10 @@ fn the_lua_aether_plays_exactly_as_the_rust_engine() {
 fn simulated<E: Engine>(engine: &E, opts: &SimOptions, g: u64) -> Vec<String> {
     let config = config_for(engine, opts).unwrap_or_else(|e| panic!("{e}"));
     let mut lines = Vec::new();
-    let result = play_game(engine, &config, opts, g, |s, a| lines.push(s.action_name(a)))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let result = play_game(engine, &config, opts, g, |s, a| {
+        lines.push(s.action_name(a))
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
     let mut stats = result.end_stats.clone();
     stats.sort_by(|a, b| a.0.cmp(b.0));
     lines.push(format!(
@@ -246,10 +248,7 @@ fn the_lua_aether_simulates_the_same_games_as_the_rust_engine() {
     let runs: [(usize, &[(&str, &str)]); 3] = [
         (2, &[]),
         (3, &[("setup", "long"), ("negative-strength", "zero")]),
-        (
-            4,
-            &[("teams", "on"), ("aether-contenders", "everyone")],
-        ),
+        (4, &[("teams", "on"), ("aether-contenders", "everyone")]),
     ];
     let mut played = 0;
     for bots in ["random", "heuristic"] {

@@ -32,11 +32,7 @@ pub unsafe extern "C-unwind" fn copy(l: *mut lua_State) -> c_int {
             return 1;
         }
         ffi::lua_createtable(l, 0, 0); // 3: the copy of each table met so far
-        if copy_table(l, 1, 0) {
-            1
-        } else {
-            0
-        }
+        if copy_table(l, 1, 0) { 1 } else { 0 }
     }
 }
 
@@ -206,7 +202,12 @@ mod tests {
     #[test]
     fn a_value_that_is_not_a_table_is_its_own_copy() {
         let vm = vm();
-        for code in ["return 3", "return 'text'", "return nil", "return model.params"] {
+        for code in [
+            "return 3",
+            "return 'text'",
+            "return nil",
+            "return model.params",
+        ] {
             let v: Value = vm.run(|| vm.lua.load(code).eval()).unwrap();
             let c: Value = vm.run(|| vm.copy.call(&v)).unwrap();
             assert_eq!(v, c, "{code}");

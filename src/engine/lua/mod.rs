@@ -468,7 +468,6 @@ impl LuaState {
             }
         }
     }
-
 }
 
 /// A Lua value in a message.

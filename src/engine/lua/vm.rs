@@ -211,8 +211,8 @@ impl Vm {
                 .call(model)
         })?;
         // SAFETY: `copy` is a C function of Lua's own API conventions (see copy.rs).
-        let fast = unsafe { self.lua.create_c_function(super::copy::copy) }
-            .map_err(|e| self.fail(&e))?;
+        let fast =
+            unsafe { self.lua.create_c_function(super::copy::copy) }.map_err(|e| self.fail(&e))?;
         let copy: Function = self.run(|| {
             self.lua
                 .load(COPY)
