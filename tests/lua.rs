@@ -7,9 +7,11 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use printplay::engine::lua::LuaEngine;
+use printplay::engine::{Engine, State};
 use printplay::model::load_game;
 use printplay::scaffold::new_game_with_engine;
-use printplay::simulate::{SimOptions, simulate};
+use printplay::simulate::{SimOptions, config_for, play_game, simulate};
 
 const SLUG: &str = "my-game";
 
@@ -165,6 +167,8 @@ fn assert_stopped_in(
 }
 
 const LOAD: &str = "local game = {}";
+/// In `legal_actions`, which the heuristic bot calls (the random bot draws with the tutorial's
+/// `random_action`, without the list).
 const LEGAL: &str = "local moves = {}";
 
 #[test]
@@ -180,7 +184,7 @@ fn io_and_os_are_not_there() {
         "os.execute in legal_actions",
         LEGAL,
         "local moves = {} os.execute(\"touch pwned.txt\")",
-        "random",
+        "heuristic",
         "global 'os'",
     );
     assert_stopped(
@@ -212,7 +216,7 @@ fn endless_loops_run_out_of_budget() {
         "a loop in legal_actions",
         LEGAL,
         "local moves = {} while true do end",
-        "random",
+        "heuristic",
         "budget",
     );
 }
@@ -223,7 +227,7 @@ fn broken_contracts_are_diagnosed() {
         "no legal move while the game goes on",
         "function game.legal_actions(state)",
         "function game.legal_actions(state) if true then return {} end",
-        "random",
+        "heuristic",
         "returned no move",
     );
     assert_stopped(
@@ -244,7 +248,7 @@ fn broken_contracts_are_diagnosed() {
         "a write to the model",
         LEGAL,
         "local moves = {} model.params.hand_size.value = 1",
-        "random",
+        "heuristic",
         "read-only",
     );
 }
@@ -258,21 +262,21 @@ fn costly_library_calls_are_charged_to_the_budget() {
         "a catastrophic pattern in string.find",
         LEGAL,
         "local moves = {} string.find(string.rep(\"a\", 4000), string.rep(\"a*\", 12) .. \"b\")",
-        "random",
+        "heuristic",
         "string.find: this pattern on a subject of 4000 characters may take",
     );
     assert_stopped(
         "a catastrophic pattern in gmatch",
         LEGAL,
         "local moves = {} for _ in (string.rep(\"a\", 4000)):gmatch(string.rep(\"a-\", 12) .. \"b\") do end",
-        "random",
+        "heuristic",
         "string.gmatch",
     );
     assert_stopped(
         "table.move over a trillion indices",
         LEGAL,
         "local moves = {} table.move({}, 1, 1e12, 2)",
-        "random",
+        "heuristic",
         "table.move: moving that many values may take 1e+12 steps",
     );
     assert_stopped(
@@ -337,28 +341,28 @@ fn iterating_a_table_keyed_by_tables_is_an_error_at_that_line() {
         "next over table keys",
         LEGAL,
         "local moves = {} local t = { [{}] = 1, a = 2 } local k = next(t)",
-        "random",
+        "heuristic",
         "no fixed order",
     );
     assert_stopped(
         "pairs over function keys",
         LEGAL,
         "local moves = {} for k in pairs({ [print] = 1 }) do end",
-        "random",
+        "heuristic",
         "no fixed order",
     );
     assert_stopped(
         "tostring of a table",
         LEGAL,
         "local moves = {} local id = tostring({})",
-        "random",
+        "heuristic",
         "memory address",
     );
     assert_stopped(
         "%p",
         LEGAL,
         "local moves = {} local id = (\"%p\"):format(\"x\")",
-        "random",
+        "heuristic",
         "memory address",
     );
 }
@@ -371,56 +375,56 @@ fn the_budget_cannot_be_caught_or_escaped() {
         "an endless loop of pcalls of endless loops",
         LEGAL,
         "local moves = {} while true do pcall(function() while true do end end) end",
-        "random",
+        "heuristic",
         "budget",
     );
     assert_stopped(
         "an overrun swallowed by pcall",
         LEGAL,
         "local moves = {} pcall(function() while true do end end)",
-        "random",
+        "heuristic",
         "budget",
     );
     assert_stopped(
         "xpcall whose handler loops",
         LEGAL,
         "local moves = {} xpcall(function() error(\"x\") end, function() while true do end end)",
-        "random",
+        "heuristic",
         "budget",
     );
     assert_stopped(
         "a refused charge caught by pcall, again and again",
         LEGAL,
         "local moves = {} while true do pcall(string.rep, \"x\", 1e10) end",
-        "random",
+        "heuristic",
         "string.rep",
     );
     assert_stopped(
         "a to-be-closed variable whose __close loops",
         LEGAL,
         "local moves = {} do local x <close> = setmetatable({}, { __close = function() while true do end end }) end",
-        "random",
+        "heuristic",
         "budget",
     );
     assert_stopped(
         "a finalizer",
         LEGAL,
         "local moves = {} setmetatable({}, { __gc = function() while true do end end })",
-        "random",
+        "heuristic",
         "__gc",
     );
     assert_stopped(
         "a finalizer added to the metatable afterwards",
         LEGAL,
         "local moves = {} local mt = {} setmetatable({}, mt) mt.__gc = function() while true do end end",
-        "random",
+        "heuristic",
         "__gc",
     );
     assert_stopped(
         "a weak table",
         LEGAL,
         "local moves = {} setmetatable({}, { __mode = \"k\" })",
-        "random",
+        "heuristic",
         "__mode",
     );
 }
@@ -464,27 +468,28 @@ fn errors_name_the_scripts_line_never_the_sandboxs_own() {
         "error with a table",
         LEGAL,
         "local moves = {} error({})",
-        "random",
+        "heuristic",
         "error was given a table",
     );
     assert_stopped(
         "a bad argument to a charged library function (limits.lua)",
         LEGAL,
         "local moves = {} string.byte(\"abc\", \"x\", 3)",
-        "random",
+        "heuristic",
         "bad argument #2 to 'byte'",
     );
     assert_stopped(
         "a bad argument to a library function",
         LEGAL,
         "local moves = {} table.insert(nil, 1)",
-        "random",
+        "heuristic",
         "bad argument #1 to 'insert'",
     );
     assert_stopped(
         "chance outcomes that are not a list (host.lua walks them)",
-        "function game.chance_outcomes(state)",
-        "function game.chance_outcomes(state) if true then return nil end",
+        // The list is read where the tutorial's `sample_chance` is not there to stand in.
+        "function game.sample_chance(state, x)",
+        "function game.chance_outcomes(state) return nil end function game.unused_sample_chance(state, x)",
         "random",
         "`chance_outcomes` must list",
     );
@@ -517,15 +522,17 @@ fn nan_and_infinity_break_the_contract() {
     );
     assert_stopped(
         "a NaN probability",
-        "function game.chance_outcomes(state)",
-        "function game.chance_outcomes(state) if true then return { { 1, 0/0 } } end",
+        // The list is read where the tutorial's `sample_chance` is not there to stand in.
+        "function game.sample_chance(state, x)",
+        "function game.chance_outcomes(state) return { { 1, 0/0 } } end function game.unused_sample_chance(state, x)",
         "random",
         "`chance_outcomes` must list",
     );
     assert_stopped(
         "an infinite probability",
-        "function game.chance_outcomes(state)",
-        "function game.chance_outcomes(state) if true then return { { 1, 1/0 }, { 2, -1/0 } } end",
+        // The list is read where the tutorial's `sample_chance` is not there to stand in.
+        "function game.sample_chance(state, x)",
+        "function game.chance_outcomes(state) return { { 1, 1/0 }, { 2, -1/0 } } end function game.unused_sample_chance(state, x)",
         "random",
         "`chance_outcomes` must list",
     );
@@ -626,5 +633,65 @@ fn nothing_is_read_through_a_link_out_of_the_game_folder() {
         run.stderr.contains("engine.lua") && run.stderr.contains("outside the game's folder"),
         "{}",
         run.stderr
+    );
+}
+
+/// Every move and chance outcome of game `g` by name, as `simulate` plays it.
+fn transcript(engine: &LuaEngine, opts: &SimOptions, g: u64) -> Vec<String> {
+    let config = config_for(engine, opts).unwrap();
+    let mut lines = Vec::new();
+    play_game(engine, &config, opts, g, |s, a| {
+        lines.push(s.action_name(a))
+    })
+    .unwrap();
+    lines
+}
+
+/// The tutorial teaches `random_action` and `sample_chance`, which pick the random bot's move
+/// and a chance outcome without building the lists: they must pick exactly what the lists
+/// would, so the scaffold's game plays the same games with them and without them.
+#[test]
+fn the_tutorials_samplers_draw_what_the_lists_would() {
+    let data = scaffolded();
+    let path = data.path().join(SLUG).join("engine.lua");
+    let text = std::fs::read_to_string(&path).unwrap();
+    for name in ["random_action", "sample_chance"] {
+        let defined = format!("function game.{name}(");
+        let at = text
+            .find(&defined)
+            .unwrap_or_else(|| panic!("no {defined}"));
+        // Taught early: beside the function it stands in for, not in a closing note.
+        assert!(at < text.find("function game.apply(").unwrap(), "{name}");
+    }
+    let with = LuaEngine::from_model(&load_game(data.path(), SLUG).unwrap()).unwrap();
+    let without = text
+        .replace(
+            "function game.random_action(",
+            "local function unused_random_action(",
+        )
+        .replace(
+            "function game.sample_chance(",
+            "local function unused_sample_chance(",
+        );
+    std::fs::write(&path, without).unwrap();
+    let lists = LuaEngine::from_model(&load_game(data.path(), SLUG).unwrap()).unwrap();
+    let o = SimOptions {
+        games: 300,
+        seed: 9,
+        players: 2,
+        bots: vec!["random".into(), "heuristic".into()],
+        ..Default::default()
+    };
+    let (mut moves, mut draws) = (0, 0);
+    for g in 0..o.games {
+        let t = transcript(&with, &o, g);
+        assert_eq!(t, transcript(&lists, &o, g), "game {g}");
+        moves += t.len();
+        draws += t.iter().filter(|m| m.contains(" draws ")).count();
+    }
+    // Real games, with chance draws among their moves.
+    assert!(
+        moves > 300 * 10 && draws > 300,
+        "{moves} moves, {draws} draws"
     );
 }

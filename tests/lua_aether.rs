@@ -17,7 +17,7 @@ use printplay::engine::lua::LuaEngine;
 use printplay::engine::{Config, Engine, State, Turn};
 use printplay::games::aether::AetherEngine;
 use printplay::model::{Game, load_game};
-use printplay::simulate::game_rng;
+use printplay::simulate::{SimOptions, config_for, game_rng, play_game};
 use rand_chacha::ChaCha8Rng;
 
 fn games_to_play() -> u64 {
@@ -213,6 +213,95 @@ fn the_lua_aether_plays_exactly_as_the_rust_engine() {
     }
     // Real games were played, not empty ones.
     assert!(moves > 20 * games as u32, "{moves} moves in {games} games");
+}
+
+/// One game as `simulate` plays it: every move and chance outcome by name, then the result.
+fn simulated<E: Engine>(engine: &E, opts: &SimOptions, g: u64) -> Vec<String> {
+    let config = config_for(engine, opts).unwrap_or_else(|e| panic!("{e}"));
+    let mut lines = Vec::new();
+    let result = play_game(engine, &config, opts, g, |s, a| {
+        lines.push(s.action_name(a))
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut stats = result.end_stats.clone();
+    stats.sort_by(|a, b| a.0.cmp(b.0));
+    lines.push(format!(
+        "returns {:?}, {} moves, {:?}, timeout {}, {stats:?}",
+        result.returns, result.moves, result.end_reason, result.timeout
+    ));
+    lines
+}
+
+/// A port is compared with its original game by game: through the simulator's own loop
+/// (setup, chance sampling, the determinization every bot's turn draws, the bots' choices),
+/// the Lua Aether and the Rust engine play the same 200 games for the same seed, at 2, 3 and
+/// 4 players and several readings, with every bot both offer. The random bot's turns draw
+/// with the fixture's `skip_determinize`, and at 2 players also without it (a copy
+/// determinized and dropped).
+#[test]
+fn the_lua_aether_simulates_the_same_games_as_the_rust_engine() {
+    let fixture = common::Fixture::with_games(&["aether"]);
+    let shipped = load_game(&common::repo().join("data"), "aether").expect("aether loads");
+    let rust = AetherEngine::from_model(&shipped).unwrap();
+    let lua = LuaEngine::from_model(&lua_aether(&fixture)).unwrap();
+    let copied = common::Fixture::with_games(&["aether"]);
+    let game = lua_aether(&copied);
+    copied.edit(
+        "aether",
+        "engine.lua",
+        "function game.skip_determinize(",
+        "local function unused_skip_determinize(",
+    );
+    let redealt = LuaEngine::from_model(&game).unwrap();
+    let runs: [(usize, &[(&str, &str)]); 3] = [
+        (2, &[]),
+        (3, &[("setup", "long"), ("negative-strength", "zero")]),
+        (4, &[("teams", "on"), ("aether-contenders", "everyone")]),
+    ];
+    let mut played = 0;
+    for bots in ["random", "heuristic"] {
+        if lua.bot(bots).is_none() && bots != "random" {
+            continue;
+        }
+        for (players, variants) in runs {
+            let opts = SimOptions {
+                games: 200,
+                seed: 11,
+                players,
+                bots: vec![bots.into()],
+                variants: Config::with_variants(players, variants).variants,
+                ..SimOptions::default()
+            };
+            let mut differ = Vec::new();
+            for g in 0..opts.games {
+                let r = simulated(&rust, &opts, g);
+                let mut ports = vec![("", simulated(&lua, &opts, g))];
+                if players == 2 {
+                    ports.push((" without skip_determinize", simulated(&redealt, &opts, g)));
+                }
+                for (how, l) in ports {
+                    if r != l {
+                        let at = r.iter().zip(&l).take_while(|(a, b)| a == b).count();
+                        let line = |t: &[String]| t.get(at).cloned().unwrap_or_default();
+                        differ.push(format!(
+                            "game {g}{how}, line {at}: `{}` against `{}`",
+                            line(&r),
+                            line(&l)
+                        ));
+                    }
+                }
+            }
+            assert!(
+                differ.is_empty(),
+                "{bots}, {players} players {variants:?}: {} of {} games differ (Rust against Lua):\n{}",
+                differ.len(),
+                opts.games,
+                differ[..differ.len().min(5)].join("\n")
+            );
+            played += opts.games;
+        }
+    }
+    assert_eq!(played, 600);
 }
 
 /// The fixture's own `random_action` and `sample_chance` (drawn inside the VM, without

@@ -30,8 +30,9 @@ pub struct Plan {
 /// - a non-terminal player node has legal moves and a chance node has outcomes summing to 1;
 /// - a clone is indistinguishable from the original (every observation, the legal moves,
 ///   whose turn it is, the move count);
-/// - [`State::determinize`] keeps the acting player's observation and legal moves
-///   (these two in the first `plan.deep_games` games);
+/// - [`State::determinize`] keeps the acting player's observation and legal moves, and
+///   [`State::skip_determinize`] draws what it draws (these in the first `plan.deep_games`
+///   games);
 /// - [`State::random_action`] draws what `legal_actions` and the same generator would;
 /// - `extra` holds (the engine's own conservation rules);
 /// - the game ends within `cap` moves, and a finished game has a result per seat and, when it
@@ -91,7 +92,15 @@ pub fn random_play<E: Engine>(
                     }
                     if deep {
                         same_as_clone(&s).map_err(|e| at(&s, e))?;
+                        let mut skipped = rng.clone();
+                        s.skip_determinize(p, &mut skipped);
                         let d = s.determinize(p, &mut rng);
+                        if skipped != rng {
+                            return Err(at(
+                                &s,
+                                "skip_determinize draws differently from determinize".into(),
+                            ));
+                        }
                         if d.observation(p) != s.observation(p) || d.legal_actions() != legal {
                             return Err(at(&s, "determinizing changed what the actor sees".into()));
                         }

@@ -19,6 +19,11 @@
 --   rng:random(lo, hi) lo..hi, rng:random() a number in [0, 1), rng:shuffle(list) shuffles.
 --   (math.random, os, io and the clock do not exist here: the same seed gives the same game.)
 -- * `pairs` visits keys in sorted order; `require "name"` loads name.lua from this folder.
+-- * `simulate` plays thousands of games. Building a list of every move or outcome at every
+--   step is most of that time, so the random bot and the chance draws call the optional
+--   `random_action` and `sample_chance` when they exist (below, beside `legal_actions` and
+--   `chance_outcomes`): they count and walk instead of building lists, and pick exactly what
+--   the lists would, so the same seed still gives the same games.
 
 local game = {}
 
@@ -125,6 +130,29 @@ function game.legal_actions(state)
   return moves
 end
 
+-- Optional but worth writing: the move of the `random` bot, without building the list.
+-- Building a list for every move is most of a simulation's time once a game has many moves;
+-- counting them is cheap. It must pick what the list would: count the moves, take
+-- k = rng:index(count), and return the k-th move in legal_actions' order.
+function game.random_action(state, rng)
+  local hand = state.hands[state.current]
+  local count = 0
+  for _, n in ipairs(hand) do
+    if n > 0 then
+      count = count + 1
+    end
+  end
+  local k = rng:index(count)
+  for i, n in ipairs(hand) do
+    if n > 0 then
+      k = k - 1
+      if k == 0 then
+        return i
+      end
+    end
+  end
+end
+
 -- At a chance node: each outcome with its probability. Here: which design is drawn.
 function game.chance_outcomes(state)
   local left = cards_in(state.deck)
@@ -135,6 +163,26 @@ function game.chance_outcomes(state)
     end
   end
   return outcomes
+end
+
+-- Optional but worth writing: the outcome of one random event, without building the list.
+-- `simulate` draws a number x in [0, 1) and calls this at every chance node instead of
+-- chance_outcomes (search bots and `check` still use the list). It must pick what the list
+-- would: walk the outcomes in the same order, subtracting each probability (computed the
+-- same way) from x until x drops below 0. Then seeded games are the same with or without it.
+function game.sample_chance(state, x)
+  local left = cards_in(state.deck)
+  local last
+  for i, n in ipairs(state.deck) do
+    if n > 0 then
+      x = x - n / left
+      if x < 0 then
+        return i
+      end
+      last = i
+    end
+  end
+  return last -- x was within rounding of 1
 end
 
 local function points(state, seat, design)
@@ -200,6 +248,16 @@ function game.action_name(state, action)
   end
   return ("player %d plays %s (%s %d) for %d points"):format(
     state.current, d.name, d.fields.suit, d.fields.value, points(state, state.current, action))
+end
+
+-- Optional: a chance outcome as seat `observer` may know it (`nil`: an onlooker who sees every
+-- hand). A card drawn into a hand is named only for its owner; the others learn that a card was
+-- drawn. Without this function printplay tells a seat only that chance decided something.
+function game.chance_name(state, action, observer)
+  if observer == nil or observer == state.current then
+    return game.action_name(state, action)
+  end
+  return ("player %d draws a card"):format(state.current)
 end
 
 -- What `seat` can see, in words: their own hand, the others' hand sizes, every score and
@@ -289,13 +347,5 @@ game.bots = {
     return best
   end,
 }
-
--- Optional, for speed once the rules are settled: `game.random_action(state, rng)` returns
--- the move a uniform random player makes without building the list, and
--- `game.sample_chance(state, x)` the chance outcome at x in [0, 1). They must draw exactly
--- what printplay would from legal_actions and chance_outcomes (`rng:index(n)` for the n-th
--- move in legal_actions' order; the outcomes' probabilities subtracted from x in order until
--- it drops below 0), or seeded games change. tests/fixtures/aether-lua/engine.lua in
--- printplay's repository has an example of both.
 
 return game

@@ -2,9 +2,10 @@
 -- so that one call from printplay does what would otherwise take several (each call across
 -- the Rust/Lua boundary costs more than the Lua it runs). They call the script's functions
 -- and draw exactly as printplay's own code would.
-local game = ...
+local game, copy = ...
 local apply, current_player = game.apply, game.current_player
 local legal_actions, chance_outcomes = game.legal_actions, game.chance_outcomes
+local determinize = game.determinize
 local type, mtype, abs = type, math.type, math.abs
 
 local host = {}
@@ -69,6 +70,13 @@ function host.pick(state, _, rng)
     return nil
   end
   return a
+end
+
+-- What determinize draws for `seat`, on a copy that is then dropped: the simulator's random
+-- bot sees nothing hidden, but its turn draws as any bot's does, so that seeded games do not
+-- depend on which bots play. The host calls it only when the script has a determinize.
+function host.redeal(state, seat, rng)
+  determinize(copy(state), seat, rng)
 end
 
 return host

@@ -5,8 +5,9 @@
 //! the scaffold's tutorial script): `setup`, `current_player`, `legal_actions`,
 //! `chance_outcomes`, `apply`, `returns`, `action_name`, `observation`, `end_reason`,
 //! `end_stats`, and optionally `determinize`, `estimate`, `action_kind`, `chance_name`, `bots`,
-//! `variants`, `returns_sum`, and `random_action` and `sample_chance` (the random player's move and a
-//! chance outcome drawn inside the VM, without listing; they must draw what the defaults do). Seats are numbered from 1 in Lua, actions are integers, and a game
+//! `variants`, `returns_sum`, and `random_action`, `sample_chance` and `skip_determinize` (the
+//! random player's move and a chance outcome drawn inside the VM without listing, and what
+//! `determinize` draws without a copy; they must draw what the defaults do). Seats are numbered from 1 in Lua, actions are integers, and a game
 //! state is a Lua table the script owns. The model is the global `model`, read-only.
 //!
 //! Each worker thread gets its own VM (a VM serves one thread at a time), so a script must
@@ -14,6 +15,7 @@
 //! Any error, a budget overrun or a broken contract ends the game with a diagnostic naming
 //! `engine.lua:LINE` and the move; [`State::failure`] carries it to the simulator.
 
+mod copy;
 mod limits;
 mod vm;
 
@@ -488,10 +490,6 @@ impl LuaState {
             }
         }
     }
-
-    fn is_legal(&self, action: i64) -> bool {
-        self.legal_actions().contains(&action)
-    }
 }
 
 /// A Lua value in a message.
@@ -716,10 +714,22 @@ impl State for LuaState {
         copy
     }
 
-    /// Without a `determinize` of the script, a determinization draws nothing: no copy.
+    /// The script's own `skip_determinize(state, seat, rng)` (the bare draws), else, with a
+    /// `determinize`, host.lua's `redeal`: a copy determinized and dropped, in one call into
+    /// the VM. Without either, a determinization draws nothing.
     fn skip_determinize(&self, observer: Player, rng: &mut ChaCha8Rng) {
-        if optional_fn(&self.vm, "determinize").is_some() {
-            drop(self.determinize(observer, rng));
+        if self.failed() {
+            return;
+        }
+        if let Some(f) = optional_fn(&self.vm, "skip_determinize") {
+            if let Err(e) =
+                self.vm
+                    .with_rng::<()>(f, "skip_determinize", (&self.table, observer + 1), rng)
+            {
+                self.fail(format!("{e} (in `skip_determinize`)"));
+            }
+        } else if optional_fn(&self.vm, "determinize").is_some() {
+            self.call_host::<()>("determinize", "redeal", observer + 1, Some(rng));
         }
     }
 
@@ -807,6 +817,12 @@ impl Bot<LuaState> for ScriptBot {
             return 0;
         };
         let vm = &state.vm;
+        // Listed first, so that a game without a legal move is reported as that, whatever
+        // the bot makes of it.
+        let legal = state.legal_actions();
+        if state.failed() {
+            return 0;
+        }
         let bot = vm
             .api
             .raw_get::<Table>("bots")
@@ -821,7 +837,7 @@ impl Bot<LuaState> for ScriptBot {
                 )
                 .map_err(|e| format!("{e} (in bot `{}`)", self.name))
                 .and_then(|a| {
-                    if state.is_legal(a) {
+                    if legal.contains(&a) {
                         Ok(a)
                     } else {
                         Err(format!(

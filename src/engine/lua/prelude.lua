@@ -1,7 +1,8 @@
 -- Run once in every engine VM before engine.lua: the sandbox's own helpers.
 -- `raw_model` is the game's canonical model as plain tables; it becomes the read-only global
 -- `model`; `rawset` is Lua's, which scripts do not get; `raw` the string functions limits.lua
--- wraps, unwrapped. Returns the helpers the host calls: deep copy and the set of read-only proxies.
+-- wraps, unwrapped. Returns the helpers the host calls: deep copy and the set of read-only proxies
+-- (the host's native copy, copy.rs, takes over from this one but for states nested deeply).
 local raw_model, rawset, raw = ...
 local raw_next, type, setmetatable, getmetatable, error, tostring = next, type, setmetatable, getmetatable, error, tostring
 local rawget, rawequal, select = rawget, rawequal, select
@@ -287,4 +288,4 @@ return function(state)
     return state
   end
   return copy(state, {})
-end
+end, views

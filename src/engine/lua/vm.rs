@@ -114,10 +114,22 @@ pub const ENGINE_FUNCTIONS: &[&str] = &[
     "random_action",
     "sample_chance",
     "chance_name",
+    "skip_determinize",
 ];
 
 /// host.lua's shortcuts, kept with the engine's functions.
-pub const HOST_FUNCTIONS: [&str; 3] = ["step", "sample", "pick"];
+pub const HOST_FUNCTIONS: [&str; 4] = ["step", "sample", "pick", "redeal"];
+
+/// The deep copy of a game state: copy.rs's native one, prelude.lua's for a state nested too
+/// deeply for it.
+const COPY: &str = "local fast, slow, views = ...
+return function(state)
+  local c = fast(state, views)
+  if c == nil then
+    return slow(state)
+  end
+  return c
+end";
 
 /// A loaded script in its own VM.
 pub struct Vm {
@@ -173,7 +185,7 @@ impl Vm {
                 .load(include_str!("host.lua"))
                 .set_name("=host.lua")
                 .set_mode(ChunkMode::Text)
-                .call(&api)
+                .call((&api, &vm.copy))
         })?;
         for name in HOST_FUNCTIONS {
             let f = host.raw_get::<Function>(name).map_err(|e| vm.fail(&e))?;
@@ -198,12 +210,22 @@ impl Vm {
             .lua
             .create_function(|_, (t, k, v): (Table, Value, Value)| t.raw_set(k, v))
             .map_err(|e| self.fail(&e))?;
-        let copy: Function = self.run(|| {
+        let (slow, views): (Function, Table) = self.run(|| {
             self.lua
                 .load(include_str!("prelude.lua"))
                 .set_name("=prelude.lua")
                 .set_mode(ChunkMode::Text)
                 .call((model, rawset, raw))
+        })?;
+        // SAFETY: `copy` is a C function of Lua's own API conventions (see copy.rs).
+        let fast =
+            unsafe { self.lua.create_c_function(super::copy::copy) }.map_err(|e| self.fail(&e))?;
+        let copy: Function = self.run(|| {
+            self.lua
+                .load(COPY)
+                .set_name("=prelude.lua")
+                .set_mode(ChunkMode::Text)
+                .call((fast, slow, views))
         })?;
         let api: Value = self.run(|| {
             self.lua
