@@ -1038,6 +1038,9 @@ fn finnish_aether_uses_the_rulebooks_words() {
         "sääntökirja: se ",
         "pelaajan muistilappu",
         "neljätoista",
+        "pienempi rooli",
+        "sääntökirja: ei kerro",
+        "kuusikulmiossa on sen koordinaatit",
     ] {
         assert!(!page.contains(wrong), "the Finnish page says `{wrong}`");
     }
