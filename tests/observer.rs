@@ -386,7 +386,7 @@ fn cli_replay_observer_shows_only_what_the_seat_sees() {
 fn play_tells_the_person_only_their_own_draws() {
     let fixture = common::Fixture::with_games(&["aether"]);
     let save = fixture.data().join("saved.toml");
-    let run = run_with_input(
+    let run = common::run_with_input(
         fixture.data(),
         &[
             "play",
@@ -450,33 +450,6 @@ fn play_tells_the_person_only_their_own_draws() {
         "{}",
         replayed.stdout
     );
-}
-
-/// Runs `printplay --data DATA ARGS` with `input` on stdin.
-fn run_with_input(data: &Path, args: &[&str], input: &str) -> common::Run {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_printplay"))
-        .arg("--data")
-        .arg(data)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run printplay");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    common::Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
 }
 
 /// The rule has one way in: outside the engines themselves (src/games, src/engine), no code

@@ -4,40 +4,18 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use printplay::scaffold::new_game_with_engine;
 
 /// Runs `printplay --data DATA play ARGS` with `input` on stdin; returns stdout and the exit code.
 fn play(data: &Path, args: &[&str], input: &str) -> (String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_printplay"))
-        .arg("--data")
-        .arg(data)
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run printplay play");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.stderr.is_empty() || !String::from_utf8_lossy(&out.stderr).contains("panicked"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    let all: Vec<&str> = std::iter::once("play")
+        .chain(args.iter().copied())
+        .collect();
+    let run = common::run_with_input(data, &all, input);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    (run.stdout, run.code)
 }
 
 /// The move lines (`  12 name`, `   3  * name`) and the result line of a game's text.
