@@ -98,6 +98,17 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Print the user's guide's reference as Markdown: every command and flag, every key of
+    /// each kind of data file, every template function; or write every page.
+    Reference {
+        /// commands, game, components, rules, rules-meta, sheet or functions.
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(REFERENCE_PAGES), required_unless_present = "out")]
+        page: Option<String>,
+        /// Write every page as <page>.md into this folder instead (the book's
+        /// `docs/src/reference`).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Write a deck's cards as CSV (to move a TOML deck into a spreadsheet).
     ExportCsv {
         /// The game's slug.
@@ -398,6 +409,7 @@ pub fn run(cli: Cli) -> Exit {
         Command::Check { games, provenance } => check(&cli.data, &games, provenance),
         Command::List => list(&cli.data),
         Command::Schema { kind, out } => schema(kind, out.as_deref()),
+        Command::Reference { page, out } => reference(page.as_deref(), out.as_deref()),
         Command::ExportCsv { game, deck, out } => {
             export_csv(&cli.data, &game, &deck, out.as_deref())
         }
@@ -887,6 +899,42 @@ fn merge(args: &[String], json: Option<&Path>) -> Exit {
         return usage(format!("{}: {e}", path.display()));
     }
     Exit::Ok
+}
+
+/// The names `printplay reference` takes, in the order of [`crate::reference::Page::all`].
+const REFERENCE_PAGES: [&str; 7] = [
+    "commands",
+    "game",
+    "components",
+    "rules",
+    "rules-meta",
+    "sheet",
+    "functions",
+];
+
+fn reference(page: Option<&str>, out: Option<&Path>) -> Exit {
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    match (page, out) {
+        (_, Some(dir)) => match crate::reference::write_all(dir, &cli) {
+            Ok(paths) => {
+                paths.iter().for_each(|p| println!("wrote {}", p.display()));
+                Exit::Ok
+            }
+            Err(p) => report(&[p]),
+        },
+        (Some(name), None) => {
+            let pages = crate::reference::Page::all();
+            match REFERENCE_PAGES.iter().position(|p| *p == name) {
+                Some(i) => {
+                    print!("{}", pages[i].markdown(&cli));
+                    Exit::Ok
+                }
+                None => usage(format!("no reference page `{name}`")),
+            }
+        }
+        (None, None) => usage("name a page or give --out DIR"),
+    }
 }
 
 fn schema(kind: Option<crate::schema::FileKind>, out: Option<&Path>) -> Exit {

@@ -13,6 +13,7 @@ pub mod model;
 pub mod output;
 pub mod pipeline;
 pub mod play;
+pub mod reference;
 pub mod render;
 pub mod rules;
 pub mod scaffold;

@@ -78,7 +78,7 @@ fn sheet_row() -> Value {
         "type": "object",
         "properties": {
             "id": { "type": "string", "pattern": "^[a-z0-9-]+$", "description": "The card's id, unique in the game." },
-            "name": { "type": "string", "minLength": 1 },
+            "name": { "type": "string", "minLength": 1, "description": "The card's name, as printed." },
             "count": { "type": "string", "pattern": "^[0-9]{0,3}$", "description": "Copies of the card (default 1)." },
             "text": { "type": "string", "description": "Card text; [symbol-id] draws a symbol." }
         },

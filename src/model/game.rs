@@ -12,6 +12,7 @@ use super::Source;
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GameFile {
+    /// The `[game]` table: names, players, credits, where the rules come from.
     pub game: GameInfo,
     /// Rule parameters the engines, templates and checks read by name.
     #[serde(default)]
@@ -25,16 +26,21 @@ pub struct GameFile {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GameInfo {
+    /// The game's name in its rulebook's language.
     pub name: String,
     /// The name in other languages, keyed by language code (`fi = "..."`).
     #[serde(default)]
     pub names: BTreeMap<String, String>,
     /// One line for `printplay list`.
     pub summary: String,
+    /// How many can play: `players = { min = 2, max = 4 }`.
     pub players: PlayerRange,
+    /// Who designed the game.
     pub designer: String,
+    /// Who publishes it, if anyone.
     #[serde(default)]
     pub publisher: Option<String>,
+    /// The year the game was published.
     #[serde(default)]
     pub year: Option<u16>,
     /// File name of the source rulebook. A game without one is an original design: its
@@ -66,7 +72,9 @@ fn only_english() -> Vec<String> {
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerRange {
+    /// The fewest players.
     pub min: u8,
+    /// The most players.
     pub max: u8,
 }
 
@@ -75,6 +83,7 @@ pub struct PlayerRange {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Param {
+    /// The value, of the declared `type`; engines and templates read it by the parameter's name.
     #[schemars(with = "serde_json::Value")]
     pub value: Spanned<toml::Value>,
     /// Where the value comes from; optional in an original design.
@@ -160,6 +169,7 @@ pub enum Measure {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Invariant {
+    /// The rule's id, unique in the game; messages name it.
     #[schemars(with = "String")]
     pub id: Spanned<String>,
     /// The rule in words, as the rulebook gives it.
@@ -185,10 +195,13 @@ pub struct Invariant {
     /// With `group_by`: how many distinct groups there must be.
     #[serde(default)]
     pub groups: Option<i64>,
+    /// The measure must equal this.
     #[serde(default)]
     pub equals: Option<i64>,
+    /// The measure must be at least this.
     #[serde(default)]
     pub min: Option<i64>,
+    /// The measure must be at most this.
     #[serde(default)]
     pub max: Option<i64>,
     /// Compare with the integer value of this parameter instead of a literal.

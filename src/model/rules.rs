@@ -82,10 +82,12 @@ impl SectionId {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DiagramSpec {
+    /// The diagram's id; its words are `[diagram.ID]` of each `rules.<lang>.toml`.
     #[schemars(with = "String")]
     pub id: Spanned<String>,
     /// The section the diagram is shown in.
     pub section: SectionId,
+    /// What to draw: `kind` and that kind's settings (`map-layout`, `cycle`, `card-parts`...).
     pub draw: Drawing,
 }
 
@@ -165,6 +167,7 @@ pub struct RulesText {
     /// How a player wins (and how everybody loses).
     #[schemars(with = "String")]
     pub goal: Prose,
+    /// How to set the game up (Markdown).
     #[schemars(with = "String")]
     pub setup: Prose,
     /// The turn: its steps and every action.
@@ -232,6 +235,7 @@ pub struct VariantText {
     /// The engine's variant name (`--variant NAME=VALUE`).
     #[schemars(with = "String")]
     pub id: Spanned<String>,
+    /// The variant's heading in this language.
     pub title: String,
     /// What the rulebook leaves open, stated plainly.
     #[schemars(with = "String")]
@@ -290,14 +294,20 @@ pub struct DiagramText {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct PluralForms {
+    /// The form after one (`1 card`).
     pub one: String,
+    /// The form after other numbers (`4 cards`).
     pub other: String,
+    /// The form after zero, where the language has one.
     #[serde(default)]
     pub zero: Option<String>,
+    /// The form after two, where the language has one.
     #[serde(default)]
     pub two: Option<String>,
+    /// The "few" form, where the language has one.
     #[serde(default)]
     pub few: Option<String>,
+    /// The "many" form, where the language has one.
     #[serde(default)]
     pub many: Option<String>,
 }

@@ -11,6 +11,7 @@ pub mod board;
 pub mod calibrate;
 pub mod cmyk;
 pub mod faces;
+pub mod functions;
 pub mod fonts;
 pub mod images;
 pub mod index;

@@ -1,0 +1,418 @@
+//! The user's guide in `docs/` is held to the program: its reference is the generated one, every
+//! key, flag and template function has its documentation, every TOML/CSV/Lua/SVG snippet is
+//! included from an example game the tests check and build, and every `printplay` command in
+//! it parses (and, outside `sh,no_run` blocks, runs).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use clap::{CommandFactory, Parser};
+use printplay::cli::Cli;
+use printplay::reference::{self, Page};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn book_pages() -> Vec<(PathBuf, String)> {
+    fn walk(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("docs/src")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "md") {
+                let text = std::fs::read_to_string(&p).expect("page");
+                out.push((p, text));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&root().join("docs/src"), &mut out);
+    assert!(out.len() > 20, "the book has {} pages", out.len());
+    out
+}
+
+/// A fenced block: its info string, first line number and lines.
+struct Block {
+    info: String,
+    line: usize,
+    lines: Vec<String>,
+}
+
+fn blocks(text: &str) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut open: Option<Block> = None;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if let Some(rest) = trimmed.strip_prefix("```") {
+            match open.take() {
+                None => {
+                    open = Some(Block {
+                        info: rest.trim().to_string(),
+                        line: i + 1,
+                        lines: Vec::new(),
+                    })
+                }
+                Some(b) => out.push(b),
+            }
+        } else if let Some(b) = open.as_mut() {
+            b.lines.push(line.to_string());
+        }
+    }
+    assert!(open.is_none(), "an unclosed code block");
+    out
+}
+
+#[test]
+fn the_reference_pages_are_the_generated_ones() {
+    let cli = Cli::command();
+    let dir = root().join("docs/src/reference");
+    for page in Page::all() {
+        let path = dir.join(page.file_name());
+        let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            on_disk == page.markdown(&cli),
+            "{} is stale: run `cargo run -- reference --out docs/src/reference`",
+            path.display()
+        );
+        let summary = std::fs::read_to_string(root().join("docs/src/SUMMARY.md")).unwrap();
+        assert!(
+            summary.contains(&format!("(reference/{})", page.file_name())),
+            "SUMMARY.md does not list reference/{}",
+            page.file_name()
+        );
+    }
+}
+
+#[test]
+fn every_key_flag_and_template_function_is_documented() {
+    let keys = reference::undocumented_keys();
+    assert!(
+        keys.is_empty(),
+        "data keys without a doc comment (they reach the schema and the book): {keys:#?}"
+    );
+    let args = reference::undocumented_args(&Cli::command());
+    assert!(args.is_empty(), "commands and flags without help: {args:#?}");
+    // Every key of every schema appears in its generated page.
+    for kind in printplay::schema::FileKind::ALL {
+        let page = reference::schema_markdown(kind);
+        let schema: serde_json::Value =
+            serde_json::from_str(&printplay::schema::json_schema(kind)).unwrap();
+        let mut objects = vec![schema.clone()];
+        if let Some(defs) = schema.get("$defs").and_then(|d| d.as_object()) {
+            objects.extend(defs.values().cloned());
+        }
+        for obj in objects {
+            for key in obj
+                .get("properties")
+                .and_then(|p| p.as_object())
+                .into_iter()
+                .flatten()
+                .map(|(k, _)| k)
+            {
+                assert!(
+                    page.contains(&format!("| `{key}` |")),
+                    "{}: key `{key}` is not in its reference page",
+                    kind.file_name()
+                );
+            }
+        }
+    }
+    // Every flag of every command appears in the commands page.
+    let page = reference::commands_markdown(&Cli::command());
+    fn flags(cmd: &clap::Command, out: &mut Vec<String>) {
+        for a in cmd.get_arguments() {
+            if let Some(long) = a.get_long().filter(|l| *l != "help" && *l != "version") {
+                out.push(format!("`--{long}"));
+            }
+        }
+        for s in cmd.get_subcommands() {
+            out.push(format!("## `printplay {}", s.get_name()));
+            flags(s, out);
+        }
+    }
+    let mut wanted = Vec::new();
+    flags(&Cli::command(), &mut wanted);
+    for w in wanted.iter().filter(|w| !w.contains("printplay help")) {
+        assert!(page.contains(w.as_str()), "{w} is not in the commands page");
+    }
+    for f in printplay::render::functions::FUNCTIONS {
+        assert!(reference::functions_markdown().contains(&format!("## `{}`", f.name)));
+    }
+}
+
+/// `{{#include path[:anchor|:from:to]}}` of a page: the file and what it selects must exist.
+fn check_include(page: &Path, spec: &str) -> Result<(), String> {
+    let mut parts = spec.splitn(2, ':');
+    let rel = parts.next().unwrap_or("");
+    let file = page.parent().unwrap().join(rel);
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| format!("{}: include {rel}: {e}", page.display()))?;
+    if let Some(sel) = parts.next() {
+        if sel.chars().all(|c| c.is_ascii_digit() || c == ':') {
+            let n = text.lines().count();
+            for part in sel.split(':').filter(|p| !p.is_empty()) {
+                let k: usize = part.parse().unwrap();
+                if k == 0 || k > n {
+                    return Err(format!("{}: {rel} has no line {k}", page.display()));
+                }
+            }
+        } else if !text.contains(&format!("ANCHOR: {sel}"))
+            || !text.contains(&format!("ANCHOR_END: {sel}"))
+        {
+            return Err(format!("{}: {rel} has no anchor `{sel}`", page.display()));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_snippet_is_included_from_an_example_the_tests_build() {
+    let mut problems = Vec::new();
+    let mut includes = 0;
+    for (path, text) in book_pages() {
+        for line in text.lines() {
+            if let Some(at) = line.find("{{#include ") {
+                let spec = line[at + "{{#include ".len()..]
+                    .split("}}")
+                    .next()
+                    .unwrap()
+                    .trim();
+                includes += 1;
+                if let Err(e) = check_include(&path, spec) {
+                    problems.push(e);
+                }
+            }
+        }
+        for b in blocks(&text) {
+            let lang = b.info.split(',').next().unwrap_or("");
+            if matches!(lang, "toml" | "csv" | "lua" | "svg") {
+                let inline = b.lines.iter().any(|l| {
+                    let l = l.trim();
+                    !l.is_empty() && !l.starts_with("{{#include ")
+                });
+                if inline {
+                    problems.push(format!(
+                        "{}:{}: a {lang} snippet written inline; include it from docs/examples/ so the tests build it",
+                        path.display(),
+                        b.line
+                    ));
+                }
+            }
+        }
+    }
+    assert!(includes >= 6, "only {includes} includes found");
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn the_examples_check_and_build() {
+    let examples = root().join("docs/examples");
+    let out = tempfile::tempdir().unwrap();
+    let mut games = 0;
+    for entry in std::fs::read_dir(&examples).unwrap() {
+        let dir = entry.unwrap().path();
+        if !dir.join("game.toml").is_file() {
+            continue;
+        }
+        games += 1;
+        let slug = dir.file_name().unwrap().to_str().unwrap().to_string();
+        for args in [
+            vec!["check", slug.as_str()],
+            vec!["build", slug.as_str(), "--out", out.path().to_str().unwrap()],
+        ] {
+            let o = Command::new(env!("CARGO_BIN_EXE_printplay"))
+                .arg("--data")
+                .arg(&examples)
+                .args(&args)
+                .output()
+                .unwrap();
+            assert!(
+                o.status.success(),
+                "printplay {args:?} on docs/examples/{slug}: {}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    }
+    assert!(games >= 1);
+    // The editor configuration: every rule's files exist and its schema is one printplay writes.
+    let taplo: toml::Value =
+        toml::from_str(&std::fs::read_to_string(examples.join("taplo.toml")).unwrap()).unwrap();
+    let names: Vec<&str> = printplay::schema::FileKind::ALL
+        .iter()
+        .map(|k| k.file_name())
+        .collect();
+    for rule in taplo["rule"].as_array().unwrap() {
+        let schema = rule["schema"]["path"].as_str().unwrap();
+        let file = schema.strip_prefix("schemas/").unwrap();
+        assert!(names.contains(&file), "taplo.toml names {schema}");
+        for pattern in rule["include"].as_array().unwrap() {
+            let pattern = pattern.as_str().unwrap();
+            let glob = globset::Glob::new(pattern).unwrap().compile_matcher();
+            let mut hit = false;
+            for game in std::fs::read_dir(root().join("data")).unwrap() {
+                let game = game.unwrap().path();
+                if !game.is_dir() {
+                    continue;
+                }
+                for f in std::fs::read_dir(&game).unwrap() {
+                    let f = f.unwrap().path();
+                    let rel = f.strip_prefix(root()).unwrap();
+                    hit |= glob.is_match(rel);
+                }
+            }
+            assert!(hit, "taplo.toml: {pattern} matches no shipped file");
+        }
+    }
+}
+
+/// The shell lines of a block, continuations joined and comments dropped.
+fn shell_lines(b: &Block) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for l in &b.lines {
+        let l = l.trim();
+        if let Some(cont) = l.strip_suffix('\\') {
+            cur.push_str(cont);
+            cur.push(' ');
+            continue;
+        }
+        cur.push_str(l);
+        let line = std::mem::take(&mut cur);
+        let line = strip_comment(&line);
+        if !line.trim().is_empty() {
+            out.push(line.trim().to_string());
+        }
+    }
+    out
+}
+
+fn strip_comment(line: &str) -> String {
+    let (mut single, mut double) = (false, false);
+    let mut prev = ' ';
+    for (i, c) in line.char_indices() {
+        match c {
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '#' if !single && !double && prev.is_whitespace() => return line[..i].to_string(),
+            _ => {}
+        }
+        prev = c;
+    }
+    if line.starts_with('#') {
+        return String::new();
+    }
+    line.to_string()
+}
+
+/// Words as a POSIX shell splits them (quotes, no expansions).
+fn words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let (mut single, mut double, mut any) = (false, false, false);
+    for c in line.chars() {
+        match c {
+            '\'' if !double => {
+                single = !single;
+                any = true
+            }
+            '"' if !single => {
+                double = !double;
+                any = true
+            }
+            c if c.is_whitespace() && !single && !double => {
+                if any || !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if any || !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+
+#[test]
+fn every_command_in_the_book_parses_and_runs() {
+    let mut problems = Vec::new();
+    let mut ran = 0;
+    let mut parsed = 0;
+    let mut timings: BTreeMap<String, f64> = BTreeMap::new();
+    for (path, text) in book_pages() {
+        let rel = path.strip_prefix(root()).unwrap().display().to_string();
+        if rel.contains("/reference/") {
+            continue;
+        }
+        // Each page runs in a folder of its own, with the shipped games beside it.
+        let work = tempfile::tempdir().unwrap();
+        common::copy_dir(&root().join("data"), &work.path().join("data"));
+        for b in blocks(&text) {
+            let mut info = b.info.split(',');
+            if info.next() != Some("sh") {
+                continue;
+            }
+            let run = !info.any(|a| a.trim() == "no_run");
+            for line in shell_lines(&b) {
+                let argv = words(&line);
+                if argv.first().map(String::as_str) != Some("printplay") {
+                    if run {
+                        problems.push(format!(
+                            "{rel}:{}: `{line}` is not a printplay command: put it in a `sh,no_run` block",
+                            b.line
+                        ));
+                    }
+                    continue;
+                }
+                parsed += 1;
+                if let Err(e) = Cli::try_parse_from(&argv) {
+                    problems.push(format!("{rel}:{}: `{line}` does not parse: {e}", b.line));
+                    continue;
+                }
+                if !run {
+                    continue;
+                }
+                let start = std::time::Instant::now();
+                let o = Command::new(env!("CARGO_BIN_EXE_printplay"))
+                    .args(&argv[1..])
+                    .current_dir(work.path())
+                    .env("NO_COLOR", "1")
+                    .output()
+                    .unwrap();
+                timings.insert(line.clone(), start.elapsed().as_secs_f64());
+                ran += 1;
+                if !o.status.success() {
+                    problems.push(format!(
+                        "{rel}:{}: `{line}` exits {:?}: {}",
+                        b.line,
+                        o.status.code(),
+                        String::from_utf8_lossy(&o.stderr)
+                            .lines()
+                            .take(5)
+                            .collect::<Vec<_>>()
+                            .join(" / ")
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!("ran {ran} of {parsed} commands; slowest:");
+    let mut t: Vec<_> = timings.into_iter().collect();
+    t.sort_by(|a, b| b.1.total_cmp(&a.1));
+    for (line, s) in t.iter().take(5) {
+        eprintln!("  {s:.1} s  {line}");
+    }
+    assert!(ran >= 15 && parsed >= 25, "ran {ran}, parsed {parsed}");
+    assert!(problems.is_empty(), "{problems:#?}");
+}
