@@ -416,3 +416,112 @@ fn every_command_in_the_book_parses_and_runs() {
     assert!(ran >= 15 && parsed >= 25, "ran {ran}, parsed {parsed}");
     assert!(problems.is_empty(), "{problems:#?}");
 }
+
+/// Decodes a PNG into (width, height, RGB bytes).
+fn rgb(path: &Path) -> Option<(u32, u32, Vec<u8>)> {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).ok()?));
+    let mut reader = decoder.read_info().ok()?;
+    let mut buf = vec![0; reader.output_buffer_size()?];
+    let info = reader.next_frame(&mut buf).ok()?;
+    let channels = info.color_type.samples();
+    let px: Vec<u8> = buf[..info.buffer_size()]
+        .chunks(channels)
+        .flat_map(|c| match channels {
+            1 | 2 => [c[0], c[0], c[0]],
+            _ => [c[0], c[1], c[2]],
+        })
+        .collect();
+    Some((info.width, info.height, px))
+}
+
+/// Mean absolute difference of two images of one size, from 0 to 1 (1 when sizes differ).
+fn difference(a: &Path, b: &Path) -> f64 {
+    match (rgb(a), rgb(b)) {
+        (Some((wa, ha, pa)), Some((wb, hb, pb))) if (wa, ha) == (wb, hb) => {
+            let sum: u64 = pa
+                .iter()
+                .zip(&pb)
+                .map(|(x, y)| u64::from(x.abs_diff(*y)))
+                .sum();
+            sum as f64 / (pa.len() as f64 * 255.0)
+        }
+        _ => 1.0,
+    }
+}
+
+/// The book's pictures (a card sheet, the gallery, a rules page in light and dark) are made
+/// here from a fresh build, so that they never show an old version: a committed picture that
+/// no longer matches what the program makes fails the test, which writes the new one in its
+/// place to be looked at and committed. `PRINTPLAY_UPDATE_SCREENSHOTS=1` writes without failing.
+#[test]
+fn the_book_pictures_show_the_current_program() {
+    let Some(chrome) = common::chromium() else {
+        eprintln!("skipping: chromium not found (install Debian's `chromium` or set CHROMIUM)");
+        return;
+    };
+    if Command::new("pdftoppm").arg("-v").output().is_err() {
+        eprintln!("skipping: pdftoppm not found (install poppler-utils)");
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let built = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .arg("--data")
+        .arg(root().join("data"))
+        .args(["build", "the-search", "--only", "cards,png,rules,index", "--out"])
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+    let game = out.path().join("the-search");
+    let shots = tempfile::tempdir().unwrap();
+    // The first card sheet at 40 dpi.
+    let sheet = Command::new("pdftoppm")
+        .args(["-r", "40", "-png", "-f", "1", "-l", "1", "-singlefile"])
+        .arg(game.join("cards.pdf"))
+        .arg(shots.path().join("sheet"))
+        .status()
+        .unwrap();
+    assert!(sheet.success());
+    let profile = tempfile::tempdir().unwrap();
+    for (name, page, dark) in [
+        ("gallery", "index.html", false),
+        ("rules-light", "rules.en.html", false),
+        ("rules-dark", "rules.en.html", true),
+    ] {
+        let file = shots.path().join(format!("{name}.png"));
+        let mut cmd = common::headless(&chrome, profile.path());
+        cmd.args([
+            "--window-size=1100,800",
+            "--hide-scrollbars",
+            &format!("--screenshot={}", file.display()),
+        ]);
+        if dark {
+            cmd.arg("--force-dark-mode")
+                .arg("--blink-settings=preferredColorScheme=0");
+        }
+        let o = cmd
+            .arg(format!("file://{}", game.join(page).display()))
+            .output()
+            .unwrap();
+        assert!(file.is_file(), "no screenshot of {page}: {o:?}");
+    }
+    let dir = root().join("docs/src/images");
+    std::fs::create_dir_all(&dir).unwrap();
+    let update = std::env::var_os("PRINTPLAY_UPDATE_SCREENSHOTS").is_some();
+    let mut stale = Vec::new();
+    for name in ["sheet", "gallery", "rules-light", "rules-dark"] {
+        let new = shots.path().join(format!("{name}.png"));
+        let old = dir.join(format!("{name}.png"));
+        let d = difference(&new, &old);
+        // Anti-aliasing and font hinting differ a little between machines; a changed layout,
+        // colour or text moves far more than 2 % of the image.
+        if d > 0.02 {
+            std::fs::copy(&new, &old).unwrap();
+            stale.push(format!("{name}.png (difference {:.1} %)", d * 100.0));
+        }
+    }
+    assert!(
+        update || stale.is_empty(),
+        "pictures of the book no longer match the program; the new ones are written in docs/src/images, look at them and commit them: {stale:?}"
+    );
+}
