@@ -99,7 +99,10 @@ fn every_key_flag_and_template_function_is_documented() {
         "data keys without a doc comment (they reach the schema and the book): {keys:#?}"
     );
     let args = reference::undocumented_args(&Cli::command());
-    assert!(args.is_empty(), "commands and flags without help: {args:#?}");
+    assert!(
+        args.is_empty(),
+        "commands and flags without help: {args:#?}"
+    );
     // Every key of every schema appears in its generated page.
     for kind in printplay::schema::FileKind::ALL {
         let page = reference::schema_markdown(kind);
@@ -226,7 +229,12 @@ fn the_examples_check_and_build() {
         let slug = dir.file_name().unwrap().to_str().unwrap().to_string();
         for args in [
             vec!["check", slug.as_str()],
-            vec!["build", slug.as_str(), "--out", out.path().to_str().unwrap()],
+            vec![
+                "build",
+                slug.as_str(),
+                "--out",
+                out.path().to_str().unwrap(),
+            ],
         ] {
             let o = Command::new(env!("CARGO_BIN_EXE_printplay"))
                 .arg("--data")
@@ -342,7 +350,6 @@ fn words(line: &str) -> Vec<String> {
     }
     out
 }
-
 
 #[test]
 fn every_command_in_the_book_parses_and_runs() {
@@ -467,7 +474,13 @@ fn the_book_pictures_show_the_current_program() {
     let built = Command::new(env!("CARGO_BIN_EXE_printplay"))
         .arg("--data")
         .arg(root().join("data"))
-        .args(["build", "the-search", "--only", "cards,png,rules,index", "--out"])
+        .args([
+            "build",
+            "the-search",
+            "--only",
+            "cards,png,rules,index",
+            "--out",
+        ])
         .arg(out.path())
         .output()
         .unwrap();

@@ -65,7 +65,9 @@ fn compiled_in() -> BTreeSet<String> {
                 let rest = &text[at + mac.len()..];
                 let Some(open) = rest.find('"') else { continue };
                 let rest = &rest[open + 1..];
-                let Some(close) = rest.find('"') else { continue };
+                let Some(close) = rest.find('"') else {
+                    continue;
+                };
                 let arg = &rest[..close];
                 let path = match arg.strip_prefix("$CARGO_MANIFEST_DIR/") {
                     Some(rel) => root.join(rel),
@@ -114,7 +116,9 @@ fn the_package_ships_every_compiled_in_file_and_the_licences() {
         assert!(listed.contains(f), "{f} is not in the package");
     }
     assert!(
-        !listed.iter().any(|f| f.starts_with("output/") || f.starts_with("target/")),
+        !listed
+            .iter()
+            .any(|f| f.starts_with("output/") || f.starts_with("target/")),
         "generated files in the package"
     );
     let bytes: u64 = listed

@@ -22,7 +22,7 @@ pub fn param_types(game: &Game) -> Vec<Problem> {
                 format!(
                     "parameter `{name}` is declared {}, but its value is {}",
                     kind.describe(),
-                    super::values::describe(v)
+                    crate::diag::place::describe_value(v)
                 ),
             ));
             continue;

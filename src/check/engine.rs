@@ -56,12 +56,12 @@ pub fn check(game: &Game) -> Option<Problem> {
         known.sort_unstable();
         known.dedup();
         return Some(
-            super::spans::at_value(
+            crate::diag::spans::at_value(
                 Problem::data(format!("there is no engine `{id}`")),
                 &game.game_file,
                 &[
-                    super::spans::Key::Name("game"),
-                    super::spans::Key::Name("engine"),
+                    crate::diag::spans::Key::Name("game"),
+                    crate::diag::spans::Key::Name("engine"),
                 ],
                 "here",
             )
@@ -101,12 +101,12 @@ pub fn problem(game: &Game, error: &str) -> Problem {
         .find_map(|name| game.param(name));
     match quoted {
         Some(param) => Problem::data(message).at(&game.game_file, param.value.span(), "here"),
-        None => super::spans::at_value(
+        None => crate::diag::spans::at_value(
             Problem::data(message),
             &game.game_file,
             &[
-                super::spans::Key::Name("game"),
-                super::spans::Key::Name("engine"),
+                crate::diag::spans::Key::Name("game"),
+                crate::diag::spans::Key::Name("engine"),
             ],
             "the engine",
         ),

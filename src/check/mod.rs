@@ -4,26 +4,24 @@
 mod art;
 mod designer;
 mod engine;
+mod faces;
 mod invariants;
 mod outputs;
 mod references;
-pub mod spans;
 mod values;
 
-use std::ops::Range;
-
 use crate::diag::Problem;
+pub use crate::diag::place::{at_card, in_components, in_game_file, rule_problem};
 use crate::games;
-use crate::model::{Card, Game};
+use crate::model::Game;
 
 pub use art::art_paths;
 pub use engine::problem as engine_problem;
+pub use faces::{GREY_APART, backs_alike_in_grey, face_report};
 pub use invariants::evaluate as evaluate_invariants;
 pub use outputs::{
     boards, layouts, missing_templates, print_settings, unreadable_faces, untyped_param_problem,
 };
-pub use values::MARKS;
-pub use values::describe as describe_value;
 
 /// What `check` found in one game: the problems that stop a build, and warnings.
 #[derive(Debug, Clone, Default)]
@@ -73,7 +71,7 @@ pub fn check_and_draw(
             // they are the one cause to report, not each text box they make overflow.
             let settings = outputs::print_settings(game);
             if settings.is_empty() {
-                crate::render::face_report(game, options)
+                faces::face_report(game, options)
             } else {
                 (settings, None)
             }
@@ -97,49 +95,4 @@ pub fn check_and_draw(
         problems,
     };
     (report, faces)
-}
-
-/// A problem placed at a span of the file a card came from (`components.toml` or its sheet).
-pub fn at_card(
-    game: &Game,
-    card: &Card,
-    span: Range<usize>,
-    message: impl Into<String>,
-) -> Problem {
-    Problem::data(message).at(game.card_file(card), span, "here")
-}
-
-/// A problem placed at a span of `components.toml`.
-pub fn in_components(game: &Game, span: Range<usize>, message: impl Into<String>) -> Problem {
-    Problem::data(message).at(&game.components_file, span, "here")
-}
-
-/// A problem placed at a span of `game.toml`.
-pub fn in_game_file(game: &Game, span: Range<usize>, message: impl Into<String>) -> Problem {
-    Problem::data(message).at(&game.game_file, span, "here")
-}
-
-/// A problem about a game-wide rule, placed at the parameter it reads (or the file if none).
-pub fn rule_problem(
-    game: &Game,
-    rule: &str,
-    param: Option<&str>,
-    message: impl Into<String>,
-) -> Problem {
-    let message = message.into();
-    // A message that quotes a parameter (`initial_hand`) is about that parameter's value.
-    let quoted = message
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .find(|name| game.param(name).is_some());
-    let p = Problem::data(message.clone()).rule(rule);
-    match param.or(quoted).and_then(|name| game.param(name)) {
-        Some(param) => p.at(
-            &game.game_file,
-            param.value.span(),
-            "the data this rule reads",
-        ),
-        None => p.in_file(&game.components_file),
-    }
 }

@@ -8,7 +8,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::in_components;
-use super::spans::{Key, at_value};
+use crate::diag::spans::{Key, at_value};
 use crate::diag::{Problem, SourceFile};
 use crate::model::{Game, Shape};
 use crate::render::faces::Faces;
@@ -303,7 +303,7 @@ pub fn untyped_param_problem(
     Some(
         Problem::data(format!(
             "parameter `{name}` holds {}, but it is computed with as a number",
-            super::values::describe(value)
+            crate::diag::place::describe_value(value)
         ))
         .at(&game.game_file, param.value.span(), "here")
         .help(format!(
@@ -499,7 +499,7 @@ pub fn layouts(game: &Game, faces: &Faces, options: &BuildOptions) -> Vec<Proble
         match found {
             Some((i, d)) => {
                 let path = [Key::Name("deck"), Key::At(i), Key::Name("size")];
-                match super::spans::value_span(&game.components_file.text, &path) {
+                match crate::diag::spans::value_span(&game.components_file.text, &path) {
                     Some(span) => in_components(game, span, message),
                     None => in_components(game, d.id.span(), message),
                 }

@@ -5,12 +5,7 @@ use toml::{Spanned, Value};
 use super::{at_card, in_components, in_game_file};
 use crate::diag::Problem;
 use crate::model::{Card, Deck, FieldDecl, FieldType, Game};
-
-/// Marks a symbol may use; the renderer draws each of them.
-pub const MARKS: &[&str] = &[
-    "circle", "square", "triangle", "diamond", "hexagon", "star", "cross", "drop", "flame", "leaf",
-    "wave", "shield", "key", "gear", "none",
-];
+use crate::render::marks::MARKS;
 
 pub fn check(game: &Game) -> Vec<Problem> {
     let mut out = game_values(game);
@@ -165,7 +160,7 @@ fn field_value(
     let wrong = |expected: &str| {
         Some(here(format!(
             "field `{name}` must be {expected}, found {}",
-            describe(v)
+            crate::diag::place::describe_value(v)
         )))
     };
     match decl.kind {
@@ -222,18 +217,6 @@ fn out_of_range(decl: &FieldDecl, n: i64) -> Option<String> {
             decl.max.map_or("".into(), |m| m.to_string())
         )
     })
-}
-
-pub fn describe(v: &Value) -> String {
-    match v {
-        Value::String(s) => format!("the text \"{s}\""),
-        Value::Integer(n) => format!("the integer {n}"),
-        Value::Float(f) => format!("the number {f}"),
-        Value::Boolean(b) => format!("{b}"),
-        Value::Array(_) => "a list".into(),
-        Value::Table(_) => "a table".into(),
-        Value::Datetime(_) => "a date".into(),
-    }
 }
 
 /// Inferred and reconstructed values say why; printed ones name their section.

@@ -7,24 +7,15 @@
 //! A game's build is a list of [`Stage`]s ([`stages`]); another output (the rules reference)
 //! is one more entry there.
 
-pub mod board;
-pub mod calibrate;
-pub mod cmyk;
 pub mod faces;
-pub mod functions;
-pub mod fonts;
-pub mod images;
-pub mod index;
-pub mod layout;
-pub mod marks;
-pub mod pdf;
-pub mod png;
+pub mod formats;
 pub mod sheets;
-pub mod shop;
-pub mod subscript;
-pub mod template;
-pub mod text;
-pub mod tts;
+
+// The stage's modules by their own names, wherever their group keeps them, so that a path
+// such as `render::text::fit` names what it is.
+pub use faces::{fonts, functions, images, marks, subscript, template, text};
+pub use formats::{cmyk, index, pdf, png, shop, tts};
+pub use sheets::{board, calibrate, layout};
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -166,160 +157,8 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
     ]
 }
 
-/// Draws every face as the build would, with the build's options, and does with them what
-/// the build does: the problems that stop printing (a template that does not exist, at the
-/// name; a template's own failure once, at the template; art the data names is reported by
-/// the art checks, at the value that names it; a face or board that does not read as SVG;
-/// a deck that cannot be laid out on the build's sheets) and, when every face could be
-/// drawn, the faces, which carry every image placed (for the resolution warnings) and are
-/// what a build prints.
-pub fn face_report(game: &Game, options: &BuildOptions) -> (Vec<Problem>, Option<Faces>) {
-    let templates = match Templates::load(game) {
-        Ok(t) => t,
-        Err(p) => return (vec![p], None),
-    };
-    // A name that is no template is said once, where the data gives it.
-    let missing = crate::check::missing_templates(game, &templates.names());
-    if !missing.is_empty() {
-        return (missing, None);
-    }
-    let boards = crate::check::boards(game, &templates);
-    match faces::draw_all(game, &templates, options.bleed) {
-        Ok(f) => {
-            let mut problems = backs_alike_in_grey(game, &f);
-            problems.extend(crate::check::unreadable_faces(game, &f));
-            problems.extend(crate::check::layouts(game, &f, options));
-            problems.extend(boards);
-            (problems, Some(f))
-        }
-        Err(errors) => {
-            let named = crate::check::art_paths(game);
-            let mut problems: Vec<Problem> = boards;
-            let found = errors.into_iter().filter_map(|e| match (&e.cause, e.span) {
-                (faces::Cause::Art(template), _) => {
-                    // The art checks place art the data names; art a template names
-                    // itself is reported once, at the template.
-                    let art = e.message.find("image `").map_or("", |at| &e.message[at..]);
-                    let src = art.split('`').nth(1).unwrap_or_default();
-                    (!named.contains(src)).then(|| {
-                        templates.problem(&template::TemplateError {
-                            template: template.clone(),
-                            message: format!("template `{template}`: {art}"),
-                        })
-                    })
-                }
-                (faces::Cause::Template(t), _) => {
-                    let at_template = templates.problem(t);
-                    // A parameter the template computes with that holds text: at the
-                    // parameter, the line to change.
-                    Some(
-                        crate::check::untyped_param_problem(game, &t.message, &at_template, None)
-                            .unwrap_or(at_template),
-                    )
-                }
-                (faces::Cause::Data, Some(span)) => Some(Problem::data(e.message).at(
-                    e.file.as_ref().unwrap_or(&game.components_file),
-                    span,
-                    "here",
-                )),
-                (faces::Cause::Data, None) => {
-                    Some(Problem::data(e.message).in_file(&game.components_file))
-                }
-            });
-            for p in found {
-                if !problems
-                    .iter()
-                    .any(|q| q.message == p.message && q.location() == p.location())
-                {
-                    problems.push(p);
-                }
-            }
-            (problems, None)
-        }
-    }
-}
-
-/// How much two backs of one card size must differ in greyscale (mean luminance, or the
-/// mean difference pixel by pixel, 0 to 1) to be told apart when printed in black and white.
-pub const GREY_APART: f64 = 0.1;
-
 /// Tiles must be this much smaller than the board's hexes to fit when cut by hand.
 pub const TILE_CLEARANCE_MM: f64 = 0.5;
-
-/// Luminance (0 to 1) of every pixel of a face at 1 px/mm.
-fn greyscale(svg: &str, size: (f64, f64), fonts: &fonts::FontDb) -> Result<Vec<f64>, String> {
-    let pixmap = png::rasterise(&sheets::single_face(svg, size), size, 1.0, fonts)?;
-    Ok(pixmap
-        .pixels()
-        .iter()
-        .map(|p| {
-            let c = p.demultiply();
-            let (r, g, b) = (
-                f64::from(c.red()),
-                f64::from(c.green()),
-                f64::from(c.blue()),
-            );
-            (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255.0
-        })
-        .collect())
-}
-
-/// Printed decks of one card size whose backs differ in the data (template, title or
-/// colour) but look the same in greyscale: shuffled together by mistake, they could not be
-/// sorted again from a black-and-white print. Decks the data gives the very same back
-/// share it on purpose and are not compared.
-pub fn backs_alike_in_grey(game: &Game, faces: &Faces) -> Vec<Problem> {
-    let back_of = |id: &str| {
-        game.components
-            .decks
-            .iter()
-            .find(|d| d.id.get_ref() == id)
-            .map(|d| (&d.back.template, &d.back.title, &d.back.colour))
-    };
-    let greys: Vec<(&faces::DeckFaces, Option<Vec<f64>>)> = faces
-        .decks
-        .iter()
-        .map(|d| (d, greyscale(&d.back, d.size, &faces.fonts).ok()))
-        .collect();
-    let mut out = Vec::new();
-    for (i, (a, ga)) in greys.iter().enumerate() {
-        for (b, gb) in &greys[i + 1..] {
-            let (Some(ga), Some(gb)) = (ga, gb) else {
-                continue;
-            };
-            if a.size != b.size
-                || ga.len() != gb.len()
-                || ga.is_empty()
-                || back_of(&a.id) == back_of(&b.id)
-            {
-                continue;
-            }
-            let n = ga.len() as f64;
-            let mean = |g: &[f64]| g.iter().sum::<f64>() / n;
-            let by_mean = (mean(ga) - mean(gb)).abs();
-            let by_pixel = ga.iter().zip(gb).map(|(x, y)| (x - y).abs()).sum::<f64>() / n;
-            if by_mean.max(by_pixel) < GREY_APART {
-                let span = game
-                    .components
-                    .decks
-                    .iter()
-                    .find(|d| d.id.get_ref() == &b.id)
-                    .map(|d| d.id.span());
-                let message = format!(
-                    "the backs of decks `{}` and `{}` look alike in greyscale (they differ by {:.2} \
-                     in mean luminance and {:.2} pixel by pixel, less than {GREY_APART}): give one \
-                     a lighter or darker back colour or another pattern",
-                    a.id, b.id, by_mean, by_pixel
-                );
-                out.push(match span {
-                    Some(span) => crate::check::in_components(game, span, message),
-                    None => Problem::data(message).in_file(&game.components_file),
-                });
-            }
-        }
-    }
-    out
-}
 
 /// Creates an output folder and proves it writable; when it cannot be, one problem (exit 2)
 /// naming the path in the way: a file where a folder should be, or the folder itself.

@@ -150,7 +150,7 @@ fn missing_languages(game: &Game) -> Vec<Problem> {
         .enumerate()
         .filter(|(_, l)| !game.rules.texts.contains_key(*l))
         .map(|(i, l)| {
-            use crate::check::spans::{Key, at_value};
+            use crate::diag::spans::{Key, at_value};
             let problem = Problem::data(format!(
                 "the game is published in `{l}` but has no {}",
                 crate::model::rules_text_file(l)
@@ -273,7 +273,7 @@ fn param_problem(
     Some(
         Problem::data(format!(
             "parameter `{name}` holds {}, but the rules prose counts with it",
-            crate::check::describe_value(param.value.get_ref())
+            crate::diag::place::describe_value(param.value.get_ref())
         ))
         .at(&game.game_file, param.value.span(), "here")
         .help(format!(

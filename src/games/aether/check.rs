@@ -6,8 +6,8 @@ use super::rules::{
     AETHER_TILE, Budget, ELEMENT_GROUP, ELEMENT_TILE, ELEMENTAL, PLAYER_GROUP, Rules, Setup,
     beats_pairs, neighbour_table, param_strs, team_seats, the_board,
 };
-use crate::check::{in_components, rule_problem};
 use crate::diag::Problem;
+use crate::diag::place::{in_components, rule_problem};
 use crate::model::{Board, Game};
 
 const RULE_BAG: &str = "The bag holds enough element tiles for the setup fill, every starting hand, \

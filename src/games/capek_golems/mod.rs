@@ -36,7 +36,7 @@ impl GameModule for Module {
     fn check(&self, game: &Game) -> Vec<Problem> {
         match Rules::from_model(game) {
             Ok(_) => resources_differ(game),
-            Err(e) => vec![crate::check::rule_problem(
+            Err(e) => vec![crate::diag::place::rule_problem(
                 game,
                 "the rule engine reads every card, golem card, price, draw and the outrage track (rulebook: Setup, Play)",
                 None,
@@ -70,7 +70,7 @@ fn resources_differ(game: &Game) -> Vec<Problem> {
         });
         if let Some(other) = twin {
             out.push(
-                crate::check::in_components(
+                crate::diag::place::in_components(
                     game,
                     card.id.span(),
                     format!(

@@ -6,8 +6,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::param_strs;
-use crate::check::{in_components, rule_problem};
 use crate::diag::Problem;
+use crate::diag::place::{in_components, rule_problem};
 use crate::model::{Card, Deck, Game};
 
 const COPIES_RULE: &str = "A faction design is used in exactly as many copies as its copy icon \

@@ -6,8 +6,8 @@ use rand_chacha::ChaCha8Rng;
 use super::engine::{ONE_STEP_AHEAD, ONE_STEP_AHEAD_RETURN, VARIANTS};
 use super::layout::{Grid, LayoutError, layout_possible, random_layout, validate};
 use super::rules::{Icon, Rules, Side};
-use crate::check::{in_components, rule_problem};
 use crate::diag::Problem;
+use crate::diag::place::{in_components, rule_problem};
 use crate::games::GameModule;
 use crate::model::Game;
 

@@ -3,8 +3,8 @@
 //! Both the checker and the engine read the data through [`Rules::read`], so a value the engine
 //! cannot play with is a `printplay check` problem that names its rule.
 
-use crate::check::{in_components, rule_problem};
 use crate::diag::Problem;
+use crate::diag::place::{in_components, rule_problem};
 use crate::model::{Card, Deck, Game};
 
 /// Engine capacity: the state keeps fixed-size arrays so that play never allocates.

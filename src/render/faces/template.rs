@@ -32,20 +32,26 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Value, json};
 use tera::{Context, Tera};
 
-use super::fonts::{GameFaces, game_faces};
-use super::images;
-use super::marks;
-use super::text::{self, TextBox};
 use crate::diag::{Problem, SourceFile};
 use crate::model::{Back, Card, Deck, Game, Piece, Symbol};
+use crate::render::fonts::{GameFaces, game_faces};
+use crate::render::images;
+use crate::render::marks;
+use crate::render::text::{self, TextBox};
 
 /// Templates compiled into the binary from `templates/`: the generic designs any game may
 /// use. A game's own designs live in its `templates/` folder, the shipped games' too.
 const BUILTIN: &[(&str, &str)] = &[
-    ("basic-card", include_str!("../../templates/basic-card.svg")),
-    ("basic-back", include_str!("../../templates/basic-back.svg")),
-    ("piece", include_str!("../../templates/piece.svg")),
-    ("board", include_str!("../../templates/board.svg")),
+    (
+        "basic-card",
+        include_str!("../../../templates/basic-card.svg"),
+    ),
+    (
+        "basic-back",
+        include_str!("../../../templates/basic-back.svg"),
+    ),
+    ("piece", include_str!("../../../templates/piece.svg")),
+    ("board", include_str!("../../../templates/board.svg")),
 ];
 
 /// Where a game's own templates live, beside its data.
@@ -370,8 +376,8 @@ fn compile(sources: &BTreeMap<String, SourceFile>, names: &[String]) -> Result<T
     tera.autoescape_on(vec![".svg"]);
     // A value printed into a face is escaped as XML, characters XML forbids (NUL...) left
     // out, so that no data makes a face that does not read as SVG.
-    tera.set_escape_fn(super::xml_escape);
-    super::subscript::register(&mut tera);
+    tera.set_escape_fn(crate::render::xml_escape);
+    crate::render::subscript::register(&mut tera);
     tera.templates.extend(ready);
     let linked = tera
         .build_inheritance_chains()
@@ -399,7 +405,7 @@ fn parse_template(name: &str, file: &SourceFile) -> Result<tera::Template, Probl
             }
         })?;
     // Subscripts are looked up by value: see `subscript`.
-    super::subscript::rewrite(&mut template).map_err(|r| {
+    crate::render::subscript::rewrite(&mut template).map_err(|r| {
         let problem = Problem::data(format!("template `{name}`: {}", r.message)).help(r.help);
         match file.text.find(&r.needle).filter(|_| !r.needle.is_empty()) {
             Some(at) => problem.at(file, at..at + r.needle.len(), "here"),
@@ -450,9 +456,9 @@ pub fn min_text_mm(game: &Game) -> f64 {
     let pt = game
         .info
         .min_text_pt
-        .unwrap_or(super::layout::MIN_TEXT_PT)
-        .max(super::layout::MIN_TEXT_PT);
-    pt * super::layout::MM_PER_PT
+        .unwrap_or(crate::render::layout::MIN_TEXT_PT)
+        .max(crate::render::layout::MIN_TEXT_PT);
+    pt * crate::render::layout::MM_PER_PT
 }
 
 fn register(
@@ -501,7 +507,7 @@ fn register(
                 OVERFLOWS.with(|o| {
                     o.borrow_mut().push(format!(
                         "{what} does not fit its {:.1} x {:.1} mm box even at {:.1} pt ({:.2} mm) type, the smallest allowed: \"{}\"",
-                        b.w, b.h, b.min / super::layout::MM_PER_PT, b.min, content
+                        b.w, b.h, b.min / crate::render::layout::MM_PER_PT, b.min, content
                     ))
                 });
             }
@@ -526,13 +532,13 @@ fn register(
     tera.register_function(
         "cycle",
         SvgFn(move |a: &HashMap<String, Value>| {
-            let pairs = super::board::pairs_of(a.get("pairs").unwrap_or(&Value::Null));
+            let pairs = crate::render::board::pairs_of(a.get("pairs").unwrap_or(&Value::Null));
             if pairs.is_empty() {
                 return Err(tera::Error::msg(
                     "`pairs` must be a list of [winner, loser] symbol ids",
                 ));
             }
-            Ok(Value::String(super::board::cycle_svg(
+            Ok(Value::String(crate::render::board::cycle_svg(
                 &syms,
                 &pairs,
                 num(a, "cx", None)?,

@@ -19,7 +19,7 @@ use lopdf::{Dictionary, Document, Object, ObjectId, Stream, dictionary};
 
 /// The bundled CMYK profile (see `profiles/README.md`): made with ArgyllCMS from the FOGRA39
 /// characterisation data (coated paper, offset), total ink limited to 300 %.
-pub const PROFILE: &[u8] = include_bytes!("../../profiles/printplay-cmyk.icc");
+pub const PROFILE: &[u8] = include_bytes!("../../../profiles/printplay-cmyk.icc");
 /// How the output intent names the printing condition.
 pub const OUTPUT_CONDITION: &str = "FOGRA39 (ISO 12647-2:2004/Amd 1, coated paper)";
 

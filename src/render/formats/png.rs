@@ -8,8 +8,8 @@
 use rayon::prelude::*;
 use resvg::tiny_skia;
 
-use super::fonts::FontDb;
-use super::pdf::parse_raster as parse;
+use crate::render::fonts::FontDb;
+use crate::render::pdf::parse_raster as parse;
 
 /// Pixels per millimetre at 300 dpi.
 pub const PX_PER_MM_300DPI: f64 = 300.0 / 25.4;

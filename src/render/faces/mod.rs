@@ -1,16 +1,29 @@
 //! Every card face and piece of a game drawn once from its template, before any sheet is
 //! laid out: this is also the pre-check that finds missing templates and text that overflows.
+//!
+//! This folder holds what drawing one face takes: its template ([`template`], with
+//! [`subscript`] and the [`functions`] it may call), text fitting ([`text`], [`fonts`]), art
+//! ([`images`]) and symbol marks ([`marks`]).
+
+// The group: drawing one face (card, back, piece) from its template, in millimetres.
+pub mod fonts;
+pub mod functions;
+pub mod images;
+pub mod marks;
+pub mod subscript;
+pub mod template;
+pub mod text;
 
 use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::fonts::FontDb;
-use super::template::{
-    Placement, Rendered, TemplateError, Templates, back_context, card_context, piece_context,
-};
 use crate::diag::SourceFile;
 use crate::model::{Game, HexOrientation, Piece, Shape};
+use crate::render::fonts::FontDb;
+use crate::render::template::{
+    Placement, Rendered, TemplateError, Templates, back_context, card_context, piece_context,
+};
 
 /// One card design, drawn with its bleed; `svg` is a fragment in trim millimetres.
 #[derive(Debug, Clone)]

@@ -3,8 +3,14 @@
 
 use crate::model::Symbol;
 
+/// Marks a symbol may use; the renderer draws each of them (a test proves it).
+pub const MARKS: &[&str] = &[
+    "circle", "square", "triangle", "diamond", "hexagon", "star", "cross", "drop", "flame", "leaf",
+    "wave", "shield", "key", "gear", "none",
+];
+
 /// Path data of a mark in the unit box; `None` for an unknown mark, empty for `none`.
-/// Every name in [`crate::check::MARKS`] has a path (a test proves it).
+/// Every name in [`MARKS`] has a path (a test proves it).
 pub fn mark_path(mark: &str) -> Option<&'static str> {
     Some(match mark {
         "circle" => "M0,-0.8 A0.8,0.8 0 1 1 0,0.8 A0.8,0.8 0 1 1 0,-0.8 Z",
@@ -210,7 +216,7 @@ mod tests {
 
     #[test]
     fn every_mark_the_checker_allows_is_drawable() {
-        for m in crate::check::MARKS {
+        for m in MARKS {
             assert!(mark_path(m).is_some(), "mark `{m}` has no path");
         }
         assert!(mark_path("blob").is_none());

@@ -34,9 +34,9 @@ impl Face {
     pub const SerifItalic: Face = Face(2);
 }
 
-const SANS: &[u8] = include_bytes!("../../fonts/DejaVuSansCondensed.ttf");
-const BOLD: &[u8] = include_bytes!("../../fonts/DejaVuSansCondensed-Bold.ttf");
-const SERIF_ITALIC: &[u8] = include_bytes!("../../fonts/DejaVuSerifCondensed-Italic.ttf");
+const SANS: &[u8] = include_bytes!("../../../fonts/DejaVuSansCondensed.ttf");
+const BOLD: &[u8] = include_bytes!("../../../fonts/DejaVuSansCondensed-Bold.ttf");
+const SERIF_ITALIC: &[u8] = include_bytes!("../../../fonts/DejaVuSerifCondensed-Italic.ttf");
 
 /// The names templates give the bundled faces.
 const BUILTIN_NAMES: [&str; 3] = ["sans", "bold", "serif-italic"];
@@ -320,7 +320,7 @@ fn describe(face: &ttf_parser::Face) -> Option<(String, String)> {
     }
     let mut attrs = format!(
         r#"font-family="{}" font-weight="{weight}""#,
-        super::xml_escape(&family)
+        crate::render::xml_escape(&family)
     );
     if italic {
         attrs.push_str(r#" font-style="italic""#);

@@ -8,9 +8,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::xml_escape;
 use crate::diag::Problem;
 use crate::model::Game;
+use crate::render::xml_escape;
 
 /// The file name of the gallery inside a game's output folder.
 pub const INDEX_FILE: &str = "index.html";

@@ -1,5 +1,8 @@
 //! Problems found in the data, reported with file, line, column and the offending text underlined.
 
+pub mod place;
+pub mod spans;
+
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};

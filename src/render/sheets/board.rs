@@ -6,13 +6,13 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::faces::hex_path;
-use super::layout::{self, PRINTER_MARGIN, Paper, Rect};
-use super::marks;
-use super::pdf::{PageSpec, write_pdf};
-use super::template::{Templates, base_context};
-use super::{GameBuild, xml_escape};
 use crate::model::{Board, Game, HexOrientation, Symbol};
+use crate::render::faces::hex_path;
+use crate::render::layout::{self, PRINTER_MARGIN, Paper, Rect};
+use crate::render::marks;
+use crate::render::pdf::{PageSpec, write_pdf};
+use crate::render::template::{Templates, base_context};
+use crate::render::{GameBuild, xml_escape};
 
 /// Margin around the board's hexes, room for the title and the corner decorations.
 const FRAME: f64 = 12.0;

@@ -35,7 +35,10 @@ const fn opt(name: &'static str, default: &'static str, doc: &'static str) -> Ar
     }
 }
 
-const X: Arg = req("x", "Left edge of the box, in mm from the trim's left edge.");
+const X: Arg = req(
+    "x",
+    "Left edge of the box, in mm from the trim's left edge.",
+);
 const Y: Arg = req("y", "Top edge of the box, in mm from the trim's top edge.");
 const W: Arg = req("w", "Width of the box, in mm.");
 const H: Arg = req("h", "Height of the box, in mm.");
@@ -153,8 +156,8 @@ mod tests {
         let sources = [
             include_str!("template.rs"),
             include_str!("subscript.rs"),
-            include_str!("board.rs"),
-            include_str!("faces.rs"),
+            include_str!("../sheets/board.rs"),
+            include_str!("mod.rs"),
         ];
         let mut registered = Vec::new();
         for src in sources {

@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
-use super::faces::{DeckFaces, PieceFace};
-use super::template::Templates;
-use super::{GameBuild, board, piece_document, png, sheets};
 use crate::model::Shape;
+use crate::render::faces::{DeckFaces, PieceFace};
+use crate::render::template::Templates;
+use crate::render::{GameBuild, board, piece_document, png, sheets};
 
 /// TTS's card sheets hold at most this many columns and rows.
 pub const MAX_GRID: (u32, u32) = (10, 7);
@@ -376,7 +376,7 @@ mod tests {
             name: "D".into(),
             size,
             cards: (0..designs)
-                .map(|i| super::super::faces::CardFace {
+                .map(|i| crate::render::faces::CardFace {
                     id: format!("c{i}"),
                     name: format!("Card {i}"),
                     text: None,

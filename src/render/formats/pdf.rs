@@ -10,8 +10,8 @@ use krilla::metadata::Metadata;
 use krilla::page::PageSettings;
 use krilla_svg::{SurfaceExt, SvgSettings};
 
-use super::fonts::FontDb;
-use super::layout::Rect;
+use crate::render::fonts::FontDb;
+use crate::render::layout::Rect;
 
 /// Points per millimetre.
 pub const PT_PER_MM: f64 = 72.0 / 25.4;
@@ -139,7 +139,7 @@ fn options(fonts: &FontDb, raster: bool) -> usvg::Options<'static> {
         font_family: "DejaVu Sans".to_string(),
         resources_dir: None,
         // Art only from the files the game's data names; never any other file.
-        image_href_resolver: super::images::href_resolver(raster),
+        image_href_resolver: crate::render::images::href_resolver(raster),
         ..Default::default()
     }
 }

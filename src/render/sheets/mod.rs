@@ -1,9 +1,18 @@
 //! Card sheets (fronts and mirrored backs, each card with its own bleed, crop marks or cut
 //! lines) and token sheets.
 
-use super::faces::{DeckFaces, PieceFace};
-use super::layout::{self, Duplex, Grid, Marks, PRINTER_MARGIN, Paper, Rect};
-use super::pdf::{PageSpec, Stamp};
+//!
+//! This folder holds the page geometry in millimetres: [`layout`] (paper, grids, bleed,
+//! marks), the card and token sheets here, [`board`] (boards tiled over pages) and
+//! [`calibrate`] (the duplex test sheet).
+
+pub mod board;
+pub mod calibrate;
+pub mod layout;
+
+use crate::render::faces::{DeckFaces, PieceFace};
+use crate::render::layout::{Duplex, Grid, Marks, PRINTER_MARGIN, Paper, Rect};
+use crate::render::pdf::{PageSpec, Stamp};
 
 /// Print settings shared by every sheet.
 #[derive(Debug, Clone, Copy)]
@@ -253,7 +262,7 @@ fn id_columns(placed: &[Placed]) -> Vec<(f64, f64, Vec<String>)> {
 
 /// Gap between tokens' cut outlines on a token sheet, in millimetres: each token's bleed
 /// fills half of it.
-pub const TOKEN_GAP: f64 = 2.0 * super::faces::PIECE_BLEED;
+pub const TOKEN_GAP: f64 = 2.0 * crate::render::faces::PIECE_BLEED;
 
 /// Where each copy of each piece goes on token sheets: `(page, piece index, x, y)` of the
 /// piece's box. Each kind of piece starts a new row (the sheet reads as a list); rows of
@@ -332,7 +341,7 @@ pub fn token_pages(game_name: &str, pieces: &[PieceFace], paper: Paper) -> Vec<P
         vec![Vec::new(); placed.last().map_or(1, |(page, ..)| page + 1)];
     // Every copy of a piece is the same stamp; its art reaches the bleed outline, and the cut
     // outline's stroke half a line beyond the box's bleed.
-    let reach = super::faces::PIECE_BLEED + layout::MARK_WIDTH;
+    let reach = crate::render::faces::PIECE_BLEED + layout::MARK_WIDTH;
     for &(page, i, x, y) in &placed {
         let piece = &pieces[i];
         pages[page].push(Stamp {

@@ -5,18 +5,18 @@
 //! `<deck>-back.pdf` with the back; `png/<deck>-<id>.png` and `png/<deck>-back.png`, each
 //! design once with its bleed at the shop's resolution (pHYs set); and `manifest.csv`, which
 //! says how many copies of each image to order and whether its text keeps the printer's
-//! safe zone. `--color cmyk` converts the PDFs (see [`super::cmyk`]); `--shop-preset`
+//! safe zone. `--color cmyk` converts the PDFs (see [`crate::render::cmyk`]); `--shop-preset`
 //! sizes everything to one printer's template.
 
 use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use super::faces::{CardFace, DeckFaces, Faces};
-use super::fonts::FontDb;
-use super::layout::Rect;
-use super::pdf::{PageSpec, parse, svg_page, write_pdf};
-use super::{GameBuild, cmyk, png};
+use crate::render::faces::{CardFace, DeckFaces, Faces};
+use crate::render::fonts::FontDb;
+use crate::render::layout::Rect;
+use crate::render::pdf::{PageSpec, parse, svg_page, write_pdf};
+use crate::render::{GameBuild, cmyk, png};
 
 /// Colour of the print-shop PDFs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -260,7 +260,7 @@ fn redraw_if_needed(
     let mut options = b.options.clone();
     // A little more than needed, so rounding to pixels never shows the edge of the art.
     options.bleed = needed + 0.25;
-    super::draw_faces(b.game, &options).map(Some)
+    crate::render::draw_faces(b.game, &options).map(Some)
 }
 
 /// Every copy of every card of a deck, in deck order.

@@ -1,7 +1,7 @@
 //! Page geometry in millimetres: papers, the card grid, crop marks and the furniture every
 //! sheet carries (ruler, "print at 100 %" line, page label, card ids for collation).
 
-use super::xml_escape;
+use crate::render::xml_escape;
 
 /// Paper sizes, portrait, in millimetres.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -433,7 +433,7 @@ pub const ACTUAL_SIZE: &str =
 
 /// Width of `text` in the furniture's face at `size`.
 pub fn text_width(text: &str, size: f64) -> f64 {
-    super::fonts::Metrics::of(super::fonts::Face::Sans).width(text, size)
+    crate::render::fonts::Metrics::of(crate::render::fonts::Face::Sans).width(text, size)
 }
 
 /// Furniture of a card sheet. Top edge: the page label in the row of text, and each column's

@@ -5,10 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use super::fonts::{Face, Metrics};
-use super::marks;
-use super::xml_escape;
 use crate::model::Symbol;
+use crate::render::fonts::{Face, Metrics};
+use crate::render::marks;
+use crate::render::xml_escape;
 
 /// Where and how a block of text is set.
 #[derive(Debug, Clone)]

@@ -150,8 +150,11 @@ fn decode(format: Format, bytes: &[u8]) -> Result<Option<(u32, u32)>, String> {
             Ok(Some(decoder.dimensions()))
         }
         Format::Svg => {
-            usvg::Tree::from_data(bytes, &super::pdf::usvg_options(&super::fonts::builtin()))
-                .map_err(|e| e.to_string())?;
+            usvg::Tree::from_data(
+                bytes,
+                &crate::render::pdf::usvg_options(&crate::render::fonts::builtin()),
+            )
+            .map_err(|e| e.to_string())?;
             Ok(None)
         }
     }
@@ -254,7 +257,7 @@ fn cmyk_to_srgb(ink: &[[u8; 4]], icc: Option<&[u8]>) -> Result<Vec<[u8; 3]>, Str
         .filter(|p| p.color_space() == ColorSpaceSignature::CmykData);
     let profile = match own {
         Some(p) => p,
-        None => Profile::new_icc(super::cmyk::PROFILE).map_err(|e| e.to_string())?,
+        None => Profile::new_icc(crate::render::cmyk::PROFILE).map_err(|e| e.to_string())?,
     };
     let transform: Transform<[u8; 4], [u8; 3]> = Transform::new_flags(
         &profile,
@@ -378,7 +381,7 @@ pub fn print_dpi(art: &Art, fit: Fit, w: f64, h: f64) -> Option<f64> {
 pub fn element(art: &Art, x: f64, y: f64, w: f64, h: f64, aspect: &str) -> String {
     format!(
         r#"<image href="{href}" x="{x:.3}" y="{y:.3}" width="{w:.3}" height="{h:.3}" preserveAspectRatio="{aspect}"/>"#,
-        href = super::xml_escape(&art.href)
+        href = crate::render::xml_escape(&art.href)
     )
 }
 
@@ -519,9 +522,9 @@ mod tests {
                 r##"<rect width="20" height="20" fill="#ffffff"/>{}"##,
                 element(&art, 5.0, 4.0, 10.0, 12.0, "none")
             );
-            let page = super::super::pdf::svg_page((20.0, 20.0), &body);
-            let fonts = super::super::fonts::builtin();
-            let pixmap = super::super::png::rasterise(&page, (20.0, 20.0), 10.0, &fonts).unwrap();
+            let page = crate::render::pdf::svg_page((20.0, 20.0), &body);
+            let fonts = crate::render::fonts::builtin();
+            let pixmap = crate::render::png::rasterise(&page, (20.0, 20.0), 10.0, &fonts).unwrap();
             // The box is x 50..150, y 40..160 pixels; one pixel of anti-aliasing aside.
             for y in 0..200u32 {
                 for x in 0..200u32 {
@@ -550,12 +553,12 @@ mod tests {
             }
             let mut kinds = Vec::new();
             jpegs(
-                super::super::pdf::parse(&page, &fonts).unwrap().root(),
+                crate::render::pdf::parse(&page, &fonts).unwrap().root(),
                 &mut kinds,
             );
             assert_eq!(kinds, vec![true], "{stored:?}");
             let mut kinds = Vec::new();
-            let raster = super::super::pdf::parse_raster(&page, &fonts).unwrap();
+            let raster = crate::render::pdf::parse_raster(&page, &fonts).unwrap();
             jpegs(raster.root(), &mut kinds);
             assert_eq!(kinds, vec![false], "{stored:?}");
         }

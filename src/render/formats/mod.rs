@@ -1,0 +1,10 @@
+//! The file formats a build writes from laid-out pages and drawn faces: [`pdf`] (krilla, with
+//! the CMYK conversion of [`cmyk`] for print shops), [`png`] (resvg), the print-shop files of
+//! [`shop`], the Tabletop Simulator object of [`tts`], and the gallery page of [`index`].
+
+pub mod cmyk;
+pub mod index;
+pub mod pdf;
+pub mod png;
+pub mod shop;
+pub mod tts;
