@@ -13,11 +13,41 @@ fn game(slug: &str) -> Game {
     load_game(Path::new("data"), slug).unwrap_or_else(|e| panic!("{slug} loads: {e:?}"))
 }
 
+/// The saved object of each game without a base URL, built once for all tests.
+fn saved(slug: &str) -> &'static Value {
+    static SAVES: std::sync::OnceLock<std::collections::BTreeMap<&'static str, Value>> =
+        std::sync::OnceLock::new();
+    let saves = SAVES.get_or_init(|| {
+        std::thread::scope(|s| {
+            let built: Vec<_> = GAMES
+                .iter()
+                .map(|&slug| {
+                    s.spawn(move || {
+                        // Kept under Cargo's folder for tests: the images stay readable.
+                        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tts").join(slug);
+                        (slug, tts_build_in(&game(slug), None, &dir))
+                    })
+                })
+                .collect();
+            built.into_iter().map(|h| h.join().unwrap()).collect()
+        })
+    });
+    &saves[slug]
+}
+
 /// Runs only the TTS stage of a game; returns the folder and the saved object.
 fn tts_build(g: &Game, base_url: Option<&str>) -> (tempfile::TempDir, Value) {
     let dir = tempfile::tempdir().unwrap();
+    let save = tts_build_in(g, base_url, dir.path());
+    (dir, save)
+}
+
+/// Runs only the TTS stage of a game into `dir`; returns the saved object.
+fn tts_build_in(g: &Game, base_url: Option<&str>, dir: &Path) -> Value {
+    let _ = std::fs::remove_dir_all(dir);
+    let dir = dir.to_path_buf();
     let options = BuildOptions {
-        out: dir.path().to_path_buf(),
+        out: dir.clone(),
         tts_base_url: base_url.map(str::to_string),
         ..BuildOptions::default()
     };
@@ -25,16 +55,14 @@ fn tts_build(g: &Game, base_url: Option<&str>) -> (tempfile::TempDir, Value) {
         game: g,
         faces: render::draw_faces(g, &options).unwrap(),
         options: &options,
-        dir: dir.path().join(&g.slug),
+        dir: dir.join(&g.slug),
     };
     tts::stage(&build).unwrap();
     let json = dir
-        .path()
         .join(&g.slug)
         .join("tts")
         .join(format!("{}.json", g.slug));
-    let save = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
-    (dir, save)
+    serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap()
 }
 
 fn objects<'a>(save: &'a Value, name: &str) -> Vec<&'a Value> {
@@ -159,7 +187,7 @@ fn check_deck_object(g: &Game, deck_obj: &Value) {
 fn every_copy_of_every_card_is_in_its_deck_on_a_filled_slot() {
     for slug in ["the-search", "capek-golems"] {
         let g = game(slug);
-        let (_dir, save) = tts_build(&g, None);
+        let save = saved(slug);
         let decks = objects(&save, "DeckCustom");
         let printed = g.components.decks.iter().filter(|d| d.print).count();
         assert_eq!(decks.len(), printed, "{slug}: one DeckCustom per deck");
@@ -168,7 +196,7 @@ fn every_copy_of_every_card_is_in_its_deck_on_a_filled_slot() {
         }
     }
     let g = game("the-search");
-    let (_dir, save) = tts_build(&g, None);
+    let save = saved("the-search");
     let map = objects(&save, "DeckCustom")
         .into_iter()
         .find(|d| d["DeckIDs"].as_array().unwrap().len() == 20);
@@ -203,7 +231,7 @@ const GAMES: [&str; 4] = [
 fn nothing_lies_upside_down_and_every_card_can_be_held_and_hides_its_face() {
     for slug in GAMES {
         let g = game(slug);
-        let (_dir, save) = tts_build(&g, None);
+        let save = saved(slug);
         let objects = all_objects(&save);
         let mut cards = 0;
         for o in &objects {
@@ -242,14 +270,32 @@ fn nothing_lies_upside_down_and_every_card_can_be_held_and_hides_its_face() {
 fn every_card_carries_its_text_and_its_fields() {
     for slug in GAMES {
         let g = game(slug);
-        let (_dir, save) = tts_build(&g, None);
-        for o in all_objects(&save).iter().filter(|o| o["Name"] == "Card") {
-            let text = o["Description"].as_str().unwrap();
-            assert!(!text.is_empty(), "{slug}: `{}` has no text", o["Nickname"]);
+        let save = saved(slug);
+        let cards: Vec<&Value> = all_objects(save)
+            .into_iter()
+            .filter(|o| o["Name"] == "Card")
+            .collect();
+        // Every card whose data holds text or field values says them; a card with
+        // neither (The Search's map cards, art and a name) has nothing to say.
+        for deck in g.components.decks.iter().filter(|d| d.print) {
+            for model in &deck.cards {
+                if model.text.is_none() && model.fields.is_empty() {
+                    continue;
+                }
+                let card = cards
+                    .iter()
+                    .find(|c| c["Nickname"] == model.name.as_str())
+                    .unwrap_or_else(|| panic!("{slug}: {}", model.name));
+                let text = card["Description"].as_str().unwrap();
+                assert!(!text.is_empty(), "{slug}: `{}` has no text", model.name);
+                if let Some(t) = &model.text {
+                    assert!(text.starts_with(t.trim()), "{slug}: {text:?}");
+                }
+            }
         }
     }
     let g = game("capek-golems");
-    let (_dir, save) = tts_build(&g, None);
+    let save = saved("capek-golems");
     let card = all_objects(&save)
         .into_iter()
         .find(|o| o["Nickname"] == "Parts Machining 1")
@@ -268,7 +314,7 @@ fn every_card_carries_its_text_and_its_fields() {
 #[test]
 fn pieces_lie_in_bags_of_their_count_or_of_their_kind_and_all_fit_the_table() {
     let g = game("aether");
-    let (_dir, save) = tts_build(&g, None);
+    let save = saved("aether");
     let top = save["ObjectStates"].as_array().unwrap();
     let bags = objects(&save, "Bag");
     let printed: Vec<_> = g.components.pieces.iter().filter(|p| p.print).collect();
@@ -305,7 +351,7 @@ fn pieces_lie_in_bags_of_their_count_or_of_their_kind_and_all_fit_the_table() {
     // Every object of every game lies on the table, apart from the others.
     for slug in GAMES {
         let g = game(slug);
-        let (_dir, save) = tts_build(&g, None);
+        let save = saved(slug);
         let top = save["ObjectStates"].as_array().unwrap();
         let at: Vec<(f64, f64)> = top
             .iter()
@@ -334,7 +380,7 @@ fn pieces_lie_in_bags_of_their_count_or_of_their_kind_and_all_fit_the_table() {
 #[test]
 fn a_game_in_two_languages_gets_a_board_in_each() {
     let g = game("aether");
-    let (_dir, save) = tts_build(&g, None);
+    let save = saved("aether");
     let boards = objects(&save, "Custom_Board");
     assert_eq!(boards.len(), g.components.boards.len() * g.info.languages.len());
     let mut images = Vec::new();
@@ -348,7 +394,7 @@ fn a_game_in_two_languages_gets_a_board_in_each() {
     }
     assert_ne!(images[0], images[1], "the boards' words differ");
     let g = game("the-search");
-    let (_dir, save) = tts_build(&g, None);
+    let save = saved("the-search");
     assert_eq!(objects(&save, "Custom_Board").len(), g.components.boards.len());
 }
 
@@ -440,7 +486,7 @@ fn objects_match_real_saved_objects_field_by_field() {
     let mut compared = std::collections::BTreeSet::new();
     for slug in GAMES {
         let g = game(slug);
-        let (_dir, save) = tts_build(&g, None);
+        let save = saved(slug);
         for ours in all_objects(&save) {
             let name = ours["Name"].as_str().unwrap();
             let Some((_, real_names)) = kinds.iter().find(|(k, _)| *k == name) else {

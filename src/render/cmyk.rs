@@ -217,6 +217,7 @@ pub fn convert_pdf_for(rgb: &[u8], condition: Condition) -> Result<Vec<u8>, Stri
     }
     add_overprint_states(&mut doc, &overprinting)?;
     add_output_intent(&mut doc, condition)?;
+    declare_pdfx4(&mut doc, source_date())?;
     let mut out = Vec::new();
     doc.save_to(&mut out)
         .map_err(|e| format!("PDF could not be written: {e}"))?;
@@ -516,6 +517,95 @@ fn convert_image(image: &mut Stream, sep: &Separation) -> Result<(), String> {
     image.compress().map_err(|e| format!("image: {e}"))
 }
 
+/// The build's date for reproducible files: `SOURCE_DATE_EPOCH` (seconds since 1970) when
+/// set, else none (the same input then gives the same bytes on any day).
+fn source_date() -> Option<i64> {
+    std::env::var("SOURCE_DATE_EPOCH").ok()?.trim().parse().ok()
+}
+
+/// A time as (year, month, day, hour, minute, second), UTC.
+fn civil(epoch: i64) -> (i64, i64, i64, i64, i64, i64) {
+    let (days, secs) = (epoch.div_euclid(86_400), epoch.rem_euclid(86_400));
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day, secs / 3600, secs % 3600 / 60, secs % 60)
+}
+
+/// Declares the document PDF/X-4 as far as it is (see the README, *Print-shop files*):
+/// PDF 1.6, `GTS_PDFXVersion` and `Trapped` in the Info dictionary and the XMP metadata,
+/// and, given a build date, `CreationDate` and `ModDate` in both.
+fn declare_pdfx4(doc: &mut Document, date: Option<i64>) -> Result<(), String> {
+    doc.version = "1.6".to_string();
+    let dates = date.map(|t| {
+        let (y, mo, d, h, mi, s) = civil(t);
+        (
+            format!("D:{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}Z"),
+            format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z"),
+        )
+    });
+    let info_id = match doc.trailer.get(b"Info") {
+        Ok(Object::Reference(r)) => *r,
+        _ => {
+            let id = doc.add_object(Dictionary::new());
+            doc.trailer.set("Info", id);
+            id
+        }
+    };
+    let info = doc.get_dictionary_mut(info_id).map_err(|e| e.to_string())?;
+    info.set("GTS_PDFXVersion", Object::string_literal("PDF/X-4"));
+    info.set("Trapped", Object::Name(b"False".to_vec()));
+    if let Some((pdf_date, _)) = &dates {
+        info.set("CreationDate", Object::string_literal(pdf_date.as_str()));
+        info.set("ModDate", Object::string_literal(pdf_date.as_str()));
+    }
+    let metadata = doc
+        .catalog()
+        .ok()
+        .and_then(|c| c.get(b"Metadata").ok())
+        .and_then(|m| m.as_reference().ok());
+    let Some(metadata) = metadata else {
+        return Err("PDF has no XMP metadata".into());
+    };
+    let Object::Stream(stream) = doc.get_object_mut(metadata).map_err(|e| e.to_string())?
+    else {
+        return Err("the XMP metadata is not a stream".into());
+    };
+    let bytes = stream
+        .decompressed_content()
+        .unwrap_or_else(|_| stream.content.clone());
+    let xmp = String::from_utf8(bytes).map_err(|_| "the XMP metadata is not UTF-8")?;
+    let mut added = String::from(
+        r#"<rdf:Description rdf:about="" xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"><pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion><pdf:Trapped>False</pdf:Trapped>"#,
+    );
+    if let Some((_, iso)) = &dates {
+        added.push_str(&format!(
+            "<xmp:CreateDate>{iso}</xmp:CreateDate><xmp:ModifyDate>{iso}</xmp:ModifyDate>"
+        ));
+    }
+    added.push_str("</rdf:Description></rdf:RDF>");
+    if !xmp.contains("</rdf:RDF>") {
+        return Err("the XMP metadata has no RDF".into());
+    }
+    let xmp = xmp
+        .replace(
+            "<pdf:PDFVersion>1.7</pdf:PDFVersion>",
+            "<pdf:PDFVersion>1.6</pdf:PDFVersion>",
+        )
+        .replacen("</rdf:RDF>", &added, 1);
+    stream.dict.remove(b"Filter");
+    stream.dict.remove(b"DecodeParms");
+    stream.set_plain_content(xmp.into_bytes());
+    Ok(())
+}
+
 /// Names the condition's profile as the document's output intent (GTS_PDFX), with the
 /// condition's registered name.
 fn add_output_intent(doc: &mut Document, condition: Condition) -> Result<(), String> {
@@ -546,6 +636,55 @@ fn add_output_intent(doc: &mut Document, condition: Condition) -> Result<(), Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates_are_civil_utc() {
+        assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
+        // 2024-02-29 12:34:56 UTC, a leap day.
+        assert_eq!(civil(1_709_210_096), (2024, 2, 29, 12, 34, 56));
+    }
+
+    #[test]
+    fn the_swop_profile_limits_ink_to_240_percent() {
+        let sep = separation(Condition::Swop).unwrap();
+        for rgb in [[0.1, 0.0, 0.2], [0.05, 0.05, 0.05], [0.3, 0.1, 0.0]] {
+            let ink = sep.cmyk(rgb);
+            assert!(ink.iter().sum::<f32>() <= 2.41, "{rgb:?} is {ink:?}");
+        }
+        let dark = separation(Condition::Fogra39).unwrap().cmyk([0.1, 0.0, 0.2]);
+        assert!(dark.iter().sum::<f32>() > 2.41, "FOGRA39 allows more: {dark:?}");
+    }
+
+    #[test]
+    fn only_text_in_black_alone_overprints() {
+        let name = |n: &[u8]| Object::Name(n.to_vec());
+        let k = |c: f32, k: f32| Operation::new("k", vec![c.into(), 0.into(), 0.into(), k.into()]);
+        let ops = vec![
+            k(0.0, 1.0),
+            Operation::new("re", vec![0.into(), 0.into(), 5.into(), 5.into()]),
+            Operation::new("f", vec![]),
+            Operation::new("BT", vec![]),
+            Operation::new("Tj", vec![Object::string_literal("black")]),
+            k(0.5, 1.0),
+            Operation::new("Tj", vec![Object::string_literal("rich black")]),
+            Operation::new("ET", vec![]),
+        ];
+        let out = overprint_black_text(ops);
+        let states: Vec<(usize, &Object)> = out
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.operator == "gs")
+            .map(|(i, o)| (i, &o.operands[0]))
+            .collect();
+        // The black rectangle knocks out (no state set), the black text overprints, the
+        // rich black text does not.
+        assert_eq!(
+            states,
+            vec![(4, &name(OVERPRINT_ON)), (7, &name(OVERPRINT_OFF))]
+        );
+        assert_eq!(out[5].operator, "Tj");
+        assert_eq!(out[8].operator, "Tj");
+    }
 
     #[test]
     fn black_and_dark_grey_text_is_black_ink_alone() {
