@@ -195,7 +195,6 @@ fn every_copy_of_every_card_is_in_its_deck_on_a_filled_slot() {
             check_deck_object(&g, deck);
         }
     }
-    let g = game("the-search");
     let save = saved("the-search");
     let map = objects(&save, "DeckCustom")
         .into_iter()
@@ -294,7 +293,6 @@ fn every_card_carries_its_text_and_its_fields() {
             }
         }
     }
-    let g = game("capek-golems");
     let save = saved("capek-golems");
     let card = all_objects(&save)
         .into_iter()
@@ -350,7 +348,6 @@ fn pieces_lie_in_bags_of_their_count_or_of_their_kind_and_all_fit_the_table() {
     assert_eq!(bags.len(), printed.iter().filter(|p| p.count.0 > 1).count() + 1);
     // Every object of every game lies on the table, apart from the others.
     for slug in GAMES {
-        let g = game(slug);
         let save = saved(slug);
         let top = save["ObjectStates"].as_array().unwrap();
         let at: Vec<(f64, f64)> = top
@@ -485,7 +482,6 @@ fn objects_match_real_saved_objects_field_by_field() {
     ];
     let mut compared = std::collections::BTreeSet::new();
     for slug in GAMES {
-        let g = game(slug);
         let save = saved(slug);
         for ours in all_objects(&save) {
             let name = ours["Name"].as_str().unwrap();
