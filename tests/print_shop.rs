@@ -372,7 +372,12 @@ fn every_card_of_every_game_takes_each_printers_template_size() {
         }
     };
     let mut sizes = std::collections::BTreeSet::new();
-    for slug in ["aether", "the-search", "capek-golems", "imperial-settlers-aztecs"] {
+    for slug in [
+        "aether",
+        "the-search",
+        "capek-golems",
+        "imperial-settlers-aztecs",
+    ] {
         let g = game(slug);
         for deck in g.components.decks.iter().filter(|d| d.print) {
             let size = deck.size.mm();
@@ -415,7 +420,10 @@ fn aethers_player_aid_renders_at_each_printers_tarot_size() {
             let path = shop.join(&row["file"]);
             let info = png_info(&path);
             assert_eq!((info.width, info.height), px, "{preset:?} {}", row["file"]);
-            assert_ne!(row["safe_zone"], "-", "{preset:?}: the safe zone is checked");
+            assert_ne!(
+                row["safe_zone"], "-",
+                "{preset:?}: the safe zone is checked"
+            );
             assert_rgb_with_srgb_chunk(&path);
         }
         let notes = std::fs::read_to_string(shop.join("notes.txt")).unwrap();
@@ -429,7 +437,11 @@ fn aethers_player_aid_renders_at_each_printers_tarot_size() {
                 intent.get(b"OutputConditionIdentifier").unwrap(),
                 &Object::string_literal("CGATS TR 003")
             );
-            let profile = intent.get(b"DestOutputProfile").unwrap().as_reference().unwrap();
+            let profile = intent
+                .get(b"DestOutputProfile")
+                .unwrap()
+                .as_reference()
+                .unwrap();
             let profile = pdf.get_object(profile).unwrap().as_stream().unwrap();
             assert_eq!(profile.decompressed_content().unwrap(), cmyk::SWOP_PROFILE);
         }
@@ -453,11 +465,19 @@ fn read_tiff_plate(path: &Path) -> (u32, u32, Vec<u8>) {
     let le = &b[..2] == b"II";
     let u16_at = |o: usize| {
         let v = [b[o], b[o + 1]];
-        if le { u16::from_le_bytes(v) } else { u16::from_be_bytes(v) }
+        if le {
+            u16::from_le_bytes(v)
+        } else {
+            u16::from_be_bytes(v)
+        }
     };
     let u32_at = |o: usize| {
         let v = [b[o], b[o + 1], b[o + 2], b[o + 3]];
-        if le { u32::from_le_bytes(v) } else { u32::from_be_bytes(v) }
+        if le {
+            u32::from_le_bytes(v)
+        } else {
+            u32::from_be_bytes(v)
+        }
     };
     let ifd = u32_at(4) as usize;
     let (mut w, mut h, mut offsets, mut counts) = (0, 0, Vec::new(), Vec::new());
@@ -466,8 +486,16 @@ fn read_tiff_plate(path: &Path) -> (u32, u32, Vec<u8>) {
         let (tag, kind, n) = (u16_at(e), u16_at(e + 2), u32_at(e + 4) as usize);
         let value = |k: usize| -> u32 {
             let size = if kind == 3 { 2 } else { 4 };
-            let base = if n * size <= 4 { e + 8 } else { u32_at(e + 8) as usize };
-            if kind == 3 { u32::from(u16_at(base + 2 * k)) } else { u32_at(base + 4 * k) }
+            let base = if n * size <= 4 {
+                e + 8
+            } else {
+                u32_at(e + 8) as usize
+            };
+            if kind == 3 {
+                u32::from(u16_at(base + 2 * k))
+            } else {
+                u32_at(base + 4 * k)
+            }
         };
         match tag {
             256 => w = value(0),
@@ -513,25 +541,37 @@ fn black_text_overprints_so_no_colour_plate_has_a_hole_under_it() {
         std::fs::write(&path, pdf).unwrap();
         let out = dir.path().join(format!("{name}.tif"));
         let status = std::process::Command::new("gs")
-            .args(["-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiffsep", "-r300"])
+            .args([
+                "-q",
+                "-dNOPAUSE",
+                "-dBATCH",
+                "-dSAFER",
+                "-sDEVICE=tiffsep",
+                "-r300",
+            ])
             .arg("-sCompression=none")
             .arg(format!("-sOutputFile={}", out.display()))
             .arg(&path)
             .status()
             .unwrap();
         assert!(status.success());
-        ["Cyan", "Magenta", "Yellow", "Black"].map(|ink| {
-            read_tiff_plate(&dir.path().join(format!("{name}({ink}).tif")))
-        })
+        ["Cyan", "Magenta", "Yellow", "Black"]
+            .map(|ink| read_tiff_plate(&dir.path().join(format!("{name}({ink}).tif"))))
     };
     // A plate is whole when every pixel carries the same ink (the page is one colour).
     let whole = |plate: &(u32, u32, Vec<u8>)| {
-        let (lo, hi) = plate.2.iter().fold((255, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        let (lo, hi) = plate
+            .2
+            .iter()
+            .fold((255, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
         hi - lo <= 1
     };
     let [c, m, y, k] = plates("overprint", &cmyk::convert_pdf(&rgb).unwrap());
     for (ink, plate) in [("cyan", &c), ("magenta", &m), ("yellow", &y)] {
-        assert!(whole(plate), "the {ink} plate has holes under the black text");
+        assert!(
+            whole(plate),
+            "the {ink} plate has holes under the black text"
+        );
     }
     assert!(!whole(&k), "the black plate carries the text");
     // The same page with the overprint states turned off knocks the text out of the
@@ -565,7 +605,10 @@ fn cmyk_pdfs_hold_the_pdfx4_structure() {
             preset: None,
         },
     );
-    for pdf in files.iter().filter(|f| f.extension().is_some_and(|e| e == "pdf")) {
+    for pdf in files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "pdf"))
+    {
         let bytes = std::fs::read(pdf).unwrap();
         assert!(bytes.starts_with(b"%PDF-1.6"), "{}", pdf.display());
         let doc = Document::load_mem(&bytes).unwrap();
@@ -576,7 +619,10 @@ fn cmyk_pdfs_hold_the_pdfx4_structure() {
             info.get(b"GTS_PDFXVersion").unwrap(),
             &Object::string_literal("PDF/X-4")
         );
-        assert_eq!(info.get(b"Trapped").unwrap(), &Object::Name(b"False".to_vec()));
+        assert_eq!(
+            info.get(b"Trapped").unwrap(),
+            &Object::Name(b"False".to_vec())
+        );
         let meta = doc
             .catalog()
             .unwrap()
@@ -606,7 +652,10 @@ fn cmyk_pdfs_hold_the_pdfx4_structure() {
             pdf.display()
         );
         let intent = output_intent(&doc);
-        assert_eq!(intent.get(b"S").unwrap(), &Object::Name(b"GTS_PDFX".to_vec()));
+        assert_eq!(
+            intent.get(b"S").unwrap(),
+            &Object::Name(b"GTS_PDFX".to_vec())
+        );
         assert_eq!(
             intent.get(b"OutputConditionIdentifier").unwrap(),
             &Object::string_literal("FOGRA39")

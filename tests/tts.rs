@@ -24,7 +24,9 @@ fn saved(slug: &str) -> &'static Value {
                 .map(|&slug| {
                     s.spawn(move || {
                         // Kept under Cargo's folder for tests: the images stay readable.
-                        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tts").join(slug);
+                        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+                            .join("tts")
+                            .join(slug);
                         (slug, tts_build_in(&game(slug), None, &dir))
                     })
                 })
@@ -188,7 +190,7 @@ fn every_copy_of_every_card_is_in_its_deck_on_a_filled_slot() {
     for slug in ["the-search", "capek-golems"] {
         let g = game(slug);
         let save = saved(slug);
-        let decks = objects(&save, "DeckCustom");
+        let decks = objects(save, "DeckCustom");
         let printed = g.components.decks.iter().filter(|d| d.print).count();
         assert_eq!(decks.len(), printed, "{slug}: one DeckCustom per deck");
         for deck in decks {
@@ -196,7 +198,7 @@ fn every_copy_of_every_card_is_in_its_deck_on_a_filled_slot() {
         }
     }
     let save = saved("the-search");
-    let map = objects(&save, "DeckCustom")
+    let map = objects(save, "DeckCustom")
         .into_iter()
         .find(|d| d["DeckIDs"].as_array().unwrap().len() == 20);
     assert!(map.is_some(), "20 map cards stay 20");
@@ -231,7 +233,7 @@ fn nothing_lies_upside_down_and_every_card_can_be_held_and_hides_its_face() {
     for slug in GAMES {
         let g = game(slug);
         let save = saved(slug);
-        let objects = all_objects(&save);
+        let objects = all_objects(save);
         let mut cards = 0;
         for o in &objects {
             let name = o["Name"].as_str().unwrap();
@@ -294,7 +296,7 @@ fn every_card_carries_its_text_and_its_fields() {
         }
     }
     let save = saved("capek-golems");
-    let card = all_objects(&save)
+    let card = all_objects(save)
         .into_iter()
         .find(|o| o["Nickname"] == "Parts Machining 1")
         .expect("the card");
@@ -314,7 +316,7 @@ fn pieces_lie_in_bags_of_their_count_or_of_their_kind_and_all_fit_the_table() {
     let g = game("aether");
     let save = saved("aether");
     let top = save["ObjectStates"].as_array().unwrap();
-    let bags = objects(&save, "Bag");
+    let bags = objects(save, "Bag");
     let printed: Vec<_> = g.components.pieces.iter().filter(|p| p.print).collect();
     for piece in printed.iter().filter(|p| p.count.0 > 1) {
         let bag = bags
@@ -324,7 +326,11 @@ fn pieces_lie_in_bags_of_their_count_or_of_their_kind_and_all_fit_the_table() {
                     && b["ContainedObjects"].as_array().unwrap().len() as u32 == piece.count.0
             })
             .unwrap_or_else(|| panic!("a bag of {} {}", piece.count.0, piece.name));
-        let image = file_of(bag["ContainedObjects"][0]["CustomImage"]["ImageURL"].as_str().unwrap());
+        let image = file_of(
+            bag["ContainedObjects"][0]["CustomImage"]["ImageURL"]
+                .as_str()
+                .unwrap(),
+        );
         assert!(image.exists());
     }
     // The 14 aether tiles, one of each, share one bag.
@@ -345,7 +351,10 @@ fn pieces_lie_in_bags_of_their_count_or_of_their_kind_and_all_fit_the_table() {
         .map(|t| t["Nickname"].as_str().unwrap())
         .collect();
     assert_eq!(inside, aether);
-    assert_eq!(bags.len(), printed.iter().filter(|p| p.count.0 > 1).count() + 1);
+    assert_eq!(
+        bags.len(),
+        printed.iter().filter(|p| p.count.0 > 1).count() + 1
+    );
     // Every object of every game lies on the table, apart from the others.
     for slug in GAMES {
         let save = saved(slug);
@@ -378,13 +387,21 @@ fn pieces_lie_in_bags_of_their_count_or_of_their_kind_and_all_fit_the_table() {
 fn a_game_in_two_languages_gets_a_board_in_each() {
     let g = game("aether");
     let save = saved("aether");
-    let boards = objects(&save, "Custom_Board");
-    assert_eq!(boards.len(), g.components.boards.len() * g.info.languages.len());
+    let boards = objects(save, "Custom_Board");
+    assert_eq!(
+        boards.len(),
+        g.components.boards.len() * g.info.languages.len()
+    );
     let mut images = Vec::new();
     for (board, lang) in boards.iter().zip(&g.info.languages) {
         let url = board["CustomImage"]["ImageURL"].as_str().unwrap();
         assert!(url.ends_with(&format!(".{lang}.png")), "{url}");
-        assert!(board["Nickname"].as_str().unwrap().ends_with(&format!("({lang})")));
+        assert!(
+            board["Nickname"]
+                .as_str()
+                .unwrap()
+                .ends_with(&format!("({lang})"))
+        );
         let (w, h, data) = pixels(&file_of(url));
         assert!(w > 400 && h > 400);
         images.push(data);
@@ -392,7 +409,10 @@ fn a_game_in_two_languages_gets_a_board_in_each() {
     assert_ne!(images[0], images[1], "the boards' words differ");
     let g = game("the-search");
     let save = saved("the-search");
-    assert_eq!(objects(&save, "Custom_Board").len(), g.components.boards.len());
+    assert_eq!(
+        objects(save, "Custom_Board").len(),
+        g.components.boards.len()
+    );
 }
 
 /// A saved object from a public repository (`tests/fixtures/tts/`).
@@ -461,9 +481,11 @@ fn compare(ours: &Value, real: &Value, path: &str, problems: &mut Vec<String>) {
                 None => problems.push(format!("{at}: no entry")),
             },
             None => problems.push(format!("{at} missing")),
-            Some(ov) if json_kind(ov) != json_kind(rv) => {
-                problems.push(format!("{at}: {} where the save has {}", json_kind(ov), json_kind(rv)))
-            }
+            Some(ov) if json_kind(ov) != json_kind(rv) => problems.push(format!(
+                "{at}: {} where the save has {}",
+                json_kind(ov),
+                json_kind(rv)
+            )),
             Some(ov) => compare(ov, rv, &at, problems),
         }
     }
@@ -483,7 +505,7 @@ fn objects_match_real_saved_objects_field_by_field() {
     let mut compared = std::collections::BTreeSet::new();
     for slug in GAMES {
         let save = saved(slug);
-        for ours in all_objects(&save) {
+        for ours in all_objects(save) {
             let name = ours["Name"].as_str().unwrap();
             let Some((_, real_names)) = kinds.iter().find(|(k, _)| *k == name) else {
                 continue;
@@ -519,7 +541,10 @@ fn objects_match_real_saved_objects_field_by_field() {
     }
     assert_eq!(compared.len(), refs.len(), "every reference was compared");
     assert!(refs.iter().any(|r| r.repository == "argonui/SCED"));
-    assert!(refs.iter().any(|r| r.repository == "ZONT3/tts-deck-generator"));
+    assert!(
+        refs.iter()
+            .any(|r| r.repository == "ZONT3/tts-deck-generator")
+    );
 }
 
 #[test]

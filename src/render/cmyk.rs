@@ -304,9 +304,9 @@ fn convert_content(stream: &mut Stream, sep: &Separation) -> Result<bool, String
         .unwrap_or_else(|_| stream.content.clone());
     let content = Content::decode(&bytes).map_err(|e| format!("content stream: {e}"))?;
     let operations = overprint_black_text(convert_operations(content.operations, sep)?);
-    let overprints = operations
-        .iter()
-        .any(|op| op.operator == "gs" && op.operands.first() == Some(&Object::Name(OVERPRINT_ON.to_vec())));
+    let overprints = operations.iter().any(|op| {
+        op.operator == "gs" && op.operands.first() == Some(&Object::Name(OVERPRINT_ON.to_vec()))
+    });
     let encoded = Content { operations }
         .encode()
         .map_err(|e| format!("content stream: {e}"))?;
@@ -574,8 +574,7 @@ fn declare_pdfx4(doc: &mut Document, date: Option<i64>) -> Result<(), String> {
     let Some(metadata) = metadata else {
         return Err("PDF has no XMP metadata".into());
     };
-    let Object::Stream(stream) = doc.get_object_mut(metadata).map_err(|e| e.to_string())?
-    else {
+    let Object::Stream(stream) = doc.get_object_mut(metadata).map_err(|e| e.to_string())? else {
         return Err("the XMP metadata is not a stream".into());
     };
     let bytes = stream
@@ -651,8 +650,13 @@ mod tests {
             let ink = sep.cmyk(rgb);
             assert!(ink.iter().sum::<f32>() <= 2.41, "{rgb:?} is {ink:?}");
         }
-        let dark = separation(Condition::Fogra39).unwrap().cmyk([0.1, 0.0, 0.2]);
-        assert!(dark.iter().sum::<f32>() > 2.41, "FOGRA39 allows more: {dark:?}");
+        let dark = separation(Condition::Fogra39)
+            .unwrap()
+            .cmyk([0.1, 0.0, 0.2]);
+        assert!(
+            dark.iter().sum::<f32>() > 2.41,
+            "FOGRA39 allows more: {dark:?}"
+        );
     }
 
     #[test]

@@ -191,9 +191,9 @@ impl ShopOptions {
     /// specification they meet and what not.
     pub fn notes(&self, decks: &[(&str, ShopCard)]) -> String {
         let mut out = String::new();
-        let printer = self.preset.map_or("no printer (--shop-preset not given)", |p| {
-            p.spec().printer
-        });
+        let printer = self
+            .preset
+            .map_or("no printer (--shop-preset not given)", |p| p.spec().printer);
         out.push_str(&format!("Print-shop files for {printer}.\n\n"));
         for (deck, card) in decks {
             let (w, h) = png::pixels(card.page(), card.px_per_mm);
@@ -201,7 +201,11 @@ impl ShopOptions {
                 "{deck}: trim {:.2} x {:.2} mm{}, bleed {:.2} mm, {w} x {h} px at {:.0} dpi; {}\n",
                 card.trim.0,
                 card.trim.1,
-                if card.fitted { " (the printer's card)" } else { "" },
+                if card.fitted {
+                    " (the printer's card)"
+                } else {
+                    ""
+                },
                 card.bleed,
                 card.px_per_mm * INCH,
                 match card.safe {
@@ -214,8 +218,8 @@ impl ShopOptions {
         out.push_str(&match self.color() {
             Color::Rgb => "\nPDFs in sRGB, as drawn.\n".to_string(),
             Color::Cmyk => format!(
-                "\nPDFs in CMYK for {} ({} % total ink), named as their output intent; \
-                 100 % black text overprints.\n",
+                "\nPDFs in CMYK for {}, at most {} % total ink, named as their output \
+                 intent; 100 % black text overprints.\n",
                 condition.description(),
                 condition.ink_limit()
             ),
@@ -417,8 +421,9 @@ fn deck_pdfs(
         let rgb = write_pdf(&title, &pages, &b.faces.fonts)?;
         let bytes = match shop.color() {
             Color::Rgb => rgb,
-            Color::Cmyk => cmyk::convert_pdf_for(&rgb, shop.condition())
-                .map_err(|e| format!("{name}: {e}"))?,
+            Color::Cmyk => {
+                cmyk::convert_pdf_for(&rgb, shop.condition()).map_err(|e| format!("{name}: {e}"))?
+            }
         };
         b.write(&name, &bytes)
     })

@@ -198,7 +198,9 @@ fn lay_out(placed: Vec<(Value, (f64, f64))>) -> Vec<Value> {
             used = 0.0;
         }
         used += room.0 + GAP;
-        rows.last_mut().expect("one row at least").push((object, room));
+        rows.last_mut()
+            .expect("one row at least")
+            .push((object, room));
     }
     let mut z = TABLE_HALF.1;
     let mut out = Vec::new();
@@ -317,7 +319,10 @@ pub fn card_text(game: &Game, deck_id: &str, card_id: &str, text: Option<&str>) 
                 (FieldType::Symbol, toml::Value::String(id)) => symbol_name(game, id),
                 (FieldType::Symbols, toml::Value::Array(ids)) => ids
                     .iter()
-                    .map(|v| v.as_str().map_or_else(|| v.to_string(), |id| symbol_name(game, id)))
+                    .map(|v| {
+                        v.as_str()
+                            .map_or_else(|| v.to_string(), |id| symbol_name(game, id))
+                    })
                     .collect::<Vec<_>>()
                     .join(", "),
                 (_, toml::Value::String(s)) => s.clone(),
@@ -338,7 +343,8 @@ pub fn card_text(game: &Game, deck_id: &str, card_id: &str, text: Option<&str>) 
 }
 
 fn symbol_name(game: &Game, id: &str) -> String {
-    game.symbol(id).map_or_else(|| id.to_string(), |s| s.name.clone())
+    game.symbol(id)
+        .map_or_else(|| id.to_string(), |s| s.name.clone())
 }
 
 /// A deck's TTS object, lying face down as a draw pile does: every copy of every card,
@@ -389,12 +395,7 @@ fn deck_object(
         card["Transform"] = transform(180.0, 0.0, 1.0);
         return (card, DECK_ROOM);
     }
-    let mut object = object(
-        "DeckCustom",
-        &deck.name,
-        "",
-        transform(180.0, 180.0, 1.0),
-    );
+    let mut object = object("DeckCustom", &deck.name, "", transform(180.0, 180.0, 1.0));
     object["HideWhenFaceDown"] = json!(true);
     object["SidewaysCard"] = json!(false);
     object["DeckIDs"] = json!(ids);
@@ -507,11 +508,7 @@ fn piece_objects(tiles: Vec<(&PieceFace, Value)>) -> Vec<(Value, (f64, f64))> {
 fn common_words(names: &[&str]) -> String {
     let first: Vec<&str> = names.first().map_or(Vec::new(), |n| n.split(' ').collect());
     let shared = (0..first.len())
-        .take_while(|&i| {
-            names
-                .iter()
-                .all(|n| n.split(' ').nth(i) == Some(first[i]))
-        })
+        .take_while(|&i| names.iter().all(|n| n.split(' ').nth(i) == Some(first[i])))
         .count();
     if shared == 0 {
         names.first().copied().unwrap_or_default().to_string()
