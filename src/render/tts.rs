@@ -304,7 +304,7 @@ fn write_deck_images(
 }
 
 /// A card's text as a player reads it on the card: its text, then each of its deck's
-/// fields as "label: value" (a symbol by its name), in the order the deck declares them.
+/// fields as "label: value" (a symbol by its name), in the order of the fields' names.
 pub fn card_text(game: &Game, deck_id: &str, card_id: &str, text: Option<&str>) -> String {
     let mut lines: Vec<String> = text.map(|t| t.trim().to_string()).into_iter().collect();
     let deck = game.deck(deck_id);
