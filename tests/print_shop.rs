@@ -104,6 +104,39 @@ fn png_info(path: &Path) -> png::Info<'static> {
     reader.info().clone()
 }
 
+/// The PNG's chunks in order: type and data.
+fn chunks(bytes: &[u8]) -> Vec<(String, &[u8])> {
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "a PNG signature");
+    let mut out = Vec::new();
+    let mut at = 8;
+    while at + 8 <= bytes.len() {
+        let len = u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        let kind = String::from_utf8_lossy(&bytes[at + 4..at + 8]).to_string();
+        out.push((kind, &bytes[at + 8..at + 8 + len]));
+        at += 12 + len;
+    }
+    out
+}
+
+/// An opaque shop image is RGB (IHDR colour type 2, no alpha channel) and says it is sRGB
+/// in an sRGB chunk before its image data.
+fn assert_rgb_with_srgb_chunk(path: &Path) {
+    let bytes = std::fs::read(path).unwrap();
+    let chunks = chunks(&bytes);
+    assert_eq!(chunks[0].0, "IHDR");
+    let ihdr = chunks[0].1;
+    assert_eq!((ihdr[8], ihdr[9]), (8, 2), "{}: 8-bit RGB", path.display());
+    let srgb = chunks.iter().position(|(k, _)| k == "sRGB");
+    let idat = chunks.iter().position(|(k, _)| k == "IDAT");
+    assert!(
+        matches!((srgb, idat), (Some(s), Some(i)) if s < i),
+        "{}: an sRGB chunk before the image data: {:?}",
+        path.display(),
+        chunks.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>()
+    );
+    assert_eq!(chunks[srgb.unwrap()].1, [0], "perceptual intent");
+}
+
 /// `shop/manifest.csv` as rows of named fields.
 fn manifest(shop: &Path) -> Vec<BTreeMap<String, String>> {
     let text = std::fs::read_to_string(shop.join("manifest.csv")).unwrap();
@@ -146,6 +179,7 @@ fn shop_pngs_carry_the_bleed_size_and_their_resolution_and_the_manifest_counts_c
             copies += card.count.0;
             let info = png_info(&shop.join(&row["file"]));
             assert_eq!((info.width, info.height), (px(w), px(h)), "{}", row["file"]);
+            assert_rgb_with_srgb_chunk(&shop.join(&row["file"]));
             let dims = info.pixel_dims.expect("a pHYs chunk");
             assert_eq!(
                 (dims.xppu, dims.yppu, dims.unit),
@@ -315,6 +349,317 @@ fn presets_render_poker_cards_at_the_printers_pixel_sizes() {
             assert_eq!((info.width, info.height), px, "{preset:?} {}", row["file"]);
             assert_eq!(row["safe_zone"], "ok", "{preset:?} {}", row["file"]);
         }
+    }
+}
+
+const PRESETS: [Preset; 3] = [
+    Preset::TheGameCrafter,
+    Preset::MakePlayingCards,
+    Preset::DriveThruCards,
+];
+
+/// Every card size every game prints is one of every printer's cards, at the pixel size of
+/// that printer's template (the table in `shop.rs`, sources in the README).
+#[test]
+fn every_card_of_every_game_takes_each_printers_template_size() {
+    let expected = |preset: Preset, card: &str| -> (u32, u32) {
+        match (preset, card) {
+            (Preset::MakePlayingCards, "poker") => (822, 1122),
+            (Preset::MakePlayingCards, "tarot") => (897, 1497),
+            (_, "poker") => (825, 1125),
+            (_, "tarot") => (900, 1500),
+            other => panic!("no expected size for {other:?}"),
+        }
+    };
+    let mut sizes = std::collections::BTreeSet::new();
+    for slug in [
+        "aether",
+        "the-search",
+        "capek-golems",
+        "imperial-settlers-aztecs",
+    ] {
+        let g = game(slug);
+        for deck in g.components.decks.iter().filter(|d| d.print) {
+            let size = deck.size.mm();
+            for preset in PRESETS {
+                let template = preset
+                    .template_for(size)
+                    .unwrap_or_else(|| panic!("{slug} {}: no {preset:?} card", deck.name));
+                let card = ShopCard::new(size, 3.0, Some(preset));
+                assert!(card.fitted);
+                let px = printplay::render::png::pixels(card.page(), card.px_per_mm);
+                assert_eq!(px, template.px, "{slug} {} {preset:?}", deck.name);
+                assert_eq!(px, expected(preset, template.card), "{slug} {}", deck.name);
+                sizes.insert(template.card);
+            }
+        }
+    }
+    assert_eq!(sizes.into_iter().collect::<Vec<_>>(), ["poker", "tarot"]);
+}
+
+/// Aether's tarot player aid, rendered under each preset: The Game Crafter's and
+/// DriveThruCards' 900 x 1500 px tarot template, MakePlayingCards' 897 x 1497, the safe
+/// zone checked (DriveThruCards' 1/8 inch too) and the notes naming what the files are for.
+#[test]
+fn aethers_player_aid_renders_at_each_printers_tarot_size() {
+    let g = game("aether");
+    for (preset, px) in [
+        (Preset::TheGameCrafter, (900, 1500)),
+        (Preset::MakePlayingCards, (897, 1497)),
+        (Preset::DriveThruCards, (900, 1500)),
+    ] {
+        let (dir, _) = shop_build(
+            &g,
+            ShopOptions {
+                color: None,
+                preset: Some(preset),
+            },
+        );
+        let shop = dir.path().join("aether/shop");
+        for row in manifest(&shop) {
+            let path = shop.join(&row["file"]);
+            let info = png_info(&path);
+            assert_eq!((info.width, info.height), px, "{preset:?} {}", row["file"]);
+            assert_ne!(
+                row["safe_zone"], "-",
+                "{preset:?}: the safe zone is checked"
+            );
+            assert_rgb_with_srgb_chunk(&path);
+        }
+        let notes = std::fs::read_to_string(shop.join("notes.txt")).unwrap();
+        assert!(notes.contains(preset.spec().printer), "{notes}");
+        if preset == Preset::DriveThruCards {
+            assert!(notes.contains("CGATS TR 003 (SWOP"), "{notes}");
+            assert!(notes.contains("not PDF/X-1a"), "{notes}");
+            let pdf = Document::load(shop.join("player-aid.pdf")).unwrap();
+            let intent = output_intent(&pdf);
+            assert_eq!(
+                intent.get(b"OutputConditionIdentifier").unwrap(),
+                &Object::string_literal("CGATS TR 003")
+            );
+            let profile = intent
+                .get(b"DestOutputProfile")
+                .unwrap()
+                .as_reference()
+                .unwrap();
+            let profile = pdf.get_object(profile).unwrap().as_stream().unwrap();
+            assert_eq!(profile.decompressed_content().unwrap(), cmyk::SWOP_PROFILE);
+        }
+    }
+}
+
+fn output_intent(doc: &Document) -> lopdf::Dictionary {
+    let catalog = doc.catalog().unwrap();
+    let intents = catalog.get(b"OutputIntents").unwrap().as_array().unwrap();
+    match &intents[0] {
+        Object::Dictionary(d) => d.clone(),
+        Object::Reference(r) => doc.get_dictionary(*r).unwrap().clone(),
+        other => panic!("output intent is {other:?}"),
+    }
+}
+
+/// A TIFF separation from Ghostscript's `tiffsep`: width, height and 8-bit samples
+/// (uncompressed, one or more strips).
+fn read_tiff_plate(path: &Path) -> (u32, u32, Vec<u8>) {
+    let b = std::fs::read(path).unwrap();
+    let le = &b[..2] == b"II";
+    let u16_at = |o: usize| {
+        let v = [b[o], b[o + 1]];
+        if le {
+            u16::from_le_bytes(v)
+        } else {
+            u16::from_be_bytes(v)
+        }
+    };
+    let u32_at = |o: usize| {
+        let v = [b[o], b[o + 1], b[o + 2], b[o + 3]];
+        if le {
+            u32::from_le_bytes(v)
+        } else {
+            u32::from_be_bytes(v)
+        }
+    };
+    let ifd = u32_at(4) as usize;
+    let (mut w, mut h, mut offsets, mut counts) = (0, 0, Vec::new(), Vec::new());
+    for i in 0..u16_at(ifd) as usize {
+        let e = ifd + 2 + 12 * i;
+        let (tag, kind, n) = (u16_at(e), u16_at(e + 2), u32_at(e + 4) as usize);
+        let value = |k: usize| -> u32 {
+            let size = if kind == 3 { 2 } else { 4 };
+            let base = if n * size <= 4 {
+                e + 8
+            } else {
+                u32_at(e + 8) as usize
+            };
+            if kind == 3 {
+                u32::from(u16_at(base + 2 * k))
+            } else {
+                u32_at(base + 4 * k)
+            }
+        };
+        match tag {
+            256 => w = value(0),
+            257 => h = value(0),
+            259 => assert_eq!(value(0), 1, "uncompressed"),
+            258 => assert_eq!(value(0), 8, "8 bits a sample"),
+            273 => offsets = (0..n).map(value).collect(),
+            279 => counts = (0..n).map(value).collect(),
+            _ => {}
+        }
+    }
+    let data: Vec<u8> = offsets
+        .iter()
+        .zip(&counts)
+        .flat_map(|(&o, &c)| b[o as usize..(o + c) as usize].iter().copied())
+        .collect();
+    assert_eq!(data.len(), (w * h) as usize, "{}", path.display());
+    (w, h, data)
+}
+
+/// Ghostscript's `tiffsep` device prints each ink to a plate of its own: under 6, 7 and 8 pt
+/// black text on a coloured ground the cyan, magenta and yellow plates are whole (the text
+/// overprints), while the black plate carries the text.
+#[test]
+fn black_text_overprints_so_no_colour_plate_has_a_hole_under_it() {
+    if !have("gs") {
+        eprintln!("skipped: Ghostscript is not installed");
+        return;
+    }
+    // Sizes in millimetres: 6, 7 and 8 pt.
+    let pt = |p: f64| p * 25.4 / 72.0;
+    let body = format!(
+        r##"<rect width="60" height="30" fill="#3f8f4a"/><text x="4" y="8" font-size="{}" font-family="DejaVu Sans" fill="#1a1a1a">Golem six</text><text x="4" y="16" font-size="{}" font-family="DejaVu Sans" fill="#000000">Torso seven</text><text x="4" y="25" font-size="{}" font-family="DejaVu Sans" fill="#1a1a1a">Parts eight</text>"##,
+        pt(6.0),
+        pt(7.0),
+        pt(8.0)
+    );
+    let page = PageSpec::new((60.0, 30.0), body);
+    let rgb = write_pdf("text", &[page], &printplay::render::fonts::builtin()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let plates = |name: &str, pdf: &[u8]| {
+        let path = dir.path().join(format!("{name}.pdf"));
+        std::fs::write(&path, pdf).unwrap();
+        let out = dir.path().join(format!("{name}.tif"));
+        let status = std::process::Command::new("gs")
+            .args([
+                "-q",
+                "-dNOPAUSE",
+                "-dBATCH",
+                "-dSAFER",
+                "-sDEVICE=tiffsep",
+                "-r300",
+            ])
+            .arg("-sCompression=none")
+            .arg(format!("-sOutputFile={}", out.display()))
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        ["Cyan", "Magenta", "Yellow", "Black"]
+            .map(|ink| read_tiff_plate(&dir.path().join(format!("{name}({ink}).tif"))))
+    };
+    // A plate is whole when every pixel carries the same ink (the page is one colour).
+    let whole = |plate: &(u32, u32, Vec<u8>)| {
+        let (lo, hi) = plate
+            .2
+            .iter()
+            .fold((255, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        hi - lo <= 1
+    };
+    let [c, m, y, k] = plates("overprint", &cmyk::convert_pdf(&rgb).unwrap());
+    for (ink, plate) in [("cyan", &c), ("magenta", &m), ("yellow", &y)] {
+        assert!(
+            whole(plate),
+            "the {ink} plate has holes under the black text"
+        );
+    }
+    assert!(!whole(&k), "the black plate carries the text");
+    // The same page with the overprint states turned off knocks the text out of the
+    // colour plates: what the test would find without overprint.
+    let mut knocked = Document::load_mem(&cmyk::convert_pdf(&rgb).unwrap()).unwrap();
+    for object in knocked.objects.values_mut() {
+        if let Object::Dictionary(d) = object
+            && d.get(b"OPM").is_ok()
+        {
+            d.set("OP", false);
+            d.set("op", false);
+        }
+    }
+    let mut bytes = Vec::new();
+    knocked.save_to(&mut bytes).unwrap();
+    let [c, ..] = plates("knockout", &bytes);
+    assert!(!whole(&c), "without overprint the text knocks out of cyan");
+}
+
+/// The CMYK shop PDFs as far as PDF/X-4 goes: PDF 1.6, GTS_PDFXVersion and Trapped in the
+/// Info dictionary and the XMP metadata, MediaBox, BleedBox and TrimBox on every page
+/// (trim inside bleed inside media), an output intent with its profile, and no
+/// transparency group on any page or form (the art needs none).
+#[test]
+fn cmyk_pdfs_hold_the_pdfx4_structure() {
+    let g = game("capek-golems");
+    let (_dir, files) = shop_build(
+        &g,
+        ShopOptions {
+            color: Some(Color::Cmyk),
+            preset: None,
+        },
+    );
+    for pdf in files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "pdf"))
+    {
+        let bytes = std::fs::read(pdf).unwrap();
+        assert!(bytes.starts_with(b"%PDF-1.6"), "{}", pdf.display());
+        let doc = Document::load_mem(&bytes).unwrap();
+        let info = doc
+            .get_dictionary(doc.trailer.get(b"Info").unwrap().as_reference().unwrap())
+            .unwrap();
+        assert_eq!(
+            info.get(b"GTS_PDFXVersion").unwrap(),
+            &Object::string_literal("PDF/X-4")
+        );
+        assert_eq!(
+            info.get(b"Trapped").unwrap(),
+            &Object::Name(b"False".to_vec())
+        );
+        let meta = doc
+            .catalog()
+            .unwrap()
+            .get(b"Metadata")
+            .unwrap()
+            .as_reference()
+            .unwrap();
+        let xmp = doc.get_object(meta).unwrap().as_stream().unwrap();
+        let xmp = String::from_utf8(xmp.content.clone()).unwrap();
+        assert!(xmp.contains("<pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>"));
+        assert!(xmp.contains("<pdf:Trapped>False</pdf:Trapped>"));
+        assert!(xmp.contains("<pdf:PDFVersion>1.6</pdf:PDFVersion>"));
+        for (_, page) in doc.get_pages() {
+            let [mx0, my0, mx1, my1] = page_box(&doc, page, b"MediaBox");
+            let [bx0, by0, bx1, by1] = page_box(&doc, page, b"BleedBox");
+            let [tx0, ty0, tx1, ty1] = page_box(&doc, page, b"TrimBox");
+            assert!(mx0 <= bx0 && bx0 < tx0 && tx1 < bx1 && bx1 <= mx1);
+            assert!(my0 <= by0 && by0 < ty0 && ty1 < by1 && by1 <= my1);
+        }
+        assert!(
+            !doc.objects.values().any(|o| match o {
+                Object::Dictionary(d) => d.get(b"Group").is_ok(),
+                Object::Stream(s) => s.dict.get(b"Group").is_ok(),
+                _ => false,
+            }),
+            "{}: a transparency group",
+            pdf.display()
+        );
+        let intent = output_intent(&doc);
+        assert_eq!(
+            intent.get(b"S").unwrap(),
+            &Object::Name(b"GTS_PDFX".to_vec())
+        );
+        assert_eq!(
+            intent.get(b"OutputConditionIdentifier").unwrap(),
+            &Object::string_literal("FOGRA39")
+        );
     }
 }
 

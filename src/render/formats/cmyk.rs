@@ -10,7 +10,7 @@
 //! four plates. Images (8-bit, Flate) are separated pixel by pixel; what this cannot
 //! convert (JPEG images, unusual shadings) is an error, never a file with RGB left in it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Mutex, OnceLock};
 
 use lcms2::{Flags, Intent, PixelFormat, Profile, Transform};
@@ -20,8 +20,52 @@ use lopdf::{Dictionary, Document, Object, ObjectId, Stream, dictionary};
 /// The bundled CMYK profile (see `profiles/README.md`): made with ArgyllCMS from the FOGRA39
 /// characterisation data (coated paper, offset), total ink limited to 300 %.
 pub const PROFILE: &[u8] = include_bytes!("../../../profiles/printplay-cmyk.icc");
-/// How the output intent names the printing condition.
-pub const OUTPUT_CONDITION: &str = "FOGRA39 (ISO 12647-2:2004/Amd 1, coated paper)";
+/// The bundled SWOP profile: made with ArgyllCMS from the CGATS TR 003 characterisation
+/// data (SWOP, grade 3 coated paper, web offset), total ink limited to 240 %.
+pub const SWOP_PROFILE: &[u8] = include_bytes!("../../../profiles/printplay-swop.icc");
+
+/// A printing condition the CMYK PDFs can be made for: the profile that separates their
+/// colours and that their output intent names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Condition {
+    /// Offset on coated paper in Europe (ISO 12647-2), 300 % total ink.
+    Fogra39,
+    /// SWOP (US web offset, grade 3 coated paper), 240 % total ink: what DriveThruCards asks.
+    Swop,
+}
+
+impl Condition {
+    pub fn profile(self) -> &'static [u8] {
+        match self {
+            Condition::Fogra39 => PROFILE,
+            Condition::Swop => SWOP_PROFILE,
+        }
+    }
+
+    /// The condition's name in the ICC characterisation registry (OutputConditionIdentifier).
+    pub fn identifier(self) -> &'static str {
+        match self {
+            Condition::Fogra39 => "FOGRA39",
+            Condition::Swop => "CGATS TR 003",
+        }
+    }
+
+    /// How the output intent describes the printing condition (OutputCondition).
+    pub fn description(self) -> &'static str {
+        match self {
+            Condition::Fogra39 => "FOGRA39 (ISO 12647-2:2004/Amd 1, coated paper)",
+            Condition::Swop => "CGATS TR 003 (SWOP, grade 3 coated paper)",
+        }
+    }
+
+    /// The most ink the profile puts on paper, in percent of one plate.
+    pub fn ink_limit(self) -> u32 {
+        match self {
+            Condition::Fogra39 => 300,
+            Condition::Swop => 240,
+        }
+    }
+}
 
 /// Greys at or below this (0 to 1) print as 100 % black: `#222222`.
 const BLACK_TEXT: f32 = 34.0 / 255.0;
@@ -38,18 +82,22 @@ struct Separation {
     grey_of_k: Vec<f32>,
 }
 
-fn separation() -> Result<&'static Separation, String> {
-    static SEPARATION: OnceLock<Result<Separation, String>> = OnceLock::new();
-    SEPARATION
-        .get_or_init(Separation::new)
+fn separation(condition: Condition) -> Result<&'static Separation, String> {
+    static FOGRA39: OnceLock<Result<Separation, String>> = OnceLock::new();
+    static SWOP: OnceLock<Result<Separation, String>> = OnceLock::new();
+    let cell = match condition {
+        Condition::Fogra39 => &FOGRA39,
+        Condition::Swop => &SWOP,
+    };
+    cell.get_or_init(|| Separation::new(condition.profile()))
         .as_ref()
         .map_err(Clone::clone)
 }
 
 impl Separation {
-    fn new() -> Result<Separation, String> {
+    fn new(profile: &[u8]) -> Result<Separation, String> {
         let srgb = Profile::new_srgb();
-        let cmyk = Profile::new_icc(PROFILE).map_err(|e| format!("CMYK profile: {e}"))?;
+        let cmyk = Profile::new_icc(profile).map_err(|e| format!("CMYK profile: {e}"))?;
         let transform = Transform::new_flags(
             &srgb,
             PixelFormat::RGB_16,
@@ -131,49 +179,134 @@ fn numbers(ops: &[Object]) -> Result<Vec<f32>, String> {
 
 /// Converts a PDF written by krilla to CMYK with the bundled profile as output intent.
 pub fn convert_pdf(rgb: &[u8]) -> Result<Vec<u8>, String> {
-    let sep = separation()?;
+    convert_pdf_for(rgb, Condition::Fogra39)
+}
+
+/// Converts a PDF written by krilla to CMYK for the printing `condition`: its profile
+/// separates the colours and is the output intent.
+pub fn convert_pdf_for(rgb: &[u8], condition: Condition) -> Result<Vec<u8>, String> {
+    let sep = separation(condition)?;
     let mut doc = Document::load_mem(rgb).map_err(|e| format!("PDF could not be read: {e}"))?;
-    let mut content_ids: BTreeSet<ObjectId> = doc
-        .get_pages()
-        .values()
-        .flat_map(|&p| doc.get_page_contents(p))
-        .collect();
+    // Each content stream with what holds its resources: its page, or itself (a form).
+    let mut holders: BTreeMap<ObjectId, ObjectId> = BTreeMap::new();
+    for (_, page) in doc.get_pages() {
+        for content in doc.get_page_contents(page) {
+            holders.insert(content, page);
+        }
+    }
     for (&id, object) in &doc.objects {
         if let Object::Stream(s) = object
             && (is(&s.dict, b"Subtype", b"Form") || s.dict.get(b"PatternType").is_ok())
         {
-            content_ids.insert(id);
+            holders.insert(id, id);
         }
     }
+    let mut overprinting: BTreeSet<ObjectId> = BTreeSet::new();
     let ids: Vec<ObjectId> = doc.objects.keys().copied().collect();
     for id in ids {
         let object = doc.objects.get_mut(&id).expect("listed above");
-        if content_ids.contains(&id) {
+        if let Some(&holder) = holders.get(&id) {
             let Object::Stream(stream) = object else {
                 return Err(format!("content {id:?} is not a stream"));
             };
-            convert_content(stream, sep)?;
+            if convert_content(stream, sep)? {
+                overprinting.insert(holder);
+            }
         }
         convert_object(object, sep)?;
     }
-    add_output_intent(&mut doc)?;
+    add_overprint_states(&mut doc, &overprinting)?;
+    add_output_intent(&mut doc, condition)?;
+    declare_pdfx4(&mut doc, source_date())?;
     let mut out = Vec::new();
     doc.save_to(&mut out)
         .map_err(|e| format!("PDF could not be written: {e}"))?;
     Ok(out)
 }
 
+/// The graphics states black text is drawn in (overprint on) and everything else is
+/// (overprint off), named in the resources of every page or form that draws black text.
+const OVERPRINT_ON: &[u8] = b"PrintplayOverprint";
+const OVERPRINT_OFF: &[u8] = b"PrintplayKnockout";
+
+/// Adds the two overprint graphics states to the resources of `holders` (pages or forms).
+fn add_overprint_states(doc: &mut Document, holders: &BTreeSet<ObjectId>) -> Result<(), String> {
+    if holders.is_empty() {
+        return Ok(());
+    }
+    // OPM 1: a zero ink of the black (C, M and Y) leaves the plate below as it is.
+    let on = doc.add_object(dictionary! {
+        "Type" => "ExtGState", "OP" => true, "op" => true, "OPM" => 1,
+    });
+    let off = doc.add_object(dictionary! {
+        "Type" => "ExtGState", "OP" => false, "op" => false,
+    });
+    for &holder in holders {
+        let resources = match doc.get_object(holder).map_err(|e| e.to_string())? {
+            Object::Dictionary(d) => d.get(b"Resources").ok().cloned(),
+            Object::Stream(s) => s.dict.get(b"Resources").ok().cloned(),
+            _ => None,
+        };
+        // Resources held by reference are changed where they are; inline ones in place.
+        let resources_id = match resources {
+            Some(Object::Reference(r)) => r,
+            Some(Object::Dictionary(d)) => {
+                let id = doc.add_object(d);
+                holder_dict(doc, holder)?.set("Resources", id);
+                id
+            }
+            _ => {
+                let id = doc.add_object(Dictionary::new());
+                holder_dict(doc, holder)?.set("Resources", id);
+                id
+            }
+        };
+        let states = doc
+            .get_dictionary(resources_id)
+            .map_err(|e| e.to_string())?
+            .get(b"ExtGState")
+            .ok()
+            .cloned();
+        let states_id = match states {
+            Some(Object::Reference(r)) => r,
+            Some(Object::Dictionary(d)) => doc.add_object(d),
+            _ => doc.add_object(Dictionary::new()),
+        };
+        doc.get_dictionary_mut(resources_id)
+            .map_err(|e| e.to_string())?
+            .set("ExtGState", states_id);
+        let states = doc
+            .get_dictionary_mut(states_id)
+            .map_err(|e| e.to_string())?;
+        states.set(OVERPRINT_ON, on);
+        states.set(OVERPRINT_OFF, off);
+    }
+    Ok(())
+}
+
+fn holder_dict(doc: &mut Document, holder: ObjectId) -> Result<&mut Dictionary, String> {
+    match doc.get_object_mut(holder).map_err(|e| e.to_string())? {
+        Object::Dictionary(d) => Ok(d),
+        Object::Stream(s) => Ok(&mut s.dict),
+        _ => Err(format!("{holder:?} holds no resources")),
+    }
+}
+
 fn is(dict: &Dictionary, key: &[u8], name: &[u8]) -> bool {
     matches!(dict.get(key), Ok(Object::Name(n)) if n == name)
 }
 
-/// Rewrites a content stream's colour operators.
-fn convert_content(stream: &mut Stream, sep: &Separation) -> Result<(), String> {
+/// Rewrites a content stream's colour operators; true when it draws black text, which now
+/// overprints.
+fn convert_content(stream: &mut Stream, sep: &Separation) -> Result<bool, String> {
     let bytes = stream
         .decompressed_content()
         .unwrap_or_else(|_| stream.content.clone());
     let content = Content::decode(&bytes).map_err(|e| format!("content stream: {e}"))?;
-    let operations = convert_operations(content.operations, sep)?;
+    let operations = overprint_black_text(convert_operations(content.operations, sep)?);
+    let overprints = operations.iter().any(|op| {
+        op.operator == "gs" && op.operands.first() == Some(&Object::Name(OVERPRINT_ON.to_vec()))
+    });
     let encoded = Content { operations }
         .encode()
         .map_err(|e| format!("content stream: {e}"))?;
@@ -182,7 +315,59 @@ fn convert_content(stream: &mut Stream, sep: &Separation) -> Result<(), String> 
     stream.set_plain_content(encoded);
     stream
         .compress()
-        .map_err(|e| format!("content stream: {e}"))
+        .map_err(|e| format!("content stream: {e}"))?;
+    Ok(overprints)
+}
+
+/// Text shown in 100 % black alone overprints, as prepress expects: the colours under it
+/// print whole, so a plate slightly out of register shows no white edge round the letters.
+/// Sets the overprint graphics state before each text-showing operator whose fill is
+/// black (and back before anything else is painted), following `q`/`Q`.
+fn overprint_black_text(ops: Vec<Operation>) -> Vec<Operation> {
+    #[derive(Clone, Copy)]
+    struct State {
+        black_fill: bool,
+        overprint: bool,
+    }
+    let mut state = State {
+        black_fill: false,
+        overprint: false,
+    };
+    let mut stack = Vec::new();
+    let mut out = Vec::with_capacity(ops.len());
+    let gs = |name: &[u8]| Operation::new("gs", vec![Object::Name(name.to_vec())]);
+    for op in ops {
+        let shows_text = matches!(op.operator.as_str(), "Tj" | "TJ" | "'" | "\"");
+        let paints = shows_text
+            || matches!(
+                op.operator.as_str(),
+                "f" | "F" | "f*" | "B" | "B*" | "b" | "b*" | "S" | "s" | "Do" | "sh" | "BI"
+            );
+        if paints {
+            let want = shows_text && state.black_fill;
+            if want != state.overprint {
+                out.push(gs(if want { OVERPRINT_ON } else { OVERPRINT_OFF }));
+                state.overprint = want;
+            }
+        }
+        match op.operator.as_str() {
+            "q" => stack.push(state),
+            "Q" => state = stack.pop().unwrap_or(state),
+            "k" => state.black_fill = is_black(&op.operands),
+            "sc" | "scn" | "cs" => state.black_fill = is_black(&op.operands),
+            _ => {}
+        }
+        out.push(op);
+    }
+    out
+}
+
+/// Whether colour operands are 100 % black ink alone (C, M, Y zero).
+fn is_black(operands: &[Object]) -> bool {
+    match numbers(operands).as_deref() {
+        Ok(&[c, m, y, k]) => c == 0.0 && m == 0.0 && y == 0.0 && k >= 1.0,
+        _ => false,
+    }
 }
 
 /// The current colour space of fill and stroke, as far as conversion cares.
@@ -332,17 +517,112 @@ fn convert_image(image: &mut Stream, sep: &Separation) -> Result<(), String> {
     image.compress().map_err(|e| format!("image: {e}"))
 }
 
-/// Names the bundled profile as the document's output intent (GTS_PDFX).
-fn add_output_intent(doc: &mut Document) -> Result<(), String> {
-    let mut profile = Stream::new(dictionary! { "N" => 4 }, PROFILE.to_vec());
+/// The build's date for reproducible files: `SOURCE_DATE_EPOCH` (seconds since 1970) when
+/// set, else none (the same input then gives the same bytes on any day).
+fn source_date() -> Option<i64> {
+    std::env::var("SOURCE_DATE_EPOCH").ok()?.trim().parse().ok()
+}
+
+/// A time as (year, month, day, hour, minute, second), UTC.
+fn civil(epoch: i64) -> (i64, i64, i64, i64, i64, i64) {
+    let (days, secs) = (epoch.div_euclid(86_400), epoch.rem_euclid(86_400));
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day, secs / 3600, secs % 3600 / 60, secs % 60)
+}
+
+/// Declares the document PDF/X-4 as far as it is (see the README, *Print-shop files*):
+/// PDF 1.6, `GTS_PDFXVersion` and `Trapped` in the Info dictionary and the XMP metadata,
+/// and, given a build date, `CreationDate` and `ModDate` in both.
+fn declare_pdfx4(doc: &mut Document, date: Option<i64>) -> Result<(), String> {
+    doc.version = "1.6".to_string();
+    let dates = date.map(|t| {
+        let (y, mo, d, h, mi, s) = civil(t);
+        (
+            format!("D:{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}Z"),
+            format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z"),
+        )
+    });
+    let info_id = match doc.trailer.get(b"Info") {
+        Ok(Object::Reference(r)) => *r,
+        _ => {
+            let id = doc.add_object(Dictionary::new());
+            doc.trailer.set("Info", id);
+            id
+        }
+    };
+    let info = doc.get_dictionary_mut(info_id).map_err(|e| e.to_string())?;
+    info.set("GTS_PDFXVersion", Object::string_literal("PDF/X-4"));
+    info.set("Trapped", Object::Name(b"False".to_vec()));
+    if let Some((pdf_date, _)) = &dates {
+        info.set("CreationDate", Object::string_literal(pdf_date.as_str()));
+        info.set("ModDate", Object::string_literal(pdf_date.as_str()));
+    }
+    let metadata = doc
+        .catalog()
+        .ok()
+        .and_then(|c| c.get(b"Metadata").ok())
+        .and_then(|m| m.as_reference().ok());
+    let Some(metadata) = metadata else {
+        return Err("PDF has no XMP metadata".into());
+    };
+    let Object::Stream(stream) = doc.get_object_mut(metadata).map_err(|e| e.to_string())? else {
+        return Err("the XMP metadata is not a stream".into());
+    };
+    let bytes = stream
+        .decompressed_content()
+        .unwrap_or_else(|_| stream.content.clone());
+    let xmp = String::from_utf8(bytes).map_err(|_| "the XMP metadata is not UTF-8")?;
+    let mut added = String::from(
+        r#"<rdf:Description rdf:about="" xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"><pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion><pdf:Trapped>False</pdf:Trapped>"#,
+    );
+    if let Some((_, iso)) = &dates {
+        added.push_str(&format!(
+            "<xmp:CreateDate>{iso}</xmp:CreateDate><xmp:ModifyDate>{iso}</xmp:ModifyDate>"
+        ));
+    }
+    added.push_str("</rdf:Description></rdf:RDF>");
+    if !xmp.contains("</rdf:RDF>") {
+        return Err("the XMP metadata has no RDF".into());
+    }
+    let xmp = xmp
+        .replace(
+            "<pdf:PDFVersion>1.7</pdf:PDFVersion>",
+            "<pdf:PDFVersion>1.6</pdf:PDFVersion>",
+        )
+        .replacen("</rdf:RDF>", &added, 1);
+    stream.dict.remove(b"Filter");
+    stream.dict.remove(b"DecodeParms");
+    stream.set_plain_content(xmp.into_bytes());
+    Ok(())
+}
+
+/// Names the condition's profile as the document's output intent (GTS_PDFX), with the
+/// condition's registered name.
+fn add_output_intent(doc: &mut Document, condition: Condition) -> Result<(), String> {
+    let mut profile = Stream::new(dictionary! { "N" => 4 }, condition.profile().to_vec());
     profile.compress().map_err(|e| format!("profile: {e}"))?;
     let profile_id = doc.add_object(profile);
+    let info = format!(
+        "printplay CMYK: {} data, {} % total ink",
+        condition.identifier(),
+        condition.ink_limit()
+    );
     let intent = dictionary! {
         "Type" => "OutputIntent",
         "S" => "GTS_PDFX",
-        "OutputCondition" => Object::string_literal(OUTPUT_CONDITION),
-        "OutputConditionIdentifier" => Object::string_literal("Custom"),
-        "Info" => Object::string_literal("printplay CMYK: FOGRA39 data, 300 % total ink"),
+        "OutputCondition" => Object::string_literal(condition.description()),
+        "OutputConditionIdentifier" => Object::string_literal(condition.identifier()),
+        "RegistryName" => Object::string_literal("http://www.color.org"),
+        "Info" => Object::string_literal(info),
         "DestOutputProfile" => profile_id,
     };
     let catalog = doc
@@ -357,8 +637,62 @@ mod tests {
     use super::*;
 
     #[test]
+    fn dates_are_civil_utc() {
+        assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
+        // 2024-02-29 12:34:56 UTC, a leap day.
+        assert_eq!(civil(1_709_210_096), (2024, 2, 29, 12, 34, 56));
+    }
+
+    #[test]
+    fn the_swop_profile_limits_ink_to_240_percent() {
+        let sep = separation(Condition::Swop).unwrap();
+        for rgb in [[0.1, 0.0, 0.2], [0.05, 0.05, 0.05], [0.3, 0.1, 0.0]] {
+            let ink = sep.cmyk(rgb);
+            assert!(ink.iter().sum::<f32>() <= 2.41, "{rgb:?} is {ink:?}");
+        }
+        let dark = separation(Condition::Fogra39)
+            .unwrap()
+            .cmyk([0.1, 0.0, 0.2]);
+        assert!(
+            dark.iter().sum::<f32>() > 2.41,
+            "FOGRA39 allows more: {dark:?}"
+        );
+    }
+
+    #[test]
+    fn only_text_in_black_alone_overprints() {
+        let name = |n: &[u8]| Object::Name(n.to_vec());
+        let k = |c: f32, k: f32| Operation::new("k", vec![c.into(), 0.into(), 0.into(), k.into()]);
+        let ops = vec![
+            k(0.0, 1.0),
+            Operation::new("re", vec![0.into(), 0.into(), 5.into(), 5.into()]),
+            Operation::new("f", vec![]),
+            Operation::new("BT", vec![]),
+            Operation::new("Tj", vec![Object::string_literal("black")]),
+            k(0.5, 1.0),
+            Operation::new("Tj", vec![Object::string_literal("rich black")]),
+            Operation::new("ET", vec![]),
+        ];
+        let out = overprint_black_text(ops);
+        let states: Vec<(usize, &Object)> = out
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.operator == "gs")
+            .map(|(i, o)| (i, &o.operands[0]))
+            .collect();
+        // The black rectangle knocks out (no state set), the black text overprints, the
+        // rich black text does not.
+        assert_eq!(
+            states,
+            vec![(4, &name(OVERPRINT_ON)), (7, &name(OVERPRINT_OFF))]
+        );
+        assert_eq!(out[5].operator, "Tj");
+        assert_eq!(out[8].operator, "Tj");
+    }
+
+    #[test]
     fn black_and_dark_grey_text_is_black_ink_alone() {
-        let sep = separation().unwrap();
+        let sep = separation(Condition::Fogra39).unwrap();
         assert_eq!(sep.cmyk([0.0, 0.0, 0.0]), [0.0, 0.0, 0.0, 1.0]);
         let text = 0x1a as f32 / 255.0;
         assert_eq!(sep.cmyk([text, text, text]), [0.0, 0.0, 0.0, 1.0]);
@@ -370,7 +704,7 @@ mod tests {
 
     #[test]
     fn colours_are_separated_through_the_profile() {
-        let sep = separation().unwrap();
+        let sep = separation(Condition::Fogra39).unwrap();
         let red = sep.cmyk([1.0, 0.0, 0.0]);
         assert!(
             red[1] > 0.8 && red[2] > 0.8 && red[0] < 0.2,
@@ -385,7 +719,7 @@ mod tests {
 
     #[test]
     fn operators_become_cmyk() {
-        let sep = separation().unwrap();
+        let sep = separation(Condition::Fogra39).unwrap();
         let ops = vec![
             Operation::new("rg", vec![1.into(), 0.into(), 0.into()]),
             Operation::new("G", vec![0.into()]),

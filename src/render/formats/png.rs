@@ -101,8 +101,8 @@ pub fn grid(
     Ok(sheet)
 }
 
-/// Encodes a pixmap as PNG (RGBA) without a stated resolution (screen images such as
-/// Tabletop Simulator sheets). Same pixels, same bytes.
+/// Encodes a pixmap as PNG without a stated resolution (screen images such as Tabletop
+/// Simulator sheets). Same pixels, same bytes.
 pub fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, String> {
     encode_at(pixmap, None)
 }
@@ -112,24 +112,33 @@ fn pixels_per_metre(px_per_mm: f64) -> u32 {
     (px_per_mm * 1000.0).round() as u32
 }
 
-/// Encodes a pixmap as PNG (RGBA), stating `px_per_mm` (when given) in a pHYs chunk.
+/// Encodes a pixmap as PNG, stating `px_per_mm` (when given) in a pHYs chunk: RGB when
+/// every pixel is opaque, else RGBA (straight colour), and always marked sRGB (an sRGB
+/// chunk, perceptual intent), the colour space everything is drawn in.
 pub fn encode_at(pixmap: &tiny_skia::Pixmap, px_per_mm: Option<f64>) -> Result<Vec<u8>, String> {
     let data = pixmap.data();
     // A fold without early exit over every alpha byte vectorises.
     let opaque = data.chunks_exact(4).fold(u8::MAX, |a, p| a & p[3]) == u8::MAX;
-    // Premultiplied colour equals straight colour where alpha is full: opaque pixmaps are
-    // written as they are (cheaper than dropping the alpha byte, and only a little larger).
-    let demultiplied;
-    let rgba = if opaque {
-        data
+    // Premultiplied colour equals straight colour where alpha is full: opaque pixmaps only
+    // lose their alpha byte.
+    let pixels: Vec<u8> = if opaque {
+        let mut rgb = Vec::with_capacity(data.len() / 4 * 3);
+        for p in data.chunks_exact(4) {
+            rgb.extend_from_slice(&p[..3]);
+        }
+        rgb
     } else {
-        demultiplied = demultiply(data);
-        &demultiplied
+        demultiply(data)
     };
     let mut out = Vec::new();
     let mut encoder = ::png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
-    encoder.set_color(::png::ColorType::Rgba);
+    encoder.set_color(if opaque {
+        ::png::ColorType::Rgb
+    } else {
+        ::png::ColorType::Rgba
+    });
     encoder.set_depth(::png::BitDepth::Eight);
+    encoder.set_source_srgb(::png::SrgbRenderingIntent::Perceptual);
     encoder.set_deflate_compression(::png::DeflateCompression::FdeflateUltraFast);
     encoder.set_filter(::png::Filter::Up);
     if let Some(density) = px_per_mm.map(pixels_per_metre) {
@@ -143,7 +152,7 @@ pub fn encode_at(pixmap: &tiny_skia::Pixmap, px_per_mm: Option<f64>) -> Result<V
         .write_header()
         .map_err(|e| format!("PNG could not be encoded: {e}"))?;
     writer
-        .write_image_data(rgba)
+        .write_image_data(&pixels)
         .map_err(|e| format!("PNG could not be encoded: {e}"))?;
     writer
         .finish()
@@ -218,8 +227,18 @@ mod tests {
         );
         let a = render_png(&svg, (10.0, 10.0), 3.0, &builtin()).unwrap();
         assert_eq!(a, render_png(&svg, (10.0, 10.0), 3.0, &builtin()).unwrap());
-        let (_, buf) = decode(&a);
-        assert_eq!(pixel(&buf, 30, 29, 29), [0x33, 0x66, 0x99, 0xff]);
+        let (info, buf) = decode(&a);
+        // Opaque: RGB, no alpha channel, marked sRGB.
+        assert_eq!(info.color_type, ::png::ColorType::Rgb);
+        let i = ((29 * 30 + 29) * 3) as usize;
+        assert_eq!(&buf[i..i + 3], &[0x33, 0x66, 0x99]);
+        let reader = ::png::Decoder::new(std::io::Cursor::new(&a))
+            .read_info()
+            .unwrap();
+        assert_eq!(
+            reader.info().srgb,
+            Some(::png::SrgbRenderingIntent::Perceptual)
+        );
     }
 
     #[test]

@@ -44,54 +44,125 @@ pub struct PresetSpec {
     pub printer: &'static str,
     /// Bleed beyond the trim on every side, in millimetres.
     pub bleed_mm: f64,
-    /// How far inside the trim text must stay, in millimetres, when the printer says.
-    pub safe_mm: Option<f64>,
+    /// How far inside the trim text must stay, in millimetres.
+    pub safe_mm: f64,
     /// Image resolution in pixels per inch.
     pub dpi: f64,
-    /// The printer's poker card: trim in millimetres and image size with bleed in pixels.
-    pub poker_trim_mm: (f64, f64),
-    pub poker_px: (u32, u32),
     /// The colour the printer wants its PDFs in.
     pub color: Color,
+    /// The printing condition its CMYK PDFs are separated for.
+    pub condition: cmyk::Condition,
 }
+
+/// A card a printer prints: its name, its trim in inches and its template image (trim
+/// plus bleed) in pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Template {
+    pub card: &'static str,
+    pub trim_in: (f64, f64),
+    pub px: (u32, u32),
+}
+
+impl Template {
+    pub fn trim_mm(&self) -> (f64, f64) {
+        (self.trim_in.0 * INCH, self.trim_in.1 * INCH)
+    }
+}
+
+const fn template(card: &'static str, trim_in: (f64, f64), px: (u32, u32)) -> Template {
+    Template { card, trim_in, px }
+}
+
+/// Every printer's card templates, as the README's table gives them with their sources.
+/// The Game Crafter publishes an image template per card; MakePlayingCards states its
+/// poker card (822 x 1122 px, 36 px bleed a side) and DriveThruCards its 1/8 inch bleed,
+/// from which their other cards follow at 300 dpi.
+pub const TEMPLATES: [(Preset, [Template; 4]); 3] = [
+    (
+        Preset::TheGameCrafter,
+        [
+            template("poker", (2.5, 3.5), (825, 1125)),
+            template("bridge", (2.25, 3.5), (750, 1125)),
+            template("tarot", (2.75, 4.75), (900, 1500)),
+            template("mini", (1.75, 2.5), (600, 825)),
+        ],
+    ),
+    (
+        Preset::MakePlayingCards,
+        [
+            template("poker", (2.5, 3.5), (822, 1122)),
+            template("bridge", (2.25, 3.5), (747, 1122)),
+            template("tarot", (2.75, 4.75), (897, 1497)),
+            template("mini", (1.75, 2.5), (597, 822)),
+        ],
+    ),
+    (
+        Preset::DriveThruCards,
+        [
+            template("poker", (2.5, 3.5), (825, 1125)),
+            template("bridge", (2.25, 3.5), (750, 1125)),
+            template("tarot", (2.75, 4.75), (900, 1500)),
+            template("mini", (1.75, 2.5), (600, 825)),
+        ],
+    ),
+];
 
 const INCH: f64 = 25.4;
 
 impl Preset {
     pub fn spec(self) -> PresetSpec {
-        let poker_trim_mm = (2.5 * INCH, 3.5 * INCH);
         match self {
             // 1/8 inch bleed (37.5 px at 300 dpi) and a safe zone 1/8 inch inside the cut.
             Preset::TheGameCrafter => PresetSpec {
                 printer: "The Game Crafter",
                 bleed_mm: INCH / 8.0,
-                safe_mm: Some(INCH / 8.0),
+                safe_mm: INCH / 8.0,
                 dpi: 300.0,
-                poker_trim_mm,
-                poker_px: (825, 1125),
                 color: Color::Rgb,
+                condition: cmyk::Condition::Fogra39,
             },
-            // 822 x 1122 px: 36 px bleed a side at 300 dpi, safe zone 36 px inside the cut.
+            // 36 px bleed a side at 300 dpi, safe zone 36 px inside the cut.
             Preset::MakePlayingCards => PresetSpec {
                 printer: "MakePlayingCards",
                 bleed_mm: 36.0 / 300.0 * INCH,
-                safe_mm: Some(36.0 / 300.0 * INCH),
+                safe_mm: 36.0 / 300.0 * INCH,
                 dpi: 300.0,
-                poker_trim_mm,
-                poker_px: (822, 1122),
                 color: Color::Rgb,
+                condition: cmyk::Condition::Fogra39,
             },
-            // 1/8 inch bleed, 300 dpi, CMYK; no safe zone in the sources found.
+            // 1/8 inch bleed and safe zone, 300 dpi, CMYK for SWOP.
             Preset::DriveThruCards => PresetSpec {
                 printer: "DriveThruCards",
                 bleed_mm: INCH / 8.0,
-                safe_mm: None,
+                safe_mm: INCH / 8.0,
                 dpi: 300.0,
-                poker_trim_mm,
-                poker_px: (825, 1125),
                 color: Color::Cmyk,
+                condition: cmyk::Condition::Swop,
             },
         }
+    }
+
+    /// The printer's card templates.
+    pub fn templates(self) -> &'static [Template; 4] {
+        &TEMPLATES
+            .iter()
+            .find(|(p, _)| *p == self)
+            .expect("every preset has its templates")
+            .1
+    }
+
+    /// The printer's card a card of `size` mm is printed as: the one within
+    /// [`FIT_TOLERANCE`] of it on both sides, the nearest when several are.
+    pub fn template_for(self, size: (f64, f64)) -> Option<&'static Template> {
+        self.templates()
+            .iter()
+            .map(|t| {
+                let (w, h) = t.trim_mm();
+                (t, (size.0 - w).abs().max((size.1 - h).abs()))
+            })
+            .filter(|(_, off)| *off <= FIT_TOLERANCE)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(t, _)| t)
     }
 }
 
@@ -109,6 +180,59 @@ impl ShopOptions {
             .or(self.preset.map(|p| p.spec().color))
             .unwrap_or(Color::Rgb)
     }
+
+    /// The printing condition CMYK PDFs are made for: the preset's, else FOGRA39.
+    pub fn condition(&self) -> cmyk::Condition {
+        self.preset
+            .map_or(cmyk::Condition::Fogra39, |p| p.spec().condition)
+    }
+
+    /// `shop/notes.txt`: what the files were made for and, for a printer, what of its
+    /// specification they meet and what not.
+    pub fn notes(&self, decks: &[(&str, ShopCard)]) -> String {
+        let mut out = String::new();
+        let printer = self
+            .preset
+            .map_or("no printer (--shop-preset not given)", |p| p.spec().printer);
+        out.push_str(&format!("Print-shop files for {printer}.\n\n"));
+        for (deck, card) in decks {
+            let (w, h) = png::pixels(card.page(), card.px_per_mm);
+            out.push_str(&format!(
+                "{deck}: trim {:.2} x {:.2} mm{}, bleed {:.2} mm, {w} x {h} px at {:.0} dpi; {}\n",
+                card.trim.0,
+                card.trim.1,
+                if card.fitted {
+                    " (the printer's card)"
+                } else {
+                    ""
+                },
+                card.bleed,
+                card.px_per_mm * INCH,
+                match card.safe {
+                    Some(s) => format!("text checked against a {s:.2} mm safe zone (manifest.csv)"),
+                    None => "no safe zone checked".to_string(),
+                }
+            ));
+        }
+        let condition = self.condition();
+        out.push_str(&match self.color() {
+            Color::Rgb => "\nPDFs in sRGB, as drawn.\n".to_string(),
+            Color::Cmyk => format!(
+                "\nPDFs in CMYK for {}, at most {} % total ink, named as their output \
+                 intent; 100 % black text overprints.\n",
+                condition.description(),
+                condition.ink_limit()
+            ),
+        });
+        if self.preset == Some(Preset::DriveThruCards) {
+            out.push_str(
+                "DriveThruCards asks for PDF/X-1a:2003: these PDFs are not PDF/X-1a (they keep \
+                 the card art's transparency, which PDF/X-1a forbids; see the README, \
+                 Print-shop files); the PNGs (sRGB) can be uploaded instead.\n",
+            );
+        }
+        out
+    }
 }
 
 /// A deck's card as the shop gets it: the face drawn at `scale` into a trim of `trim` mm with
@@ -125,15 +249,17 @@ pub struct ShopCard {
     pub fitted: bool,
 }
 
-/// How close (mm) a deck's size must be to a printer's card to be fitted to it.
-const FIT_TOLERANCE: f64 = 1.5;
+/// How close (mm, on each side) a deck's size must be to a printer's card to be fitted to
+/// it: a 56 x 87 mm bridge card is 1.9 mm shorter than the printers' 2.25 x 3.5 inch one.
+pub const FIT_TOLERANCE: f64 = 2.0;
 
 impl ShopCard {
     /// The shop geometry of a card of `size` mm: the build's bleed at 300 dpi, or the
-    /// preset's. A card within [`FIT_TOLERANCE`] of the printer's poker card is scaled to
-    /// cover it exactly (up to 1 % for 63 x 88 mm cards; the excess falls into the bleed).
+    /// preset's. A card within [`FIT_TOLERANCE`] of one of the printer's cards is scaled to
+    /// cover it exactly (up to 2 % for a 56 x 87 mm bridge card; the excess falls into the
+    /// bleed) and rendered at the printer's template size.
     pub fn new(size: (f64, f64), bleed: f64, preset: Option<Preset>) -> ShopCard {
-        let Some(spec) = preset.map(Preset::spec) else {
+        let Some(preset) = preset else {
             return ShopCard {
                 trim: size,
                 bleed,
@@ -143,19 +269,20 @@ impl ShopCard {
                 fitted: false,
             };
         };
-        let (pw, ph) = spec.poker_trim_mm;
-        let fits = (size.0 - pw).abs() <= FIT_TOLERANCE && (size.1 - ph).abs() <= FIT_TOLERANCE;
+        let spec = preset.spec();
+        let fitted = preset.template_for(size);
+        let trim = fitted.map_or(size, Template::trim_mm);
         ShopCard {
-            trim: if fits { spec.poker_trim_mm } else { size },
+            trim,
             bleed: spec.bleed_mm,
-            scale: if fits {
-                (pw / size.0).max(ph / size.1)
+            scale: if fitted.is_some() {
+                (trim.0 / size.0).max(trim.1 / size.1)
             } else {
                 1.0
             },
             px_per_mm: spec.dpi / INCH,
-            safe: spec.safe_mm,
-            fitted: fits,
+            safe: Some(spec.safe_mm),
+            fitted: fitted.is_some(),
         }
     }
 
@@ -234,12 +361,15 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     let faces = redrawn.as_ref().unwrap_or(&b.faces);
     let mut files = Vec::new();
     let mut manifest = Manifest::new();
+    let mut cards = Vec::new();
     for deck in faces.decks.iter().filter(|d| !d.cards.is_empty()) {
         let card = ShopCard::new(deck.size, b.options.bleed, shop.preset);
-        files.extend(deck_pdfs(b, deck, &card, shop.color())?);
+        files.extend(deck_pdfs(b, deck, &card, &shop)?);
         files.extend(deck_pngs(b, deck, &card, &mut manifest)?);
+        cards.push((deck.id.as_str(), card));
     }
     files.push(b.write("shop/manifest.csv", manifest.text.as_bytes())?);
+    files.push(b.write("shop/notes.txt", shop.notes(&cards).as_bytes())?);
     Ok(files)
 }
 
@@ -275,7 +405,7 @@ fn deck_pdfs(
     b: &GameBuild,
     deck: &DeckFaces,
     card: &ShopCard,
-    color: Color,
+    shop: &ShopOptions,
 ) -> Result<Vec<PathBuf>, String> {
     let fronts: Vec<PageSpec> = copies(deck)
         .map(|c| card.page_spec(&c.svg, deck.size))
@@ -289,9 +419,11 @@ fn deck_pdfs(
     .into_iter()
     .map(|(name, title, pages)| {
         let rgb = write_pdf(&title, &pages, &b.faces.fonts)?;
-        let bytes = match color {
+        let bytes = match shop.color() {
             Color::Rgb => rgb,
-            Color::Cmyk => cmyk::convert_pdf(&rgb).map_err(|e| format!("{name}: {e}"))?,
+            Color::Cmyk => {
+                cmyk::convert_pdf_for(&rgb, shop.condition()).map_err(|e| format!("{name}: {e}"))?
+            }
         };
         b.write(&name, &bytes)
     })
@@ -427,7 +559,7 @@ mod tests {
             let card = ShopCard::new((63.0, 88.0), 3.0, Some(preset));
             assert!(card.fitted);
             assert_eq!(png::pixels(card.page(), card.px_per_mm), px, "{preset:?}");
-            assert_eq!(preset.spec().poker_px, px);
+            assert_eq!(preset.template_for((63.0, 88.0)).unwrap().px, px);
             // The scaled face covers the printer's trim; its bleed covers the page.
             assert!(63.0 * card.scale >= card.trim.0 - 1e-9);
             assert!(88.0 * card.scale >= card.trim.1 - 1e-9);
@@ -441,11 +573,11 @@ mod tests {
         assert_eq!(card.page(), (76.0, 126.0));
         assert_eq!(card.scale, 1.0);
         assert_eq!(png::pixels(card.page(), card.px_per_mm), (898, 1488));
-        // A tarot card is no printer's poker card: own size, the printer's bleed.
-        let tarot = ShopCard::new((70.0, 120.0), 3.0, Some(Preset::TheGameCrafter));
-        assert!(!tarot.fitted);
-        assert_eq!(tarot.trim, (70.0, 120.0));
-        assert_eq!(tarot.bleed, INCH / 8.0);
+        // A card no printer prints keeps its size, with the printer's bleed.
+        let odd = ShopCard::new((80.0, 80.0), 3.0, Some(Preset::TheGameCrafter));
+        assert!(!odd.fitted);
+        assert_eq!(odd.trim, (80.0, 80.0));
+        assert_eq!(odd.bleed, INCH / 8.0);
     }
 
     #[test]
@@ -467,6 +599,27 @@ mod tests {
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("{note}"));
         assert!((0.5..1.5).contains(&mm), "{note}");
+    }
+
+    #[test]
+    fn every_template_is_its_trim_plus_the_printers_bleed_at_its_resolution() {
+        for (preset, templates) in TEMPLATES {
+            let spec = preset.spec();
+            for t in templates {
+                let (w, h) = t.trim_mm();
+                let page = (w + 2.0 * spec.bleed_mm, h + 2.0 * spec.bleed_mm);
+                assert_eq!(
+                    png::pixels(page, spec.dpi / INCH),
+                    t.px,
+                    "{preset:?} {}",
+                    t.card
+                );
+            }
+        }
+        // The Game Crafter's tarot template, which Aether's player aid follows.
+        let aid = ShopCard::new((70.0, 120.0), 3.0, Some(Preset::TheGameCrafter));
+        assert!(aid.fitted);
+        assert_eq!(png::pixels(aid.page(), aid.px_per_mm), (900, 1500));
     }
 
     #[test]

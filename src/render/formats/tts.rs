@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
-use crate::model::Shape;
 use crate::render::faces::{DeckFaces, PieceFace};
 use crate::render::template::Templates;
 use crate::render::{GameBuild, board, piece_document, png, sheets};
+use crate::model::{FieldType, Game, Shape};
 
 /// TTS's card sheets hold at most this many columns and rows.
 pub const MAX_GRID: (u32, u32) = (10, 7);
@@ -110,16 +110,27 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     }
     let links = Links::new(&b.dir.join("tts"), b.options.tts_base_url.as_deref());
     let mut files = Vec::new();
-    let mut objects = Vec::new();
+    // Each object with the room it takes on the table; laid out at the end.
+    let mut placed: Vec<(Value, (f64, f64))> = Vec::new();
+    for board in &boards {
+        files.push(b.dir.join("tts").join(&board.file));
+        placed.push(board_object(board, &links.url(&board.file)));
+    }
     let mut next_key = 1;
-    for (i, deck) in decks.iter().enumerate() {
+    for deck in &decks {
         let plans = plan_sheets(deck)?;
         files.extend(write_deck_images(b, deck, &plans)?);
         let keys: Vec<u32> = (next_key..).take(plans.len()).collect();
         next_key += plans.len() as u32;
-        objects.push(deck_object(deck, &plans, &keys, &links, position(i, 0.0)));
+        let texts: Vec<String> = deck
+            .cards
+            .iter()
+            .map(|c| card_text(b.game, &deck.id, &c.id, c.text.as_deref()))
+            .collect();
+        placed.push(deck_object(deck, &texts, &plans, &keys, &links));
     }
-    for (i, piece) in b.faces.pieces.iter().enumerate() {
+    let mut tiles = Vec::new();
+    for piece in &b.faces.pieces {
         let file = format!("piece-{}.png", piece.id);
         let bytes = png::render_png(
             &piece_document(piece),
@@ -129,16 +140,10 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
         )?;
         files.push(b.write(&format!("tts/{file}"), &bytes)?);
         let shape = b.game.piece(&piece.id).map_or(Shape::Other, |p| p.shape);
-        objects.push(tile_bag(piece, shape, &links.url(&file), position(i, 6.0)));
+        tiles.push((piece, tile_object(piece, shape, &links.url(&file))));
     }
-    for (i, board) in boards.iter().enumerate() {
-        files.push(b.dir.join("tts").join(&board.file));
-        objects.push(board_object(
-            board,
-            &links.url(&board.file),
-            position(i, -12.0),
-        ));
-    }
+    placed.extend(piece_objects(tiles));
+    let objects = lay_out(placed);
     let save = json!({
         "SaveName": b.game.info.name,
         "GameMode": b.game.info.name,
@@ -162,16 +167,105 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
 /// Pixels per millimetre of tile and board images (about 200 dpi).
 const TILE_PX_PER_MM: f64 = 8.0;
 
-/// Where the `i`-th object of a row lies on the table (TTS units, rows along z).
-fn position(i: usize, z: f64) -> Value {
-    transform(i as f64 * 4.0 - 8.0, 1.0, z, 1.0)
+/// Millimetres in one TTS unit (an inch).
+const MM_PER_UNIT: f64 = 25.4;
+
+/// Half the width (x) and depth (z) of the table area every object is laid in: TTS's
+/// default tables are larger, so nothing lands off the table or on its edge.
+pub const TABLE_HALF: (f64, f64) = (20.0, 15.0);
+
+/// Room between two objects on the table, in units.
+const GAP: f64 = 0.8;
+
+/// Room (width, depth in units) a deck takes on the table: a card at scale 1 is about
+/// 2.2 x 3.1 units.
+const DECK_ROOM: (f64, f64) = (2.5, 3.5);
+
+/// Room a bag takes on the table.
+const BAG_ROOM: (f64, f64) = (2.5, 2.5);
+
+/// Lays the objects out on the table in rows from its far side (positive z) to the near
+/// side, left to right, each row as deep as its deepest object, and returns them with
+/// their positions set. Boards come first, so they lie at the back.
+fn lay_out(placed: Vec<(Value, (f64, f64))>) -> Vec<Value> {
+    let width = 2.0 * TABLE_HALF.0;
+    let mut rows: Vec<Vec<(Value, (f64, f64))>> = vec![Vec::new()];
+    let mut used = 0.0;
+    for (object, room) in placed {
+        let row = rows.last_mut().expect("one row at least");
+        if !row.is_empty() && used + room.0 > width {
+            rows.push(Vec::new());
+            used = 0.0;
+        }
+        used += room.0 + GAP;
+        rows.last_mut()
+            .expect("one row at least")
+            .push((object, room));
+    }
+    let mut z = TABLE_HALF.1;
+    let mut out = Vec::new();
+    for row in rows {
+        let depth = row.iter().map(|(_, r)| r.1).fold(0.0, f64::max);
+        let total: f64 = row.iter().map(|(_, r)| r.0 + GAP).sum::<f64>() - GAP;
+        let mut x = -total / 2.0;
+        for (mut object, room) in row {
+            let t = &mut object["Transform"];
+            t["posX"] = json!(round(x + room.0 / 2.0));
+            t["posZ"] = json!(round(z - depth / 2.0));
+            x += room.0 + GAP;
+            out.push(object);
+        }
+        z -= depth + GAP;
+    }
+    out
 }
 
-fn transform(x: f64, y: f64, z: f64, scale: f64) -> Value {
+/// A position to the hundredth of a unit, so the JSON stays short and stable.
+fn round(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
+
+/// Where an object lies before it is laid out: at the centre, `y` above the table, turned
+/// `rot_y` about the vertical and `rot_z` about its length (180: face down).
+fn transform(rot_y: f64, rot_z: f64, scale: f64) -> Value {
     json!({
-        "posX": x, "posY": y, "posZ": z,
-        "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+        "posX": 0.0, "posY": 1.0, "posZ": 0.0,
+        "rotX": 0.0, "rotY": rot_y, "rotZ": rot_z,
         "scaleX": scale, "scaleY": 1.0, "scaleZ": scale,
+    })
+}
+
+/// What every object of a real save carries besides its kind's own fields (compared with
+/// saved objects in `tests/tts.rs`): grid, snap and tooltip as TTS sets them, not held in
+/// a hand (`Hands`) and its face shown when it lies face down (`HideWhenFaceDown`), which
+/// cards and decks change. No `GUID`: TTS gives every object it spawns a
+/// fresh one, so a saved object spawned twice never holds two objects with one GUID.
+fn object(name: &str, nickname: &str, description: &str, at: Value) -> Value {
+    json!({
+        "Name": name,
+        "Transform": at,
+        "Nickname": nickname,
+        "Description": description,
+        "GMNotes": "",
+        "AltLookAngle": { "x": 0.0, "y": 0.0, "z": 0.0 },
+        "ColorDiffuse": { "r": 0.713235259, "g": 0.713235259, "b": 0.713235259 },
+        "LayoutGroupSortIndex": 0,
+        "Value": 0,
+        "Locked": false,
+        "Grid": true,
+        "Snap": true,
+        "IgnoreFoW": false,
+        "MeasureMovement": false,
+        "DragSelectable": true,
+        "Autoraise": true,
+        "Sticky": true,
+        "Tooltip": true,
+        "GridProjection": false,
+        "HideWhenFaceDown": false,
+        "Hands": false,
+        "LuaScript": "",
+        "LuaScriptState": "",
+        "XmlUI": "",
     })
 }
 
@@ -209,14 +303,60 @@ fn write_deck_images(
     Ok(files)
 }
 
-/// A deck's TTS object: every copy of every card, each pointing at its sheet slot.
+/// A card's text as a player reads it on the card: its text, then each of its deck's
+/// fields as "label: value" (a symbol by its name), in the order of the fields' names.
+pub fn card_text(game: &Game, deck_id: &str, card_id: &str, text: Option<&str>) -> String {
+    let mut lines: Vec<String> = text.map(|t| t.trim().to_string()).into_iter().collect();
+    let deck = game.deck(deck_id);
+    let card = deck.and_then(|d| d.cards.iter().find(|c| c.id.get_ref() == card_id));
+    if let (Some(deck), Some(card)) = (deck, card) {
+        for (key, decl) in &deck.fields {
+            let Some(value) = card.fields.get(key).map(|v| v.get_ref()) else {
+                continue;
+            };
+            let shown = match (decl.kind, value) {
+                (FieldType::Image, _) => continue,
+                (FieldType::Symbol, toml::Value::String(id)) => symbol_name(game, id),
+                (FieldType::Symbols, toml::Value::Array(ids)) => ids
+                    .iter()
+                    .map(|v| {
+                        v.as_str()
+                            .map_or_else(|| v.to_string(), |id| symbol_name(game, id))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                (_, toml::Value::String(s)) => s.clone(),
+                (_, toml::Value::Boolean(b)) => if *b { "yes" } else { "no" }.to_string(),
+                (_, toml::Value::Array(items)) => items
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                (_, other) => other.to_string(),
+            };
+            // A label's explanation after a colon is for the designer, not the player.
+            let label = decl.label.split(':').next().unwrap_or(&decl.label).trim();
+            lines.push(format!("{label}: {shown}"));
+        }
+    }
+    lines.join("\n")
+}
+
+fn symbol_name(game: &Game, id: &str) -> String {
+    game.symbol(id)
+        .map_or_else(|| id.to_string(), |s| s.name.clone())
+}
+
+/// A deck's TTS object, lying face down as a draw pile does: every copy of every card,
+/// each pointing at its sheet slot, with `texts[i]` the text of the deck's `i`-th design.
+/// A deck of one card is that card, face up.
 fn deck_object(
     deck: &DeckFaces,
+    texts: &[String],
     plans: &[SheetPlan],
     keys: &[u32],
     links: &Links,
-    at: Value,
-) -> Value {
+) -> (Value, (f64, f64)) {
     let back = links.url(&format!("{}-back.png", deck.id));
     let custom = |plan: &SheetPlan| {
         json!({
@@ -239,32 +379,40 @@ fn deck_object(
             let card_id = key * 100 + slot as u32;
             for _ in 0..card.count {
                 ids.push(card_id);
-                cards.push(json!({
-                    "Name": "Card",
-                    "Transform": transform(0.0, 0.0, 0.0, 1.0),
-                    "Nickname": card.name,
-                    "Description": card.text.clone().unwrap_or_default(),
-                    "CardID": card_id,
-                    "CustomDeck": { key.to_string(): custom(plan) },
-                }));
+                cards.push(card_object(
+                    &card.name,
+                    &texts[i],
+                    card_id,
+                    json!({ key.to_string(): custom(plan) }),
+                    transform(180.0, 180.0, 1.0),
+                ));
             }
         }
     }
     if cards.len() == 1 {
-        // TTS decks hold two cards or more; a single card is saved as a card.
+        // TTS decks hold two cards or more; a single card is saved as a card, face up.
         let mut card = cards.remove(0);
-        card["Transform"] = at;
-        return card;
+        card["Transform"] = transform(180.0, 0.0, 1.0);
+        return (card, DECK_ROOM);
     }
-    json!({
-        "Name": "DeckCustom",
-        "Transform": at,
-        "Nickname": deck.name,
-        "Description": "",
-        "DeckIDs": ids,
-        "CustomDeck": custom_deck,
-        "ContainedObjects": cards,
-    })
+    let mut object = object("DeckCustom", &deck.name, "", transform(180.0, 180.0, 1.0));
+    object["HideWhenFaceDown"] = json!(true);
+    object["SidewaysCard"] = json!(false);
+    object["DeckIDs"] = json!(ids);
+    object["CustomDeck"] = Value::Object(custom_deck);
+    object["ContainedObjects"] = json!(cards);
+    (object, DECK_ROOM)
+}
+
+/// One card: held in a hand, its face hidden when it lies face down.
+fn card_object(name: &str, text: &str, card_id: u32, custom_deck: Value, at: Value) -> Value {
+    let mut card = object("Card", name, text, at);
+    card["Hands"] = json!(true);
+    card["HideWhenFaceDown"] = json!(true);
+    card["CardID"] = json!(card_id);
+    card["SidewaysCard"] = json!(false);
+    card["CustomDeck"] = custom_deck;
+    card
 }
 
 /// TTS's tile types: 0 box, 1 hex, 2 circle, 3 rounded.
@@ -276,79 +424,159 @@ fn tile_type(shape: Shape) -> u32 {
     }
 }
 
-/// A bag holding `count` custom tiles of a printed piece.
-fn tile_bag(piece: &PieceFace, shape: Shape, url: &str, at: Value) -> Value {
-    // A tile's size in TTS follows its scale: 1 is about 25 mm across.
-    let scale = piece.size.0.max(piece.size.1) / 25.0;
-    let tile = json!({
-        "Name": "Custom_Tile",
-        "Transform": transform(0.0, 0.0, 0.0, scale),
-        "Nickname": piece.name,
-        "Description": "",
-        "CustomImage": {
-            "ImageURL": url,
-            "ImageSecondaryURL": url,
-            "WidthScale": 0.0,
-            "CustomTile": {
-                "Type": tile_type(shape),
-                "Thickness": 0.2,
-                "Stackable": true,
-                "Stretch": true,
-            },
+/// A tile's scale: its size in TTS follows its scale, 1 being about 25 mm across.
+fn tile_scale(piece: &PieceFace) -> f64 {
+    piece.size.0.max(piece.size.1) / 25.0
+}
+
+/// One custom tile of a printed piece, face up.
+fn tile_object(piece: &PieceFace, shape: Shape, url: &str) -> Value {
+    let mut tile = object(
+        "Custom_Tile",
+        &piece.name,
+        "",
+        transform(180.0, 0.0, tile_scale(piece)),
+    );
+    tile["CustomImage"] = json!({
+        "ImageURL": url,
+        "ImageSecondaryURL": url,
+        "ImageScalar": 1.0,
+        "WidthScale": 0.0,
+        "CustomTile": {
+            "Type": tile_type(shape),
+            "Thickness": 0.2,
+            "Stackable": true,
+            "Stretch": true,
         },
     });
-    json!({
-        "Name": "Bag",
-        "Transform": at,
-        "Nickname": format!("{} ({})", piece.name, piece.count),
-        "Description": "",
-        "ContainedObjects": vec![tile; piece.count as usize],
-    })
+    tile
 }
 
-fn board_object(board: &BoardImage, url: &str, at: Value) -> Value {
-    // A custom board is 20 units at scale 1 along its long side; 1 unit is about 25 mm.
-    let scale = board.size.0.max(board.size.1) / 25.0 / 20.0;
-    json!({
-        "Name": "Custom_Board",
-        "Transform": transform_up(at, scale),
-        "Nickname": board.name,
-        "Description": board.id,
-        "CustomImage": { "ImageURL": url, "ImageSecondaryURL": "", "WidthScale": 0.0 },
-    })
+/// A bag holding `tiles`, standing upright.
+fn bag_object(nickname: &str, tiles: Vec<Value>) -> Value {
+    let mut bag = object("Bag", nickname, "", transform(0.0, 0.0, 1.0));
+    bag["MaterialIndex"] = json!(-1);
+    bag["MeshIndex"] = json!(-1);
+    bag["Bag"] = json!({ "Order": 0 });
+    bag["ContainedObjects"] = json!(tiles);
+    bag
 }
 
-/// A board lies face up.
-fn transform_up(mut at: Value, scale: f64) -> Value {
-    at["rotY"] = json!(0.0);
-    at["rotZ"] = json!(0.0);
-    at["scaleX"] = json!(scale);
-    at["scaleZ"] = json!(scale);
-    at
+/// The pieces as the table gets them: the copies of a piece in a bag of their own; pieces
+/// printed once each and sharing a kind (Aether's 14 aether tiles) in one bag for the
+/// kind; a piece printed once and alone of its kind loose on the table, face up.
+fn piece_objects(tiles: Vec<(&PieceFace, Value)>) -> Vec<(Value, (f64, f64))> {
+    let singles = |kind: &str| {
+        tiles
+            .iter()
+            .filter(|(p, _)| p.count == 1 && p.kind == kind)
+            .count()
+    };
+    let mut out = Vec::new();
+    let mut kinds_done: Vec<&str> = Vec::new();
+    for (piece, tile) in &tiles {
+        if piece.count > 1 {
+            let copies = vec![tile.clone(); piece.count as usize];
+            let name = format!("{} ({})", piece.name, piece.count);
+            out.push((bag_object(&name, copies), BAG_ROOM));
+        } else if singles(&piece.kind) > 1 {
+            if kinds_done.contains(&piece.kind.as_str()) {
+                continue;
+            }
+            kinds_done.push(&piece.kind);
+            let of_kind: Vec<(&PieceFace, Value)> = tiles
+                .iter()
+                .filter(|(p, _)| p.count == 1 && p.kind == piece.kind)
+                .map(|(p, t)| (*p, t.clone()))
+                .collect();
+            let names: Vec<&str> = of_kind.iter().map(|(p, _)| p.name.as_str()).collect();
+            let name = format!("{} ({})", common_words(&names), of_kind.len());
+            out.push((
+                bag_object(&name, of_kind.into_iter().map(|(_, t)| t).collect()),
+                BAG_ROOM,
+            ));
+        } else {
+            let side = (piece.size.0.max(piece.size.1) / MM_PER_UNIT).max(1.0);
+            out.push((tile.clone(), (side, side)));
+        }
+    }
+    out
 }
 
-/// A board's image for TTS.
+/// The words all `names` begin with ("Aether tile" of "Aether tile 1" ... "Aether tile 14"),
+/// or the first name when they share none.
+fn common_words(names: &[&str]) -> String {
+    let first: Vec<&str> = names.first().map_or(Vec::new(), |n| n.split(' ').collect());
+    let shared = (0..first.len())
+        .take_while(|&i| names.iter().all(|n| n.split(' ').nth(i) == Some(first[i])))
+        .count();
+    if shared == 0 {
+        names.first().copied().unwrap_or_default().to_string()
+    } else {
+        first[..shared].join(" ")
+    }
+}
+
+/// A board, face up; one per language the game prints its boards in.
+fn board_object(board: &BoardImage, url: &str) -> (Value, (f64, f64)) {
+    // A custom board is 20 units at scale 1 along its long side.
+    let long = board.size.0.max(board.size.1) / MM_PER_UNIT;
+    let scale = long / 20.0;
+    let mut object = object(
+        "Custom_Board",
+        &board.name,
+        &board.description,
+        transform(0.0, 0.0, scale),
+    );
+    object["CustomImage"] = json!({
+        "ImageURL": url,
+        "ImageSecondaryURL": "",
+        "ImageScalar": 1.0,
+        "WidthScale": 0.0,
+    });
+    let room = (board.size.0 / MM_PER_UNIT, board.size.1 / MM_PER_UNIT);
+    (object, room)
+}
+
+/// A board's image for TTS in one language.
 struct BoardImage {
-    id: String,
     name: String,
+    description: String,
     file: String,
     size: (f64, f64),
 }
 
-/// Renders each board to `tts/board-<id>.png`.
+/// Renders each board to `tts/board-<id>.png`, or for a game printed in several languages
+/// to `tts/board-<id>.<lang>.png` per language, as the board PDFs are.
 fn board_images(b: &GameBuild) -> Result<Vec<BoardImage>, String> {
     if b.game.components.boards.is_empty() {
         return Ok(Vec::new());
     }
     let templates = Templates::new(b.game)?;
-    b.game
+    let languages = board::board_languages(b.game);
+    let jobs: Vec<(&crate::model::Board, Option<&str>)> = b
+        .game
         .components
         .boards
-        .par_iter()
-        .map(|board| {
-            let (svg, size) = board::board_svg(b.game, board, &templates)?;
-            let id = board.id.get_ref().clone();
-            let file = format!("board-{id}.png");
+        .iter()
+        .flat_map(|board| {
+            let langs: Vec<Option<&str>> = if languages.is_empty() {
+                vec![None]
+            } else {
+                languages.iter().copied().map(Some).collect()
+            };
+            langs.into_iter().map(move |l| (board, l))
+        })
+        .collect();
+    jobs.par_iter()
+        .map(|&(board, lang)| {
+            let in_lang = lang.unwrap_or_else(|| board::first_language(b.game));
+            let (svg, size) = board::board_svg_in(b.game, board, &templates, in_lang)?;
+            let id = board.id.get_ref();
+            let file = match lang {
+                Some(l) => format!("board-{id}.{l}.png"),
+                None => format!("board-{id}.png"),
+            };
             let bytes = png::render_png(
                 &sheets::single_face(&svg, size),
                 size,
@@ -356,9 +584,13 @@ fn board_images(b: &GameBuild) -> Result<Vec<BoardImage>, String> {
                 &templates.faces.database,
             )?;
             b.write(&format!("tts/{file}"), &bytes)?;
+            let title = board.names.get(in_lang).unwrap_or(&board.name);
             Ok(BoardImage {
-                id,
-                name: board.name.clone(),
+                name: match lang {
+                    Some(l) => format!("{title} ({l})"),
+                    None => title.clone(),
+                },
+                description: id.clone(),
                 file,
                 size,
             })
