@@ -471,7 +471,7 @@ fn export_csv_writes_the_sheet_the_cli_reads() {
     let f = fixture();
     let run = f.run(&["export-csv", SLUG, "emblems"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.starts_with("id,name,count,text,art,power,suit\ncrest,The Crest,1,Gain 2 [coin].,art/crest.svg,5,moon\n"), "{}", run.stdout);
+    assert!(run.stdout.starts_with("id,name,count,text,art,suit,power\ncrest,The Crest,1,Gain 2 [coin].,art/crest.svg,moon,5\n"), "{}", run.stdout);
     let run = f.run(&["export-csv", SLUG, "nope"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("its decks: emblems"), "{}", run.stderr);
