@@ -929,7 +929,9 @@ fn schema(kind: Option<crate::schema::FileKind>, out: Option<&Path>) -> Exit {
 fn export(data: &Path, slug: &str, deck: &str, out: Option<&Path>, xlsx: bool) -> Exit {
     use std::io::{IsTerminal, Write};
     if xlsx && out.is_none() && std::io::stdout().is_terminal() {
-        return usage("a workbook is not text: give `--out FILE.xlsx`, or send the output to a file");
+        return usage(
+            "a workbook is not text: give `--out FILE.xlsx`, or send the output to a file",
+        );
     }
     let game = match load_one(data, slug) {
         Ok(g) => g,

@@ -149,8 +149,9 @@ pub struct Deck {
     #[serde(default, rename = "card")]
     pub cards: Vec<Card>,
     /// A spreadsheet of more cards, relative to the game's folder: `cards = "cards.csv"`
-    /// (CSV, or TSV for `.tsv`). Its header row names the columns: `id`, `name`, `count`,
-    /// `text`, `name.<lang>`, `text.<lang>` and the deck's declared fields.
+    /// (CSV, TSV for `.tsv`, or a workbook: `.xlsx`, `.ods`...). Its header row names the
+    /// columns: `id`, `name`, `count`, `text`, `name.<lang>`, `text.<lang>`, the deck's
+    /// declared fields and `source.<what>`.
     #[serde(default, rename = "cards")]
     #[schemars(with = "Option<String>")]
     pub sheet: Option<Spanned<String>>,

@@ -1,12 +1,14 @@
 //! Spreadsheet decks: `[[deck]] cards = "cards.csv"` reads more cards from a CSV (or, for a
-//! `.tsv` file, tab-separated) sheet whose header row names the columns, or from the first
-//! worksheet of a spreadsheet (`.xlsx`, `.xlsm`, `.xlsb`, `.xls`, `.ods`, read with calamine),
-//! and [`export_csv`] writes a deck's cards as such a sheet.
+//! `.tsv` file, tab-separated) sheet whose header row names the columns, or from a worksheet
+//! of a spreadsheet (`.xlsx`, `.xlsm`, `.xlsb`, `.xls`, `.ods`, read with calamine; `sheet =
+//! "Cards"` picks it, else the first); [`export_csv`] and [`export_xlsx`] write a deck's cards
+//! as such a sheet, every key a card carries ([`export_rows`]).
 //!
-//! Columns: `id`, `name`, `count` (default 1), `text`, `name.<lang>` and `text.<lang>`, and
-//! each field the deck declares. An empty cell leaves the field out. Lists (`ints`,
-//! `symbols`) separate their items with `;`. Cells are typed by the deck's declaration and
-//! then checked like TOML values, so a problem names `cards.csv:ROW:COL`.
+//! Columns: `id`, `name`, `count` (default 1), `text`, `name.<lang>` and `text.<lang>`, each
+//! field the deck declares, and `source.<what>` (`kind: reason`). An empty cell leaves the
+//! field out. Lists (`ints`, `symbols`) separate their items with `;`; `[]` is an empty list.
+//! Cells are typed by the deck's declaration and then checked like TOML values, so a problem
+//! names `cards.csv:ROW:COL` (or the worksheet and cell).
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -243,7 +245,8 @@ fn workbook_as_csv(
     }
     for block in &merged {
         let ((top, left), (bottom, right)) = (block.start, block.end);
-        let (top, left, bottom, right) = (top as usize, left as usize, bottom as usize, right as usize);
+        let (top, left, bottom, right) =
+            (top as usize, left as usize, bottom as usize, right as usize);
         if right > left {
             errors.push((
                 top,
@@ -259,7 +262,11 @@ fn workbook_as_csv(
             ));
             continue;
         }
-        let first = grid.get(top).and_then(|r| r.get(left)).cloned().unwrap_or_default();
+        let first = grid
+            .get(top)
+            .and_then(|r| r.get(left))
+            .cloned()
+            .unwrap_or_default();
         for row in grid.iter_mut().take(bottom + 1).skip(top + 1) {
             if let Some(cell) = row.get_mut(left) {
                 cell.clone_from(&first);
@@ -849,8 +856,11 @@ pub fn export_rows(game: &Game, deck_id: &str) -> Result<SheetRows, String> {
         };
         match key.as_str() {
             "fields" => {
-                let declared: Vec<String> = deck.fields.declared().map(|(n, _)| n.clone()).collect();
-                let undeclared = entries().into_iter().filter(|n| !deck.fields.contains_key(n));
+                let declared: Vec<String> =
+                    deck.fields.declared().map(|(n, _)| n.clone()).collect();
+                let undeclared = entries()
+                    .into_iter()
+                    .filter(|n| !deck.fields.contains_key(n));
                 for name in declared.into_iter().chain(undeclared) {
                     columns.push((name.clone(), vec![key.clone(), name]));
                 }
@@ -874,12 +884,10 @@ pub fn export_rows(game: &Game, deck_id: &str) -> Result<SheetRows, String> {
     for (card, table) in deck.cards.iter().zip(&cards) {
         let mut row = Vec::new();
         for (header, path) in &columns {
-            let value = path
-                .split_first()
-                .and_then(|(first, rest)| {
-                    rest.iter()
-                        .try_fold(table.get(first)?, |v, k| v.as_table()?.get(k))
-                });
+            let value = path.split_first().and_then(|(first, rest)| {
+                rest.iter()
+                    .try_fold(table.get(first)?, |v, k| v.as_table()?.get(k))
+            });
             let cell = match value {
                 None => SheetValue::Empty,
                 Some(v) if path[0] == "sources" => Source::deserialize(v.clone())
@@ -904,11 +912,7 @@ pub fn export_rows(game: &Game, deck_id: &str) -> Result<SheetRows, String> {
 }
 
 /// The paths of a value's leaves: itself, or for a table each entry's leaves.
-fn leaf_paths(
-    value: &Value,
-    path: Vec<String>,
-    out: &mut std::collections::BTreeSet<Vec<String>>,
-) {
+fn leaf_paths(value: &Value, path: Vec<String>, out: &mut std::collections::BTreeSet<Vec<String>>) {
     match value {
         Value::Table(t) => {
             for (k, v) in t {
@@ -1248,7 +1252,9 @@ mod tests {
         );
         assert_eq!(cell_value(FieldType::Bool, "Yes"), Value::Boolean(true));
         assert_eq!(
-            sheet_value(&cell_value(FieldType::Symbols, "a;b")).unwrap().text(),
+            sheet_value(&cell_value(FieldType::Symbols, "a;b"))
+                .unwrap()
+                .text(),
             "a; b"
         );
     }
