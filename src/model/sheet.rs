@@ -1239,6 +1239,80 @@ mod tests {
         }
     }
 
+    /// Every key a card serializes is one `struct_keys` lists, in the struct's order: a key
+    /// added to [`Card`] is exported without a list of its own.
+    #[test]
+    fn the_exported_keys_are_every_key_a_card_carries() {
+        let keys = struct_keys::<Card>();
+        assert_eq!(
+            &keys[..8],
+            ["id", "name", "names", "count", "text", "texts", "fields", "sources"]
+        );
+        let card: Card = toml::from_str(
+            r#"
+            id = "a"
+            name = "A"
+            names = { fi = "Ä" }
+            count = 2
+            text = "t"
+            texts = { fi = "tt" }
+            fields = { power = 3, tags = [] }
+            sources = { power = { reconstructed = "why" } }
+            "#,
+        )
+        .unwrap();
+        let Value::Table(table) = Value::try_from(&card).unwrap() else {
+            panic!("a card is a table");
+        };
+        for key in table.keys() {
+            assert!(keys.contains(&key.as_str()), "{key}");
+        }
+    }
+
+    /// A table a card carries becomes one column per entry, named by its path.
+    #[test]
+    fn a_table_becomes_a_column_per_entry() {
+        let value: Value = toml::from_str::<toml::Table>(
+            r#"back = { template = "b", fields = { power = 1 } }"#,
+        )
+        .map(|t| t["back"].clone())
+        .unwrap();
+        let mut paths = std::collections::BTreeSet::new();
+        leaf_paths(&value, vec!["back".into()], &mut paths);
+        let names: Vec<String> = paths.iter().map(|p| p.join(".")).collect();
+        assert_eq!(names, ["back.fields.power", "back.template"]);
+        assert_eq!(sheet_value(&Value::Array(Vec::new())).unwrap().text(), "[]");
+        assert_eq!(cell_value(FieldType::Symbols, " [] "), Value::Array(Vec::new()));
+        assert_eq!(cell_value(FieldType::Text, "[]"), Value::String("[]".into()));
+    }
+
+    #[test]
+    fn a_source_cell_reads_back_as_its_source() {
+        for source in [
+            Source::Reconstructed("a generic slot name: we have no card texts".into()),
+            Source::Printed("Setup".into()),
+            Source::Original(String::new()),
+        ] {
+            assert_eq!(source_of_cell(&source_cell(&source)).unwrap(), source);
+        }
+        assert!(source_of_cell("guessed: why").unwrap_err().contains("unknown variant"));
+        assert!(source_of_cell("no colon").is_err());
+    }
+
+    #[test]
+    fn written_records_read_back_as_their_cells() {
+        let cells = ["", " a ", "b,c", "d\"e", "f\ng", "\u{feff}h", "plain"];
+        let mut text = String::new();
+        write_record(&mut text, &cells, b',');
+        write_record(&mut text, &[""], b',');
+        let file = sheet(&text);
+        let rows = rows(&file, b',').unwrap();
+        assert_eq!(rows.len(), 2);
+        let read: Vec<&str> = rows[0].iter().map(Cell::value).collect();
+        assert_eq!(read, cells);
+        assert_eq!(rows[1].len(), 1);
+    }
+
     #[test]
     fn cells_read_as_their_field_type() {
         assert_eq!(cell_value(FieldType::Int, "3"), Value::Integer(3));
