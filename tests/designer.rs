@@ -446,7 +446,10 @@ fn decks_round_trip_through_csv() {
         }
         text.push_str(line);
         text.push('\n');
-        if let Some(id) = line.strip_prefix("id = \"").filter(|_| header == "[[deck]]") {
+        if let Some(id) = line
+            .strip_prefix("id = \"")
+            .filter(|_| header == "[[deck]]")
+        {
             let id = id.trim_end_matches('"').to_string();
             let csv = export_csv(&game, &id).unwrap();
             std::fs::write(f.file("capek-golems", &format!("{id}.csv")), &csv).unwrap();

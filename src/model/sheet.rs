@@ -1246,7 +1246,9 @@ mod tests {
         let keys = struct_keys::<Card>();
         assert_eq!(
             &keys[..8],
-            ["id", "name", "names", "count", "text", "texts", "fields", "sources"]
+            [
+                "id", "name", "names", "count", "text", "texts", "fields", "sources"
+            ]
         );
         let card: Card = toml::from_str(
             r#"
@@ -1272,18 +1274,23 @@ mod tests {
     /// A table a card carries becomes one column per entry, named by its path.
     #[test]
     fn a_table_becomes_a_column_per_entry() {
-        let value: Value = toml::from_str::<toml::Table>(
-            r#"back = { template = "b", fields = { power = 1 } }"#,
-        )
-        .map(|t| t["back"].clone())
-        .unwrap();
+        let value: Value =
+            toml::from_str::<toml::Table>(r#"back = { template = "b", fields = { power = 1 } }"#)
+                .map(|t| t["back"].clone())
+                .unwrap();
         let mut paths = std::collections::BTreeSet::new();
         leaf_paths(&value, vec!["back".into()], &mut paths);
         let names: Vec<String> = paths.iter().map(|p| p.join(".")).collect();
         assert_eq!(names, ["back.fields.power", "back.template"]);
         assert_eq!(sheet_value(&Value::Array(Vec::new())).unwrap().text(), "[]");
-        assert_eq!(cell_value(FieldType::Symbols, " [] "), Value::Array(Vec::new()));
-        assert_eq!(cell_value(FieldType::Text, "[]"), Value::String("[]".into()));
+        assert_eq!(
+            cell_value(FieldType::Symbols, " [] "),
+            Value::Array(Vec::new())
+        );
+        assert_eq!(
+            cell_value(FieldType::Text, "[]"),
+            Value::String("[]".into())
+        );
     }
 
     #[test]
@@ -1295,7 +1302,11 @@ mod tests {
         ] {
             assert_eq!(source_of_cell(&source_cell(&source)).unwrap(), source);
         }
-        assert!(source_of_cell("guessed: why").unwrap_err().contains("unknown variant"));
+        assert!(
+            source_of_cell("guessed: why")
+                .unwrap_err()
+                .contains("unknown variant")
+        );
         assert!(source_of_cell("no colon").is_err());
     }
 
