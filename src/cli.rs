@@ -118,6 +118,19 @@ pub enum Command {
         /// Write to this file instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Write an XLSX workbook instead, as `export-xlsx` does.
+        #[arg(long)]
+        xlsx: bool,
+    },
+    /// Write a deck's cards as an XLSX workbook (one worksheet named after the deck).
+    ExportXlsx {
+        /// The game's slug.
+        game: String,
+        /// The deck's id.
+        deck: String,
+        /// Write to this file instead of standard output (which must not be a terminal).
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Write a game's rules reference (HTML and Markdown) from its data.
     Rules {
@@ -410,8 +423,14 @@ pub fn run(cli: Cli) -> Exit {
         Command::List => list(&cli.data),
         Command::Schema { kind, out } => schema(kind, out.as_deref()),
         Command::Reference { page, out } => reference(page.as_deref(), out.as_deref()),
-        Command::ExportCsv { game, deck, out } => {
-            export_csv(&cli.data, &game, &deck, out.as_deref())
+        Command::ExportCsv {
+            game,
+            deck,
+            out,
+            xlsx,
+        } => export(&cli.data, &game, &deck, out.as_deref(), xlsx),
+        Command::ExportXlsx { game, deck, out } => {
+            export(&cli.data, &game, &deck, out.as_deref(), true)
         }
         Command::Rules {
             game,
@@ -954,21 +973,35 @@ fn schema(kind: Option<crate::schema::FileKind>, out: Option<&Path>) -> Exit {
     }
 }
 
-fn export_csv(data: &Path, slug: &str, deck: &str, out: Option<&Path>) -> Exit {
+/// `export-csv` and `export-xlsx`: a deck's cards as a sheet, to a file or standard output.
+fn export(data: &Path, slug: &str, deck: &str, out: Option<&Path>, xlsx: bool) -> Exit {
+    use std::io::{IsTerminal, Write};
+    if xlsx && out.is_none() && std::io::stdout().is_terminal() {
+        return usage(
+            "a workbook is not text: give `--out FILE.xlsx`, or send the output to a file",
+        );
+    }
     let game = match load_one(data, slug) {
         Ok(g) => g,
         Err(exit) => return exit,
     };
-    let text = match crate::model::sheet::export_csv(&game, deck) {
-        Ok(t) => t,
+    let bytes = match xlsx {
+        true => crate::model::sheet::export_xlsx(&game, deck),
+        false => crate::model::sheet::export_csv(&game, deck).map(String::into_bytes),
+    };
+    let bytes = match bytes {
+        Ok(b) => b,
         Err(e) => return usage(e),
     };
     match out {
         None => {
-            print!("{text}");
-            Exit::Ok
+            let mut stdout = std::io::stdout().lock();
+            match stdout.write_all(&bytes).and_then(|()| stdout.flush()) {
+                Ok(()) => Exit::Ok,
+                Err(e) => report(&[Problem::io_write(Path::new("standard output"), e)]),
+            }
         }
-        Some(path) => match crate::output::write_atomic(path, text.as_bytes()) {
+        Some(path) => match crate::output::write_atomic(path, &bytes) {
             Ok(()) => {
                 eprintln!("wrote {}", path.display());
                 Exit::Ok

@@ -74,7 +74,7 @@ fn sheet_row() -> Value {
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "A row of a spreadsheet deck (`[[deck]] cards = \"cards.csv\"`)",
-        "description": "The header row names the columns. Columns other than these are the deck's declared fields; an empty cell leaves the field out; list items (ints, symbols) are separated by `;`.",
+        "description": "The header row names the columns. Columns other than these are the deck's declared fields; an empty cell leaves the field out; list items (ints, symbols) are separated by `;`, and `[]` is an empty list.",
         "type": "object",
         "properties": {
             "id": { "type": "string", "pattern": "^[a-z0-9-]+$", "description": "The card's id, unique in the game." },
@@ -84,7 +84,8 @@ fn sheet_row() -> Value {
         },
         "patternProperties": {
             "^name\\.[a-z-]+$": { "type": "string", "description": "The name in a language." },
-            "^text\\.[a-z-]+$": { "type": "string", "description": "The text in a language." }
+            "^text\\.[a-z-]+$": { "type": "string", "description": "The text in a language." },
+            "^source\\..+$": { "type": "string", "pattern": "^(printed|inferred|reconstructed|original):", "description": "The card's own source of its name, count, text or a field: `kind: reason`." }
         },
         "additionalProperties": { "type": "string" },
         "required": ["id", "name"]

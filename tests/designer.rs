@@ -431,18 +431,34 @@ fn decks_round_trip_through_csv() {
     let f = Fixture::with_games(&["capek-golems"]);
     let game = load_game(f.data(), "capek-golems").unwrap();
     let path = f.file("capek-golems", "components.toml");
-    let mut doc: toml::Table = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let mut exported = Vec::new();
-    for deck in doc["deck"].as_array_mut().unwrap() {
-        let deck = deck.as_table_mut().unwrap();
-        let id = deck["id"].as_str().unwrap().to_string();
-        let csv = export_csv(&game, &id).unwrap();
-        std::fs::write(f.file("capek-golems", &format!("{id}.csv")), &csv).unwrap();
-        deck.remove("card");
-        deck.insert("cards".into(), toml::Value::String(format!("{id}.csv")));
-        exported.push((id, csv));
+    // The file as a designer edits it: each deck's `[[deck.card]]`s deleted and
+    // `cards = "DECK.csv"` added under its id, the rest (the fields' order) as it was.
+    let mut text = String::new();
+    let (mut header, mut skipping) = (String::new(), false);
+    for line in std::fs::read_to_string(&path).unwrap().lines() {
+        if line.starts_with('[') {
+            header = line.trim().to_string();
+            skipping = header == "[[deck.card]]" || header.starts_with("[deck.card.");
+        }
+        if skipping {
+            continue;
+        }
+        text.push_str(line);
+        text.push('\n');
+        if let Some(id) = line
+            .strip_prefix("id = \"")
+            .filter(|_| header == "[[deck]]")
+        {
+            let id = id.trim_end_matches('"').to_string();
+            let csv = export_csv(&game, &id).unwrap();
+            std::fs::write(f.file("capek-golems", &format!("{id}.csv")), &csv).unwrap();
+            text.push_str(&format!("cards = \"{id}.csv\"\n"));
+            exported.push((id, csv));
+        }
     }
-    std::fs::write(&path, toml::to_string(&doc).unwrap()).unwrap();
+    assert_eq!(exported.len(), game.components.decks.len());
+    std::fs::write(&path, text).unwrap();
     let from_sheets = load_game(f.data(), "capek-golems").unwrap_or_else(|p| panic!("{p:?}"));
     assert!(printplay::check::check_game(&from_sheets).is_empty());
     for (id, csv) in exported {
@@ -471,7 +487,7 @@ fn export_csv_writes_the_sheet_the_cli_reads() {
     let f = fixture();
     let run = f.run(&["export-csv", SLUG, "emblems"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.starts_with("id,name,count,text,art,power,suit\ncrest,The Crest,1,Gain 2 [coin].,art/crest.svg,5,moon\n"), "{}", run.stdout);
+    assert!(run.stdout.starts_with("id,name,count,text,art,suit,power\ncrest,The Crest,1,Gain 2 [coin].,art/crest.svg,moon,5\n"), "{}", run.stdout);
     let run = f.run(&["export-csv", SLUG, "nope"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("its decks: emblems"), "{}", run.stderr);

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use super::Source;
+use super::{DeclaredFields, Source};
 use crate::diag::SourceFile;
 
 /// Largest count any one card or piece may have; larger counts are typing errors.
@@ -141,17 +141,24 @@ pub struct Deck {
     /// Where the card counts come from (optional in an original design).
     #[serde(default)]
     pub counts: Source,
-    /// The fields every card of this deck may carry, with their types and ranges.
+    /// The fields every card of this deck may carry, with their types and ranges (in the
+    /// order declared, which an exported sheet's columns follow).
     #[serde(default)]
-    pub fields: BTreeMap<String, FieldDecl>,
+    #[schemars(with = "BTreeMap<String, FieldDecl>")]
+    pub fields: DeclaredFields,
     #[serde(default, rename = "card")]
     pub cards: Vec<Card>,
     /// A spreadsheet of more cards, relative to the game's folder: `cards = "cards.csv"`
-    /// (CSV, or TSV for `.tsv`). Its header row names the columns: `id`, `name`, `count`,
-    /// `text`, `name.<lang>`, `text.<lang>` and the deck's declared fields.
+    /// (CSV, TSV for `.tsv`, or a workbook: `.xlsx`, `.ods`...). Its header row names the
+    /// columns: `id`, `name`, `count`, `text`, `name.<lang>`, `text.<lang>`, the deck's
+    /// declared fields and `source.<what>`.
     #[serde(default, rename = "cards")]
     #[schemars(with = "Option<String>")]
     pub sheet: Option<Spanned<String>>,
+    /// The worksheet of a workbook `cards` names (`sheet = "Cards"`); the first without it.
+    #[serde(default, rename = "sheet")]
+    #[schemars(with = "Option<String>")]
+    pub worksheet: Option<Spanned<String>>,
 }
 
 /// A card back: its template and the text it shows.

@@ -1,6 +1,7 @@
 //! The canonical model: every game's TOML data, loaded once and handed to every later stage.
 
 mod components;
+mod fields;
 mod game;
 mod load;
 pub mod paths;
@@ -12,6 +13,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 pub use components::*;
+pub use fields::DeclaredFields;
 pub use game::*;
 pub use load::{
     COMPONENTS_FILE, GAME_FILE, RULES_FILE, game_slugs, load_game, parse, read_source,

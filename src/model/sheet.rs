@@ -1,26 +1,53 @@
 //! Spreadsheet decks: `[[deck]] cards = "cards.csv"` reads more cards from a CSV (or, for a
-//! `.tsv` file, tab-separated) sheet whose header row names the columns, or from the first
-//! worksheet of a spreadsheet (`.xlsx`, `.xlsm`, `.xlsb`, `.xls`, `.ods`, read with calamine),
-//! and [`export_csv`] writes a deck's cards as such a sheet.
+//! `.tsv` file, tab-separated) sheet whose header row names the columns, or from a worksheet
+//! of a spreadsheet (`.xlsx`, `.xlsm`, `.xlsb`, `.xls`, `.ods`, read with calamine; `sheet =
+//! "Cards"` picks it, else the first); [`export_csv`] and [`export_xlsx`] write a deck's cards
+//! as such a sheet, every key a card carries ([`export_rows`]).
 //!
-//! Columns: `id`, `name`, `count` (default 1), `text`, `name.<lang>` and `text.<lang>`, and
-//! each field the deck declares. An empty cell leaves the field out. Lists (`ints`,
-//! `symbols`) separate their items with `;`. Cells are typed by the deck's declaration and
-//! then checked like TOML values, so a problem names `cards.csv:ROW:COL`.
+//! Columns: `id`, `name`, `count` (default 1), `text`, `name.<lang>` and `text.<lang>`, each
+//! field the deck declares, and `source.<what>` (`kind: reason`). An empty cell leaves the
+//! field out. Lists (`ints`, `symbols`) separate their items with `;`; `[]` is an empty list.
+//! Cells are typed by the deck's declaration and then checked like TOML values, so a problem
+//! names `cards.csv:ROW:COL` (or the worksheet and cell).
 
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use serde::Deserialize;
 use toml::{Spanned, Value};
 
 use super::paths::resolve_in;
-use super::{Card, ComponentsFile, Count, Deck, FieldType, Game};
+use super::{Card, ComponentsFile, Count, Deck, FieldType, Game, Source};
 use crate::diag::{Problem, SheetCells, SourceFile, column_letters};
 
 /// The separator of list items in a cell.
 const ITEM_SEPARATOR: char = ';';
+
+/// A list cell holding no item (an empty cell leaves the field out).
+const EMPTY_LIST: &str = "[]";
+
+/// A per-card source in a cell, `kind: reason` (`reconstructed: a generic slot name`), read
+/// as the TOML `{ kind = "reason" }` is.
+fn source_of_cell(text: &str) -> Result<Source, String> {
+    let (kind, reason) = text
+        .split_once(':')
+        .ok_or_else(|| "a source is its kind, a colon and its reason".to_string())?;
+    let mut table = toml::Table::new();
+    table.insert(
+        kind.trim().to_string(),
+        Value::String(reason.trim().to_string()),
+    );
+    Source::deserialize(Value::Table(table)).map_err(|e| e.message().to_string())
+}
+
+/// A source as a cell: `kind: reason`, as [`source_of_cell`] reads it.
+fn source_cell(source: &Source) -> String {
+    format!("{}: {}", source.kind(), source.reason())
+        .trim_end()
+        .to_string()
+}
 
 /// Reads every deck's sheet into its cards (after the deck's TOML cards).
 pub fn load_sheets(
@@ -30,16 +57,29 @@ pub fn load_sheets(
 ) -> Vec<Problem> {
     let mut problems = Vec::new();
     for deck in &mut components.decks {
-        let Some(sheet) = deck.sheet.clone() else {
-            continue;
-        };
-        let at_sheet = |e: String| {
+        let at_key = |key: &Spanned<String>, e: String, label: &str| {
             Problem::data(format!("deck `{}`: {e}", deck.id.get_ref())).at(
                 components_file,
-                sheet.span(),
-                "the sheet",
+                key.span(),
+                label.to_string(),
             )
         };
+        let Some(sheet) = deck.sheet.clone() else {
+            if let Some(worksheet) = &deck.worksheet {
+                problems.push(
+                    at_key(
+                        worksheet,
+                        "`sheet` picks a worksheet of the workbook `cards` names, and the deck \
+                         names none"
+                            .into(),
+                        "the worksheet",
+                    )
+                    .help("add `cards = \"cards.xlsx\"` beside it, or remove `sheet`"),
+                );
+            }
+            continue;
+        };
+        let at_sheet = |e: String| at_key(&sheet, e, "the sheet");
         let path = match resolve_in(dir, sheet.get_ref()) {
             Ok(p) => p,
             Err(e) => {
@@ -49,18 +89,40 @@ pub fn load_sheets(
         };
         let shown = shown_path(&dir.join(sheet.get_ref()));
         let text = if is_workbook(&path) {
-            workbook_as_csv(&path, &shown)
+            let pick = deck.worksheet.as_ref().map(|w| {
+                (w.get_ref().as_str(), |e: String| {
+                    at_key(w, e, "the worksheet")
+                })
+            });
+            workbook_as_csv(&path, &shown, pick.as_ref().map(|(n, f)| (*n, f as _)))
+        } else if let Some(worksheet) = &deck.worksheet {
+            Err(vec![
+                at_key(
+                    worksheet,
+                    format!(
+                        "`sheet` picks a worksheet of a workbook, and `{}` is a text sheet, \
+                         which has none",
+                        sheet.get_ref()
+                    ),
+                    "the worksheet",
+                )
+                .help(format!(
+                    "remove `sheet`, or name a workbook ({}) in `cards`",
+                    WORKBOOK_EXTENSIONS.map(|e| format!(".{e}")).join(", ")
+                )),
+            ])
         } else {
             std::fs::read(&path)
                 .map_err(|e| at_sheet(format!("`{}` cannot be read: {e}", sheet.get_ref())))
                 .and_then(|bytes| sheet_text(shown, bytes))
+                .map_err(|p| vec![p])
         };
         match text {
             Ok(file) => match read_cards(deck, &file, delimiter(&path)) {
                 Ok(cards) => deck.cards.extend(cards),
                 Err(ps) => problems.extend(ps),
             },
-            Err(p) => problems.push(p),
+            Err(ps) => problems.extend(ps),
         }
     }
     problems
@@ -95,48 +157,126 @@ fn shown_path(path: &Path) -> PathBuf {
         .unwrap_or_else(|| path.to_path_buf())
 }
 
-/// The first worksheet of a spreadsheet as CSV text, row for row from row 1 and column for
-/// column from column A, with a map from the text back to the cells, so that a problem names
-/// the worksheet and the cell (`C11`) whatever a cell holds (a cell with a line break in it
-/// is more than one line of the CSV text).
-fn workbook_as_csv(path: &Path, shown: &Path) -> Result<SourceFile, Problem> {
-    use calamine::{Data, Reader};
+/// The worksheet a deck asks for by name, and how to report that the workbook lacks it.
+type Pick<'a> = (&'a str, &'a dyn Fn(String) -> Problem);
+
+/// One worksheet of a spreadsheet (the one `pick` names, else the first) as CSV text, row for
+/// row from row 1 and column for column from column A, with a map from the text back to the
+/// cells, so that a problem names the worksheet and the cell (`C11`) whatever a cell holds (a
+/// cell with a line break in it is more than one line of the CSV text).
+///
+/// A cell reads as the spreadsheet shows it: text as it is, a whole number without `.0`, a
+/// date as `2026-12-02`, a formula as the value it was last saved with. A formula's error
+/// (`#DIV/0!`) is a problem at its cell. The cells of a merged block in one column all read as
+/// its first cell; a block over several columns is a problem (a value belongs to one column).
+fn workbook_as_csv(
+    path: &Path,
+    shown: &Path,
+    pick: Option<Pick>,
+) -> Result<SourceFile, Vec<Problem>> {
+    use calamine::{Data, Reader, Sheets};
     let fail = |e: &dyn std::fmt::Display| {
-        Problem::data(format!(
-            "{}: the spreadsheet cannot be read: {e}",
-            shown.display()
-        ))
-        .help("save it again from the spreadsheet program, or export the worksheet as CSV")
+        vec![
+            Problem::data(format!(
+                "{}: the spreadsheet cannot be read: {e}",
+                shown.display()
+            ))
+            .help("save it again from the spreadsheet program, or export the worksheet as CSV"),
+        ]
     };
     let mut book = calamine::open_workbook_auto(path).map_err(|e| fail(&e))?;
-    let name = book
-        .sheet_names()
-        .first()
-        .cloned()
-        .ok_or_else(|| fail(&"it has no worksheet"))?;
-    let range = book
-        .worksheet_range_at(0)
-        .ok_or_else(|| fail(&"it has no worksheet"))?
-        .map_err(|e| fail(&e))?;
+    let names = book.sheet_names();
+    let name = match pick {
+        Some((wanted, at_worksheet)) => match names.iter().find(|n| *n == wanted) {
+            Some(n) => n.clone(),
+            None => {
+                return Err(vec![at_worksheet(format!(
+                    "{} has no worksheet `{wanted}`; its worksheets: {}",
+                    shown.display(),
+                    names
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))]);
+            }
+        },
+        None => names
+            .first()
+            .cloned()
+            .ok_or_else(|| fail(&"it has no worksheet"))?,
+    };
+    let range = book.worksheet_range(&name).map_err(|e| fail(&e))?;
+    let merged = match &mut book {
+        Sheets::Xlsx(x) => x.merge_cells_by_sheet_name(&name).unwrap_or_default(),
+        Sheets::Xls(x) => x.merge_cells_by_sheet_name(&name).unwrap_or_default(),
+        // calamine tells no merged cells of these: their covered cells read empty.
+        Sheets::Xlsb(_) | Sheets::Ods(_) => Vec::new(),
+    };
     let (row0, col0) = range.start().unwrap_or((0, 0));
-    let mut out = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .flexible(true)
-        .from_writer(Vec::new());
-    for _ in 0..row0 {
-        out.write_record([""]).map_err(|e| fail(&e))?;
+    let (height, width) = range.get_size();
+    // The worksheet from A1, as text; and the cells that hold a formula's error.
+    let mut grid: Vec<Vec<String>> = vec![Vec::new(); row0 as usize + height];
+    let mut errors = Vec::new();
+    for (r, row) in range.rows().enumerate() {
+        let r = row0 as usize + r;
+        grid[r] = vec![String::new(); col0 as usize + width];
+        for (c, cell) in row.iter().enumerate() {
+            let c = col0 as usize + c;
+            grid[r][c] = match cell {
+                Data::Empty => String::new(),
+                Data::String(s) => s.clone(),
+                Data::Int(n) => n.to_string(),
+                Data::Float(f) => float_text(*f),
+                Data::Bool(b) => b.to_string(),
+                Data::DateTime(d) => datetime_text(d),
+                Data::DateTimeIso(s) | Data::DurationIso(s) => s.clone(),
+                Data::Error(e) => {
+                    errors.push((
+                        r,
+                        c,
+                        format!("the cell holds the spreadsheet error `{e}`"),
+                        "correct the formula, or type the value the card shows",
+                    ));
+                    e.to_string()
+                }
+            };
+        }
     }
-    for row in range.rows() {
-        let lead = (0..col0).map(|_| String::new());
-        let cells = row.iter().map(|cell| match cell {
-            Data::Empty => String::new(),
-            Data::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", *f as i64),
-            other => other.to_string(),
-        });
-        out.write_record(lead.chain(cells)).map_err(|e| fail(&e))?;
+    for block in &merged {
+        let ((top, left), (bottom, right)) = (block.start, block.end);
+        let (top, left, bottom, right) =
+            (top as usize, left as usize, bottom as usize, right as usize);
+        if right > left {
+            errors.push((
+                top,
+                left,
+                format!(
+                    "cells {}{}:{}{} are merged, and a card's value belongs to one column",
+                    column_letters(left),
+                    top + 1,
+                    column_letters(right),
+                    bottom + 1
+                ),
+                "unmerge the cells and give each column its own value",
+            ));
+            continue;
+        }
+        let first = grid
+            .get(top)
+            .and_then(|r| r.get(left))
+            .cloned()
+            .unwrap_or_default();
+        for row in grid.iter_mut().take(bottom + 1).skip(top + 1) {
+            if let Some(cell) = row.get_mut(left) {
+                cell.clone_from(&first);
+            }
+        }
     }
-    let bytes = out.into_inner().map_err(|e| fail(&e))?;
-    let text = String::from_utf8(bytes).map_err(|e| fail(&e))?;
+    let mut text = String::new();
+    for row in &grid {
+        write_record(&mut text, row, b',');
+    }
     // Record r of the text is the worksheet's row r + 1; its field c is column c.
     let records = scan(text.as_bytes(), 0, b',').map_err(|_| fail(&"a cell cannot be placed"))?;
     let cells = records
@@ -151,7 +291,80 @@ fn workbook_as_csv(path: &Path, shown: &Path) -> Result<SourceFile, Problem> {
         .collect();
     let mut file = SourceFile::new(shown, text);
     file.sheet = Some(Arc::new(SheetCells { name, cells }));
-    Ok(file)
+    if errors.is_empty() {
+        return Ok(file);
+    }
+    errors.sort();
+    Err(errors
+        .into_iter()
+        .map(|(r, c, message, help)| {
+            let span = records
+                .get(r)
+                .and_then(|cells| cells.get(c))
+                .map_or(0..0, |cell| cell.span.clone());
+            let span = span.start..span.end.max(span.start + 1).min(file.text.len());
+            Problem::data(message)
+                .at(&file, span, format!("column {}", column_letters(c)))
+                .help(help)
+        })
+        .collect())
+}
+/// A number cell's text: a whole number without `.0`, any other as Rust writes it (the
+/// shortest text that reads back as the same number).
+fn float_text(f: f64) -> String {
+    if f.fract() == 0.0 && f.abs() < 1e15 {
+        format!("{}", f as i64)
+    } else {
+        f.to_string()
+    }
+}
+
+/// A date cell's text: `2026-12-02`, with the time when it has one (`2026-12-02 14:30:00`); a
+/// duration as hours, minutes and seconds (`36:00:00`).
+fn datetime_text(d: &calamine::ExcelDateTime) -> String {
+    if d.is_duration() {
+        let seconds = (d.as_f64() * 86_400.0).round() as i64;
+        let sign = if seconds < 0 { "-" } else { "" };
+        let s = seconds.unsigned_abs();
+        return format!("{sign}{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+    }
+    let (year, month, day, hour, minute, second, milli) = d.to_ymd_hms_milli();
+    let mut text = format!("{year:04}-{month:02}-{day:02}");
+    if (hour, minute, second, milli) != (0, 0, 0, 0) {
+        text.push_str(&format!(" {hour:02}:{minute:02}:{second:02}"));
+        if milli != 0 {
+            text.push_str(&format!(".{milli:03}"));
+        }
+    }
+    text
+}
+
+/// Appends one CSV record (LF-terminated). A cell is quoted when it must be (a delimiter,
+/// quote or line end in it) and when it starts or ends with a space, which an unquoted cell
+/// loses; a record of no text is `""`, so that it is a row and not an empty line.
+fn write_record(out: &mut String, cells: &[impl AsRef<str>], delimiter: u8) {
+    let delimiter = char::from(delimiter);
+    if cells.len() <= 1 && cells.iter().all(|c| c.as_ref().is_empty()) {
+        out.push_str("\"\"\n");
+        return;
+    }
+    for (i, cell) in cells.iter().enumerate() {
+        let cell = cell.as_ref();
+        if i > 0 {
+            out.push(delimiter);
+        }
+        let quoted = cell.contains([delimiter, '"', '\n', '\r'])
+            || cell.trim() != cell
+            || (i == 0 && cell.starts_with('\u{feff}'));
+        if quoted {
+            out.push('"');
+            out.push_str(&cell.replace('"', "\"\""));
+            out.push('"');
+        } else {
+            out.push_str(cell);
+        }
+    }
+    out.push('\n');
 }
 
 fn delimiter(path: &Path) -> u8 {
@@ -171,6 +384,10 @@ enum Column {
     NameIn(String),
     TextIn(String),
     Field(String, FieldType),
+    /// `source.<what>`: the card's own source for its name, count, text or a field.
+    Source(String),
+    /// A column with no name in the header row; its cells must be empty.
+    Blank,
 }
 
 /// One cell of the sheet: its text, where it stands in the file, its column (0 is A), and
@@ -361,8 +578,11 @@ fn columns(deck: &Deck, file: &SourceFile, header: &[Cell]) -> Result<Vec<Column
             "name" => Some(Column::Name),
             "count" => Some(Column::Count),
             "text" => Some(Column::Text),
+            "" => Some(Column::Blank),
             _ => {
-                if let Some(lang) = name.strip_prefix("name.") {
+                if let Some(what) = name.strip_prefix("source.").filter(|w| !w.is_empty()) {
+                    Some(Column::Source(what.to_string()))
+                } else if let Some(lang) = name.strip_prefix("name.") {
                     Some(Column::NameIn(lang.to_string()))
                 } else if let Some(lang) = name.strip_prefix("text.") {
                     Some(Column::TextIn(lang.to_string()))
@@ -374,7 +594,7 @@ fn columns(deck: &Deck, file: &SourceFile, header: &[Cell]) -> Result<Vec<Column
             }
         };
         match column {
-            Some(c) if columns.contains(&c) => problems.push(at_cell(
+            Some(c) if c != Column::Blank && columns.contains(&c) => problems.push(at_cell(
                 file,
                 cell,
                 format!("the column `{name}` is given twice"),
@@ -390,10 +610,11 @@ fn columns(deck: &Deck, file: &SourceFile, header: &[Cell]) -> Result<Vec<Column
                     ),
                 )
                 .help(format!(
-                    "columns: id, name, count, text, name.<lang>, text.<lang>{}",
+                    "columns: id, name, count, text, name.<lang>, text.<lang>, \
+                     source.<column>{}",
                     deck.fields
-                        .keys()
-                        .map(|k| format!(", {k}"))
+                        .declared()
+                        .map(|(k, _)| format!(", {k}"))
                         .collect::<String>()
                 )),
             ),
@@ -442,7 +663,7 @@ fn card(
     };
     let row_start = row.first().map_or(0, |c| c.span.start);
     for (i, cell) in row.iter().enumerate() {
-        let Some(column) = columns.get(i) else {
+        let Some(column) = columns.get(i).filter(|c| **c != Column::Blank) else {
             if !cell.text.trim().is_empty() {
                 problems.push(at_cell(
                     file,
@@ -457,9 +678,10 @@ fn card(
             continue;
         }
         match column {
-            Column::Id => card.id = Spanned::new(cell.span.clone(), text.to_string()),
+            Column::Id => card.id = Spanned::new(cell.span.clone(), text.trim().to_string()),
             Column::Name => card.name = text.to_string(),
             Column::Count => match text
+                .trim()
                 .parse::<i64>()
                 .map_err(|_| {
                     format!(
@@ -485,6 +707,18 @@ fn card(
                     Spanned::new(cell.span.clone(), cell_value(*kind, text)),
                 );
             }
+            Column::Source(what) => match source_of_cell(text) {
+                Ok(source) => {
+                    card.sources.insert(what.clone(), source);
+                }
+                Err(e) => problems.push(
+                    at_cell(file, cell, format!("`source.{what}` is `{text}`: {e}")).help(
+                        "write the kind, a colon and the reason: \
+                         `reconstructed: why we chose it`",
+                    ),
+                ),
+            },
+            Column::Blank => {}
         }
     }
     let row_span = row_start..(row_start + 1).min(file.text.len());
@@ -513,9 +747,18 @@ fn card(
 }
 
 /// A cell's value as the field's type reads it; a cell that does not read as that type stays
-/// text, and the value checks report it at the cell.
+/// text, and the value checks report it at the cell. Spaces around a value that is not text
+/// are no part of it; `[]` is an empty list (an empty cell leaves the field out).
 fn cell_value(kind: FieldType, text: &str) -> Value {
     let as_text = || Value::String(text.to_string());
+    if kind == FieldType::Text {
+        return as_text();
+    }
+    let text = text.trim();
+    let as_text = || Value::String(text.to_string());
+    if text == EMPTY_LIST && matches!(kind, FieldType::Ints | FieldType::Symbols) {
+        return Value::Array(Vec::new());
+    }
     match kind {
         FieldType::Int => text.parse().map_or_else(|_| as_text(), Value::Integer),
         FieldType::Bool => match text.to_ascii_lowercase().as_str() {
@@ -538,8 +781,46 @@ fn items(text: &str) -> impl Iterator<Item = &str> {
         .filter(|i| !i.is_empty())
 }
 
-/// A deck's cards as a CSV sheet that reads back as the same cards (`printplay export-csv`).
-pub fn export_csv(game: &Game, deck_id: &str) -> Result<String, String> {
+/// One cell of an exported sheet, typed for a workbook (a CSV writes them all as text).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SheetValue {
+    Empty,
+    Text(String),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+}
+
+impl SheetValue {
+    /// The cell as a CSV writes it (and as the sheet reader reads it back).
+    pub fn text(&self) -> String {
+        match self {
+            SheetValue::Empty => String::new(),
+            SheetValue::Text(s) => s.clone(),
+            SheetValue::Int(n) => n.to_string(),
+            SheetValue::Float(f) => f.to_string(),
+            SheetValue::Bool(b) => b.to_string(),
+        }
+    }
+}
+
+/// A deck's cards as a sheet: the header row, then one row per card.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SheetRows {
+    /// The deck's id, which names the worksheet of an exported workbook.
+    pub deck: String,
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<SheetValue>>,
+}
+
+/// A deck's cards as the sheet that reads back as the same cards (`printplay export-csv`,
+/// `export-xlsx`). The columns are every key a card carries, in the order [`Card`] declares
+/// them, each present when some card gives it: a value is one column named by its key, a
+/// table one column per entry (`back.template`), except for the tables the sheet reader knows
+/// by their own columns: `names` and `texts` as `name.<lang>` and `text.<lang>`, `sources` as
+/// `source.<what>` holding `kind: reason`, and `fields` as the deck's declared fields, in the
+/// order declared. A list is its items separated by `;`, an empty one `[]`.
+pub fn export_rows(game: &Game, deck_id: &str) -> Result<SheetRows, String> {
     let deck = game.deck(deck_id).ok_or_else(|| {
         let ids: Vec<&str> = game
             .components
@@ -553,75 +834,261 @@ pub fn export_csv(game: &Game, deck_id: &str) -> Result<String, String> {
             ids.join(", ")
         )
     })?;
-    let langs = |pick: fn(&Card) -> Vec<&String>| {
-        let mut all: Vec<String> = deck.cards.iter().flat_map(pick).cloned().collect();
-        all.sort();
-        all.dedup();
-        all
-    };
-    let name_langs = langs(|c| c.names.keys().collect());
-    let text_langs = langs(|c| c.texts.keys().collect());
-    let with_text = deck.cards.iter().any(|c| c.text.is_some());
-    let mut header = vec!["id".to_string(), "name".into(), "count".into()];
-    header.extend(with_text.then(|| "text".to_string()));
-    header.extend(name_langs.iter().map(|l| format!("name.{l}")));
-    header.extend(text_langs.iter().map(|l| format!("text.{l}")));
-    header.extend(deck.fields.keys().cloned());
-    let mut out = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new());
-    out.write_record(&header).map_err(|e| e.to_string())?;
-    for card in &deck.cards {
-        let mut row = vec![
-            card.id.get_ref().clone(),
-            card.name.clone(),
-            card.count.0.to_string(),
-        ];
-        if with_text {
-            row.push(card.text.clone().unwrap_or_default());
+    let cards: Vec<toml::Table> = deck
+        .cards
+        .iter()
+        .map(|card| match Value::try_from(card) {
+            Ok(Value::Table(t)) => Ok(t),
+            Ok(_) => Err(format!("card `{}` is not a table", card.id.get_ref())),
+            Err(e) => Err(format!("card `{}`: {e}", card.id.get_ref())),
+        })
+        .collect::<Result<_, _>>()?;
+    // Each column: its header and the path of its value in a card's table.
+    let mut columns: Vec<(String, Vec<String>)> = Vec::new();
+    for key in struct_keys::<Card>() {
+        let key = key.to_string();
+        let present = || cards.iter().filter_map(|c| c.get(&key));
+        let entries = || {
+            present()
+                .filter_map(Value::as_table)
+                .flat_map(|t| t.keys().cloned())
+                .collect::<std::collections::BTreeSet<String>>()
+        };
+        match key.as_str() {
+            "fields" => {
+                let declared: Vec<String> =
+                    deck.fields.declared().map(|(n, _)| n.clone()).collect();
+                let undeclared = entries()
+                    .into_iter()
+                    .filter(|n| !deck.fields.contains_key(n));
+                for name in declared.into_iter().chain(undeclared) {
+                    columns.push((name.clone(), vec![key.clone(), name]));
+                }
+            }
+            "names" | "texts" | "sources" => {
+                let prefix = &key[..key.len() - 1];
+                for entry in entries() {
+                    columns.push((format!("{prefix}.{entry}"), vec![key.clone(), entry]));
+                }
+            }
+            _ => {
+                let mut paths = std::collections::BTreeSet::new();
+                for value in present() {
+                    leaf_paths(value, vec![key.clone()], &mut paths);
+                }
+                columns.extend(paths.into_iter().map(|path| (path.join("."), path)));
+            }
         }
-        row.extend(
-            name_langs
-                .iter()
-                .map(|l| card.names.get(l).cloned().unwrap_or_default()),
-        );
-        row.extend(
-            text_langs
-                .iter()
-                .map(|l| card.texts.get(l).cloned().unwrap_or_default()),
-        );
-        for name in deck.fields.keys() {
-            let cell = match card.fields.get(name) {
-                Some(v) => cell_text(v.get_ref()).ok_or_else(|| {
+    }
+    let mut rows = Vec::new();
+    for (card, table) in deck.cards.iter().zip(&cards) {
+        let mut row = Vec::new();
+        for (header, path) in &columns {
+            let value = path.split_first().and_then(|(first, rest)| {
+                rest.iter()
+                    .try_fold(table.get(first)?, |v, k| v.as_table()?.get(k))
+            });
+            let cell = match value {
+                None => SheetValue::Empty,
+                Some(v) if path[0] == "sources" => Source::deserialize(v.clone())
+                    .map(|s| SheetValue::Text(source_cell(&s)))
+                    .map_err(|e| format!("card `{}`: `{header}`: {e}", card.id.get_ref()))?,
+                Some(v) => sheet_value(v).ok_or_else(|| {
                     format!(
-                        "card `{}`: field `{name}` holds a table, which a sheet cell cannot",
+                        "card `{}`: `{header}` holds a table, which a sheet cell cannot",
                         card.id.get_ref()
                     )
                 })?,
-                None => String::new(),
             };
             row.push(cell);
         }
-        out.write_record(&row).map_err(|e| e.to_string())?;
+        rows.push(row);
     }
-    let bytes = out.into_inner().map_err(|e| e.to_string())?;
-    String::from_utf8(bytes).map_err(|e| e.to_string())
+    Ok(SheetRows {
+        deck: deck.id.get_ref().clone(),
+        header: columns.into_iter().map(|(h, _)| h).collect(),
+        rows,
+    })
 }
 
-fn cell_text(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Integer(n) => Some(n.to_string()),
-        Value::Float(f) => Some(f.to_string()),
-        Value::Boolean(b) => Some(b.to_string()),
-        Value::Datetime(d) => Some(d.to_string()),
-        Value::Array(items) => items
-            .iter()
-            .map(cell_text)
-            .collect::<Option<Vec<_>>>()
-            .map(|v| v.join(&format!("{ITEM_SEPARATOR} "))),
-        Value::Table(_) => None,
+/// The paths of a value's leaves: itself, or for a table each entry's leaves.
+fn leaf_paths(value: &Value, path: Vec<String>, out: &mut std::collections::BTreeSet<Vec<String>>) {
+    match value {
+        Value::Table(t) => {
+            for (k, v) in t {
+                let mut path = path.clone();
+                path.push(k.clone());
+                leaf_paths(v, path, out);
+            }
+        }
+        _ => {
+            out.insert(path);
+        }
     }
+}
+
+/// The keys of a struct in the order it declares them, as its `Deserialize` names them.
+fn struct_keys<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+    use serde::de::{Error, Visitor, value};
+    struct Keys(&'static [&'static str]);
+    impl<'de> serde::Deserializer<'de> for &mut Keys {
+        type Error = value::Error;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, value::Error> {
+            Err(value::Error::custom("only a struct's keys are read"))
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, value::Error> {
+            self.0 = fields;
+            Err(value::Error::custom("only a struct's keys are read"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+            byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map enum
+            identifier ignored_any
+        }
+    }
+    let mut keys = Keys(&[]);
+    let _ = T::deserialize(&mut keys);
+    keys.0
+}
+
+/// A card's value as a cell: a list is its items separated by `; `, an empty one `[]`; a table
+/// has no cell.
+fn sheet_value(v: &Value) -> Option<SheetValue> {
+    Some(match v {
+        Value::String(s) => SheetValue::Text(s.clone()),
+        Value::Integer(n) => SheetValue::Int(*n),
+        Value::Float(f) => SheetValue::Float(*f),
+        Value::Boolean(b) => SheetValue::Bool(*b),
+        Value::Datetime(d) => SheetValue::Text(d.to_string()),
+        Value::Array(items) if items.is_empty() => SheetValue::Text(EMPTY_LIST.into()),
+        Value::Array(items) => SheetValue::Text(
+            items
+                .iter()
+                .map(|i| match i {
+                    Value::Array(_) | Value::Table(_) => None,
+                    item => sheet_value(item).map(|c| c.text()),
+                })
+                .collect::<Option<Vec<_>>>()?
+                .join(&format!("{ITEM_SEPARATOR} ")),
+        ),
+        Value::Table(_) => return None,
+    })
+}
+
+/// A deck's cards as a CSV sheet that reads back as the same cards (`printplay export-csv`):
+/// [`export_rows`] as text, LF line ends.
+pub fn export_csv(game: &Game, deck_id: &str) -> Result<String, String> {
+    let sheet = export_rows(game, deck_id)?;
+    let mut out = String::new();
+    write_record(&mut out, &sheet.header, b',');
+    for row in &sheet.rows {
+        let cells: Vec<String> = row.iter().map(SheetValue::text).collect();
+        write_record(&mut out, &cells, b',');
+    }
+    Ok(out)
+}
+
+/// The worksheet name of a deck's exported workbook: its id, without the characters a
+/// worksheet name may not hold (`[]:*?/\`, replaced by `-`), cut to the 31 characters a
+/// worksheet name may have.
+pub fn worksheet_name(deck_id: &str) -> String {
+    let name: String = deck_id
+        .chars()
+        .map(|c| if "[]:*?/\\".contains(c) { '-' } else { c })
+        .take(31)
+        .collect();
+    let name = name.trim_matches('\'');
+    if name.is_empty() {
+        "Cards".into()
+    } else {
+        name.into()
+    }
+}
+
+/// Widest a column of an exported workbook is made, in characters; longer text wraps.
+const MAX_COLUMN_WIDTH: usize = 50;
+
+/// A deck's cards as a workbook that reads back as the same cards (`printplay export-xlsx`):
+/// one worksheet named after the deck ([`worksheet_name`]) holding [`export_rows`], numbers
+/// and `true`/`false` as such (whole numbers beyond 2^53, which a spreadsheet cannot hold
+/// exactly, as text), the header row bold on grey, frozen and filterable, and each column as
+/// wide as its longest line up to [`MAX_COLUMN_WIDTH`] characters, its text wrapped beyond.
+/// The same cards give the same bytes: the workbook's creation date is fixed.
+pub fn export_xlsx(game: &Game, deck_id: &str) -> Result<Vec<u8>, String> {
+    use rust_xlsxwriter::{
+        DocProperties, ExcelDateTime, Format, FormatAlign, FormatBorder, Workbook, XlsxError,
+    };
+    let sheet = export_rows(game, deck_id)?;
+    let failed = |e: XlsxError| format!("deck `{deck_id}`: the workbook cannot be written: {e}");
+    let at = |row: usize, col: usize, e: XlsxError| match row.checked_sub(1) {
+        Some(r) => format!(
+            "card `{}`, column `{}`: {e}",
+            sheet.rows[r]
+                .first()
+                .map(SheetValue::text)
+                .unwrap_or_default(),
+            sheet.header[col]
+        ),
+        None => failed(e),
+    };
+    let too_many = || format!("deck `{deck_id}` has more cards or columns than a worksheet holds");
+    let mut book = Workbook::new();
+    let created = ExcelDateTime::from_ymd(2000, 1, 1).map_err(failed)?;
+    book.set_properties(&DocProperties::new().set_creation_datetime(&created));
+    let worksheet = book.add_worksheet();
+    worksheet
+        .set_name(worksheet_name(&sheet.deck))
+        .map_err(failed)?;
+    let heading = Format::new()
+        .set_bold()
+        .set_background_color("#D9D9D9")
+        .set_border_bottom(FormatBorder::Thin);
+    let wrapped = Format::new().set_text_wrap().set_align(FormatAlign::Top);
+    let plain = Format::new().set_align(FormatAlign::Top);
+    for (c, name) in sheet.header.iter().enumerate() {
+        let col = u16::try_from(c).map_err(|_| too_many())?;
+        let widest = std::iter::once(name.clone())
+            .chain(sheet.rows.iter().map(|r| r[c].text()))
+            .flat_map(|t| t.lines().map(|l| l.chars().count()).max())
+            .max()
+            .unwrap_or(0);
+        let format = if widest > MAX_COLUMN_WIDTH {
+            &wrapped
+        } else {
+            &plain
+        };
+        worksheet
+            .set_column_width(col, (widest.clamp(4, MAX_COLUMN_WIDTH) + 2) as f64)
+            .map_err(failed)?;
+        worksheet
+            .write_string_with_format(0, col, name, &heading)
+            .map_err(|e| at(0, c, e))?;
+        for (r, row) in sheet.rows.iter().enumerate() {
+            let line = u32::try_from(r + 1).map_err(|_| too_many())?;
+            let written = match &row[c] {
+                SheetValue::Empty => continue,
+                SheetValue::Int(n) if n.unsigned_abs() <= 1 << 53 => {
+                    worksheet.write_number_with_format(line, col, *n as f64, format)
+                }
+                SheetValue::Float(f) => worksheet.write_number_with_format(line, col, *f, format),
+                SheetValue::Bool(b) => worksheet.write_boolean_with_format(line, col, *b, format),
+                other => worksheet.write_string_with_format(line, col, other.text(), format),
+            };
+            written.map_err(|e| at(r + 1, c, e))?;
+        }
+    }
+    let last_row = u32::try_from(sheet.rows.len()).map_err(|_| too_many())?;
+    let last_col = u16::try_from(sheet.header.len().saturating_sub(1)).map_err(|_| too_many())?;
+    worksheet.set_freeze_panes(1, 0).map_err(failed)?;
+    worksheet
+        .autofilter(0, 0, last_row, last_col)
+        .map_err(failed)?;
+    book.save_to_buffer().map_err(failed)
 }
 
 #[cfg(test)]
@@ -772,6 +1239,91 @@ mod tests {
         }
     }
 
+    /// Every key a card serializes is one `struct_keys` lists, in the struct's order: a key
+    /// added to [`Card`] is exported without a list of its own.
+    #[test]
+    fn the_exported_keys_are_every_key_a_card_carries() {
+        let keys = struct_keys::<Card>();
+        assert_eq!(
+            &keys[..8],
+            [
+                "id", "name", "names", "count", "text", "texts", "fields", "sources"
+            ]
+        );
+        let card: Card = toml::from_str(
+            r#"
+            id = "a"
+            name = "A"
+            names = { fi = "Ä" }
+            count = 2
+            text = "t"
+            texts = { fi = "tt" }
+            fields = { power = 3, tags = [] }
+            sources = { power = { reconstructed = "why" } }
+            "#,
+        )
+        .unwrap();
+        let Value::Table(table) = Value::try_from(&card).unwrap() else {
+            panic!("a card is a table");
+        };
+        for key in table.keys() {
+            assert!(keys.contains(&key.as_str()), "{key}");
+        }
+    }
+
+    /// A table a card carries becomes one column per entry, named by its path.
+    #[test]
+    fn a_table_becomes_a_column_per_entry() {
+        let value: Value =
+            toml::from_str::<toml::Table>(r#"back = { template = "b", fields = { power = 1 } }"#)
+                .map(|t| t["back"].clone())
+                .unwrap();
+        let mut paths = std::collections::BTreeSet::new();
+        leaf_paths(&value, vec!["back".into()], &mut paths);
+        let names: Vec<String> = paths.iter().map(|p| p.join(".")).collect();
+        assert_eq!(names, ["back.fields.power", "back.template"]);
+        assert_eq!(sheet_value(&Value::Array(Vec::new())).unwrap().text(), "[]");
+        assert_eq!(
+            cell_value(FieldType::Symbols, " [] "),
+            Value::Array(Vec::new())
+        );
+        assert_eq!(
+            cell_value(FieldType::Text, "[]"),
+            Value::String("[]".into())
+        );
+    }
+
+    #[test]
+    fn a_source_cell_reads_back_as_its_source() {
+        for source in [
+            Source::Reconstructed("a generic slot name: we have no card texts".into()),
+            Source::Printed("Setup".into()),
+            Source::Original(String::new()),
+        ] {
+            assert_eq!(source_of_cell(&source_cell(&source)).unwrap(), source);
+        }
+        assert!(
+            source_of_cell("guessed: why")
+                .unwrap_err()
+                .contains("unknown variant")
+        );
+        assert!(source_of_cell("no colon").is_err());
+    }
+
+    #[test]
+    fn written_records_read_back_as_their_cells() {
+        let cells = ["", " a ", "b,c", "d\"e", "f\ng", "\u{feff}h", "plain"];
+        let mut text = String::new();
+        write_record(&mut text, &cells, b',');
+        write_record(&mut text, &[""], b',');
+        let file = sheet(&text);
+        let rows = rows(&file, b',').unwrap();
+        assert_eq!(rows.len(), 2);
+        let read: Vec<&str> = rows[0].iter().map(Cell::value).collect();
+        assert_eq!(read, cells);
+        assert_eq!(rows[1].len(), 1);
+    }
+
     #[test]
     fn cells_read_as_their_field_type() {
         assert_eq!(cell_value(FieldType::Int, "3"), Value::Integer(3));
@@ -785,7 +1337,9 @@ mod tests {
         );
         assert_eq!(cell_value(FieldType::Bool, "Yes"), Value::Boolean(true));
         assert_eq!(
-            cell_text(&cell_value(FieldType::Symbols, "a;b")).unwrap(),
+            sheet_value(&cell_value(FieldType::Symbols, "a;b"))
+                .unwrap()
+                .text(),
             "a; b"
         );
     }
