@@ -16,6 +16,7 @@ pub mod play;
 pub mod render;
 pub mod rules;
 pub mod scaffold;
+pub mod serve;
 pub mod schema;
 pub mod simulate;
 pub mod watch;
