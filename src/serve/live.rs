@@ -147,7 +147,8 @@ struct Typed<S: State> {
     /// Each seat's bot; `None` for a person, and for a bot while it thinks.
     bots: Vec<Option<Box<dyn Bot<S>>>>,
     person: Vec<bool>,
-    /// The log as each seat knows it, then as every seat knows it (the spectator).
+    /// The log as each seat knows it, then as every seat knows it (the spectator), then as
+    /// an onlooker who sees every hand (never sent to a client; for `playtests` and tests).
     logs: Vec<Vec<LogEntry>>,
 }
 
@@ -205,7 +206,7 @@ impl<S: State> Typed<S> {
         let mut table = Typed {
             names: seat_names(engine, game, t.players),
             person: t.seats.iter().map(|s| s == PERSON).collect(),
-            logs: vec![Vec::new(); t.players + 1],
+            logs: vec![Vec::new(); t.players + 2],
             state: start.clone(),
             start,
             bots,
@@ -222,12 +223,10 @@ impl<S: State> Typed<S> {
 
     fn observers(&self) -> impl Iterator<Item = Observer> + use<S> {
         let n = self.names.len();
-        (0..=n).map(move |i| {
-            if i < n {
-                Observer::Seat(i)
-            } else {
-                Observer::Public
-            }
+        (0..n + 2).map(move |i| match i {
+            i if i < n => Observer::Seat(i),
+            i if i == n => Observer::Public,
+            _ => Observer::Omniscient,
         })
     }
 
@@ -235,7 +234,8 @@ impl<S: State> Typed<S> {
         match observer {
             Observer::Seat(s) if s < self.names.len() => Ok(s),
             Observer::Public => Ok(self.names.len()),
-            _ => Err("no such seat".into()),
+            Observer::Omniscient => Ok(self.names.len() + 1),
+            Observer::Seat(_) => Err("no such seat".into()),
         }
     }
 

@@ -74,6 +74,8 @@ pub(crate) struct Slot {
     id: String,
     /// The game's slug (for the card faces and the rules).
     game: String,
+    /// The game's name.
+    title: String,
     tokens: Vec<(Access, String)>,
     inner: Mutex<Inner>,
     /// Told of every change; each connection then sends its own view.
@@ -127,7 +129,9 @@ impl Slot {
     /// The view a token's holder gets, with the seats, the undo proposal and who it is.
     pub(crate) async fn view(&self, access: Access, at: Option<usize>) -> Result<Value, ApiError> {
         let inner = self.inner.lock().await;
-        view_of(&inner, access, at)
+        let mut view = view_of(&inner, access, at)?;
+        view["title"] = json!(self.title);
+        Ok(view)
     }
 }
 
@@ -236,6 +240,10 @@ impl App {
         let slot = Arc::new(Slot {
             id: stored.id.clone(),
             game: stored.transcript.game.clone(),
+            title: self
+                .games
+                .get(&stored.transcript.game)
+                .map_or_else(|| stored.transcript.game.clone(), |g| g.info.name.clone()),
             tokens: stored.tokens.clone(),
             inner: Mutex::new(Inner {
                 live,

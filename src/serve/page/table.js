@@ -89,12 +89,13 @@
     list.replaceChildren();
     for (const entry of view.log) {
       const li = el('li', entry.number === null ? 'chance' : 'move');
-      const head = entry.number === null ? 'chance: ' + entry.action : entry.number + '. ' + entry.by + ': ' + entry.action;
+      const said = entry.action.startsWith(entry.by + ':') ? entry.action : entry.by + ': ' + entry.action;
+      const head = entry.number === null ? 'chance: ' + entry.action : entry.number + '. ' + said;
       li.append(el('span', 'what', head));
       for (const e of entry.events) li.append(el('span', 'event', 'chance: ' + e));
       list.append(li);
     }
-    if (travel === null) list.lastElementChild && list.lastElementChild.scrollIntoView({ block: 'nearest' });
+    if (travel === null) list.scrollTop = list.scrollHeight;
     const range = $('travel');
     range.max = String(view.length);
     range.value = String(travel === null ? view.length : travel);
@@ -117,8 +118,8 @@
   }
 
   function render(view) {
-    document.title = view.game + ': printplay table';
-    $('title').textContent = view.game;
+    document.title = view.title + ': printplay table';
+    $('title').textContent = view.title;
     $('who').textContent = whoLine(view);
     $('status').textContent = statusLine(view);
     $('public').textContent = view.view.public;
