@@ -881,7 +881,12 @@ fn table_request(game: &Game, args: &TableArgs) -> Result<crate::serve::NewTable
         let index = names
             .iter()
             .position(|n| n.eq_ignore_ascii_case(seat))
-            .or_else(|| seat.parse::<usize>().ok().filter(|n| (1..=players).contains(n)).map(|n| n - 1))
+            .or_else(|| {
+                seat.parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=players).contains(n))
+                    .map(|n| n - 1)
+            })
             .ok_or_else(|| {
                 format!(
                     "--seats: no seat `{seat}` (the seats: {}, or numbers 1 to {players})",

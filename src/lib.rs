@@ -16,7 +16,7 @@ pub mod play;
 pub mod render;
 pub mod rules;
 pub mod scaffold;
-pub mod serve;
 pub mod schema;
+pub mod serve;
 pub mod simulate;
 pub mod watch;

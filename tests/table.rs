@@ -98,9 +98,15 @@ fn settle(url: &str) -> Value {
     for _ in 0..600 {
         let (status, v) = get(url);
         assert_eq!(status, 200, "{v}");
-        let person_turn = v["to_act"]
-            .as_array()
-            .is_some_and(|a| a.iter().any(|s| v["seats"].as_array().unwrap().iter().any(|x| x["name"] == *s && x["plays"] == "person")));
+        let person_turn = v["to_act"].as_array().is_some_and(|a| {
+            a.iter().any(|s| {
+                v["seats"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|x| x["name"] == *s && x["plays"] == "person")
+            })
+        });
         if !v["outcome"].is_null() || !v["failure"].is_null() || person_turn {
             return v;
         }
@@ -115,7 +121,16 @@ fn db_in(dir: &Path) -> String {
 
 fn table_args<'a>(db: &'a str, seats: &'a str, seed: &'a str) -> Vec<&'a str> {
     vec![
-        "table", "the-search", "--seats", seats, "--seed", seed, "--port", "0", "--db", db,
+        "table",
+        "the-search",
+        "--seats",
+        seats,
+        "--seed",
+        seed,
+        "--port",
+        "0",
+        "--db",
+        db,
     ]
 }
 
@@ -124,8 +139,16 @@ fn the_table_prints_links_and_the_api_answers_as_the_issue_says() {
     let dir = tempfile::tempdir().unwrap();
     let db = db_in(dir.path());
     let server = start(&table_args(&db, "criminal=person,police=heuristic", "1"), 2);
-    assert!(server.lines[0].starts_with("criminal http://127.0.0.1:"), "{:?}", server.lines);
-    assert!(server.lines[1].starts_with("spectator http://127.0.0.1:"), "{:?}", server.lines);
+    assert!(
+        server.lines[0].starts_with("criminal http://127.0.0.1:"),
+        "{:?}",
+        server.lines
+    );
+    assert!(
+        server.lines[1].starts_with("spectator http://127.0.0.1:"),
+        "{:?}",
+        server.lines
+    );
     let me = api(&link_of(&server.lines, "criminal"));
     let v = settle(&me);
     for key in ["game", "moves", "to_act", "legal", "view", "log"] {
@@ -177,10 +200,16 @@ fn bad_oversized_and_forged_messages_leave_the_table_as_it_was() {
     let huge = format!(r#"{{"index": 0, "at": {}}}"#, "1".repeat(5000));
     assert!(matches!(post(&me, huge.as_bytes()), 413 | 400));
     // A stale move (the client saw another move count) is refused.
-    let stale = format!(r#"{{"index": 0, "at": {}}}"#, before["moves"].as_u64().unwrap() + 7);
+    let stale = format!(
+        r#"{{"index": 0, "at": {}}}"#,
+        before["moves"].as_u64().unwrap() + 7
+    );
     assert_eq!(post(&me, stale.as_bytes()), 409);
     assert_eq!(post(&spectator, br#"{"index": 0}"#), 403);
-    assert_eq!(post(&me.replace("token=", "token=f"), br#"{"index": 0}"#), 403);
+    assert_eq!(
+        post(&me.replace("token=", "token=f"), br#"{"index": 0}"#),
+        403
+    );
     let after = settle(&me);
     assert_eq!(before, after, "a refused message changed the table");
 }
@@ -249,7 +278,11 @@ fn a_server_killed_with_sigkill_resumes_the_table_and_the_game_replays() {
         .args(["--observer", "criminal"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let replay = String::from_utf8(out.stdout).unwrap();
     let mut rest = replay.as_str();
     for entry in v["log"].as_array().unwrap() {
@@ -277,11 +310,11 @@ fn listen(url: &str, seen: Seen) -> std::thread::JoinHandle<()> {
         rt.block_on(async move {
             use futures_util::StreamExt;
             use tokio_tungstenite::tungstenite::Message;
-            let (mut socket, _) = tokio_tungstenite::connect_async(&ws).await.expect("a socket");
+            let (mut socket, _) = tokio_tungstenite::connect_async(&ws)
+                .await
+                .expect("a socket");
             let idle = std::time::Duration::from_secs(5);
-            while let Ok(Some(Ok(msg))) =
-                tokio::time::timeout(idle, socket.next()).await
-            {
+            while let Ok(Some(Ok(msg))) = tokio::time::timeout(idle, socket.next()).await {
                 if let Message::Text(t) = msg {
                     let done = t.contains("\"outcome\":{");
                     seen.lock().unwrap().push(t.to_string());
@@ -307,11 +340,21 @@ fn forbidden(transcript: &Transcript, observer: Observer) -> Vec<String> {
     let mut out = Vec::new();
     let full = live.view(Observer::Omniscient, None).unwrap();
     let mine = live.view(observer, None).unwrap();
-    for (all, seen) in full["log"].as_array().unwrap().iter().zip(mine["log"].as_array().unwrap()) {
+    for (all, seen) in full["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(mine["log"].as_array().unwrap())
+    {
         if all["action"] != seen["action"] {
             out.push(all["action"].as_str().unwrap().to_string());
         }
-        for (a, b) in all["events"].as_array().unwrap().iter().zip(seen["events"].as_array().unwrap()) {
+        for (a, b) in all["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(seen["events"].as_array().unwrap())
+        {
             if a != b {
                 out.push(a.as_str().unwrap().to_string());
             }
@@ -354,8 +397,13 @@ fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
         .collect();
     // A forged token opens no socket and no view.
     let forged = police.replace("token=", "token=00");
-    let ws = forged.replacen("http://", "ws://", 1).replacen('?', "/ws?", 1);
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let ws = forged
+        .replacen("http://", "ws://", 1)
+        .replacen('?', "/ws?", 1);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     assert!(rt.block_on(tokio_tungstenite::connect_async(&ws)).is_err());
     assert_eq!(get(&forged).0, 403);
     std::thread::sleep(std::time::Duration::from_millis(300));
@@ -372,7 +420,10 @@ fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
             break;
         }
         assert!(views[0]["failure"].is_null());
-        let mover = views.iter().position(|v| !v["legal"].as_array().unwrap().is_empty()).expect("a seat to move");
+        let mover = views
+            .iter()
+            .position(|v| !v["legal"].as_array().unwrap().is_empty())
+            .expect("a seat to move");
         // The other person's view offers no move.
         assert!(views[1 - mover]["legal"].as_array().unwrap().is_empty());
         let (status, body) = http(
@@ -390,14 +441,28 @@ fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
     let transcript: Transcript = toml::from_str(&toml).unwrap();
     assert!(transcript.moves.len() > 10);
     let observers = [Observer::Seat(0), Observer::Seat(1), Observer::Public];
-    for ((observer, s), name) in observers.iter().zip(&seen).zip(["criminal", "police", "spectator"]) {
+    for ((observer, s), name) in
+        observers
+            .iter()
+            .zip(&seen)
+            .zip(["criminal", "police", "spectator"])
+    {
         let got = s.lock().unwrap();
-        assert!(got.iter().filter(|t| t.contains("\"type\":\"view\"")).count() > 5, "{name} got few live views");
+        assert!(
+            got.iter()
+                .filter(|t| t.contains("\"type\":\"view\""))
+                .count()
+                > 5,
+            "{name} got few live views"
+        );
         let secrets = forbidden(&transcript, *observer);
         assert!(!secrets.is_empty() || *observer == Observer::Public);
         for text in got.iter() {
             for secret in &secrets {
-                assert!(!text.contains(secret.as_str()), "the {name} received `{secret}`");
+                assert!(
+                    !text.contains(secret.as_str()),
+                    "the {name} received `{secret}`"
+                );
             }
             // No hand but the seat's own.
             let v: Value = serde_json::from_str(text).unwrap();

@@ -104,17 +104,30 @@ async fn limit(
     if allowed {
         next.run(request).await
     } else {
-        ApiError(429, "too many requests on this connection; wait a moment".into()).into_response()
+        ApiError(
+            429,
+            "too many requests on this connection; wait a moment".into(),
+        )
+        .into_response()
     }
 }
 
 async fn headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let h = response.headers_mut();
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
     // Links hold tokens: never send the address on to another site.
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     if !h.contains_key(header::CACHE_CONTROL) {
         h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
@@ -161,11 +174,7 @@ fn at(params: &HashMap<String, String>) -> Result<Option<usize>, ApiError> {
 }
 
 fn html(body: &'static str) -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        body,
-    )
-        .into_response()
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
 }
 
 async fn home() -> Response {
@@ -203,7 +212,10 @@ async fn games(State(app): State<Arc<App>>) -> Response {
 
 fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiError> {
     if body.len() > MAX_MESSAGE {
-        return Err(ApiError(413, format!("messages are at most {MAX_MESSAGE} bytes")));
+        return Err(ApiError(
+            413,
+            format!("messages are at most {MAX_MESSAGE} bytes"),
+        ));
     }
     serde_json::from_slice(body).map_err(|e| ApiError(400, format!("not a valid message: {e}")))
 }
@@ -294,12 +306,18 @@ async fn transcript(
     let inner = slot.inner.lock().await;
     if inner.live.next() != super::live::Next::Over {
         // The seed and the moves would tell every hidden card.
-        return Err(ApiError(409, "the transcript is given once the game is over".into()));
+        return Err(ApiError(
+            409,
+            "the transcript is given once the game is over".into(),
+        ));
     }
     let text = inner.live.transcript().to_toml();
     Ok((
         [
-            (header::CONTENT_TYPE, "application/toml; charset=utf-8".to_string()),
+            (
+                header::CONTENT_TYPE,
+                "application/toml; charset=utf-8".to_string(),
+            ),
             (
                 header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"{}-{id}.toml\"", slot.game),
@@ -331,7 +349,10 @@ async fn ws(
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     if !same_origin(&headers) {
-        return Err(ApiError(403, "a page of another site cannot open this table".into()));
+        return Err(ApiError(
+            403,
+            "a page of another site cannot open this table".into(),
+        ));
     }
     let (slot, access) = app.open(&id, token(&params))?;
     Ok(upgrade
@@ -370,7 +391,13 @@ async fn send(socket: &mut WebSocket, value: Value) -> bool {
 async fn send_view(socket: &mut WebSocket, slot: &Slot, access: Access, at: Option<usize>) -> bool {
     match slot.view(access, at).await {
         Ok(v) => send(socket, json!({"type": "view", "view": v})).await,
-        Err(e) => send(socket, json!({"type": "error", "status": e.0, "error": e.1})).await,
+        Err(e) => {
+            send(
+                socket,
+                json!({"type": "error", "status": e.0, "error": e.1}),
+            )
+            .await
+        }
     }
 }
 

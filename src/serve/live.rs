@@ -410,8 +410,8 @@ impl<S: State> Live for Typed<S> {
     }
 
     fn rewind(&mut self, len: usize) -> Result<(), String> {
-        let moves: Vec<usize> = self.transcript.moves[..len.min(self.transcript.moves.len())]
-            .to_vec();
+        let moves: Vec<usize> =
+            self.transcript.moves[..len.min(self.transcript.moves.len())].to_vec();
         self.state = self.start.clone();
         self.transcript.moves.clear();
         for log in &mut self.logs {

@@ -323,9 +323,7 @@ impl App {
             tokens,
             created: now(),
         };
-        self.store
-            .create(&stored)
-            .map_err(|e| ApiError(500, e))?;
+        self.store.create(&stored).map_err(|e| ApiError(500, e))?;
         let slot = self.insert(&stored, live);
         let created = Created {
             id: stored.id.clone(),
@@ -546,7 +544,11 @@ fn link_host(host: &str, addr: SocketAddr) -> String {
 
 /// Runs the server until Ctrl-C. With `first`, makes that table and prints one line per
 /// person seat (`SEAT URL`) and `spectator URL`; else prints the address.
-pub fn serve(opts: ServeOptions, first: Option<NewTable>, out: &mut dyn Write) -> Result<(), String> {
+pub fn serve(
+    opts: ServeOptions,
+    first: Option<NewTable>,
+    out: &mut dyn Write,
+) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -554,7 +556,11 @@ pub fn serve(opts: ServeOptions, first: Option<NewTable>, out: &mut dyn Write) -
     runtime.block_on(run(opts, first, out))
 }
 
-async fn run(opts: ServeOptions, first: Option<NewTable>, out: &mut dyn Write) -> Result<(), String> {
+async fn run(
+    opts: ServeOptions,
+    first: Option<NewTable>,
+    out: &mut dyn Write,
+) -> Result<(), String> {
     let (app, notes) = App::new(&opts)?;
     let app = Arc::new(app);
     for note in notes {
@@ -598,8 +604,11 @@ async fn run(opts: ServeOptions, first: Option<NewTable>, out: &mut dyn Write) -
         }
         None => {
             let n = app.tables.read().map(|t| t.len()).unwrap_or(0);
-            writeln!(out, "printplay serve: {base}/ ({n} tables resumed; Ctrl-C stops)")
-                .map_err(io)?;
+            writeln!(
+                out,
+                "printplay serve: {base}/ ({n} tables resumed; Ctrl-C stops)"
+            )
+            .map_err(io)?;
         }
     }
     out.flush().map_err(io)?;

@@ -9,8 +9,14 @@ pub const FORBIDDEN: &str = include_str!("page/forbidden.html");
 /// A script or style by its name, with its content type.
 pub fn asset(name: &str) -> Option<(&'static str, &'static str)> {
     Some(match name {
-        "table.js" => ("text/javascript; charset=utf-8", include_str!("page/table.js")),
-        "home.js" => ("text/javascript; charset=utf-8", include_str!("page/home.js")),
+        "table.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("page/table.js"),
+        ),
+        "home.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("page/home.js"),
+        ),
         "table.css" => ("text/css; charset=utf-8", include_str!("page/table.css")),
         _ => return None,
     })

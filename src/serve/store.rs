@@ -155,7 +155,9 @@ impl Store for Sqlite {
     fn all(&self) -> Result<Vec<StoredTable>, String> {
         let conn = self.conn()?;
         let mut stmt = conn
-            .prepare("SELECT id, data_version, created, transcript FROM tables ORDER BY created, id")
+            .prepare(
+                "SELECT id, data_version, created, transcript FROM tables ORDER BY created, id",
+            )
             .map_err(|e| self.err(e))?;
         let rows = stmt
             .query_map([], |r| {
@@ -228,12 +230,17 @@ mod tests {
         store.create(&table).unwrap();
         store.save_moves("abc", 0, &transcript(vec![3])).unwrap();
         // A second writer that still believes there are no moves is refused.
-        let stale = store.save_moves("abc", 0, &transcript(vec![4])).unwrap_err();
+        let stale = store
+            .save_moves("abc", 0, &transcript(vec![4]))
+            .unwrap_err();
         assert!(stale.contains("1 moves stored"), "{stale}");
         drop(store);
         let again = Sqlite::open(&path).unwrap().all().unwrap();
         assert_eq!(again.len(), 1);
         assert_eq!(again[0].transcript.moves, vec![3]);
-        assert_eq!(again[0].tokens, vec![(None, "ts".into()), (Some(0), "t0".into())]);
+        assert_eq!(
+            again[0].tokens,
+            vec![(None, "ts".into()), (Some(0), "t0".into())]
+        );
     }
 }
