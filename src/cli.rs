@@ -149,6 +149,15 @@ pub enum Command {
     /// Serve one new table: prints `SEAT URL` for each person seat and `spectator URL`,
     /// then serves until Ctrl-C.
     Table(TableArgs),
+    /// Summarise a game's stored tables: results per seat and per person or bot, lengths,
+    /// and how often people chose the heuristic bot's move.
+    Playtests {
+        /// The game's slug.
+        game: String,
+        /// The tables' database (as given to `serve`).
+        #[arg(long, default_value = crate::serve::DEFAULT_DB)]
+        db: PathBuf,
+    },
     /// Add up `simulate --json` files of the shards of one run.
     Merge {
         /// The shard files: files, folders (their .json files) or quoted patterns such as
@@ -474,6 +483,7 @@ pub fn run(cli: Cli) -> Exit {
         Command::Play(args) => play(&cli.data, args),
         Command::Serve(args) => serve(&cli.data, &args, None),
         Command::Table(args) => table(&cli.data, args),
+        Command::Playtests { game, db } => playtests(&cli.data, &game, &db),
         Command::Variants { games } => variants(&cli.data, &games),
         Command::Merge { files, json } => merge(&files, json.as_deref()),
         Command::Analyze(args) => analyze(&cli.data, args),
@@ -862,6 +872,27 @@ fn table(data: &Path, args: TableArgs) -> Exit {
     match req {
         Ok(req) => serve(data, &args.server, Some(req)),
         Err(e) => usage(e),
+    }
+}
+
+fn playtests(data: &Path, slug: &str, db: &Path) -> Exit {
+    use crate::serve::store::Store;
+    let game = match load_one(data, slug) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    if !db.exists() {
+        return usage(format!("{}: no tables stored here yet", db.display()));
+    }
+    let summary = crate::serve::store::Sqlite::open(db)
+        .and_then(|store| store.of_game(slug))
+        .and_then(|tables| crate::serve::playtests::summarise(&game, &tables));
+    match summary {
+        Ok(s) => {
+            print!("{}", s.text());
+            Exit::Ok
+        }
+        Err(e) => run_failed(e),
     }
 }
 

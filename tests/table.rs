@@ -477,3 +477,37 @@ fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
         }
     }
 }
+
+#[test]
+fn playtests_summarise_the_stored_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let server = start(&table_args(&db, "criminal=person,police=heuristic", "3"), 2);
+    let me = api(&link_of(&server.lines, "criminal"));
+    let mut v = settle(&me);
+    let mut mine = 0;
+    while v["outcome"].is_null() {
+        let (status, body) = http(
+            "POST",
+            &with_path(&me, "moves"),
+            format!(r#"{{"index": {}}}"#, choose(&v)).as_bytes(),
+        );
+        assert_eq!(status, 200, "{body}");
+        mine += 1;
+        v = settle(&me);
+    }
+    drop(server);
+    let out = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .args(["playtests", "the-search", "--db", &db])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("the-search: 1 stored sessions, 1 finished"), "{text}");
+    let criminal_won = v["outcome"]["returns"][0].as_f64().unwrap();
+    assert!(text.contains(&format!("criminal: 1 games, won {criminal_won:.1}")), "{text}");
+    assert!(text.contains(&format!("person: 1 games, won {criminal_won:.1}")), "{text}");
+    let moves = v["outcome"]["moves"].as_u64().unwrap();
+    assert!(text.contains(&format!("mean {moves}.0")), "{text}");
+    assert!(text.contains(&format!("people's decisions: {mine},")), "{text}");
+}

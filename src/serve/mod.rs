@@ -10,6 +10,7 @@
 mod http;
 pub mod live;
 mod page;
+pub mod playtests;
 pub mod store;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
