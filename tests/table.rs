@@ -501,13 +501,29 @@ fn playtests_summarise_the_stored_sessions() {
         .args(["playtests", "the-search", "--db", &db])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("the-search: 1 stored sessions, 1 finished"), "{text}");
+    assert!(
+        text.starts_with("the-search: 1 stored sessions, 1 finished"),
+        "{text}"
+    );
     let criminal_won = v["outcome"]["returns"][0].as_f64().unwrap();
-    assert!(text.contains(&format!("criminal: 1 games, won {criminal_won:.1}")), "{text}");
-    assert!(text.contains(&format!("person: 1 games, won {criminal_won:.1}")), "{text}");
+    assert!(
+        text.contains(&format!("criminal: 1 games, won {criminal_won:.1}")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("person: 1 games, won {criminal_won:.1}")),
+        "{text}"
+    );
     let moves = v["outcome"]["moves"].as_u64().unwrap();
     assert!(text.contains(&format!("mean {moves}.0")), "{text}");
-    assert!(text.contains(&format!("people's decisions: {mine},")), "{text}");
+    assert!(
+        text.contains(&format!("people's decisions: {mine},")),
+        "{text}"
+    );
 }

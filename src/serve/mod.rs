@@ -98,6 +98,9 @@ pub(crate) struct App {
     pub(crate) catalog: Value,
     store: Arc<dyn Store>,
     tables: RwLock<HashMap<String, Arc<Slot>>>,
+    /// Bots thinking at once: one per core, so that many tables' bots never starve the
+    /// server of the time it needs to answer the people.
+    thinking: tokio::sync::Semaphore,
 }
 
 /// An error of the API: the status and a sentence.
@@ -215,6 +218,9 @@ impl App {
             games,
             store: Arc::new(store),
             tables: RwLock::new(HashMap::new()),
+            thinking: tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+            ),
         };
         let mut notes = Vec::new();
         for stored in app.store.all()? {
@@ -478,9 +484,15 @@ impl App {
                         return Ok(());
                     };
                     drop(inner);
+                    let permit = self
+                        .thinking
+                        .acquire()
+                        .await
+                        .map_err(|e| ApiError(500, e.to_string()))?;
                     let done = tokio::task::spawn_blocking(move || job.run())
                         .await
                         .map_err(|e| ApiError(500, e.to_string()))?;
+                    drop(permit);
                     let mut inner = slot.inner.lock().await;
                     if let Some(index) = inner.live.bot_done(done) {
                         self.commit(slot, &mut inner, index).await?;
