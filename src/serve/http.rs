@@ -140,6 +140,8 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/", get(home))
         .route("/tables/{id}", get(table_page))
         .route("/assets/{name}", get(asset))
+        // No icon: an empty answer rather than a 404 in every browser's console.
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/api/games", get(games))
         .route("/api/tables", post(create))
         .route("/api/tables/{id}", get(view))
