@@ -89,7 +89,7 @@
     list.replaceChildren();
     for (const entry of view.log) {
       const li = el('li', entry.number === null ? 'chance' : 'move');
-      const said = entry.action.startsWith(entry.by + ':') ? entry.action : entry.by + ': ' + entry.action;
+      const said = entry.action.startsWith(entry.by) ? entry.action : entry.by + ': ' + entry.action;
       const head = entry.number === null ? 'chance: ' + entry.action : entry.number + '. ' + said;
       li.append(el('span', 'what', head));
       for (const e of entry.events) li.append(el('span', 'event', 'chance: ' + e));
