@@ -527,3 +527,67 @@ fn playtests_summarise_the_stored_sessions() {
         "{text}"
     );
 }
+
+#[test]
+fn websockets_from_another_site_are_refused_and_undo_waits_for_every_person() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let server = start(&table_args(&db, "criminal=person,police=person", "6"), 3);
+    let criminal = api(&link_of(&server.lines, "criminal"));
+    let police = api(&link_of(&server.lines, "police"));
+    // The Origin check: a page of another site cannot open the socket; this site can.
+    let ws = criminal
+        .replacen("http://", "ws://", 1)
+        .replacen('?', "/ws?", 1);
+    let host = criminal
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let open = |origin: String| {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut req = ws.as_str().into_client_request().unwrap();
+        req.headers_mut().insert("origin", origin.parse().unwrap());
+        rt.block_on(tokio_tungstenite::connect_async(req)).is_ok()
+    };
+    assert!(!open("http://evil.example".into()));
+    assert!(open(format!("http://{host}")));
+    // Play until each person has decided at least once.
+    let mut v = settle(&criminal);
+    let mut decided = [false, false];
+    while !(decided[0] && decided[1]) {
+        let (seat, url) = if v["legal"].as_array().unwrap().is_empty() {
+            (1, &police)
+        } else {
+            (0, &criminal)
+        };
+        let view = settle(url);
+        let (status, body) = http(
+            "POST",
+            &with_path(url, "moves"),
+            format!(r#"{{"index": {}}}"#, choose(&view)).as_bytes(),
+        );
+        assert_eq!(status, 200, "{body}");
+        decided[seat] = true;
+        v = settle(&criminal);
+    }
+    let before = settle(&police)["length"].as_u64().unwrap();
+    // One person asks: nothing is taken back until the other agrees.
+    let (status, body) = http("POST", &with_path(&police, "undo"), b"{}");
+    assert_eq!(status, 200, "{body}");
+    let asked = settle(&criminal);
+    assert_eq!(asked["length"].as_u64().unwrap(), before);
+    assert_eq!(asked["undo"]["waiting"], serde_json::json!(["criminal"]));
+    let (status, body) = http("POST", &with_path(&criminal, "undo"), b"{}");
+    assert_eq!(status, 200, "{body}");
+    let back = settle(&police);
+    assert!(back["length"].as_u64().unwrap() < before, "{back}");
+    assert!(back["undo"].is_null());
+    assert_eq!(back["to_act"], serde_json::json!(["police"]));
+    assert!(!back["legal"].as_array().unwrap().is_empty());
+}
