@@ -167,6 +167,21 @@ pub enum Command {
     },
     /// Play a game in the terminal against the bots (or every seat yourself).
     Play(PlayArgs),
+    /// Serve rules-enforced tables in the browser: a home page that lists the games and
+    /// makes tables; players join by link, bots take the other seats (Ctrl-C stops).
+    Serve(ServeArgs),
+    /// Serve one new table: prints `SEAT URL` for each person seat and `spectator URL`,
+    /// then serves until Ctrl-C.
+    Table(TableArgs),
+    /// Summarise a game's stored tables: results per seat and per person or bot, lengths,
+    /// and how often people chose the heuristic bot's move.
+    Playtests {
+        /// The game's slug.
+        game: String,
+        /// The tables' database (as given to `serve`).
+        #[arg(long, default_value = crate::serve::DEFAULT_DB)]
+        db: PathBuf,
+    },
     /// Add up `simulate --json` files of the shards of one run.
     Merge {
         /// The shard files: files, folders (their .json files) or quoted patterns such as
@@ -339,6 +354,43 @@ pub struct PlayArgs {
     pub resume: Option<PathBuf>,
 }
 
+/// Options of `printplay serve` (and the server of `printplay table`).
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The address to listen on; 0.0.0.0 opens the server to the network (it says what that
+    /// exposes).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// The port (0: any free port, printed).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Where tables are kept (SQLite); every move is stored before it is acknowledged.
+    #[arg(long, default_value = crate::serve::DEFAULT_DB)]
+    pub db: PathBuf,
+}
+
+/// Options of `printplay table`.
+#[derive(Debug, clap::Args)]
+pub struct TableArgs {
+    /// The game's slug.
+    pub game: String,
+    /// Who plays each seat, NAME=person|BOT (a seat's name or number from 1), comma-separated;
+    /// seats not named are persons. Bots: random, heuristic, mcts[:N...].
+    #[arg(long, value_delimiter = ',', value_name = "NAME=WHO")]
+    pub seats: Vec<String>,
+    /// The game's seed (default: drawn at random).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Seats (default: the game's smallest count).
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// A rule variant, NAME=VALUE (repeatable).
+    #[arg(long = "variant")]
+    pub variants: Vec<String>,
+    #[command(flatten)]
+    pub server: ServeArgs,
+}
+
 /// Options of `printplay build`.
 #[derive(Debug, clap::Args)]
 pub struct BuildArgs {
@@ -460,6 +512,9 @@ pub fn run(cli: Cli) -> Exit {
             None => replay(&cli.data, args),
         },
         Command::Play(args) => play(&cli.data, args),
+        Command::Serve(args) => serve(&cli.data, &args, None),
+        Command::Table(args) => table(&cli.data, args),
+        Command::Playtests { game, db } => playtests(&cli.data, &game, &db),
         Command::Variants { games } => variants(&cli.data, &games),
         Command::Merge { files, json } => merge(&files, json.as_deref()),
         Command::Analyze(args) => analyze(&cli.data, args),
@@ -824,6 +879,91 @@ fn new_play(game: &Game, args: &PlayArgs) -> Result<crate::play::PlayOptions, St
     };
     let sim = sim_options(&run)?;
     crate::play::PlayOptions::new_game(game, seed, sim.players, seat, &args.bots, sim.variants)
+}
+
+fn serve(data: &Path, args: &ServeArgs, first: Option<crate::serve::NewTable>) -> Exit {
+    let opts = crate::serve::ServeOptions {
+        data: data.to_path_buf(),
+        host: args.host.clone(),
+        port: args.port,
+        db: args.db.clone(),
+    };
+    match crate::serve::serve(opts, first, &mut Stdout) {
+        Ok(()) => Exit::Ok,
+        Err(e) => usage(e),
+    }
+}
+
+fn table(data: &Path, args: TableArgs) -> Exit {
+    let game = match load_one(data, &args.game) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let req = table_request(&game, &args);
+    match req {
+        Ok(req) => serve(data, &args.server, Some(req)),
+        Err(e) => usage(e),
+    }
+}
+
+fn playtests(data: &Path, slug: &str, db: &Path) -> Exit {
+    use crate::serve::store::Store;
+    let game = match load_one(data, slug) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    if !db.exists() {
+        return usage(format!("{}: no tables stored here yet", db.display()));
+    }
+    let summary = crate::serve::store::Sqlite::open(db)
+        .and_then(|store| store.of_game(slug))
+        .and_then(|tables| crate::serve::playtests::summarise(&game, &tables));
+    match summary {
+        Ok(s) => {
+            print!("{}", s.text());
+            Exit::Ok
+        }
+        Err(e) => run_failed(e),
+    }
+}
+
+/// `printplay table`'s flags as a table to make: `--seats` by seat name or number.
+fn table_request(game: &Game, args: &TableArgs) -> Result<crate::serve::NewTable, String> {
+    if args.players == Some(0) {
+        return Err("--players takes a number of seats from 1".into());
+    }
+    let (names, min, _) = crate::serve::live::seating(game, args.players.unwrap_or(0))?;
+    let players = args.players.unwrap_or(min);
+    let mut seats = vec![crate::play::PERSON.to_string(); players];
+    for pair in &args.seats {
+        let (seat, who) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("--seats takes NAME=person or NAME=BOT, not `{pair}`"))?;
+        let seat = seat.trim();
+        let index = names
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(seat))
+            .or_else(|| {
+                seat.parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=players).contains(n))
+                    .map(|n| n - 1)
+            })
+            .ok_or_else(|| {
+                format!(
+                    "--seats: no seat `{seat}` (the seats: {}, or numbers 1 to {players})",
+                    names.join(", ")
+                )
+            })?;
+        seats[index] = who.trim().to_string();
+    }
+    Ok(crate::serve::NewTable {
+        game: game.slug.clone(),
+        players,
+        seats,
+        seed: args.seed,
+        variants: parse_variants(&args.variants)?,
+    })
 }
 
 /// A run that stopped: a game script's error is a data problem (exit 1), anything else a

@@ -18,5 +18,6 @@ pub mod render;
 pub mod rules;
 pub mod scaffold;
 pub mod schema;
+pub mod serve;
 pub mod simulate;
 pub mod watch;

@@ -1,0 +1,192 @@
+//! Load on `printplay serve`: many tables of The Search at once, each with one scripted person
+//! (a WebSocket client here) and the heuristic bot on the server. Reports the person's move
+//! round trip (sent to the first view that shows it: bot thinking is not in it) at p50 and
+//! p99, the server's memory per table, and checks that no move was lost or doubled.
+//!
+//! It starts its own server on 127.0.0.1 (a free port, a fresh database), talks only to it,
+//! is bounded in tables, moves and time, and stops it when done.
+//! `TABLES` and `MOVES` (person moves per table) set the size; defaults 200 and 20.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::Value;
+use tokio_tungstenite::tungstenite::Message;
+
+fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn post(host: &str, path: &str, body: &str) -> Value {
+    let mut s = TcpStream::connect(host).expect("the server");
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    serde_json::from_str(body).unwrap_or(Value::Null)
+}
+
+fn rss_kb(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// One scripted person: plays up to `moves` moves, returns each round trip and the moves
+/// it had acknowledged.
+async fn person(url: String, moves: usize) -> (Vec<Duration>, usize, String) {
+    let (mut socket, _) = tokio_tungstenite::connect_async(&url)
+        .await
+        .expect("a socket");
+    let mut times = Vec::new();
+    let mut sent: Option<(u64, Instant)> = None;
+    let mut played = 0;
+    while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(30), socket.next()).await
+    {
+        let Message::Text(text) = msg else { continue };
+        let v: Value = serde_json::from_str(&text).unwrap();
+        if v["type"] == "error" {
+            panic!("the server refused a move: {v}");
+        }
+        let v = &v["view"];
+        let at = v["moves"].as_u64().unwrap();
+        if let Some((before, t)) = sent
+            && at > before
+        {
+            times.push(t.elapsed());
+            played += 1;
+            sent = None;
+        }
+        if !v["outcome"].is_null() || played >= moves {
+            break;
+        }
+        let legal = v["legal"].as_array().unwrap();
+        if sent.is_none() && !legal.is_empty() {
+            let index = (at as usize * 7 + 3) % legal.len();
+            let m = format!(r#"{{"type":"move","index":{index},"at":{at}}}"#);
+            sent = Some((at, Instant::now()));
+            socket.send(Message::Text(m.into())).await.unwrap();
+        }
+    }
+    let _ = socket.close(None).await;
+    (times, played, url)
+}
+
+fn main() {
+    let tables = env_or("TABLES", 200);
+    let moves = env_or("MOVES", 20);
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tables.sqlite");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .args(["serve", "--port", "0", "--db"])
+        .arg(&db)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut line = String::new();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    out.read_line(&mut line).unwrap();
+    let base = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .expect("the address")
+        .trim_end_matches('/')
+        .to_string();
+    let host = base.trim_start_matches("http://").to_string();
+    std::thread::sleep(Duration::from_millis(200));
+    let empty = rss_kb(child.id());
+    let links: Vec<String> = (0..tables)
+        .map(|i| {
+            let body =
+                format!(r#"{{"game":"the-search","seats":["person","heuristic"],"seed":{i}}}"#);
+            let made = post(&host, "/api/tables", &body);
+            let link = made["seats"][0]["link"]
+                .as_str()
+                .expect("a link")
+                .to_string();
+            format!(
+                "ws://{host}{}",
+                link.replacen("/tables/", "/api/tables/", 1)
+                    .replacen('?', "/ws?", 1)
+            )
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let full = rss_kb(child.id());
+    let started = Instant::now();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let results = rt.block_on(async {
+        let tasks: Vec<_> = links
+            .iter()
+            .map(|u| tokio::spawn(person(u.clone(), moves)))
+            .collect();
+        let mut results = Vec::new();
+        for t in tasks {
+            results.push(t.await.unwrap());
+        }
+        results
+    });
+    let elapsed = started.elapsed();
+    let played_rss = rss_kb(child.id());
+    // No move lost or doubled: each table holds exactly the moves its person had answered.
+    let mut lost = 0;
+    for (_, played, url) in &results {
+        let api = url.replacen("ws://", "", 1).replacen("/ws?", "?", 1);
+        let (h, path) = api.split_at(api.find('/').unwrap());
+        let mut s = TcpStream::connect(h).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: {h}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        let v: Value = serde_json::from_str(text.split_once("\r\n\r\n").unwrap().1).unwrap();
+        let mine = v["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["by"] == "criminal")
+            .count();
+        if mine != *played {
+            lost += 1;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut times: Vec<Duration> = results.iter().flat_map(|r| r.0.iter().copied()).collect();
+    times.sort();
+    let pick = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
+    println!(
+        "{tables} tables, {} person moves in {:.1} s: round trip p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        times.len(),
+        elapsed.as_secs_f64(),
+        pick(0.5).as_secs_f64() * 1e3,
+        pick(0.99).as_secs_f64() * 1e3,
+        times.last().unwrap().as_secs_f64() * 1e3
+    );
+    println!(
+        "server memory: {empty} KB empty, {full} KB with {tables} new tables ({} KB per table), {played_rss} KB after the moves ({} KB per table)",
+        (full.saturating_sub(empty)) / tables as u64,
+        (played_rss.saturating_sub(empty)) / tables as u64
+    );
+    println!("tables whose stored moves differ from the acknowledged ones: {lost}");
+    assert_eq!(lost, 0, "a move was lost or doubled");
+}

@@ -1,0 +1,462 @@
+//! The server's routes: the pages, the JSON API and the WebSocket.
+//!
+//! - `GET /` the home page; `GET /tables/ID?token=T` a table's page (the same page for every
+//!   seat; its script asks the API with the token in the address);
+//! - `GET /api/games`; `POST /api/tables` makes a table and answers its links;
+//! - `GET /api/tables/ID?token=T[&at=K]` the view of the token's seat (or the spectator's),
+//!   `at`: after the first K entries of the move list (time travel);
+//! - `POST /api/tables/ID/moves?token=T` `{"index": I, "at": N}` plays a legal move;
+//! - `POST /api/tables/ID/undo?token=T` `{"decline": false}` proposes or agrees to an undo;
+//! - `GET /api/tables/ID/transcript?token=T` the transcript once the game is over;
+//! - `GET /api/tables/ID/ws?token=T` live views; sends `{"type": "move", ...}` as the POST.
+//!
+//! Unknown tables and tokens get 403; messages over [`MAX_MESSAGE`] bytes or not in the form
+//! above get an error and change nothing; each connection may send [`RATE_PER_SECOND`]
+//! requests a second (bursts of [`RATE_BURST`]).
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{ApiError, App, NewTable, Slot, page};
+use crate::serve::store::Access;
+
+/// The largest message a client may send (a move is a few bytes).
+pub const MAX_MESSAGE: usize = 1024;
+/// Requests a connection may make each second, on average.
+pub const RATE_PER_SECOND: f64 = 20.0;
+/// Requests a connection may make at once.
+pub const RATE_BURST: f64 = 40.0;
+
+/// The page's policy: only the server's own scripts, styles, images and connections.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
+                       connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.0).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        (status, axum::Json(json!({"error": self.1}))).into_response()
+    }
+}
+
+/// A token bucket.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Bucket {
+    tokens: f64,
+    last: Instant,
+}
+
+impl Bucket {
+    pub(crate) fn new() -> Bucket {
+        Bucket {
+            tokens: RATE_BURST,
+            last: Instant::now(),
+        }
+    }
+
+    /// Takes one request's worth; false when the connection is over its rate.
+    pub(crate) fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let secs = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + secs * RATE_PER_SECOND).min(RATE_BURST);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Buckets per connection (the client's address and port).
+#[derive(Default)]
+struct Limiter(Mutex<HashMap<SocketAddr, Bucket>>);
+
+async fn limit(
+    State(limiter): State<Arc<Limiter>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let allowed = match limiter.0.lock() {
+        Ok(mut map) => {
+            if map.len() > 10_000 {
+                let now = Instant::now();
+                map.retain(|_, b| now.duration_since(b.last).as_secs() < 60);
+            }
+            map.entry(peer).or_insert_with(Bucket::new).allow()
+        }
+        Err(_) => true,
+    };
+    if allowed {
+        next.run(request).await
+    } else {
+        ApiError(
+            429,
+            "too many requests on this connection; wait a moment".into(),
+        )
+        .into_response()
+    }
+}
+
+async fn headers(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    // Links hold tokens: never send the address on to another site.
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    if !h.contains_key(header::CACHE_CONTROL) {
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
+}
+
+pub(crate) fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(home))
+        .route("/tables/{id}", get(table_page))
+        .route("/assets/{name}", get(asset))
+        // No icon: an empty answer rather than a 404 in every browser's console.
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
+        .route("/api/games", get(games))
+        .route("/api/tables", post(create))
+        .route("/api/tables/{id}", get(view))
+        .route("/api/tables/{id}/moves", post(moves))
+        .route("/api/tables/{id}/undo", post(undo))
+        .route("/api/tables/{id}/transcript", get(transcript))
+        .route("/api/tables/{id}/ws", get(ws))
+        .fallback(|| async { ApiError(404, "no such page".into()) })
+        .layer(DefaultBodyLimit::max(MAX_MESSAGE))
+        .layer(middleware::from_fn_with_state(
+            Arc::new(Limiter::default()),
+            limit,
+        ))
+        .layer(middleware::from_fn(headers))
+        .with_state(app)
+}
+
+type Params = Query<HashMap<String, String>>;
+
+fn token(params: &HashMap<String, String>) -> &str {
+    params.get("token").map_or("", String::as_str)
+}
+
+fn at(params: &HashMap<String, String>) -> Result<Option<usize>, ApiError> {
+    params
+        .get("at")
+        .map(|a| {
+            a.parse::<usize>()
+                .map_err(|_| ApiError(400, format!("`at` is a move count, not `{a}`")))
+        })
+        .transpose()
+}
+
+fn html(body: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
+}
+
+async fn home() -> Response {
+    html(page::HOME)
+}
+
+async fn table_page(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(params): Params,
+) -> Response {
+    match app.open(&id, token(&params)) {
+        Ok(_) => html(page::TABLE),
+        Err(_) => (StatusCode::FORBIDDEN, html(page::FORBIDDEN)).into_response(),
+    }
+}
+
+async fn asset(Path(name): Path<String>) -> Response {
+    match page::asset(&name) {
+        Some((kind, body)) => (
+            [
+                (header::CONTENT_TYPE, kind),
+                (header::CACHE_CONTROL, "public, max-age=3600"),
+            ],
+            body,
+        )
+            .into_response(),
+        None => ApiError(404, "no such file".into()).into_response(),
+    }
+}
+
+async fn games(State(app): State<Arc<App>>) -> Response {
+    axum::Json(app.catalog.clone()).into_response()
+}
+
+fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiError> {
+    if body.len() > MAX_MESSAGE {
+        return Err(ApiError(
+            413,
+            format!("messages are at most {MAX_MESSAGE} bytes"),
+        ));
+    }
+    serde_json::from_slice(body).map_err(|e| ApiError(400, format!("not a valid message: {e}")))
+}
+
+async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, ApiError> {
+    let req: NewTable = parse(&body)?;
+    let app2 = app.clone();
+    let (created, slot) = tokio::task::spawn_blocking(move || app2.create(req))
+        .await
+        .map_err(|e| ApiError(500, e.to_string()))??;
+    app.drive(slot).await;
+    let link = |t: &str| format!("/tables/{}?token={t}", created.id);
+    Ok(axum::Json(json!({
+        "id": created.id,
+        "seats": created.seats.iter().map(|(n, t)| json!({"seat": n, "link": link(t)})).collect::<Vec<_>>(),
+        "spectator": link(&created.spectator),
+    }))
+    .into_response())
+}
+
+async fn view(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
+    let (slot, access) = app.open(&id, token(&params))?;
+    let view = slot.view(access, at(&params)?).await?;
+    Ok(axum::Json(view).into_response())
+}
+
+/// A move as the POST and the WebSocket send it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    index: usize,
+    /// The move count the client saw; refused if the table has moved on since.
+    #[serde(default)]
+    at: Option<usize>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UndoRequest {
+    #[serde(default)]
+    decline: bool,
+}
+
+fn seat_of(access: Access) -> Result<usize, ApiError> {
+    access.ok_or_else(|| ApiError(403, "a spectator cannot move".into()))
+}
+
+async fn moves(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(params): Params,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let (slot, access) = app.open(&id, token(&params))?;
+    let seat = seat_of(access)?;
+    let req: MoveRequest = parse(&body)?;
+    app.person_move(&slot, seat, req.index, req.at).await?;
+    Ok(axum::Json(slot.view(access, None).await?).into_response())
+}
+
+async fn undo(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(params): Params,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let (slot, access) = app.open(&id, token(&params))?;
+    let seat = seat_of(access)?;
+    let req: UndoRequest = if body.is_empty() {
+        UndoRequest::default()
+    } else {
+        parse(&body)?
+    };
+    app.undo(&slot, seat, req.decline).await?;
+    Ok(axum::Json(slot.view(access, None).await?).into_response())
+}
+
+async fn transcript(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
+    let (slot, _) = app.open(&id, token(&params))?;
+    let inner = slot.inner.lock().await;
+    if inner.live.next() != super::live::Next::Over {
+        // The seed and the moves would tell every hidden card.
+        return Err(ApiError(
+            409,
+            "the transcript is given once the game is over".into(),
+        ));
+    }
+    let text = inner.live.transcript().to_toml();
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/toml; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{}-{id}.toml\"", slot.game),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// Whether a WebSocket's `Origin` (sent by every browser) is this server: a page of another
+/// site cannot open one. Clients without an `Origin` are not browsers and pass.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    match (origin.to_str().ok(), host) {
+        (Some(o), Some(h)) => o == format!("http://{h}") || o == format!("https://{h}"),
+        _ => false,
+    }
+}
+
+async fn ws(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(params): Params,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    if !same_origin(&headers) {
+        return Err(ApiError(
+            403,
+            "a page of another site cannot open this table".into(),
+        ));
+    }
+    let (slot, access) = app.open(&id, token(&params))?;
+    Ok(upgrade
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| live_socket(app, slot, access, socket)))
+}
+
+/// What a WebSocket client may send.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum Incoming {
+    Move {
+        index: usize,
+        #[serde(default)]
+        at: Option<usize>,
+    },
+    Undo {
+        #[serde(default)]
+        decline: bool,
+    },
+    /// The view now, or after `at` entries (time travel).
+    View {
+        #[serde(default)]
+        at: Option<usize>,
+    },
+}
+
+async fn send(socket: &mut WebSocket, value: Value) -> bool {
+    socket
+        .send(Message::Text(value.to_string().into()))
+        .await
+        .is_ok()
+}
+
+async fn send_view(socket: &mut WebSocket, slot: &Slot, access: Access, at: Option<usize>) -> bool {
+    match slot.view(access, at).await {
+        Ok(v) => send(socket, json!({"type": "view", "view": v})).await,
+        Err(e) => {
+            send(
+                socket,
+                json!({"type": "error", "status": e.0, "error": e.1}),
+            )
+            .await
+        }
+    }
+}
+
+async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket: WebSocket) {
+    let mut changed = slot.changed.subscribe();
+    let mut bucket = Bucket::new();
+    if !send_view(&mut socket, &slot, access, None).await {
+        return;
+    }
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Binary(_))) => {
+                        let e = json!({"type": "error", "status": 400, "error": "send JSON text"});
+                        if !send(&mut socket, e).await { return; }
+                        continue;
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
+                };
+                if !bucket.allow() {
+                    let e = json!({"type": "error", "status": 429, "error": "too many messages; wait a moment"});
+                    if !send(&mut socket, e).await { return; }
+                    continue;
+                }
+                let result = match parse::<Incoming>(text.as_bytes()) {
+                    Err(e) => Err(e),
+                    Ok(Incoming::View { at }) => {
+                        if !send_view(&mut socket, &slot, access, at).await { return; }
+                        Ok(())
+                    }
+                    Ok(Incoming::Move { index, at }) => match seat_of(access) {
+                        Ok(seat) => app.person_move(&slot, seat, index, at).await,
+                        Err(e) => Err(e),
+                    },
+                    Ok(Incoming::Undo { decline }) => match seat_of(access) {
+                        Ok(seat) => app.undo(&slot, seat, decline).await,
+                        Err(e) => Err(e),
+                    },
+                };
+                if let Err(e) = result {
+                    let e = json!({"type": "error", "status": e.0, "error": e.1});
+                    if !send(&mut socket, e).await { return; }
+                }
+            }
+            note = changed.recv() => {
+                match note {
+                    Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        // Several changes may have come at once: one view of the latest.
+                        while changed.try_recv().is_ok() {}
+                        if !send_view(&mut socket, &slot, access, None).await { return; }
+                    }
+                    Err(_) => return,
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,456 @@
+//! One table's game behind a small object-safe interface, [`Live`], so that the server, the
+//! storage and the page never see an engine's types. A game with an engine is a [`Typed`]
+//! over its [`State`], built through the same [`with_engine`] dispatch as `simulate`; a table
+//! of another kind (the free table of a game without an engine) is one more `Live`.
+//!
+//! Moves are indices into the list of legal moves (or chance outcomes) at that point, as in
+//! the transcript `printplay play --save` writes, and the random streams are `play`'s: setup
+//! from the seed's stream 0, the `k`-th entry of the move list from stream `k + 1`. A table
+//! is therefore the same game as `printplay play --resume` and `printplay replay --moves` of
+//! its transcript. Everything shown to a seat goes through [`crate::engine::view`].
+
+use std::any::Any;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::engine::view::{self, Observer};
+use crate::engine::{Bot, Config, Engine, Player, State, Turn};
+use crate::model::Game;
+use crate::play::{PERSON, Transcript};
+use crate::simulate::{EngineTask, check_choices, game_rng, make_bot, seat_names, with_engine};
+
+/// Who is to act at a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
+    /// A seat a person plays.
+    Person(Player),
+    /// A seat a bot plays.
+    Bot(Player),
+    /// A random event, decided by the server.
+    Chance,
+    /// The game is over (or an engine failed).
+    Over,
+}
+
+/// A bot's decision, to be taken off the table and worked out on a blocking thread.
+pub struct BotJob(Box<dyn FnOnce() -> BotDone + Send>);
+
+impl BotJob {
+    /// Thinks (may take long: run it where it stalls nothing).
+    pub fn run(self) -> BotDone {
+        (self.0)()
+    }
+}
+
+/// A bot's decision, with the bot to hand back to the table.
+pub struct BotDone {
+    /// The move count the decision was made at; stale if the table moved on (an undo).
+    pub at: usize,
+    pub seat: Player,
+    pub index: Result<usize, String>,
+    bot: Box<dyn Any + Send>,
+}
+
+/// A seat's move as that seat may know it, for the log.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LogEntry {
+    /// The move's number from 1; `null` for a chance outcome.
+    pub number: Option<u32>,
+    /// The seat's name, or `chance`.
+    pub by: String,
+    pub action: String,
+    pub events: Vec<String>,
+}
+
+/// A seat's result once the game is over.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    pub ending: String,
+    /// Each seat's result (1 a win, 0 a loss, shares for ties), in seat order.
+    pub returns: Vec<f64>,
+    pub points: Option<Vec<i64>>,
+    pub moves: u32,
+}
+
+/// One table's game, whatever plays it.
+pub trait Live: Send {
+    /// The game as played so far: the stored format.
+    fn transcript(&self) -> &Transcript;
+    /// The seats' names (`criminal`, `police`; colours; `player N`).
+    fn seat_names(&self) -> &[String];
+    fn next(&self) -> Next;
+    /// The moves open to a person at `seat` now, in words (empty when it is not to act).
+    fn legal(&self, seat: Player) -> Vec<String>;
+    /// Plays the choice `index` at this point (a move, a chance outcome, a bot's choice),
+    /// after checking that it is one of the choices open; the transcript grows by one.
+    fn play(&mut self, index: usize) -> Result<(), String>;
+    /// The chance outcome the seed decides at this point, as an index.
+    fn chance_index(&self) -> Result<usize, String>;
+    /// At a bot's turn: its decision to work out elsewhere (the bot leaves the table until
+    /// [`Live::bot_done`] hands it back).
+    fn bot_job(&mut self) -> Option<BotJob>;
+    /// Takes the bot back; the decision's index if it is still for this point of the game.
+    fn bot_done(&mut self, done: BotDone) -> Option<usize>;
+    /// The table as `observer` sees it after the first `at` entries of the transcript
+    /// (`None`: now), with the log of those entries as the observer knows them and, for the
+    /// seat to act now, its legal moves.
+    fn view(&self, observer: Observer, at: Option<usize>) -> Result<Value, String>;
+    /// Goes back to the first `len` entries of the transcript.
+    fn rewind(&mut self, len: usize) -> Result<(), String>;
+    /// Where in the transcript `seat` made a decision.
+    fn decisions(&self, seat: Player) -> Vec<usize>;
+    /// The result, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The error that stopped an engine, if any.
+    fn failure(&self) -> Option<String>;
+}
+
+/// Opens a table: the engine the game names, set up from the transcript's seed, variants and
+/// seats, with its moves replayed (and checked).
+pub fn open(game: &Game, transcript: Transcript) -> Result<Box<dyn Live>, String> {
+    struct Open(Transcript);
+    impl EngineTask for Open {
+        type Output = Box<dyn Live>;
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Box<dyn Live>, String> {
+            Ok(Box::new(Typed::new(&engine, game, self.0)?))
+        }
+    }
+    with_engine(game, Open(transcript))
+}
+
+/// The seat names and seat count range of a game's engine, for forms and `--seats`.
+pub fn seating(game: &Game, players: usize) -> Result<(Vec<String>, usize, usize), String> {
+    struct Seating(usize);
+    impl EngineTask for Seating {
+        type Output = (Vec<String>, usize, usize);
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Self::Output, String> {
+            let range = engine.player_counts();
+            let players = if self.0 == 0 { *range.start() } else { self.0 };
+            Ok((
+                seat_names(&engine, game, players),
+                *range.start(),
+                *range.end(),
+            ))
+        }
+    }
+    with_engine(game, Seating(players))
+}
+
+/// A game with an engine.
+struct Typed<S: State> {
+    transcript: Transcript,
+    names: Vec<String>,
+    /// The game after setup: time travel and undo start from it.
+    start: S,
+    state: S,
+    /// Each seat's bot; `None` for a person, and for a bot while it thinks.
+    bots: Vec<Option<Box<dyn Bot<S>>>>,
+    person: Vec<bool>,
+    /// The log as each seat knows it, then as every seat knows it (the spectator), then as
+    /// an onlooker who sees every hand (never sent to a client; for `playtests` and tests).
+    logs: Vec<Vec<LogEntry>>,
+}
+
+fn config(t: &Transcript) -> Config {
+    Config {
+        players: t.players,
+        variants: t.variants.clone(),
+    }
+}
+
+fn choices<S: State>(state: &S) -> Vec<S::Action> {
+    match state.turn() {
+        Turn::Terminal => Vec::new(),
+        Turn::Chance => state.chance_outcomes().into_iter().map(|o| o.0).collect(),
+        Turn::Player(_) => state.legal_actions(),
+    }
+}
+
+impl<S: State> Typed<S> {
+    fn new<E: Engine<State = S>>(engine: &E, game: &Game, t: Transcript) -> Result<Self, String> {
+        let range = engine.player_counts();
+        if !range.contains(&t.players) {
+            return Err(format!(
+                "{} takes {}-{} players, not {}",
+                game.slug,
+                range.start(),
+                range.end(),
+                t.players
+            ));
+        }
+        if t.seats.len() != t.players {
+            return Err(format!(
+                "{} seats named for {} players",
+                t.seats.len(),
+                t.players
+            ));
+        }
+        check_choices(game, engine.variants(), &t.variants)?;
+        let bots = t
+            .seats
+            .iter()
+            .map(|s| {
+                if s == PERSON {
+                    Ok(None)
+                } else {
+                    make_bot(engine, s).map(Some)
+                }
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let start = engine.new_game(&config(&t), &mut game_rng(t.seed, 0))?;
+        if let Some(e) = start.failure() {
+            return Err(e);
+        }
+        let moves = t.moves.clone();
+        let mut table = Typed {
+            names: seat_names(engine, game, t.players),
+            person: t.seats.iter().map(|s| s == PERSON).collect(),
+            logs: vec![Vec::new(); t.players + 2],
+            state: start.clone(),
+            start,
+            bots,
+            transcript: Transcript {
+                moves: Vec::new(),
+                ..t
+            },
+        };
+        for index in moves {
+            table.play(index)?;
+        }
+        Ok(table)
+    }
+
+    fn observers(&self) -> impl Iterator<Item = Observer> + use<S> {
+        let n = self.names.len();
+        (0..n + 2).map(move |i| match i {
+            i if i < n => Observer::Seat(i),
+            i if i == n => Observer::Public,
+            _ => Observer::Omniscient,
+        })
+    }
+
+    fn log_index(&self, observer: Observer) -> Result<usize, String> {
+        match observer {
+            Observer::Seat(s) if s < self.names.len() => Ok(s),
+            Observer::Public => Ok(self.names.len()),
+            Observer::Omniscient => Ok(self.names.len() + 1),
+            Observer::Seat(_) => Err("no such seat".into()),
+        }
+    }
+
+    /// The state after the first `len` entries.
+    fn state_at(&self, len: usize) -> Result<S, String> {
+        let mut state = self.start.clone();
+        for (k, &index) in self.transcript.moves[..len].iter().enumerate() {
+            let action = *choices(&state)
+                .get(index)
+                .ok_or_else(|| format!("entry {} of the transcript is out of range", k + 1))?;
+            state.apply(action);
+        }
+        Ok(state)
+    }
+
+    fn hand_json(&self, state: &S, observer: Observer) -> Value {
+        let table = view::table(state, observer);
+        let hands: Vec<Value> = table
+            .hands
+            .into_iter()
+            .zip(table.hands_data)
+            .map(|((seat, text), (_, data))| {
+                json!({"seat": seat, "name": self.names[seat], "text": text, "data": data})
+            })
+            .collect();
+        json!({"public": table.public, "public_data": table.public_data, "hands": hands})
+    }
+}
+
+impl<S: State> Live for Typed<S> {
+    fn transcript(&self) -> &Transcript {
+        &self.transcript
+    }
+
+    fn seat_names(&self) -> &[String] {
+        &self.names
+    }
+
+    fn next(&self) -> Next {
+        if self.state.failure().is_some() {
+            return Next::Over;
+        }
+        match self.state.turn() {
+            Turn::Terminal => Next::Over,
+            Turn::Chance => Next::Chance,
+            Turn::Player(p) if self.person.get(p) == Some(&true) => Next::Person(p),
+            Turn::Player(p) => Next::Bot(p),
+        }
+    }
+
+    fn legal(&self, seat: Player) -> Vec<String> {
+        match self.next() {
+            Next::Person(p) if p == seat => view::choices(&self.state, seat),
+            _ => Vec::new(),
+        }
+    }
+
+    fn play(&mut self, index: usize) -> Result<(), String> {
+        let k = self.transcript.moves.len();
+        let action = *choices(&self.state).get(index).ok_or_else(|| {
+            format!(
+                "entry {} of the moves is choice {index}, which is not open there",
+                k + 1
+            )
+        })?;
+        let before = self.state.clone();
+        self.state.apply(action);
+        self.transcript.moves.push(index);
+        let by = match before.turn() {
+            Turn::Player(p) => self.names[p].clone(),
+            _ => "chance".to_string(),
+        };
+        let observers: Vec<Observer> = self.observers().collect();
+        for (log, observer) in self.logs.iter_mut().zip(observers) {
+            let seen = view::seen(&before, action, &self.state, observer);
+            log.push(LogEntry {
+                number: seen.number,
+                by: by.clone(),
+                action: seen.action,
+                events: seen.events,
+            });
+        }
+        Ok(())
+    }
+
+    fn chance_index(&self) -> Result<usize, String> {
+        let k = self.transcript.moves.len();
+        let mut rng = game_rng(self.transcript.seed, k as u64 + 1);
+        let action = self.state.sample_chance(&mut rng);
+        choices(&self.state)
+            .iter()
+            .position(|&a| a == action)
+            .ok_or_else(|| "the engine drew a chance outcome it does not list".to_string())
+    }
+
+    fn bot_job(&mut self) -> Option<BotJob> {
+        let Next::Bot(seat) = self.next() else {
+            return None;
+        };
+        let mut bot = self.bots.get_mut(seat)?.take()?;
+        let state = self.state.clone();
+        let at = self.transcript.moves.len();
+        let seed = self.transcript.seed;
+        Some(BotJob(Box::new(move || {
+            let mut rng = game_rng(seed, at as u64 + 1);
+            let view = state.determinize(seat, &mut rng);
+            let action = bot.choose(&view, &mut rng);
+            let index = state
+                .legal_actions()
+                .iter()
+                .position(|&a| a == action)
+                .ok_or_else(|| format!("the bot chose {action:?}, which is not a legal move"));
+            BotDone {
+                at,
+                seat,
+                index,
+                bot: Box::new(bot),
+            }
+        })))
+    }
+
+    fn bot_done(&mut self, done: BotDone) -> Option<usize> {
+        let bot = done.bot.downcast::<Box<dyn Bot<S>>>().ok()?;
+        if let Some(slot) = self.bots.get_mut(done.seat) {
+            *slot = Some(*bot);
+        }
+        let still = done.at == self.transcript.moves.len() && self.next() == Next::Bot(done.seat);
+        match done.index {
+            Ok(i) if still => Some(i),
+            _ => None,
+        }
+    }
+
+    fn view(&self, observer: Observer, at: Option<usize>) -> Result<Value, String> {
+        let len = self.transcript.moves.len();
+        let at = at.map(|a| a.min(len));
+        let past;
+        let state = match at {
+            Some(a) if a < len => {
+                past = self.state_at(a)?;
+                &past
+            }
+            _ => &self.state,
+        };
+        let shown = at.unwrap_or(len);
+        let log = &self.logs[self.log_index(observer)?][..shown];
+        let to_act: Vec<&str> = match state.turn() {
+            Turn::Player(p) => vec![self.names[p].as_str()],
+            _ => Vec::new(),
+        };
+        let legal: Vec<Value> = match (observer, at) {
+            (Observer::Seat(s), None) => self
+                .legal(s)
+                .into_iter()
+                .enumerate()
+                .map(|(index, name)| json!({"index": index, "name": name}))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let outcome = (shown == len).then(|| self.outcome()).flatten();
+        Ok(json!({
+            "game": self.transcript.game,
+            "moves": shown,
+            "length": len,
+            "to_act": to_act,
+            "legal": legal,
+            "view": self.hand_json(state, observer),
+            "log": log,
+            "outcome": outcome,
+            "failure": self.state.failure(),
+        }))
+    }
+
+    fn rewind(&mut self, len: usize) -> Result<(), String> {
+        let moves: Vec<usize> =
+            self.transcript.moves[..len.min(self.transcript.moves.len())].to_vec();
+        self.state = self.start.clone();
+        self.transcript.moves.clear();
+        for log in &mut self.logs {
+            log.clear();
+        }
+        for index in moves {
+            self.play(index)?;
+        }
+        Ok(())
+    }
+
+    fn decisions(&self, seat: Player) -> Vec<usize> {
+        let mut state = self.start.clone();
+        let mut found = Vec::new();
+        for (k, &index) in self.transcript.moves.iter().enumerate() {
+            if state.turn() == Turn::Player(seat) {
+                found.push(k);
+            }
+            match choices(&state).get(index) {
+                Some(&a) => state.apply(a),
+                None => break,
+            }
+        }
+        found
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.state.turn() != Turn::Terminal || self.state.failure().is_some() {
+            return None;
+        }
+        Some(Outcome {
+            ending: self.state.end_reason().unwrap_or("game over").to_string(),
+            returns: self.state.returns(),
+            points: self.state.final_points(),
+            moves: self.state.moves_played(),
+        })
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.state.failure()
+    }
+}

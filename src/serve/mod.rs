@@ -1,0 +1,638 @@
+//! `printplay serve` and `printplay table`: the game's rules enforced at a table in the
+//! browser. Players join by link (one unguessable token per person seat, one for spectators),
+//! bots take the other seats and think on the server, and every move is stored before it is
+//! acknowledged.
+//!
+//! The parts: [`live`] puts a game behind one object-safe interface (an engine's game, later
+//! the free table of a game without one), [`store`] keeps tables (SQLite), `http` answers the
+//! page, the JSON API and the WebSocket, and `page` holds the page's files, compiled in.
+
+mod http;
+pub mod live;
+mod page;
+pub mod playtests;
+pub mod store;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use subtle::ConstantTimeEq;
+use tokio::sync::{Mutex, broadcast};
+
+use crate::engine::view::Observer;
+use crate::model::Game;
+use crate::play::{PERSON, Transcript};
+use live::{Live, Next};
+use store::{Access, Store, StoredTable};
+
+/// Where `serve` keeps its tables unless told.
+pub const DEFAULT_DB: &str = "output/tables.sqlite";
+
+/// How to run the server.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub data: PathBuf,
+    pub host: String,
+    /// 0: a free port, chosen by the system (printed).
+    pub port: u16,
+    pub db: PathBuf,
+}
+
+/// A table to make: the game, its seats and seed.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewTable {
+    pub game: String,
+    /// Seats (0: the game's smallest count).
+    #[serde(default)]
+    pub players: usize,
+    /// Who plays each seat: `person` or a bot spec; missing seats are persons.
+    #[serde(default)]
+    pub seats: Vec<String>,
+    /// The seed (`None`: drawn from the OS).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub variants: BTreeMap<String, String>,
+}
+
+/// A table just made: its id and links.
+#[derive(Debug, Clone)]
+pub struct Created {
+    pub id: String,
+    /// Each person seat's name and token, in seat order.
+    pub seats: Vec<(String, String)>,
+    pub spectator: String,
+}
+
+/// A running table.
+pub(crate) struct Slot {
+    id: String,
+    /// The game's slug (for the card faces and the rules).
+    game: String,
+    /// The game's name.
+    title: String,
+    tokens: Vec<(Access, String)>,
+    inner: Mutex<Inner>,
+    /// Told of every change; each connection then sends its own view.
+    changed: broadcast::Sender<()>,
+}
+
+struct Inner {
+    live: Box<dyn Live>,
+    /// A proposal to go back to this many moves, and the person seats that agree.
+    undo: Option<(usize, BTreeSet<usize>)>,
+    /// A task is playing the bots' and chance's moves.
+    driving: bool,
+}
+
+/// The server's state.
+pub(crate) struct App {
+    games: BTreeMap<String, Arc<Game>>,
+    /// The games as the home page lists them (`GET /api/games`).
+    pub(crate) catalog: Value,
+    store: Arc<dyn Store>,
+    tables: RwLock<HashMap<String, Arc<Slot>>>,
+    /// Bots thinking at once: one per core, so that many tables' bots never starve the
+    /// server of the time it needs to answer the people.
+    thinking: tokio::sync::Semaphore,
+}
+
+/// An error of the API: the status and a sentence.
+#[derive(Debug)]
+pub(crate) struct ApiError(pub u16, pub String);
+
+impl ApiError {
+    fn forbidden() -> ApiError {
+        ApiError(403, "unknown table or token".into())
+    }
+}
+
+impl Slot {
+    /// What a token opens at this table; every token is compared in full, in constant time.
+    pub(crate) fn access(&self, token: &str) -> Option<Access> {
+        let mut found = None;
+        for (access, t) in &self.tokens {
+            if bool::from(t.as_bytes().ct_eq(token.as_bytes())) {
+                found = Some(*access);
+            }
+        }
+        found
+    }
+
+    fn person_seats(live: &dyn Live) -> Vec<usize> {
+        let seats = &live.transcript().seats;
+        (0..seats.len()).filter(|&s| seats[s] == PERSON).collect()
+    }
+
+    /// The view a token's holder gets, with the seats, the undo proposal and who it is.
+    pub(crate) async fn view(&self, access: Access, at: Option<usize>) -> Result<Value, ApiError> {
+        let inner = self.inner.lock().await;
+        let mut view = view_of(&inner, access, at)?;
+        view["title"] = json!(self.title);
+        Ok(view)
+    }
+}
+
+fn view_of(inner: &Inner, access: Access, at: Option<usize>) -> Result<Value, ApiError> {
+    let live = &inner.live;
+    let observer = access.map_or(Observer::Public, Observer::Seat);
+    let mut view = live.view(observer, at).map_err(|e| ApiError(500, e))?;
+    let names = live.seat_names();
+    let t = live.transcript();
+    let seats: Vec<Value> = names
+        .iter()
+        .zip(&t.seats)
+        .map(|(name, plays)| json!({"name": name, "plays": plays}))
+        .collect();
+    let undo = inner.undo.as_ref().map(|(to, agreed)| {
+        let persons = Slot::person_seats(live.as_ref());
+        json!({
+            "to": to,
+            "agreed": agreed.iter().map(|&s| &names[s]).collect::<Vec<_>>(),
+            "waiting": persons.iter().filter(|s| !agreed.contains(s)).map(|&s| &names[s]).collect::<Vec<_>>(),
+        })
+    });
+    if let Value::Object(map) = &mut view {
+        map.insert("seats".into(), json!(seats));
+        map.insert("you".into(), json!(access.map(|s| &names[s])));
+        map.insert("undo".into(), json!(undo));
+        // The seed decides every hidden card: told only once the game is over.
+        let over = live.next() == Next::Over;
+        map.insert("seed".into(), json!(over.then_some(t.seed)));
+    }
+    Ok(view)
+}
+
+/// 128 bits from the operating system, as hex.
+fn random_hex(bytes: usize) -> Result<String, String> {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).map_err(|e| format!("the OS gave no random bytes: {e}"))?;
+    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Bytes of every token: 128 bits.
+const TOKEN_BYTES: usize = 16;
+
+/// A digest of the game's files (FNV-1a, 64 bits): which data a table started on.
+fn data_version(game: &Game) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut add = |bytes: &[u8]| {
+        for &b in bytes {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        hash ^= 0xff;
+    };
+    add(game.game_file.text.as_bytes());
+    add(game.components_file.text.as_bytes());
+    if let Ok(lua) = crate::model::paths::read_in(&game.dir, "engine.lua") {
+        add(&lua);
+    }
+    format!("{hash:016x}")
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+impl App {
+    /// Loads the games and resumes every stored table.
+    fn new(opts: &ServeOptions) -> Result<(App, Vec<String>), String> {
+        let store = store::Sqlite::open(&opts.db)?;
+        let (loaded, problems) = crate::pipeline::load_games(&opts.data, &[]);
+        let games: BTreeMap<String, Arc<Game>> = loaded
+            .into_iter()
+            .map(|g| (g.slug.clone(), Arc::new(g)))
+            .collect();
+        let problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        let app = App {
+            catalog: catalog(&games, &problems),
+            games,
+            store: Arc::new(store),
+            tables: RwLock::new(HashMap::new()),
+            thinking: tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+            ),
+        };
+        let mut notes = Vec::new();
+        for stored in app.store.all()? {
+            match app.resume(&stored) {
+                Ok(()) => {}
+                Err(e) => notes.push(format!("table {} not resumed: {e}", stored.id)),
+            }
+        }
+        Ok((app, notes))
+    }
+
+    fn resume(&self, stored: &StoredTable) -> Result<(), String> {
+        let game = self
+            .games
+            .get(&stored.transcript.game)
+            .ok_or_else(|| format!("no game `{}` in the data", stored.transcript.game))?;
+        let live = live::open(game, stored.transcript.clone())?;
+        self.insert(stored, live);
+        Ok(())
+    }
+
+    fn insert(&self, stored: &StoredTable, live: Box<dyn Live>) -> Arc<Slot> {
+        let (changed, _) = broadcast::channel(16);
+        let slot = Arc::new(Slot {
+            id: stored.id.clone(),
+            game: stored.transcript.game.clone(),
+            title: self
+                .games
+                .get(&stored.transcript.game)
+                .map_or_else(|| stored.transcript.game.clone(), |g| g.info.name.clone()),
+            tokens: stored.tokens.clone(),
+            inner: Mutex::new(Inner {
+                live,
+                undo: None,
+                driving: false,
+            }),
+            changed,
+        });
+        if let Ok(mut tables) = self.tables.write() {
+            tables.insert(stored.id.clone(), slot.clone());
+        }
+        slot
+    }
+
+    pub(crate) fn slot(&self, id: &str) -> Option<Arc<Slot>> {
+        self.tables.read().ok()?.get(id).cloned()
+    }
+
+    /// The table `id` and what `token` opens there; 403 for either unknown.
+    pub(crate) fn open(&self, id: &str, token: &str) -> Result<(Arc<Slot>, Access), ApiError> {
+        let slot = self.slot(id).ok_or_else(ApiError::forbidden)?;
+        let access = slot.access(token).ok_or_else(ApiError::forbidden)?;
+        Ok((slot, access))
+    }
+
+    /// Makes a table: checks the seats and bots, draws the tokens, stores it.
+    pub(crate) fn create(&self, req: NewTable) -> Result<(Created, Arc<Slot>), ApiError> {
+        let bad = |e: String| ApiError(400, e);
+        let game = self
+            .games
+            .get(&req.game)
+            .ok_or_else(|| bad(format!("no game `{}` here", req.game)))?;
+        let (names, min, _) = live::seating(game, req.players).map_err(bad)?;
+        let players = if req.players == 0 { min } else { req.players };
+        if req.seats.len() > players {
+            return Err(bad(format!(
+                "{} seats given for {players} players",
+                req.seats.len()
+            )));
+        }
+        let mut seats = req.seats.clone();
+        seats.resize(players, PERSON.to_string());
+        let seed = match req.seed {
+            Some(s) => s,
+            None => {
+                let mut b = [0u8; 8];
+                getrandom::fill(&mut b).map_err(|e| ApiError(500, e.to_string()))?;
+                u64::from_le_bytes(b)
+            }
+        };
+        let transcript = Transcript {
+            game: game.slug.clone(),
+            seed,
+            players,
+            variants: req.variants,
+            seats,
+            moves: Vec::new(),
+        };
+        let live = live::open(game, transcript.clone()).map_err(bad)?;
+        let names = if names.len() == players {
+            names
+        } else {
+            live.seat_names().to_vec()
+        };
+        let hex = |n| random_hex(n).map_err(|e| ApiError(500, e));
+        let mut tokens = Vec::new();
+        for (seat, who) in transcript.seats.iter().enumerate() {
+            if who == PERSON {
+                tokens.push((Some(seat), hex(TOKEN_BYTES)?));
+            }
+        }
+        tokens.push((None, hex(TOKEN_BYTES)?));
+        let stored = StoredTable {
+            id: hex(8)?,
+            data_version: data_version(game),
+            transcript,
+            tokens,
+            created: now(),
+        };
+        self.store.create(&stored).map_err(|e| ApiError(500, e))?;
+        let slot = self.insert(&stored, live);
+        let created = Created {
+            id: stored.id.clone(),
+            seats: stored
+                .tokens
+                .iter()
+                .filter_map(|(a, t)| a.map(|s| (names[s].clone(), t.clone())))
+                .collect(),
+            spectator: stored
+                .tokens
+                .iter()
+                .find(|(a, _)| a.is_none())
+                .map(|(_, t)| t.clone())
+                .unwrap_or_default(),
+        };
+        Ok((created, slot))
+    }
+
+    /// Stores one more move, then plays it and tells every connection. The move must be
+    /// open at this point (the callers check it against the legal moves).
+    async fn commit(&self, slot: &Slot, inner: &mut Inner, index: usize) -> Result<(), ApiError> {
+        let expected = inner.live.transcript().moves.len();
+        let mut next = inner.live.transcript().clone();
+        next.moves.push(index);
+        let store = self.store.clone();
+        let id = slot.id.clone();
+        tokio::task::spawn_blocking(move || store.save_moves(&id, expected, &next))
+            .await
+            .map_err(|e| ApiError(500, e.to_string()))?
+            .map_err(|e| ApiError(500, e))?;
+        inner.live.play(index).map_err(|e| ApiError(500, e))?;
+        inner.undo = None;
+        let _ = slot.changed.send(());
+        Ok(())
+    }
+
+    /// A person's move: `index` into the seat's legal moves, at `at` moves if given.
+    pub(crate) async fn person_move(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        seat: usize,
+        index: usize,
+        at: Option<usize>,
+    ) -> Result<(), ApiError> {
+        {
+            let mut inner = slot.inner.lock().await;
+            let len = inner.live.transcript().moves.len();
+            if at.is_some_and(|a| a != len) {
+                return Err(ApiError(
+                    409,
+                    format!("the table is at move {len}, not {}", at.unwrap_or(0)),
+                ));
+            }
+            if inner.live.next() != Next::Person(seat) {
+                return Err(ApiError(409, "it is not this seat's turn".into()));
+            }
+            let open = inner.live.legal(seat).len();
+            if index >= open {
+                return Err(ApiError(
+                    400,
+                    format!("there is no move {index}: the moves are 0 to {}", open - 1),
+                ));
+            }
+            self.commit(slot, &mut inner, index).await?;
+        }
+        self.drive(slot.clone()).await;
+        Ok(())
+    }
+
+    /// Undo by agreement. Without a proposal, `seat` proposes to take back its last
+    /// decision; with one, `seat` agrees to it (or, with `decline`, withdraws it). The moves
+    /// go back once every person seat agrees.
+    pub(crate) async fn undo(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        seat: usize,
+        decline: bool,
+    ) -> Result<(), ApiError> {
+        {
+            let mut inner = slot.inner.lock().await;
+            if decline {
+                if inner.undo.take().is_some() {
+                    let _ = slot.changed.send(());
+                }
+                return Ok(());
+            }
+            match &mut inner.undo {
+                Some((_, agreed)) => {
+                    agreed.insert(seat);
+                }
+                None => {
+                    let Some(&to) = inner.live.decisions(seat).last() else {
+                        return Err(ApiError(
+                            409,
+                            "nothing to undo: no decision of this seat yet".into(),
+                        ));
+                    };
+                    inner.undo = Some((to, BTreeSet::from([seat])));
+                }
+            }
+            let persons = Slot::person_seats(inner.live.as_ref());
+            let (to, agreed) = inner.undo.clone().unwrap_or_default();
+            if persons.iter().all(|s| agreed.contains(s)) {
+                let expected = inner.live.transcript().moves.len();
+                let mut back = inner.live.transcript().clone();
+                back.moves.truncate(to);
+                let store = self.store.clone();
+                let id = slot.id.clone();
+                tokio::task::spawn_blocking(move || store.save_moves(&id, expected, &back))
+                    .await
+                    .map_err(|e| ApiError(500, e.to_string()))?
+                    .map_err(|e| ApiError(500, e))?;
+                inner.live.rewind(to).map_err(|e| ApiError(500, e))?;
+                inner.undo = None;
+            }
+            let _ = slot.changed.send(());
+        }
+        self.drive(slot.clone()).await;
+        Ok(())
+    }
+
+    /// Starts playing chance's and the bots' moves at `slot` until a person is to act,
+    /// unless that is already under way. Bots think on blocking threads.
+    pub(crate) async fn drive(self: &Arc<Self>, slot: Arc<Slot>) {
+        {
+            let mut inner = slot.inner.lock().await;
+            if inner.driving || !matches!(inner.live.next(), Next::Bot(_) | Next::Chance) {
+                return;
+            }
+            inner.driving = true;
+        }
+        let app = self.clone();
+        tokio::spawn(async move {
+            if let Err(e) = app.drive_loop(&slot).await {
+                eprintln!("table {}: {}", slot.id, e.1);
+            }
+            slot.inner.lock().await.driving = false;
+        });
+    }
+
+    async fn drive_loop(&self, slot: &Arc<Slot>) -> Result<(), ApiError> {
+        loop {
+            let mut inner = slot.inner.lock().await;
+            match inner.live.next() {
+                Next::Chance => {
+                    let index = inner.live.chance_index().map_err(|e| ApiError(500, e))?;
+                    self.commit(slot, &mut inner, index).await?;
+                }
+                Next::Bot(_) => {
+                    let Some(job) = inner.live.bot_job() else {
+                        return Ok(());
+                    };
+                    drop(inner);
+                    let permit = self
+                        .thinking
+                        .acquire()
+                        .await
+                        .map_err(|e| ApiError(500, e.to_string()))?;
+                    let done = tokio::task::spawn_blocking(move || job.run())
+                        .await
+                        .map_err(|e| ApiError(500, e.to_string()))?;
+                    drop(permit);
+                    let mut inner = slot.inner.lock().await;
+                    if let Some(index) = inner.live.bot_done(done) {
+                        self.commit(slot, &mut inner, index).await?;
+                    }
+                }
+                Next::Person(_) | Next::Over => {
+                    inner.driving = false;
+                    return Ok(());
+                }
+            }
+        }
+    }
+}
+
+/// Each game for the home page: names, seat counts and names, variants, the bots on offer;
+/// a game that cannot be played here says why.
+fn catalog(games: &BTreeMap<String, Arc<Game>>, problems: &[String]) -> Value {
+    let list: Vec<Value> = games
+        .values()
+        .map(|game| {
+            let mut entry = json!({
+                "slug": game.slug,
+                "name": game.info.name,
+                "summary": game.info.summary,
+            });
+            let seating = live::seating(game, 0);
+            let variants = crate::simulate::variants(game);
+            match (seating, variants) {
+                (Ok((_, min, max)), Ok(variants)) => {
+                    let seats: BTreeMap<String, Vec<String>> = (min..=max)
+                        .filter_map(|n| live::seating(game, n).ok().map(|s| (n.to_string(), s.0)))
+                        .collect();
+                    entry["playable"] = json!(true);
+                    entry["players"] = json!({"min": min, "max": max});
+                    entry["seats"] = json!(seats);
+                    entry["variants"] = json!(variants
+                        .iter()
+                        .map(|v| json!({"name": v.name, "values": v.values, "ambiguity": v.ambiguity}))
+                        .collect::<Vec<_>>());
+                    entry["bots"] = json!(["heuristic", "random", "mcts:200"]);
+                }
+                (Err(e), _) | (_, Err(e)) => {
+                    entry["playable"] = json!(false);
+                    entry["note"] = json!(e);
+                }
+            }
+            entry
+        })
+        .collect();
+    json!({"games": list, "problems": problems})
+}
+
+/// The address to print in links: a wildcard host is shown as this machine's loopback.
+fn link_host(host: &str, addr: SocketAddr) -> String {
+    let shown = match host {
+        "0.0.0.0" | "::" | "[::]" => "127.0.0.1".to_string(),
+        h if h.contains(':') && !h.starts_with('[') => format!("[{h}]"),
+        h => h.to_string(),
+    };
+    format!("http://{shown}:{}", addr.port())
+}
+
+/// Runs the server until Ctrl-C. With `first`, makes that table and prints one line per
+/// person seat (`SEAT URL`) and `spectator URL`; else prints the address.
+pub fn serve(
+    opts: ServeOptions,
+    first: Option<NewTable>,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    runtime.block_on(run(opts, first, out))
+}
+
+async fn run(
+    opts: ServeOptions,
+    first: Option<NewTable>,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let (app, notes) = App::new(&opts)?;
+    let app = Arc::new(app);
+    for note in notes {
+        eprintln!("{note}");
+    }
+    let listener = tokio::net::TcpListener::bind((opts.host.as_str(), opts.port))
+        .await
+        .map_err(|e| format!("cannot listen on {}:{}: {e}", opts.host, opts.port))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("cannot listen: {e}"))?;
+    let base = link_host(&opts.host, addr);
+    let io = |e: std::io::Error| format!("writing to standard output: {e}");
+    if matches!(opts.host.as_str(), "0.0.0.0" | "::" | "[::]") {
+        eprintln!(
+            "listening on every network interface: anyone who can reach this machine on port {} can open the home page and make tables, and each link lets its holder play that seat; links print with 127.0.0.1, give others this machine's address instead",
+            addr.port()
+        );
+    }
+    let slots: Vec<Arc<Slot>> = app
+        .tables
+        .read()
+        .map(|t| t.values().cloned().collect())
+        .unwrap_or_default();
+    for slot in slots {
+        app.drive(slot).await;
+    }
+    match first {
+        Some(req) => {
+            let (created, slot) = app.create(req).map_err(|e| e.1)?;
+            for (name, token) in &created.seats {
+                writeln!(out, "{name} {base}/tables/{}?token={token}", created.id).map_err(io)?;
+            }
+            writeln!(
+                out,
+                "spectator {base}/tables/{}?token={}",
+                created.id, created.spectator
+            )
+            .map_err(io)?;
+            app.drive(slot).await;
+        }
+        None => {
+            let n = app.tables.read().map(|t| t.len()).unwrap_or(0);
+            writeln!(
+                out,
+                "printplay serve: {base}/ ({n} tables resumed; Ctrl-C stops)"
+            )
+            .map_err(io)?;
+        }
+    }
+    out.flush().map_err(io)?;
+    let router = http::router(app.clone());
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+    .map_err(|e| format!("the server stopped: {e}"))
+}

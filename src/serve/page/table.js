@@ -1,0 +1,225 @@
+'use strict';
+// The table's page: everything shown comes from the JSON API as text (never as HTML).
+(function () {
+  const params = new URLSearchParams(location.search);
+  const token = params.get('token') || '';
+  const id = location.pathname.split('/').pop();
+  const api = '/api/tables/' + encodeURIComponent(id);
+  const query = '?token=' + encodeURIComponent(token);
+  const $ = (sel) => document.getElementById(sel);
+  let now = null;       // the latest view of the game
+  let travel = null;    // the move count looked back to, or null
+  let socket = null;
+  let retry = 500;
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+
+  function showError(text) {
+    const e = $('error');
+    e.textContent = text || '';
+    e.hidden = !text;
+  }
+
+  function whoLine(view) {
+    const seats = view.seats.map((s) => s.name + (s.name === view.you ? ' (you)' : s.plays === 'person' ? ' (a person)' : ' (' + s.plays + ')'));
+    const me = view.you ? 'You play the ' + view.you + '.' : 'You are watching: you see what every player sees.';
+    return me + ' Seats: ' + seats.join(', ') + '.';
+  }
+
+  function statusLine(view) {
+    if (view.failure) return 'The engine stopped: ' + view.failure;
+    if (view.outcome) {
+      const o = view.outcome;
+      const results = view.seats.map((s, i) => {
+        const r = o.returns[i];
+        const word = r >= 1 ? 'won' : r > 0 ? 'shared the win' : 'lost';
+        const pts = o.points ? ' (' + o.points[i] + ' points)' : '';
+        return s.name + ' ' + word + pts;
+      });
+      return 'Game over after ' + o.moves + ' moves: ' + o.ending + '. ' + results.join(', ') + '.';
+    }
+    if (travel !== null) return 'Looking back at the table after ' + travel + ' entries of the log.';
+    if (view.to_act.length === 0) return 'Waiting for the table.';
+    if (view.you && view.to_act.indexOf(view.you) >= 0) return 'Your turn.';
+    return 'The ' + view.to_act.join(', ') + ' to act.';
+  }
+
+  function renderHands(view) {
+    const box = $('hands');
+    box.replaceChildren();
+    for (const h of view.view.hands) {
+      const sec = el('section', 'hand');
+      sec.append(el('h3', null, h.seat === undefined ? 'Hand' : (h.name === view.you ? 'Your hand and what only you see' : h.name)));
+      sec.append(el('pre', null, h.text));
+      box.append(sec);
+    }
+  }
+
+  function renderMoves(view) {
+    const box = $('moves');
+    box.replaceChildren();
+    if (travel !== null) {
+      box.append(el('p', 'quiet', 'Go back to now to move.'));
+      return;
+    }
+    if (!view.you) {
+      box.append(el('p', 'quiet', 'Spectators do not move.'));
+      return;
+    }
+    if (view.legal.length === 0) {
+      box.append(el('p', 'quiet', view.outcome ? 'The game is over.' : 'Not your turn.'));
+      return;
+    }
+    for (const m of view.legal) {
+      const b = el('button', 'move', m.name);
+      b.type = 'button';
+      b.dataset.index = String(m.index);
+      b.addEventListener('click', () => play(m.index, view.moves));
+      box.append(b);
+    }
+  }
+
+  function renderLog(view) {
+    const list = $('log');
+    list.replaceChildren();
+    for (const entry of view.log) {
+      const li = el('li', entry.number === null ? 'chance' : 'move');
+      const said = entry.action.startsWith(entry.by) ? entry.action : entry.by + ': ' + entry.action;
+      const head = entry.number === null ? 'chance: ' + entry.action : entry.number + '. ' + said;
+      li.append(el('span', 'what', head));
+      for (const e of entry.events) li.append(el('span', 'event', 'chance: ' + e));
+      list.append(li);
+    }
+    if (travel === null) list.scrollTop = list.scrollHeight;
+    const range = $('travel');
+    range.max = String(view.length);
+    range.value = String(travel === null ? view.length : travel);
+    $('travel-at').textContent = range.value;
+  }
+
+  function renderUndo(view) {
+    const banner = $('undo-banner');
+    const u = view.undo;
+    if (!u || travel !== null) {
+      banner.hidden = true;
+    } else {
+      banner.hidden = false;
+      $('undo-text').textContent = 'Undo back to entry ' + u.to + ' of the log? Agreed: ' + u.agreed.join(', ') + '. Waiting for: ' + (u.waiting.join(', ') || 'nobody') + '.';
+      const mine = view.you && u.waiting.indexOf(view.you) >= 0;
+      $('undo-agree').hidden = !mine;
+      $('undo-decline').hidden = !view.you;
+    }
+    $('undo').hidden = !view.you || !!view.outcome || travel !== null;
+  }
+
+  function render(view) {
+    document.title = view.title + ': printplay table';
+    $('title').textContent = view.title;
+    $('who').textContent = whoLine(view);
+    $('status').textContent = statusLine(view);
+    $('public').textContent = view.view.public;
+    renderHands(view);
+    renderMoves(view);
+    renderLog(view);
+    renderUndo(view);
+    const tb = $('travel-banner');
+    tb.hidden = travel === null;
+    if (travel !== null) $('travel-text').textContent = 'You are looking back at the table after ' + travel + ' of ' + view.length + ' log entries, as you saw it then.';
+    const ex = $('export');
+    ex.hidden = !view.outcome;
+    if (view.outcome) ex.setAttribute('href', api + '/transcript' + query);
+  }
+
+  async function request(method, path, body) {
+    const res = await fetch(api + path + query, {
+      method,
+      headers: body ? { 'content-type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+      cache: 'no-store',
+    });
+    const data = await res.json().catch(() => ({ error: 'the server answered ' + res.status }));
+    if (!res.ok) throw new Error(data.error || ('the server answered ' + res.status));
+    return data;
+  }
+
+  function fresh(view) {
+    now = view;
+    showError('');
+    if (travel === null) render(view);
+  }
+
+  async function play(index, at) {
+    for (const b of document.querySelectorAll('#moves button')) b.disabled = true;
+    try {
+      if (socket && socket.readyState === WebSocket.OPEN) {
+        socket.send(JSON.stringify({ type: 'move', index, at }));
+      } else {
+        fresh(await request('POST', '/moves', { index, at }));
+      }
+    } catch (e) {
+      showError(e.message);
+      if (now) render(now);
+    }
+  }
+
+  async function lookBack(k) {
+    if (!now) return;
+    if (k >= now.length) {
+      travel = null;
+      render(now);
+      return;
+    }
+    try {
+      const res = await fetch(api + query + '&at=' + encodeURIComponent(String(k)), { cache: 'no-store' });
+      const past = await res.json();
+      if (!res.ok) throw new Error(past.error || 'cannot look back');
+      travel = k;
+      render(past);
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  async function undo(decline) {
+    try {
+      fresh(await request('POST', '/undo', { decline }));
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  function connect() {
+    const scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
+    socket = new WebSocket(scheme + location.host + api + '/ws' + query);
+    socket.addEventListener('open', () => { retry = 500; });
+    socket.addEventListener('message', (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch (_) { return; }
+      if (msg.type === 'view') fresh(msg.view);
+      else if (msg.type === 'error') {
+        showError(msg.error);
+        if (now && travel === null) render(now);
+      }
+    });
+    socket.addEventListener('close', () => {
+      socket = null;
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 10000);
+    });
+  }
+
+  $('travel').addEventListener('input', (ev) => { $('travel-at').textContent = ev.target.value; });
+  $('travel').addEventListener('change', (ev) => lookBack(Number(ev.target.value)));
+  $('travel-now').addEventListener('click', () => { travel = null; if (now) render(now); });
+  $('undo').addEventListener('click', () => undo(false));
+  $('undo-agree').addEventListener('click', () => undo(false));
+  $('undo-decline').addEventListener('click', () => undo(true));
+
+  request('GET', '', null).then(fresh).catch((e) => showError(e.message));
+  connect();
+})();

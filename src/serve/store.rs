@@ -1,0 +1,246 @@
+//! Where tables are kept: one small interface, [`Store`], and SQLite behind it (bundled, so a
+//! fresh machine needs nothing installed). Each table is its data version and its transcript
+//! in the format `printplay play --save` writes; every change is committed before the server
+//! acknowledges it, so a server killed at any moment restarts at the last acknowledged move.
+//! A shared database can replace SQLite by implementing the same four functions.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::play::Transcript;
+
+/// Who a token lets in: a seat (0-based) or, with `None`, the spectator.
+pub type Access = Option<usize>;
+
+/// A table as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredTable {
+    pub id: String,
+    /// The game data the table started on (a digest of its files).
+    pub data_version: String,
+    pub transcript: Transcript,
+    /// Each token with what it opens: a seat's view or the spectator's.
+    pub tokens: Vec<(Access, String)>,
+    /// Seconds since 1970 when the table was made.
+    pub created: i64,
+}
+
+/// Table storage.
+pub trait Store: Send + Sync {
+    /// Keeps a new table.
+    fn create(&self, table: &StoredTable) -> Result<(), String>;
+    /// Replaces a table's moves with `transcript`'s, if the stored moves number `expected`
+    /// (so that no move is lost or doubled); committed when it returns.
+    fn save_moves(&self, id: &str, expected: usize, transcript: &Transcript) -> Result<(), String>;
+    /// Every stored table, oldest first.
+    fn all(&self) -> Result<Vec<StoredTable>, String>;
+    /// The stored tables of one game, oldest first.
+    fn of_game(&self, game: &str) -> Result<Vec<StoredTable>, String> {
+        Ok(self
+            .all()?
+            .into_iter()
+            .filter(|t| t.transcript.game == game)
+            .collect())
+    }
+}
+
+/// Tables in one SQLite file.
+pub struct Sqlite {
+    conn: Mutex<Connection>,
+    name: String,
+}
+
+impl Sqlite {
+    /// Opens (or makes) the database at `path`, with its folder.
+    pub fn open(path: &Path) -> Result<Sqlite, String> {
+        let name = path.display().to_string();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        let conn = Connection::open(path).map_err(|e| format!("{name}: {e}"))?;
+        // WAL: a commit is durable against the process being killed as soon as it returns
+        // (synchronous=NORMAL only risks the last commits on a power cut).
+        conn.execute_batch(
+            "PRAGMA journal_mode=WAL;
+             PRAGMA synchronous=NORMAL;
+             PRAGMA busy_timeout=5000;
+             CREATE TABLE IF NOT EXISTS tables (
+                 id TEXT PRIMARY KEY,
+                 game TEXT NOT NULL,
+                 data_version TEXT NOT NULL,
+                 created INTEGER NOT NULL,
+                 moves INTEGER NOT NULL,
+                 transcript TEXT NOT NULL
+             );
+             CREATE TABLE IF NOT EXISTS tokens (
+                 token TEXT PRIMARY KEY,
+                 table_id TEXT NOT NULL REFERENCES tables(id),
+                 seat INTEGER
+             );",
+        )
+        .map_err(|e| format!("{name}: {e}"))?;
+        Ok(Sqlite {
+            conn: Mutex::new(conn),
+            name,
+        })
+    }
+
+    fn conn(&self) -> Result<std::sync::MutexGuard<'_, Connection>, String> {
+        self.conn
+            .lock()
+            .map_err(|_| format!("{}: the connection is poisoned", self.name))
+    }
+
+    fn err(&self, e: impl std::fmt::Display) -> String {
+        format!("{}: {e}", self.name)
+    }
+}
+
+impl Store for Sqlite {
+    fn create(&self, table: &StoredTable) -> Result<(), String> {
+        let mut conn = self.conn()?;
+        let tx = conn.transaction().map_err(|e| self.err(e))?;
+        tx.execute(
+            "INSERT INTO tables (id, game, data_version, created, moves, transcript)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                table.id,
+                table.transcript.game,
+                table.data_version,
+                table.created,
+                table.transcript.moves.len() as i64,
+                table.transcript.to_toml()
+            ],
+        )
+        .map_err(|e| self.err(e))?;
+        for (seat, token) in &table.tokens {
+            tx.execute(
+                "INSERT INTO tokens (token, table_id, seat) VALUES (?1, ?2, ?3)",
+                params![token, table.id, seat.map(|s| s as i64)],
+            )
+            .map_err(|e| self.err(e))?;
+        }
+        tx.commit().map_err(|e| self.err(e))
+    }
+
+    fn save_moves(&self, id: &str, expected: usize, transcript: &Transcript) -> Result<(), String> {
+        let conn = self.conn()?;
+        let changed = conn
+            .execute(
+                "UPDATE tables SET moves = ?1, transcript = ?2 WHERE id = ?3 AND moves = ?4",
+                params![
+                    transcript.moves.len() as i64,
+                    transcript.to_toml(),
+                    id,
+                    expected as i64
+                ],
+            )
+            .map_err(|e| self.err(e))?;
+        if changed == 1 {
+            Ok(())
+        } else {
+            let stored: Option<i64> = conn
+                .query_row("SELECT moves FROM tables WHERE id = ?1", [id], |r| r.get(0))
+                .optional()
+                .map_err(|e| self.err(e))?;
+            Err(match stored {
+                None => format!("table {id} is not stored"),
+                Some(n) => format!("table {id} has {n} moves stored, not {expected}"),
+            })
+        }
+    }
+
+    fn all(&self) -> Result<Vec<StoredTable>, String> {
+        let conn = self.conn()?;
+        let mut stmt = conn
+            .prepare(
+                "SELECT id, data_version, created, transcript FROM tables ORDER BY created, id",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.err(e))?;
+        let mut tokens = conn
+            .prepare("SELECT token, seat FROM tokens WHERE table_id = ?1 ORDER BY seat")
+            .map_err(|e| self.err(e))?;
+        let mut tables = Vec::new();
+        for (id, data_version, created, text) in rows {
+            let transcript: Transcript =
+                toml::from_str(&text).map_err(|e| self.err(format!("table {id}: {e}")))?;
+            let toks = tokens
+                .query_map([&id], |r| {
+                    Ok((
+                        r.get::<_, Option<i64>>(1)?.map(|s| s as usize),
+                        r.get::<_, String>(0)?,
+                    ))
+                })
+                .map_err(|e| self.err(e))?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| self.err(e))?;
+            tables.push(StoredTable {
+                id,
+                data_version,
+                transcript,
+                tokens: toks,
+                created,
+            });
+        }
+        Ok(tables)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn transcript(moves: Vec<usize>) -> Transcript {
+        Transcript {
+            game: "the-search".into(),
+            seed: 1,
+            players: 2,
+            variants: Default::default(),
+            seats: vec!["person".into(), "heuristic".into()],
+            moves,
+        }
+    }
+
+    #[test]
+    fn tables_come_back_as_stored_and_no_move_is_doubled() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/tables.sqlite");
+        let store = Sqlite::open(&path).unwrap();
+        let table = StoredTable {
+            id: "abc".into(),
+            data_version: "v1".into(),
+            transcript: transcript(vec![]),
+            tokens: vec![(Some(0), "t0".into()), (None, "ts".into())],
+            created: 5,
+        };
+        store.create(&table).unwrap();
+        store.save_moves("abc", 0, &transcript(vec![3])).unwrap();
+        // A second writer that still believes there are no moves is refused.
+        let stale = store
+            .save_moves("abc", 0, &transcript(vec![4]))
+            .unwrap_err();
+        assert!(stale.contains("1 moves stored"), "{stale}");
+        drop(store);
+        let again = Sqlite::open(&path).unwrap().all().unwrap();
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].transcript.moves, vec![3]);
+        assert_eq!(
+            again[0].tokens,
+            vec![(None, "ts".into()), (Some(0), "t0".into())]
+        );
+    }
+}

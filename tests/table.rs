@@ -1,0 +1,593 @@
+//! `printplay table` and `printplay serve` end to end: the real binary on 127.0.0.1, driven
+//! over HTTP and WebSocket as the page drives it. The JSON API answers as issue 23 says, bad
+//! and forged requests change nothing, a server killed with SIGKILL resumes every table at its
+//! last acknowledged move, the game matches `printplay replay --moves`, and no client ever
+//! receives what its observer view hides.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::{Arc, Mutex};
+
+use printplay::engine::view::Observer;
+use printplay::play::Transcript;
+use serde_json::Value;
+
+/// The server, killed when dropped.
+struct Server {
+    child: Child,
+    _out: BufReader<ChildStdout>,
+    lines: Vec<String>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(args: &[&str], lines: usize) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the binary starts");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut got = Vec::new();
+    for _ in 0..lines {
+        let mut line = String::new();
+        out.read_line(&mut line).expect("a line");
+        assert!(!line.is_empty(), "the server ended early after {got:?}");
+        got.push(line.trim_end().to_string());
+    }
+    Server {
+        child,
+        _out: out,
+        lines: got,
+    }
+}
+
+/// One HTTP/1.1 request on a fresh connection: the status and the body.
+fn http(method: &str, url: &str, body: &[u8]) -> (u16, String) {
+    let rest = url.strip_prefix("http://").expect("an http URL");
+    let slash = rest.find('/').expect("a path");
+    let (host, path) = rest.split_at(slash);
+    let mut s = TcpStream::connect(host).expect("the server answers");
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    s.write_all(body).unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).unwrap();
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").expect("a response");
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap();
+    (status, body.to_string())
+}
+
+fn get(url: &str) -> (u16, Value) {
+    let (status, body) = http("GET", url, b"");
+    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+}
+
+/// A seat's link as the API's address: `/tables/ID?token=T` -> `/api/tables/ID?token=T`.
+fn api(link: &str) -> String {
+    link.replacen("/tables/", "/api/tables/", 1)
+}
+
+fn with_path(api: &str, sub: &str) -> String {
+    api.replacen('?', &format!("/{sub}?"), 1)
+}
+
+fn link_of(lines: &[String], seat: &str) -> String {
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix(&format!("{seat} ")))
+        .unwrap_or_else(|| panic!("no `{seat} URL` line in {lines:?}"))
+        .to_string()
+}
+
+/// Waits until a person is to act or the game is over (bots think on the server).
+fn settle(url: &str) -> Value {
+    for _ in 0..600 {
+        let (status, v) = get(url);
+        assert_eq!(status, 200, "{v}");
+        let person_turn = v["to_act"].as_array().is_some_and(|a| {
+            a.iter().any(|s| {
+                v["seats"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|x| x["name"] == *s && x["plays"] == "person")
+            })
+        });
+        if !v["outcome"].is_null() || !v["failure"].is_null() || person_turn {
+            return v;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("the table never came to a person's turn");
+}
+
+fn db_in(dir: &Path) -> String {
+    dir.join("tables.sqlite").display().to_string()
+}
+
+fn table_args<'a>(db: &'a str, seats: &'a str, seed: &'a str) -> Vec<&'a str> {
+    vec![
+        "table",
+        "the-search",
+        "--seats",
+        seats,
+        "--seed",
+        seed,
+        "--port",
+        "0",
+        "--db",
+        db,
+    ]
+}
+
+#[test]
+fn the_table_prints_links_and_the_api_answers_as_the_issue_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let server = start(&table_args(&db, "criminal=person,police=heuristic", "1"), 2);
+    assert!(
+        server.lines[0].starts_with("criminal http://127.0.0.1:"),
+        "{:?}",
+        server.lines
+    );
+    assert!(
+        server.lines[1].starts_with("spectator http://127.0.0.1:"),
+        "{:?}",
+        server.lines
+    );
+    let me = api(&link_of(&server.lines, "criminal"));
+    let v = settle(&me);
+    for key in ["game", "moves", "to_act", "legal", "view", "log"] {
+        assert!(v.get(key).is_some(), "the view has no `{key}`: {v}");
+    }
+    assert_eq!(v["game"], "the-search");
+    assert_eq!(v["to_act"], serde_json::json!(["criminal"]));
+    let legal = v["legal"].as_array().unwrap();
+    assert!(!legal.is_empty());
+    assert_eq!(legal[0]["index"], 0);
+    assert!(legal[0]["name"].is_string());
+    // The page itself: the same link, a page with its own script and a strict policy.
+    let page = link_of(&server.lines, "criminal");
+    let (status, html) = http("GET", &page, b"");
+    assert_eq!(status, 200);
+    assert!(html.contains("/assets/table.js") && !html.contains("<script>"));
+    // A move answers the new view.
+    let moves = v["moves"].as_u64().unwrap();
+    let (status, body) = http("POST", &with_path(&me, "moves"), br#"{"index": 0}"#);
+    assert_eq!(status, 200, "{body}");
+    let after: Value = serde_json::from_str(&body).unwrap();
+    assert!(after["moves"].as_u64().unwrap() > moves);
+    // The spectator sees no hand; an unknown token gets 403.
+    let (status, spec) = get(&api(&link_of(&server.lines, "spectator")));
+    assert_eq!(status, 200);
+    assert_eq!(spec["view"]["hands"], serde_json::json!([]));
+    assert!(spec["legal"].as_array().unwrap().is_empty());
+    let forged = me.replace("token=", "token=0");
+    assert_eq!(get(&forged).0, 403);
+    let no_table = me.replace("/api/tables/", "/api/tables/0");
+    assert_eq!(get(&no_table).0, 403);
+}
+
+#[test]
+fn bad_oversized_and_forged_messages_leave_the_table_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let server = start(&table_args(&db, "criminal=person,police=heuristic", "2"), 2);
+    let me = api(&link_of(&server.lines, "criminal"));
+    let spectator = api(&link_of(&server.lines, "spectator"));
+    let before = settle(&me);
+    let n = before["legal"].as_array().unwrap().len();
+    let post = |url: &str, body: &[u8]| http("POST", &with_path(url, "moves"), body).0;
+    assert_eq!(post(&me, format!(r#"{{"index": {n}}}"#).as_bytes()), 400);
+    assert_eq!(post(&me, br#"{"index": -1}"#), 400);
+    assert_eq!(post(&me, br#"{"index": "0"}"#), 400);
+    assert_eq!(post(&me, br#"{"index": 0, "cheat": true}"#), 400);
+    assert_eq!(post(&me, b"not json"), 400);
+    let huge = format!(r#"{{"index": 0, "at": {}}}"#, "1".repeat(5000));
+    assert!(matches!(post(&me, huge.as_bytes()), 413 | 400));
+    // A stale move (the client saw another move count) is refused.
+    let stale = format!(
+        r#"{{"index": 0, "at": {}}}"#,
+        before["moves"].as_u64().unwrap() + 7
+    );
+    assert_eq!(post(&me, stale.as_bytes()), 409);
+    assert_eq!(post(&spectator, br#"{"index": 0}"#), 403);
+    assert_eq!(
+        post(&me.replace("token=", "token=f"), br#"{"index": 0}"#),
+        403
+    );
+    let after = settle(&me);
+    assert_eq!(before, after, "a refused message changed the table");
+}
+
+/// The move to play at a person's turn: varied, and the same for the same view.
+fn choose(v: &Value) -> usize {
+    let n = v["legal"].as_array().unwrap().len();
+    let k = v["moves"].as_u64().unwrap() as usize;
+    (k * 7 + 3) % n
+}
+
+#[test]
+fn a_server_killed_with_sigkill_resumes_the_table_and_the_game_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let mut server = start(&table_args(&db, "criminal=person,police=heuristic", "1"), 2);
+    let link = link_of(&server.lines, "criminal");
+    let me = api(&link);
+    for _ in 0..6 {
+        let v = settle(&me);
+        let (status, body) = http(
+            "POST",
+            &with_path(&me, "moves"),
+            format!(r#"{{"index": {}}}"#, choose(&v)).as_bytes(),
+        );
+        assert_eq!(status, 200, "{body}");
+    }
+    let before = settle(&me);
+    // SIGKILL: no chance to flush or say goodbye.
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let server = start(&["serve", "--port", "0", "--db", &db], 1);
+    let base = server.lines[0]
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .expect("the address")
+        .trim_end_matches('/')
+        .to_string();
+    let path = &me[me.find("/api/").unwrap()..];
+    let me = format!("{base}{path}");
+    let resumed = settle(&me);
+    assert_eq!(resumed["moves"], before["moves"]);
+    assert_eq!(resumed["log"], before["log"]);
+    assert_eq!(resumed["view"], before["view"]);
+    // Play on to the end.
+    let mut v = resumed;
+    while v["outcome"].is_null() {
+        assert!(v["failure"].is_null(), "{v}");
+        let (status, body) = http(
+            "POST",
+            &with_path(&me, "moves"),
+            format!(r#"{{"index": {}}}"#, choose(&v)).as_bytes(),
+        );
+        assert_eq!(status, 200, "{body}");
+        v = settle(&me);
+    }
+    // The finished table exports the transcript `replay --moves` reads, and the replay
+    // names the moves as the page's log did.
+    let (status, toml) = http("GET", &with_path(&me, "transcript"), b"");
+    assert_eq!(status, 200);
+    let file = dir.path().join("game.toml");
+    std::fs::write(&file, &toml).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .args(["replay", "the-search", "--moves"])
+        .arg(&file)
+        .args(["--observer", "criminal"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let replay = String::from_utf8(out.stdout).unwrap();
+    let mut rest = replay.as_str();
+    for entry in v["log"].as_array().unwrap() {
+        let action = entry["action"].as_str().unwrap();
+        let at = rest
+            .find(action)
+            .unwrap_or_else(|| panic!("`{action}` not in the replay (in order):\n{replay}"));
+        rest = &rest[at + action.len()..];
+    }
+    let outcome = &v["outcome"]["ending"];
+    assert!(replay.contains(outcome.as_str().unwrap()), "{replay}");
+}
+
+/// Every text a client received: each HTTP body and each WebSocket frame.
+type Seen = Arc<Mutex<Vec<String>>>;
+
+/// Listens on a table's WebSocket in the background, keeping every frame.
+fn listen(url: &str, seen: Seen) -> std::thread::JoinHandle<()> {
+    let ws = url.replacen("http://", "ws://", 1).replacen('?', "/ws?", 1);
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            use futures_util::StreamExt;
+            use tokio_tungstenite::tungstenite::Message;
+            let (mut socket, _) = tokio_tungstenite::connect_async(&ws)
+                .await
+                .expect("a socket");
+            let idle = std::time::Duration::from_secs(5);
+            while let Ok(Some(Ok(msg))) = tokio::time::timeout(idle, socket.next()).await {
+                if let Message::Text(t) = msg {
+                    let done = t.contains("\"outcome\":{");
+                    seen.lock().unwrap().push(t.to_string());
+                    if done {
+                        break;
+                    }
+                }
+            }
+        })
+    })
+}
+
+/// What `observer` must never receive at a table whose full game is `transcript`: at every
+/// point, the other seat's private view (its hand, the cards it knows on its pile), and each
+/// move or chance event as the onlooker who sees every hand names it, wherever the observer
+/// is told less.
+fn forbidden(transcript: &Transcript, observer: Observer) -> Vec<String> {
+    let (games, problems) =
+        printplay::pipeline::load_games(Path::new("data"), &["the-search".to_string()]);
+    assert!(problems.is_empty());
+    let live = printplay::serve::live::open(&games[0], transcript.clone()).unwrap();
+    let len = transcript.moves.len();
+    let mut out = Vec::new();
+    let full = live.view(Observer::Omniscient, None).unwrap();
+    let mine = live.view(observer, None).unwrap();
+    for (all, seen) in full["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(mine["log"].as_array().unwrap())
+    {
+        if all["action"] != seen["action"] {
+            out.push(all["action"].as_str().unwrap().to_string());
+        }
+        for (a, b) in all["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(seen["events"].as_array().unwrap())
+        {
+            if a != b {
+                out.push(a.as_str().unwrap().to_string());
+            }
+        }
+    }
+    for k in 0..=len {
+        for seat in 0..2 {
+            if Observer::Seat(seat) == observer {
+                continue;
+            }
+            let v = live.view(Observer::Seat(seat), Some(k)).unwrap();
+            for hand in v["view"]["hands"].as_array().unwrap() {
+                for line in hand["text"].as_str().unwrap().lines() {
+                    // A line that names cards (an empty hand says little).
+                    if line.len() > 12 {
+                        out.push(line.to_string());
+                    }
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let server = start(&table_args(&db, "criminal=person,police=person", "5"), 3);
+    let criminal = api(&link_of(&server.lines, "criminal"));
+    let police = api(&link_of(&server.lines, "police"));
+    let spectator = api(&link_of(&server.lines, "spectator"));
+    let seen: Vec<Seen> = (0..3).map(|_| Arc::new(Mutex::new(Vec::new()))).collect();
+    let listeners: Vec<_> = [&criminal, &police, &spectator]
+        .iter()
+        .zip(&seen)
+        .map(|(url, s)| listen(url, s.clone()))
+        .collect();
+    // A forged token opens no socket and no view.
+    let forged = police.replace("token=", "token=00");
+    let ws = forged
+        .replacen("http://", "ws://", 1)
+        .replacen('?', "/ws?", 1);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    assert!(rt.block_on(tokio_tungstenite::connect_async(&ws)).is_err());
+    assert_eq!(get(&forged).0, 403);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let urls = [&criminal, &police, &spectator];
+    loop {
+        let mut views = Vec::new();
+        for (url, s) in urls.iter().zip(&seen) {
+            let (status, body) = http("GET", url, b"");
+            assert_eq!(status, 200);
+            s.lock().unwrap().push(body.clone());
+            views.push(serde_json::from_str::<Value>(&body).unwrap());
+        }
+        if !views[0]["outcome"].is_null() {
+            break;
+        }
+        assert!(views[0]["failure"].is_null());
+        let mover = views
+            .iter()
+            .position(|v| !v["legal"].as_array().unwrap().is_empty())
+            .expect("a seat to move");
+        // The other person's view offers no move.
+        assert!(views[1 - mover]["legal"].as_array().unwrap().is_empty());
+        let (status, body) = http(
+            "POST",
+            &with_path(urls[mover], "moves"),
+            format!(r#"{{"index": {}}}"#, choose(&views[mover])).as_bytes(),
+        );
+        assert_eq!(status, 200, "{body}");
+        seen[mover].lock().unwrap().push(body);
+    }
+    for l in listeners {
+        l.join().unwrap();
+    }
+    let (_, toml) = http("GET", &with_path(&criminal, "transcript"), b"");
+    let transcript: Transcript = toml::from_str(&toml).unwrap();
+    assert!(transcript.moves.len() > 10);
+    let observers = [Observer::Seat(0), Observer::Seat(1), Observer::Public];
+    for ((observer, s), name) in
+        observers
+            .iter()
+            .zip(&seen)
+            .zip(["criminal", "police", "spectator"])
+    {
+        let got = s.lock().unwrap();
+        assert!(
+            got.iter()
+                .filter(|t| t.contains("\"type\":\"view\""))
+                .count()
+                > 5,
+            "{name} got few live views"
+        );
+        let secrets = forbidden(&transcript, *observer);
+        assert!(!secrets.is_empty() || *observer == Observer::Public);
+        for text in got.iter() {
+            for secret in &secrets {
+                assert!(
+                    !text.contains(secret.as_str()),
+                    "the {name} received `{secret}`"
+                );
+            }
+            // No hand but the seat's own.
+            let v: Value = serde_json::from_str(text).unwrap();
+            let v = if v["type"] == "view" { &v["view"] } else { &v };
+            for hand in v["view"]["hands"].as_array().into_iter().flatten() {
+                let own = match observer {
+                    Observer::Seat(s) => serde_json::json!(s),
+                    _ => Value::Null,
+                };
+                assert_eq!(hand["seat"], own, "the {name} received another seat's hand");
+            }
+        }
+    }
+}
+
+#[test]
+fn playtests_summarise_the_stored_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let server = start(&table_args(&db, "criminal=person,police=heuristic", "3"), 2);
+    let me = api(&link_of(&server.lines, "criminal"));
+    let mut v = settle(&me);
+    let mut mine = 0;
+    while v["outcome"].is_null() {
+        let (status, body) = http(
+            "POST",
+            &with_path(&me, "moves"),
+            format!(r#"{{"index": {}}}"#, choose(&v)).as_bytes(),
+        );
+        assert_eq!(status, 200, "{body}");
+        mine += 1;
+        v = settle(&me);
+    }
+    drop(server);
+    let out = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .args(["playtests", "the-search", "--db", &db])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("the-search: 1 stored sessions, 1 finished"),
+        "{text}"
+    );
+    let criminal_won = v["outcome"]["returns"][0].as_f64().unwrap();
+    assert!(
+        text.contains(&format!("criminal: 1 games, won {criminal_won:.1}")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("person: 1 games, won {criminal_won:.1}")),
+        "{text}"
+    );
+    let moves = v["outcome"]["moves"].as_u64().unwrap();
+    assert!(text.contains(&format!("mean {moves}.0")), "{text}");
+    assert!(
+        text.contains(&format!("people's decisions: {mine},")),
+        "{text}"
+    );
+}
+
+#[test]
+fn websockets_from_another_site_are_refused_and_undo_waits_for_every_person() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let server = start(&table_args(&db, "criminal=person,police=person", "6"), 3);
+    let criminal = api(&link_of(&server.lines, "criminal"));
+    let police = api(&link_of(&server.lines, "police"));
+    // The Origin check: a page of another site cannot open the socket; this site can.
+    let ws = criminal
+        .replacen("http://", "ws://", 1)
+        .replacen('?', "/ws?", 1);
+    let host = criminal
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let open = |origin: String| {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut req = ws.as_str().into_client_request().unwrap();
+        req.headers_mut().insert("origin", origin.parse().unwrap());
+        rt.block_on(tokio_tungstenite::connect_async(req)).is_ok()
+    };
+    assert!(!open("http://evil.example".into()));
+    assert!(open(format!("http://{host}")));
+    // Play until each person has decided at least once.
+    let mut v = settle(&criminal);
+    let mut decided = [false, false];
+    while !(decided[0] && decided[1]) {
+        let (seat, url) = if v["legal"].as_array().unwrap().is_empty() {
+            (1, &police)
+        } else {
+            (0, &criminal)
+        };
+        let view = settle(url);
+        let (status, body) = http(
+            "POST",
+            &with_path(url, "moves"),
+            format!(r#"{{"index": {}}}"#, choose(&view)).as_bytes(),
+        );
+        assert_eq!(status, 200, "{body}");
+        decided[seat] = true;
+        v = settle(&criminal);
+    }
+    let before = settle(&police)["length"].as_u64().unwrap();
+    // One person asks: nothing is taken back until the other agrees.
+    let (status, body) = http("POST", &with_path(&police, "undo"), b"{}");
+    assert_eq!(status, 200, "{body}");
+    let asked = settle(&criminal);
+    assert_eq!(asked["length"].as_u64().unwrap(), before);
+    assert_eq!(asked["undo"]["waiting"], serde_json::json!(["criminal"]));
+    let (status, body) = http("POST", &with_path(&criminal, "undo"), b"{}");
+    assert_eq!(status, 200, "{body}");
+    let back = settle(&police);
+    assert!(back["length"].as_u64().unwrap() < before, "{back}");
+    assert!(back["undo"].is_null());
+    assert_eq!(back["to_act"], serde_json::json!(["police"]));
+    assert!(!back["legal"].as_array().unwrap().is_empty());
+}
