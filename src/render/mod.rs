@@ -15,6 +15,7 @@ pub mod fonts;
 pub mod images;
 pub mod index;
 pub mod layout;
+pub mod markup;
 pub mod marks;
 pub mod pdf;
 pub mod png;
