@@ -491,6 +491,28 @@ pub fn load_icon(game_dir: &Path, image: &str) -> Result<OwnIcon, String> {
     })
 }
 
+/// An icon's image as a standalone SVG for the rules reference: the image read through usvg
+/// and written back, so that only its drawing (vector, or the raster's pixels) remains.
+pub fn icon_svg(game_dir: &Path, image: &str) -> Option<String> {
+    let icon = load_icon(game_dir, image).ok()?;
+    let opts = usvg::Options {
+        image_href_resolver: images::href_resolver(false),
+        ..usvg::Options::default()
+    };
+    let tree = match icon.art.format {
+        images::Format::Svg => usvg::Tree::from_data(icon.art.bytes(), &opts).ok()?,
+        _ => {
+            let (w, h) = (24.0 * icon.aspect, 24.0);
+            let wrapper = format!(
+                r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.3}" height="{h}" viewBox="0 0 {w:.3} {h}">{}</svg>"#,
+                images::element(&icon.art, 0.0, 0.0, w, h, "xMidYMid meet")
+            );
+            usvg::Tree::from_str(&wrapper, &opts).ok()?
+        }
+    };
+    Some(tree.to_string(&usvg::WriteOptions::default()))
+}
+
 fn register(
     tera: &mut Tera,
     symbols: BTreeMap<String, Symbol>,
