@@ -26,7 +26,10 @@ fn starter_files(slug: &str) -> Vec<(&'static str, Vec<u8>)> {
             text(include_str!("scaffold/card.svg")),
         ),
         ("art/emblem.svg", text(include_str!("scaffold/emblem.svg"))),
-        ("icons/marker.svg", text(include_str!("scaffold/marker.svg"))),
+        (
+            "icons/marker.svg",
+            text(include_str!("scaffold/marker.svg")),
+        ),
         (
             "fonts/DejaVuSerifCondensed-Italic.ttf",
             include_bytes!("../fonts/DejaVuSerifCondensed-Italic.ttf").to_vec(),

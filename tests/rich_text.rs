@@ -28,16 +28,25 @@ fn tool(name: &str, args: &[&str], file: &Path) -> String {
     if name == "pdftotext" {
         cmd.arg("-");
     }
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("{name} runs: {e}"));
-    assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+    let out = cmd.output().unwrap_or_else(|e| panic!("{name} runs: {e}"));
+    assert!(
+        out.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn build(f: &Fixture, only: &str) -> std::path::PathBuf {
     let out = f.data().join("out");
-    let run = f.run(&["build", SLUG, "--only", only, "--out", out.to_str().unwrap()]);
+    let run = f.run(&[
+        "build",
+        SLUG,
+        "--only",
+        only,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     out.join(SLUG)
 }
@@ -76,7 +85,10 @@ fn escaped_characters_print_themselves() {
     let out = build(&f, "cards");
     let text = tool("pdftotext", &[], &out.join("cards.pdf")).replace('\n', " ");
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(text.contains("Worth 2* points [not an icon] 5 * 3."), "{text}");
+    assert!(
+        text.contains("Worth 2* points [not an icon] 5 * 3."),
+        "{text}"
+    );
     assert!(!text.contains('\\'), "{text}");
 }
 
@@ -140,7 +152,11 @@ fn own_icons_are_drawn_in_the_card() {
         .pixels()
         .iter()
         .filter(|p| {
-            let (r, g, b) = (i32::from(p.red()), i32::from(p.green()), i32::from(p.blue()));
+            let (r, g, b) = (
+                i32::from(p.red()),
+                i32::from(p.green()),
+                i32::from(p.blue()),
+            );
             (r - 0xc8).abs() < 24 && (g - 0x1e).abs() < 24 && (b - 0xb4).abs() < 24
         })
         .count();
@@ -164,8 +180,16 @@ fn an_unknown_icon_is_a_check_error_at_its_cell() {
     let col = row.find("[gearr]").unwrap() + 1;
     let at = format!("cards.csv:{line}:{col}");
     assert!(check.stderr.contains(&at), "not at {at}: {}", check.stderr);
-    assert!(check.stderr.contains("no symbol or icon is called `gearr`"), "{}", check.stderr);
-    assert!(check.stderr.contains("marker"), "the help names the icons: {}", check.stderr);
+    assert!(
+        check.stderr.contains("no symbol or icon is called `gearr`"),
+        "{}",
+        check.stderr
+    );
+    assert!(
+        check.stderr.contains("marker"),
+        "the help names the icons: {}",
+        check.stderr
+    );
     assert!(!check.stderr.contains("`this`"), "{}", check.stderr);
 }
 
@@ -194,11 +218,23 @@ fn a_style_no_font_has_is_a_check_error_naming_card_and_field() {
         assert!(check.stderr.contains(part), "no {part}: {}", check.stderr);
     }
     // The scaffold's other bold runs are refused too, its italic ones (the face itself) not.
-    assert_eq!(check.stderr.matches("asks for bold").count(), 3, "{}", check.stderr);
+    assert_eq!(
+        check.stderr.matches("asks for bold").count(),
+        3,
+        "{}",
+        check.stderr
+    );
     assert!(!check.stderr.contains("card `sun-low`"), "{}", check.stderr);
     // `build` refuses it too.
     let out = f.data().join("out");
-    let run = f.run(&["build", SLUG, "--only", "cards", "--out", out.to_str().unwrap()]);
+    let run = f.run(&[
+        "build",
+        SLUG,
+        "--only",
+        "cards",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(run.code, 1, "{}", run.stderr);
 }
 
@@ -215,7 +251,10 @@ fn the_rules_glossary_shows_the_icons() {
     assert!(md.contains("![Marker](rules.icon.marker.svg)"), "{md}");
     let svg = std::fs::read_to_string(out.join("rules.icon.marker.svg")).unwrap();
     assert!(svg.contains("<circle") || svg.contains("<path"), "{svg}");
-    assert!(!svg.contains("Replace it with yours"), "comments of the file are not copied");
+    assert!(
+        !svg.contains("Replace it with yours"),
+        "comments of the file are not copied"
+    );
 }
 
 /// `printplay schema components` covers `[[icon]]`.

@@ -228,7 +228,12 @@ fn unknown_icon(game: &Game, card: &Card, name: &str) -> Problem {
                 .symbols
                 .iter()
                 .map(|s| s.id.get_ref().as_str())
-                .chain(game.components.icons.iter().map(|i| i.id.get_ref().as_str()))
+                .chain(
+                    game.components
+                        .icons
+                        .iter()
+                        .map(|i| i.id.get_ref().as_str())
+                )
         )
     ))
 }

@@ -280,7 +280,11 @@ impl GameFaces {
     /// DejaVu Serif has its italic only).
     pub fn styled(&self, base: Face, style: super::markup::Style) -> Option<Face> {
         let b = base.style();
-        let weight = if style.bold { b.weight.max(700) } else { b.weight };
+        let weight = if style.bold {
+            b.weight.max(700)
+        } else {
+            b.weight
+        };
         let italic = b.italic || style.italic;
         if weight == b.weight && italic == b.italic {
             return Some(base);

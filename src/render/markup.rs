@@ -325,7 +325,10 @@ mod tests {
                 vec![t("2*", P)]
             ]
         );
-        assert_eq!(words(r"\*not\* \[gear]"), [vec![t("*not*", P)], vec![t("[gear]", P)]]);
+        assert_eq!(
+            words(r"\*not\* \[gear]"),
+            [vec![t("*not*", P)], vec![t("[gear]", P)]]
+        );
         assert_eq!(words("**open"), [vec![t("**open", P)]]);
         assert_eq!(words(r"a\b \\"), [vec![t(r"a\b", P)], vec![t(r"\", P)]]);
     }
@@ -334,7 +337,11 @@ mod tests {
     fn icons_are_known_ids_only() {
         assert_eq!(
             words("Pay [gear]x [nope]"),
-            [vec![t("Pay", P)], vec![t("<gear>", P), t("x", P)], vec![t("[nope]", P)]]
+            [
+                vec![t("Pay", P)],
+                vec![t("<gear>", P), t("x", P)],
+                vec![t("[nope]", P)]
+            ]
         );
         assert_eq!(icon_refs(r"[coin] \[fire] [Rule 3] [a-1]"), ["coin", "a-1"]);
     }

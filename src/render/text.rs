@@ -18,8 +18,8 @@ use std::sync::Arc;
 
 use super::fonts::{Face, GameFaces, Metrics};
 use super::images::{self, Art};
-use super::markup::{self, Frag, Item, Style};
 use super::marks;
+use super::markup::{self, Frag, Item, Style};
 use super::xml_escape;
 use crate::model::Symbol;
 
@@ -144,7 +144,12 @@ fn icon_width(cap: f64) -> f64 {
 }
 
 /// The words of each paragraph (a line break in the text starts one), measured at size 1.
-fn measure<'a>(items: &[Item], b: &TextBox, inline: &Inline<'a>, missing: &mut Vec<Style>) -> Vec<Vec<Word<'a>>> {
+fn measure<'a>(
+    items: &[Item],
+    b: &TextBox,
+    inline: &Inline<'a>,
+    missing: &mut Vec<Style>,
+) -> Vec<Vec<Word<'a>>> {
     let cap = Metrics::of(b.face).cap_height();
     let mut face_of = |s: Style| {
         b.styles.get(s).unwrap_or_else(|| {
@@ -187,14 +192,17 @@ fn measure<'a>(items: &[Item], b: &TextBox, inline: &Inline<'a>, missing: &mut V
             }
         }
         let gap_face = face_of(gap);
-        paras.last_mut().expect("paragraphs start non-empty").push(Word {
-            width: parts.iter().map(|p| p.1).sum(),
-            parts,
-            gap: Metrics::of(gap_face).width(" ", 1.0),
-            gap_face,
-            short: icons == 0 && chars <= 4,
-            binding: icons == 0 && chars == 1,
-        });
+        paras
+            .last_mut()
+            .expect("paragraphs start non-empty")
+            .push(Word {
+                width: parts.iter().map(|p| p.1).sum(),
+                parts,
+                gap: Metrics::of(gap_face).width(" ", 1.0),
+                gap_face,
+                short: icons == 0 && chars <= 4,
+                binding: icons == 0 && chars == 1,
+            });
     }
     paras
 }
@@ -236,7 +244,8 @@ fn wrap(paras: &[Vec<Word>], size: f64, b: &TextBox) -> Vec<Line> {
 fn breaks(words: &[Word], size: f64, width: f64, balanced: bool) -> Vec<Range<usize>> {
     let n = words.len();
     if n == 0 {
-        return vec![0..0];
+        // An empty paragraph (two line breaks in a row) is one empty line.
+        return std::iter::once(0..0).collect();
     }
     // best[j]: the fewest lines holding the first j words, the least cost, where its last
     // line starts.
@@ -257,7 +266,11 @@ fn breaks(words: &[Word], size: f64, width: f64, balanced: bool) -> Vec<Range<us
             };
             let last = j == n;
             let slack = ((width - w) / width.max(1e-9)).max(0.0);
-            let mut c = if balanced || !last { slack * slack } else { 0.0 };
+            let mut c = if balanced || !last {
+                slack * slack
+            } else {
+                0.0
+            };
             if !last && j - i == 1 && words[i].short {
                 c += 4.0;
             }
@@ -417,7 +430,14 @@ fn icon(glyph: &Glyph, left: f64, w: f64, baseline: f64, cap: f64) -> String {
 }
 
 /// One text element: the box's face, and a `<tspan>` for each run in another.
-fn text_run(run: &[(String, Face)], x: f64, baseline: f64, size: f64, anchor: &str, b: &TextBox) -> String {
+fn text_run(
+    run: &[(String, Face)],
+    x: f64,
+    baseline: f64,
+    size: f64,
+    anchor: &str,
+    b: &TextBox,
+) -> String {
     if run.iter().all(|(t, _)| t.is_empty()) {
         return String::new();
     }
@@ -581,7 +601,10 @@ mod tests {
             }
         }
         // No line ends in a one-letter word when another break fits as few lines.
-        let lines = title("Take a card and a coin", m.width("Take a card and", 4.4) + 0.1);
+        let lines = title(
+            "Take a card and a coin",
+            m.width("Take a card and", 4.4) + 0.1,
+        );
         assert!(lines.iter().all(|l| !l.ends_with(" a")), "{lines:?}");
     }
 
@@ -589,8 +612,18 @@ mod tests {
     fn bold_and_italic_runs_are_set_in_their_faces_and_measured_so() {
         let f = fit("Play **two** *now* \\*", &boxed(80.0, 10.0), &none());
         assert!(f.missing.is_empty());
-        assert!(f.svg.contains(&format!("<tspan {}>two</tspan>", Face::Bold.span_attrs())), "{}", f.svg);
-        assert!(f.svg.contains(&format!("<tspan {}>now</tspan>", Face::Italic.span_attrs())), "{}", f.svg);
+        assert!(
+            f.svg
+                .contains(&format!("<tspan {}>two</tspan>", Face::Bold.span_attrs())),
+            "{}",
+            f.svg
+        );
+        assert!(
+            f.svg
+                .contains(&format!("<tspan {}>now</tspan>", Face::Italic.span_attrs())),
+            "{}",
+            f.svg
+        );
         assert!(f.svg.contains(" *</text>"), "{}", f.svg);
         // Bold is wider: a box that holds the regular word on one line at 4 mm does not hold
         // the bold one.

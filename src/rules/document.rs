@@ -1000,7 +1000,11 @@ impl Writer<'_> {
                 Format::Html => format!("<code>[{}]</code>", html_escape(id)),
                 Format::Md => format!("`[{id}]`"),
             };
-            rows.push(vec![(drawing, None), (self.plain(&name), None), (written, None)]);
+            rows.push(vec![
+                (drawing, None),
+                (self.plain(&name), None),
+                (written, None),
+            ]);
             if !files.iter().any(|f: &OutFile| f.name == file) {
                 files.push(OutFile {
                     name: file,
@@ -1011,7 +1015,11 @@ impl Writer<'_> {
         if rows.is_empty() {
             return (Vec::new(), Vec::new());
         }
-        let table = self.table("icons_caption", &["col_icon", "col_name", "col_written"], rows);
+        let table = self.table(
+            "icons_caption",
+            &["col_icon", "col_name", "col_written"],
+            rows,
+        );
         (vec![table], files)
     }
 
