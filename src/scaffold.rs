@@ -6,7 +6,8 @@ use crate::diag::Problem;
 use crate::model::{COMPONENTS_FILE, GAME_FILE};
 
 /// Files of a new game, relative to its folder: an original design with a spreadsheet deck,
-/// art drawn by us, a font of its own used on the cards, a token and a small hex board.
+/// art drawn by us, a font of its own used on the cards, bold, italic and an icon of its own
+/// in the card text, a token and a small hex board.
 fn starter_files(slug: &str) -> Vec<(&'static str, Vec<u8>)> {
     let text = |t: &str| t.replace("{slug}", slug).into_bytes();
     vec![
@@ -25,6 +26,10 @@ fn starter_files(slug: &str) -> Vec<(&'static str, Vec<u8>)> {
             text(include_str!("scaffold/card.svg")),
         ),
         ("art/emblem.svg", text(include_str!("scaffold/emblem.svg"))),
+        (
+            "icons/marker.svg",
+            text(include_str!("scaffold/marker.svg")),
+        ),
         (
             "fonts/DejaVuSerifCondensed-Italic.ttf",
             include_bytes!("../fonts/DejaVuSerifCondensed-Italic.ttf").to_vec(),

@@ -159,7 +159,7 @@ fn an_unknown_face_is_one_error_at_the_template_listing_the_faces() {
     one_error(
         &f,
         "templates/emblem-card.svg:5:64",
-        "sans, bold, serif-italic, DejaVu Sans Mono Bold",
+        "sans, bold, serif-italic, italic, bold-italic, DejaVu Sans Mono Bold",
     );
 }
 

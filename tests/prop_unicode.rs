@@ -1,6 +1,6 @@
 //! Whatever text a designer writes, `check` and `build` answer without a panic: arbitrary
 //! Unicode (accents, emoji, combining marks, right-to-left text, NUL, template and markup
-//! syntax, 10,000 characters) in every field of a card, a piece, a symbol, a param and a
+//! syntax, inline markup `*`, `**`, `[`, `]`, `\`, 10,000 characters) in every field of a card, a piece, a symbol, a param and a
 //! name, and as a field's name, drawn with the scaffold's own card template and with the
 //! built-in `basic-card`. In process through the library for many cases, through the binary
 //! for a few, where the exit status must be 0 or 1.
@@ -56,9 +56,17 @@ const PIECES: &[&str] = &[
     "`",
     "\\",
     "[sun]",
+    "[marker]",
     "[",
     "]",
     "[nope]",
+    "*",
+    "**",
+    "***",
+    "\\*",
+    "\\[",
+    "\\]",
+    "**[marker]**",
     "#",
     "#ffffff",
     "#€aaa",

@@ -1,5 +1,5 @@
 //! Checks that matter most to a designer: declared parameter types, provenance where a
-//! rulebook is cited, and `[icon]` names in card text.
+//! rulebook is cited, `[icon]` names in card text and the game's own icons.
 
 use std::ops::Range;
 
@@ -8,6 +8,7 @@ use toml::Value;
 use super::{at_card, in_components, in_game_file, references::known};
 use crate::diag::Problem;
 use crate::model::{Card, FieldType, Game, Source};
+use crate::render::markup;
 
 /// Parameters that declare a `type` hold a value of it, within `min` and `max`.
 pub fn param_types(game: &Game) -> Vec<Problem> {
@@ -136,10 +137,14 @@ pub fn provenance(game: &Game) -> Vec<Problem> {
     out
 }
 
-/// `[name]` in card text draws the symbol `name`; a name that is no symbol is a mistake
-/// (it would print literally).
+/// `[name]` in card text draws the symbol or the game's own icon `name`; a name that is
+/// neither is a mistake (it would print literally). Each `[[icon]]` has an id text can
+/// write, one of its own, and an image that loads.
 pub fn icons(game: &Game) -> Vec<Problem> {
-    let mut out = Vec::new();
+    let mut out = own_icons(game);
+    let known = |name: &str| {
+        game.symbol(name).is_some() || game.components.icons.iter().any(|i| i.id.get_ref() == name)
+    };
     for deck in &game.components.decks {
         let text_fields: Vec<&String> = deck
             .fields
@@ -155,12 +160,46 @@ pub fn icons(game: &Game) -> Vec<Problem> {
                 .map(String::as_str)
                 .chain(text_fields.iter().filter_map(|f| card.str(f)));
             for text in texts {
-                for name in icon_names(text) {
-                    if game.symbol(name).is_none() {
-                        out.push(unknown_icon(game, card, name));
+                for name in markup::icon_refs(text) {
+                    if !known(&name) {
+                        out.push(unknown_icon(game, card, &name));
                     }
                 }
             }
+        }
+    }
+    out
+}
+
+/// The `[[icon]]` entries: an id text can write, not taken by a symbol or another icon, and
+/// an image (SVG, PNG or JPEG) inside the game's folder that loads.
+fn own_icons(game: &Game) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for icon in &game.components.icons {
+        let id = icon.id.get_ref();
+        if !markup::is_id(id) {
+            out.push(
+                in_components(
+                    game,
+                    icon.id.span(),
+                    format!("icon id `{id}` cannot be written as `[{id}]` in text"),
+                )
+                .help("an icon's id is lower-case letters, digits and dashes, like `gear` or `two-coins`"),
+            );
+        } else if game.symbol(id).is_some() || seen.contains(&id.as_str()) {
+            out.push(in_components(
+                game,
+                icon.id.span(),
+                format!("icon id `{id}` is already a symbol's or another icon's: `[{id}]` would be ambiguous"),
+            ));
+        }
+        seen.push(id);
+        if let Err(e) = crate::render::template::load_icon(&game.dir, icon.image.get_ref()) {
+            out.push(
+                in_components(game, icon.image.span(), format!("icon `{id}`: image {e}"))
+                    .help("an icon's image is an SVG, PNG or JPEG file inside the game's folder"),
+            );
         }
     }
     out
@@ -178,55 +217,23 @@ fn unknown_icon(game: &Game, card: &Card, name: &str) -> Problem {
         card,
         span,
         format!(
-            "card `{}` shows `[{name}]`, but no symbol is called `{name}`",
+            "card `{}` shows `[{name}]`, but no symbol or icon is called `{name}`",
             card.id.get_ref()
         ),
     )
     .help(format!(
-        "[id] draws a symbol; {}",
+        "[id] draws a symbol or an [[icon]] of components.toml (write \\[ for a bracket); {}",
         known(
             game.components
                 .symbols
                 .iter()
                 .map(|s| s.id.get_ref().as_str())
+                .chain(
+                    game.components
+                        .icons
+                        .iter()
+                        .map(|i| i.id.get_ref().as_str())
+                )
         )
     ))
-}
-
-/// The `[name]` references of a text (names made of id characters only).
-fn icon_names(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(open) = rest.find('[') {
-        let after = &rest[open + 1..];
-        match after.find(']') {
-            Some(close) => {
-                let name = &after[..close];
-                let is_id = !name.is_empty()
-                    && name
-                        .chars()
-                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-                if is_id {
-                    out.push(name);
-                }
-                rest = &after[close + 1..];
-            }
-            None => break,
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::icon_names;
-
-    #[test]
-    fn icon_names_are_id_like_bracketed_words() {
-        assert_eq!(
-            icon_names("Pay [coin] or [coinn][fire]."),
-            vec!["coin", "coinn", "fire"]
-        );
-        assert!(icon_names("See [Rule 3] [] [").is_empty());
-    }
 }

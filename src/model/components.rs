@@ -26,6 +26,27 @@ pub struct ComponentsFile {
     pub boards: Vec<Board>,
     #[serde(default, rename = "track")]
     pub tracks: Vec<Track>,
+    #[serde(default, rename = "icon")]
+    pub icons: Vec<Icon>,
+}
+
+/// A designer's own icon: `[id]` in any text draws its image at the text's size on the
+/// baseline, and the rules reference shows it in its glossary.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Icon {
+    /// What text writes between brackets: lower-case letters, digits and dashes.
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    /// The image: an SVG (drawn as vector), PNG or JPEG inside the game's folder.
+    #[schemars(with = "String")]
+    pub image: Spanned<String>,
+    /// Its name in the glossary (the id when left out).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The name in other languages, keyed by language code.
+    #[serde(default)]
+    pub names: BTreeMap<String, String>,
 }
 
 /// How many copies of a card or piece exist: 0 to [`MAX_COUNT`].

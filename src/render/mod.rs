@@ -13,7 +13,7 @@ pub mod sheets;
 
 // The stage's modules by their own names, wherever their group keeps them, so that a path
 // such as `render::text::fit` names what it is.
-pub use faces::{fonts, functions, images, marks, subscript, template, text};
+pub use faces::{fonts, functions, images, marks, markup, subscript, template, text};
 pub use formats::{cmyk, index, pdf, png, shop, tts};
 pub use sheets::{board, calibrate, layout};
 

@@ -436,7 +436,13 @@ impl Writer<'_> {
                 SectionId::Quick => vec![self.prose_block(&self.rules.text.quick.clone())],
                 SectionId::Components => self.components(beside),
                 SectionId::Variants => self.variants(),
-                SectionId::Glossary => self.glossary(),
+                SectionId::Glossary => {
+                    let (mut blocks, icon_files) = self.icons();
+                    files.extend(icon_files);
+                    let mut terms = self.glossary();
+                    terms.append(&mut blocks);
+                    terms
+                }
                 SectionId::Unprinted => self.unprinted(),
                 SectionId::Options => self.options(),
             };
@@ -960,6 +966,61 @@ impl Writer<'_> {
             Format::Html => format!("<p>{}</p>", html_escape(text)),
             Format::Md => markdown::escape(text),
         }
+    }
+
+    /// The game's own icons, for the glossary: each drawn, named, and as text writes it. The
+    /// drawing is a file beside the page (`rules.icon.ID.svg`, the image read through usvg, so
+    /// nothing of the file but its drawing reaches it) that both formats link.
+    fn icons(&mut self) -> (Vec<Block>, Vec<OutFile>) {
+        let game = self.game;
+        let mut rows = Vec::new();
+        let mut files = Vec::new();
+        for icon in &game.components.icons {
+            let id = icon.id.get_ref();
+            let Some(svg) = crate::render::template::icon_svg(&game.dir, icon.image.get_ref())
+            else {
+                continue;
+            };
+            let file = format!("rules.icon.{id}.svg");
+            let name = icon
+                .names
+                .get(self.lang)
+                .or(icon.name.as_ref())
+                .unwrap_or(id)
+                .clone();
+            let drawing = match self.format {
+                Format::Html => format!(
+                    r#"<img class="icon" src="{}" alt="{}" width="24" height="24">"#,
+                    html_escape(&file),
+                    html_escape(&name)
+                ),
+                Format::Md => format!("![{}]({file})", markdown::escape_cell(&name)),
+            };
+            let written = match self.format {
+                Format::Html => format!("<code>[{}]</code>", html_escape(id)),
+                Format::Md => format!("`[{id}]`"),
+            };
+            rows.push(vec![
+                (drawing, None),
+                (self.plain(&name), None),
+                (written, None),
+            ]);
+            if !files.iter().any(|f: &OutFile| f.name == file) {
+                files.push(OutFile {
+                    name: file,
+                    text: svg,
+                });
+            }
+        }
+        if rows.is_empty() {
+            return (Vec::new(), Vec::new());
+        }
+        let table = self.table(
+            "icons_caption",
+            &["col_icon", "col_name", "col_written"],
+            rows,
+        );
+        (vec![table], files)
     }
 
     /// The glossary: this page's language first, then the game's other languages.

@@ -3,8 +3,8 @@
 //! `fonts/LICENSE-DejaVu.txt`; they cover Finnish and the other Latin languages), and the
 //! faces a game ships in its own `fonts/` folder (TTF, OTF, TTC).
 //!
-//! Templates name a face in `text(face=...)`: `sans`, `bold` and `serif-italic` for the
-//! bundled ones, and a game's own by family and style, as `"Family"`, `"Family Bold"`,
+//! Templates name a face in `text(face=...)`: `sans`, `bold`, `italic`, `bold-italic` and
+//! `serif-italic` for the bundled ones, and a game's own by family and style, as `"Family"`, `"Family Bold"`,
 //! `"Family Italic"` or `"Family Bold Italic"` (other weights: `Light`, `Medium`, `Black`...).
 //! A game's pages are drawn with its own font database ([`GameFaces::database`]): the bundled
 //! faces and the game's own, never another game's, so `font-family="Family"` in a template
@@ -32,20 +32,56 @@ impl Face {
     pub const Bold: Face = Face(1);
     /// Journal and flavour lines: `font-family="DejaVu Serif" font-style="italic"`.
     pub const SerifItalic: Face = Face(2);
+    /// `*italic*` in sans text: DejaVu Sans Condensed Oblique.
+    pub const Italic: Face = Face(3);
+    /// `***both***` in sans text: DejaVu Sans Condensed Bold Oblique.
+    pub const BoldItalic: Face = Face(4);
 }
 
 const SANS: &[u8] = include_bytes!("../../../fonts/DejaVuSansCondensed.ttf");
 const BOLD: &[u8] = include_bytes!("../../../fonts/DejaVuSansCondensed-Bold.ttf");
 const SERIF_ITALIC: &[u8] = include_bytes!("../../../fonts/DejaVuSerifCondensed-Italic.ttf");
+const OBLIQUE: &[u8] = include_bytes!("../../../fonts/DejaVuSansCondensed-Oblique.ttf");
+const BOLD_OBLIQUE: &[u8] = include_bytes!("../../../fonts/DejaVuSansCondensed-BoldOblique.ttf");
 
 /// The names templates give the bundled faces.
-const BUILTIN_NAMES: [&str; 3] = ["sans", "bold", "serif-italic"];
+const BUILTIN_NAMES: [&str; 5] = ["sans", "bold", "serif-italic", "italic", "bold-italic"];
+const BUILTIN_FACES: [Face; 5] = [
+    Face::Sans,
+    Face::Bold,
+    Face::SerifItalic,
+    Face::Italic,
+    Face::BoldItalic,
+];
+
+/// What a face is, as CSS selects it: family, weight, slant and width.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FaceStyle {
+    pub family: String,
+    pub weight: u16,
+    pub italic: bool,
+    pub stretch: &'static str,
+}
 
 /// A loaded face: its bytes (kept for the process's life), metrics and SVG attributes.
 struct Entry {
     data: &'static [u8],
     attrs: &'static str,
+    /// The attributes that select it whatever the element around it selects.
+    span_attrs: &'static str,
+    style: FaceStyle,
     metrics: Metrics,
+}
+
+fn span_attrs(s: &FaceStyle) -> &'static str {
+    let attrs = format!(
+        r#"font-family="{}" font-weight="{}" font-style="{}" font-stretch="{}""#,
+        crate::render::xml_escape(&s.family),
+        s.weight,
+        if s.italic { "italic" } else { "normal" },
+        s.stretch
+    );
+    Box::leak(attrs.into_boxed_str())
 }
 
 struct Registry {
@@ -75,15 +111,37 @@ fn registry() -> &'static RwLock<Registry> {
                 SERIF_ITALIC,
                 r#"font-family="DejaVu Serif" font-stretch="condensed" font-style="italic""#,
             ),
+            (
+                OBLIQUE,
+                r#"font-family="DejaVu Sans" font-stretch="condensed" font-style="italic""#,
+            ),
+            (
+                BOLD_OBLIQUE,
+                r#"font-family="DejaVu Sans" font-stretch="condensed" font-weight="bold" font-style="italic""#,
+            ),
         ];
         let entries = builtin
             .into_iter()
             .map(|(data, attrs)| {
                 let metrics =
                     Metrics::parse(data, 0).expect("the bundled fonts are valid TrueType files");
+                let parsed = ttf_parser::Face::parse(data, 0).expect("the bundled fonts parse");
+                let style = FaceStyle {
+                    family: if attrs.contains("Serif") {
+                        "DejaVu Serif"
+                    } else {
+                        "DejaVu Sans"
+                    }
+                    .to_string(),
+                    weight: parsed.weight().to_number(),
+                    italic: parsed.is_italic() || parsed.is_oblique(),
+                    stretch: "condensed",
+                };
                 &*Box::leak(Box::new(Entry {
                     data,
                     attrs,
+                    span_attrs: span_attrs(&style),
+                    style,
                     metrics,
                 }))
             })
@@ -107,12 +165,30 @@ impl Face {
         entry(self).attrs
     }
 
-    /// Parses a bundled face's name as templates write it: `sans`, `bold` or `serif-italic`.
+    /// SVG attributes selecting this face inside an element that selects another.
+    pub fn span_attrs(self) -> &'static str {
+        entry(self).span_attrs
+    }
+
+    /// Family, weight, slant and width.
+    pub fn style(self) -> FaceStyle {
+        entry(self).style.clone()
+    }
+
+    /// Whether the face is one of the bundled DejaVu faces.
+    pub fn is_builtin(self) -> bool {
+        BUILTIN_FACES.contains(&self)
+    }
+
+    /// Parses a bundled face's name as templates write it: `sans`, `bold`, `italic`,
+    /// `bold-italic` or `serif-italic`.
     pub fn parse(name: &str) -> Option<Face> {
         match name {
             "sans" => Some(Face::Sans),
             "bold" => Some(Face::Bold),
             "serif-italic" | "serif" => Some(Face::SerifItalic),
+            "italic" => Some(Face::Italic),
+            "bold-italic" => Some(Face::BoldItalic),
             _ => None,
         }
     }
@@ -144,7 +220,13 @@ fn database_of(own: &[Face]) -> FontDb {
     let mut named = std::collections::HashSet::new();
     // A collection is loaded once, and fontdb reads every face in it. The bundled faces go in
     // last, as they always have: the order decides nothing else.
-    let builtin = [Face::SerifItalic, Face::Bold, Face::Sans];
+    let builtin = [
+        Face::BoldItalic,
+        Face::Italic,
+        Face::SerifItalic,
+        Face::Bold,
+        Face::Sans,
+    ];
     for face in own.iter().chain(&builtin) {
         let e = r.entries[face.0];
         if named.insert(e.attrs) && loaded.insert(e.data.as_ptr() as usize) {
@@ -171,12 +253,65 @@ pub struct GameFaces {
 }
 
 impl GameFaces {
+    /// The bundled faces only.
+    pub fn bundled() -> GameFaces {
+        GameFaces {
+            named: BUILTIN_NAMES
+                .iter()
+                .zip(BUILTIN_FACES)
+                .map(|(n, f)| (n.to_string(), f))
+                .collect(),
+            database: builtin(),
+        }
+    }
+
     /// The face of a name (case does not matter).
     pub fn get(&self, name: &str) -> Option<Face> {
         self.named
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
             .map(|(_, f)| *f)
+    }
+
+    /// The face `**bold**` or `*italic*` text uses inside text set in `base`: the face of
+    /// `base`'s family with that weight and slant added (the game's own first, one of the
+    /// same width preferred); for a family of the game's own that lacks the style, the
+    /// bundled DejaVu Sans face of the style. `None` when no font provides it (the bundled
+    /// DejaVu Serif has its italic only).
+    pub fn styled(&self, base: Face, style: crate::render::markup::Style) -> Option<Face> {
+        let b = base.style();
+        let weight = if style.bold {
+            b.weight.max(700)
+        } else {
+            b.weight
+        };
+        let italic = b.italic || style.italic;
+        if weight == b.weight && italic == b.italic {
+            return Some(base);
+        }
+        let bold = weight >= 600;
+        let candidates = || {
+            self.named.iter().map(|(_, f)| *f).filter(|f| {
+                let s = f.style();
+                s.family == b.family && s.italic == italic && (s.weight >= 600) == bold
+            })
+        };
+        let found = candidates()
+            .filter(|f| !f.is_builtin())
+            .chain(candidates().filter(|f| f.is_builtin()))
+            .min_by_key(|f| {
+                let s = f.style();
+                (s.stretch != b.stretch, s.weight.abs_diff(weight))
+            });
+        if found.is_some() || base.is_builtin() {
+            return found;
+        }
+        Some(match (bold, italic) {
+            (false, false) => Face::Sans,
+            (true, false) => Face::Bold,
+            (false, true) => Face::Italic,
+            (true, true) => Face::BoldItalic,
+        })
     }
 
     /// Every name, for the message about an unknown face.
@@ -193,17 +328,10 @@ pub fn game_font_dir(game_dir: &Path) -> std::path::PathBuf {
 /// Loads the fonts of a game's `fonts/` folder; a file that is not a font is a problem
 /// naming it.
 pub fn game_faces(game_dir: &Path) -> Result<GameFaces, Problem> {
-    let mut named: Vec<(String, Face)> = BUILTIN_NAMES
-        .iter()
-        .zip([Face::Sans, Face::Bold, Face::SerifItalic])
-        .map(|(n, f)| (n.to_string(), f))
-        .collect();
+    let mut named = GameFaces::bundled().named;
     let dir = game_font_dir(game_dir);
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Ok(GameFaces {
-            named,
-            database: builtin(),
-        });
+        return Ok(GameFaces::bundled());
     };
     let mut paths: Vec<_> = entries
         .filter_map(Result::ok)
@@ -263,7 +391,7 @@ fn register(bytes: Vec<u8>) -> Result<Vec<(String, Face)>, String> {
     for index in 0..count {
         let parsed = ttf_parser::Face::parse(data, index)
             .map_err(|e| format!("not a font this tool can read ({e})"))?;
-        let (name, attrs) = describe(&parsed).ok_or("the font names no family")?;
+        let (name, attrs, style) = describe(&parsed).ok_or("the font names no family")?;
         let mut r = registry().write().unwrap_or_else(|e| e.into_inner());
         if let Some(face) = r.by_content.get(&(key.0, key.1, index)) {
             out.push((name, *face));
@@ -274,6 +402,8 @@ fn register(bytes: Vec<u8>) -> Result<Vec<(String, Face)>, String> {
         r.entries.push(Box::leak(Box::new(Entry {
             data,
             attrs: Box::leak(attrs.into_boxed_str()),
+            span_attrs: span_attrs(&style),
+            style,
             metrics,
         })));
         r.by_content.insert((key.0, key.1, index), face);
@@ -282,8 +412,8 @@ fn register(bytes: Vec<u8>) -> Result<Vec<(String, Face)>, String> {
     Ok(out)
 }
 
-/// The face's name (`Family Bold Italic`) and the SVG attributes that select it.
-fn describe(face: &ttf_parser::Face) -> Option<(String, String)> {
+/// The face's name (`Family Bold Italic`), the SVG attributes that select it and its style.
+fn describe(face: &ttf_parser::Face) -> Option<(String, String, FaceStyle)> {
     let family = name_of(face, ttf_parser::name_id::TYPOGRAPHIC_FAMILY)
         .or_else(|| name_of(face, ttf_parser::name_id::FAMILY))?;
     let weight = face.weight().to_number();
@@ -328,7 +458,13 @@ fn describe(face: &ttf_parser::Face) -> Option<(String, String)> {
     if stretch != "normal" {
         attrs.push_str(&format!(r#" font-stretch="{stretch}""#));
     }
-    Some((name, attrs))
+    let style = FaceStyle {
+        family,
+        weight,
+        italic,
+        stretch,
+    };
+    Some((name, attrs, style))
 }
 
 fn name_of(face: &ttf_parser::Face, id: u16) -> Option<String> {
@@ -408,7 +544,7 @@ mod tests {
         for c in ['ä', 'ö', 'Ä', 'Ö', 'å'] {
             assert!(m.face.glyph_index(c).is_some(), "missing {c}");
         }
-        assert_eq!(builtin().len(), 3);
+        assert_eq!(builtin().len(), 5);
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod fonts;
 pub mod functions;
 pub mod images;
 pub mod marks;
+pub mod markup;
 pub mod subscript;
 pub mod template;
 pub mod text;

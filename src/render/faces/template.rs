@@ -6,8 +6,10 @@
 //! `<defs>` must start with `{{ uid }}` so faces can share a page. Functions the templates
 //! call (all sizes in mm):
 //! - `text(text, x, y, w, h, size, min, face, align, fill, leading)`: wraps and shrinks text
-//!   to fit the box; `[symbol-id]` in the text draws that symbol inline on the baseline.
-//!   Text that does not fit at `min` makes the build (and `check`) fail for that card.
+//!   to fit the box; `[id]` in the text draws that symbol, or the game's own `[[icon]]`,
+//!   inline on the baseline; `**bold**` and `*italic*` set runs in those styles of `face`'s
+//!   family (`\*`, `\[` print the characters). Text that does not fit at `min`, or asks for
+//!   a style no font provides, makes the build (and `check`) fail for that card.
 //!   A newline, or `\n` written in the template, breaks the line.
 //! - `badge(symbol, cx, cy, r)`: a disc in the symbol's colour with its mark;
 //!   `mark(symbol, cx, cy, r)`: the mark in the symbol's colour;
@@ -32,12 +34,12 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Value, json};
 use tera::{Context, Tera};
 
-use crate::diag::{Problem, SourceFile};
-use crate::model::{Back, Card, Deck, Game, Piece, Symbol};
 use crate::render::fonts::{GameFaces, game_faces};
 use crate::render::images;
 use crate::render::marks;
-use crate::render::text::{self, TextBox};
+use crate::render::text::{self, Inline, OwnIcon, Styles, TextBox};
+use crate::diag::{Problem, SourceFile};
+use crate::model::{Back, Card, Deck, Game, Piece, Symbol};
 
 /// Templates compiled into the binary from `templates/`: the generic designs any game may
 /// use. A game's own designs live in its `templates/` folder, the shipped games' too.
@@ -185,6 +187,7 @@ impl Templates {
         register(
             &mut tera,
             symbols,
+            own_icons(game),
             faces.clone(),
             game.dir.clone(),
             min_text_mm(game),
@@ -461,9 +464,65 @@ pub fn min_text_mm(game: &Game) -> f64 {
     pt * crate::render::layout::MM_PER_PT
 }
 
+/// The game's own icons that load, by id (`check` reports those that do not, at the icon).
+pub fn own_icons(game: &Game) -> BTreeMap<String, OwnIcon> {
+    let mut out = BTreeMap::new();
+    for icon in &game.components.icons {
+        if let Ok(icon_art) = load_icon(&game.dir, icon.image.get_ref()) {
+            out.entry(icon.id.get_ref().clone()).or_insert(icon_art);
+        }
+    }
+    out
+}
+
+/// Loads an icon's image: SVG, PNG or JPEG inside the game's folder.
+pub fn load_icon(game_dir: &Path, image: &str) -> Result<OwnIcon, String> {
+    let art = images::load(game_dir, image)?;
+    let (w, h) = match (art.format, art.pixels) {
+        (images::Format::Png | images::Format::Jpeg, Some((w, h))) => (f64::from(w), f64::from(h)),
+        (images::Format::Svg, _) => {
+            let tree = usvg::Tree::from_data(art.bytes(), &usvg::Options::default())
+                .map_err(|e| format!("`{image}` is not an SVG image that reads: {e}"))?;
+            let size = tree.size();
+            (f64::from(size.width()), f64::from(size.height()))
+        }
+        _ => return Err(format!("`{image}` is not an SVG, PNG or JPEG image")),
+    };
+    if !(w > 0.0 && h > 0.0) {
+        return Err(format!("`{image}` has no size"));
+    }
+    Ok(OwnIcon {
+        art,
+        aspect: (w / h).clamp(0.05, 20.0),
+    })
+}
+
+/// An icon's image as a standalone SVG for the rules reference: the image read through usvg
+/// and written back, so that only its drawing (vector, or the raster's pixels) remains.
+pub fn icon_svg(game_dir: &Path, image: &str) -> Option<String> {
+    let icon = load_icon(game_dir, image).ok()?;
+    let opts = usvg::Options {
+        image_href_resolver: images::href_resolver(false),
+        ..usvg::Options::default()
+    };
+    let tree = match icon.art.format {
+        images::Format::Svg => usvg::Tree::from_data(icon.art.bytes(), &opts).ok()?,
+        _ => {
+            let (w, h) = (24.0 * icon.aspect, 24.0);
+            let wrapper = format!(
+                r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.3}" height="{h}" viewBox="0 0 {w:.3} {h}">{}</svg>"#,
+                images::element(&icon.art, 0.0, 0.0, w, h, "xMidYMid meet")
+            );
+            usvg::Tree::from_str(&wrapper, &opts).ok()?
+        }
+    };
+    Some(tree.to_string(&usvg::WriteOptions::default()))
+}
+
 fn register(
     tera: &mut Tera,
     symbols: BTreeMap<String, Symbol>,
+    icons: BTreeMap<String, OwnIcon>,
     faces: Arc<GameFaces>,
     game_dir: std::path::PathBuf,
     least: f64,
@@ -495,15 +554,36 @@ fn register(
                 size,
                 min: num(a, "min", Some(asked * 0.6))?.clamp(least, size),
                 face,
+                styles: Styles::of(&faces, face),
                 align: string(a, "align", Some("start"))?,
                 fill: string(a, "fill", Some("#1a1a1a"))?,
                 leading: num(a, "leading", Some(1.2))?,
             };
             // Tera string literals have no escapes: `\n` written in a template breaks the line.
             let content = string(a, "text", Some(""))?.replace("\\n", "\n");
-            let fitted = text::fit(&content, &b, &syms);
+            let inline = Inline {
+                symbols: &syms,
+                icons: &icons,
+            };
+            let fitted = text::fit(&content, &b, &inline);
+            let what = string(a, "what", Some("text"))?;
+            for style in &fitted.missing {
+                OVERFLOWS.with(|o| {
+                    o.borrow_mut().push(format!(
+                        "{what} asks for {} type (`{}`), but no font of the family `{}` (face \
+                         `{face_name}`) provides it: add that face to the game's fonts/ folder, \
+                         or set the text in a face whose family has it",
+                        style.describe(),
+                        match (style.bold, style.italic) {
+                            (true, true) => "***...***",
+                            (true, false) => "**...**",
+                            _ => "*...*",
+                        },
+                        face.style().family
+                    ))
+                });
+            }
             if !fitted.fits {
-                let what = string(a, "what", Some("text"))?;
                 OVERFLOWS.with(|o| {
                     o.borrow_mut().push(format!(
                         "{what} does not fit its {:.1} x {:.1} mm box even at {:.1} pt ({:.2} mm) type, the smallest allowed: \"{}\"",

@@ -1,14 +1,86 @@
-//! Text that wraps and shrinks to fit its box, with symbols inline on the baseline.
+//! Text that wraps and shrinks to fit its box, with inline markup (see [`crate::render::markup`]):
+//! `**bold**` and `*italic*` runs set in the faces of those styles, and icons drawn on the
+//! baseline.
 //!
-//! In text, `[id]` names a symbol of the game (an element, an inquiry colour, a coin); it is
-//! drawn as that symbol's badge, sitting on the baseline like a capital letter.
+//! In text, `[id]` names a symbol of the game (an element, an inquiry colour, a coin), drawn
+//! as that symbol's badge sitting on the baseline like a capital letter, or one of the game's
+//! own `[[icon]]` images, drawn at the same height (vector when it is an SVG).
+//!
+//! Lines are broken where they read best, not only where the first line fills: among the
+//! breaks that need the fewest lines, the one whose lines are most even (centred and
+//! right-aligned text: all its lines; left-aligned: all but the last), avoiding a short word
+//! alone on a line ("The / Search: Police"), a line ending in a one-character word
+//! ("a", "·") and a single word alone on the last line.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::Arc;
 
-use crate::model::Symbol;
-use crate::render::fonts::{Face, Metrics};
+use crate::render::fonts::{Face, GameFaces, Metrics};
+use crate::render::images::{self, Art};
 use crate::render::marks;
+use crate::render::markup::{self, Frag, Item, Style};
 use crate::render::xml_escape;
+use crate::model::Symbol;
+
+/// The faces of the four styles text of a box may use; `None` where no font has the style.
+#[derive(Debug, Clone, Copy)]
+pub struct Styles([Option<Face>; 4]);
+
+impl Styles {
+    /// The styles of text set in `base`, from the faces a game may use.
+    pub fn of(faces: &GameFaces, base: Face) -> Styles {
+        let mut out = [None; 4];
+        for (i, slot) in out.iter_mut().enumerate() {
+            *slot = faces.styled(base, style_at(i));
+        }
+        Styles(out)
+    }
+
+    /// The styles of text set in `base` with the bundled faces only.
+    pub fn bundled(base: Face) -> Styles {
+        Styles::of(&GameFaces::bundled(), base)
+    }
+
+    fn get(&self, s: Style) -> Option<Face> {
+        self.0[usize::from(s.bold) * 2 + usize::from(s.italic)]
+    }
+}
+
+fn style_at(i: usize) -> Style {
+    Style {
+        bold: i & 2 != 0,
+        italic: i & 1 != 0,
+    }
+}
+
+/// One of the game's own icons, ready to place.
+#[derive(Debug, Clone)]
+pub struct OwnIcon {
+    pub art: Arc<Art>,
+    /// Width over height.
+    pub aspect: f64,
+}
+
+/// What `[id]` may draw: the game's symbols and its own icons.
+#[derive(Debug, Clone, Copy)]
+pub struct Inline<'a> {
+    pub symbols: &'a BTreeMap<String, Symbol>,
+    pub icons: &'a BTreeMap<String, OwnIcon>,
+}
+
+impl<'a> Inline<'a> {
+    fn glyph(&self, id: &str) -> Option<Glyph<'a>> {
+        self.symbols
+            .get(id)
+            .map(Glyph::Symbol)
+            .or_else(|| self.icons.get(id).map(Glyph::Own))
+    }
+
+    fn has(&self, id: &str) -> bool {
+        self.symbols.contains_key(id) || self.icons.contains_key(id)
+    }
+}
 
 /// Where and how a block of text is set.
 #[derive(Debug, Clone)]
@@ -22,6 +94,8 @@ pub struct TextBox {
     /// Smallest font size (mm); text that does not fit at this size overflows.
     pub min: f64,
     pub face: Face,
+    /// The faces of bold and italic runs.
+    pub styles: Styles,
     /// `start`, `middle` or `end`.
     pub align: String,
     pub fill: String,
@@ -34,256 +108,362 @@ pub struct Fitted {
     pub svg: String,
     pub fits: bool,
     pub size: f64,
+    /// Styles the text asks for that no font provides (set in the box's face instead).
+    pub missing: Vec<Style>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Glyph<'a> {
+    Symbol(&'a Symbol),
+    Own(&'a OwnIcon),
 }
 
 #[derive(Debug, Clone)]
-enum Piece<'a> {
-    Word(String),
-    Icon(&'a Symbol),
-    Break,
+enum Part<'a> {
+    Text(String, Face),
+    Icon(Glyph<'a>),
 }
 
-fn pieces<'a>(text: &str, symbols: &'a BTreeMap<String, Symbol>) -> Vec<Piece<'a>> {
-    let mut out = Vec::new();
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            out.push(Piece::Break);
-        }
-        for word in line.split_whitespace() {
-            split_icons(word, symbols, &mut out);
-        }
-    }
-    out
+/// A word measured at size 1: its parts with their widths.
+#[derive(Debug, Clone)]
+struct Word<'a> {
+    parts: Vec<(Part<'a>, f64)>,
+    width: f64,
+    /// The space before it, and the face it is set in.
+    gap: f64,
+    gap_face: Face,
+    /// A word of four characters or fewer, which should not stand alone on a line.
+    short: bool,
+    /// A word of one character ("a", "·", "&"), which should not end a line.
+    binding: bool,
 }
 
-/// Splits `a[fire]b` into a word, an icon and a word; unknown `[...]` stays text.
-fn split_icons<'a>(word: &str, symbols: &'a BTreeMap<String, Symbol>, out: &mut Vec<Piece<'a>>) {
-    let mut rest = word;
-    let mut text = String::new();
-    while let Some(open) = rest.find('[') {
-        let Some(close) = rest[open..].find(']').map(|c| open + c) else {
-            break;
-        };
-        let id = &rest[open + 1..close];
-        if let Some(sym) = symbols.get(id) {
-            text.push_str(&rest[..open]);
-            if !text.is_empty() {
-                out.push(Piece::Word(std::mem::take(&mut text)));
+/// Icons are as wide as a badge a capital's height across, with a little air.
+fn icon_width(cap: f64) -> f64 {
+    cap * 1.35
+}
+
+/// The words of each paragraph (a line break in the text starts one), measured at size 1.
+fn measure<'a>(
+    items: &[Item],
+    b: &TextBox,
+    inline: &Inline<'a>,
+    missing: &mut Vec<Style>,
+) -> Vec<Vec<Word<'a>>> {
+    let cap = Metrics::of(b.face).cap_height();
+    let mut face_of = |s: Style| {
+        b.styles.get(s).unwrap_or_else(|| {
+            if !missing.contains(&s) {
+                missing.push(s);
             }
-            out.push(Piece::Icon(sym));
-        } else {
-            text.push_str(&rest[..=close]);
-        }
-        rest = &rest[close + 1..];
-    }
-    text.push_str(rest);
-    if !text.is_empty() {
-        out.push(Piece::Word(text));
-    }
-}
-
-/// A laid-out line: runs of (text or icon) with their widths, glued where the source had no
-/// space; `forced` when a line break in the text started it.
-struct Line<'a> {
-    runs: Vec<(Piece<'a>, f64, bool)>,
-    forced: bool,
-}
-
-impl Line<'_> {
-    fn width(&self, space: f64) -> f64 {
-        self.runs
-            .iter()
-            .enumerate()
-            .map(|(i, (_, w, glued))| if i > 0 && !glued { w + space } else { *w })
-            .sum()
-    }
-}
-
-fn icon_width(size: f64, cap: f64) -> f64 {
-    size * cap * 1.35
-}
-
-fn wrap<'a>(items: &[Piece<'a>], glue: &[bool], size: f64, b: &TextBox) -> Vec<Line<'a>> {
-    let m = Metrics::of(b.face);
-    let cap = m.cap_height();
-    let space = m.width(" ", size);
-    let mut lines = vec![Line {
-        runs: Vec::new(),
-        forced: false,
-    }];
-    for (item, &glued) in items.iter().zip(glue) {
-        let w = match item {
-            Piece::Word(t) => m.width(t, size),
-            Piece::Icon(_) => icon_width(size, cap),
-            Piece::Break => {
-                lines.push(Line {
-                    runs: Vec::new(),
-                    forced: true,
-                });
+            b.face
+        })
+    };
+    let mut paras = vec![Vec::new()];
+    for item in items {
+        let (frags, gap) = match item {
+            Item::Break => {
+                paras.push(Vec::new());
                 continue;
             }
+            Item::Word { frags, gap } => (frags, *gap),
         };
-        let line = lines.last_mut().expect("lines start non-empty");
-        let extra = if line.runs.is_empty() || glued {
-            w
-        } else {
-            w + space
-        };
-        if !line.runs.is_empty() && !glued && line.width(space) + extra > b.w {
-            lines.push(Line {
-                runs: vec![(item.clone(), w, false)],
-                forced: false,
+        let mut parts = Vec::new();
+        let mut chars = 0;
+        let mut icons = 0;
+        for f in frags {
+            match f {
+                Frag::Text(t, s) => {
+                    let face = face_of(*s);
+                    chars += t.chars().count();
+                    parts.push((Part::Text(t.clone(), face), Metrics::of(face).width(t, 1.0)));
+                }
+                Frag::Icon(id) => {
+                    let Some(glyph) = inline.glyph(id) else {
+                        continue;
+                    };
+                    icons += 1;
+                    let w = match glyph {
+                        Glyph::Symbol(_) => icon_width(cap),
+                        Glyph::Own(icon) => own_height(cap) * icon.aspect + icon_width(cap) * 0.05,
+                    };
+                    parts.push((Part::Icon(glyph), w));
+                }
+            }
+        }
+        let gap_face = face_of(gap);
+        paras
+            .last_mut()
+            .expect("paragraphs start non-empty")
+            .push(Word {
+                width: parts.iter().map(|p| p.1).sum(),
+                parts,
+                gap: Metrics::of(gap_face).width(" ", 1.0),
+                gap_face,
+                short: icons == 0 && chars <= 4,
+                binding: icons == 0 && chars == 1,
             });
-        } else {
-            line.runs.push((item.clone(), w, glued));
+    }
+    paras
+}
+
+/// The height of an own icon at size 1: that of a symbol's badge.
+fn own_height(cap: f64) -> f64 {
+    icon_width(cap) * 0.95
+}
+
+/// A laid-out line: a range of one paragraph's words.
+struct Line {
+    para: usize,
+    words: Range<usize>,
+}
+
+fn line_width(words: &[Word], size: f64) -> f64 {
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| if i > 0 { w.width + w.gap } else { w.width })
+        .sum::<f64>()
+        * size
+}
+
+/// Breaks every paragraph into the fewest lines that fit, then the most even ones.
+fn wrap(paras: &[Vec<Word>], size: f64, b: &TextBox) -> Vec<Line> {
+    let balanced = b.align != "start";
+    let mut lines = Vec::new();
+    for (p, words) in paras.iter().enumerate() {
+        for words in breaks(words, size, b.w, balanced) {
+            lines.push(Line { para: p, words });
         }
     }
-    avoid_widow(&mut lines, space, b.w);
     lines
 }
 
-/// A word left alone on the last line ("Val / Justinia", "double / A") takes the word
-/// before it along when that still fits, so names and titles break between their parts.
-fn avoid_widow(lines: &mut [Line], space: f64, width: f64) {
-    let n = lines.len();
-    if n < 2 || lines[n - 1].forced || lines[n - 1].runs.len() != 1 {
-        return;
+/// The lines of one paragraph: among the breaks that need the fewest lines, the one of
+/// least cost (uneven lines, and the penalties of the module's documentation).
+fn breaks(words: &[Word], size: f64, width: f64, balanced: bool) -> Vec<Range<usize>> {
+    let n = words.len();
+    if n == 0 {
+        // An empty paragraph (two line breaks in a row) is one empty line.
+        return std::iter::once(0..0).collect();
     }
-    let prev = &lines[n - 2].runs;
-    // Only a word that stands apart (not glued to an icon) and leaves a word behind moves.
-    if prev.len() < 2 || prev.last().is_some_and(|r| r.2) {
-        return;
-    }
-    let (piece, w, _) = prev.last().cloned().expect("two runs");
-    if lines[n - 1].width(space) + space + w > width + 1e-9 {
-        return;
-    }
-    lines[n - 2].runs.pop();
-    lines[n - 1].runs.insert(0, (piece, w, false));
-}
-
-/// Which pieces follow the previous one without a space (`word[icon]`).
-fn glue_flags(text: &str, symbols: &BTreeMap<String, Symbol>) -> Vec<bool> {
-    let mut flags = Vec::new();
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            flags.push(false);
-        }
-        for word in line.split_whitespace() {
-            let mut parts = Vec::new();
-            split_icons(word, symbols, &mut parts);
-            for j in 0..parts.len() {
-                flags.push(j > 0);
+    // best[j]: the fewest lines holding the first j words, the least cost, where its last
+    // line starts.
+    let mut best: Vec<Option<(usize, f64, usize)>> = vec![None; n + 1];
+    best[0] = Some((0, 0.0, 0));
+    for j in 1..=n {
+        let mut w = 0.0;
+        for i in (0..j).rev() {
+            w += words[i].width * size;
+            if i + 1 < j {
+                w += words[i + 1].gap * size;
+                if w > width + 1e-9 {
+                    break;
+                }
+            }
+            let Some((lines, cost, _)) = best[i] else {
+                continue;
+            };
+            let last = j == n;
+            let slack = ((width - w) / width.max(1e-9)).max(0.0);
+            let mut c = if balanced || !last {
+                slack * slack
+            } else {
+                0.0
+            };
+            if !last && j - i == 1 && words[i].short {
+                c += 4.0;
+            }
+            if !last && words[j - 1].binding {
+                c += 4.0;
+            }
+            if last && j - i == 1 && i > 0 {
+                c += 2.0;
+            }
+            let candidate = (lines + 1, cost + c, i);
+            let better = match best[j] {
+                None => true,
+                Some((l, k, _)) => candidate.0 < l || (candidate.0 == l && candidate.1 < k - 1e-12),
+            };
+            if better {
+                best[j] = Some(candidate);
             }
         }
     }
-    flags
+    let mut out = Vec::new();
+    let mut j = n;
+    while j > 0 {
+        let (_, _, i) = best[j].expect("every word ends some line");
+        out.push(i..j);
+        j = i;
+    }
+    out.reverse();
+    out
 }
 
-fn fits(lines: &[Line], size: f64, b: &TextBox) -> bool {
-    let m = Metrics::of(b.face);
-    let space = m.width(" ", size);
+fn fits(paras: &[Vec<Word>], lines: &[Line], size: f64, b: &TextBox) -> bool {
     let height = lines.len() as f64 * size * b.leading;
-    height <= b.h + 1e-9 && lines.iter().all(|l| l.width(space) <= b.w + 1e-9)
+    height <= b.h + 1e-9
+        && lines
+            .iter()
+            .all(|l| line_width(&paras[l.para][l.words.clone()], size) <= b.w + 1e-9)
 }
 
 /// Sets `text` in the box: the largest size from `size` down to `min` (in steps of 2 %)
 /// at which it fits; at `min` it is set anyway and `fits` is false.
-pub fn fit(text: &str, b: &TextBox, symbols: &BTreeMap<String, Symbol>) -> Fitted {
+pub fn fit(text: &str, b: &TextBox, inline: &Inline) -> Fitted {
     // A line break at the end (a list built line by line) adds no empty line.
     let text = text.trim_end();
-    let items = pieces(text, symbols);
-    let glue = glue_flags(text, symbols);
+    let items = markup::parse(text, &|id| inline.has(id));
+    let mut missing = Vec::new();
+    let paras = measure(&items, b, inline, &mut missing);
     let mut size = b.size;
     loop {
-        let lines = wrap(&items, &glue, size, b);
-        let ok = fits(&lines, size, b);
+        let lines = wrap(&paras, size, b);
+        let ok = fits(&paras, &lines, size, b);
         if ok || size <= b.min {
             return Fitted {
-                svg: draw(&lines, size, b),
+                svg: draw(&paras, &lines, size, b),
                 fits: ok,
                 size,
+                missing,
             };
         }
         size = (size * 0.98).max(b.min);
     }
 }
 
-fn draw(lines: &[Line], size: f64, b: &TextBox) -> String {
-    let m = Metrics::of(b.face);
-    let cap = m.cap_height();
-    let space = m.width(" ", size);
+fn draw(paras: &[Vec<Word>], lines: &[Line], size: f64, b: &TextBox) -> String {
+    let cap = Metrics::of(b.face).cap_height();
     let block = lines.len() as f64 * size * b.leading;
     // Centre the block vertically in its box; the first baseline sits one cap height down.
     let top = b.y + ((b.h - block) / 2.0).max(0.0);
     let mut out = String::new();
     for (i, line) in lines.iter().enumerate() {
+        let words = &paras[line.para][line.words.clone()];
         let baseline = top + i as f64 * size * b.leading + (size * b.leading + size * cap) / 2.0;
-        let width = line.width(space);
-        let mut x = match b.align.as_str() {
-            "middle" => b.x + (b.w - width) / 2.0,
-            "end" => b.x + b.w - width,
-            _ => b.x,
-        };
-        if line.runs.iter().all(|r| matches!(r.0, Piece::Word(_))) {
-            // Plain text: one element anchored where the box says, so kerning cannot shift it.
-            let words: Vec<&str> = line
-                .runs
-                .iter()
-                .filter_map(|r| match &r.0 {
-                    Piece::Word(t) => Some(t.as_str()),
-                    _ => None,
-                })
-                .collect();
+        let width = line_width(words, size);
+        let has_icon = words
+            .iter()
+            .any(|w| w.parts.iter().any(|p| matches!(p.0, Part::Icon(_))));
+        if !has_icon {
+            // Text only: one element anchored where the box says, so kerning cannot shift it.
+            let mut run = Vec::new();
+            for (k, w) in words.iter().enumerate() {
+                if k > 0 {
+                    run.push((" ".to_string(), w.gap_face));
+                }
+                for (part, _) in &w.parts {
+                    if let Part::Text(t, face) = part {
+                        run.push((t.clone(), *face));
+                    }
+                }
+            }
             let (ax, anchor) = match b.align.as_str() {
                 "middle" => (b.x + b.w / 2.0, "middle"),
                 "end" => (b.x + b.w, "end"),
                 _ => (b.x, "start"),
             };
-            out.push_str(&text_run(&words.join(" "), ax, baseline, size, anchor, b));
+            out.push_str(&text_run(&run, ax, baseline, size, anchor, b));
             continue;
         }
+        let mut x = match b.align.as_str() {
+            "middle" => b.x + (b.w - width) / 2.0,
+            "end" => b.x + b.w - width,
+            _ => b.x,
+        };
         // Consecutive words go into one text element (so the PDF's text reads as written);
         // an icon ends the run and is drawn in the gap measured for it.
-        let mut run = String::new();
+        let mut run: Vec<(String, Face)> = Vec::new();
         let mut run_x = x;
-        for (j, (piece, w, glued)) in line.runs.iter().enumerate() {
-            let gap = if j > 0 && !glued { space } else { 0.0 };
-            match piece {
-                Piece::Word(t) => {
-                    if run.is_empty() {
-                        run_x = x + gap;
-                    } else if gap > 0.0 {
-                        run.push(' ');
-                    }
-                    run.push_str(t);
+        for (k, word) in words.iter().enumerate() {
+            if k > 0 {
+                if !run.is_empty() {
+                    run.push((" ".to_string(), word.gap_face));
                 }
-                // The badge's bottom sits on the baseline, its height that of a capital.
-                Piece::Icon(sym) => {
-                    out.push_str(&text_run(&run, run_x, baseline, size, "start", b));
-                    run.clear();
-                    let r = w / 2.0 * 0.95;
-                    let left = x + gap;
-                    out.push_str(&marks::badge(sym, left + w / 2.0, baseline - r, r));
-                }
-                Piece::Break => {}
+                x += word.gap * size;
             }
-            x += gap + w;
+            for (part, w) in &word.parts {
+                let w = w * size;
+                match part {
+                    Part::Text(t, face) => {
+                        if run.is_empty() {
+                            run_x = x;
+                        }
+                        run.push((t.clone(), *face));
+                    }
+                    Part::Icon(glyph) => {
+                        out.push_str(&text_run(&run, run_x, baseline, size, "start", b));
+                        run.clear();
+                        out.push_str(&icon(glyph, x, w, baseline, size * cap));
+                    }
+                }
+                x += w;
+            }
         }
         out.push_str(&text_run(&run, run_x, baseline, size, "start", b));
     }
     out
 }
 
-fn text_run(run: &str, x: f64, baseline: f64, size: f64, anchor: &str, b: &TextBox) -> String {
-    if run.is_empty() {
+/// An icon in a gap `w` wide from `left`, its bottom on the baseline.
+fn icon(glyph: &Glyph, left: f64, w: f64, baseline: f64, cap: f64) -> String {
+    match glyph {
+        // The badge's bottom sits on the baseline, its height about that of a capital.
+        Glyph::Symbol(sym) => {
+            let r = w / 2.0 * 0.95;
+            marks::badge(sym, left + w / 2.0, baseline - r, r)
+        }
+        Glyph::Own(own) => {
+            let h = own_height(cap);
+            let iw = h * own.aspect;
+            images::element(
+                &own.art,
+                left + (w - iw) / 2.0,
+                baseline - h,
+                iw,
+                h,
+                "xMidYMid meet",
+            )
+        }
+    }
+}
+
+/// One text element: the box's face, and a `<tspan>` for each run in another.
+fn text_run(
+    run: &[(String, Face)],
+    x: f64,
+    baseline: f64,
+    size: f64,
+    anchor: &str,
+    b: &TextBox,
+) -> String {
+    if run.iter().all(|(t, _)| t.is_empty()) {
         return String::new();
     }
+    let mut merged: Vec<(String, Face)> = Vec::new();
+    for (t, face) in run {
+        match merged.last_mut() {
+            Some((prev, f)) if f == face => prev.push_str(t),
+            _ => merged.push((t.clone(), *face)),
+        }
+    }
+    let mut body = String::new();
+    for (t, face) in &merged {
+        if *face == b.face {
+            body.push_str(&xml_escape(t));
+        } else {
+            body.push_str(&format!(
+                "<tspan {}>{}</tspan>",
+                face.span_attrs(),
+                xml_escape(t)
+            ));
+        }
+    }
     format!(
-        r#"<text x="{x:.3}" y="{baseline:.3}" font-size="{size:.3}" text-anchor="{anchor}" {attrs} fill="{fill}" xml:space="preserve">{t}</text>"#,
+        r#"<text x="{x:.3}" y="{baseline:.3}" font-size="{size:.3}" text-anchor="{anchor}" {attrs} fill="{fill}" xml:space="preserve">{body}</text>"#,
         attrs = b.face.svg_attrs(),
         fill = b.fill,
-        t = xml_escape(run)
     )
 }
 
@@ -300,15 +480,25 @@ mod tests {
             size: 4.0,
             min: 2.0,
             face: Face::Sans,
+            styles: Styles::bundled(Face::Sans),
             align: "start".into(),
             fill: "#000".into(),
             leading: 1.2,
         }
     }
 
+    fn none() -> Inline<'static> {
+        static EMPTY_S: BTreeMap<String, Symbol> = BTreeMap::new();
+        static EMPTY_I: BTreeMap<String, OwnIcon> = BTreeMap::new();
+        Inline {
+            symbols: &EMPTY_S,
+            icons: &EMPTY_I,
+        }
+    }
+
     #[test]
     fn short_text_keeps_its_size() {
-        let f = fit("Hello", &boxed(50.0, 10.0), &BTreeMap::new());
+        let f = fit("Hello", &boxed(50.0, 10.0), &none());
         assert!(f.fits);
         assert_eq!(f.size, 4.0);
     }
@@ -316,7 +506,7 @@ mod tests {
     #[test]
     fn long_text_wraps_and_shrinks() {
         let text = "word ".repeat(40);
-        let f = fit(&text, &boxed(40.0, 20.0), &BTreeMap::new());
+        let f = fit(&text, &boxed(40.0, 20.0), &none());
         assert!(f.fits);
         assert!(f.size < 4.0 && f.size >= 2.0);
         assert!(f.svg.matches("<text").count() > 3);
@@ -325,7 +515,7 @@ mod tests {
     #[test]
     fn text_too_long_for_its_box_is_reported() {
         let text = "overflowing ".repeat(200);
-        let f = fit(&text, &boxed(30.0, 10.0), &BTreeMap::new());
+        let f = fit(&text, &boxed(30.0, 10.0), &none());
         assert!(!f.fits);
         assert_eq!(f.size, 2.0);
     }
@@ -337,7 +527,12 @@ mod tests {
         )
         .unwrap();
         let symbols = BTreeMap::from([("fire".to_string(), sym)]);
-        let f = fit("Play [fire] now", &boxed(80.0, 10.0), &symbols);
+        let icons = BTreeMap::new();
+        let inline = Inline {
+            symbols: &symbols,
+            icons: &icons,
+        };
+        let f = fit("Play [fire] now", &boxed(80.0, 10.0), &inline);
         assert!(f.fits);
         assert!(f.svg.contains("#d03020"));
         // One line: the badge's circle bottom (cy + r) equals the text baseline.
@@ -362,17 +557,92 @@ mod tests {
         let boxed_for = |first: &str| {
             let mut b = boxed(Metrics::of(Face::Bold).width(first, 4.4) + 0.5, 12.0);
             (b.size, b.min, b.face) = (4.4, 4.4, Face::Bold);
+            b.styles = Styles::bundled(Face::Bold);
             b
         };
         let b = boxed_for("Aztec Atlanteans double");
-        let f = fit("Aztec Atlanteans double A", &b, &BTreeMap::new());
+        let f = fit("Aztec Atlanteans double A", &b, &none());
         assert_eq!(lines_of(&f), ["Aztec Atlanteans", "double A"]);
         let b = boxed_for("The Search: Val");
-        let f = fit("The Search: Val Justinia", &b, &BTreeMap::new());
+        let f = fit("The Search: Val Justinia", &b, &none());
         assert_eq!(lines_of(&f), ["The Search:", "Val Justinia"]);
         // A line break the text asks for is kept as it is.
-        let f = fit("One two\nthree", &boxed(80.0, 12.0), &BTreeMap::new());
+        let f = fit("One two\nthree", &boxed(80.0, 12.0), &none());
         assert_eq!(lines_of(&f), ["One two", "three"]);
+    }
+
+    /// A title set in bold at one size in a box `width` wide.
+    fn title(text: &str, width: f64) -> Vec<String> {
+        let mut b = boxed(width, 30.0);
+        (b.size, b.min, b.face, b.align) = (4.4, 4.4, Face::Bold, "middle".into());
+        b.styles = Styles::bundled(Face::Bold);
+        lines_of(&fit(text, &b, &none()))
+    }
+
+    #[test]
+    fn title_lines_are_balanced_not_only_the_last() {
+        let m = Metrics::of(Face::Bold);
+        // Every width from the one that takes the longest line of the good break up to the
+        // whole title on one line: the cases where the last word alone used to pull the word
+        // before it down and leave a short word alone on the first line.
+        let cases = [
+            ("The Search: Police", ["The Search:", "Police"]),
+            ("The Hired Man", ["The Hired", "Man"]),
+            ("Call in Reinforcements", ["Call in", "Reinforcements"]),
+            ("Play a card now", ["Play a card", "now"]),
+            ("fire · water · earth", ["fire · water", "· earth"]),
+        ];
+        for (text, want) in cases {
+            let from = want.iter().map(|l| m.width(l, 4.4)).fold(0.0, f64::max) + 0.01;
+            let to = m.width(text, 4.4) - 0.01;
+            for k in 0..=10 {
+                let w = from + (to - from) * f64::from(k) / 10.0;
+                assert_eq!(title(text, w), want, "{text} at {w:.2} mm");
+            }
+        }
+        // No line ends in a one-letter word when another break fits as few lines.
+        let lines = title(
+            "Take a card and a coin",
+            m.width("Take a card and", 4.4) + 0.1,
+        );
+        assert!(lines.iter().all(|l| !l.ends_with(" a")), "{lines:?}");
+    }
+
+    #[test]
+    fn bold_and_italic_runs_are_set_in_their_faces_and_measured_so() {
+        let f = fit("Play **two** *now* \\*", &boxed(80.0, 10.0), &none());
+        assert!(f.missing.is_empty());
+        assert!(
+            f.svg
+                .contains(&format!("<tspan {}>two</tspan>", Face::Bold.span_attrs())),
+            "{}",
+            f.svg
+        );
+        assert!(
+            f.svg
+                .contains(&format!("<tspan {}>now</tspan>", Face::Italic.span_attrs())),
+            "{}",
+            f.svg
+        );
+        assert!(f.svg.contains(" *</text>"), "{}", f.svg);
+        // Bold is wider: a box that holds the regular word on one line at 4 mm does not hold
+        // the bold one.
+        let w = Metrics::of(Face::Sans).width("Wonderful", 4.0) + 0.05;
+        let mut b = boxed(w, 4.0 * 1.2);
+        b.min = 1.0;
+        assert_eq!(fit("Wonderful", &b, &none()).size, 4.0);
+        assert!(fit("**Wonderful**", &b, &none()).size < 4.0);
+        // The bundled serif has no bold: the text is set, and says which style is missing.
+        let mut b = boxed(80.0, 10.0);
+        (b.face, b.styles) = (Face::SerifItalic, Styles::bundled(Face::SerifItalic));
+        let f = fit("A **bold** claim *here*", &b, &none());
+        assert_eq!(
+            f.missing,
+            [Style {
+                bold: true,
+                italic: false
+            }]
+        );
     }
 
     fn attr(svg: &str, tag: &str, name: &str) -> f64 {
