@@ -171,6 +171,10 @@ enum Column {
     NameIn(String),
     TextIn(String),
     Field(String, FieldType),
+    /// The card's own front template.
+    Template,
+    /// The card's own back template.
+    Back,
 }
 
 /// One cell of the sheet: its text, where it stands in the file, its column (0 is A), and
@@ -361,6 +365,8 @@ fn columns(deck: &Deck, file: &SourceFile, header: &[Cell]) -> Result<Vec<Column
             "name" => Some(Column::Name),
             "count" => Some(Column::Count),
             "text" => Some(Column::Text),
+            "template" if !deck.fields.contains_key("template") => Some(Column::Template),
+            "back" if !deck.fields.contains_key("back") => Some(Column::Back),
             _ => {
                 if let Some(lang) = name.strip_prefix("name.") {
                     Some(Column::NameIn(lang.to_string()))
@@ -390,7 +396,7 @@ fn columns(deck: &Deck, file: &SourceFile, header: &[Cell]) -> Result<Vec<Column
                     ),
                 )
                 .help(format!(
-                    "columns: id, name, count, text, name.<lang>, text.<lang>{}",
+                    "columns: id, name, count, text, name.<lang>, text.<lang>, template, back{}",
                     deck.fields
                         .keys()
                         .map(|k| format!(", {k}"))
@@ -438,6 +444,8 @@ fn card(
         texts: BTreeMap::new(),
         fields: BTreeMap::new(),
         sources: BTreeMap::new(),
+        template: None,
+        back: None,
         file: Some(file.clone()),
     };
     let row_start = row.first().map_or(0, |c| c.span.start);
@@ -478,6 +486,20 @@ fn card(
             }
             Column::TextIn(lang) => {
                 card.texts.insert(lang.clone(), cell.text.clone());
+            }
+            Column::Template => {
+                card.template = Some(Spanned::new(cell.span.clone(), text.to_string()));
+            }
+            Column::Back => {
+                card.back = Some(Spanned::new(
+                    cell.span.clone(),
+                    super::components::CardBack {
+                        template: text.to_string(),
+                        title: None,
+                        colour: None,
+                        fields: BTreeMap::new(),
+                    },
+                ));
             }
             Column::Field(name, kind) => {
                 card.fields.insert(

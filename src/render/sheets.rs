@@ -193,14 +193,12 @@ pub fn draw_card_page(
         let Some(deck) = deck_of(&p.deck) else {
             continue;
         };
+        let card = deck.cards.iter().find(|c| c.id == p.card);
         let svg = if page.back {
-            deck.back.as_str()
+            // The card's own back, else its deck's.
+            card.map_or(deck.back.as_str(), |c| c.back_or(&deck.back))
         } else {
-            deck.cards
-                .iter()
-                .find(|c| c.id == p.card)
-                .map(|c| c.svg.as_str())
-                .unwrap_or("")
+            card.map(|c| c.svg.as_str()).unwrap_or("")
         };
         stamps.push(stamp(svg, p.trim, bleed, p.turn));
     }
@@ -416,6 +414,7 @@ mod tests {
             bleed_outline: String::new(),
             svg: String::new(),
             nests: true,
+            back: None,
         }
     }
 

@@ -280,7 +280,14 @@ fn deck_pdfs(
     let fronts: Vec<PageSpec> = copies(deck)
         .map(|c| card.page_spec(&c.svg, deck.size))
         .collect();
-    let back = vec![card.page_spec(&deck.back, deck.size)];
+    // One back for the deck, or (cards with backs of their own) one per copy, in order.
+    let back: Vec<PageSpec> = if deck.backs_differ() {
+        copies(deck)
+            .map(|c| card.page_spec(c.back_or(&deck.back), deck.size))
+            .collect()
+    } else {
+        vec![card.page_spec(&deck.back, deck.size)]
+    };
     let title = |what: &str| format!("{}: {} ({what})", b.game.info.name, deck.name);
     [
         (format!("shop/{}.pdf", deck.id), title("fronts"), fronts),
@@ -320,8 +327,25 @@ fn deck_pngs(
             )
         })
         .collect();
+    // Cards with a back of their own order it with their count; the deck's back covers the
+    // rest.
+    let own: Vec<&CardFace> = deck
+        .cards
+        .iter()
+        .filter(|c| c.back.as_ref().is_some_and(|b| b.svg != deck.back))
+        .collect();
+    let own_copies: u32 = own.iter().map(|c| c.count).sum();
+    for c in &own {
+        jobs.push((
+            format!("png/{}-{}-back.png", deck.id, c.id),
+            c.id.as_str(),
+            "back",
+            c.count,
+            c.back_or(&deck.back),
+        ));
+    }
     let back_file = format!("png/{}-back.png", deck.id);
-    jobs.push((back_file, "back", "back", total, deck.back.as_str()));
+    jobs.push((back_file, "back", "back", total - own_copies, deck.back.as_str()));
     let rendered: Vec<(PathBuf, String)> = jobs
         .par_iter()
         .map(|(file, _, _, _, svg)| {

@@ -129,7 +129,12 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
         )?;
         files.push(b.write(&format!("tts/{file}"), &bytes)?);
         let shape = b.game.piece(&piece.id).map_or(Shape::Other, |p| p.shape);
-        objects.push(tile_bag(piece, shape, &links.url(&file), position(i, 6.0)));
+        let mut bag = tile_bag(piece, shape, &links.url(&file), position(i, 6.0));
+        if let Some(back) = write_piece_back(b, piece)? {
+            set_tile_back(&mut bag, &links.url(&back));
+            files.push(b.dir.join("tts").join(back));
+        }
+        objects.push(bag);
     }
     for (i, board) in boards.iter().enumerate() {
         files.push(b.dir.join("tts").join(&board.file));
@@ -206,7 +211,60 @@ fn write_deck_images(
         &b.faces.fonts,
     )?;
     files.push(b.write(&format!("tts/{}-back.png", deck.id), &png::encode(&back)?)?);
+    if deck.backs_differ() {
+        // Cards with backs of their own: each face sheet gets a back sheet, slot for slot.
+        for plan in plans {
+            let backs: Vec<String> = plan
+                .cards
+                .iter()
+                .map(|&i| sheets::single_face(deck.cards[i].back_or(&deck.back), deck.size))
+                .collect();
+            let sheet = png::grid(
+                &backs,
+                None,
+                plan.grid,
+                deck.size,
+                px_per_mm,
+                &b.faces.fonts,
+            )?;
+            files.push(b.write(&format!("tts/{}", back_sheet_file(plan)), &png::encode(&sheet)?)?);
+        }
+    }
     Ok(files)
+}
+
+/// The back sheet of a face sheet, for decks whose cards' backs differ.
+fn back_sheet_file(plan: &SheetPlan) -> String {
+    format!("{}-backs.png", plan.file.trim_end_matches(".png"))
+}
+
+/// A two-sided piece's back as `tts/piece-<id>-back.png`; `None` for a one-sided piece.
+fn write_piece_back(b: &GameBuild, piece: &PieceFace) -> Result<Option<String>, String> {
+    let Some(back) = &piece.back else {
+        return Ok(None);
+    };
+    let file = format!("piece-{}-back.png", piece.id);
+    let turned = PieceFace {
+        svg: back.clone(),
+        ..piece.clone()
+    };
+    let bytes = png::render_png(
+        &piece_document(&turned),
+        piece.size,
+        TILE_PX_PER_MM,
+        &b.faces.fonts,
+    )?;
+    b.write(&format!("tts/{file}"), &bytes)?;
+    Ok(Some(file))
+}
+
+/// Gives every tile of a bag its own back image (a two-sided tile).
+fn set_tile_back(bag: &mut Value, url: &str) {
+    if let Some(tiles) = bag["ContainedObjects"].as_array_mut() {
+        for tile in tiles {
+            tile["CustomImage"]["ImageSecondaryURL"] = json!(url);
+        }
+    }
 }
 
 /// A deck's TTS object: every copy of every card, each pointing at its sheet slot.
@@ -217,15 +275,22 @@ fn deck_object(
     links: &Links,
     at: Value,
 ) -> Value {
-    let back = links.url(&format!("{}-back.png", deck.id));
+    let unique = deck.backs_differ();
+    let back = |plan: &SheetPlan| {
+        if unique {
+            links.url(&back_sheet_file(plan))
+        } else {
+            links.url(&format!("{}-back.png", deck.id))
+        }
+    };
     let custom = |plan: &SheetPlan| {
         json!({
             "FaceURL": links.url(&plan.file),
-            "BackURL": back,
+            "BackURL": back(plan),
             "NumWidth": plan.grid.0,
             "NumHeight": plan.grid.1,
             "BackIsHidden": true,
-            "UniqueBack": false,
+            "UniqueBack": unique,
             "Type": 0,
         })
     };
@@ -382,6 +447,7 @@ mod tests {
                     text: None,
                     count: 1,
                     svg: String::new(),
+                    back: None,
                 })
                 .collect(),
             back: String::new(),
