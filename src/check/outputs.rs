@@ -539,10 +539,19 @@ pub fn boards(game: &Game, templates: &Templates) -> Vec<Problem> {
         } else {
             "give it at least one row and one column, of cells more than 0 mm wide"
         };
+        // At the value that makes it empty: a square grid's rows, columns or cell size.
+        let inner = match &b.kind {
+            crate::model::BoardKind::Square(g) if g.rows == 0 => Some("rows"),
+            crate::model::BoardKind::Square(g) if g.columns == 0 => Some("columns"),
+            crate::model::BoardKind::Square(_) => Some("mm"),
+            _ => None,
+        };
+        let mut path = vec![Key::Name("board"), Key::At(i), Key::Name("cells")];
+        path.extend(inner.map(Key::Name));
         out.push(at_value(
             Problem::data(format!("board `{}` has no cells: {what}", b.id.get_ref())),
             &game.components_file,
-            &[Key::Name("board"), Key::At(i), Key::Name("cells")],
+            &path,
             "here",
         ));
     }
