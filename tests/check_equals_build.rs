@@ -235,7 +235,11 @@ const KINDS: &[(&str, &[Edit])] = &[
     ),
     (
         "a card's own back template that fails",
-        &[edit("templates/comet-back.svg", "text=card.name", "text=card.nothing")],
+        &[edit(
+            "templates/comet-back.svg",
+            "text=card.name",
+            "text=card.nothing",
+        )],
     ),
     (
         "a deck picking templates by a field it does not have",
@@ -247,7 +251,11 @@ const KINDS: &[(&str, &[Edit])] = &[
     ),
     (
         "a piece's back template that fails",
-        &[edit("templates/token-back.svg", "text=back.label", "text=back.nothing")],
+        &[edit(
+            "templates/token-back.svg",
+            "text=back.label",
+            "text=back.nothing",
+        )],
     ),
     (
         "a board image outside the game's folder",

@@ -133,7 +133,8 @@ fn drawn(doc: &Document, page: ObjectId) -> (Vec<Rect>, Vec<Segment>) {
                 });
             }
             "W" | "W*" => {
-                let whole = |r: &Rect| r.x.abs() < 0.05 && r.y.abs() < 0.05 && (r.w - pw).abs() < 0.05;
+                let whole =
+                    |r: &Rect| r.x.abs() < 0.05 && r.y.abs() < 0.05 && (r.w - pw).abs() < 0.05;
                 let rect = axis_rect(&points);
                 clips.extend(rects.drain(..).chain(rect).filter(|r| !whole(r)));
                 clipped |= !rect.is_some_and(|r| whole(&r));
@@ -247,10 +248,17 @@ fn a_card_with_its_own_back_prints_it_behind_its_front_and_tts_uses_unique_backs
                     let grey = grey_at(&pixels, x, y);
                     if p.card == "star-high" {
                         own += 1;
-                        assert!(grey > 0.7, "{paper:?} {duplex:?}: the Comet's own light back ({grey:.2})");
+                        assert!(
+                            grey > 0.7,
+                            "{paper:?} {duplex:?}: the Comet's own light back ({grey:.2})"
+                        );
                     } else {
                         deck += 1;
-                        assert!(grey < 0.35, "{paper:?} {duplex:?}: {} has the deck's dark back ({grey:.2})", p.card);
+                        assert!(
+                            grey < 0.35,
+                            "{paper:?} {duplex:?}: {} has the deck's dark back ({grey:.2})",
+                            p.card
+                        );
                     }
                 }
             }
@@ -266,8 +274,7 @@ fn a_card_with_its_own_back_prints_it_behind_its_front_and_tts_uses_unique_backs
     };
     render::build_game(&g, &o).unwrap();
     let json: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(out.join(SLUG).join("tts").join(format!("{SLUG}.json")))
-            .unwrap(),
+        &std::fs::read_to_string(out.join(SLUG).join("tts").join(format!("{SLUG}.json"))).unwrap(),
     )
     .unwrap();
     let objects = json["ObjectStates"].as_array().unwrap();
@@ -287,10 +294,19 @@ fn a_card_with_its_own_back_prints_it_behind_its_front_and_tts_uses_unique_backs
     // The marker is a two-sided tile; both boards are custom boards.
     let bag = objects
         .iter()
-        .find(|o| o["Nickname"].as_str().is_some_and(|n| n.starts_with("Marker")))
+        .find(|o| {
+            o["Nickname"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("Marker"))
+        })
         .unwrap();
     let tile = &bag["ContainedObjects"][0]["CustomImage"];
-    assert!(tile["ImageSecondaryURL"].as_str().unwrap().ends_with("piece-marker-back.png"));
+    assert!(
+        tile["ImageSecondaryURL"]
+            .as_str()
+            .unwrap()
+            .ends_with("piece-marker-back.png")
+    );
     assert_ne!(tile["ImageURL"], tile["ImageSecondaryURL"]);
     let boards: Vec<&str> = objects
         .iter()
@@ -394,20 +410,30 @@ fn a_square_board_tiles_with_alignment_marks_in_its_glue_flaps() {
                 && within(*x1, right - 12.0, right)
                 && (y2 - y1).abs() > ah - 13.0
         });
-        assert!(vertical, "{paper:?}: no alignment line in the right glue flap");
+        assert!(
+            vertical,
+            "{paper:?}: no alignment line in the right glue flap"
+        );
         let bottom = margin + ah;
         let horizontal = strokes.iter().any(|((x1, y1), (x2, y2))| {
-            (y1 - y2).abs() < 0.01
-                && within(*y1, bottom - 12.0, bottom)
-                && (x2 - x1).abs() > 50.0
+            (y1 - y2).abs() < 0.01 && within(*y1, bottom - 12.0, bottom) && (x2 - x1).abs() > 50.0
         });
-        assert!(horizontal, "{paper:?}: no alignment line in the bottom glue flap");
+        assert!(
+            horizontal,
+            "{paper:?}: no alignment line in the bottom glue flap"
+        );
         // Every mark of the first tile lies in its flaps or the page's margins, never over
         // the playing area the next tiles do not cover.
         for ((x1, y1), (x2, y2)) in &strokes {
             for (x, y) in [(x1, y1), (x2, y2)] {
-                let in_play = *x > margin + 0.5 && *x < right - 12.0 - 0.05 && *y > margin + 0.5 && *y < bottom - 12.0 - 0.05;
-                assert!(!in_play, "{paper:?}: a mark at ({x:.1}, {y:.1}) over the board");
+                let in_play = *x > margin + 0.5
+                    && *x < right - 12.0 - 0.05
+                    && *y > margin + 0.5
+                    && *y < bottom - 12.0 - 0.05;
+                assert!(
+                    !in_play,
+                    "{paper:?}: a mark at ({x:.1}, {y:.1}) over the board"
+                );
             }
         }
     }
@@ -437,12 +463,14 @@ fn an_image_board_is_tiled_and_warned_below_200_dpi() {
     assert!(report.problems.is_empty(), "{:?}", report.problems);
     let warned: Vec<String> = report.warnings.iter().map(|w| w.to_string()).collect();
     assert!(
-        warned
-            .iter()
-            .any(|w| w.contains("art/board.png") && w.contains(" dpi") && w.contains("components.toml:")),
+        warned.iter().any(|w| w.contains("art/board.png")
+            && w.contains(" dpi")
+            && w.contains("components.toml:")),
         "{warned:?}"
     );
-    let pdf = render::board::board_pdf(&g, Paper::A4, None).unwrap().unwrap();
+    let pdf = render::board::board_pdf(&g, Paper::A4, None)
+        .unwrap()
+        .unwrap();
     let doc = Document::load_mem(&pdf).unwrap();
     // Hex board, mat, and the art on more than one tile.
     assert!(pages(&doc).len() >= 4, "{} pages", pages(&doc).len());
@@ -471,7 +499,12 @@ fn template_by_picks_each_cards_front_by_a_field() {
     );
     let g = game(dir.path());
     assert!(printplay::check::check_game(&g).is_empty());
-    for (id, moon) in [("moon-low", true), ("moon-high", true), ("sun-low", false), ("star-high", false)] {
+    for (id, moon) in [
+        ("moon-low", true),
+        ("moon-high", true),
+        ("sun-low", false),
+        ("star-high", false),
+    ] {
         let svg = render::card_svg(&g, id).unwrap();
         assert_eq!(svg.contains("drawn by moon-card"), moon, "{id}");
     }
@@ -496,4 +529,39 @@ fn the_schema_covers_every_new_key() {
     ] {
         assert!(schema.contains(key), "the schema has no {key}");
     }
+}
+
+#[test]
+fn the_shop_files_follow_each_cards_back_and_give_two_sided_pieces_both_pages() {
+    let dir = scaffold();
+    let g = game(dir.path());
+    let out = dir.path().join("out");
+    let o = BuildOptions {
+        out: out.clone(),
+        only: ["shop".to_string()].into(),
+        shop: Some(render::shop::ShopOptions {
+            color: None,
+            preset: None,
+        }),
+        ..BuildOptions::default()
+    };
+    render::build_game(&g, &o).unwrap();
+    let shop = out.join(SLUG).join("shop");
+    let page_count = |file: &str| {
+        Document::load(shop.join(file))
+            .unwrap_or_else(|e| panic!("{file}: {e}"))
+            .get_pages()
+            .len()
+    };
+    assert_eq!(page_count("deck.pdf"), 12);
+    assert_eq!(
+        page_count("deck-back.pdf"),
+        12,
+        "one back per copy: the backs differ"
+    );
+    assert_eq!(page_count("pieces/marker.pdf"), 2, "front and back");
+    let manifest = std::fs::read_to_string(shop.join("manifest.csv")).unwrap();
+    assert!(manifest.contains("png/deck-star-high-back.png,deck,star-high,back,2,"));
+    assert!(manifest.contains("png/deck-back.png,deck,back,back,10,"));
+    assert!(manifest.contains("pieces/marker.pdf,pieces,marker,Marker,8,"));
 }

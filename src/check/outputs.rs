@@ -72,7 +72,10 @@ pub fn missing_templates(game: &Game, known: &[String]) -> Vec<Problem> {
         }
     }
     for (i, b) in c.boards.iter().enumerate() {
-        let Some(template) = b.template.as_deref().or(crate::render::boards::template_of(b).map(|_| "board"))
+        let Some(template) = b
+            .template
+            .as_deref()
+            .or(crate::render::boards::template_of(b).map(|_| "board"))
         else {
             continue;
         };
@@ -145,7 +148,11 @@ pub fn missing_templates(game: &Game, known: &[String]) -> Vec<Problem> {
                 .map(|t| (t.get_ref().as_str(), t.span(), "draws its front with"))
                 .into_iter()
                 .chain(card.back.as_ref().map(|b| {
-                    (b.get_ref().template.as_str(), b.span(), "draws its back with")
+                    (
+                        b.get_ref().template.as_str(),
+                        b.span(),
+                        "draws its back with",
+                    )
                 }));
             for (name, span, what) in own {
                 if !known.iter().any(|k| k == name) {
@@ -188,8 +195,7 @@ pub fn print_settings(game: &Game) -> Vec<Problem> {
     {
         let pieces = game.components.pieces.iter().enumerate();
         for (i, piece) in pieces.filter(|(_, p)| p.print) {
-            if piece.shape == Shape::Hex && piece.size_mm > hex.hex_mm - TILE_CLEARANCE_MM + 1e-9
-            {
+            if piece.shape == Shape::Hex && piece.size_mm > hex.hex_mm - TILE_CLEARANCE_MM + 1e-9 {
                 let problem = Problem::data(format!(
                     "hex piece `{}` is {} mm across, but the hexes of board `{}` are {} mm: \
                      printed tiles must be at least {TILE_CLEARANCE_MM} mm smaller to fit",

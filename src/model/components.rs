@@ -415,7 +415,9 @@ impl<'de> serde::de::Visitor<'de> for CardBackVisitor {
             }
         }
         back.template = template.ok_or_else(|| {
-            A::Error::custom("a card's own back names its `template` (a file of templates/ without `.svg`)")
+            A::Error::custom(
+                "a card's own back names its `template` (a file of templates/ without `.svg`)",
+            )
         })?;
         Ok(back)
     }
@@ -478,9 +480,14 @@ pub enum BoardKind {
     Hex(HexGrid),
     Square(SquareGrid),
     /// The designer's art, printed at `width_mm` x `height_mm`.
-    Image { width_mm: f64, height_mm: f64 },
+    Image {
+        width_mm: f64,
+        height_mm: f64,
+    },
     /// One sheet of paper's printable area, drawn by the board's template.
-    Sheet { size: SheetSize },
+    Sheet {
+        size: SheetSize,
+    },
 }
 
 /// A hex grid: cells in axial coordinates.
@@ -565,7 +572,10 @@ impl<'de> Deserialize<'de> for Cells {
                     "a list of hexes [{{ q, r, kind }}, ...] or a square grid {{ rows, columns, mm }}"
                 )
             }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Cells, A::Error> {
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Cells, A::Error> {
                 let mut cells = Vec::new();
                 while let Some(c) = seq.next_element::<Cell>()? {
                     cells.push(c);
@@ -696,7 +706,9 @@ impl TryFrom<RawBoard> for Board {
                     BoardKind::Sheet { size }
                 } else if image_keys || raw.image.is_some() {
                     match (raw.image.is_some(), raw.width_mm, raw.height_mm) {
-                        (true, Some(w), Some(h)) if w > 0.0 && h > 0.0 && w.is_finite() && h.is_finite() => {
+                        (true, Some(w), Some(h))
+                            if w > 0.0 && h > 0.0 && w.is_finite() && h.is_finite() =>
+                        {
                             BoardKind::Image {
                                 width_mm: w,
                                 height_mm: h,

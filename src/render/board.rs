@@ -242,7 +242,11 @@ fn fill_holes(pattern: &str, values: &[String]) -> String {
 
 /// Each cell's axial coordinates, kind and centre on the drawing, for a template that labels
 /// the hexes as the engines name them.
-fn hex_labels(cells: &[crate::model::Cell], centres: &[(f64, f64)], shift: (f64, f64)) -> Vec<Value> {
+fn hex_labels(
+    cells: &[crate::model::Cell],
+    centres: &[(f64, f64)],
+    shift: (f64, f64),
+) -> Vec<Value> {
     cells
         .iter()
         .zip(centres)

@@ -102,10 +102,8 @@ pub fn board_svg_in(
     ctx.insert("cells", &cells);
     ctx.insert("squares", &squares);
     ctx.insert("hexes", &Vec::<serde_json::Value>::new());
-    let frame = match board.kind {
-        BoardKind::Square(_) => FRAME,
-        _ => 0.0,
-    };
+    // The margin a template keeps for the title (the square grid starts inside it).
+    let frame = FRAME;
     ctx.insert(
         "board",
         &json!({ "id": id, "name": board.name, "names": board.names, "title": title,
@@ -140,10 +138,7 @@ fn square_cells(
     let mut squares = Vec::new();
     for row in 1..=grid.rows {
         for column in 1..=grid.columns {
-            let own = grid
-                .at
-                .iter()
-                .find(|c| c.row == row && c.column == column);
+            let own = grid.at.iter().find(|c| c.row == row && c.column == column);
             let ground = own
                 .and_then(|c| c.ground.as_ref())
                 .or(grid.ground.as_ref())
@@ -203,9 +198,14 @@ mod tests {
             "id = \"m\"\nname = \"M\"\ngrid = \"square\"\ncells = { rows = 2, columns = 3, mm = 20 }",
         )
         .unwrap();
-        assert_eq!(size_of(&square), Some((60.0 + 2.0 * FRAME, 40.0 + 2.0 * FRAME)));
-        let art = board("id = \"a\"\nname = \"A\"\nimage = \"art/b.png\"\nwidth_mm = 400\nheight_mm = 300")
-            .unwrap();
+        assert_eq!(
+            size_of(&square),
+            Some((60.0 + 2.0 * FRAME, 40.0 + 2.0 * FRAME))
+        );
+        let art = board(
+            "id = \"a\"\nname = \"A\"\nimage = \"art/b.png\"\nwidth_mm = 400\nheight_mm = 300",
+        )
+        .unwrap();
         assert_eq!(size_of(&art), Some((400.0, 300.0)));
         assert_eq!(template_of(&art), None);
         let mat = board("id = \"p\"\nname = \"P\"\nsize = \"a4\"\ntemplate = \"mat\"").unwrap();
@@ -216,8 +216,14 @@ mod tests {
         let e = board("id = \"x\"\nname = \"X\"\ngrid = \"square\"").unwrap_err();
         assert!(e.contains("cells = { rows"), "{e}");
         let e = board("id = \"x\"\nname = \"X\"\nhex_mm = 30").unwrap_err();
-        assert!(e.contains("`orientation`") && !e.contains("missing field"), "{e}");
+        assert!(
+            e.contains("`orientation`") && !e.contains("missing field"),
+            "{e}"
+        );
         let e = board("id = \"x\"\nname = \"X\"").unwrap_err();
-        assert!(e.contains("square grid") && e.contains("single sheet"), "{e}");
+        assert!(
+            e.contains("square grid") && e.contains("single sheet"),
+            "{e}"
+        );
     }
 }

@@ -293,10 +293,9 @@ pub fn backs_alike_in_grey(game: &Game, faces: &Faces) -> Vec<Problem> {
             card: None,
         });
         for c in &d.cards {
-            let (Some(own), Some(card)) = (
-                &c.back,
-                deck.cards.iter().find(|x| x.id.get_ref() == &c.id),
-            ) else {
+            let (Some(own), Some(card)) =
+                (&c.back, deck.cards.iter().find(|x| x.id.get_ref() == &c.id))
+            else {
                 continue;
             };
             let spec = card.back.as_ref().map(|s| s.get_ref());
@@ -359,7 +358,9 @@ pub fn backs_alike_in_grey(game: &Game, faces: &Faces) -> Vec<Problem> {
                         Some(spec) => crate::check::at_card(game, card, spec.span(), message),
                         None => Problem::data(message).in_file(game.card_file(card)),
                     },
-                    (None, Some(deck)) => crate::check::in_components(game, deck.id.span(), message),
+                    (None, Some(deck)) => {
+                        crate::check::in_components(game, deck.id.span(), message)
+                    }
                     (None, None) => Problem::data(message).in_file(&game.components_file),
                 });
             }

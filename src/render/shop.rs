@@ -227,7 +227,8 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
         .iter()
         .filter(|d| !d.cards.is_empty())
         .collect();
-    if decks.is_empty() {
+    let two_sided = b.faces.pieces.iter().any(|p| p.back.is_some());
+    if decks.is_empty() && !two_sided {
         return Ok(Vec::new());
     }
     let redrawn = redraw_if_needed(b, &decks, shop.preset)?;
@@ -239,6 +240,7 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
         files.extend(deck_pdfs(b, deck, &card, shop.color())?);
         files.extend(deck_pngs(b, deck, &card, &mut manifest)?);
     }
+    files.extend(piece_pdfs(b, shop.color(), &mut manifest)?);
     files.push(b.write("shop/manifest.csv", manifest.text.as_bytes())?);
     Ok(files)
 }
@@ -305,6 +307,52 @@ fn deck_pdfs(
     .collect()
 }
 
+/// `shop/pieces/<id>.pdf` for each two-sided piece: its front page and its back page, each
+/// the piece's box with its bleed (TrimBox the box), the art clipped to the bleed outline.
+fn piece_pdfs(
+    b: &GameBuild,
+    color: Color,
+    manifest: &mut Manifest,
+) -> Result<Vec<PathBuf>, String> {
+    let bleed = super::faces::PIECE_BLEED;
+    b.faces
+        .pieces
+        .iter()
+        .filter_map(|p| p.back.as_ref().map(|back| (p, back)))
+        .map(|(p, back)| {
+            let card = ShopCard::new(p.size, bleed, None);
+            let clipped = |svg: &str| {
+                format!(
+                    r#"<clipPath id="piece"><path d="{}"/></clipPath><g clip-path="url(#piece)">{svg}</g>"#,
+                    p.bleed_outline
+                )
+            };
+            let pages = vec![
+                card.page_spec(&clipped(&p.svg), p.size),
+                card.page_spec(&clipped(back), p.size),
+            ];
+            let name = format!("shop/pieces/{}.pdf", p.id);
+            let title = format!("{}: {} (front and back)", b.game.info.name, p.name);
+            let rgb = write_pdf(&title, &pages, &b.faces.fonts)?;
+            let bytes = match color {
+                Color::Rgb => rgb,
+                Color::Cmyk => cmyk::convert_pdf(&rgb).map_err(|e| format!("{name}: {e}"))?,
+            };
+            manifest.line(&[
+                &format!("pieces/{}.pdf", p.id),
+                "pieces",
+                &p.id,
+                &p.name,
+                &p.count.to_string(),
+                "-",
+                "-",
+                "-",
+            ]);
+            b.write(&name, &bytes)
+        })
+        .collect()
+}
+
 /// `shop/png/<deck>-<id>.png` per design and `<deck>-back.png`, with their manifest lines.
 fn deck_pngs(
     b: &GameBuild,
@@ -345,7 +393,13 @@ fn deck_pngs(
         ));
     }
     let back_file = format!("png/{}-back.png", deck.id);
-    jobs.push((back_file, "back", "back", total - own_copies, deck.back.as_str()));
+    jobs.push((
+        back_file,
+        "back",
+        "back",
+        total - own_copies,
+        deck.back.as_str(),
+    ));
     let rendered: Vec<(PathBuf, String)> = jobs
         .par_iter()
         .map(|(file, _, _, _, svg)| {

@@ -114,10 +114,7 @@ pub fn token_pages(
         } else {
             "backs"
         };
-        let label = format!(
-            "{game_name} · tokens · sheet {} of {count} · {side}",
-            n + 1
-        );
+        let label = format!("{game_name} · tokens · sheet {} of {count} · {side}", n + 1);
         let body = layout::label(
             PRINTER_MARGIN + 5.0,
             PRINTER_MARGIN + layout::FURNITURE_SIZE,
@@ -134,8 +131,7 @@ pub fn token_pages(
     let mut later = Vec::new();
     // Where each back page goes: its index among the pages (duplex) or among the back pages
     // printed after every front (one-sided).
-    let mut back_at: Vec<(usize, Result<usize, usize>, Vec<(usize, Rect, Rect, u16)>)> =
-        Vec::new();
+    let mut back_at: Vec<(usize, Result<usize, usize>, Vec<(usize, Rect, Rect, u16)>)> = Vec::new();
     for (n, (front, back)) in fronts.into_iter().zip(backs).enumerate() {
         pages.push(front);
         let front_index = pages.len() - 1;

@@ -227,7 +227,10 @@ fn write_deck_images(
                 px_per_mm,
                 &b.faces.fonts,
             )?;
-            files.push(b.write(&format!("tts/{}", back_sheet_file(plan)), &png::encode(&sheet)?)?);
+            files.push(b.write(
+                &format!("tts/{}", back_sheet_file(plan)),
+                &png::encode(&sheet)?,
+            )?);
         }
     }
     Ok(files)

@@ -158,7 +158,10 @@ fn check_fill(game: &Game, board: &Board) -> Vec<Problem> {
                         game,
                         RULE_FILL,
                         Some(param),
-                        format!("`{k}` is not a cell kind of group `{}`", board.cell_group().unwrap_or_default()),
+                        format!(
+                            "`{k}` is not a cell kind of group `{}`",
+                            board.cell_group().unwrap_or_default()
+                        ),
                     ));
                 }
             }
@@ -171,7 +174,10 @@ fn check_fill(game: &Game, board: &Board) -> Vec<Problem> {
             game,
             RULE_AETHER_ONCE,
             Some("aether_cell"),
-            format!("`{k}` is not a cell kind of group `{}`", board.cell_group().unwrap_or_default()),
+            format!(
+                "`{k}` is not a cell kind of group `{}`",
+                board.cell_group().unwrap_or_default()
+            ),
         )),
         Err(e) => out.push(rule_problem(game, RULE_AETHER_ONCE, Some("aether_cell"), e)),
     }
