@@ -103,7 +103,8 @@ fn drawn(doc: &Document, page: ObjectId) -> (Vec<Rect>, Vec<Segment>) {
         let n: Vec<f64> = op
             .operands
             .iter()
-            .filter_map(|o| matches!(o, Object::Integer(_) | Object::Real(_)).then(|| num(o)))
+            .filter(|o| matches!(o, Object::Integer(_) | Object::Real(_)))
+            .map(num)
             .collect();
         match op.operator.as_str() {
             "q" => stack.push((ctm, clipped)),

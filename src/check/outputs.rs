@@ -536,7 +536,11 @@ pub fn boards(game: &Game, templates: &Templates) -> Vec<Problem> {
     // A board without cells has no size to draw: said at its `cells`.
     let empty = |b: &crate::model::Board| match &b.kind {
         crate::model::BoardKind::Hex(h) => h.cells.is_empty(),
-        crate::model::BoardKind::Square(g) => g.rows == 0 || g.columns == 0 || !(g.mm > 0.0),
+        crate::model::BoardKind::Square(g) => {
+            g.rows == 0
+                || g.columns == 0
+                || g.mm.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
+        }
         _ => false,
     };
     for (i, b) in boards.iter().enumerate().filter(|(_, b)| empty(b)) {

@@ -22,6 +22,9 @@ pub struct Sides {
     pub turn: u16,
 }
 
+/// One two-sided copy on a sheet: the piece's index, its front's box, its back's box and turn.
+type TwoSidedCopy = (usize, Rect, Rect, u16);
+
 /// The pieces in the order the sheets hold them: one-sided first, then two-sided, so that
 /// back pages cover as few sheets as can be.
 fn ordered(pieces: &[PieceFace]) -> Vec<PieceFace> {
@@ -77,7 +80,7 @@ pub fn token_pages(
     let reach = PIECE_BLEED + MARK_WIDTH;
     let count = fronts.len();
     // Each front page's back page, when it has two-sided copies (or duplex needs one).
-    let mut backs: Vec<Option<(Vec<Stamp>, Vec<(usize, Rect, Rect, u16)>)>> = vec![None; count];
+    let mut backs: Vec<Option<(Vec<Stamp>, Vec<TwoSidedCopy>)>> = vec![None; count];
     for &(page, i, x, y) in &placed {
         let piece = &pieces[i];
         let Some(art) = &piece.back else {
@@ -131,7 +134,7 @@ pub fn token_pages(
     let mut later = Vec::new();
     // Where each back page goes: its index among the pages (duplex) or among the back pages
     // printed after every front (one-sided).
-    let mut back_at: Vec<(usize, Result<usize, usize>, Vec<(usize, Rect, Rect, u16)>)> = Vec::new();
+    let mut back_at: Vec<(usize, Result<usize, usize>, Vec<TwoSidedCopy>)> = Vec::new();
     for (n, (front, back)) in fronts.into_iter().zip(backs).enumerate() {
         pages.push(front);
         let front_index = pages.len() - 1;
