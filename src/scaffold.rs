@@ -7,7 +7,8 @@ use crate::model::{COMPONENTS_FILE, GAME_FILE};
 
 /// Files of a new game, relative to its folder: an original design with a spreadsheet deck,
 /// art drawn by us, a font of its own used on the cards, bold, italic and an icon of its own
-/// in the card text, a token and a small hex board.
+/// in the card text, a card with its own back, a two-sided token, a small hex board and a
+/// square-grid player mat.
 fn starter_files(slug: &str) -> Vec<(&'static str, Vec<u8>)> {
     let text = |t: &str| t.replace("{slug}", slug).into_bytes();
     vec![
@@ -24,6 +25,14 @@ fn starter_files(slug: &str) -> Vec<(&'static str, Vec<u8>)> {
         (
             "templates/card.svg",
             text(include_str!("scaffold/card.svg")),
+        ),
+        (
+            "templates/comet-back.svg",
+            text(include_str!("scaffold/comet-back.svg")),
+        ),
+        (
+            "templates/token-back.svg",
+            text(include_str!("scaffold/token-back.svg")),
         ),
         ("art/emblem.svg", text(include_str!("scaffold/emblem.svg"))),
         (

@@ -215,6 +215,61 @@ const KINDS: &[(&str, &[Edit])] = &[
         ],
     ),
     (
+        "a card's own back names a template that does not exist (in the CSV)",
+        &[edit("cards.csv", "comet-back", "no-such-back")],
+    ),
+    (
+        "a card's own front names a template that does not exist (in TOML)",
+        &[
+            edit(
+                "components.toml",
+                "cards = \"cards.csv\"",
+                "cards = \"cards.csv\"\n\n[[deck.card]]\nid = \"extra\"\nname = \"Extra\"\ntemplate = \"basic-card\"",
+            ),
+            edit(
+                "components.toml",
+                "template = \"basic-card\"",
+                "template = \"no-such-front\"",
+            ),
+        ],
+    ),
+    (
+        "a card's own back template that fails",
+        &[edit(
+            "templates/comet-back.svg",
+            "text=card.name",
+            "text=card.nothing",
+        )],
+    ),
+    (
+        "a deck picking templates by a field it does not have",
+        &[edit(
+            "components.toml",
+            "cards = \"cards.csv\"",
+            "cards = \"cards.csv\"\ntemplate_by = \"kind\"\ntemplates = { sun = \"card\" }",
+        )],
+    ),
+    (
+        "a piece's back template that fails",
+        &[edit(
+            "templates/token-back.svg",
+            "text=back.label",
+            "text=back.nothing",
+        )],
+    ),
+    (
+        "a board image outside the game's folder",
+        &[edit(
+            "components.toml",
+            "name = \"Player mat\"",
+            "name = \"Player mat\"\nimage = \"../outside.png\"",
+        )],
+    ),
+    (
+        "a square board with no cells",
+        &[edit("components.toml", "rows = 3", "rows = 0")],
+    ),
+    (
         "cards larger than the paper",
         &[edit(
             "components.toml",

@@ -17,7 +17,7 @@ struct Reference<'a> {
 }
 
 /// Every image the data names, in data order: `image` fields of cards, and the `image` of
-/// pieces and boards.
+/// pieces (and their backs' `image` and `back_art`) and boards.
 fn references(game: &Game) -> Vec<Reference<'_>> {
     let mut out = Vec::new();
     for deck in &game.components.decks {
@@ -43,7 +43,14 @@ fn references(game: &Game) -> Vec<Reference<'_>> {
     let own = c
         .pieces
         .iter()
-        .filter_map(|p| p.image.as_ref())
+        .flat_map(|p| {
+            [
+                p.image.as_ref(),
+                p.back_art.as_ref(),
+                p.back.as_ref().and_then(|b| b.image.as_ref()),
+            ]
+        })
+        .flatten()
         .chain(c.boards.iter().filter_map(|b| b.image.as_ref()));
     for image in own {
         out.push(Reference {

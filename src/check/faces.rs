@@ -3,6 +3,8 @@
 //! faces and boards that do not read as SVG, decks that do not fit the build's sheets) and
 //! decks whose backs a black-and-white print could not tell apart.
 
+use rayon::prelude::*;
+
 use crate::diag::Problem;
 use crate::model::Game;
 use crate::render::faces::{self, Faces};
@@ -108,30 +110,69 @@ fn greyscale(svg: &str, size: (f64, f64), fonts: &fonts::FontDb) -> Result<Vec<f
 /// Printed decks of one card size whose backs differ in the data (template, title or
 /// colour) but look the same in greyscale: shuffled together by mistake, they could not be
 /// sorted again from a black-and-white print. Decks the data gives the very same back
-/// share it on purpose and are not compared.
+/// share it on purpose and are not compared. A card with a back of its own is compared
+/// with its back, against the other decks' backs.
 pub fn backs_alike_in_grey(game: &Game, faces: &Faces) -> Vec<Problem> {
-    let back_of = |id: &str| {
-        game.components
-            .decks
-            .iter()
-            .find(|d| d.id.get_ref() == id)
-            .map(|d| (&d.back.template, &d.back.title, &d.back.colour))
-    };
-    let greys: Vec<(&faces::DeckFaces, Option<Vec<f64>>)> = faces
-        .decks
-        .iter()
-        .map(|d| (d, greyscale(&d.back, d.size, &faces.fonts).ok()))
+    /// One distinct back of a deck: the deck's, or a card's own.
+    struct Seen<'a> {
+        deck: &'a faces::DeckFaces,
+        /// What the data says it is: template, title, colour (and a card's own values).
+        key: String,
+        svg: &'a str,
+        /// The card whose own back it is.
+        card: Option<&'a crate::model::Card>,
+    }
+    let mut seen: Vec<Seen> = Vec::new();
+    for d in &faces.decks {
+        let Some(deck) = game.deck(&d.id) else {
+            continue;
+        };
+        let b = &deck.back;
+        seen.push(Seen {
+            deck: d,
+            key: format!("{}\u{1}{}\u{1}{}", b.template, b.title, b.colour),
+            svg: &d.back,
+            card: None,
+        });
+        for c in &d.cards {
+            let (Some(own), Some(card)) =
+                (&c.back, deck.cards.iter().find(|x| x.id.get_ref() == &c.id))
+            else {
+                continue;
+            };
+            let spec = card.back.as_ref().map(|s| s.get_ref());
+            let key = format!(
+                "{}\u{1}{}\u{1}{}\u{1}{:?}",
+                own.template,
+                spec.and_then(|s| s.title.as_ref()).unwrap_or(&b.title),
+                spec.and_then(|s| s.colour.as_ref()).unwrap_or(&b.colour),
+                spec.map(|s| &s.fields)
+            );
+            if !seen.iter().any(|s| s.deck.id == d.id && s.key == key) {
+                seen.push(Seen {
+                    deck: d,
+                    key,
+                    svg: &own.svg,
+                    card: Some(card),
+                });
+            }
+        }
+    }
+    let greys: Vec<Option<Vec<f64>>> = seen
+        .par_iter()
+        .map(|s| greyscale(s.svg, s.deck.size, &faces.fonts).ok())
         .collect();
     let mut out = Vec::new();
-    for (i, (a, ga)) in greys.iter().enumerate() {
-        for (b, gb) in &greys[i + 1..] {
+    for (i, (a, ga)) in seen.iter().zip(&greys).enumerate() {
+        for (b, gb) in seen[i + 1..].iter().zip(&greys[i + 1..]) {
             let (Some(ga), Some(gb)) = (ga, gb) else {
                 continue;
             };
-            if a.size != b.size
+            if a.deck.id == b.deck.id
+                || a.deck.size != b.deck.size
                 || ga.len() != gb.len()
                 || ga.is_empty()
-                || back_of(&a.id) == back_of(&b.id)
+                || a.key == b.key
             {
                 continue;
             }
@@ -140,21 +181,27 @@ pub fn backs_alike_in_grey(game: &Game, faces: &Faces) -> Vec<Problem> {
             let by_mean = (mean(ga) - mean(gb)).abs();
             let by_pixel = ga.iter().zip(gb).map(|(x, y)| (x - y).abs()).sum::<f64>() / n;
             if by_mean.max(by_pixel) < GREY_APART {
-                let span = game
-                    .components
-                    .decks
-                    .iter()
-                    .find(|d| d.id.get_ref() == &b.id)
-                    .map(|d| d.id.span());
+                let whose = |s: &Seen| match s.card {
+                    Some(c) => format!("card `{}` of deck `{}`", c.id.get_ref(), s.deck.id),
+                    None => format!("deck `{}`", s.deck.id),
+                };
+                let what = if a.card.is_none() && b.card.is_none() {
+                    format!("the backs of decks `{}` and `{}`", a.deck.id, b.deck.id)
+                } else {
+                    format!("the backs of {} and {}", whose(a), whose(b))
+                };
                 let message = format!(
-                    "the backs of decks `{}` and `{}` look alike in greyscale (they differ by {:.2} \
-                     in mean luminance and {:.2} pixel by pixel, less than {GREY_APART}): give one \
-                     a lighter or darker back colour or another pattern",
-                    a.id, b.id, by_mean, by_pixel
+                    "{what} look alike in greyscale (they differ by {by_mean:.2} \
+                     in mean luminance and {by_pixel:.2} pixel by pixel, less than {GREY_APART}): give one \
+                     a lighter or darker back colour or another pattern"
                 );
-                out.push(match span {
-                    Some(span) => super::in_components(game, span, message),
-                    None => Problem::data(message).in_file(&game.components_file),
+                out.push(match (b.card, game.deck(&b.deck.id)) {
+                    (Some(card), _) => match &card.back {
+                        Some(spec) => super::at_card(game, card, spec.span(), message),
+                        None => Problem::data(message).in_file(game.card_file(card)),
+                    },
+                    (None, Some(deck)) => super::in_components(game, deck.id.span(), message),
+                    (None, None) => Problem::data(message).in_file(&game.components_file),
                 });
             }
         }

@@ -43,26 +43,130 @@ pub fn missing_templates(game: &Game, known: &[String]) -> Vec<Problem> {
             format!("deck `{id}` draws its back with"),
         ));
     }
+    for (i, d) in c.decks.iter().enumerate() {
+        for (value, t) in &d.templates {
+            named.push((
+                t.get_ref(),
+                vec![
+                    Key::Name("deck"),
+                    Key::At(i),
+                    Key::Name("templates"),
+                    Key::Name(value),
+                ],
+                format!("deck `{}` draws its `{value}` cards with", d.id.get_ref()),
+            ));
+        }
+    }
+    for (i, p) in c.pieces.iter().enumerate() {
+        if let Some(b) = &p.back {
+            named.push((
+                b.template.get_ref(),
+                vec![
+                    Key::Name("piece"),
+                    Key::At(i),
+                    Key::Name("back"),
+                    Key::Name("template"),
+                ],
+                format!("piece `{}` draws its back with", p.id.get_ref()),
+            ));
+        }
+    }
     for (i, b) in c.boards.iter().enumerate() {
+        let Some(template) = b
+            .template
+            .as_deref()
+            .or(crate::render::boards::template_of(b).map(|_| "board"))
+        else {
+            continue;
+        };
         named.push((
-            b.template.as_deref().unwrap_or("board"),
+            template,
             vec![Key::Name("board"), Key::At(i), Key::Name("template")],
             format!("board `{}` is drawn with", b.id.get_ref()),
         ));
     }
-    named
+    let unknown = |name: &str, what: &str| {
+        Problem::data(format!("{what} template `{name}`, which does not exist")).help(format!(
+            "name a file of the game's templates/ folder without `.svg`, or a built-in; \
+             there are: {}",
+            known.join(", ")
+        ))
+    };
+    let mut out: Vec<Problem> = named
         .into_iter()
         .filter(|(name, _, _)| !known.iter().any(|k| k == name))
         .map(|(name, path, what)| {
-            let problem = Problem::data(format!("{what} template `{name}`, which does not exist"))
-                .help(format!(
-                    "name a file of the game's templates/ folder without `.svg`, or a built-in; \
-                 there are: {}",
-                    known.join(", ")
-                ));
-            at_value(problem, &game.components_file, &path, "no such template")
+            at_value(
+                unknown(name, &what),
+                &game.components_file,
+                &path,
+                "no such template",
+            )
         })
-        .collect()
+        .collect();
+    // `template_by` names a field of the deck that holds text; `templates` needs it.
+    for d in &c.decks {
+        let id = d.id.get_ref();
+        match &d.template_by {
+            Some(field) => {
+                let declared = d.fields.get(field.get_ref());
+                if !declared.is_some_and(|f| {
+                    matches!(
+                        f.kind,
+                        crate::model::FieldType::Text | crate::model::FieldType::Symbol
+                    )
+                }) {
+                    out.push(in_components(
+                        game,
+                        field.span(),
+                        format!(
+                            "deck `{id}` picks its templates by `{}`, which is not a text or symbol field of the deck (its fields: {})",
+                            field.get_ref(),
+                            d.fields.keys().cloned().collect::<Vec<_>>().join(", ")
+                        ),
+                    ));
+                }
+            }
+            None if !d.templates.is_empty() => out.push(at_value(
+                Problem::data(format!(
+                    "deck `{id}` lists `templates` but no `template_by`: name the card field whose value picks the template"
+                )),
+                &game.components_file,
+                &[Key::Name("deck"), Key::At(c.decks.iter().position(|x| std::ptr::eq(x, d)).unwrap_or(0)), Key::Name("templates")],
+                "here",
+            )),
+            None => {}
+        }
+    }
+    // A card's own front or back, at its value in the file the card comes from.
+    for d in &c.decks {
+        for card in &d.cards {
+            let id = card.id.get_ref();
+            let own = card
+                .template
+                .as_ref()
+                .map(|t| (t.get_ref().as_str(), t.span(), "draws its front with"))
+                .into_iter()
+                .chain(card.back.as_ref().map(|b| {
+                    (
+                        b.get_ref().template.as_str(),
+                        b.span(),
+                        "draws its back with",
+                    )
+                }));
+            for (name, span, what) in own {
+                if !known.iter().any(|k| k == name) {
+                    let what = format!("card `{id}` of deck `{}` {what}", d.id.get_ref());
+                    out.push(
+                        Problem::data(unknown(name, &what).message.clone())
+                            .at(game.card_file(card), span, "no such template")
+                            .help(unknown(name, &what).help.unwrap_or_default()),
+                    );
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The print settings of `game.toml` and `components.toml` the build obeys: the smallest
@@ -83,18 +187,22 @@ pub fn print_settings(game: &Game) -> Vec<Problem> {
             "here",
         ));
     }
-    for board in &game.components.boards {
+    for (board, hex) in game
+        .components
+        .boards
+        .iter()
+        .filter_map(|b| b.hex().map(|h| (b, h)))
+    {
         let pieces = game.components.pieces.iter().enumerate();
         for (i, piece) in pieces.filter(|(_, p)| p.print) {
-            if piece.shape == Shape::Hex && piece.size_mm > board.hex_mm - TILE_CLEARANCE_MM + 1e-9
-            {
+            if piece.shape == Shape::Hex && piece.size_mm > hex.hex_mm - TILE_CLEARANCE_MM + 1e-9 {
                 let problem = Problem::data(format!(
                     "hex piece `{}` is {} mm across, but the hexes of board `{}` are {} mm: \
                      printed tiles must be at least {TILE_CLEARANCE_MM} mm smaller to fit",
                     piece.id.get_ref(),
                     piece.size_mm,
                     board.id.get_ref(),
-                    board.hex_mm
+                    hex.hex_mm
                 ));
                 let path = [Key::Name("piece"), Key::At(i), Key::Name("size_mm")];
                 out.push(at_value(problem, &game.components_file, &path, "here"));
@@ -426,18 +534,34 @@ pub fn boards(game: &Game, templates: &Templates) -> Vec<Problem> {
     }
     let mut out = Vec::new();
     // A board without cells has no size to draw: said at its `cells`.
-    for (i, b) in boards
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.cells.is_empty())
-    {
+    let empty = |b: &crate::model::Board| match &b.kind {
+        crate::model::BoardKind::Hex(h) => h.cells.is_empty(),
+        crate::model::BoardKind::Square(g) => {
+            g.rows == 0
+                || g.columns == 0
+                || g.mm.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
+        }
+        _ => false,
+    };
+    for (i, b) in boards.iter().enumerate().filter(|(_, b)| empty(b)) {
+        let what = if b.hex().is_some() {
+            "give it at least one hex"
+        } else {
+            "give it at least one row and one column, of cells more than 0 mm wide"
+        };
+        // At the value that makes it empty: a square grid's rows, columns or cell size.
+        let inner = match &b.kind {
+            crate::model::BoardKind::Square(g) if g.rows == 0 => Some("rows"),
+            crate::model::BoardKind::Square(g) if g.columns == 0 => Some("columns"),
+            crate::model::BoardKind::Square(_) => Some("mm"),
+            _ => None,
+        };
+        let mut path = vec![Key::Name("board"), Key::At(i), Key::Name("cells")];
+        path.extend(inner.map(Key::Name));
         out.push(at_value(
-            Problem::data(format!(
-                "board `{}` has no cells: give it at least one hex",
-                b.id.get_ref()
-            )),
+            Problem::data(format!("board `{}` has no cells: {what}", b.id.get_ref())),
             &game.components_file,
-            &[Key::Name("board"), Key::At(i), Key::Name("cells")],
+            &path,
             "here",
         ));
     }
@@ -451,7 +575,7 @@ pub fn boards(game: &Game, templates: &Templates) -> Vec<Problem> {
             ));
         }
     }
-    for b in boards.iter().filter(|b| !b.cells.is_empty()) {
+    for b in boards.iter().filter(|b| !empty(b)) {
         for lang in &langs {
             let at_board = |message: String| {
                 let own = format!("board `{}`", b.id.get_ref());

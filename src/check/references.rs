@@ -160,19 +160,20 @@ fn piece_and_board_refs(game: &Game) -> Vec<Problem> {
         }
     }
     for board in &c.boards {
+        out.extend(square_grounds(game, board));
         let mut coords = BTreeSet::new();
-        for cell in &board.cells {
+        let group = board.cell_group().unwrap_or_default();
+        for cell in board.hex_cells() {
             if !game
-                .symbols_in(&board.cell_group)
+                .symbols_in(group)
                 .any(|s| s.id.get_ref() == cell.kind.get_ref())
             {
                 out.push(dangling(
                     game,
                     cell.kind.span(),
                     cell.kind.get_ref(),
-                    &format!("a symbol of group `{}`", board.cell_group),
-                    game.symbols_in(&board.cell_group)
-                        .map(|s| s.id.get_ref().as_str()),
+                    &format!("a symbol of group `{group}`"),
+                    game.symbols_in(group).map(|s| s.id.get_ref().as_str()),
                 ));
             }
             if let Some(p) = &cell.piece
@@ -288,6 +289,58 @@ pub(super) fn known<'a>(ids: impl Iterator<Item = &'a str>) -> String {
     } else {
         format!("known: {}", ids.join(", "))
     }
+}
+
+/// The grounds of a square grid's cells are symbols of its `cell_group`, and its cells lie
+/// on the grid.
+fn square_grounds(game: &Game, board: &crate::model::Board) -> Vec<Problem> {
+    let crate::model::BoardKind::Square(grid) = &board.kind else {
+        return Vec::new();
+    };
+    let id = board.id.get_ref();
+    let mut out = Vec::new();
+    let grounds = grid
+        .ground
+        .iter()
+        .chain(grid.at.iter().filter_map(|c| c.ground.as_ref()));
+    for ground in grounds {
+        match board.cell_group() {
+            Some(group) => {
+                if !game
+                    .symbols_in(group)
+                    .any(|s| s.id.get_ref() == ground.get_ref())
+                {
+                    out.push(dangling(
+                        game,
+                        ground.span(),
+                        ground.get_ref(),
+                        &format!("a symbol of group `{group}`"),
+                        game.symbols_in(group).map(|s| s.id.get_ref().as_str()),
+                    ));
+                }
+            }
+            None => out.push(super::in_components(
+                game,
+                ground.span(),
+                format!(
+                    "board `{id}` gives a cell the ground `{}` but has no `cell_group` to find it in",
+                    ground.get_ref()
+                ),
+            )),
+        }
+    }
+    for cell in &grid.at {
+        if !(1..=grid.rows).contains(&cell.row) || !(1..=grid.columns).contains(&cell.column) {
+            out.push(
+                Problem::data(format!(
+                    "board `{id}` has {} rows and {} columns: there is no cell at row {}, column {}",
+                    grid.rows, grid.columns, cell.row, cell.column
+                ))
+                .at(&game.components_file, board.id.span(), "this board"),
+            );
+        }
+    }
+    out
 }
 
 /// Every word a board's template prints from `[print_labels]` is there in each language the

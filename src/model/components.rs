@@ -151,9 +151,21 @@ pub struct Deck {
     pub names: BTreeMap<String, String>,
     #[serde(default)]
     pub size: CardSize,
-    /// SVG template in `templates/` for the card fronts (without `.svg`).
+    /// SVG template in `templates/` for the card fronts (without `.svg`): every card's, or
+    /// the one of cards that `template_by` does not place and that name no `template` of
+    /// their own.
     pub template: String,
-    /// What the back shows.
+    /// More front templates, by the value of the card field `template_by` names:
+    /// `templates = { creature = "creature-card", spell = "spell-card" }`.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, String>")]
+    pub templates: BTreeMap<String, Spanned<String>>,
+    /// The card field (a `text` or `symbol` field of the deck) whose value picks each card's
+    /// front from `templates`; a value `templates` does not list draws with `template`.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub template_by: Option<Spanned<String>>,
+    /// What the back shows (every card's, or the back of cards without one of their own).
     pub back: Back,
     /// Printed on the card sheets; false for decks the data only describes (a base game's
     /// deck the players already own, a pool of card slots whose texts we do not have).
@@ -260,6 +272,16 @@ pub struct Card {
     /// Per-field provenance that overrides the deck's declaration for this card.
     #[serde(default)]
     pub sources: BTreeMap<String, Source>,
+    /// The card's own front template, over the deck's (a `template` column in a sheet).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub template: Option<Spanned<String>>,
+    /// The card's own back, over the deck's: a template name, or
+    /// `{ template = "...", title = "...", colour = "#rrggbb", ... }` whose other keys the
+    /// template reads as `back.fields.*` (a `back` column in a sheet names a template).
+    #[serde(default)]
+    #[schemars(with = "Option<CardBackSchema>")]
+    pub back: Option<Spanned<CardBack>>,
     /// The spreadsheet the card was read from; `None` for cards of `components.toml`.
     #[serde(skip)]
     pub file: Option<SourceFile>,
@@ -297,8 +319,152 @@ pub struct Piece {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub image: Option<Spanned<String>>,
+    /// The piece's other side, drawn by a template: the piece is printed two-sided.
+    #[serde(default)]
+    pub back: Option<PieceBack>,
+    /// Art that fills the piece's other side to its bleed (instead of `back`), relative to
+    /// the game's folder: the piece is printed two-sided.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub back_art: Option<Spanned<String>>,
     #[serde(default)]
     pub source: Source,
+}
+
+/// The other side of a two-sided piece: `back = { template = "...", label = "...", ... }`.
+/// The template sees the piece as `piece` and these values as `back`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PieceBack {
+    /// SVG template in `templates/` (without `.svg`).
+    #[schemars(with = "String")]
+    pub template: Spanned<String>,
+    /// Text printed on the back.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// The symbol printed on the back, if any.
+    #[serde(default)]
+    pub symbol: Option<String>,
+    /// Art for the back's template (`back.image`), relative to the game's folder.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub image: Option<Spanned<String>>,
+    /// Colour as `#rrggbb`, for the template's use.
+    #[serde(default)]
+    pub colour: Option<String>,
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
+    pub fields: BTreeMap<String, Spanned<toml::Value>>,
+}
+
+impl Piece {
+    /// Whether the piece prints with a back of its own.
+    pub fn two_sided(&self) -> bool {
+        self.back.is_some() || self.back_art.is_some()
+    }
+}
+
+/// A card's own back: a template and what it shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CardBack {
+    pub template: String,
+    /// The title the template may print; the deck back's when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Background colour as `#rrggbb`; the deck back's when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
+    /// Any other values, for the template as `back.fields.*`.
+    #[serde(flatten)]
+    pub fields: BTreeMap<String, toml::Value>,
+}
+
+/// How a card's own back is written, for the schema.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum CardBackSchema {
+    /// A template name.
+    Template(String),
+    /// A template with what it shows.
+    Table {
+        template: String,
+        title: Option<String>,
+        colour: Option<String>,
+        #[serde(flatten)]
+        fields: BTreeMap<String, serde_json::Value>,
+    },
+}
+
+impl<'de> Deserialize<'de> for CardBack {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(CardBackVisitor)
+    }
+}
+
+struct CardBackVisitor;
+
+impl<'de> serde::de::Visitor<'de> for CardBackVisitor {
+    type Value = CardBack;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            f,
+            "a card's own back: a template name, or {{ template = \"...\", title = \"...\", colour = \"#rrggbb\" }}"
+        )
+    }
+
+    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<CardBack, E> {
+        Ok(CardBack {
+            template: name.to_string(),
+            title: None,
+            colour: None,
+            fields: BTreeMap::new(),
+        })
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<CardBack, A::Error> {
+        use serde::de::Error;
+        let mut back = CardBack {
+            template: String::new(),
+            title: None,
+            colour: None,
+            fields: BTreeMap::new(),
+        };
+        let mut template = None;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "template" => template = Some(map.next_value::<String>()?),
+                "title" => back.title = Some(map.next_value()?),
+                "colour" => back.colour = Some(map.next_value()?),
+                _ => {
+                    back.fields.insert(key, map.next_value()?);
+                }
+            }
+        }
+        back.template = template.ok_or_else(|| {
+            A::Error::custom(
+                "a card's own back names its `template` (a file of templates/ without `.svg`)",
+            )
+        })?;
+        Ok(back)
+    }
+}
+
+impl Deck {
+    /// The template that draws a card's front: the card's own, else the one `template_by`
+    /// picks by the card's field, else the deck's.
+    pub fn template_for<'a>(&'a self, card: &'a Card) -> &'a str {
+        if let Some(own) = &card.template {
+            return own.get_ref();
+        }
+        self.template_by
+            .as_ref()
+            .and_then(|field| card.fields.get(field.get_ref()))
+            .and_then(|v| v.get_ref().as_str())
+            .and_then(|v| self.templates.get(v))
+            .map_or(self.template.as_str(), |t| t.get_ref().as_str())
+    }
 }
 
 fn yes() -> bool {
@@ -316,31 +482,384 @@ pub enum Shape {
     Other,
 }
 
-/// A board. Hex boards list their cells in axial coordinates.
+/// A board: a hex grid, a square grid, the designer's own art, or a single sheet drawn by a
+/// template (a player mat). Which one is chosen by its keys ([`BoardKind`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(try_from = "RawBoard")]
+pub struct Board {
+    pub id: Spanned<String>,
+    pub name: String,
+    pub names: BTreeMap<String, String>,
+    /// SVG template in `templates/` that draws or frames the board; the built-in `board`
+    /// when absent.
+    pub template: Option<String>,
+    /// Art: for a hex, square or sheet board the template's `board.image`; for an image
+    /// board the board itself.
+    pub image: Option<Spanned<String>>,
+    pub source: Source,
+    #[serde(flatten)]
+    pub kind: BoardKind,
+}
+
+/// What a board is.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum BoardKind {
+    Hex(HexGrid),
+    Square(SquareGrid),
+    /// The designer's art, printed at `width_mm` x `height_mm`.
+    Image {
+        width_mm: f64,
+        height_mm: f64,
+    },
+    /// One sheet of paper's printable area, drawn by the board's template.
+    Sheet {
+        size: SheetSize,
+    },
+}
+
+/// A hex grid: cells in axial coordinates.
+#[derive(Debug, Clone, Serialize)]
+pub struct HexGrid {
+    pub hex_mm: f64,
+    pub orientation: HexOrientation,
+    pub cell_group: String,
+    pub cells: Vec<Cell>,
+}
+
+/// A square grid of `rows` x `columns` cells `mm` wide.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Board {
+pub struct SquareGrid {
+    pub rows: u32,
+    pub columns: u32,
+    /// Side of a cell, in millimetres.
+    pub mm: f64,
+    /// The ground of every cell not listed in `at`: a symbol id of the board's `cell_group`.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub ground: Option<Spanned<String>>,
+    /// Cells with their own ground or label.
+    #[serde(default)]
+    pub at: Vec<SquareCell>,
+    /// The symbol group grounds come from (set from the board's `cell_group`).
+    #[serde(skip)]
+    pub cell_group: Option<String>,
+}
+
+/// One cell of a square grid, counted from 1 at the top left.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SquareCell {
+    pub row: u32,
+    pub column: u32,
+    /// A symbol id of the board's `cell_group`.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub ground: Option<Spanned<String>>,
+    /// Text printed in the cell.
+    #[serde(default)]
+    pub label: Option<String>,
+}
+
+/// The paper a single-sheet board fills (its printable area).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SheetSize {
+    A4,
+    Letter,
+    A3,
+}
+
+/// The kinds of grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum GridKind {
+    Hex,
+    Square,
+}
+
+/// A board's `cells`: hexes as a list, a square grid as a table.
+#[derive(Debug, Clone, JsonSchema)]
+#[serde(untagged)]
+pub enum Cells {
+    /// Hexes in axial coordinates: `[{ q = 0, r = 0, kind = "lake" }, ...]`.
+    Hex(Vec<Cell>),
+    /// A square grid: `{ rows = 4, columns = 6, mm = 30, ground = "...", at = [...] }`.
+    Square(SquareGrid),
+}
+
+impl<'de> Deserialize<'de> for Cells {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Cells;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(
+                    f,
+                    "a list of hexes [{{ q, r, kind }}, ...] or a square grid {{ rows, columns, mm }}"
+                )
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Cells, A::Error> {
+                let mut cells = Vec::new();
+                while let Some(c) = seq.next_element::<Cell>()? {
+                    cells.push(c);
+                }
+                Ok(Cells::Hex(cells))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Cells, A::Error> {
+                SquareGrid::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(Cells::Square)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A board as written: every kind's keys, sorted out by [`Board::try_from`].
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Board")]
+pub struct RawBoard {
     #[schemars(with = "String")]
     pub id: Spanned<String>,
     pub name: String,
     #[serde(default)]
     pub names: BTreeMap<String, String>,
-    /// Hex size, flat side to flat side, in millimetres.
-    pub hex_mm: f64,
-    pub orientation: HexOrientation,
-    /// The symbol group that cell kinds come from.
-    pub cell_group: String,
-    pub cells: Vec<Cell>,
-    /// SVG template in `templates/` that frames the cells (title, decorations); the
-    /// built-in `board` when absent.
+    /// `hex` (the default when `hex_mm` is given) or `square` (with `cells = { rows,
+    /// columns, mm }`).
+    #[serde(default)]
+    pub grid: Option<GridKind>,
+    /// Hex size, flat side to flat side, in millimetres (hex grids).
+    #[serde(default)]
+    pub hex_mm: Option<f64>,
+    /// `flat` or `pointy` (hex grids).
+    #[serde(default)]
+    pub orientation: Option<HexOrientation>,
+    /// The symbol group that cell kinds and grounds come from.
+    #[serde(default)]
+    pub cell_group: Option<String>,
+    /// The cells: hexes as a list, a square grid as a table.
+    #[serde(default)]
+    pub cells: Option<Cells>,
+    /// Width of an image board, in millimetres.
+    #[serde(default)]
+    pub width_mm: Option<f64>,
+    /// Height of an image board, in millimetres.
+    #[serde(default)]
+    pub height_mm: Option<f64>,
+    /// A single-sheet board (a player mat): the paper whose printable area it fills.
+    #[serde(default)]
+    pub size: Option<SheetSize>,
+    /// SVG template in `templates/` that draws or frames the board; the built-in `board`
+    /// when absent.
     #[serde(default)]
     pub template: Option<String>,
-    /// Art for the board's template (`board.image`), relative to the game's folder.
+    /// Art, relative to the game's folder: the board itself with `width_mm` and
+    /// `height_mm`, else the template's `board.image`.
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub image: Option<Spanned<String>>,
     #[serde(default)]
     pub source: Source,
+}
+
+/// What each kind of board needs, for the errors.
+const BOARD_KINDS: &str = "a hex grid (`hex_mm`, `orientation`, `cell_group`, `cells = [{ q, r, kind }, ...]`), \
+a square grid (`grid = \"square\"`, `cells = { rows, columns, mm }`), the designer's art \
+(`image`, `width_mm`, `height_mm`) or a single sheet drawn by a template (`size = \"a4\"`)";
+
+impl TryFrom<RawBoard> for Board {
+    type Error = String;
+
+    fn try_from(raw: RawBoard) -> Result<Board, String> {
+        let id = raw.id.get_ref().clone();
+        let fail = |m: String| Err(format!("board `{id}`: {m}"));
+        // The keys of kinds this board is not.
+        let stray = |keys: &[(&str, bool)]| -> Option<String> {
+            let given: Vec<String> = keys
+                .iter()
+                .filter(|(_, there)| *there)
+                .map(|(k, _)| format!("`{k}`"))
+                .collect();
+            (!given.is_empty()).then(|| given.join(", "))
+        };
+        let hex_keys = raw.hex_mm.is_some() || raw.orientation.is_some();
+        let image_keys = raw.width_mm.is_some() || raw.height_mm.is_some();
+        let kind = match (raw.grid, &raw.cells) {
+            (Some(GridKind::Square), _) | (None, Some(Cells::Square(_))) => {
+                if let Some(keys) = stray(&[
+                    ("hex_mm", raw.hex_mm.is_some()),
+                    ("orientation", raw.orientation.is_some()),
+                    ("width_mm", raw.width_mm.is_some()),
+                    ("height_mm", raw.height_mm.is_some()),
+                    ("size", raw.size.is_some()),
+                ]) {
+                    return fail(format!("a square grid has no {keys}"));
+                }
+                match raw.cells {
+                    Some(Cells::Square(mut grid)) => {
+                        grid.cell_group = raw.cell_group.clone();
+                        BoardKind::Square(grid)
+                    }
+                    Some(Cells::Hex(_)) => {
+                        return fail(
+                            "a square grid's `cells` is a table: { rows = 4, columns = 6, mm = 30 }"
+                                .into(),
+                        );
+                    }
+                    None => {
+                        return fail(
+                            "a square grid needs `cells = { rows = 4, columns = 6, mm = 30 }` \
+                             (rows, columns and the side of a cell in millimetres)"
+                                .into(),
+                        );
+                    }
+                }
+            }
+            (Some(GridKind::Hex), _) | (None, Some(Cells::Hex(_))) => hex(&raw, &id)?,
+            (None, None) if hex_keys => hex(&raw, &id)?,
+            (None, None) => {
+                if let Some(size) = raw.size {
+                    if let Some(keys) = stray(&[
+                        ("width_mm", raw.width_mm.is_some()),
+                        ("height_mm", raw.height_mm.is_some()),
+                        ("cell_group", raw.cell_group.is_some()),
+                    ]) {
+                        return fail(format!("a single-sheet board has no {keys}"));
+                    }
+                    BoardKind::Sheet { size }
+                } else if image_keys || raw.image.is_some() {
+                    match (raw.image.is_some(), raw.width_mm, raw.height_mm) {
+                        (true, Some(w), Some(h))
+                            if w > 0.0 && h > 0.0 && w.is_finite() && h.is_finite() =>
+                        {
+                            BoardKind::Image {
+                                width_mm: w,
+                                height_mm: h,
+                            }
+                        }
+                        (true, Some(_), Some(_)) => {
+                            return fail("`width_mm` and `height_mm` must be more than 0".into());
+                        }
+                        _ => {
+                            return fail(
+                                "a board of the designer's art needs `image`, `width_mm` and \
+                                 `height_mm` (its printed size in millimetres)"
+                                    .into(),
+                            );
+                        }
+                    }
+                } else {
+                    return fail(format!("say which kind of board it is: {BOARD_KINDS}"));
+                }
+            }
+        };
+        Ok(Board {
+            id: raw.id,
+            name: raw.name,
+            names: raw.names,
+            template: raw.template,
+            image: raw.image,
+            source: raw.source,
+            kind,
+        })
+    }
+}
+
+fn hex(raw: &RawBoard, id: &str) -> Result<BoardKind, String> {
+    let missing: Vec<&str> = [
+        ("hex_mm", raw.hex_mm.is_none()),
+        ("orientation", raw.orientation.is_none()),
+        ("cell_group", raw.cell_group.is_none()),
+        ("cells", raw.cells.is_none()),
+    ]
+    .iter()
+    .filter(|(_, m)| *m)
+    .map(|(k, _)| *k)
+    .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "board `{id}`: a hex grid needs `{}`; a board is {BOARD_KINDS}",
+            missing.join("`, `")
+        ));
+    }
+    if raw.width_mm.is_some() || raw.height_mm.is_some() || raw.size.is_some() {
+        return Err(format!(
+            "board `{id}`: a hex grid has no `width_mm`, `height_mm` or `size`"
+        ));
+    }
+    let cells = match &raw.cells {
+        Some(Cells::Hex(c)) => c.clone(),
+        _ => {
+            return Err(format!(
+                "board `{id}`: a hex grid's `cells` is a list: [{{ q = 0, r = 0, kind = \"...\" }}, ...]"
+            ));
+        }
+    };
+    Ok(BoardKind::Hex(HexGrid {
+        hex_mm: raw.hex_mm.unwrap_or_default(),
+        orientation: raw.orientation.unwrap_or(HexOrientation::Flat),
+        cell_group: raw.cell_group.clone().unwrap_or_default(),
+        cells,
+    }))
+}
+
+impl JsonSchema for Board {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Board".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        RawBoard::json_schema(g)
+    }
+}
+
+impl Board {
+    /// The hex grid, for a hex board.
+    pub fn hex(&self) -> Option<&HexGrid> {
+        match &self.kind {
+            BoardKind::Hex(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// The hexes of a hex board; none for other kinds.
+    pub fn hex_cells(&self) -> &[Cell] {
+        self.hex().map_or(&[], |h| &h.cells[..])
+    }
+
+    /// The symbol group cell kinds and grounds come from, if the board has one.
+    pub fn cell_group(&self) -> Option<&str> {
+        match &self.kind {
+            BoardKind::Hex(h) => Some(&h.cell_group),
+            BoardKind::Square(s) => s.cell_group.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// What kind of board this is, in words.
+    pub fn kind_name(&self) -> &'static str {
+        match &self.kind {
+            BoardKind::Hex(_) => "hex grid",
+            BoardKind::Square(_) => "square grid",
+            BoardKind::Image { .. } => "printed art",
+            BoardKind::Sheet { .. } => "single sheet",
+        }
+    }
+}
+
+impl SheetSize {
+    /// The paper's size, portrait, in millimetres.
+    pub fn mm(self) -> (f64, f64) {
+        match self {
+            SheetSize::A4 => (210.0, 297.0),
+            SheetSize::Letter => (215.9, 279.4),
+            SheetSize::A3 => (297.0, 420.0),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

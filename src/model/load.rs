@@ -173,11 +173,32 @@ pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T, Problem> {
         let key = e.span().and_then(|s| key_before(&file.text, s.start));
         let message = crate::diag::designer_words(e.message().trim(), key);
         let problem = Problem::data(first_line(&message));
-        match e.span() {
+        // A board that is none of the kinds is reported at its own id, not at the first
+        // `[[board]]` the array of tables starts with.
+        let span = e
+            .span()
+            .map(|s| own_board(&file.text, e.message(), s.start).unwrap_or(s));
+        match span {
             Some(span) => problem.at(file, widen(span, &file.text), message),
             None => problem.in_file(file),
         }
     })
+}
+
+/// Where `id = "X"` stands from `from` on, for a message about board `X`.
+fn own_board(text: &str, message: &str, from: usize) -> Option<std::ops::Range<usize>> {
+    let id = message.strip_prefix("board `")?.split('`').next()?;
+    let quoted = format!("\"{id}\"");
+    let mut at = from;
+    while let Some(found) = text.get(at..)?.find(&quoted) {
+        let start = at + found;
+        let before = text[..start].trim_end().strip_suffix('=')?.trim_end();
+        if before.ends_with("id") {
+            return Some(start..start + quoted.len());
+        }
+        at = start + quoted.len();
+    }
+    None
 }
 
 /// The key whose value starts at `offset` (`kind` in `kind = "intt"` or in an inline table),

@@ -388,6 +388,10 @@ enum Column {
     Source(String),
     /// A column with no name in the header row; its cells must be empty.
     Blank,
+    /// The card's own front template.
+    Template,
+    /// The card's own back template.
+    Back,
 }
 
 /// One cell of the sheet: its text, where it stands in the file, its column (0 is A), and
@@ -579,6 +583,8 @@ fn columns(deck: &Deck, file: &SourceFile, header: &[Cell]) -> Result<Vec<Column
             "count" => Some(Column::Count),
             "text" => Some(Column::Text),
             "" => Some(Column::Blank),
+            "template" if !deck.fields.contains_key("template") => Some(Column::Template),
+            "back" if !deck.fields.contains_key("back") => Some(Column::Back),
             _ => {
                 if let Some(what) = name.strip_prefix("source.").filter(|w| !w.is_empty()) {
                     Some(Column::Source(what.to_string()))
@@ -611,7 +617,7 @@ fn columns(deck: &Deck, file: &SourceFile, header: &[Cell]) -> Result<Vec<Column
                 )
                 .help(format!(
                     "columns: id, name, count, text, name.<lang>, text.<lang>, \
-                     source.<column>{}",
+                     source.<column>, template, back{}",
                     deck.fields
                         .declared()
                         .map(|(k, _)| format!(", {k}"))
@@ -659,6 +665,8 @@ fn card(
         texts: BTreeMap::new(),
         fields: BTreeMap::new(),
         sources: BTreeMap::new(),
+        template: None,
+        back: None,
         file: Some(file.clone()),
     };
     let row_start = row.first().map_or(0, |c| c.span.start);
@@ -700,6 +708,20 @@ fn card(
             }
             Column::TextIn(lang) => {
                 card.texts.insert(lang.clone(), cell.text.clone());
+            }
+            Column::Template => {
+                card.template = Some(Spanned::new(cell.span.clone(), text.to_string()));
+            }
+            Column::Back => {
+                card.back = Some(Spanned::new(
+                    cell.span.clone(),
+                    super::components::CardBack {
+                        template: text.to_string(),
+                        title: None,
+                        colour: None,
+                        fields: BTreeMap::new(),
+                    },
+                ));
             }
             Column::Field(name, kind) => {
                 card.fields.insert(

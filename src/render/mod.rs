@@ -15,7 +15,7 @@ pub mod sheets;
 // such as `render::text::fit` names what it is.
 pub use faces::{fonts, functions, images, marks, markup, subscript, template, text};
 pub use formats::{cmyk, index, pdf, png, shop, tts};
-pub use sheets::{board, calibrate, layout};
+pub use sheets::{board, boards, calibrate, layout, sides};
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -260,7 +260,7 @@ pub fn tokens_pdf(
     if faces.pieces.is_empty() {
         return Ok(None);
     }
-    let pages = sheets::token_pages(&game.info.name, &faces.pieces, options.paper);
+    let (pages, _) = sides::token_pages(&game.info.name, &faces.pieces, &options.sheet());
     pdf::write_pdf(&format!("{}: tokens", game.info.name), &pages, &faces.fonts).map(Some)
 }
 

@@ -353,7 +353,7 @@ impl Resolver<'_> {
             .game
             .board(&id.name)
             .ok_or_else(|| format!("components.toml has no board `{}`", id.name))?;
-        let cells = b.cells.iter().filter(|c| {
+        let cells = b.hex_cells().iter().filter(|c| {
             id.filters.iter().all(|(k, v)| match k.as_str() {
                 "kind" => c.kind.get_ref() == v,
                 "piece" => c.piece.as_deref() == Some(v.as_str()),

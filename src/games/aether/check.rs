@@ -146,7 +146,7 @@ fn check_teams(game: &Game) -> Vec<Problem> {
 fn check_fill(game: &Game, board: &Board) -> Vec<Problem> {
     let mut out = Vec::new();
     let kinds: BTreeSet<&str> = game
-        .symbols_in(&board.cell_group)
+        .symbols_in(board.cell_group().unwrap_or_default())
         .map(|s| s.id.get_ref().as_str())
         .collect();
     for setup in Setup::ALL {
@@ -158,7 +158,10 @@ fn check_fill(game: &Game, board: &Board) -> Vec<Problem> {
                         game,
                         RULE_FILL,
                         Some(param),
-                        format!("`{k}` is not a cell kind of group `{}`", board.cell_group),
+                        format!(
+                            "`{k}` is not a cell kind of group `{}`",
+                            board.cell_group().unwrap_or_default()
+                        ),
                     ));
                 }
             }
@@ -171,7 +174,10 @@ fn check_fill(game: &Game, board: &Board) -> Vec<Problem> {
             game,
             RULE_AETHER_ONCE,
             Some("aether_cell"),
-            format!("`{k}` is not a cell kind of group `{}`", board.cell_group),
+            format!(
+                "`{k}` is not a cell kind of group `{}`",
+                board.cell_group().unwrap_or_default()
+            ),
         )),
         Err(e) => out.push(rule_problem(game, RULE_AETHER_ONCE, Some("aether_cell"), e)),
     }
@@ -185,7 +191,7 @@ fn check_aether_tiles(game: &Game, board: &Board) -> Vec<Problem> {
     };
     let mut out = Vec::new();
     let mut placed: BTreeMap<&str, usize> = BTreeMap::new();
-    for cell in &board.cells {
+    for cell in board.hex_cells() {
         let here = |msg: String| {
             in_components(game, cell.kind.span(), msg).rule(RULE_AETHER_ONCE.to_string())
         };
@@ -245,13 +251,13 @@ fn check_aether_tiles(game: &Game, board: &Board) -> Vec<Problem> {
 }
 
 fn check_connected(game: &Game, board: &Board) -> Vec<Problem> {
-    if board.cells.is_empty() {
+    if board.hex_cells().is_empty() {
         return vec![
             in_components(game, board.id.span(), "the board has no hexes").rule(RULE_CONNECTED),
         ];
     }
     let neighbours = neighbour_table(board);
-    let mut seen = vec![false; board.cells.len()];
+    let mut seen = vec![false; board.hex_cells().len()];
     let mut stack = vec![0];
     seen[0] = true;
     while let Some(c) = stack.pop() {
@@ -263,7 +269,7 @@ fn check_connected(game: &Game, board: &Board) -> Vec<Problem> {
         }
     }
     let cut_off: Vec<String> = board
-        .cells
+        .hex_cells()
         .iter()
         .zip(&seen)
         .filter(|(_, s)| !**s)
@@ -276,7 +282,7 @@ fn check_connected(game: &Game, board: &Board) -> Vec<Problem> {
     vec![
         in_components(
             game,
-            board.cells[first].kind.span(),
+            board.hex_cells()[first].kind.span(),
             format!(
                 "{} hex(es) are cut off from the rest of the board: {}",
                 cut_off.len(),
@@ -297,7 +303,7 @@ fn check_reachable(game: &Game, board: &Board, rules: &Rules) -> Vec<Problem> {
                 .neighbours_of(tile.cell as usize)
                 .any(|n| tables.roles[n] == super::rules::CellRole::Playable);
             if !open {
-                let cell = &board.cells[tile.cell as usize];
+                let cell = &board.hex_cells()[tile.cell as usize];
                 out.push(
                     in_components(
                         game,

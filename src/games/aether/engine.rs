@@ -1362,7 +1362,7 @@ mod tests {
         let game = load();
         let board = super::super::rules::the_board(&game).expect("board");
         board
-            .cells
+            .hex_cells()
             .iter()
             .filter(|c| c.kind.get_ref() == kind)
             .count()

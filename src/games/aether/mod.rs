@@ -56,7 +56,7 @@ pub(crate) mod tests {
         let lang = crate::render::board::first_language(&game);
         let pit = &game.rules.texts[lang].text.print_labels["pit"];
         assert_eq!(svg.matches(pit.as_str()).count() as i64, pits, "{svg}");
-        for cell in &board.cells {
+        for cell in board.hex_cells() {
             let label = format!(">{},{}</text>", cell.q, cell.r);
             assert_eq!(svg.matches(&label).count(), 1, "label {label}");
         }

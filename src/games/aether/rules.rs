@@ -360,13 +360,13 @@ pub fn the_board(game: &Game) -> Result<&Board, String> {
 /// Index of each cell's neighbours on the board, in data order.
 pub fn neighbour_table(board: &Board) -> Vec<Vec<usize>> {
     let at: std::collections::HashMap<Hex, usize> = board
-        .cells
+        .hex_cells()
         .iter()
         .enumerate()
         .map(|(i, c)| (Hex::new(c.q, c.r), i))
         .collect();
     board
-        .cells
+        .hex_cells()
         .iter()
         .map(|c| {
             Hex::new(c.q, c.r)
@@ -380,18 +380,18 @@ pub fn neighbour_table(board: &Board) -> Vec<Vec<usize>> {
 
 fn board_tables(game: &Game, setup: Setup) -> Result<BoardTables, String> {
     let board = the_board(game)?;
-    if board.cells.len() >= NONE as usize {
+    if board.hex_cells().len() >= NONE as usize {
         return Err(format!(
             "the engine handles boards of up to 254 hexes; `{}` has {}",
             board.id.get_ref(),
-            board.cells.len()
+            board.hex_cells().len()
         ));
     }
     let aether_kind = game.param_str("aether_cell")?;
     let fill = param_strs(game, setup.fill_param())?;
     let mut aether = Vec::new();
-    let mut roles = Vec::with_capacity(board.cells.len());
-    for (i, cell) in board.cells.iter().enumerate() {
+    let mut roles = Vec::with_capacity(board.hex_cells().len());
+    for (i, cell) in board.hex_cells().iter().enumerate() {
         let role = if cell.kind.get_ref() == aether_kind {
             aether.push(aether_tile(game, cell.piece.as_deref(), i as u8)?);
             CellRole::Aether(aether.len() as u8 - 1)
@@ -413,13 +413,13 @@ fn board_tables(game: &Game, setup: Setup) -> Result<BoardTables, String> {
         })
         .collect();
     let near_aether = board
-        .cells
+        .hex_cells()
         .iter()
         .map(|c| {
             let here = Hex::new(c.q, c.r);
             (0..aether.len() as u8)
                 .filter(|&i| {
-                    let a = &board.cells[usize::from(aether[usize::from(i)].cell)];
+                    let a = &board.hex_cells()[usize::from(aether[usize::from(i)].cell)];
                     here.unsigned_distance_to(Hex::new(a.q, a.r)) <= 2
                 })
                 .collect()
@@ -427,7 +427,7 @@ fn board_tables(game: &Game, setup: Setup) -> Result<BoardTables, String> {
         .collect();
     Ok(BoardTables {
         near_aether,
-        coords: board.cells.iter().map(|c| (c.q, c.r)).collect(),
+        coords: board.hex_cells().iter().map(|c| (c.q, c.r)).collect(),
         roles,
         neighbours,
         aether,

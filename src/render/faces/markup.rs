@@ -243,7 +243,7 @@ pub fn plain(text: &str, is_icon: &dyn Fn(&str) -> bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::render::*;
+    use super::*;
 
     const B: Style = Style {
         bold: true,

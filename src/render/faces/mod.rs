@@ -23,7 +23,8 @@ use crate::diag::SourceFile;
 use crate::model::{Game, HexOrientation, Piece, Shape};
 use crate::render::fonts::FontDb;
 use crate::render::template::{
-    Placement, Rendered, TemplateError, Templates, back_context, card_context, piece_context,
+    Placement, Rendered, TemplateError, Templates, back_context, card_context, own_back_context,
+    piece_back_context, piece_context,
 };
 
 /// One card design, drawn with its bleed; `svg` is a fragment in trim millimetres.
@@ -34,6 +35,31 @@ pub struct CardFace {
     pub text: Option<String>,
     pub count: u32,
     pub svg: String,
+    /// The card's own back, when it has one (else the deck's back is printed behind it).
+    pub back: Option<OwnBack>,
+}
+
+/// A card's own back, drawn with the card's context.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OwnBack {
+    pub template: String,
+    pub svg: String,
+}
+
+impl CardFace {
+    /// What is printed behind this card: its own back, else `deck_back`.
+    pub fn back_or<'a>(&'a self, deck_back: &'a str) -> &'a str {
+        self.back.as_ref().map_or(deck_back, |b| b.svg.as_str())
+    }
+}
+
+impl DeckFaces {
+    /// Whether some card's back is not the deck's.
+    pub fn backs_differ(&self) -> bool {
+        self.cards
+            .iter()
+            .any(|c| c.back.as_ref().is_some_and(|b| b.svg != self.back))
+    }
 }
 
 /// A deck's fronts and its back.
@@ -63,6 +89,9 @@ pub struct PieceFace {
     /// Copies can be laid like a honeycomb (circles, and hexes with a point up): each row
     /// shifted by half a step and tucked into the one above.
     pub nests: bool,
+    /// The other side of a two-sided piece, in the same box (drawn as seen when the piece is
+    /// turned over).
+    pub back: Option<String>,
 }
 
 /// Everything of a game that gets printed, drawn once.
@@ -171,7 +200,10 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
         let deck_id = deck.id.get_ref();
         if !deck.print {
             // Not printed (cards the players own), but its templates must still exist.
-            for name in [&deck.template, &deck.back.template] {
+            let named = [&deck.template, &deck.back.template]
+                .into_iter()
+                .chain(deck.templates.values().map(|t| t.get_ref()));
+            for name in named {
                 if !templates.has(name) {
                     errors.push(err(
                         deck.id.span(),
@@ -187,11 +219,24 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
             .par_iter()
             .map(|card| {
                 let ctx = card_context(game, deck, card, bleed, &uid(card.id.get_ref()));
-                templates.render_face(&deck.template, &ctx)
+                let front = templates.render_face(deck.template_for(card), &ctx);
+                let back = card.back.as_ref().map(|b| {
+                    let own = b.get_ref();
+                    let ctx = own_back_context(
+                        game,
+                        deck,
+                        card,
+                        own,
+                        bleed,
+                        &uid(&format!("{}-back", card.id.get_ref())),
+                    );
+                    templates.render_face(&own.template, &ctx)
+                });
+                (front, back)
             })
             .collect();
         let mut cards = Vec::new();
-        for (card, face) in deck.cards.iter().zip(rendered) {
+        for (card, (face, back)) in deck.cards.iter().zip(rendered) {
             let id = card.id.get_ref();
             let drawn = errors.rendered(
                 card.file.as_ref(),
@@ -200,13 +245,31 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
                 face,
                 &mut placed,
             );
-            if let Some(svg) = drawn {
+            let own_back = match (back, &card.back) {
+                (Some(r), Some(spec)) => errors
+                    .rendered(
+                        card.file.as_ref(),
+                        spec.span(),
+                        &format!("the back of card `{id}` of deck `{deck_id}`"),
+                        r,
+                        &mut placed,
+                    )
+                    .map(|svg| {
+                        Some(OwnBack {
+                            template: spec.get_ref().template.clone(),
+                            svg,
+                        })
+                    }),
+                _ => Some(None),
+            };
+            if let (Some(svg), Some(back)) = (drawn, own_back) {
                 cards.push(CardFace {
                     id: id.clone(),
                     name: card.name.clone(),
                     text: card.text.clone(),
                     count: card.count.0,
                     svg,
+                    back,
                 });
             }
         }
@@ -230,7 +293,11 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
         });
     }
     for board in &game.components.boards {
+        placed.extend(crate::render::boards::placements(game, board));
         let name = board.template.as_deref().unwrap_or("board");
+        if matches!(board.kind, crate::model::BoardKind::Image { .. }) && board.template.is_none() {
+            continue;
+        }
         if !templates.has(name) {
             errors.push(err(
                 board.id.span(),
@@ -244,8 +311,9 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
     let orientation = game
         .components
         .boards
-        .first()
-        .map(|b| b.orientation)
+        .iter()
+        .find_map(|b| b.hex())
+        .map(|h| h.orientation)
         .unwrap_or(HexOrientation::Flat);
     let mut pieces = Vec::new();
     for piece in game.components.pieces.iter().filter(|p| p.print) {
@@ -375,6 +443,29 @@ fn draw_piece(
         templates.render_face(name, &ctx),
         placed,
     )?;
+    let back = match (&piece.back, &piece.back_art) {
+        (Some(_), Some(art)) => {
+            errors.push(err(
+                art.span(),
+                format!("piece `{id}` gives both `back` and `back_art`: keep one of them"),
+            ));
+            return None;
+        }
+        (Some(b), None) => {
+            let mut ctx = piece_back_context(game, piece, b, w, h, &uid(&format!("{id}-back")));
+            ctx.insert("outline", &outline);
+            ctx.insert("bleed_outline", &bleed_outline);
+            Some(errors.rendered(
+                None,
+                b.template.span(),
+                &format!("the back of piece `{id}`"),
+                templates.render_face(b.template.get_ref(), &ctx),
+                placed,
+            )?)
+        }
+        (None, Some(art)) => Some(back_art(game, art, (w, h), errors, placed)?),
+        (None, None) => None,
+    };
     Some(PieceFace {
         id: id.clone(),
         name: piece.name.clone(),
@@ -389,5 +480,45 @@ fn draw_piece(
             Shape::Hex => orientation == HexOrientation::Pointy,
             Shape::Square | Shape::Other => false,
         },
+        back,
     })
+}
+
+/// A piece's `back_art`: the image filling the piece's box and its bleed, cropped to fit.
+fn back_art(
+    game: &Game,
+    art: &toml::Spanned<String>,
+    size: (f64, f64),
+    errors: &mut Errors,
+    placed: &mut Vec<Placement>,
+) -> Option<String> {
+    use crate::render::images;
+    let src = art.get_ref();
+    let (w, h) = (size.0 + 2.0 * PIECE_BLEED, size.1 + 2.0 * PIECE_BLEED);
+    match images::load(&game.dir, src) {
+        Ok(image) => {
+            placed.push(Placement {
+                src: src.clone(),
+                dpi: images::print_dpi(&image, images::Fit::Cover, w, h),
+            });
+            let aspect = images::aspect(images::Fit::Cover, "center").unwrap_or_default();
+            Some(images::element(
+                &image,
+                -PIECE_BLEED,
+                -PIECE_BLEED,
+                w,
+                h,
+                &aspect,
+            ))
+        }
+        Err(e) => {
+            errors.push(FaceError {
+                file: None,
+                span: Some(art.span()),
+                message: format!("image {e}"),
+                cause: Cause::Art("piece".to_string()),
+            });
+            None
+        }
+    }
 }

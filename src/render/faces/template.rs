@@ -34,12 +34,12 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Value, json};
 use tera::{Context, Tera};
 
+use crate::diag::{Problem, SourceFile};
+use crate::model::{Back, Card, CardBack, Deck, Game, Piece, PieceBack, Symbol};
 use crate::render::fonts::{GameFaces, game_faces};
 use crate::render::images;
 use crate::render::marks;
 use crate::render::text::{self, Inline, OwnIcon, Styles, TextBox};
-use crate::diag::{Problem, SourceFile};
-use crate::model::{Back, Card, Deck, Game, Piece, Symbol};
 
 /// Templates compiled into the binary from `templates/`: the generic designs any game may
 /// use. A game's own designs live in its `templates/` folder, the shipped games' too.
@@ -297,10 +297,23 @@ fn needed(game: &Game, sources: &BTreeMap<String, SourceFile>, own: &[String]) -
             .filter(|d| d.print)
             .flat_map(|d| [d.template.clone(), d.back.template.clone()]),
     );
+    for d in c.decks.iter().filter(|d| d.print) {
+        names.extend(d.templates.values().map(|t| t.get_ref().clone()));
+        for card in &d.cards {
+            names.extend(card.template.as_ref().map(|t| t.get_ref().clone()));
+            names.extend(card.back.as_ref().map(|b| b.get_ref().template.clone()));
+        }
+    }
+    names.extend(
+        c.pieces
+            .iter()
+            .filter(|p| p.print)
+            .filter_map(|p| p.back.as_ref().map(|b| b.template.get_ref().clone())),
+    );
     names.extend(
         c.boards
             .iter()
-            .map(|b| b.template.clone().unwrap_or_else(|| "board".to_string())),
+            .filter_map(crate::render::boards::template_of),
     );
     names.extend(c.pieces.iter().filter(|p| p.print).map(|p| {
         let own_name = format!("piece-{}", p.kind);
@@ -793,6 +806,52 @@ pub fn back_context(game: &Game, deck: &Deck, bleed: f64, uid: &str) -> Context 
     let mut ctx = base_context(game, w, h, bleed, uid);
     ctx.insert("deck", &deck_json(deck));
     ctx.insert("back", &back_json(&deck.back));
+    ctx
+}
+
+/// The context of a card's own back: the card as its front sees it, and `back` with the
+/// deck back's title and colour where the card's own back gives none.
+pub fn own_back_context(
+    game: &Game,
+    deck: &Deck,
+    card: &Card,
+    own: &CardBack,
+    bleed: f64,
+    uid: &str,
+) -> Context {
+    let mut ctx = card_context(game, deck, card, bleed, uid);
+    let fields: serde_json::Map<String, Value> = own
+        .fields
+        .iter()
+        .map(|(k, v)| (k.clone(), toml_to_json(v)))
+        .collect();
+    ctx.insert(
+        "back",
+        &json!({ "template": own.template,
+                 "title": own.title.as_ref().unwrap_or(&deck.back.title),
+                 "colour": own.colour.as_ref().unwrap_or(&deck.back.colour),
+                 "fields": fields }),
+    );
+    ctx
+}
+
+/// The context of a piece's back: the piece, and its back's values as `back`.
+pub fn piece_back_context(
+    game: &Game,
+    piece: &Piece,
+    back: &PieceBack,
+    w: f64,
+    h: f64,
+    uid: &str,
+) -> Context {
+    let mut ctx = piece_context(game, piece, w, h, uid);
+    ctx.insert(
+        "back",
+        &json!({ "template": back.template.get_ref(), "label": back.label,
+                 "symbol": back.symbol, "colour": back.colour,
+                 "image": back.image.as_ref().map(|i| i.get_ref()),
+                 "fields": fields_json(&back.fields) }),
+    );
     ctx
 }
 

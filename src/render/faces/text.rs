@@ -16,12 +16,12 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
 
+use crate::model::Symbol;
 use crate::render::fonts::{Face, GameFaces, Metrics};
 use crate::render::images::{self, Art};
 use crate::render::marks;
 use crate::render::markup::{self, Frag, Item, Style};
 use crate::render::xml_escape;
-use crate::model::Symbol;
 
 /// The faces of the four styles text of a box may use; `None` where no font has the style.
 #[derive(Debug, Clone, Copy)]

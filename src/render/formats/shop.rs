@@ -354,7 +354,8 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
         .iter()
         .filter(|d| !d.cards.is_empty())
         .collect();
-    if decks.is_empty() {
+    let two_sided = b.faces.pieces.iter().any(|p| p.back.is_some());
+    if decks.is_empty() && !two_sided {
         return Ok(Vec::new());
     }
     let redrawn = redraw_if_needed(b, &decks, shop.preset)?;
@@ -368,6 +369,7 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
         files.extend(deck_pngs(b, deck, &card, &mut manifest)?);
         cards.push((deck.id.as_str(), card));
     }
+    files.extend(piece_pdfs(b, shop.color(), &mut manifest)?);
     files.push(b.write("shop/manifest.csv", manifest.text.as_bytes())?);
     files.push(b.write("shop/notes.txt", shop.notes(&cards).as_bytes())?);
     Ok(files)
@@ -410,7 +412,14 @@ fn deck_pdfs(
     let fronts: Vec<PageSpec> = copies(deck)
         .map(|c| card.page_spec(&c.svg, deck.size))
         .collect();
-    let back = vec![card.page_spec(&deck.back, deck.size)];
+    // One back for the deck, or (cards with backs of their own) one per copy, in order.
+    let back: Vec<PageSpec> = if deck.backs_differ() {
+        copies(deck)
+            .map(|c| card.page_spec(c.back_or(&deck.back), deck.size))
+            .collect()
+    } else {
+        vec![card.page_spec(&deck.back, deck.size)]
+    };
     let title = |what: &str| format!("{}: {} ({what})", b.game.info.name, deck.name);
     [
         (format!("shop/{}.pdf", deck.id), title("fronts"), fronts),
@@ -428,6 +437,52 @@ fn deck_pdfs(
         b.write(&name, &bytes)
     })
     .collect()
+}
+
+/// `shop/pieces/<id>.pdf` for each two-sided piece: its front page and its back page, each
+/// the piece's box with its bleed (TrimBox the box), the art clipped to the bleed outline.
+fn piece_pdfs(
+    b: &GameBuild,
+    color: Color,
+    manifest: &mut Manifest,
+) -> Result<Vec<PathBuf>, String> {
+    let bleed = crate::render::faces::PIECE_BLEED;
+    b.faces
+        .pieces
+        .iter()
+        .filter_map(|p| p.back.as_ref().map(|back| (p, back)))
+        .map(|(p, back)| {
+            let card = ShopCard::new(p.size, bleed, None);
+            let clipped = |svg: &str| {
+                format!(
+                    r#"<clipPath id="piece"><path d="{}"/></clipPath><g clip-path="url(#piece)">{svg}</g>"#,
+                    p.bleed_outline
+                )
+            };
+            let pages = vec![
+                card.page_spec(&clipped(&p.svg), p.size),
+                card.page_spec(&clipped(back), p.size),
+            ];
+            let name = format!("shop/pieces/{}.pdf", p.id);
+            let title = format!("{}: {} (front and back)", b.game.info.name, p.name);
+            let rgb = write_pdf(&title, &pages, &b.faces.fonts)?;
+            let bytes = match color {
+                Color::Rgb => rgb,
+                Color::Cmyk => cmyk::convert_pdf(&rgb).map_err(|e| format!("{name}: {e}"))?,
+            };
+            manifest.line(&[
+                &format!("pieces/{}.pdf", p.id),
+                "pieces",
+                &p.id,
+                &p.name,
+                &p.count.to_string(),
+                "-",
+                "-",
+                "-",
+            ]);
+            b.write(&name, &bytes)
+        })
+        .collect()
 }
 
 /// `shop/png/<deck>-<id>.png` per design and `<deck>-back.png`, with their manifest lines.
@@ -452,8 +507,31 @@ fn deck_pngs(
             )
         })
         .collect();
+    // Cards with a back of their own order it with their count; the deck's back covers the
+    // rest.
+    let own: Vec<&CardFace> = deck
+        .cards
+        .iter()
+        .filter(|c| c.back.as_ref().is_some_and(|b| b.svg != deck.back))
+        .collect();
+    let own_copies: u32 = own.iter().map(|c| c.count).sum();
+    for c in &own {
+        jobs.push((
+            format!("png/{}-{}-back.png", deck.id, c.id),
+            c.id.as_str(),
+            "back",
+            c.count,
+            c.back_or(&deck.back),
+        ));
+    }
     let back_file = format!("png/{}-back.png", deck.id);
-    jobs.push((back_file, "back", "back", total, deck.back.as_str()));
+    jobs.push((
+        back_file,
+        "back",
+        "back",
+        total - own_copies,
+        deck.back.as_str(),
+    ));
     let rendered: Vec<(PathBuf, String)> = jobs
         .par_iter()
         .map(|(file, _, _, _, svg)| {

@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
+use crate::model::{FieldType, Game, Shape};
 use crate::render::faces::{DeckFaces, PieceFace};
 use crate::render::template::Templates;
 use crate::render::{GameBuild, board, piece_document, png, sheets};
-use crate::model::{FieldType, Game, Shape};
 
 /// TTS's card sheets hold at most this many columns and rows.
 pub const MAX_GRID: (u32, u32) = (10, 7);
@@ -140,7 +140,12 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
         )?;
         files.push(b.write(&format!("tts/{file}"), &bytes)?);
         let shape = b.game.piece(&piece.id).map_or(Shape::Other, |p| p.shape);
-        tiles.push((piece, tile_object(piece, shape, &links.url(&file))));
+        let mut tile = tile_object(piece, shape, &links.url(&file));
+        if let Some(back) = write_piece_back(b, piece)? {
+            tile["CustomImage"]["ImageSecondaryURL"] = json!(links.url(&back));
+            files.push(b.dir.join("tts").join(back));
+        }
+        tiles.push((piece, tile));
     }
     placed.extend(piece_objects(tiles));
     let objects = lay_out(placed);
@@ -300,7 +305,54 @@ fn write_deck_images(
         &b.faces.fonts,
     )?;
     files.push(b.write(&format!("tts/{}-back.png", deck.id), &png::encode(&back)?)?);
+    if deck.backs_differ() {
+        // Cards with backs of their own: each face sheet gets a back sheet, slot for slot.
+        for plan in plans {
+            let backs: Vec<String> = plan
+                .cards
+                .iter()
+                .map(|&i| sheets::single_face(deck.cards[i].back_or(&deck.back), deck.size))
+                .collect();
+            let sheet = png::grid(
+                &backs,
+                None,
+                plan.grid,
+                deck.size,
+                px_per_mm,
+                &b.faces.fonts,
+            )?;
+            files.push(b.write(
+                &format!("tts/{}", back_sheet_file(plan)),
+                &png::encode(&sheet)?,
+            )?);
+        }
+    }
     Ok(files)
+}
+
+/// The back sheet of a face sheet, for decks whose cards' backs differ.
+fn back_sheet_file(plan: &SheetPlan) -> String {
+    format!("{}-backs.png", plan.file.trim_end_matches(".png"))
+}
+
+/// A two-sided piece's back as `tts/piece-<id>-back.png`; `None` for a one-sided piece.
+fn write_piece_back(b: &GameBuild, piece: &PieceFace) -> Result<Option<String>, String> {
+    let Some(back) = &piece.back else {
+        return Ok(None);
+    };
+    let file = format!("piece-{}-back.png", piece.id);
+    let turned = PieceFace {
+        svg: back.clone(),
+        ..piece.clone()
+    };
+    let bytes = png::render_png(
+        &piece_document(&turned),
+        piece.size,
+        TILE_PX_PER_MM,
+        &b.faces.fonts,
+    )?;
+    b.write(&format!("tts/{file}"), &bytes)?;
+    Ok(Some(file))
 }
 
 /// A card's text as a player reads it on the card: its text, then each of its deck's
@@ -357,15 +409,22 @@ fn deck_object(
     keys: &[u32],
     links: &Links,
 ) -> (Value, (f64, f64)) {
-    let back = links.url(&format!("{}-back.png", deck.id));
+    let unique = deck.backs_differ();
+    let back = |plan: &SheetPlan| {
+        if unique {
+            links.url(&back_sheet_file(plan))
+        } else {
+            links.url(&format!("{}-back.png", deck.id))
+        }
+    };
     let custom = |plan: &SheetPlan| {
         json!({
             "FaceURL": links.url(&plan.file),
-            "BackURL": back,
+            "BackURL": back(plan),
             "NumWidth": plan.grid.0,
             "NumHeight": plan.grid.1,
             "BackIsHidden": true,
-            "UniqueBack": false,
+            "UniqueBack": unique,
             "Type": 0,
         })
     };
@@ -614,6 +673,7 @@ mod tests {
                     text: None,
                     count: 1,
                     svg: String::new(),
+                    back: None,
                 })
                 .collect(),
             back: String::new(),

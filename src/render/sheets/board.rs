@@ -48,16 +48,21 @@ pub fn board_svg_in(
     templates: &Templates,
     lang: &str,
 ) -> Result<(String, (f64, f64)), String> {
-    let size = board.hex_mm / 3f64.sqrt();
-    let o = board.orientation;
-    let centres: Vec<(f64, f64)> = board
+    let Some(hex) = board.hex() else {
+        let labels = print_labels(game, lang);
+        let title = board_title(game, board, lang);
+        return crate::render::boards::board_svg_in(game, board, templates, title, lang, &labels);
+    };
+    let size = hex.hex_mm / 3f64.sqrt();
+    let o = hex.orientation;
+    let centres: Vec<(f64, f64)> = hex
         .cells
         .iter()
         .map(|c| centre(c.q, c.r, size, o))
         .collect();
     let (half_w, half_h) = match o {
-        HexOrientation::Flat => (size, board.hex_mm / 2.0),
-        HexOrientation::Pointy => (board.hex_mm / 2.0, size),
+        HexOrientation::Flat => (size, hex.hex_mm / 2.0),
+        HexOrientation::Pointy => (hex.hex_mm / 2.0, size),
     };
     let min_x = centres.iter().map(|c| c.0).fold(f64::MAX, f64::min) - half_w;
     let min_y = centres.iter().map(|c| c.1).fold(f64::MAX, f64::min) - half_h;
@@ -66,7 +71,7 @@ pub fn board_svg_in(
     let (w, h) = (max_x - min_x + 2.0 * FRAME, max_y - min_y + 2.0 * FRAME);
     let (dx, dy) = (FRAME - min_x, FRAME - min_y);
     let mut cells = String::new();
-    for (cell, (cx, cy)) in board.cells.iter().zip(&centres) {
+    for (cell, (cx, cy)) in hex.cells.iter().zip(&centres) {
         let (cx, cy) = (cx + dx, cy + dy);
         let kind = cell.kind.get_ref();
         let sym = game
@@ -85,30 +90,30 @@ pub fn board_svg_in(
             cells.push_str(&marks::mark(
                 sym,
                 cx,
-                cy - board.hex_mm * 0.18,
-                board.hex_mm * 0.16,
+                cy - hex.hex_mm * 0.18,
+                hex.hex_mm * 0.16,
             ));
             if let Some(v) = value {
                 cells.push_str(&format!(
                     r##"<text x="{cx:.3}" y="{:.3}" font-size="{:.3}" text-anchor="middle" font-family="DejaVu Sans" font-weight="bold" fill="{}">{}</text>"##,
-                    cy + board.hex_mm * 0.25,
-                    board.hex_mm * 0.3,
+                    cy + hex.hex_mm * 0.25,
+                    hex.hex_mm * 0.3,
                     marks::ink_on(&sym.colour),
                     xml_escape(&v)
                 ));
             }
         } else {
-            cells.push_str(&marks::mark(sym, cx, cy, board.hex_mm * 0.18));
+            cells.push_str(&marks::mark(sym, cx, cy, hex.hex_mm * 0.18));
         }
     }
     let mut ctx = base_context(game, w, h, 0.0, "board_");
     ctx.insert("cells", &cells);
-    ctx.insert("hexes", &hex_labels(board, &centres, (dx, dy)));
+    ctx.insert("hexes", &hex_labels(&hex.cells, &centres, (dx, dy)));
     ctx.insert(
         "board",
         &serde_json::json!({ "id": board.id.get_ref(), "name": board.name, "names": board.names,
                              "title": board_title(game, board, lang),
-                             "hex_mm": board.hex_mm, "frame": FRAME,
+                             "hex_mm": hex.hex_mm, "frame": FRAME,
                              "image": board.image.as_ref().map(|i| i.get_ref()) }),
     );
     ctx.insert("lang", lang);
@@ -237,9 +242,12 @@ fn fill_holes(pattern: &str, values: &[String]) -> String {
 
 /// Each cell's axial coordinates, kind and centre on the drawing, for a template that labels
 /// the hexes as the engines name them.
-fn hex_labels(board: &Board, centres: &[(f64, f64)], shift: (f64, f64)) -> Vec<Value> {
-    board
-        .cells
+fn hex_labels(
+    cells: &[crate::model::Cell],
+    centres: &[(f64, f64)],
+    shift: (f64, f64),
+) -> Vec<Value> {
+    cells
         .iter()
         .zip(centres)
         .map(|(c, (x, y))| {
@@ -518,12 +526,19 @@ pub fn board_pdf_in(
     let mut pages = Vec::new();
     for board in &game.components.boards {
         let (svg, size) = board_svg_in(game, board, &templates, lang)?;
+        // A single-sheet board (a player mat) prints on its own paper.
+        let paper = match board.kind {
+            crate::model::BoardKind::Sheet { size } => {
+                (crate::render::boards::sheet_paper(size), None)
+            }
+            _ => (paper, big),
+        };
         pages.extend(board_pages(
             game_name,
             board_title(game, board, lang),
             &svg,
             size,
-            (paper, big),
+            paper,
             &words,
         ));
     }

@@ -7,8 +7,10 @@
 //! [`calibrate`] (the duplex test sheet).
 
 pub mod board;
+pub mod boards;
 pub mod calibrate;
 pub mod layout;
+pub mod sides;
 
 use crate::render::faces::{DeckFaces, PieceFace};
 use crate::render::layout::{Duplex, Grid, Marks, PRINTER_MARGIN, Paper, Rect};
@@ -202,14 +204,12 @@ pub fn draw_card_page(
         let Some(deck) = deck_of(&p.deck) else {
             continue;
         };
+        let card = deck.cards.iter().find(|c| c.id == p.card);
         let svg = if page.back {
-            deck.back.as_str()
+            // The card's own back, else its deck's.
+            card.map_or(deck.back.as_str(), |c| c.back_or(&deck.back))
         } else {
-            deck.cards
-                .iter()
-                .find(|c| c.id == p.card)
-                .map(|c| c.svg.as_str())
-                .unwrap_or("")
+            card.map(|c| c.svg.as_str()).unwrap_or("")
         };
         stamps.push(stamp(svg, p.trim, bleed, p.turn));
     }
@@ -425,6 +425,7 @@ mod tests {
             bleed_outline: String::new(),
             svg: String::new(),
             nests: true,
+            back: None,
         }
     }
 
