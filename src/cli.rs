@@ -223,6 +223,17 @@ pub struct SimulateArgs {
     /// Write no charts (a shard's charts show only its share of the games).
     #[arg(long)]
     pub no_charts: bool,
+    /// Per card design: how often seats played or acquired it and how they did, with and
+    /// without it, seat by seat, flagged after a Benjamini-Hochberg correction at 5 %.
+    #[arg(long)]
+    pub cards: bool,
+    /// Write the cards table as CSV, one row per design (implies --cards).
+    #[arg(long, value_name = "FILE")]
+    pub cards_csv: Option<PathBuf>,
+    /// Play the same games at every value of a `[params.*]` value or a variant:
+    /// NAME=A..B[:STEP] or NAME=v1,v2,... Twice for a grid of both.
+    #[arg(long, value_name = "NAME=VALUES", conflicts_with_all = ["compare", "csv"])]
+    pub sweep: Vec<String>,
 }
 
 /// Options of `printplay replay`.
@@ -621,6 +632,7 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
         let mut opts = sim_options(&args.run)?;
         opts.games = args.games;
         opts.progress = true;
+        opts.cards = args.cards || args.cards_csv.is_some();
         opts.shard = match args.shard.as_deref() {
             None => Shard::ALL,
             Some("auto") => Shard::from_env(|v| std::env::var(v).ok(), args.shard_count)?,
@@ -632,13 +644,26 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
             Some(s) => Shard::parse(s)?,
         };
         let compare = args.compare.as_deref().map(parse_compare).transpose()?;
-        Ok::<_, String>((opts, compare))
+        let sweeps = args
+            .sweep
+            .iter()
+            .map(|s| crate::simulate::sweep::parse(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        if sweeps.len() > 2 {
+            return Err("--sweep at most twice (a grid of two names)".into());
+        }
+        Ok::<_, String>((opts, compare, sweeps))
     })();
-    let (opts, compare) = match prepared {
+    let (opts, compare, sweeps) = match prepared {
         Ok(p) => p,
         Err(e) => return usage(e),
     };
-    let (file, csv) = match simulate_with_rows(&game, &opts, compare, args.csv.is_some()) {
+    let ran = if sweeps.is_empty() {
+        simulate_with_rows(&game, &opts, compare, args.csv.is_some())
+    } else {
+        crate::simulate::simulate_sweep(&game, &opts, &sweeps).map(|f| (f, None))
+    };
+    let (file, csv) = match ran {
         Ok(f) => f,
         Err(e) => return run_failed(e),
     };
@@ -652,6 +677,14 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
         && let Err(e) = crate::output::write_atomic(path, &csv)
     {
         return usage(format!("{}: {e}", path.display()));
+    }
+    if let Some(path) = &args.cards_csv {
+        let written = file
+            .cards_csv()
+            .and_then(|csv| crate::output::write_atomic(path, &csv).map_err(|e| e.to_string()));
+        if let Err(e) = written {
+            return usage(format!("{}: {e}", path.display()));
+        }
     }
     if args.no_charts {
         return Exit::Ok;
