@@ -133,6 +133,9 @@ pub enum Command {
     },
     /// Play many games between bots and report win rates, lengths and balance.
     Simulate(SimulateArgs),
+    /// Find the values of one or two parameters (or variants) nearest a target (balance, or a
+    /// game length) by successive halving on common seeds, with intervals.
+    Tune(TuneArgs),
     /// Print one simulated game move by move (the same game as `simulate`'s game K): after
     /// every move the public state and the hands the observer may see, then the scores.
     Replay(ReplayArgs),
@@ -234,6 +237,27 @@ pub struct SimulateArgs {
     /// NAME=A..B[:STEP] or NAME=v1,v2,... Twice for a grid of both.
     #[arg(long, value_name = "NAME=VALUES", conflicts_with_all = ["compare", "csv"])]
     pub sweep: Vec<String>,
+}
+
+/// Options of `printplay tune`.
+#[derive(Debug, clap::Args)]
+pub struct TuneArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// The values to try: NAME=A..B[:STEP] or NAME=v1,v2 for a `[params.*]` value or a
+    /// variant; two, comma-separated, for a grid.
+    #[arg(long, value_name = "NAME=RANGE[,NAME=RANGE]")]
+    pub params: String,
+    /// `balance` (the first seat wins its even share of decided games) or `length=T`
+    /// (games last T turns on average, moves where the game counts no turns).
+    #[arg(long, default_value = "balance")]
+    pub target: String,
+    /// Games in all, over every value and round.
+    #[arg(long, default_value_t = 20_000)]
+    pub budget: u64,
+    /// Write the result as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
 }
 
 /// Options of `printplay replay`.
@@ -429,6 +453,7 @@ pub fn run(cli: Cli) -> Exit {
             Err(p) => report(&[p]),
         },
         Command::Simulate(args) => simulate(&cli.data, args),
+        Command::Tune(args) => tune(&cli.data, args),
         Command::Replay(args) => match args.moves.clone() {
             Some(file) => {
                 let observer = match args.omniscient {
@@ -698,6 +723,43 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
         }
         Err(e) => usage(format!("writing charts under {}: {e}", args.out.display())),
     }
+}
+
+fn tune(data: &Path, args: TuneArgs) -> Exit {
+    use crate::simulate::tune::{Target, TuneOptions, parse_params, tune};
+    let game = match load_one(data, &args.run.game) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let prepared = (|| {
+        let sim = sim_options(&args.run)?;
+        let params = parse_params(&args.params)?;
+        let target = Target::parse(&args.target)?;
+        if args.budget == 0 {
+            return Err("--budget takes a number of games from 1".to_string());
+        }
+        Ok(TuneOptions {
+            sim,
+            params,
+            target,
+            budget: args.budget,
+        })
+    })();
+    let opts = match prepared {
+        Ok(o) => o,
+        Err(e) => return usage(e),
+    };
+    let file = match tune(&game, &opts) {
+        Ok(f) => f,
+        Err(e) => return run_failed(e),
+    };
+    print!("{}", file.text());
+    if let Some(path) = &args.json
+        && let Err(e) = crate::output::write_atomic(path, file.to_json().as_bytes())
+    {
+        return usage(format!("{}: {e}", path.display()));
+    }
+    Exit::Ok
 }
 
 fn analyze(data: &Path, args: AnalyzeArgs) -> Exit {

@@ -12,6 +12,7 @@ pub mod shard;
 pub mod stats;
 mod svg;
 pub mod sweep;
+pub mod tune;
 mod tally;
 mod variants;
 
@@ -381,6 +382,27 @@ pub fn run_games_kept<E: Engine>(
         kept.extend(k);
     }
     Ok((stats, kept))
+}
+
+/// Plays the games of the given indices in parallel and adds up their statistics (the same
+/// totals on any thread count).
+pub fn run_indices<E: Engine>(
+    engine: &E,
+    opts: &SimOptions,
+    indices: &[u64],
+) -> Result<Stats, String> {
+    let config = config_for(engine, opts)?;
+    let blocks = indices
+        .par_chunks(BLOCK as usize)
+        .map(|block| {
+            let mut tally = Tally::default();
+            for &i in block {
+                tally.add(&play_game(engine, &config, opts, i, |_, _| {})?);
+            }
+            Ok::<_, String>(tally.into_stats())
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(blocks.into_iter().fold(Stats::default(), Stats::merged))
 }
 
 /// A progress bar on standard error when it is a terminal; hidden until the run has taken a
