@@ -802,7 +802,10 @@ fn tune(data: &Path, args: TuneArgs) -> Exit {
             eprintln!("wrote {}", p.display());
             Exit::Ok
         }
-        Err(e) => usage(format!("writing the report under {}: {e}", args.out.display())),
+        Err(e) => usage(format!(
+            "writing the report under {}: {e}",
+            args.out.display()
+        )),
     }
 }
 

