@@ -83,12 +83,18 @@ impl GameCards {
         let Some(ids) = ids else { return };
         self.moves_said += 1;
         for id in ids {
-            match self
+            // By address first (the engines intern their ids), then by text.
+            let at = self
                 .plays
-                .iter_mut()
-                .find(|(d, s, _)| *s == seat && (std::ptr::eq(*d, id) || *d == id))
-            {
-                Some((_, _, n)) => *n += 1,
+                .iter()
+                .position(|(d, s, _)| *s == seat && std::ptr::eq(*d, id))
+                .or_else(|| {
+                    self.plays
+                        .iter()
+                        .position(|(d, s, _)| *s == seat && *d == id)
+                });
+            match at {
+                Some(at) => self.plays[at].2 += 1,
                 None => self.plays.push((id, seat, 1)),
             }
         }
