@@ -121,6 +121,7 @@ struct Bar {
 
 /// A grouped bar chart with interval whiskers: one group per label, one bar per series.
 /// `top` is the value at the top of the axis; `goal` draws a dashed line.
+#[allow(clippy::too_many_arguments)] // one chart's labels, scale and data, each named
 fn chart(
     id: &str,
     title: &str,
@@ -756,7 +757,7 @@ pub fn tune_html(file: &TuneFile, command: &str) -> String {
             file.measure,
             file.figure(file.goal)
         ),
-        &[file.measure.clone()],
+        std::slice::from_ref(&file.measure),
         &groups,
         top,
         &|x| file.figure(x),
