@@ -161,11 +161,13 @@ pub struct CardRow {
     /// Win rate (points per seat-game) of the seats that played it, and of those that did not.
     pub win_rate_with: Rate,
     pub win_rate_without: Rate,
-    /// `win_rate_with` minus `win_rate_without`, Newcombe's 95 % interval.
-    pub difference: Diff,
+    /// `win_rate_with` minus `win_rate_without`, Newcombe's 95 % interval; `None` when every
+    /// seat-game played it or none did (nothing to compare).
+    pub difference: Option<Diff>,
     /// The same difference taken seat by seat and combined (Mantel-Haenszel weights), so that
     /// a seat's own advantage does not count for the card.
-    pub seat_controlled: Diff,
+    /// `None` when no seat both played it and went without it.
+    pub seat_controlled: Option<Diff>,
     /// The Cochran-Mantel-Haenszel test of no difference at any seat; `None` when no seat
     /// both played it and went without it.
     pub p_value: Option<f64>,
@@ -188,6 +190,9 @@ how to read the cards table:
                  over every design). A flag says where to look, not that the card is too
                  strong or too weak: better bots, another reading of the rules or more
                  games can change it. No flag does not prove a design balanced.";
+
+/// Said when no design has seats with it and seats without it at the same seat.
+pub const NOTHING_TO_COMPARE: &str = "every seat that could play a design played it in every game: only the counts can be given, there is nothing to compare with.";
 
 /// Why there is no cards table for an engine that does not say.
 pub fn not_offered(engine: &str) -> String {
@@ -276,22 +281,15 @@ fn row(
             1.0
         };
         (
-            Diff {
+            Some(Diff {
                 difference: d,
                 low: d - half,
                 high: d + half,
-            },
+            }),
             Some(p.clamp(0.0, 1.0)),
         )
     } else {
-        (
-            Diff {
-                difference: 0.0,
-                low: -1.0,
-                high: 1.0,
-            },
-            None,
-        )
+        (None, None)
     };
     CardRow {
         id: id.to_string(),
@@ -302,11 +300,11 @@ fn row(
         seats_without: without,
         win_rate_with: rw,
         win_rate_without: ro,
-        difference: Diff {
+        difference: (with > 0 && without > 0).then_some(Diff {
             difference: d,
             low,
             high,
-        },
+        }),
         seat_controlled,
         p_value,
         q_value: None,
@@ -347,7 +345,10 @@ pub fn names(game: &Game) -> BTreeMap<String, String> {
 
 /// Whether the seat-controlled difference says stronger or weaker.
 fn direction(r: &CardRow) -> &'static str {
-    match (r.flagged, r.seat_controlled.difference > 0.0) {
+    match (
+        r.flagged,
+        r.seat_controlled.is_some_and(|d| d.difference > 0.0),
+    ) {
         (false, _) => "",
         (true, true) => "wins more",
         (true, false) => "wins less",
@@ -369,20 +370,23 @@ pub fn text(rows: &[CardRow], limit: Option<usize>) -> String {
     for r in rows.iter().take(limit.unwrap_or(usize::MAX)) {
         let _ = writeln!(
             out,
-            "  {:<24} {:>6} {:>7} {:>5.1}% {:>6.1}%  {:<22} {:<22} {:>7}  {}",
+            "  {:<24} {:>6} {:>7} {:>6} {:>7}  {:<22} {:<22} {:>7}  {}",
             clip(&r.name, 24),
             r.games,
             r.times,
-            percent(r.win_rate_with.rate),
-            percent(r.win_rate_without.rate),
-            diff(&r.difference),
-            diff(&r.seat_controlled),
+            share(r.seats_with, &r.win_rate_with),
+            share(r.seats_without, &r.win_rate_without),
+            diff_or_none(&r.difference),
+            diff_or_none(&r.seat_controlled),
             r.q_value.map_or("-".to_string(), |q| format!("{q:.3}")),
             direction(r)
         );
     }
     if let Some(limit) = limit.filter(|&l| rows.len() > l) {
         let _ = writeln!(out, "  ... {} more designs", rows.len() - limit);
+    }
+    if rows.iter().all(|r| r.p_value.is_none()) {
+        let _ = writeln!(out, "  {NOTHING_TO_COMPARE}");
     }
     out.push_str(CARDS_EXPLANATION);
     out.push('\n');
@@ -397,6 +401,20 @@ fn clip(s: &str, n: usize) -> String {
         c.push('…');
         c
     }
+}
+
+/// A win rate as `52.3%`, or `-` for an empty group.
+fn share(n: u64, r: &Rate) -> String {
+    if n == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.1}%", percent(r.rate))
+    }
+}
+
+/// [`diff`], or `-` when there is nothing to compare.
+pub fn diff_or_none(d: &Option<Diff>) -> String {
+    d.as_ref().map_or_else(|| "-".to_string(), diff)
 }
 
 /// A difference as `+5.2 (+1.0 to +9.4)` percentage points.
@@ -453,7 +471,10 @@ pub fn csv(runs: &[(Option<String>, &[CardRow])]) -> Result<Vec<u8>, String> {
                 rec.extend([rate.rate, rate.low, rate.high].map(|x| x.to_string()));
             }
             for d in [&r.difference, &r.seat_controlled] {
-                rec.extend([d.difference, d.low, d.high].map(|x| x.to_string()));
+                match d {
+                    Some(d) => rec.extend([d.difference, d.low, d.high].map(|x| x.to_string())),
+                    None => rec.extend([String::new(), String::new(), String::new()]),
+                }
             }
             rec.push(opt(r.p_value));
             rec.push(opt(r.q_value));
@@ -488,9 +509,13 @@ mod tests {
         let seat_points = [70 * POINT as u64, 30 * POINT as u64];
         let rows = rows(&stats, 100, &seat_points, &BTreeMap::new());
         let r = &rows[0];
-        assert!(r.difference.low > 0.0, "pooled: {:?}", r.difference);
         assert!(
-            r.seat_controlled.difference.abs() < 1e-9,
+            r.difference.unwrap().low > 0.0,
+            "pooled: {:?}",
+            r.difference
+        );
+        assert!(
+            r.seat_controlled.unwrap().difference.abs() < 1e-9,
             "{:?}",
             r.seat_controlled
         );

@@ -8,7 +8,7 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use super::cards::{CARDS_EXPLANATION, CardRow, diff};
+use super::cards::{CARDS_EXPLANATION, CardRow, diff_or_none};
 use super::report::{EXPLANATION, Rate, RunReport, SimFile, percent};
 use super::tune::TuneFile;
 use crate::output::write_atomic;
@@ -414,7 +414,7 @@ fn cards_section(rows: &[CardRow], n: usize) -> String {
     let cells: Vec<String> = rows
         .iter()
         .map(|r| {
-            let flag = match (r.flagged, r.seat_controlled.difference > 0.0) {
+            let flag = match (r.flagged, r.seat_controlled.is_some_and(|d| d.difference > 0.0)) {
                 (false, _) => "<td data-sort=\"0\">no</td>".to_string(),
                 (true, true) => "<td data-sort=\"1\" class=\"flag\">wins more</td>".to_string(),
                 (true, false) => "<td data-sort=\"1\" class=\"flag\">wins less</td>".to_string(),
@@ -428,11 +428,15 @@ fn cards_section(rows: &[CardRow], n: usize) -> String {
                 r.win_rate_with.rate,
                 pc(r.win_rate_with.rate),
                 r.win_rate_without.rate,
-                pc(r.win_rate_without.rate),
-                r.difference.difference,
-                diff(&r.difference),
-                r.seat_controlled.difference,
-                diff(&r.seat_controlled),
+                if r.seats_without == 0 {
+                    "-".to_string()
+                } else {
+                    pc(r.win_rate_without.rate)
+                },
+                r.difference.map_or(0.0, |d| d.difference),
+                diff_or_none(&r.difference),
+                r.seat_controlled.map_or(0.0, |d| d.difference),
+                diff_or_none(&r.seat_controlled),
                 r.q_value.unwrap_or(2.0),
                 r.q_value.map_or("-".to_string(), |q| format!("{q:.3}"))
             )
@@ -453,6 +457,13 @@ fn cards_section(rows: &[CardRow], n: usize) -> String {
         ],
         &cells,
     ));
+    if rows.iter().all(|r| r.p_value.is_none()) {
+        let _ = writeln!(
+            out,
+            "<p>{}</p>",
+            esc(&super::cards::NOTHING_TO_COMPARE.replacen('e', "E", 1))
+        );
+    }
     out.push_str(&explanation(CARDS_EXPLANATION));
     out
 }
