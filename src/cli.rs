@@ -157,6 +157,9 @@ pub enum Command {
     },
     /// Play many games between bots and report win rates, lengths and balance.
     Simulate(SimulateArgs),
+    /// Find the values of one or two parameters (or variants) nearest a target (balance, or a
+    /// game length) by successive halving on common seeds, with intervals.
+    Tune(TuneArgs),
     /// Print one simulated game move by move (the same game as `simulate`'s game K): after
     /// every move the public state and the hands the observer may see, then the scores.
     Replay(ReplayArgs),
@@ -191,6 +194,10 @@ pub enum Command {
         /// Write the merged JSON here (printed as a table on stdout either way).
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Also write the merged run's report page as <OUT>/<slug>/sim/report.html (the
+        /// page one machine's `simulate` writes, byte for byte).
+        #[arg(long, value_name = "OUT")]
+        out: Option<PathBuf>,
     },
     /// The yield of Pray actions (Imperial Settlers: Aztecs) as distributions and expected
     /// values: an analysis of the rules, not a game.
@@ -259,9 +266,48 @@ pub struct SimulateArgs {
     /// Where the charts go (`<out>/<slug>/sim/`).
     #[arg(long, default_value = "output")]
     pub out: PathBuf,
-    /// Write no charts (a shard's charts show only its share of the games).
+    /// Write no charts and no report page (a shard's show only its share of the games;
+    /// `merge --out` writes the whole run's).
     #[arg(long)]
     pub no_charts: bool,
+    /// Per card design: how often seats played or acquired it and how they did, with and
+    /// without it, seat by seat, flagged after a Benjamini-Hochberg correction at 5 %.
+    #[arg(long)]
+    pub cards: bool,
+    /// Write the cards table as CSV, one row per design (implies --cards).
+    #[arg(long, value_name = "FILE")]
+    pub cards_csv: Option<PathBuf>,
+    /// Play the same games at every value of a `[params.*]` value or a variant:
+    /// NAME=A..B[:STEP] or NAME=v1,v2,... Twice for a grid of both.
+    #[arg(long, value_name = "NAME=VALUES", conflicts_with_all = ["compare", "csv"])]
+    pub sweep: Vec<String>,
+}
+
+/// Options of `printplay tune`.
+#[derive(Debug, clap::Args)]
+pub struct TuneArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// The values to try: NAME=A..B[:STEP] or NAME=v1,v2 for a `[params.*]` value or a
+    /// variant; two, comma-separated, for a grid.
+    #[arg(long, value_name = "NAME=RANGE[,NAME=RANGE]")]
+    pub params: String,
+    /// `balance` (the first seat wins its even share of decided games) or `length=T`
+    /// (games last T turns on average, moves where the game counts no turns).
+    #[arg(long, default_value = "balance")]
+    pub target: String,
+    /// Games in all, over every value and round.
+    #[arg(long, default_value_t = 20_000)]
+    pub budget: u64,
+    /// Write the result as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Where the report page goes (`<out>/<slug>/sim/report.html`).
+    #[arg(long, default_value = "output")]
+    pub out: PathBuf,
+    /// Write no report page.
+    #[arg(long)]
+    pub no_report: bool,
 }
 
 /// Options of `printplay replay`.
@@ -501,6 +547,7 @@ pub fn run(cli: Cli) -> Exit {
             Err(p) => report(&[p]),
         },
         Command::Simulate(args) => simulate(&cli.data, args),
+        Command::Tune(args) => tune(&cli.data, args),
         Command::Replay(args) => match args.moves.clone() {
             Some(file) => {
                 let observer = match args.omniscient {
@@ -516,7 +563,7 @@ pub fn run(cli: Cli) -> Exit {
         Command::Table(args) => table(&cli.data, args),
         Command::Playtests { game, db } => playtests(&cli.data, &game, &db),
         Command::Variants { games } => variants(&cli.data, &games),
-        Command::Merge { files, json } => merge(&files, json.as_deref()),
+        Command::Merge { files, json, out } => merge(&files, json.as_deref(), out.as_deref()),
         Command::Analyze(args) => analyze(&cli.data, args),
         Command::Build(args) => build(&cli.data, args),
         Command::Watch(args) => watch(&cli.data, args),
@@ -707,6 +754,7 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
         let mut opts = sim_options(&args.run)?;
         opts.games = args.games;
         opts.progress = true;
+        opts.cards = args.cards || args.cards_csv.is_some();
         opts.shard = match args.shard.as_deref() {
             None => Shard::ALL,
             Some("auto") => Shard::from_env(|v| std::env::var(v).ok(), args.shard_count)?,
@@ -718,13 +766,26 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
             Some(s) => Shard::parse(s)?,
         };
         let compare = args.compare.as_deref().map(parse_compare).transpose()?;
-        Ok::<_, String>((opts, compare))
+        let sweeps = args
+            .sweep
+            .iter()
+            .map(|s| crate::simulate::sweep::parse(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        if sweeps.len() > 2 {
+            return Err("--sweep at most twice (a grid of two names)".into());
+        }
+        Ok::<_, String>((opts, compare, sweeps))
     })();
-    let (opts, compare) = match prepared {
+    let (opts, compare, sweeps) = match prepared {
         Ok(p) => p,
         Err(e) => return usage(e),
     };
-    let (file, csv) = match simulate_with_rows(&game, &opts, compare, args.csv.is_some()) {
+    let ran = if sweeps.is_empty() {
+        simulate_with_rows(&game, &opts, compare, args.csv.is_some())
+    } else {
+        crate::simulate::simulate_sweep(&game, &opts, &sweeps).map(|f| (f, None))
+    };
+    let (file, csv) = match ran {
         Ok(f) => f,
         Err(e) => return run_failed(e),
     };
@@ -739,10 +800,25 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
     {
         return usage(format!("{}: {e}", path.display()));
     }
+    if let Some(path) = &args.cards_csv {
+        let written = file
+            .cards_csv()
+            .and_then(|csv| crate::output::write_atomic(path, &csv).map_err(|e| e.to_string()));
+        if let Err(e) = written {
+            return usage(format!("{}: {e}", path.display()));
+        }
+    }
     if args.no_charts {
         return Exit::Ok;
     }
-    match write_charts(&file, &args.out) {
+    let page = crate::simulate::html::report_html(&file);
+    let written = write_charts(&file, &args.out).and_then(|mut paths| {
+        paths.push(crate::simulate::html::write_report(
+            &args.out, &game.slug, &page,
+        )?);
+        Ok(paths)
+    });
+    match written {
         Ok(paths) => {
             for p in paths {
                 eprintln!("wrote {}", p.display());
@@ -750,6 +826,72 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
             Exit::Ok
         }
         Err(e) => usage(format!("writing charts under {}: {e}", args.out.display())),
+    }
+}
+
+fn tune(data: &Path, args: TuneArgs) -> Exit {
+    use crate::simulate::tune::{Target, TuneOptions, parse_params, tune};
+    let game = match load_one(data, &args.run.game) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let prepared = (|| {
+        let sim = sim_options(&args.run)?;
+        let params = parse_params(&args.params)?;
+        let target = Target::parse(&args.target)?;
+        if args.budget == 0 {
+            return Err("--budget takes a number of games from 1".to_string());
+        }
+        Ok(TuneOptions {
+            sim,
+            params,
+            target,
+            budget: args.budget,
+        })
+    })();
+    let opts = match prepared {
+        Ok(o) => o,
+        Err(e) => return usage(e),
+    };
+    let file = match tune(&game, &opts) {
+        Ok(f) => f,
+        Err(e) => return run_failed(e),
+    };
+    print!("{}", file.text());
+    if let Some(path) = &args.json
+        && let Err(e) = crate::output::write_atomic(path, file.to_json().as_bytes())
+    {
+        return usage(format!("{}: {e}", path.display()));
+    }
+    if args.no_report {
+        return Exit::Ok;
+    }
+    let mut command = format!(
+        "printplay tune {} --params {} --target {} --budget {} --seed {} --bots {} --max-moves {}",
+        game.slug,
+        args.params,
+        args.target,
+        args.budget,
+        args.run.seed,
+        args.run.bots.join(","),
+        args.run.max_moves
+    );
+    if let Some(p) = args.run.players {
+        command.push_str(&format!(" --players {p}"));
+    }
+    for v in &args.run.variants {
+        command.push_str(&format!(" --variant {v}"));
+    }
+    let page = crate::simulate::html::tune_html(&file, &command);
+    match crate::simulate::html::write_report(&args.out, &game.slug, &page) {
+        Ok(p) => {
+            eprintln!("wrote {}", p.display());
+            Exit::Ok
+        }
+        Err(e) => usage(format!(
+            "writing the report under {}: {e}",
+            args.out.display()
+        )),
     }
 }
 
@@ -1029,7 +1171,7 @@ fn variants(data: &Path, names: &[String]) -> Exit {
     Exit::Ok
 }
 
-fn merge(args: &[String], json: Option<&Path>) -> Exit {
+fn merge(args: &[String], json: Option<&Path>, out: Option<&Path>) -> Exit {
     use crate::simulate::{SimFile, merge_files, shard_files};
     let files = match shard_files(args) {
         Ok(f) => f,
@@ -1056,6 +1198,13 @@ fn merge(args: &[String], json: Option<&Path>) -> Exit {
         && let Err(e) = crate::output::write_atomic(path, merged.to_json().as_bytes())
     {
         return usage(format!("{}: {e}", path.display()));
+    }
+    if let (Some(out), Some(run)) = (out, merged.runs.first()) {
+        let page = crate::simulate::html::report_html(&merged);
+        match crate::simulate::html::write_report(out, &run.game, &page) {
+            Ok(p) => eprintln!("wrote {}", p.display()),
+            Err(e) => return usage(format!("writing the report under {}: {e}", out.display())),
+        }
     }
     Exit::Ok
 }

@@ -175,6 +175,14 @@ pub trait State: Clone + Send + Sync + 'static {
         "move"
     }
 
+    /// The card designs (and pieces) a player's move plays or acquires, by their id in the
+    /// data (a design's `id`, a piece's `id`), for `simulate --cards`: an empty list for a
+    /// move that involves none. `None` (the default): the engine does not say, and card
+    /// statistics are not offered for it.
+    fn cards_of(&self, _action: Self::Action) -> Option<Vec<&'static str>> {
+        None
+    }
+
     /// The error that ended this game early, for engines that can fail at run time (a
     /// script's error or broken contract); the simulator reports it instead of a result.
     /// A failed game reports [`Turn::Terminal`].

@@ -250,6 +250,16 @@ function game.action_name(state, action)
     state.current, d.name, d.fields.suit, d.fields.value, points(state, state.current, action))
 end
 
+-- Optional: the card designs a move plays or acquires, by their `id` in the data, for
+-- `printplay simulate --cards` (which designs go with winning). Without it printplay offers
+-- no card statistics. Here: a played card is its design; a draw (a chance event) plays none.
+function game.cards_of(state, action)
+  if state.drawing then
+    return {}
+  end
+  return { designs[action].id }
+end
+
 -- Optional: a chance outcome as seat `observer` may know it (`nil`: an onlooker who sees every
 -- hand). A card drawn into a hand is named only for its owner; the others learn that a card was
 -- drawn. Without this function printplay tells a seat only that chance decided something.

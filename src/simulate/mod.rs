@@ -4,13 +4,17 @@
 //! It is generic over [`Engine`]; [`with_engine`] picks the engine a game's `engine` id names.
 
 pub mod bots;
+pub mod cards;
+pub mod html;
 mod replay;
 mod report;
 mod rows;
 pub mod shard;
 pub mod stats;
 mod svg;
+pub mod sweep;
 mod tally;
+pub mod tune;
 mod variants;
 
 use std::collections::BTreeMap;
@@ -58,6 +62,8 @@ pub struct SimOptions {
     pub max_moves: u32,
     /// Show a progress bar when standard error is a terminal.
     pub progress: bool,
+    /// Count the card designs each seat plays or acquires (`--cards`).
+    pub cards: bool,
 }
 
 impl Default for SimOptions {
@@ -71,6 +77,7 @@ impl Default for SimOptions {
             shard: Shard::ALL,
             max_moves: DEFAULT_MAX_MOVES,
             progress: false,
+            cards: false,
         }
     }
 }
@@ -216,6 +223,7 @@ pub fn play_watched<E: Engine>(
         .collect::<Result<Vec<_>, _>>()?;
     let needs_view: Vec<bool> = bots.iter().map(|bot| bot.needs_view()).collect();
     let mut actions = KindCounts::new();
+    let mut cards = opts.cards.then(cards::GameCards::default);
     let timeout = loop {
         let action = match state.turn() {
             Turn::Terminal => break false,
@@ -225,12 +233,18 @@ pub fn play_watched<E: Engine>(
                 let view = state.determinize(p, &mut rng);
                 let action = bots[p].choose(&view, &mut rng);
                 actions.add(state.action_kind(action));
+                if let Some(cards) = &mut cards {
+                    cards.add(p, state.cards_of(action));
+                }
                 action
             }
             Turn::Player(p) => {
                 state.skip_determinize(p, &mut rng);
                 let action = bots[p].choose(&state, &mut rng);
                 actions.add(state.action_kind(action));
+                if let Some(cards) = &mut cards {
+                    cards.add(p, state.cards_of(action));
+                }
                 action
             }
         };
@@ -256,6 +270,7 @@ pub fn play_watched<E: Engine>(
             state.end_stats()
         },
         actions: actions.counts(),
+        cards,
     };
     match state.failure() {
         Some(e) => Err(format!("game {}: {e}", index + 1)),
@@ -370,6 +385,27 @@ pub fn run_games_kept<E: Engine>(
     Ok((stats, kept))
 }
 
+/// Plays the games of the given indices in parallel and adds up their statistics (the same
+/// totals on any thread count).
+pub fn run_indices<E: Engine>(
+    engine: &E,
+    opts: &SimOptions,
+    indices: &[u64],
+) -> Result<Stats, String> {
+    let config = config_for(engine, opts)?;
+    let blocks = indices
+        .par_chunks(BLOCK as usize)
+        .map(|block| {
+            let mut tally = Tally::default();
+            for &i in block {
+                tally.add(&play_game(engine, &config, opts, i, |_, _| {})?);
+            }
+            Ok::<_, String>(tally.into_stats())
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(blocks.into_iter().fold(Stats::default(), Stats::merged))
+}
+
 /// A progress bar on standard error when it is a terminal; hidden until the run has taken a
 /// second (see [`show_after_a_second`]).
 fn progress_bar(wanted: bool, total: u64) -> Option<indicatif::ProgressBar> {
@@ -462,6 +498,60 @@ pub fn simulate_with_rows(
         rows,
     };
     with_engine(game, task)
+}
+
+/// `simulate --sweep`: the same games (the same seeds) at every value of one or two swept
+/// names, each a `[params.*]` value of the data or a rule variant (a grid for two).
+pub fn simulate_sweep(
+    game: &Game,
+    opts: &SimOptions,
+    sweeps: &[sweep::Sweep],
+) -> Result<SimFile, String> {
+    struct Task<'a> {
+        opts: &'a SimOptions,
+        params: BTreeMap<String, String>,
+    }
+    impl EngineTask for Task<'_> {
+        type Output = RunReport;
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<RunReport, String> {
+            let config = checked_config(&engine, game, self.opts)?;
+            let stats = run_games(&engine, self.opts)?;
+            let names = seat_names(&engine, game, config.players);
+            let rests_on = rests_on(&engine, game, self.opts);
+            let mut run = RunReport::new(game, self.opts, names, rests_on, stats);
+            run.params = self.params;
+            Ok(run)
+        }
+    }
+    let mut names: Vec<String> = Vec::new();
+    for s in sweeps {
+        if names.contains(&s.name) {
+            return Err(format!("--sweep {} is given twice", s.name));
+        }
+        if opts.variants.contains_key(&s.name) {
+            return Err(format!(
+                "--sweep {0} and --variant {0} both set it; leave one out",
+                s.name
+            ));
+        }
+        names.push(s.name.clone());
+    }
+    let mut runs = Vec::new();
+    for point in sweep::grid(sweeps) {
+        let mut g = game.clone();
+        let mut o = opts.clone();
+        let mut params = BTreeMap::new();
+        for (name, value) in point {
+            if game.params.contains_key(&name) {
+                g = sweep::with_param(&g, &name, &value)?;
+                params.insert(name, value);
+            } else {
+                o.variants.insert(name, value);
+            }
+        }
+        runs.push(with_engine(&g, Task { opts: &o, params })?);
+    }
+    Ok(SimFile::swept(names, runs))
 }
 
 /// The seats' names: the engine's roles, else the data's player colours, else "player N".

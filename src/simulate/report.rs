@@ -7,7 +7,9 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 
 use super::SimOptions;
+use super::cards::{self, CardRow};
 use super::stats::{Histogram, POINT, STAT, Stats, difference, wilson};
+use super::sweep::{self, SweepPoint};
 use crate::model::Game;
 
 /// The JSON format's name and version.
@@ -30,11 +32,20 @@ pub struct RunReport {
     pub bots: Vec<String>,
     /// Variants set on the command line; [`RestsOn::readings`] lists every one.
     pub variants: BTreeMap<String, String>,
+    /// `[params.*]` values set by `--sweep` (the data's values otherwise).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, String>,
     pub max_moves: u32,
     pub rests_on: RestsOn,
     pub stats: Stats,
     /// Derived from `stats`; recomputed on merge.
     pub summary: Summary,
+    /// With `--cards`: one row per design, most telling first (derived from `stats`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cards: Option<Vec<CardRow>>,
+    /// With `--cards`: why there is no cards table, when the engine does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cards_note: Option<String>,
 }
 
 /// What the figures rest on besides the rulebook.
@@ -75,7 +86,7 @@ pub struct Rate {
 }
 
 impl Rate {
-    fn of(successes: f64, n: f64) -> Rate {
+    pub(crate) fn of(successes: f64, n: f64) -> Rate {
         let (low, high) = wilson(successes, n);
         Rate {
             rate: if n > 0.0 { successes / n } else { 0.0 },
@@ -224,7 +235,8 @@ impl RunReport {
         stats: Stats,
     ) -> RunReport {
         let summary = Summary::of(&stats, &seat_names);
-        RunReport {
+        let names = cards::names(game);
+        let mut report = RunReport {
             game: game.slug.clone(),
             engine: game.info.engine.clone().unwrap_or_default(),
             seed: opts.seed,
@@ -235,12 +247,35 @@ impl RunReport {
             seat_names,
             bots: opts.bots.clone(),
             variants: opts.variants.clone(),
+            params: BTreeMap::new(),
             max_moves: opts.max_moves,
             rests_on,
             stats,
             summary,
+            cards: None,
+            cards_note: None,
+        };
+        report.derive_cards(&names);
+        report.normalised()
+    }
+
+    /// The cards table from the totals (`names`: design names by id).
+    fn derive_cards(&mut self, names: &BTreeMap<String, String>) {
+        let Some(c) = &self.stats.cards else {
+            return;
+        };
+        if c.moves_said == 0 {
+            self.cards = None;
+            self.cards_note = Some(cards::not_offered(&self.engine));
+        } else {
+            self.cards = Some(cards::rows(
+                c,
+                self.stats.games,
+                &self.stats.seat_points,
+                names,
+            ));
+            self.cards_note = None;
         }
-        .normalised()
     }
 
     /// A run covering every shard is the same as one unsharded run.
@@ -269,7 +304,14 @@ impl RunReport {
         field(&mut out, "players", self.players, o.players);
         field(&mut out, "bots", &self.bots, &o.bots);
         field(&mut out, "variants", &self.variants, &o.variants);
+        field(&mut out, "parameters", &self.params, &o.params);
         field(&mut out, "move cap", self.max_moves, o.max_moves);
+        field(
+            &mut out,
+            "--cards",
+            self.stats.cards.is_some(),
+            o.stats.cards.is_some(),
+        );
         out
     }
 
@@ -292,6 +334,13 @@ impl RunReport {
         self.shards.sort_unstable();
         self.stats.merge(&o.stats);
         self.summary = Summary::of(&self.stats, &self.seat_names);
+        let names: BTreeMap<String, String> = [&self.cards, &o.cards]
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|r| (r.id.clone(), r.name.clone()))
+            .collect();
+        self.derive_cards(&names);
         Ok(())
     }
 
@@ -328,6 +377,12 @@ impl RunReport {
         self.write_rates(&mut out);
         self.write_lengths(&mut out);
         self.write_end(&mut out);
+        if let Some(rows) = &self.cards {
+            out.push_str(&cards::text(rows, None));
+        }
+        if let Some(note) = &self.cards_note {
+            let _ = writeln!(out, "\n{note}");
+        }
         self.write_rests_on(&mut out);
         out
     }
@@ -530,6 +585,12 @@ pub struct SimFile {
     pub runs: Vec<RunReport>,
     /// With `--compare`: second run minus first.
     pub differences: Vec<Difference>,
+    /// With `--sweep`: the swept names, and one point per value (or grid point), in the
+    /// order of `runs`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub swept: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sweep: Vec<SweepPoint>,
 }
 
 impl SimFile {
@@ -543,7 +604,37 @@ impl SimFile {
             compare,
             runs,
             differences,
+            swept: Vec::new(),
+            sweep: Vec::new(),
         }
+    }
+
+    /// A sweep over `swept` (parameters or variants), one run per point.
+    pub fn swept(swept: Vec<String>, runs: Vec<RunReport>) -> SimFile {
+        let mut file = SimFile::new(None, runs);
+        file.sweep = file
+            .runs
+            .iter()
+            .map(|r| SweepPoint::of(&swept, r))
+            .collect();
+        file.swept = swept;
+        file
+    }
+
+    /// The cards tables of every run as one CSV (a `reading` column for `--compare`).
+    pub fn cards_csv(&self) -> Result<Vec<u8>, String> {
+        let runs: Vec<(Option<String>, &[CardRow])> = self
+            .runs
+            .iter()
+            .map(|r| {
+                let reading = self
+                    .compare
+                    .as_ref()
+                    .and_then(|c| r.variants.get(c).cloned());
+                (reading, r.cards.as_deref().unwrap_or_default())
+            })
+            .collect();
+        cards::csv(&runs)
     }
 
     pub fn to_json(&self) -> String {
@@ -578,6 +669,14 @@ impl SimFile {
                 );
             }
             out.push(t);
+        }
+        if !self.swept.is_empty() {
+            let names = self
+                .runs
+                .first()
+                .map(|r| r.seat_names.clone())
+                .unwrap_or_default();
+            out.push(sweep::text(&self.swept, &names, &self.sweep));
         }
         out.push(EXPLANATION.to_string());
         out.join("\n")
@@ -653,6 +752,12 @@ pub fn merge_files(files: &[(String, SimFile)]) -> Result<SimFile, String> {
                 "{name} is not a shard of the run in {first_name}: one is a --compare run and the other is not"
             ));
         }
+        if f.swept != first.swept {
+            return Err(format!(
+                "{name} is not a shard of the run in {first_name}: it sweeps {:?}, the first {:?}",
+                f.swept, first.swept
+            ));
+        }
         for (mine, theirs) in runs.iter_mut().zip(&f.runs) {
             mine.merge(theirs, first_name, name)?;
         }
@@ -661,6 +766,9 @@ pub fn merge_files(files: &[(String, SimFile)]) -> Result<SimFile, String> {
         run.check_complete()?;
     }
     let runs = runs.into_iter().map(RunReport::normalised).collect();
+    if !first.swept.is_empty() {
+        return Ok(SimFile::swept(first.swept.clone(), runs));
+    }
     Ok(SimFile::new(first.compare.clone(), runs))
 }
 

@@ -27,6 +27,8 @@ pub struct GameResult {
     pub end_reason: Option<&'static str>,
     pub end_stats: Vec<(&'static str, f64)>,
     pub actions: Vec<(&'static str, u64)>,
+    /// With `--cards`: the designs each seat played or acquired.
+    pub cards: Option<super::cards::GameCards>,
 }
 
 /// Totals of one end statistic.
@@ -126,6 +128,9 @@ pub struct Stats {
     pub end_stats: BTreeMap<String, Aggregate>,
     /// Moves played, by kind.
     pub actions: BTreeMap<String, u64>,
+    /// With `--cards`: per design, who played or acquired it and how they did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cards: Option<super::cards::CardStats>,
 }
 
 impl Stats {
@@ -163,6 +168,9 @@ impl Stats {
         self.turns.merge(&o.turns);
         for (k, a) in &o.end_stats {
             self.end_stats.entry(k.clone()).or_default().merge(a);
+        }
+        if let Some(c) = &o.cards {
+            self.cards.get_or_insert_with(Default::default).merge(c);
         }
     }
 
@@ -365,6 +373,7 @@ mod tests {
                 end_reason: Some("x"),
                 end_stats: vec![("v", m as f64)],
                 actions: vec![],
+                cards: None,
             });
         }
         assert_eq!(s.moves.quantile(0.5), 5);

@@ -203,7 +203,21 @@ pub fn write_charts(file: &SimFile, out: &Path) -> std::io::Result<Vec<PathBuf>>
         let dir = out.join(&run.game).join("sim");
         let suffix = match &file.compare {
             Some(name) => format!("-{}", run.variants.get(name).map_or("", String::as_str)),
-            None => String::new(),
+            // A sweep's runs differ by their swept values: one chart each.
+            None => file
+                .swept
+                .iter()
+                .map(|n| {
+                    let v = run.params.get(n).or_else(|| run.variants.get(n));
+                    format!("-{n}-{}", v.map_or("", String::as_str))
+                })
+                .collect::<String>()
+                .chars()
+                .map(|c| match c {
+                    'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '-' | '_' => c,
+                    _ => '_',
+                })
+                .collect(),
         };
         for (name, svg) in [
             ("lengths", length_histogram(run)),

@@ -4,7 +4,7 @@
 //! The script returns a table of functions (see the README's "Simulating your own game" and
 //! the scaffold's tutorial script): `setup`, `current_player`, `legal_actions`,
 //! `chance_outcomes`, `apply`, `returns`, `action_name`, `observation`, `end_reason`,
-//! `end_stats`, and optionally `determinize`, `estimate`, `action_kind`, `chance_name`, `bots`,
+//! `end_stats`, and optionally `determinize`, `estimate`, `action_kind`, `cards_of`, `chance_name`, `bots`,
 //! `variants`, `returns_sum`, and `random_action`, `sample_chance` and `skip_determinize` (the
 //! random player's move and a chance outcome drawn inside the VM without listing, and what
 //! `determinize` draws without a copy; they must draw what the defaults do). Seats are numbered from 1 in Lua, actions are integers, and a game
@@ -298,7 +298,9 @@ static INTERNED: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
 /// not kept.
 const MAX_INTERNED: usize = 100_000;
 
-fn intern(text: &str) -> &'static str {
+/// `text` kept for the life of the process, once per distinct text (the ids and names the
+/// engines hand out as `&'static str`: Lua's kinds and reasons, every engine's card ids).
+pub(crate) fn intern(text: &str) -> &'static str {
     let Ok(mut guard) = INTERNED.lock() else {
         return "?";
     };
@@ -770,6 +772,19 @@ impl State for LuaState {
         }
         self.call::<String>("action_kind", action)
             .map_or("move", |s| intern(&s))
+    }
+
+    /// The script's optional `cards_of(state, action)`: a list of design or piece ids (`nil`
+    /// or an empty list for a move that involves none).
+    fn cards_of(&self, action: i64) -> Option<Vec<&'static str>> {
+        optional_fn(&self.vm, "cards_of")?;
+        let ids = self.call::<Option<Vec<String>>>("cards_of", action)?;
+        Some(
+            ids.unwrap_or_default()
+                .iter()
+                .map(|id| intern(id))
+                .collect(),
+        )
     }
 
     fn estimate(&self) -> Vec<f64> {

@@ -111,6 +111,7 @@ pub const ENGINE_FUNCTIONS: &[&str] = &[
     "determinize",
     "estimate",
     "action_kind",
+    "cards_of",
     "random_action",
     "sample_chance",
     "chance_name",

@@ -1003,6 +1003,19 @@ impl State for AetherState {
         Some(self.turns)
     }
 
+    /// The element tile a placement puts on the board.
+    fn cards_of(&self, action: Action) -> Option<Vec<&'static str>> {
+        Some(match action {
+            Action::Place { element, .. } => self
+                .rules
+                .tile_ids
+                .get(usize::from(element))
+                .map(|&id| vec![id])
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        })
+    }
+
     fn end_reason(&self) -> Option<&'static str> {
         (self.phase == Phase::Over).then_some("board full")
     }

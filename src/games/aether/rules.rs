@@ -94,6 +94,9 @@ pub struct Rules {
     pub elements: Vec<String>,
     /// Element tiles of each element in the game.
     pub tiles_per_element: Vec<u8>,
+    /// The id of each element's tile piece, for `simulate --cards` (the element's own id
+    /// when no piece names it).
+    pub tile_ids: Vec<&'static str>,
     /// `weakened_by[e]`: the element whose touching tiles weaken an elemental of element `e`.
     pub weakened_by: Vec<u8>,
     /// Player colour symbol ids, in seat order.
@@ -130,6 +133,15 @@ impl Rules {
             .iter()
             .map(|e| piece_count(game, ELEMENT_TILE, e).and_then(|n| small(n, "element tiles")))
             .collect::<Result<Vec<u8>, String>>()?;
+        let tile_ids = elements
+            .iter()
+            .map(|e| {
+                let piece = game
+                    .pieces_of_kind(ELEMENT_TILE)
+                    .find(|p| p.symbol.as_deref() == Some(e.as_str()));
+                crate::engine::lua::intern(piece.map_or(e.as_str(), |p| p.id.get_ref()))
+            })
+            .collect();
         let weakened_by = weakened_by(game, &elements)?;
         let colours: Vec<String> = game
             .symbols_in(PLAYER_GROUP)
@@ -150,6 +162,7 @@ impl Rules {
             .map_err(|_| "parameter `team_players` must not be negative".to_string())?;
         let rules = Rules {
             tiles_per_element,
+            tile_ids,
             weakened_by,
             elementals_in_box,
             min_players,

@@ -99,6 +99,8 @@ pub struct GolemCard {
 pub struct Rules {
     pub cards: Vec<CardInfo>,
     pub card_names: Vec<String>,
+    /// The design id of each game card, for `simulate --cards`.
+    pub card_ids: Vec<&'static str>,
     /// Cards that play alike once in hand share a key (colour, value, gold, and a wild's
     /// outrage): the engine offers one of them where the choice makes no difference.
     pub hand_keys: Vec<u32>,
@@ -149,6 +151,17 @@ impl Rules {
                 .ok_or_else(|| format!("unknown inquiry colour `{id}`"))
         };
         let (cards, card_names) = read_game_cards(game, &colour_of)?;
+        let card_ids = game
+            .deck("game")
+            .into_iter()
+            .flat_map(|deck| &deck.cards)
+            .flat_map(|card| {
+                std::iter::repeat_n(
+                    crate::engine::lua::intern(card.id.get_ref()),
+                    card.count.0 as usize,
+                )
+            })
+            .collect();
         let (golems, golem_names) = read_golems(game, &colour_of)?;
         let prices = game
             .param_ints("auction_prices")?
@@ -182,6 +195,7 @@ impl Rules {
         Ok(Rules {
             cards,
             card_names,
+            card_ids,
             hand_keys,
             colour_masks,
             wild_mask,

@@ -990,6 +990,19 @@ impl State for CapekState {
         stats
     }
 
+    /// The game card a purchase acquires, and the cards a set plays.
+    fn cards_of(&self, action: Action) -> Option<Vec<&'static str>> {
+        let id = |card: u8| self.rules.card_ids[card as usize];
+        Some(match action {
+            Action::Buy(slot) => match self.auction.get(slot as usize) {
+                Some(&card) if card != NO_CARD => vec![id(card)],
+                _ => Vec::new(),
+            },
+            Action::Set { cards, .. } => cards_of(cards).map(id).collect(),
+            _ => Vec::new(),
+        })
+    }
+
     fn action_kind(&self, action: Action) -> &'static str {
         match action {
             Action::Deal(_) => "deal",

@@ -1788,6 +1788,17 @@ impl State for SearchState {
         self.moves_played
     }
 
+    /// The card a play plays (by its design), whatever it was aimed at.
+    fn cards_of(&self, action: Action) -> Option<Vec<&'static str>> {
+        Some(match action {
+            Action::Play { kind, .. } => self.table.rules.kinds[self.to_act.index()]
+                .get(usize::from(kind))
+                .map(|k| vec![k.design])
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        })
+    }
+
     fn action_kind(&self, action: Action) -> &'static str {
         let side = self.to_act;
         match action {

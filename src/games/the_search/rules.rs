@@ -112,6 +112,8 @@ pub const CRIMINAL_EFFECTS: &[&str] = &[
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Kind {
     pub id: String,
+    /// `id` as the simulator's card statistics name it (kept for the life of the process).
+    pub design: &'static str,
     pub name: String,
     pub count: u8,
     pub effect: Effect,
@@ -334,6 +336,7 @@ fn read_kinds(game: &Game, deck_id: &str, side: Side, problems: &mut Vec<Problem
                 .ok()
                 .map(|effect| Kind {
                     id: card.id.get_ref().clone(),
+                    design: crate::engine::lua::intern(card.id.get_ref()),
                     name: card.name.clone(),
                     count: card.count.0.min(255) as u8,
                     effect,

