@@ -366,8 +366,8 @@ fn tile_page(
     };
     // Words wholly outside the window are left out: clipped, they would still be in the
     // page's text, under its furniture.
-    let words = text_boxes(svg);
-    let svg = without_words_outside(svg, &words, art);
+    let art_words = text_boxes(svg);
+    let svg = without_words_outside(svg, &art_words, art);
     let mut body = format!(
         r#"<svg x="{x0:.3}" y="{y0:.3}" width="{w:.3}" height="{h:.3}" viewBox="{vx:.3} {vy:.3} {w:.3} {h:.3}" overflow="hidden">{svg}</svg>"#,
         w = art_w,
@@ -377,7 +377,6 @@ fn tile_page(
     );
     // Glue flaps: this tile's right and bottom strips lie under the next tiles. They are
     // grey, and every alignment mark lies in them, never on the playing area.
-    let words = &words;
     for flap in flaps {
         let page = Rect {
             x: x0 + flap.rect.x - win.x,
@@ -386,7 +385,7 @@ fn tile_page(
         };
         let text = fill_holes(&words.glue_flap, &[tile_name(flap.under.0, flap.under.1)]);
         // Words of the art that run into the flap from the window, on the page.
-        let clear: Vec<Rect> = words
+        let clear: Vec<Rect> = art_words
             .iter()
             .map(|(_, r)| Rect {
                 x: x0 + r.x - win.x,
