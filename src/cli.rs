@@ -337,7 +337,7 @@ pub struct BuildArgs {
     /// Output folder.
     #[arg(long, default_value = "output")]
     pub out: PathBuf,
-    /// Print boards on one large page of this size instead of tiling them.
+    /// Print boards on this larger paper: on one page when they fit, else tiled on it.
     #[arg(long, value_enum)]
     pub board_page: Option<Paper>,
     /// Cut guides on card sheets: crop marks, full-length cut lines, or both.

@@ -498,41 +498,52 @@ fn flap_svg(flap: Rect, vertical: bool, text: &str, clear: &[Rect]) -> String {
         d.trim_end()
     ));
     let along = if vertical { flap.h } else { flap.w };
-    let (lines, size) = flap_label(text, along - 2.0 * FLAP_LABEL_END);
     // The label's middle line lies between the arrows' tips and the outer edge; along the
     // flap, at the middle, or the place nearest it clear of the art's words that run in.
+    // Where no place is clear, the label is made shorter until one is.
     let across = FLAP_LABEL_ACROSS;
-    let long = lines
-        .iter()
-        .map(|l| layout::text_width(l, size))
-        .fold(0.0, f64::max);
-    let thick = FLAP_LINE_STEP * (lines.len() as f64 - 1.0) + size * 1.3;
-    let label_box = |mid: f64| {
-        if vertical {
-            Rect {
-                x: flap.x + across - thick / 2.0,
-                y: flap.y + mid - long / 2.0,
-                w: thick,
-                h: long,
+    let label_at = |room: f64| {
+        let (lines, size) = flap_label(text, room);
+        let long = lines
+            .iter()
+            .map(|l| layout::text_width(l, size))
+            .fold(0.0, f64::max);
+        let thick = FLAP_LINE_STEP * (lines.len() as f64 - 1.0) + size * 1.3;
+        let label_box = |mid: f64| {
+            if vertical {
+                Rect {
+                    x: flap.x + across - thick / 2.0,
+                    y: flap.y + mid - long / 2.0,
+                    w: thick,
+                    h: long,
+                }
+            } else {
+                Rect {
+                    x: flap.x + mid - long / 2.0,
+                    y: flap.y + across - thick / 2.0,
+                    w: long,
+                    h: thick,
+                }
             }
-        } else {
-            Rect {
-                x: flap.x + mid - long / 2.0,
-                y: flap.y + across - thick / 2.0,
-                w: long,
-                h: thick,
-            }
-        }
+        };
+        let (lo, hi) = (
+            FLAP_LABEL_END + long / 2.0,
+            along - FLAP_LABEL_END - long / 2.0,
+        );
+        let mid = (0..=400)
+            .map(|i| along / 2.0 + f64::from(i / 2) * 0.5 * if i % 2 == 0 { 1.0 } else { -1.0 })
+            .filter(|m| *m >= lo - 1e-9 && *m <= hi + 1e-9)
+            .find(|m| clear.iter().all(|w| !w.overlaps(label_box(*m), 0.0)));
+        (lines, size, mid)
     };
-    let (lo, hi) = (
-        FLAP_LABEL_END + long / 2.0,
-        along - FLAP_LABEL_END - long / 2.0,
-    );
-    let mid = (0..=200)
-        .map(|i| along / 2.0 + f64::from(i / 2) * 0.5 * if i % 2 == 0 { 1.0 } else { -1.0 })
-        .filter(|m| *m >= lo - 1e-9 && *m <= hi + 1e-9)
-        .find(|m| clear.iter().all(|w| !w.overlaps(label_box(*m), 0.0)))
-        .unwrap_or(along / 2.0);
+    let full = along - 2.0 * FLAP_LABEL_END;
+    let (lines, size, mid) = (0..)
+        .map(|i| full - 2.0 * f64::from(i))
+        .take_while(|room| *room >= 6.0)
+        .map(label_at)
+        .find(|(_, _, mid)| mid.is_some())
+        .unwrap_or_else(|| label_at(full));
+    let mid = mid.unwrap_or(along / 2.0);
     let (cx, cy, rot) = if vertical {
         (flap.x + across, flap.y + mid, -90)
     } else {
@@ -830,6 +841,22 @@ mod tests {
                         [print_labels] my_labels.x board.title";
         assert_eq!(label_names(template), ["beats", "pit"]);
         assert!(label_names("{{ board.title }}").is_empty());
+    }
+
+    #[test]
+    fn a_flap_label_fits_its_strip_in_two_lines_or_shortened() {
+        let text = "liimakaista: pala B2 tulee tämän kaistan päälle, reuna viivalle";
+        for room in [80.0, 34.0, 20.0, 8.0] {
+            let (lines, size) = flap_label(text, room);
+            assert!(lines.len() <= 2 && size >= layout::MIN_TEXT_PT * layout::MM_PER_PT - 1e-9);
+            for l in &lines {
+                assert!(layout::text_width(l, size) <= room + 1e-9, "{room}: {l}");
+            }
+            let joined = lines.join(" ");
+            assert!(joined == text || joined.ends_with('…'), "{room}: {joined}");
+        }
+        assert_eq!(flap_label(text, 80.0).0.len(), 1);
+        assert_eq!(flap_label(text, 34.0).0.len(), 2);
     }
 
     #[test]
