@@ -448,16 +448,18 @@ pub struct BuildArgs {
     /// match; `off` writes back sheets to glue onto the fronts.
     #[arg(long, value_enum, default_value = "long-edge")]
     pub duplex: Duplex,
-    /// Bleed around every card, in millimetres (0 to 10).
-    #[arg(long, default_value_t = 3.0, value_parser = parse_bleed)]
-    pub bleed: f64,
+    /// Bleed around every card, in millimetres (0 to 10). Without it, card art runs 3 mm
+    /// beyond the cut and sheets reduce that (to 1.5 mm at the least) to fit more cards;
+    /// given, sheets keep it, with fewer cards a sheet if need be (the build says so).
+    #[arg(long, value_parser = parse_bleed)]
+    pub bleed: Option<f64>,
     /// Shift of the backs in millimetres, as read off `printplay calibrate`: X,Y.
     #[arg(long, default_value = "0,0", value_parser = parse_offset, allow_hyphen_values = true)]
     pub back_offset: (f64, f64),
     /// Output folder.
     #[arg(long, default_value = "output")]
     pub out: PathBuf,
-    /// Print boards on one large page of this size instead of tiling them.
+    /// Print boards on this larger paper: on one page when they fit, else tiled on it.
     #[arg(long, value_enum)]
     pub board_page: Option<Paper>,
     /// Cut guides on card sheets: crop marks, full-length cut lines, or both.
@@ -621,7 +623,8 @@ fn build_options(args: &BuildArgs) -> BuildOptions {
     BuildOptions {
         paper: args.paper,
         duplex: args.duplex,
-        bleed: args.bleed,
+        bleed: args.bleed.unwrap_or(BuildOptions::default().bleed),
+        exact_bleed: args.bleed.is_some(),
         back_offset: args.back_offset,
         out: args.out.clone(),
         board_page: args.board_page,

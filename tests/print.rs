@@ -10,7 +10,7 @@ use std::path::Path;
 
 use lopdf::{Document, Object, ObjectId};
 use printplay::model::{Game, load_game};
-use printplay::render::layout::{Grid, MIN_TEXT_PT, MM_PER_PT, Rect};
+use printplay::render::layout::{Grid, MIN_TEXT_PT, MM_PER_PT, PAPER_MARGIN, Rect, SIDE_MARK_MIN};
 use printplay::render::sheets::CardPage;
 use printplay::render::{self, BuildOptions, Duplex, Marks, Paper};
 
@@ -214,7 +214,7 @@ fn crop_marks(segs: &[Segment], bleed: Rect) -> (Vec<f64>, Vec<f64>) {
         let (top, bottom) = (y1.min(y2), y1.max(y2));
         let (left, right) = (x1.min(x2), x1.max(x2));
         let long = (bottom - top).max(right - left);
-        if !(2.0 - TOL..=4.0 + TOL).contains(&long) {
+        if !(SIDE_MARK_MIN - TOL..=4.0 + TOL).contains(&long) {
             continue;
         }
         // A crop mark starts half a millimetre beyond the bleed and runs away from it.
@@ -262,11 +262,14 @@ fn page_sizes_are_a4_and_letter() {
         }
     }
     // Poker cards: 3 x 3 on A4 with the bleed reduced to 1.5 mm; Letter is too short for
-    // three rows with bleed, margins and marks, so 3 x 2 with 2.4 mm.
+    // three rows with bleed, margins and marks, but 4 x 2 stand across it with 1.9 mm.
     let a4 = Grid::new(Paper::A4, (63.0, 88.0), 3.0).unwrap();
-    assert_eq!((a4.cols, a4.rows, a4.bleed), (3, 3, 1.5));
+    assert_eq!((a4.cols, a4.rows, a4.bleed, a4.turned), (3, 3, 1.5, false));
     let letter = Grid::new(Paper::Letter, (63.0, 88.0), 3.0).unwrap();
-    assert_eq!((letter.cols, letter.rows, letter.bleed), (3, 2, 2.4));
+    assert_eq!(
+        (letter.cols, letter.rows, letter.bleed, letter.turned),
+        (4, 2, 1.9, true)
+    );
 }
 
 /// Every option a card sheet can be built with.
@@ -289,7 +292,7 @@ fn every_layout() -> Vec<BuildOptions> {
 }
 
 #[test]
-fn every_card_bleeds_inside_the_page_over_no_other_card_and_guides_stay_off_the_trims() {
+fn every_card_bleeds_inside_the_page_over_no_other_card_and_guides_stay_off_the_bleeds() {
     for slug in ["capek-golems", "the-search"] {
         for o in every_layout() {
             let what = format!("{slug} {:?} {:?} {:?}", o.paper, o.duplex, o.marks);
@@ -316,9 +319,12 @@ fn every_card_bleeds_inside_the_page_over_no_other_card_and_guides_stay_off_the_
                     }
                 }
                 assert!(!d.guides.is_empty(), "{what}: guides drawn");
+                // No crop mark nor cut line on any card's bleed, where a cut a little outward
+                // would leave it showing.
                 for seg in &d.guides {
                     for t in &trims {
-                        assert!(!crosses(*seg, *t), "{what}: {seg:?} crosses {t:?}");
+                        let bleed = t.grow(b);
+                        assert!(!crosses(*seg, bleed), "{what}: {seg:?} crosses {bleed:?}");
                     }
                 }
             }
@@ -356,35 +362,180 @@ fn trim_and_bleed_boxes_frame_the_cards_and_every_cut_has_two_crop_marks() {
             assert_eq!(mx.len(), 2 * xs.len(), "no mark anywhere else");
             assert_eq!(my.len(), 2 * ys.len());
             for p in &page.placed {
-                assert!(close(p.trim.w, 63.0) && close(p.trim.h, 88.0));
+                // Upright, or standing across the sheet (turned a quarter).
+                let (w, h) = if p.turn % 180 == 90 {
+                    (88.0, 63.0)
+                } else {
+                    (63.0, 88.0)
+                };
+                assert!(close(p.trim.w, w) && close(p.trim.h, h));
             }
         }
     }
 }
 
 #[test]
-fn cut_lines_run_along_every_cut_through_the_gutters() {
+fn cut_lines_continue_every_cut_beyond_the_bleeds_and_crop_marks_keep_the_margin() {
+    for paper in [Paper::A4, Paper::Letter] {
+        let o = BuildOptions {
+            marks: Marks::Lines,
+            ..options(paper, Duplex::LongEdge, (0.0, 0.0))
+        };
+        let (_, plan, doc, _) = cards("capek-golems", &o);
+        let page = &plan[0];
+        let id = page_ids(&doc)[0];
+        let guides = drawn(&doc, id).guides;
+        let (xs, ys) = cut_lines(page);
+        let block = page_box(&doc, id, b"BleedBox");
+        let media = page_box(&doc, id, b"MediaBox");
+        // Every cut has a line on each side of the block, ending half a millimetre short of
+        // the bleed; each reaches at least 2 mm towards the paper's edge.
+        let ends = |along_x: bool, at: f64| {
+            guides
+                .iter()
+                .filter(|((x1, y1), (x2, y2))| {
+                    if along_x {
+                        close(*x1, *x2) && close(*x1, at)
+                    } else {
+                        close(*y1, *y2) && close(*y1, at)
+                    }
+                })
+                .count()
+        };
+        for x in &xs {
+            assert_eq!(ends(true, *x), 2, "{paper:?}: cut line at x {x}");
+        }
+        for y in &ys {
+            assert_eq!(ends(false, *y), 2, "{paper:?}: cut line at y {y}");
+        }
+        // The guides along the cuts (the ruler is drawn too).
+        let on_cut = |((x1, y1), (x2, y2)): &Segment| {
+            (close(*x1, *x2) && xs.iter().any(|x| close(*x, *x1)))
+                || (close(*y1, *y2) && ys.iter().any(|y| close(*y, *y1)))
+        };
+        for &((x1, y1), (x2, y2)) in guides.iter().filter(|s| on_cut(s)) {
+            let seg = ((x1, y1), (x2, y2));
+            assert!(!crosses(seg, block), "{paper:?}: {seg:?} on the bleed");
+            let gap = if close(x1, x2) {
+                (y1.min(y2) - block.bottom()).max(block.y - y1.max(y2))
+            } else {
+                (x1.min(x2) - block.right()).max(block.x - x1.max(x2))
+            };
+            assert!(
+                gap >= 0.5 - TOL,
+                "{paper:?}: {seg:?} {gap} mm from the bleed"
+            );
+            // Nothing nearer the paper's edge than the margin.
+            for (x, y) in [(x1, y1), (x2, y2)] {
+                assert!(
+                    x >= PAPER_MARGIN - TOL
+                        && x <= media.w - PAPER_MARGIN + TOL
+                        && y >= PAPER_MARGIN - TOL
+                        && y <= media.h - PAPER_MARGIN + TOL,
+                    "{paper:?}: guide end ({x}, {y}) in the margin"
+                );
+            }
+        }
+        // Each line runs out to where crop marks may end: the row of text at the top.
+        let top = guides
+            .iter()
+            .filter(|s| on_cut(s) && close(s.0.0, s.1.0))
+            .map(|((_, y1), (_, y2))| y1.min(*y2))
+            .fold(f64::MAX, f64::min);
+        assert!(
+            top <= PAPER_MARGIN + 2.7 + TOL,
+            "{paper:?}: lines end at {top}"
+        );
+    }
+}
+
+#[test]
+fn crop_marks_keep_five_millimetres_from_every_edge_of_every_sheet() {
+    for slug in ["aether", "capek-golems", "the-search"] {
+        for paper in [Paper::A4, Paper::Letter] {
+            let (_, _, doc, _) = cards(slug, &options(paper, Duplex::LongEdge, (0.0, 0.0)));
+            for id in page_ids(&doc) {
+                let media = page_box(&doc, id, b"MediaBox");
+                let bleed = page_box(&doc, id, b"BleedBox");
+                let guides = drawn(&doc, id).guides;
+                let (mx, my) = crop_marks(&guides, bleed);
+                assert!(!mx.is_empty() && !my.is_empty(), "{slug} {paper:?}: marks");
+                for ((x1, y1), (x2, y2)) in guides {
+                    for (x, y) in [(x1, y1), (x2, y2)] {
+                        assert!(
+                            media.grow(-PAPER_MARGIN).contains(
+                                Rect {
+                                    x,
+                                    y,
+                                    w: 0.0,
+                                    h: 0.0
+                                },
+                                TOL
+                            ),
+                            "{slug} {paper:?}: guide end ({x:.2}, {y:.2}) in the margin"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn an_asked_bleed_is_kept_and_the_sheet_holds_fewer_cards() {
     let o = BuildOptions {
-        marks: Marks::Lines,
+        exact_bleed: true,
         ..options(Paper::A4, Duplex::LongEdge, (0.0, 0.0))
     };
     let (_, plan, doc, _) = cards("capek-golems", &o);
-    let page = &plan[0];
-    let guides = drawn(&doc, page_ids(&doc)[0]).guides;
-    let (xs, _) = cut_lines(page);
-    let block = page_box(&doc, page_ids(&doc)[0], b"BleedBox");
-    for x in xs {
-        // A line beside the cut (half its width off), from above the bleed to below it.
-        let line = guides.iter().find(|((x1, y1), (x2, y2))| {
-            close(*x1, *x2)
-                && (x1 - x).abs() < 0.1
-                && y1.min(*y2) < block.y
-                && y1.max(*y2) > block.bottom()
-        });
-        assert!(line.is_some(), "cut line at {x}");
+    for (page, id) in plan.iter().zip(page_ids(&doc)) {
+        assert!(page.placed.len() <= 8);
+        let d = drawn(&doc, id);
+        // Measured from the PDF: each card's bleed clip is 3 mm beyond its trim.
+        for p in &page.placed {
+            let want = p.trim.grow(3.0);
+            assert!(
+                d.clips.iter().any(|c| same_rect(*c, want)),
+                "no 3 mm bleed around {}",
+                p.card
+            );
+        }
     }
-    let (mx, _) = crop_marks(&guides, block);
-    assert!(mx.is_empty(), "lines alone draw no crop marks");
+    assert_eq!(plan[0].placed.len(), 8);
+    let note = o.sheet().grid_note((63.0, 88.0)).unwrap();
+    assert!(
+        note.starts_with("3 mm bleed: 8 cards a sheet instead of 9"),
+        "{note}"
+    );
+    // The build says so.
+    let fixture = common::Fixture::with_games(&["capek-golems"]);
+    let out = tempfile::tempdir().unwrap();
+    let run = fixture.run(&[
+        "build",
+        "capek-golems",
+        "--bleed",
+        "3",
+        "--only",
+        "cards",
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let said = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        said.contains("3 mm bleed: 8 cards a sheet instead of 9"),
+        "{said}"
+    );
+    // Without --bleed, the densest grid, silently.
+    let run = fixture.run(&[
+        "build",
+        "capek-golems",
+        "--only",
+        "cards",
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert!(!format!("{}{}", run.stdout, run.stderr).contains("cards a sheet instead"));
 }
 
 #[test]
@@ -497,10 +648,11 @@ fn one_sided_prints_all_fronts_then_backs_to_glue_behind_them() {
         assert_eq!(f.sheet, b.sheet);
         let pw = f.grid.paper.0;
         for (pf, pb) in f.placed.iter().zip(&b.placed) {
-            // Glued back to back, a sheet turned over its long edge: mirrored left to right.
+            // Glued back to back, a sheet turned over its long edge: mirrored left to right,
+            // a card standing across the sheet turned the other way.
             assert_eq!(pf.card, pb.card);
             assert!(close(pb.trim.x, pw - pf.trim.right()) && close(pb.trim.y, pf.trim.y));
-            assert_eq!(pb.turn, 0);
+            assert_eq!(pb.turn, (360 - pf.turn) % 360);
         }
     }
 }
@@ -508,10 +660,10 @@ fn one_sided_prints_all_fronts_then_backs_to_glue_behind_them() {
 #[test]
 fn packed_decks_share_sheets_capek_on_six() {
     let g = game("capek-golems");
-    let sheets = |pack: bool| {
+    let sheets = |paper: Paper, pack: bool| {
         let o = BuildOptions {
             pack,
-            ..options(Paper::A4, Duplex::LongEdge, (0.0, 0.0))
+            ..options(paper, Duplex::LongEdge, (0.0, 0.0))
         };
         let faces = render::draw_faces(&g, &o).unwrap();
         let plan = render::card_plan(&faces, &o).unwrap();
@@ -519,8 +671,10 @@ fn packed_decks_share_sheets_capek_on_six() {
         let cards: usize = fronts.iter().map(|p| p.placed.len()).sum();
         (fronts.len(), cards)
     };
-    assert_eq!(sheets(false), (8, 54));
-    assert_eq!(sheets(true), (6, 54));
+    assert_eq!(sheets(Paper::A4, false), (8, 54));
+    assert_eq!(sheets(Paper::A4, true), (6, 54));
+    // Letter holds 8 poker cards a sheet (4 x 2 across), not 6: 7 sheets, not 9.
+    assert_eq!(sheets(Paper::Letter, true), (7, 54));
 }
 
 fn fonts_of(doc: &Document) -> Vec<(String, bool)> {

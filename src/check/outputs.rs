@@ -639,6 +639,10 @@ pub fn layouts(game: &Game, faces: &Faces, options: &BuildOptions) -> Vec<Proble
                 at_deck(&d.id, e)
                     .help("make the cards smaller, or build on larger paper (--paper)"),
             );
+        } else if let Some(note) = sheet.grid_note(d.size) {
+            let mut p = at_deck(&d.id, format!("deck `{}`: {note}", d.id));
+            p.kind = crate::diag::ProblemKind::Warning;
+            out.push(p.help("a smaller --bleed, or none, fits more cards a sheet"));
         }
         if let Err(e) = tts::plan_sheets(d) {
             out.push(at_deck(&d.id, e));

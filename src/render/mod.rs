@@ -60,6 +60,9 @@ pub struct BuildOptions {
     pub duplex: Duplex,
     /// Bleed around cards, in millimetres.
     pub bleed: f64,
+    /// The bleed was asked for (`--bleed`): card sheets keep it, with fewer cards a sheet
+    /// if need be, rather than reducing it to fit more.
+    pub exact_bleed: bool,
     /// Shift of every back, in millimetres, to correct a printer's front/back misregistration.
     pub back_offset: (f64, f64),
     /// Output folder; each game writes into `<out>/<slug>/`.
@@ -89,6 +92,7 @@ impl Default for BuildOptions {
             paper: Paper::A4,
             duplex: Duplex::LongEdge,
             bleed: 3.0,
+            exact_bleed: false,
             back_offset: (0.0, 0.0),
             out: PathBuf::from("output"),
             board_page: None,
@@ -117,6 +121,7 @@ impl BuildOptions {
             back_offset: self.back_offset,
             marks: self.marks,
             pack: self.pack,
+            exact_bleed: self.exact_bleed,
         }
     }
 }
@@ -279,7 +284,15 @@ pub fn card_pages(
     let plan = sheets::plan_cards(&faces.decks, &options.sheet())?;
     Ok(plan
         .par_iter()
-        .map(|page| sheets::draw_card_page(&game.info.name, &faces.decks, page, options.marks))
+        .map(|page| {
+            sheets::draw_card_page(
+                &game.info.name,
+                &faces.decks,
+                page,
+                options.marks,
+                options.duplex,
+            )
+        })
         .collect())
 }
 

@@ -352,23 +352,57 @@ fn tile_page(
 ) -> PageSpec {
     let (c, r) = at;
     let (x0, y0) = (margin, margin);
+    let flaps = glue_flaps(win, of, at);
+    // The art stops at the glue flaps: the next tile, glued over them, carries the same art,
+    // and a flap's own words stay clear of its label.
+    let art_w = win.w
+        - if flaps.iter().any(|f| f.vertical) {
+            OVERLAP
+        } else {
+            0.0
+        };
+    let art_h = win.h
+        - if flaps.iter().any(|f| !f.vertical) {
+            OVERLAP
+        } else {
+            0.0
+        };
+    let art = Rect {
+        w: art_w,
+        h: art_h,
+        ..win
+    };
+    // Words wholly outside the window are left out: clipped, they would still be in the
+    // page's text, under its furniture.
+    let art_words = text_boxes(svg);
+    let svg = without_words_outside(svg, &art_words, art);
     let mut body = format!(
         r#"<svg x="{x0:.3}" y="{y0:.3}" width="{w:.3}" height="{h:.3}" viewBox="{vx:.3} {vy:.3} {w:.3} {h:.3}" overflow="hidden">{svg}</svg>"#,
-        w = win.w,
-        h = win.h,
+        w = art_w,
+        h = art_h,
         vx = win.x,
         vy = win.y
     );
     // Glue flaps: this tile's right and bottom strips lie under the next tiles. They are
-    // faded, and every alignment mark lies in them, never on the playing area.
-    for flap in glue_flaps(win, of, at) {
+    // grey, and every alignment mark lies in them, never on the playing area.
+    for flap in flaps {
         let page = Rect {
             x: x0 + flap.rect.x - win.x,
             y: y0 + flap.rect.y - win.y,
             ..flap.rect
         };
         let text = fill_holes(&words.glue_flap, &[tile_name(flap.under.0, flap.under.1)]);
-        body.push_str(&flap_svg(page, flap.vertical, &text));
+        // Words of the art that run into the flap from the window, on the page.
+        let clear: Vec<Rect> = art_words
+            .iter()
+            .map(|(_, r)| Rect {
+                x: x0 + r.x - win.x,
+                y: y0 + r.y - win.y,
+                ..*r
+            })
+            .filter(|r| r.overlaps(page, 0.0) && r.overlaps(art_on_page(art, win, (x0, y0)), 0.0))
+            .collect();
+        body.push_str(&flap_svg(page, flap.vertical, &text, &clear));
     }
     body.push_str(&format!(
         r##"<rect x="{x0:.3}" y="{y0:.3}" width="{:.3}" height="{:.3}" fill="none" stroke="#000000" stroke-width="0.2"/>"##,
@@ -456,10 +490,11 @@ pub fn flap_marks(flap: Rect, vertical: bool) -> Vec<((f64, f64), (f64, f64))> {
     segs
 }
 
-/// A flap drawn on the page: faded art, its alignment marks and `text`, what to glue there.
-fn flap_svg(flap: Rect, vertical: bool, text: &str) -> String {
+/// A flap drawn on the page: a grey strip, its alignment marks and `text`, what to glue
+/// there, along the strip beside the marks ([`flap_label`]).
+fn flap_svg(flap: Rect, vertical: bool, text: &str, clear: &[Rect]) -> String {
     let mut out = format!(
-        r##"<rect x="{:.3}" y="{:.3}" width="{:.3}" height="{:.3}" fill="#ffffff" fill-opacity="0.55"/>"##,
+        r##"<rect x="{:.3}" y="{:.3}" width="{:.3}" height="{:.3}" fill="#e4e4e4"/>"##,
         flap.x, flap.y, flap.w, flap.h
     );
     let d: String = flap_marks(flap, vertical)
@@ -470,17 +505,192 @@ fn flap_svg(flap: Rect, vertical: bool, text: &str) -> String {
         r##"<path d="{}" fill="none" stroke="#000000" stroke-width="0.3"/>"##,
         d.trim_end()
     ));
-    let (cx, cy) = (flap.x + flap.w / 2.0 + 1.5, flap.y + flap.h / 2.0 + 1.5);
-    let (cx, cy, rot) = if vertical {
-        (cx, flap.y + flap.h / 2.0, -90)
-    } else {
-        (flap.x + flap.w / 2.0, cy, 0)
+    let along = if vertical { flap.h } else { flap.w };
+    // The label's middle line lies between the arrows' tips and the outer edge; along the
+    // flap, at the middle, or the place nearest it clear of the art's words that run in.
+    // Where no place is clear, the label is made shorter until one is.
+    let across = FLAP_LABEL_ACROSS;
+    let label_at = |room: f64| {
+        let (lines, size) = flap_label(text, room);
+        let long = lines
+            .iter()
+            .map(|l| layout::text_width(l, size))
+            .fold(0.0, f64::max);
+        let thick = FLAP_LINE_STEP * (lines.len() as f64 - 1.0) + size * 1.3;
+        let label_box = |mid: f64| {
+            if vertical {
+                Rect {
+                    x: flap.x + across - thick / 2.0,
+                    y: flap.y + mid - long / 2.0,
+                    w: thick,
+                    h: long,
+                }
+            } else {
+                Rect {
+                    x: flap.x + mid - long / 2.0,
+                    y: flap.y + across - thick / 2.0,
+                    w: long,
+                    h: thick,
+                }
+            }
+        };
+        let (lo, hi) = (
+            FLAP_LABEL_END + long / 2.0,
+            along - FLAP_LABEL_END - long / 2.0,
+        );
+        let mid = (0..=400)
+            .map(|i| along / 2.0 + f64::from(i / 2) * 0.5 * if i % 2 == 0 { 1.0 } else { -1.0 })
+            .filter(|m| *m >= lo - 1e-9 && *m <= hi + 1e-9)
+            .find(|m| clear.iter().all(|w| !w.overlaps(label_box(*m), 0.0)));
+        (lines, size, mid)
     };
+    let full = along - 2.0 * FLAP_LABEL_END;
+    let (lines, size, mid) = (0..)
+        .map(|i| full - 2.0 * f64::from(i))
+        .take_while(|room| *room >= 6.0)
+        .map(label_at)
+        .find(|(_, _, mid)| mid.is_some())
+        .unwrap_or_else(|| label_at(full));
+    let mid = mid.unwrap_or(along / 2.0);
+    let (cx, cy, rot) = if vertical {
+        (flap.x + across, flap.y + mid, -90)
+    } else {
+        (flap.x + mid, flap.y + across, 0)
+    };
+    let step = FLAP_LINE_STEP;
+    let first = -(lines.len() as f64 - 1.0) * step / 2.0;
+    let mut labels = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let base = first + i as f64 * step + size * 0.36;
+        labels.push_str(&layout::label(0.0, base, size, "middle", line));
+    }
     out.push_str(&format!(
-        r#"<g transform="translate({cx:.3} {cy:.3}) rotate({rot})">{}</g>"#,
-        layout::label(0.0, 0.8, layout::FURNITURE_SIZE, "middle", text)
+        r#"<g transform="translate({cx:.3} {cy:.3}) rotate({rot})">{labels}</g>"#
     ));
     out
+}
+
+/// The art's window `art` (board coordinates) of the tile whose window is `win`, placed at
+/// `at` on the page.
+fn art_on_page(art: Rect, win: Rect, at: (f64, f64)) -> Rect {
+    Rect {
+        x: at.0 + art.x - win.x,
+        y: at.1 + art.y - win.y,
+        ..art
+    }
+}
+
+/// Every `<text>` element of a drawing without a transform: where its markup lies in `svg`
+/// and its box, from its anchor, size and measured width (generously: bold type is wider).
+fn text_boxes(svg: &str) -> Vec<(std::ops::Range<usize>, Rect)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = svg[from..].find("<text ").map(|i| i + from) {
+        let Some(end) = svg[at..].find("</text>").map(|i| i + at + "</text>".len()) else {
+            break;
+        };
+        from = end;
+        let el = &svg[at..end];
+        let Some(open) = el.find('>') else { continue };
+        let tag = &el[..open];
+        if tag.contains("transform") {
+            continue;
+        }
+        let attr = |name: &str| -> Option<String> {
+            let key = format!(" {name}=\"");
+            let i = tag.find(&key)? + key.len();
+            Some(tag[i..i + tag[i..].find('"')?].to_string())
+        };
+        let num = |name: &str| attr(name).and_then(|v| v.trim().parse::<f64>().ok());
+        let (Some(x), Some(y), Some(size)) = (num("x"), num("y"), num("font-size")) else {
+            continue;
+        };
+        let mut content = String::new();
+        let mut in_tag = false;
+        for c in el[open + 1..el.len() - "</text>".len()].chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' => in_tag = false,
+                _ if !in_tag => content.push(c),
+                _ => {}
+            }
+        }
+        let content = content
+            .replace("&quot;", "\"")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&");
+        let w = layout::text_width(&content, size) * 1.15;
+        let left = match attr("text-anchor").as_deref() {
+            Some("middle") => x - w / 2.0,
+            Some("end") => x - w,
+            _ => x,
+        };
+        out.push((
+            at..end,
+            Rect {
+                x: left,
+                y: y - size,
+                w,
+                h: size * 1.3,
+            },
+        ));
+    }
+    out
+}
+
+/// `svg` without the text elements of `words` that lie wholly outside `keep`.
+fn without_words_outside(
+    svg: &str,
+    words: &[(std::ops::Range<usize>, Rect)],
+    keep: Rect,
+) -> String {
+    let mut out = String::with_capacity(svg.len());
+    let mut from = 0;
+    for (range, rect) in words {
+        if !rect.overlaps(keep, 0.0) {
+            out.push_str(&svg[from..range.start]);
+            from = range.end;
+        }
+    }
+    out.push_str(&svg[from..]);
+    out
+}
+
+/// Room kept free at each end of a flap's label.
+const FLAP_LABEL_END: f64 = 2.0;
+/// Where the middle of a flap's label lies across the flap, from its inner edge: beyond the
+/// alignment arrows (which reach 5.3 mm in).
+const FLAP_LABEL_ACROSS: f64 = 8.6;
+/// Distance between the two lines of a flap's label.
+const FLAP_LINE_STEP: f64 = 2.5;
+
+/// A flap's label in lines of at most `room` mm: one line at furniture size if it fits, else
+/// two lines (split at the space that balances them) at the largest size down to 6 pt that
+/// fits, else one line shortened with "…". Never longer than the strip.
+pub fn flap_label(text: &str, room: f64) -> (Vec<String>, f64) {
+    if layout::text_width(text, layout::FURNITURE_SIZE) <= room {
+        return (vec![text.to_string()], layout::FURNITURE_SIZE);
+    }
+    let least = layout::MIN_TEXT_PT * layout::MM_PER_PT;
+    let split = text
+        .match_indices(' ')
+        .map(|(i, _)| (text[..i].to_string(), text[i + 1..].to_string()))
+        .min_by(|a, b| {
+            let w = |p: &(String, String)| {
+                layout::text_width(&p.0, 1.0).max(layout::text_width(&p.1, 1.0))
+            };
+            w(a).total_cmp(&w(b))
+        });
+    if let Some((a, b)) = split {
+        let widest = layout::text_width(&a, 1.0).max(layout::text_width(&b, 1.0));
+        let size = (room / widest).min(layout::FURNITURE_SIZE);
+        if size >= least - 1e-9 {
+            return (vec![a, b], size);
+        }
+    }
+    let (size, line) = layout::fit_text(text, room);
+    (vec![line], size)
 }
 
 fn furniture(paper: (f64, f64), label: &str, words: &PageWords) -> String {
@@ -646,6 +856,22 @@ mod tests {
                         [print_labels] my_labels.x board.title";
         assert_eq!(label_names(template), ["beats", "pit"]);
         assert!(label_names("{{ board.title }}").is_empty());
+    }
+
+    #[test]
+    fn a_flap_label_fits_its_strip_in_two_lines_or_shortened() {
+        let text = "liimakaista: pala B2 tulee tämän kaistan päälle, reuna viivalle";
+        for room in [80.0, 34.0, 20.0, 8.0] {
+            let (lines, size) = flap_label(text, room);
+            assert!(lines.len() <= 2 && size >= layout::MIN_TEXT_PT * layout::MM_PER_PT - 1e-9);
+            for l in &lines {
+                assert!(layout::text_width(l, size) <= room + 1e-9, "{room}: {l}");
+            }
+            let joined = lines.join(" ");
+            assert!(joined == text || joined.ends_with('…'), "{room}: {joined}");
+        }
+        assert_eq!(flap_label(text, 80.0).0.len(), 1);
+        assert_eq!(flap_label(text, 34.0).0.len(), 2);
     }
 
     #[test]

@@ -37,10 +37,15 @@ fn letter_centre(p: (f64, f64)) -> (f64, f64) {
     (p.0 - 14.0, p.1 - 14.0)
 }
 
-/// Where the arrow marking a side's top edge sits on the front.
+/// Where the arrow marking a side's top edge sits on the front: below the back's lines of
+/// instructions (which the back's arrow must not cover), clear of the test lines.
 fn arrow_at(paper: (f64, f64)) -> (f64, f64) {
-    (paper.0 * 0.62, PRINTER_MARGIN + 14.0)
+    (paper.0 * 0.62, LINES_TOP + LINE_STEP * 7.0 + 5.0)
 }
+
+/// Baseline of the first line of instructions, and the distance between lines.
+const LINES_TOP: f64 = PRINTER_MARGIN + 3.0;
+const LINE_STEP: f64 = 3.2;
 
 fn arrow(at: (f64, f64), turn: u16, text: &str) -> String {
     format!(
@@ -73,7 +78,7 @@ fn front(paper: (f64, f64)) -> String {
     body.push_str(&arrow(arrow_at(paper), 0, "↑ top of side 1"));
     body.push_str(&layout::label(
         PRINTER_MARGIN + 4.0,
-        PRINTER_MARGIN + 3.0,
+        LINES_TOP,
         2.6,
         "start",
         "printplay calibration · side 1 of 2 (front). Print both sides, then hold the sheet against a light.",
@@ -133,9 +138,10 @@ fn back(paper: (f64, f64), duplex: Duplex) -> String {
             lx - 4.5,
             ly - 4.5
         ));
+        // Above the box: below it the scales' numbers run.
         body.push_str(&layout::label(
             lx,
-            ly + 7.5,
+            ly - 5.7,
             2.4,
             "middle",
             &format!("{letter} here"),
@@ -144,7 +150,7 @@ fn back(paper: (f64, f64), duplex: Duplex) -> String {
     let turn = if duplex == Duplex::ShortEdge { 180 } else { 0 };
     let at = mirror(arrow_at(paper), paper, duplex);
     body.push_str(&arrow(at, turn, "↑ top of side 2"));
-    let lines = [
+    let mut lines = vec![
         "printplay calibration · side 2 of 2 (back). Hold the sheet against a light.",
         "Right flip mode: each front letter A, B, C shows through inside its own dashed box, and the two",
         "\"top\" arrows point to the same edge. A letter elsewhere or arrows pointing apart: the printer",
@@ -152,10 +158,16 @@ fn back(paper: (f64, f64), duplex: Duplex) -> String {
         "Then, where each front line shows through, read X on the lower scale and Y on the right one,",
         "and build with --back-offset X,Y (same --paper and --duplex).",
     ];
+    if duplex == Duplex::Off {
+        lines.insert(
+            1,
+            "One-sided (--duplex off): print this side on the back of side 1, turned over its long edge.",
+        );
+    }
     for (i, line) in lines.iter().enumerate() {
         body.push_str(&layout::label(
             PRINTER_MARGIN + 4.0,
-            PRINTER_MARGIN + 3.0 + 3.2 * i as f64,
+            LINES_TOP + LINE_STEP * i as f64,
             2.5,
             "start",
             line,

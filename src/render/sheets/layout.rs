@@ -39,7 +39,8 @@ pub enum Duplex {
     LongEdge,
     /// Flipped over the short edge: backs are mirrored top to bottom.
     ShortEdge,
-    /// One-sided: all fronts, then all backs, not mirrored.
+    /// One-sided: all fronts, then all backs, mirrored left to right like long-edge ones:
+    /// glue each back sheet behind its front sheet, turned over its long edge.
     Off,
 }
 
@@ -69,9 +70,6 @@ impl Marks {
 pub const PAPER_MARGIN: f64 = 5.0;
 /// The name the other sheets (tokens, boards, calibration) use for the same margin.
 pub const PRINTER_MARGIN: f64 = PAPER_MARGIN;
-/// Crop marks, being thin guides, may reach this near the edge (a printer that cannot print
-/// there still prints the part beyond [`PAPER_MARGIN`]).
-pub const MARK_EDGE: f64 = 3.5;
 /// Smallest bleed the grid reduces to so that more cards fit a sheet: a cut 1 mm off still
 /// lands on the card's own art.
 pub const MIN_BLEED: f64 = 1.5;
@@ -79,8 +77,12 @@ pub const MIN_BLEED: f64 = 1.5;
 pub const MARK_GAP: f64 = 0.5;
 /// Longest crop mark.
 pub const MARK_LEN: f64 = 4.0;
-/// Shortest crop mark.
+/// Shortest crop mark above and below the cards.
 pub const MARK_MIN: f64 = 2.0;
+/// Shortest crop mark beside the cards, between the [`PAPER_MARGIN`] and the bleed: three
+/// poker cards across A4 with 1.5 mm bleed leave 6 mm beside them, and nothing is printed
+/// in the outer 5.
+pub const SIDE_MARK_MIN: f64 = 0.5;
 /// Crop mark and cut line width.
 pub const MARK_WIDTH: f64 = 0.2;
 /// Width of a cut line (`--marks lines`).
@@ -92,9 +94,10 @@ pub const MIN_TEXT_PT: f64 = 6.0;
 /// Type size of the sheet furniture (labels, ids, ruler numbers), in millimetres: 6.2 pt.
 pub const FURNITURE_SIZE: f64 = 2.2;
 /// Height of a row of furniture text along the top and bottom edges.
-pub const TEXT_ROW: f64 = 2.8;
-/// Room a card grid keeps beyond its outer bleed at the left and right: crop marks.
-const SIDE_ROOM: f64 = MARK_EDGE + MARK_MIN + MARK_GAP;
+pub const TEXT_ROW: f64 = 2.7;
+/// Room a card grid keeps beyond its outer bleed at the left and right: the margin and
+/// crop marks.
+const SIDE_ROOM: f64 = PAPER_MARGIN + SIDE_MARK_MIN + MARK_GAP;
 /// Room a card grid keeps beyond its outer bleed at the top and bottom: a row of text, and
 /// crop marks with the card ids (or the ruler) between them.
 const BAND_ROOM: f64 = PAPER_MARGIN + TEXT_ROW + TEXT_ROW + MARK_GAP;
@@ -159,6 +162,11 @@ pub fn card_page(card: (f64, f64), bleed: f64) -> ((f64, f64), Rect, Rect) {
 
 /// Cards of one size on a sheet, each with its own bleed on all four sides, so neighbours
 /// are `2 * bleed` apart (the gutter holds both bleeds), the block centred on the paper.
+///
+/// The grid is laid out in a *frame*: the paper itself, or (`turned`) the paper turned a
+/// quarter to the left, so that cards stand across a portrait sheet, as 4 x 2 poker cards
+/// on Letter. The page stays portrait either way: the printer turns nothing, and backs
+/// register with fronts by the same mirror as on any other sheet.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Grid {
     pub paper: (f64, f64),
@@ -166,9 +174,11 @@ pub struct Grid {
     pub rows: usize,
     pub card: (f64, f64),
     pub bleed: f64,
-    /// Top-left corner of the first card's trim.
+    /// Top-left corner of the first card's trim, in the frame.
     pub x0: f64,
     pub y0: f64,
+    /// The cards stand across the paper: the frame is the paper turned a quarter.
+    pub turned: bool,
 }
 
 /// The largest bleed (to 0.1 mm) with which `n` cards of length `len` fit `page` with `room`
@@ -186,37 +196,96 @@ fn count_for(len: f64, page: f64, room: f64, bleed: f64) -> usize {
 }
 
 impl Grid {
-    /// The grid with the most cards of `card` size on `paper`: the bleed is `bleed`, or less
-    /// (never under [`MIN_BLEED`]) when that fits more cards, as 3 x 3 poker cards on A4.
-    /// Every sheet keeps [`PAPER_MARGIN`] clear and room for crop marks and a row of text.
+    /// The grid with the most cards of `card` size on `paper`, upright or across: the bleed
+    /// is `bleed`, or less (never under [`MIN_BLEED`]) when that fits more cards, as 3 x 3
+    /// poker cards on A4. Every sheet keeps [`PAPER_MARGIN`] clear and room for crop marks
+    /// and the rows of text.
     pub fn new(paper: Paper, card: (f64, f64), bleed: f64) -> Option<Grid> {
-        let (pw, ph) = paper.mm();
         let least = bleed.min(MIN_BLEED);
-        let cols = count_for(card.0, pw, SIDE_ROOM, least);
-        let rows = count_for(card.1, ph, BAND_ROOM, least);
+        [false, true]
+            .into_iter()
+            .filter_map(|turned| Grid::fit(paper, card, least, turned))
+            .map(|g| g.widened(bleed))
+            .reduce(|best, g| if g.better_than(&best) { g } else { best })
+    }
+
+    /// The grid with the most cards that keeps exactly `bleed` (`--bleed` asked for it):
+    /// the densest grid when that one has room for it, else the next with fewer cards.
+    pub fn exact(paper: Paper, card: (f64, f64), bleed: f64) -> Option<Grid> {
+        [false, true]
+            .into_iter()
+            .filter_map(|turned| Grid::fit(paper, card, bleed, turned))
+            .reduce(|best, g| if g.better_than(&best) { g } else { best })
+    }
+
+    /// More cards; as many with more bleed; else upright before turned.
+    fn better_than(&self, other: &Grid) -> bool {
+        (self.per_page(), self.bleed, !self.turned)
+            .partial_cmp(&(other.per_page(), other.bleed, !other.turned))
+            .is_some_and(|o| o == std::cmp::Ordering::Greater)
+    }
+
+    /// The frame's size: the paper, or the paper turned a quarter.
+    pub fn frame(&self) -> (f64, f64) {
+        if self.turned {
+            (self.paper.1, self.paper.0)
+        } else {
+            self.paper
+        }
+    }
+
+    /// As many cards as fit with `bleed` in the frame (upright or turned), centred.
+    fn fit(paper: Paper, card: (f64, f64), bleed: f64, turned: bool) -> Option<Grid> {
+        let (pw, ph) = paper.mm();
+        let (fw, fh) = if turned { (ph, pw) } else { (pw, ph) };
+        let cols = count_for(card.0, fw, SIDE_ROOM, bleed);
+        let rows = count_for(card.1, fh, BAND_ROOM, bleed);
         if cols < 1 || rows < 1 {
             return None;
         }
-        let fit_x = bleed_for(cols as f64, card.0, pw, SIDE_ROOM);
-        let fit_y = bleed_for(rows as f64, card.1, ph, BAND_ROOM);
-        let bleed = bleed.min(fit_x).min(fit_y).max(least);
-        let pitch = (card.0 + 2.0 * bleed, card.1 + 2.0 * bleed);
-        Some(Grid {
-            paper: (pw, ph),
-            cols,
-            rows,
-            card,
-            bleed,
-            x0: (pw - cols as f64 * pitch.0) / 2.0 + bleed,
-            y0: (ph - rows as f64 * pitch.1) / 2.0 + bleed,
-        })
+        Some(
+            Grid {
+                paper: (pw, ph),
+                cols,
+                rows,
+                card,
+                bleed,
+                x0: 0.0,
+                y0: 0.0,
+                turned,
+            }
+            .centred(),
+        )
+    }
+
+    /// The same cards with as much of `bleed` as the frame has room for (never less than
+    /// the grid has).
+    fn widened(self, bleed: f64) -> Grid {
+        let (fw, fh) = self.frame();
+        let fit_x = bleed_for(self.cols as f64, self.card.0, fw, SIDE_ROOM);
+        let fit_y = bleed_for(self.rows as f64, self.card.1, fh, BAND_ROOM);
+        Grid {
+            bleed: bleed.min(fit_x).min(fit_y).max(self.bleed),
+            ..self
+        }
+        .centred()
+    }
+
+    fn centred(self) -> Grid {
+        let (fw, fh) = self.frame();
+        let pitch = self.pitch();
+        Grid {
+            x0: (fw - self.cols as f64 * pitch.0) / 2.0 + self.bleed,
+            y0: (fh - self.rows as f64 * pitch.1) / 2.0 + self.bleed,
+            ..self
+        }
     }
 
     pub fn per_page(&self) -> usize {
         self.cols * self.rows
     }
 
-    /// Distance from one card's trim to the next one's, across and down.
+    /// Distance from one card's trim to the next one's, across and down (in the frame).
     pub fn pitch(&self) -> (f64, f64) {
         (
             self.card.0 + 2.0 * self.bleed,
@@ -224,33 +293,70 @@ impl Grid {
         )
     }
 
-    /// The trim of the card in slot `i` (row-major) of a front page.
-    pub fn front_cell(&self, i: usize) -> Rect {
-        self.cell(i % self.cols, i / self.cols)
+    /// A rectangle of the frame on the page: the frame turned a quarter to the right
+    /// (its top edge along the paper's right edge) when the grid is turned.
+    pub fn to_page(&self, r: Rect) -> Rect {
+        if !self.turned {
+            return r;
+        }
+        Rect {
+            x: self.paper.0 - r.y - r.h,
+            y: r.x,
+            w: r.h,
+            h: r.w,
+        }
+    }
+
+    /// A rectangle of the page in the frame (the inverse of [`Grid::to_page`]).
+    pub fn to_frame(&self, r: Rect) -> Rect {
+        if !self.turned {
+            return r;
+        }
+        Rect {
+            x: r.y,
+            y: self.paper.0 - r.x - r.w,
+            w: r.h,
+            h: r.w,
+        }
+    }
+
+    /// The SVG transform that draws the frame on the page (empty when it is the page).
+    pub fn frame_transform(&self) -> Option<String> {
+        self.turned
+            .then(|| format!("matrix(0 1 -1 0 {:.4} 0)", self.paper.0))
+    }
+
+    /// The trim of the card in slot `i` (row-major in the frame) of a front page, on the
+    /// page, and the clockwise turn of its face: 90° when the cards stand across.
+    pub fn front_cell(&self, i: usize) -> (Rect, u16) {
+        let turn = if self.turned { 90 } else { 0 };
+        (self.to_page(self.cell(i % self.cols, i / self.cols)), turn)
     }
 
     /// The trim of the back of slot `i` and the turn of its face (degrees): mirrored so it
-    /// falls behind the front when printed two-sided, turned 180° for short-edge duplex so a
-    /// card turned over shows an upright back, and shifted by the measured printer offset.
-    /// One-sided back sheets are mirrored like long-edge ones, so that they line up when
-    /// glued back to back onto the fronts.
+    /// falls behind the front when printed two-sided, turned so that a card turned over
+    /// shows an upright back (180° for short-edge duplex), and shifted by the measured
+    /// printer offset. One-sided back sheets are mirrored like long-edge ones, so that they
+    /// line up when glued back to back onto the fronts (the sheet turned over its long edge).
     pub fn back_cell(&self, i: usize, duplex: Duplex, offset: (f64, f64)) -> (Rect, u16) {
-        let f = self.front_cell(i);
+        let (f, front_turn) = self.front_cell(i);
         let (pw, ph) = self.paper;
+        // A flip over the long (vertical) edge mirrors a direction `t` degrees clockwise
+        // from up to `-t`; over the short edge, to `180 - t`.
         let (mirrored, turn) = match duplex {
             Duplex::LongEdge | Duplex::Off => (
                 Rect {
                     x: pw - f.x - f.w,
                     ..f
                 },
-                0,
+                (360 - front_turn) % 360,
             ),
             Duplex::ShortEdge => (
                 Rect {
                     y: ph - f.y - f.h,
                     ..f
                 },
-                180,
+                (540 - front_turn) % 360,
             ),
         };
         (
@@ -301,49 +407,62 @@ pub fn cut_positions(trims: &[Rect]) -> (Cuts, Cuts) {
 
 /// Crop marks and cut lines for cards whose trims are `trims` and whose bleeds fill `bleed`.
 /// Crop marks run away from the block beyond its bleed, never over a card's art nor into the
-/// rows of text along the top and bottom edges; cut lines run along every cut through the
-/// gutters, just outside the trim (on the bleed that is cut away), as far as crop marks reach.
+/// rows of text along the top and bottom edges. Cut lines continue every cut from the
+/// block's bleed (stopping [`MARK_GAP`] short of it) as far as the crop marks reach: the
+/// bleeds of neighbouring cards touch, so no line is ever drawn on a card's bleed, where a
+/// cut a little outward would leave it showing.
 pub fn cut_guides(paper: (f64, f64), trims: &[Rect], bleed: Rect, marks: Marks) -> String {
     let reach = guide_reach(paper, bleed);
     let (xs, ys) = cut_positions(trims);
     let mut out = String::new();
-    if marks.crop() {
+    let mut guides = |len: f64, width: f64| {
         let mut d = String::new();
         for &(x, _) in &xs {
-            d.push_str(&vertical(x, bleed.y - MARK_GAP, reach.top, -1.0));
-            d.push_str(&vertical(x, bleed.bottom() + MARK_GAP, reach.bottom, 1.0));
+            d.push_str(&vertical(x, bleed.y - MARK_GAP, reach.top, -1.0, len));
+            d.push_str(&vertical(
+                x,
+                bleed.bottom() + MARK_GAP,
+                reach.bottom,
+                1.0,
+                len,
+            ));
         }
         for &(y, _) in &ys {
-            d.push_str(&horizontal(y, bleed.x - MARK_GAP, reach.left, -1.0));
-            d.push_str(&horizontal(y, bleed.right() + MARK_GAP, reach.right, 1.0));
+            d.push_str(&horizontal(y, bleed.x - MARK_GAP, reach.left, -1.0, len));
+            d.push_str(&horizontal(
+                y,
+                bleed.right() + MARK_GAP,
+                reach.right,
+                1.0,
+                len,
+            ));
         }
-        out.push_str(&stroke(&d, MARK_WIDTH));
-    }
+        out.push_str(&stroke(&d, width));
+    };
     if marks.lines() {
-        // Each line is moved off the trim by half its width, away from its card.
-        let half = LINE_WIDTH / 2.0;
-        let mut d = String::new();
-        for &(x, side) in &xs {
-            let x = x - side * half;
-            d.push_str(&format!("M{x:.3},{:.3} V{:.3} ", reach.top, reach.bottom));
-        }
-        for &(y, side) in &ys {
-            let y = y - side * half;
-            d.push_str(&format!("M{:.3},{y:.3} H{:.3} ", reach.left, reach.right));
-        }
-        out.push_str(&stroke(&d, LINE_WIDTH));
+        guides(f64::MAX, LINE_WIDTH);
+    }
+    if marks.crop() {
+        guides(MARK_LEN, MARK_WIDTH);
     }
     out
 }
 
-/// A crop mark from `from` towards `to` (down when `dir` > 0), at most [`MARK_LEN`] long.
-fn vertical(x: f64, from: f64, to: f64, dir: f64) -> String {
-    let end = from + dir * MARK_LEN.min((to - from).abs());
+/// A guide from `from` towards `to` (down when `dir` > 0), at most `len` long; nothing when
+/// there is no room.
+fn vertical(x: f64, from: f64, to: f64, dir: f64, len: f64) -> String {
+    if (to - from) * dir <= 1e-9 {
+        return String::new();
+    }
+    let end = from + dir * len.min((to - from).abs());
     format!("M{x:.3},{from:.3} V{end:.3} ")
 }
 
-fn horizontal(y: f64, from: f64, to: f64, dir: f64) -> String {
-    let end = from + dir * MARK_LEN.min((to - from).abs());
+fn horizontal(y: f64, from: f64, to: f64, dir: f64, len: f64) -> String {
+    if (to - from) * dir <= 1e-9 {
+        return String::new();
+    }
+    let end = from + dir * len.min((to - from).abs());
     format!("M{from:.3},{y:.3} H{end:.3} ")
 }
 
@@ -367,18 +486,19 @@ struct Reach {
 }
 
 /// Crop marks end here: below the top row of text, above the bottom one, and at the sides
-/// no nearer the edge than [`MARK_EDGE`], unless that would make them shorter than
-/// [`MARK_MIN`].
+/// at the [`PAPER_MARGIN`], which nothing printed comes nearer the edge than, unless that
+/// would make them shorter than [`MARK_MIN`] (top and bottom) or [`SIDE_MARK_MIN`].
 fn guide_reach(paper: (f64, f64), bleed: Rect) -> Reach {
     // A block shifted by `--back-offset` keeps marks of the least length: the printer's own
     // shift, which the offset undoes, moves them back inside the margin.
     let least = MARK_GAP + MARK_MIN;
+    let side = MARK_GAP + SIDE_MARK_MIN;
     let band = PAPER_MARGIN + TEXT_ROW;
     Reach {
         top: band.min(bleed.y - least),
         bottom: (paper.1 - band).max(bleed.bottom() + least),
-        left: MARK_EDGE.min(bleed.x - least),
-        right: (paper.0 - MARK_EDGE).max(bleed.right() + least),
+        left: PAPER_MARGIN.min(bleed.x - side),
+        right: (paper.0 - PAPER_MARGIN).max(bleed.right() + side),
     }
 }
 
@@ -436,49 +556,142 @@ pub fn text_width(text: &str, size: f64) -> f64 {
     crate::render::fonts::Metrics::of(crate::render::fonts::Face::Sans).width(text, size)
 }
 
-/// Furniture of a card sheet. Top edge: the page label in the row of text, and each column's
-/// card ids between that column's crop marks. Bottom edge: a ruler inside the column nearest
-/// the middle and the actual-size note either side of it. `bleed` is the block of the cards'
-/// bleeds; `columns` the span of each column with its ids, top to bottom.
+/// Furniture of a card sheet (in its frame, see [`Grid`]). Top edge: the page label in the
+/// row of text (and `note`, when given, at its right end), and each column's card ids
+/// between that column's crop marks. Bottom edge: a ruler inside the column nearest the
+/// middle and the actual-size note beside it ([`bottom_row`]). `bleed` is the block of the
+/// cards' bleeds; `columns` the span of each column with its ids, top to bottom.
 pub fn furniture(
     paper: (f64, f64),
     bleed: Rect,
     page_label: &str,
+    note: Option<&str>,
     columns: &[(f64, f64, Vec<String>)],
 ) -> String {
-    let mut out = label(
-        bleed.x,
-        PAPER_MARGIN + FURNITURE_SIZE,
-        FURNITURE_SIZE,
-        "start",
-        page_label,
-    );
+    let row = Span {
+        from: PAPER_MARGIN,
+        to: paper.0 - PAPER_MARGIN,
+    };
+    let top = PAPER_MARGIN + FURNITURE_SIZE;
+    let mut out = String::new();
+    match note {
+        Some(note) => {
+            // The note keeps its words; the label gives up what the row lacks.
+            let (size, note) = fit_text(note, row.width() * 0.6);
+            let used = text_width(&note, size) + 3.0;
+            out.push_str(&label(row.to, top, size, "end", &note));
+            let (size, text) = fit_text(page_label, row.width() - used);
+            out.push_str(&label(row.from, top, size, "start", &text));
+        }
+        None => {
+            let (size, text) = fit_text(page_label, row.width());
+            out.push_str(&label(row.from, top, size, "start", &text));
+        }
+    }
     let ids_y = bleed.y - MARK_GAP - 0.7;
     for (from, to, ids) in columns {
         out.push_str(&id_line((from + to) / 2.0, ids_y, to - from - 2.0, ids));
     }
     let (ruler_x, len) = ruler_place(paper.0, columns);
-    let ruler_y = paper.1 - PAPER_MARGIN - RULER_HEIGHT;
-    out.push_str(&ruler_of(ruler_x, ruler_y, len));
-    let base = paper.1 - PAPER_MARGIN - 0.6;
-    let left = "Print at 100 % (actual size),";
-    let right = format!("no \"fit to page\": the ruler must measure {len} mm.");
-    out.push_str(&fit_label(
-        bleed.x,
-        base,
-        ruler_x - 1.5 - bleed.x,
-        "start",
-        left,
-    ));
-    let after = ruler_x + f64::from(len) + 1.5;
-    out.push_str(&fit_label(
-        bleed.right(),
-        base,
-        bleed.right() - after,
-        "end",
-        &right,
-    ));
+    out.push_str(&bottom_row(paper, row, ruler_x, len));
     out
+}
+
+/// A stretch of a row of text, in millimetres across.
+#[derive(Debug, Clone, Copy)]
+pub struct Span {
+    pub from: f64,
+    pub to: f64,
+}
+
+impl Span {
+    pub fn width(self) -> f64 {
+        self.to - self.from
+    }
+}
+
+/// Room kept between a ruler's end ticks and text beside it: half of its widest number and
+/// a gap.
+const RULER_CLEAR: f64 = 2.5;
+
+/// The bottom row of a sheet: a ruler `len` long at `ruler_x` and the actual-size note
+/// beside it, within `row`. The note is split either side of the ruler when both halves fit,
+/// else whole on the wider side, shrunk to [`MIN_TEXT_PT`] at the least and then shortened:
+/// it never runs over the ruler's numbers.
+pub fn bottom_row(paper: (f64, f64), row: Span, ruler_x: f64, len: u32) -> String {
+    let ruler_y = paper.1 - PAPER_MARGIN - RULER_HEIGHT;
+    let mut out = ruler_of(ruler_x, ruler_y, len);
+    let base = paper.1 - PAPER_MARGIN - 0.6;
+    let left = Span {
+        from: row.from,
+        to: ruler_x - RULER_CLEAR,
+    };
+    let right = Span {
+        from: ruler_x + f64::from(len) + RULER_CLEAR,
+        to: row.to,
+    };
+    let (first, second) = (
+        "Print at 100 % (actual size),".to_string(),
+        format!("no \"fit to page\": the ruler must measure {len} mm."),
+    );
+    let whole = format!("{first} {second}");
+    let least = MIN_TEXT_PT * MM_PER_PT;
+    let fits = |text: &str, span: Span, size: f64| text_width(text, size) <= span.width();
+    for size in [FURNITURE_SIZE, least] {
+        if fits(&first, left, size) && fits(&second, right, size) {
+            out.push_str(&label(left.to, base, size, "end", &first));
+            out.push_str(&label(right.from, base, size, "start", &second));
+            return out;
+        }
+        for span in [right, left] {
+            if fits(&whole, span, size) {
+                let (x, anchor) = if span.from > ruler_x {
+                    (span.from, "start")
+                } else {
+                    (span.to, "end")
+                };
+                out.push_str(&label(x, base, size, anchor, &whole));
+                return out;
+            }
+        }
+    }
+    let wider = if right.width() >= left.width() {
+        right
+    } else {
+        left
+    };
+    let (size, text) = fit_text(&whole, wider.width());
+    out.push_str(&label(wider.from, base, size, "start", &text));
+    out
+}
+
+/// `text` at furniture size if it fits `width`, else shrunk to [`MIN_TEXT_PT`] at the least,
+/// and then shortened (ending in "…") until it fits.
+pub fn fit_text(text: &str, width: f64) -> (f64, String) {
+    let least = MIN_TEXT_PT * MM_PER_PT;
+    let natural = text_width(text, FURNITURE_SIZE);
+    if natural <= width {
+        return (FURNITURE_SIZE, text.to_string());
+    }
+    let size = (FURNITURE_SIZE * width / natural).max(least);
+    if text_width(text, size) <= width {
+        return (size, text.to_string());
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut keep = chars.len();
+    while keep > 1 {
+        keep -= 1;
+        let short: String = chars[..keep]
+            .iter()
+            .collect::<String>()
+            .trim_end()
+            .to_string()
+            + "…";
+        if text_width(&short, size) <= width {
+            return (size, short);
+        }
+    }
+    (size, "…".to_string())
 }
 
 /// Where the ruler goes: centred in the column nearest the page's middle, as long (in whole
@@ -560,7 +773,8 @@ mod tests {
 
     const POKER: (f64, f64) = (63.0, 88.0);
 
-    /// Every card's bleed on the paper inside the margins, no bleed over another card's trim.
+    /// Every card's bleed on the paper inside the margins, no bleed over another card's trim,
+    /// room for side crop marks beyond the margin.
     fn assert_sound(g: &Grid) {
         let page = Rect {
             x: 0.0,
@@ -568,11 +782,12 @@ mod tests {
             w: g.paper.0,
             h: g.paper.1,
         };
-        let cells: Vec<Rect> = (0..g.per_page()).map(|i| g.front_cell(i)).collect();
+        let cells: Vec<Rect> = (0..g.per_page()).map(|i| g.front_cell(i).0).collect();
         for (i, a) in cells.iter().enumerate() {
             let b = bleed_rect(*a, g.bleed);
             assert!(
-                page.grow(-PAPER_MARGIN).contains(b, 1e-9),
+                page.grow(-PAPER_MARGIN - MARK_GAP - SIDE_MARK_MIN)
+                    .contains(b, 1e-9),
                 "{b:?} in margin"
             );
             for (j, other) in cells.iter().enumerate() {
@@ -582,13 +797,13 @@ mod tests {
     }
 
     #[test]
-    fn poker_cards_nine_on_a4_with_reduced_bleed_six_on_letter_with_more() {
+    fn poker_cards_nine_on_a4_with_reduced_bleed_eight_across_letter() {
         let a4 = Grid::new(Paper::A4, POKER, 3.0).unwrap();
-        assert_eq!((a4.cols, a4.rows, a4.bleed), (3, 3, 1.5));
+        assert_eq!((a4.cols, a4.rows, a4.bleed, a4.turned), (3, 3, 1.5, false));
         let letter = Grid::new(Paper::Letter, POKER, 3.0).unwrap();
-        assert_eq!((letter.cols, letter.rows), (3, 2));
+        assert_eq!((letter.cols, letter.rows, letter.turned), (4, 2, true));
         assert!(
-            letter.bleed >= 2.0 && letter.bleed <= 3.0,
+            letter.bleed >= MIN_BLEED && letter.bleed <= 3.0,
             "{}",
             letter.bleed
         );
@@ -608,7 +823,9 @@ mod tests {
     fn crop_marks_lie_beyond_the_bleed_and_inside_the_marks_room() {
         for paper in [Paper::A4, Paper::Letter] {
             let g = Grid::new(paper, POKER, 3.0).unwrap();
-            let trims: Vec<Rect> = (0..g.per_page()).map(|i| g.front_cell(i)).collect();
+            let trims: Vec<Rect> = (0..g.per_page())
+                .map(|i| g.to_frame(g.front_cell(i).0))
+                .collect();
             let bleed = bleed_rect(trims[0], g.bleed);
             let block = trims.iter().fold(bleed, |acc, t| {
                 let b = bleed_rect(*t, g.bleed);
@@ -620,18 +837,18 @@ mod tests {
                     h: acc.bottom().max(b.bottom()) - y,
                 }
             });
-            let reach = guide_reach(g.paper, block);
+            let reach = guide_reach(g.frame(), block);
             assert!(
                 block.y - MARK_GAP - reach.top >= MARK_MIN - 1e-9,
                 "{paper:?} top"
             );
             assert!(reach.bottom - block.bottom() - MARK_GAP >= MARK_MIN - 1e-9);
             assert!(
-                block.x - MARK_GAP - reach.left >= MARK_MIN - 1e-9,
+                block.x - MARK_GAP - reach.left >= SIDE_MARK_MIN - 1e-9,
                 "{paper:?} side"
             );
-            assert!(reach.left >= MARK_EDGE - 1e-9 && reach.top >= PAPER_MARGIN);
-            let svg = cut_guides(g.paper, &trims, block, Marks::Crop);
+            assert!(reach.left >= PAPER_MARGIN - 1e-9 && reach.top >= PAPER_MARGIN - 1e-9);
+            let svg = cut_guides(g.frame(), &trims, block, Marks::Crop);
             assert_eq!(svg.matches('M').count(), 2 * (2 * g.cols + 2 * g.rows));
         }
     }
@@ -639,16 +856,68 @@ mod tests {
     #[test]
     fn long_edge_backs_mirror_left_to_right_short_edge_backs_turn() {
         let g = Grid::new(Paper::A4, POKER, 3.0).unwrap();
-        let front = g.front_cell(0);
+        let (front, _) = g.front_cell(0);
         let (back, turn) = g.back_cell(0, Duplex::LongEdge, (0.0, 0.0));
         assert_eq!((back.y, turn), (front.y, 0));
         assert!((back.x - (210.0 - front.right())).abs() < 1e-9);
-        assert_eq!(back, g.front_cell(2));
+        assert_eq!(back, g.front_cell(2).0);
         assert_eq!(g.back_cell(0, Duplex::Off, (0.0, 0.0)), (back, 0));
         let (short, turn) = g.back_cell(0, Duplex::ShortEdge, (0.5, -0.25));
         assert_eq!(turn, 180);
         assert!((short.x - front.x - 0.5).abs() < 1e-9);
-        assert!((short.y - (g.front_cell(6).y - 0.25)).abs() < 1e-9);
+        assert!((short.y - (g.front_cell(6).0.y - 0.25)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn cards_standing_across_turn_a_quarter_and_their_backs_the_other_way() {
+        let g = Grid::new(Paper::Letter, POKER, 3.0).unwrap();
+        assert!(g.turned);
+        let (pw, ph) = g.paper;
+        for i in 0..g.per_page() {
+            let (front, turn) = g.front_cell(i);
+            assert_eq!((front.w, front.h, turn), (88.0, 63.0, 90));
+            let near = |a: Rect, b: Rect| {
+                (a.x - b.x).abs() + (a.y - b.y).abs() + (a.w - b.w).abs() + (a.h - b.h).abs() < 1e-9
+            };
+            assert!(near(g.to_frame(front), g.cell(i % g.cols, i / g.cols)));
+            assert!(near(g.to_page(g.to_frame(front)), front));
+            // Over the long edge the card's top, at the page's right, comes out at its left.
+            let (long, turn) = g.back_cell(i, Duplex::LongEdge, (0.0, 0.0));
+            assert_eq!(turn, 270);
+            assert!((long.x - (pw - front.right())).abs() < 1e-9 && long.y == front.y);
+            let (short, turn) = g.back_cell(i, Duplex::ShortEdge, (0.0, 0.0));
+            assert_eq!(turn, 90);
+            assert!((short.y - (ph - front.bottom())).abs() < 1e-9 && short.x == front.x);
+        }
+    }
+
+    #[test]
+    fn the_most_cards_that_fit_every_card_size_on_both_papers() {
+        // Cards a sheet (the README's table), and the bleed never under the least.
+        let want = [
+            (Paper::A4, POKER, 9),
+            (Paper::Letter, POKER, 8),
+            (Paper::A4, (70.0, 120.0), 4),
+            (Paper::Letter, (70.0, 120.0), 4),
+            (Paper::A4, (44.0, 63.0), 16),
+            (Paper::Letter, (44.0, 63.0), 12),
+        ];
+        for (paper, card, n) in want {
+            let g = Grid::new(paper, card, 3.0).unwrap();
+            assert_eq!(g.per_page(), n, "{paper:?} {card:?}: {g:?}");
+            assert!(g.bleed >= MIN_BLEED, "{paper:?} {card:?}");
+            assert_sound(&g);
+        }
+    }
+
+    #[test]
+    fn an_asked_bleed_is_kept_with_fewer_cards() {
+        let g = Grid::exact(Paper::A4, POKER, 3.0).unwrap();
+        assert_eq!((g.bleed, g.per_page(), g.turned), (3.0, 8, true));
+        assert_sound(&g);
+        // A bleed the densest grid has room for changes nothing.
+        let thin = Grid::exact(Paper::A4, POKER, 1.5).unwrap();
+        assert_eq!((thin.per_page(), thin.bleed), (9, 1.5));
     }
 
     /// Boxes of the `<text>` elements of an SVG fragment (no transforms), from their
@@ -667,7 +936,12 @@ mod tests {
                     attr(el, "y").parse().unwrap(),
                 );
                 let size: f64 = attr(el, "font-size").parse().unwrap();
-                let content = &el[el.find('>').unwrap() + 1..el.find("</text>").unwrap()];
+                let content = el[el.find('>').unwrap() + 1..el.find("</text>").unwrap()]
+                    .replace("&quot;", "\"")
+                    .replace("&lt;", "<")
+                    .replace("&gt;", ">")
+                    .replace("&amp;", "&");
+                let content = content.as_str();
                 let w = text_width(content, size);
                 let left = match attr(el, "text-anchor").as_str() {
                     "middle" => x - w / 2.0,
@@ -714,7 +988,9 @@ mod tests {
         for paper in [Paper::A4, Paper::Letter] {
             for card in [POKER, (70.0, 120.0), (44.0, 63.0)] {
                 let g = Grid::new(paper, card, 3.0).unwrap();
-                let trims: Vec<Rect> = (0..g.per_page()).map(|i| g.front_cell(i)).collect();
+                let trims: Vec<Rect> = (0..g.per_page())
+                    .map(|i| g.to_frame(g.front_cell(i).0))
+                    .collect();
                 let block = trims.iter().fold(bleed_rect(trims[0], g.bleed), |acc, t| {
                     let b = bleed_rect(*t, g.bleed);
                     let (x, y) = (acc.x.min(b.x), acc.y.min(b.y));
@@ -732,8 +1008,18 @@ mod tests {
                     }
                 }
                 let label = "A game · Some cards · sheet 1 of 3 · fronts";
-                let texts = text_boxes(&furniture(g.paper, block, label, &columns));
-                let guides = path_segments(&cut_guides(g.paper, &trims, block, Marks::Both));
+                let svg = furniture(g.frame(), block, label, Some("Backs: glue them"), &columns);
+                let texts = text_boxes(&svg);
+                // No two texts overlap (the ruler's numbers are texts too).
+                for (i, a) in texts.iter().enumerate() {
+                    for b in &texts[i + 1..] {
+                        assert!(
+                            !a.overlaps(*b, 0.05),
+                            "{paper:?} {card:?}: {a:?} over {b:?}"
+                        );
+                    }
+                }
+                let guides = path_segments(&cut_guides(g.frame(), &trims, block, Marks::Both));
                 assert!(texts.len() >= 4 + columns.len() && guides.len() > 8);
                 for ((x1, y1), (x2, y2)) in guides {
                     for t in &texts {
@@ -757,8 +1043,8 @@ mod tests {
                     let page = Rect {
                         x: 0.0,
                         y: 0.0,
-                        w: g.paper.0,
-                        h: g.paper.1,
+                        w: g.frame().0,
+                        h: g.frame().1,
                     };
                     assert!(
                         page.grow(-PAPER_MARGIN).contains(*t, 0.05),
@@ -794,6 +1080,7 @@ mod tests {
                 h: 270.0,
             },
             "L",
+            None,
             &columns,
         );
         for part in svg.split("font-size=\"").skip(1) {

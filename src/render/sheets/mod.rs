@@ -26,6 +26,42 @@ pub struct Sheet {
     pub marks: Marks,
     /// Decks of the same card size and back template share sheets.
     pub pack: bool,
+    /// `bleed` was asked for (`--bleed`): keep it, with fewer cards a sheet if need be;
+    /// else the bleed is reduced (to [`layout::MIN_BLEED`] at the least) to fit more cards.
+    pub exact_bleed: bool,
+}
+
+impl Sheet {
+    /// The grid cards of `size` are laid out in with these settings.
+    pub fn grid(&self, size: (f64, f64)) -> Option<Grid> {
+        if self.exact_bleed {
+            Grid::exact(self.paper, size, self.bleed)
+        } else {
+            Grid::new(self.paper, size, self.bleed)
+        }
+    }
+
+    /// What the build says about the sheets of cards of `size`: when an asked bleed leaves
+    /// fewer cards a sheet than the densest grid ("3 mm bleed: 6 cards a sheet instead of
+    /// 9"), else nothing.
+    pub fn grid_note(&self, size: (f64, f64)) -> Option<String> {
+        let got = self.grid(size)?;
+        let densest = Grid::new(self.paper, size, self.bleed)?;
+        (got.per_page() < densest.per_page()).then(|| {
+            format!(
+                "{} mm bleed: {} cards a sheet instead of {} ({} x {} mm cards on {}; \
+                 {} mm bleed fits {})",
+                got.bleed,
+                got.per_page(),
+                densest.per_page(),
+                size.0,
+                size.1,
+                self.paper.name(),
+                densest.bleed,
+                densest.per_page()
+            )
+        })
+    }
 }
 
 /// One card of a sheet: which design of which deck, placed where, turned how far.
@@ -84,7 +120,7 @@ pub fn plan_cards(decks: &[DeckFaces], sheet: &Sheet) -> Result<Vec<CardPage>, S
     let mut backs = Vec::new();
     for group in sheet_groups(decks, sheet.pack) {
         let first = group[0];
-        let grid = Grid::new(sheet.paper, first.size, sheet.bleed).ok_or_else(|| {
+        let grid = sheet.grid(first.size).ok_or_else(|| {
             format!(
                 "cards of deck `{}` ({} x {} mm) do not fit on {} with {} mm bleed",
                 first.id,
@@ -118,7 +154,7 @@ pub fn plan_cards(decks: &[DeckFaces], sheet: &Sheet) -> Result<Vec<CardPage>, S
                         let (trim, turn) = if back {
                             grid.back_cell(i, sheet.duplex, sheet.back_offset)
                         } else {
-                            (grid.front_cell(i), 0)
+                            grid.front_cell(i)
                         };
                         Placed {
                             deck: deck.to_string(),
@@ -146,18 +182,26 @@ pub fn plan_cards(decks: &[DeckFaces], sheet: &Sheet) -> Result<Vec<CardPage>, S
 }
 
 /// A face with its trim at `trim` on the page, its art running `bleed` beyond every edge,
-/// turned by `turn` degrees about its centre (sheets and one-card pages draw faces so).
+/// turned by `turn` degrees about its centre (sheets and one-card pages draw faces so); a
+/// quarter turn stands the face across `trim`.
 pub fn stamp(svg: &str, trim: Rect, bleed: f64, turn: u16) -> Stamp {
     let outer = trim.grow(bleed);
+    let (w, h) = if turn % 180 == 90 {
+        (outer.h, outer.w)
+    } else {
+        (outer.w, outer.h)
+    };
+    // Turned about its centre, the view covers `outer`.
+    let (cx, cy) = (outer.x + outer.w / 2.0, outer.y + outer.h / 2.0);
     Stamp {
         art: svg.to_string(),
         view: Rect {
             x: -bleed,
             y: -bleed,
-            w: outer.w,
-            h: outer.h,
+            w,
+            h,
         },
-        at: (outer.x, outer.y),
+        at: (cx - w / 2.0, cy - h / 2.0),
         turn,
     }
 }
@@ -186,18 +230,25 @@ pub fn bounds(rects: &[Rect]) -> Rect {
     }
 }
 
+/// What a one-sided back sheet tells the user: how it goes behind its fronts.
+pub const GLUE_BACKS: &str =
+    "Backs: glue behind the fronts of the same sheet, turned over its long edge (left to right).";
+
 /// Draws one planned page; `decks` are the game's decks (the page names those it holds).
+/// Marks and furniture are laid out in the grid's frame and turned with it onto the page.
 pub fn draw_card_page(
     game_name: &str,
     decks: &[DeckFaces],
     page: &CardPage,
     marks: Marks,
+    duplex: Duplex,
 ) -> PageSpec {
-    let bleed = page.grid.bleed;
+    let grid = page.grid;
+    let bleed = grid.bleed;
     let trims: Vec<Rect> = page.placed.iter().map(|p| p.trim).collect();
     let block = bounds(&trims);
     let bleeds = block.grow(bleed);
-    let paper = page.grid.paper;
+    let paper = grid.paper;
     let deck_of = |id: &str| decks.iter().find(|d| d.id == id);
     let mut stamps = Vec::new();
     for p in &page.placed {
@@ -213,8 +264,25 @@ pub fn draw_card_page(
         };
         stamps.push(stamp(svg, p.trim, bleed, p.turn));
     }
+    // The same page in the frame.
+    let framed: Vec<Placed> = page
+        .placed
+        .iter()
+        .map(|p| Placed {
+            trim: grid.to_frame(p.trim),
+            ..p.clone()
+        })
+        .collect();
+    let frame_trims: Vec<Rect> = framed.iter().map(|p| p.trim).collect();
+    let frame_bleeds = bounds(&frame_trims).grow(bleed);
+    let frame = grid.frame();
     let mut body = String::new();
-    body.push_str(&layout::cut_guides(paper, &trims, bleeds, marks));
+    body.push_str(&layout::cut_guides(
+        frame,
+        &frame_trims,
+        frame_bleeds,
+        marks,
+    ));
     let side = if page.back { "backs" } else { "fronts" };
     let names: Vec<&str> = page
         .decks
@@ -227,8 +295,18 @@ pub fn draw_card_page(
         page.sheet,
         page.sheets
     );
-    let columns = id_columns(&page.placed);
-    body.push_str(&layout::furniture(paper, bleeds, &label, &columns));
+    let note = (page.back && duplex == Duplex::Off).then_some(GLUE_BACKS);
+    let columns = id_columns(&framed);
+    body.push_str(&layout::furniture(
+        frame,
+        frame_bleeds,
+        &label,
+        note,
+        &columns,
+    ));
+    if let Some(t) = grid.frame_transform() {
+        body = format!(r#"<g transform="{t}">{body}</g>"#);
+    }
     PageSpec {
         stamps,
         body,
