@@ -16,16 +16,22 @@ pub const MAX_COUNT: u32 = 999;
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ComponentsFile {
+    /// Named colours with a greyscale mark: suits, elements, player colours, kinds of hex (`[[symbol]]`).
     #[serde(default, rename = "symbol")]
     pub symbols: Vec<Symbol>,
+    /// The decks of cards (`[[deck]]`), each with its fields and cards.
     #[serde(default, rename = "deck")]
     pub decks: Vec<Deck>,
+    /// Tokens, tiles, pawns and cubes (`[[piece]]`).
     #[serde(default, rename = "piece")]
     pub pieces: Vec<Piece>,
+    /// Boards and player mats (`[[board]]`): hex or square grids, the designer's own art, or a single sheet.
     #[serde(default, rename = "board")]
     pub boards: Vec<Board>,
+    /// Score and other tracks (`[[track]]`).
     #[serde(default, rename = "track")]
     pub tracks: Vec<Track>,
+    /// The designer's own icons (`[[icon]]`), drawn inline where text writes `[id]`.
     #[serde(default, rename = "icon")]
     pub icons: Vec<Icon>,
 }
@@ -83,10 +89,12 @@ fn one() -> Count {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Symbol {
+    /// The symbol's id, unique in the game; text draws it as `[id]`.
     #[schemars(with = "String")]
     pub id: Spanned<String>,
     /// Symbols are grouped; a field of type `symbol` names its group.
     pub group: String,
+    /// The symbol's name, as the rules reference's key shows it.
     pub name: String,
     /// The name in other languages, keyed by language code.
     #[serde(default)]
@@ -96,6 +104,7 @@ pub struct Symbol {
     /// A shape drawn with the colour so that meaning never rests on colour alone
     /// (circle, square, triangle, diamond, hexagon, star, cross, drop, flame, leaf, wave, none).
     pub mark: String,
+    /// Where the symbol comes from (a game that cites a rulebook).
     #[serde(default)]
     pub source: Option<Source>,
 }
@@ -144,11 +153,15 @@ impl CardSize {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Deck {
+    /// The deck's id, unique in the game.
     #[schemars(with = "String")]
     pub id: Spanned<String>,
+    /// The deck's name, as printed on its sheets and in the rules reference.
     pub name: String,
+    /// The name in other languages, keyed by language code.
     #[serde(default)]
     pub names: BTreeMap<String, String>,
+    /// The card size: `poker`, `bridge`, `tarot`, `mini`, or `{ w = 63, h = 88 }` in millimetres.
     #[serde(default)]
     pub size: CardSize,
     /// SVG template in `templates/` for the card fronts (without `.svg`): every card's, or
@@ -179,6 +192,7 @@ pub struct Deck {
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, FieldDecl>")]
     pub fields: DeclaredFields,
+    /// The deck's cards written in TOML (`[[deck.card]]`); a spreadsheet (`cards`) may add more.
     #[serde(default, rename = "card")]
     pub cards: Vec<Card>,
     /// A spreadsheet of more cards, relative to the game's folder: `cards = "cards.csv"`
@@ -198,7 +212,9 @@ pub struct Deck {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Back {
+    /// SVG template in `templates/` for the deck's back (without `.svg`).
     pub template: String,
+    /// The title the back shows.
     pub title: String,
     /// Background colour as `#rrggbb`.
     pub colour: String,
@@ -225,12 +241,15 @@ pub enum FieldType {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FieldDecl {
+    /// The field's type: `int`, `text`, `symbol`, `symbols`, `ints`, `image`... (`type = "int"`).
     #[serde(rename = "type")]
     pub kind: FieldType,
     /// What the field means on the card.
     pub label: String,
+    /// The smallest value an `int` field (or each item of `ints`) may hold.
     #[serde(default)]
     pub min: Option<i64>,
+    /// The largest value an `int` field (or each item of `ints`) may hold.
     #[serde(default)]
     pub max: Option<i64>,
     /// Longest text, in characters.
@@ -252,17 +271,22 @@ pub struct FieldDecl {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Card {
+    /// The card's id, unique in the game.
     #[schemars(with = "String")]
     pub id: Spanned<String>,
+    /// The card's name, as printed.
     pub name: String,
+    /// The name in other languages, keyed by language code.
     #[serde(default)]
     pub names: BTreeMap<String, String>,
+    /// How many copies the deck holds (default 1).
     #[serde(default = "one")]
     #[schemars(with = "u32")]
     pub count: Count,
     /// Short card text (effects, flavour), Markdown-free.
     #[serde(default)]
     pub text: Option<String>,
+    /// The text in other languages, keyed by language code.
     #[serde(default)]
     pub texts: BTreeMap<String, String>,
     /// Values of the deck's declared fields.
@@ -291,15 +315,20 @@ pub struct Card {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Piece {
+    /// The piece's id, unique in the game.
     #[schemars(with = "String")]
     pub id: Spanned<String>,
+    /// The piece's name.
     pub name: String,
+    /// The name in other languages, keyed by language code.
     #[serde(default)]
     pub names: BTreeMap<String, String>,
     /// What sort of piece this is (`element-tile`, `elemental`, `pawn`...); invariants select by kind.
     pub kind: String,
+    /// How many of this piece the game holds.
     #[schemars(with = "u32")]
     pub count: Count,
+    /// Its outline: `circle`, `square`, `hex`, `pawn`, `cube`...
     pub shape: Shape,
     /// Size across in millimetres; for hexes, flat side to flat side.
     pub size_mm: f64,
@@ -312,6 +341,7 @@ pub struct Piece {
     /// Printed on the token sheet; false for pieces bought elsewhere (cubes, bags, screens).
     #[serde(default = "yes")]
     pub print: bool,
+    /// Values of its own the piece's template reads (`piece.fields.*`).
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, serde_json::Value>")]
     pub fields: BTreeMap<String, Spanned<toml::Value>>,
@@ -327,6 +357,7 @@ pub struct Piece {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub back_art: Option<Spanned<String>>,
+    /// Where the piece and its count come from (a game that cites a rulebook).
     #[serde(default)]
     pub source: Source,
 }
@@ -352,6 +383,7 @@ pub struct PieceBack {
     /// Colour as `#rrggbb`, for the template's use.
     #[serde(default)]
     pub colour: Option<String>,
+    /// Values of its own the back's template reads.
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, serde_json::Value>")]
     pub fields: BTreeMap<String, Spanned<toml::Value>>,
@@ -531,7 +563,9 @@ pub struct HexGrid {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SquareGrid {
+    /// Rows of cells.
     pub rows: u32,
+    /// Columns of cells.
     pub columns: u32,
     /// Side of a cell, in millimetres.
     pub mm: f64,
@@ -551,7 +585,9 @@ pub struct SquareGrid {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SquareCell {
+    /// The cell's row, from 1.
     pub row: u32,
+    /// The cell's column, from 1.
     pub column: u32,
     /// A symbol id of the board's `cell_group`.
     #[serde(default)]
@@ -624,9 +660,12 @@ impl<'de> Deserialize<'de> for Cells {
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Board")]
 pub struct RawBoard {
+    /// The board's id, unique in the game.
     #[schemars(with = "String")]
     pub id: Spanned<String>,
+    /// The board's name, printed on it.
     pub name: String,
+    /// The name in other languages, keyed by language code.
     #[serde(default)]
     pub names: BTreeMap<String, String>,
     /// `hex` (the default when `hex_mm` is given) or `square` (with `cells = { rows,
@@ -663,6 +702,7 @@ pub struct RawBoard {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub image: Option<Spanned<String>>,
+    /// Where the board comes from (a game that cites a rulebook).
     #[serde(default)]
     pub source: Source,
 }
@@ -873,7 +913,9 @@ pub enum HexOrientation {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Cell {
+    /// Axial coordinate q of the hex.
     pub q: i32,
+    /// Axial coordinate r of the hex.
     pub r: i32,
     /// A symbol id of the board's `cell_group`.
     #[schemars(with = "String")]
@@ -887,17 +929,24 @@ pub struct Cell {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Track {
+    /// The track's id, unique in the game.
     #[schemars(with = "String")]
     pub id: Spanned<String>,
+    /// The track's name.
     pub name: String,
+    /// The name in other languages, keyed by language code.
     #[serde(default)]
     pub names: BTreeMap<String, String>,
+    /// Its lowest space.
     pub min: i64,
+    /// Its highest space.
     pub max: i64,
+    /// Where its marker starts.
     pub start: i64,
     /// The card the track is printed on, if any.
     #[serde(default)]
     pub card: Option<String>,
+    /// Where the track comes from (a game that cites a rulebook).
     #[serde(default)]
     pub source: Source,
 }
