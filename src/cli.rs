@@ -208,10 +208,13 @@ pub enum Command {
     Watch(BuildArgs),
     /// Write a two-sided test sheet for measuring a printer's front/back offset.
     Calibrate {
+        /// The paper the test sheet is printed on.
         #[arg(long, value_enum, default_value = "a4")]
         paper: Paper,
+        /// How the printer turns the sheet: side 2 says whether it turned as this says.
         #[arg(long, value_enum, default_value = "long-edge")]
         duplex: Duplex,
+        /// Output folder: the sheet goes to DIR/calibrate.pdf.
         #[arg(long, default_value = "output")]
         out: PathBuf,
     },
@@ -442,6 +445,7 @@ pub struct TableArgs {
 pub struct BuildArgs {
     /// Game slugs (folder names); all games when none are given.
     pub games: Vec<String>,
+    /// The paper the sheets are printed on.
     #[arg(long, value_enum, default_value = "a4")]
     pub paper: Paper,
     /// How the printer turns the sheet; backs are mirrored (and turned for short-edge) to

@@ -73,10 +73,29 @@ const GENERATED: &str =
 
 /// Text safe inside a Markdown table cell: one line, no pipe breaking the row.
 fn cell(text: &str) -> String {
-    text.split_whitespace()
+    prose(
+        &text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .replace('|', "\\|"),
+    )
+}
+
+/// Help text as Markdown prose: `<` and `>` outside code spans escaped, so that a placeholder
+/// such as `rules.<lang>.toml` written without backticks is not read as an HTML tag.
+fn prose(text: &str) -> String {
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 0 {
+                part.replace('<', "\\<").replace('>', "\\>")
+            } else {
+                part.to_string()
+            }
+        })
         .collect::<Vec<_>>()
-        .join(" ")
-        .replace('|', "\\|")
+        .join("`")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -113,7 +132,7 @@ fn write_command(out: &mut String, cmd: &clap::Command, path: &str) {
         .map(|s| s.to_string())
         .unwrap_or_default();
     if !about.is_empty() {
-        let _ = writeln!(out, "{about}\n");
+        let _ = writeln!(out, "{}\n", prose(&about));
     }
     let mut usage = cmd.clone().bin_name(path);
     let usage = usage.render_usage().to_string();

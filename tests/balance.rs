@@ -26,8 +26,8 @@ fn planted() -> tempfile::TempDir {
     };
     edit(
         "cards.csv",
-        "sun-low,Morning,2,Play this card to take the lead.,sun,1,",
-        "sun-low,Morning,2,Play this card to take the lead.,sun,10,",
+        "sun-low,Morning,2,Play this card to *take the lead*.,sun,1,",
+        "sun-low,Morning,2,Play this card to *take the lead*.,sun,10,",
     );
     edit("components.toml", "max = 9", "max = 99");
     dir

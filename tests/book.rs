@@ -538,3 +538,30 @@ fn the_book_pictures_show_the_current_program() {
         "pictures of the book no longer match the program; the new ones are written in docs/src/images, look at them and commit them: {stale:?}"
     );
 }
+
+/// The README stays a front page: what printplay is, the two set-up commands, install, a quick
+/// start and links into the guide, each link to a page that exists.
+#[test]
+fn the_readme_is_short_and_its_links_resolve() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 120,
+        "README.md has {lines} lines; the guide in docs/ holds the rest"
+    );
+    let mut links = 0;
+    for (at, _) in readme.match_indices("](") {
+        let target = &readme[at + 2..];
+        let target = &target[..target.find(')').unwrap()];
+        if target.starts_with("http") {
+            continue;
+        }
+        links += 1;
+        let path = target.split('#').next().unwrap();
+        assert!(
+            root().join(path).exists(),
+            "README links to {target}, which does not exist"
+        );
+    }
+    assert!(links >= 15, "only {links} links into the guide");
+}

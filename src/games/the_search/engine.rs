@@ -754,9 +754,12 @@ impl SearchState {
         if self.readings.mark_at_end_only || passed & unmarked == 0 {
             return ones(ends & !(1 << c));
         }
+        // The shortcut counts a return to the start through a scene, which
+        // `one-step-ahead-return=forbidden` rules out: the walk counts that reading.
         if card
             && steps == 2
             && diagonal <= 1
+            && !self.readings.fast_move_no_return
             && let Some(n) = self.two_step_paths(open, unmarked, diagonal > 0)
         {
             return n;

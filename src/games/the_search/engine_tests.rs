@@ -917,6 +917,14 @@ fn random_games(games: u64, variants: &[(&str, &str)], cap: u32) {
                 "game {seed} did not end within {cap} moves"
             );
             let actions = s.legal_actions();
+            if let Turn::Player(_) = s.turn() {
+                // The sampler that counts instead of listing draws what the list would, under
+                // every reading.
+                let (mut fast, mut listed) = (rng.clone(), rng.clone());
+                let drawn = s.random_action(&mut fast);
+                let from_list = actions[listed.random_range(0..actions.len())];
+                assert_eq!(drawn, from_list, "game {seed}, {variants:?}: random_action");
+            }
             let a = actions[rng.random_range(0..actions.len())];
             let _ = s.action_name(a);
             s.apply(a);
@@ -951,6 +959,7 @@ fn random_games_under_the_other_readings() {
             ("enclosed-start", "allowed"),
             ("empty-play", "forbidden"),
             ("passing", "allowed"),
+            ("one-step-ahead-return", "forbidden"),
         ],
         5000,
     );
