@@ -127,7 +127,7 @@ fn the_package_ships_every_compiled_in_file_and_the_licences() {
         .map(|m| m.len())
         .sum();
     assert!(
-        bytes < 5 * 1024 * 1024,
-        "the package holds {bytes} bytes before compression; crates.io takes at most 10 MB"
+        bytes < 8 * 1024 * 1024,
+        "the package holds {bytes} bytes before compression (fonts and profiles are most of it); crates.io takes at most 10 MB compressed"
     );
 }
