@@ -158,7 +158,7 @@ fn write_args(out: &mut String, cmd: &clap::Command, globals: bool) {
     if args.is_empty() {
         return;
     }
-    out.push_str("| Argument | Meaning | Default |\n|---|---|---|\n");
+    open_table(out, "args", &["Argument", "Default", "Meaning"]);
     for a in args {
         let name = arg_name(a);
         let help = a
@@ -174,6 +174,9 @@ fn write_args(out: &mut String, cmd: &clap::Command, globals: bool) {
             .map(|v| format!("`{}`", v.get_name()))
             .collect();
         if !values.is_empty() && a.get_action().takes_values() {
+            if !meaning.is_empty() && !meaning.ends_with(['.', ')', ':']) {
+                meaning.push('.');
+            }
             let _ = write!(meaning, " One of: {}.", values.join(", "));
         }
         let default: Vec<String> = a
@@ -186,9 +189,21 @@ fn write_args(out: &mut String, cmd: &clap::Command, globals: bool) {
         } else {
             format!("`{}`", default.join(","))
         };
-        let _ = writeln!(out, "| {} | {meaning} | {default} |", cell(&name));
+        let _ = writeln!(out, "| {} | {default} | {meaning} |", cell(&name));
     }
-    out.push('\n');
+    close_table(out);
+}
+
+/// Opens a Markdown table inside `<div class="ref CLASS">`, which the book's `theme/ref.css`
+/// turns into one block per row on a phone (a column per field does not fit 390 px).
+fn open_table(out: &mut String, class: &str, header: &[&str]) {
+    let _ = writeln!(out, "<div class=\"ref {class}\">\n");
+    let _ = writeln!(out, "| {} |", header.join(" | "));
+    let _ = writeln!(out, "|{}", "---|".repeat(header.len()));
+}
+
+fn close_table(out: &mut String) {
+    out.push_str("\n</div>\n\n");
 }
 
 fn arg_name(a: &clap::Arg) -> String {
@@ -278,11 +293,11 @@ pub fn schema_markdown(kind: FileKind) -> String {
             let _ = writeln!(out, "A value of type {}.\n", type_of(def, &mut queue));
             let variants = variants_of(def);
             if !variants.is_empty() {
-                out.push_str("| Value | Meaning |\n|---|---|\n");
+                open_table(&mut out, "values", &["Value", "Meaning"]);
                 for (v, d) in variants {
                     let _ = writeln!(out, "| `{v}` | {} |", cell(&d));
                 }
-                out.push('\n');
+                close_table(&mut out);
             }
         }
     }
@@ -318,15 +333,14 @@ fn write_object(out: &mut String, obj: &Value, queue: &mut Vec<String>) {
         .and_then(Value::as_array)
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    out.push_str("| Key | Type | Default | Meaning |\n|---|---|---|---|\n");
+    open_table(out, "keys", &["Key", "Type", "Default", "Meaning"]);
     for (key, prop) in props {
         let ty = type_of(prop, queue);
         let default = if required.contains(key.as_str()) {
             "required".to_string()
         } else {
             match prop.get("default") {
-                None => "optional".into(),
-                Some(Value::Null) => "none".into(),
+                None | Some(Value::Null) => "optional".into(),
                 Some(v) => format!("`{}`", cell(&v.to_string())),
             }
         };
@@ -337,7 +351,7 @@ fn write_object(out: &mut String, obj: &Value, queue: &mut Vec<String>) {
             .unwrap_or_default();
         let _ = writeln!(out, "| `{key}` | {ty} | {default} | {meaning} |");
     }
-    out.push('\n');
+    close_table(out);
 }
 
 /// A property's type in words, queueing the definitions it refers to.
@@ -489,7 +503,7 @@ pub fn functions_markdown() -> String {
     );
     for f in crate::render::functions::FUNCTIONS {
         let _ = writeln!(out, "## `{}`\n\n{}\n", f.name, f.doc);
-        out.push_str("| Argument | Default | Meaning |\n|---|---|---|\n");
+        open_table(&mut out, "args", &["Argument", "Default", "Meaning"]);
         for a in f.args {
             let default = a
                 .default
@@ -497,7 +511,7 @@ pub fn functions_markdown() -> String {
                 .unwrap_or_else(|| "required".into());
             let _ = writeln!(out, "| `{}` | {default} | {} |", a.name, cell(a.doc));
         }
-        out.push('\n');
+        close_table(&mut out);
     }
     out
 }

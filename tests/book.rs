@@ -1,7 +1,8 @@
 //! The user's guide in `docs/` is held to the program: its reference is the generated one, every
 //! key, flag and template function has its documentation, every TOML/CSV/Lua/SVG snippet is
 //! included from an example game the tests check and build, and every `printplay` command in
-//! it parses (and, outside `sh,no_run` blocks, runs).
+//! it parses (and, outside `sh,no_run` blocks, runs: a command that serves or watches until
+//! Ctrl-C runs until it says it is ready, its links are fetched, and it is stopped).
 
 mod common;
 
@@ -391,6 +392,14 @@ fn every_command_in_the_book_parses_and_runs() {
                     continue;
                 }
                 let start = std::time::Instant::now();
+                if let Some(marker) = runs_until_stopped(&argv) {
+                    ran += 1;
+                    if let Err(e) = run_until_ready(&argv, work.path(), marker) {
+                        problems.push(format!("{rel}:{}: `{line}`: {e}", b.line));
+                    }
+                    timings.insert(line.clone(), start.elapsed().as_secs_f64());
+                    continue;
+                }
                 let o = Command::new(env!("CARGO_BIN_EXE_printplay"))
                     .args(&argv[1..])
                     .current_dir(work.path())
@@ -422,6 +431,110 @@ fn every_command_in_the_book_parses_and_runs() {
     }
     assert!(ran >= 15 && parsed >= 25, "ran {ran}, parsed {parsed}");
     assert!(problems.is_empty(), "{problems:#?}");
+}
+
+/// Commands that run until Ctrl-C, with the line that says they are ready.
+fn runs_until_stopped(argv: &[String]) -> Option<&'static str> {
+    match argv.get(1).map(String::as_str) {
+        Some("watch") => Some("watching"),
+        Some("table") => Some("spectator http://"),
+        Some("serve") => Some("printplay serve: http://"),
+        _ => None,
+    }
+}
+
+/// Runs a command that serves or watches until it prints `marker` (on a free port: `--port 0`
+/// is added where the line names none), fetches every link it printed (each must answer 200,
+/// and a table link's JSON view must name its legal moves), then stops it.
+fn run_until_ready(argv: &[String], dir: &Path, marker: &str) -> Result<(), String> {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    let mut args: Vec<String> = argv[1..].to_vec();
+    if marker.contains("http") && !args.iter().any(|a| a.starts_with("--port")) {
+        args.extend(["--port".into(), "0".into()]);
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .args(&args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    for stream in [
+        Box::new(child.stdout.take().unwrap()) as Box<dyn Read + Send>,
+        Box::new(child.stderr.take().unwrap()),
+    ] {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+    }
+    drop(tx);
+    let mut seen = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(180);
+    let outcome = loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) => {
+                let ready = line.contains(marker);
+                seen.push(line);
+                if ready {
+                    break Ok(());
+                }
+            }
+            Err(_) => break Err(format!("never printed `{marker}`: {}", seen.join(" / "))),
+        }
+    };
+    let fetched = outcome.and_then(|()| {
+        for link in seen
+            .iter()
+            .filter_map(|l| l.split_whitespace().find(|w| w.starts_with("http://")))
+        {
+            let body = http_get(link)?;
+            if link.contains("/tables/") {
+                let api = link.replacen("/tables/", "/api/tables/", 1);
+                let json = http_get(&api)?;
+                if !json.contains("\"legal\"") {
+                    return Err(format!("{api} answers without legal moves: {json}"));
+                }
+            } else if !body.contains("<html") {
+                return Err(format!("{link} is not a page"));
+            }
+        }
+        Ok(())
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    fetched
+}
+
+/// A plain HTTP/1.1 GET on 127.0.0.1: the body of a 200 answer.
+fn http_get(url: &str) -> Result<String, String> {
+    use std::io::{Read, Write};
+    let rest = url.strip_prefix("http://").ok_or("not http")?;
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let mut s = std::net::TcpStream::connect(host).map_err(|e| format!("{url}: {e}"))?;
+    write!(
+        s,
+        "GET /{path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .map_err(|e| e.to_string())?;
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).map_err(|e| e.to_string())?;
+    let status = answer.lines().next().unwrap_or_default().to_string();
+    if !status.contains(" 200 ") {
+        return Err(format!("{url} answers `{status}`"));
+    }
+    Ok(answer
+        .split_once("\r\n\r\n")
+        .map(|x| x.1)
+        .unwrap_or_default()
+        .to_string())
 }
 
 /// Decodes a PNG into (width, height, RGB bytes).

@@ -655,7 +655,10 @@ impl<'de> Deserialize<'de> for Cells {
     }
 }
 
-/// A board as written: every kind's keys, sorted out by [`Board::try_from`].
+/// A board: the keys every kind shares, and the keys of each kind (a hex grid, a square grid,
+/// the designer's own image, a single sheet). Which kind it is follows from the keys given.
+//  (Parsed as written, then sorted out by `Board::try_from`; serde's `flatten` cannot be
+//  combined with `deny_unknown_fields`, hence the one flat list.)
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Board")]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 /// Where a value comes from. Written in the data as a one-key table, for example
 /// `source = { printed = "Setup" }` or `source = { reconstructed = "why we chose it" }`.
 /// A game that names no source rulebook is an original design: its values need no source,
-/// and a value without one is the designer's own ([`Source::Original`]).
+/// and a value without one is the designer's own (`original`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase", deny_unknown_fields)]
 pub enum Source {
