@@ -443,7 +443,8 @@ pub struct TableArgs {
     pub variants: Vec<String>,
     /// The free table (the game's components, no rules) though an engine plays the game; a
     /// game without an engine always gets it. Its seats are `player 1`, `player 2`... (or
-    /// the data's player colours); other names in `--seats` take the seats in order.
+    /// the data's player colours); other names in `--seats` take the seats in order, and
+    /// without `--players` it seats as many as `--seats` names.
     #[arg(long)]
     pub free: bool,
     #[command(flatten)]
@@ -1102,9 +1103,14 @@ fn table_request(game: &Game, args: &TableArgs) -> Result<crate::serve::NewTable
         return Err("--players takes a number of seats from 1".into());
     }
     let free = args.free || !crate::engine::free::has_rules(game);
-    let (names, min, _) =
-        crate::serve::live::seating(game, args.players.unwrap_or(0), args.free)?;
-    let players = args.players.unwrap_or(min);
+    let (_, min, max) = crate::serve::live::seating(game, 0, args.free)?;
+    // A free table seats as many as `--seats` names, when `--players` does not say.
+    let players = match args.players {
+        Some(n) => n,
+        None if free => args.seats.len().clamp(min, max),
+        None => min,
+    };
+    let (names, _, _) = crate::serve::live::seating(game, players, args.free)?;
     let mut seats = vec![crate::play::PERSON.to_string(); players];
     let mut named = vec![false; players];
     for pair in &args.seats {

@@ -174,6 +174,8 @@ pub enum Act {
     Pass(u8),
     /// A die shows this value (chance).
     Die(u8),
+    /// Close the table: the session is over (and can be exported).
+    End,
 }
 
 /// What a move let someone see that its name does not say.
@@ -206,6 +208,8 @@ pub struct FreeTable {
     rolling: Option<u8>,
     turn: Player,
     moves: u32,
+    /// The table was closed.
+    ended: bool,
     /// Shuffles during play draw from this stream, itself drawn from the seed at set-up.
     rng: ChaCha8Rng,
     events: Vec<Event>,
@@ -233,7 +237,7 @@ fn find(ids: &[&str], id: &toml::Spanned<String>, what: &str, game: &Game) -> Re
             game,
             id.span(),
             format!(
-                "[table]: no {what} `{}` (the {what}s: {})",
+                "[table]: no {what} `{}` (known: {})",
                 id.get_ref(),
                 ids.join(", ")
             ),
@@ -583,6 +587,7 @@ impl Engine for FreeEngine {
             rolling: None,
             turn: 0,
             moves: 0,
+            ended: false,
             rng: stream,
             events: Vec::new(),
         })
@@ -659,7 +664,9 @@ impl State for FreeTable {
     }
 
     fn turn(&self) -> Turn {
-        if self.rolling.is_some() {
+        if self.ended {
+            Turn::Terminal
+        } else if self.rolling.is_some() {
             Turn::Chance
         } else {
             Turn::Player(self.turn)
@@ -669,7 +676,7 @@ impl State for FreeTable {
     fn legal_actions(&self) -> Vec<Act> {
         let p = self.turn;
         let mut out = Vec::new();
-        if self.rolling.is_some() {
+        if self.rolling.is_some() || self.ended {
             return out;
         }
         if self.held.is_some() {
@@ -737,6 +744,7 @@ impl State for FreeTable {
         if !self.def.free_turns || n == 1 {
             out.push(Act::Pass(self.next_seat() as u8));
         }
+        out.push(Act::End);
         out
     }
 
@@ -876,6 +884,7 @@ impl State for FreeTable {
                 }
             }
             Act::Pass(q) => self.turn = usize::from(q) % self.n(),
+            Act::End => self.ended = true,
         }
     }
 
@@ -1071,7 +1080,7 @@ impl State for FreeTable {
     }
 
     fn end_reason(&self) -> Option<&'static str> {
-        None
+        self.ended.then_some("the table was closed")
     }
 
     fn end_stats(&self) -> Vec<(&'static str, f64)> {
@@ -1089,6 +1098,7 @@ impl State for FreeTable {
             Act::Take(..) | Act::Put(_) => "move piece",
             Act::Roll | Act::Die(_) => "roll",
             Act::Pass(_) => "pass",
+            Act::End => "end",
         }
     }
 }

@@ -143,6 +143,7 @@ pub(super) fn move_name(t: &FreeTable, action: Act, observer: Option<Player>) ->
         Act::Pass(q) if t.def.free_turns => format!("pass the turn to {}", seat(t, q as usize)),
         Act::Pass(_) => "end the turn".into(),
         Act::Die(v) => format!("a die shows {v}"),
+        Act::End => "close the table (the session ends)".into(),
     }
 }
 
