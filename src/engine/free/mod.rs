@@ -195,9 +195,12 @@ pub struct FreeTable {
     piles: Vec<Vec<u16>>,
     /// Each deck's discards, face up, top last.
     discards: Vec<Vec<u16>>,
+    /// How often each pile was shuffled during play (everyone sees a shuffle).
+    shuffles: Vec<u16>,
     hands: Vec<Vec<u16>>,
-    /// The table area: cards and whether each lies face up.
-    table: Vec<(u16, bool)>,
+    /// The table area: a card and whether it lies face up at each place (a place a card
+    /// left stays empty until another card is laid there, so places keep their numbers).
+    table: Vec<Option<(u16, bool)>>,
     shown: Vec<bool>,
     /// Pieces of each kind at each place (`Def::locs`).
     pieces: Vec<Vec<u16>>,
@@ -578,6 +581,7 @@ impl Engine for FreeEngine {
             dice: vec![0; def.dice.len()],
             def: Arc::new(def),
             discards: vec![Vec::new(); piles.len()],
+            shuffles: vec![0; piles.len()],
             piles,
             hands,
             table: Vec::new(),
@@ -609,7 +613,7 @@ impl FreeTable {
         let here = self.piles.iter().map(Vec::len).sum::<usize>()
             + self.discards.iter().map(Vec::len).sum::<usize>()
             + self.hands.iter().map(Vec::len).sum::<usize>()
-            + self.table.len();
+            + self.table.iter().flatten().count();
         (here, self.def.cards.len())
     }
 
@@ -647,8 +651,17 @@ impl FreeTable {
             .map(|(i, _)| i)
     }
 
+    /// Lays a card on the table area's first empty place.
+    fn lay(&mut self, card: u16, up: bool) {
+        match self.table.iter().position(Option::is_none) {
+            Some(i) => self.table[i] = Some((card, up)),
+            None => self.table.push(Some((card, up))),
+        }
+    }
+
     fn shuffle(&mut self, d: usize) {
         self.piles[d].shuffle(&mut self.rng);
+        self.shuffles[d] = self.shuffles[d].saturating_add(1);
     }
 
     fn next_seat(&self) -> Player {
@@ -701,14 +714,13 @@ impl State for FreeTable {
                 out.push(Act::Gather(d16));
             }
         }
+        let same = |a: u16, b: u16| {
+            self.deck_of(a) == self.deck_of(b)
+                && self.def.cards[a as usize].design == self.def.cards[b as usize].design
+        };
         let hand = &self.hands[p];
         for (i, &card) in hand.iter().enumerate() {
-            let design = &self.def.cards[card as usize].design;
-            let deck = self.deck_of(card);
-            if hand[..i]
-                .iter()
-                .any(|&c| self.deck_of(c) == deck && self.def.cards[c as usize].design == *design)
-            {
+            if hand[..i].iter().any(|&c| same(c, card)) {
                 continue;
             }
             for dest in [Dest::TableUp, Dest::TableDown, Dest::Discard, Dest::PileTop] {
@@ -718,7 +730,10 @@ impl State for FreeTable {
                 out.push(Act::FromHand(card, Dest::Hand(q as u8)));
             }
         }
-        for i in 0..self.table.len() {
+        for (i, place) in self.table.iter().enumerate() {
+            if place.is_none() {
+                continue;
+            }
             let i16 = i as u16;
             out.push(Act::Flip(i16));
             for dest in [Dest::Hand(p as u8), Dest::Discard, Dest::PileTop] {
@@ -801,7 +816,7 @@ impl State for FreeTable {
             }
             Act::Reveal(d) => {
                 if let Some(card) = self.piles[d as usize].pop() {
-                    self.table.push((card, true));
+                    self.lay(card, true);
                     self.events.push(Event::Shown(card));
                 }
             }
@@ -815,8 +830,8 @@ impl State for FreeTable {
                     self.hands[p].remove(i);
                     let deck = self.deck_of(card);
                     match dest {
-                        Dest::TableUp => self.table.push((card, true)),
-                        Dest::TableDown => self.table.push((card, false)),
+                        Dest::TableUp => self.lay(card, true),
+                        Dest::TableDown => self.lay(card, false),
                         Dest::Discard => self.discards[deck].push(card),
                         Dest::PileTop => self.piles[deck].push(card),
                         Dest::Hand(q) => {
@@ -828,8 +843,10 @@ impl State for FreeTable {
             }
             Act::FromTable(i, dest) => {
                 let i = i as usize;
-                if i < self.table.len() {
-                    let (card, up) = self.table.remove(i);
+                if let Some((card, up)) = self.table.get_mut(i).and_then(Option::take) {
+                    while self.table.last() == Some(&None) {
+                        self.table.pop();
+                    }
                     let deck = self.deck_of(card);
                     match dest {
                         Dest::Discard => {
@@ -839,7 +856,7 @@ impl State for FreeTable {
                             self.discards[deck].push(card);
                         }
                         Dest::PileTop => self.piles[deck].push(card),
-                        Dest::TableUp | Dest::TableDown => self.table.push((card, dest == Dest::TableUp)),
+                        Dest::TableUp | Dest::TableDown => self.lay(card, dest == Dest::TableUp),
                         Dest::Hand(q) => {
                             let q = usize::from(q).min(self.n() - 1);
                             if !up {
@@ -851,7 +868,7 @@ impl State for FreeTable {
                 }
             }
             Act::Flip(i) => {
-                if let Some(slot) = self.table.get_mut(i as usize) {
+                if let Some(Some(slot)) = self.table.get_mut(i as usize) {
                     slot.1 = !slot.1;
                     if slot.1 {
                         self.events.push(Event::Shown(slot.0));
@@ -943,6 +960,7 @@ impl State for FreeTable {
                     "deck": deck.id,
                     "name": deck.name,
                     "count": self.piles[d].len(),
+                    "shuffled": self.shuffles[d],
                     "discards": self.discards[d].iter().map(|&c| face(c)).collect::<Vec<_>>(),
                 })
             })
@@ -951,7 +969,8 @@ impl State for FreeTable {
             .table
             .iter()
             .enumerate()
-            .map(|(i, &(card, up))| {
+            .filter_map(|(i, place)| place.map(|p| (i, p)))
+            .map(|(i, (card, up))| {
                 if up {
                     let mut v = face(card);
                     v["place"] = json!(i + 1);
@@ -1007,6 +1026,7 @@ impl State for FreeTable {
             .collect();
         json!({
             "free": true,
+            "closed": self.ended,
             "turns": if def.free_turns { "free" } else { "seat-order" },
             "piles": piles,
             "table": table,
@@ -1045,7 +1065,7 @@ impl State for FreeTable {
                 hidden.extend(hand);
             }
         }
-        hidden.extend(copy.table.iter().filter(|s| !s.1).map(|s| s.0));
+        hidden.extend(copy.table.iter().flatten().filter(|s| !s.1).map(|s| s.0));
         // A card goes back only to a place of its own deck (its back shows the deck).
         let mut by_deck: Vec<Vec<u16>> = vec![Vec::new(); copy.def.decks.len()];
         for &c in &hidden {
@@ -1068,7 +1088,7 @@ impl State for FreeTable {
                 }
             }
         }
-        for slot in copy.table.iter_mut().filter(|s| !s.1) {
+        for slot in copy.table.iter_mut().flatten().filter(|s| !s.1) {
             slot.0 = take(slot.0);
         }
         copy.rng = ChaCha8Rng::seed_from_u64(rand::RngExt::random(rng));

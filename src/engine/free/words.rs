@@ -47,9 +47,9 @@ fn place(t: &FreeTable, l: usize) -> String {
 
 /// A card on the table area, by its place (counted from 1), as everyone knows it.
 fn on_table(t: &FreeTable, i: u16) -> String {
-    match t.table.get(i as usize) {
-        Some(&(c, true)) => format!("{} (table place {})", card(t, c), i + 1),
-        Some(&(c, false)) => format!(
+    match t.table.get(i as usize).copied().flatten() {
+        Some((c, true)) => format!("{} (table place {})", card(t, c), i + 1),
+        Some((c, false)) => format!(
             "the face-down {} card at table place {}",
             deck(t, t.deck_of(c)),
             i + 1
@@ -100,7 +100,7 @@ pub(super) fn move_name(t: &FreeTable, action: Act, observer: Option<Player>) ->
                     if knows || observer == Some(q as usize) {
                         format!("give {name} to {to}")
                     } else {
-                        format!("give a {d} card to {to}")
+                        format!("give a card to {to}")
                     }
                 }
             }
@@ -115,8 +115,8 @@ pub(super) fn move_name(t: &FreeTable, action: Act, observer: Option<Player>) ->
                 Dest::TableUp | Dest::TableDown => format!("move {what}"),
             }
         }
-        Act::Flip(i) => match t.table.get(i as usize) {
-            Some(&(_, true)) => format!("turn {} face down", on_table(t, i)),
+        Act::Flip(i) => match t.table.get(i as usize).copied().flatten() {
+            Some((_, true)) => format!("turn {} face down", on_table(t, i)),
             _ => format!("turn {} face up", on_table(t, i)),
         },
         Act::ShowHand(true) => "show the hand to every seat".into(),
@@ -179,20 +179,33 @@ fn pieces_at(t: &FreeTable, l: usize) -> String {
 /// pieces, boards, dice, whose turn it is.
 pub(super) fn public_view(t: &FreeTable) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "Turn: {}", seat(t, t.turn));
+    if t.ended {
+        let _ = writeln!(s, "The table is closed.");
+    } else if t.rolling.is_some() {
+        let _ = writeln!(s, "Turn: {} (rolling)", seat(t, t.turn));
+    } else {
+        let _ = writeln!(s, "Turn: {}", seat(t, t.turn));
+    }
     for (d, pile) in t.piles.iter().enumerate() {
         let top = t.discards[d]
             .last()
             .map_or(String::new(), |&c| format!(", top {}", card(t, c)));
+        let shuffled = match t.shuffles[d] {
+            0 => String::new(),
+            n => format!(", shuffled {}", plural(n as usize, "time")),
+        };
         let _ = writeln!(
             s,
-            "Pile {}: {} (discards: {}{top})",
+            "Pile {}: {}{shuffled} (discards: {}{top})",
             deck(t, d),
             plural(pile.len(), "card"),
             t.discards[d].len()
         );
     }
-    let table: Vec<String> = (0..t.table.len() as u16).map(|i| on_table(t, i)).collect();
+    let table: Vec<String> = (0..t.table.len() as u16)
+        .filter(|&i| t.table[i as usize].is_some())
+        .map(|i| on_table(t, i))
+        .collect();
     let _ = writeln!(
         s,
         "Table: {}",
