@@ -24,6 +24,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
+use crate::diag::Problem;
 use crate::diag::place::in_components;
 use crate::engine::{Bot, Config, Engine, Player, State, Turn, Variant};
 use crate::games::settlers_aztecs;
@@ -234,7 +235,7 @@ pub struct FreeEngine {
     players: (usize, usize),
 }
 
-fn find(ids: &[&str], id: &toml::Spanned<String>, what: &str, game: &Game) -> Result<usize, String> {
+fn find(ids: &[&str], id: &toml::Spanned<String>, what: &str, game: &Game) -> Result<usize, Problem> {
     ids.iter().position(|&x| x == id.get_ref()).ok_or_else(|| {
         in_components(
             game,
@@ -245,8 +246,14 @@ fn find(ids: &[&str], id: &toml::Spanned<String>, what: &str, game: &Game) -> Re
                 ids.join(", ")
             ),
         )
-        .to_string()
     })
+}
+
+/// The problem with a game's `[table]`, if any (`printplay check` reports it): an id that
+/// names nothing, a cell a board does not have, a die without sides, a seat out of range.
+pub fn check(game: &Game) -> Option<Problem> {
+    game.components.table.as_ref()?;
+    FreeEngine::read(game).err()
 }
 
 fn board_cells(kind: &BoardKind) -> (bool, Vec<CellDef>) {
@@ -286,10 +293,8 @@ fn board_cells(kind: &BoardKind) -> (bool, Vec<CellDef>) {
     }
 }
 
-impl Engine for FreeEngine {
-    type State = FreeTable;
-
-    fn from_model(game: &Game) -> Result<Self, String> {
+impl FreeEngine {
+    fn read(game: &Game) -> Result<Self, Problem> {
         let c = &game.components;
         let setup = c.table.clone().unwrap_or_default();
         let deck_ids: Vec<&str> = c.decks.iter().map(|d| d.id.get_ref().as_str()).collect();
@@ -319,7 +324,11 @@ impl Engine for FreeEngine {
             });
         }
         if cards.len() > usize::from(u16::MAX) {
-            return Err(format!("{}: more than {} cards on the table", game.slug, u16::MAX));
+            return Err(Problem::data(format!(
+                "{}: more than {} cards on the table",
+                game.slug,
+                u16::MAX
+            )));
         }
         let table_ids: Vec<&str> = decks.iter().map(|d| d.id.as_str()).collect();
         let shuffled = match &setup.shuffled {
@@ -378,15 +387,14 @@ impl Engine for FreeEngine {
                     game,
                     p.cell.span(),
                     format!("[table]: board `{}` has no cell `{}`", board_ids[b], p.cell.get_ref()),
-                )
-                .to_string());
+                ));
             }
         }
         if let Some(&bad) = setup.dice.iter().find(|&&s| s < 2) {
-            return Err(format!(
+            return Err(Problem::data(format!(
                 "{}: [table] dice: a die has at least 2 sides, not {bad}",
                 game.components_file.path.display()
-            ));
+            )));
         }
         let colours = c
             .symbols
@@ -405,11 +413,11 @@ impl Engine for FreeEngine {
             .chain(setup.pieces.iter().map(|p| (p.seat, "pieces")))
         {
             if let Some(s) = seat.filter(|&s| s == 0 || s > players.1) {
-                return Err(format!(
+                return Err(Problem::data(format!(
                     "{}: [table] {what}: seat {s} is not a seat from 1 to {}",
                     game.components_file.path.display(),
                     players.1
-                ));
+                )));
             }
         }
         Ok(FreeEngine {
@@ -424,6 +432,14 @@ impl Engine for FreeEngine {
             colours,
             players,
         })
+    }
+}
+
+impl Engine for FreeEngine {
+    type State = FreeTable;
+
+    fn from_model(game: &Game) -> Result<Self, String> {
+        FreeEngine::read(game).map_err(|p| p.to_string())
     }
 
     fn variants(&self) -> &'static [Variant] {
