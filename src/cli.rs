@@ -1128,10 +1128,7 @@ fn table_request(game: &Game, args: &TableArgs) -> Result<crate::serve::NewTable
                     .map(|n| n - 1)
             })
             // A free table's seats have no roles: another name takes the next seat.
-            .or_else(|| {
-                free.then(|| named.iter().position(|n| !n))
-                    .flatten()
-            })
+            .or_else(|| free.then(|| named.iter().position(|n| !n)).flatten())
             .ok_or_else(|| {
                 format!(
                     "--seats: no seat `{seat}` (the seats: {}, or numbers 1 to {players})",

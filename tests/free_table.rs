@@ -92,7 +92,11 @@ fn a_thousand_random_manipulations_never_lose_a_card_or_a_piece() {
             }
             // The random walk really moved cards and pieces around.
             for kind in ["draw", "move card", "pass"] {
-                assert!(kinds.contains(kind), "{}: never `{kind}` in {kinds:?}", game.slug);
+                assert!(
+                    kinds.contains(kind),
+                    "{}: never `{kind}` in {kinds:?}",
+                    game.slug
+                );
             }
             if !game.components.pieces.is_empty() {
                 assert!(kinds.contains("move piece"), "{}: {kinds:?}", game.slug);
@@ -348,7 +352,10 @@ fn check_received(game: &Game, transcript: &Transcript, observer: Observer, got:
     let log = mine["log"].as_array().unwrap();
     // The omniscient log differs from the observer's somewhere: something was hidden.
     let full = live.view(Observer::Omniscient, None).unwrap();
-    assert_ne!(&full["log"], &mine["log"], "{observer:?}: nothing hidden from it?");
+    assert_ne!(
+        &full["log"], &mine["log"],
+        "{observer:?}: nothing hidden from it?"
+    );
     let mut hands = Vec::new();
     let mut own = Vec::new();
     for k in 0..=transcript.moves.len() {
@@ -370,19 +377,30 @@ fn check_received(game: &Game, transcript: &Transcript, observer: Observer, got:
         let v: Value = serde_json::from_str(text).unwrap();
         let v = if v["type"] == "view" { &v["view"] } else { &v };
         if let Some(sent) = v["log"].as_array() {
-            assert_eq!(sent.as_slice(), &log[..sent.len()], "{observer:?} was sent another log");
+            assert_eq!(
+                sent.as_slice(),
+                &log[..sent.len()],
+                "{observer:?} was sent another log"
+            );
         }
         for hand in v["view"]["hands"].as_array().into_iter().flatten() {
             let seat = hand["seat"].as_u64().unwrap() as usize;
             assert_eq!(Observer::Seat(seat), observer, "a hand not its own: {hand}");
         }
-        for table in v["view"]["public_data"]["table"].as_array().into_iter().flatten() {
+        for table in v["view"]["public_data"]["table"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
             if table["face_up"] == false {
                 assert!(table.get("name").is_none() && table.get("design").is_none());
             }
         }
         for secret in &hands {
-            assert!(!text.contains(secret.as_str()), "{observer:?} received `{secret}`");
+            assert!(
+                !text.contains(secret.as_str()),
+                "{observer:?} received `{secret}`"
+            );
         }
     }
 }
@@ -418,20 +436,67 @@ fn two_seats_play_the_aztecs_free_table_and_neither_sees_the_other_s_hand() {
     std::thread::sleep(std::time::Duration::from_millis(300));
     let (a, b) = (&seen[0], &seen[1]);
     let common = "Base game common deck";
-    play(&first, a, |m| m.starts_with("shuffle the Base game"), "shuffle");
-    play(&first, a, |m| m.starts_with(&format!("deal 1 card from {common}")), "deal");
-    let v = play(&first, a, |m| m == format!("draw a card from {common} (colour mix, not printed)"), "draw");
+    play(
+        &first,
+        a,
+        |m| m.starts_with("shuffle the Base game"),
+        "shuffle",
+    );
+    play(
+        &first,
+        a,
+        |m| m.starts_with(&format!("deal 1 card from {common}")),
+        "deal",
+    );
+    let v = play(
+        &first,
+        a,
+        |m| m == format!("draw a card from {common} (colour mix, not printed)"),
+        "draw",
+    );
     assert_eq!(v["view"]["public_data"]["seats"][0]["hand"], 6, "{v}");
-    play(&first, a, |m| m.starts_with("play ") && m.ends_with("face up onto the table"), "play face up");
-    let v = play(&first, a, |m| m.starts_with("play ") && m.ends_with("face down onto the table"), "play face down");
+    play(
+        &first,
+        a,
+        |m| m.starts_with("play ") && m.ends_with("face up onto the table"),
+        "play face up",
+    );
+    let v = play(
+        &first,
+        a,
+        |m| m.starts_with("play ") && m.ends_with("face down onto the table"),
+        "play face down",
+    );
     let table = v["view"]["public_data"]["table"].as_array().unwrap();
     assert_eq!(table.len(), 2);
     assert_eq!(table[1]["face_up"], false);
-    assert!(table[1].get("name").is_none(), "a face-down card named: {v}");
-    play(&first, a, |m| m == "pick up a Statue token I from the supply", "pick up a piece");
-    let v = play(&first, a, |m| m == "put the Statue token I in front of player 1", "put it down");
-    assert!(v["view"]["public_data"]["seats"][0]["pieces"].to_string().contains("statue-i"));
-    let v = play(&first, a, |m| m.starts_with("give ") && m.ends_with(" to player 2"), "hand a card over");
+    assert!(
+        table[1].get("name").is_none(),
+        "a face-down card named: {v}"
+    );
+    play(
+        &first,
+        a,
+        |m| m == "pick up a Statue token I from the supply",
+        "pick up a piece",
+    );
+    let v = play(
+        &first,
+        a,
+        |m| m == "put the Statue token I in front of player 1",
+        "put it down",
+    );
+    assert!(
+        v["view"]["public_data"]["seats"][0]["pieces"]
+            .to_string()
+            .contains("statue-i")
+    );
+    let v = play(
+        &first,
+        a,
+        |m| m.starts_with("give ") && m.ends_with(" to player 2"),
+        "hand a card over",
+    );
     let given = v["log"].as_array().unwrap().last().unwrap()["action"]
         .as_str()
         .unwrap()
@@ -442,14 +507,44 @@ fn two_seats_play_the_aztecs_free_table_and_neither_sees_the_other_s_hand() {
     // The second seat holds the card it was given, and is told what it was.
     let (_, body) = http("GET", &second, b"");
     let v: Value = serde_json::from_str(&body).unwrap();
-    assert!(v["view"]["hands"][0]["text"].as_str().unwrap().contains(&given), "{v}");
-    assert!(v["log"].to_string().contains(&format!("give {given} to player 2")));
-    play(&second, b, |m| m.starts_with("draw a card from Example Aztec"), "draw");
-    play(&second, b, |m| m.starts_with("play ") && m.ends_with("face down onto the table"), "play face down");
-    play(&second, b, |m| m.starts_with("turn ") && m.ends_with(" face up"), "flip");
+    assert!(
+        v["view"]["hands"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains(&given),
+        "{v}"
+    );
+    assert!(
+        v["log"]
+            .to_string()
+            .contains(&format!("give {given} to player 2"))
+    );
+    play(
+        &second,
+        b,
+        |m| m.starts_with("draw a card from Example Aztec"),
+        "draw",
+    );
+    play(
+        &second,
+        b,
+        |m| m.starts_with("play ") && m.ends_with("face down onto the table"),
+        "play face down",
+    );
+    play(
+        &second,
+        b,
+        |m| m.starts_with("turn ") && m.ends_with(" face up"),
+        "flip",
+    );
     play(&second, b, |m| m == "end the turn", "pass");
     // Closing the table ends the session: its transcript can be exported.
-    let v = play(&first, a, |m| m.starts_with("close the table"), "close the table");
+    let v = play(
+        &first,
+        a,
+        |m| m.starts_with("close the table"),
+        "close the table",
+    );
     assert_eq!(v["outcome"]["ending"], "the table was closed", "{v}");
     // The spectator: no hand, no move.
     let (_, body) = http("GET", &spectator, b"");
@@ -472,7 +567,10 @@ fn two_seats_play_the_aztecs_free_table_and_neither_sees_the_other_s_hand() {
     {
         let got = s.lock().unwrap();
         assert!(
-            got.iter().filter(|t| t.contains("\"type\":\"view\"")).count() > 3,
+            got.iter()
+                .filter(|t| t.contains("\"type\":\"view\""))
+                .count()
+                > 3,
             "{name} got few live views"
         );
         check_received(&game, &transcript, *observer, &got);
@@ -486,7 +584,11 @@ fn two_seats_play_the_aztecs_free_table_and_neither_sees_the_other_s_hand() {
         .args(["--observer", "1"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let replay = String::from_utf8(out.stdout).unwrap();
     let live = printplay::serve::live::open(&game, transcript).unwrap();
     let (_, body) = http("GET", &first, b"");
@@ -495,6 +597,9 @@ fn two_seats_play_the_aztecs_free_table_and_neither_sees_the_other_s_hand() {
     assert_eq!(server_view["view"], replayed["view"]);
     assert_eq!(server_view["log"], replayed["log"]);
     for entry in replayed["log"].as_array().unwrap() {
-        assert!(replay.contains(entry["action"].as_str().unwrap()), "{replay}");
+        assert!(
+            replay.contains(entry["action"].as_str().unwrap()),
+            "{replay}"
+        );
     }
 }

@@ -494,10 +494,15 @@ fn the_free_table_tells_no_seat_another_hand_a_pile_order_or_a_face_down_card() 
     // Every shipped game at the free table, and the scaffold (mats, a board, a die).
     let dir = tempfile::tempdir().unwrap();
     printplay::scaffold::new_game_with_engine(dir.path(), "my-game", "lua").unwrap();
-    let mut games: Vec<Game> = ["aether", "capek-golems", "imperial-settlers-aztecs", "the-search"]
-        .iter()
-        .map(|slug| load_game(data(), slug).unwrap())
-        .collect();
+    let mut games: Vec<Game> = [
+        "aether",
+        "capek-golems",
+        "imperial-settlers-aztecs",
+        "the-search",
+    ]
+    .iter()
+    .map(|slug| load_game(data(), slug).unwrap())
+    .collect();
     games.push(load_game(dir.path(), "my-game").unwrap());
     let mut hidden = 0;
     for game in &games {
@@ -506,7 +511,11 @@ fn the_free_table_tells_no_seat_another_hand_a_pile_order_or_a_face_down_card() 
             true,
             Check {
                 configs: configs(
-                    if game.info.players.max >= 3 { &[2, 3] } else { &[2] },
+                    if game.info.players.max >= 3 {
+                        &[2, 3]
+                    } else {
+                        &[2]
+                    },
                     &[&[], &[("turns", "free")]],
                 ),
                 games: 3,

@@ -15,11 +15,11 @@ use std::any::Any;
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::engine::free::with_table;
 use crate::engine::view::{self, Observer};
 use crate::engine::{Bot, Config, Engine, Player, State, Turn};
 use crate::model::Game;
 use crate::play::{PERSON, Transcript};
-use crate::engine::free::with_table;
 use crate::simulate::{EngineTask, check_choices, game_rng, make_bot, seat_names};
 
 /// Who is to act at a table.

@@ -235,7 +235,12 @@ pub struct FreeEngine {
     players: (usize, usize),
 }
 
-fn find(ids: &[&str], id: &toml::Spanned<String>, what: &str, game: &Game) -> Result<usize, Problem> {
+fn find(
+    ids: &[&str],
+    id: &toml::Spanned<String>,
+    what: &str,
+    game: &Game,
+) -> Result<usize, Problem> {
     ids.iter().position(|&x| x == id.get_ref()).ok_or_else(|| {
         in_components(
             game,
@@ -276,7 +281,11 @@ fn board_cells(kind: &BoardKind) -> (bool, Vec<CellDef>) {
                 for column in 1..=s.columns {
                     let at = s.at.iter().find(|c| c.row == row && c.column == column);
                     let label = at
-                        .and_then(|c| c.label.clone().or_else(|| c.ground.as_ref().map(|g| g.get_ref().clone())))
+                        .and_then(|c| {
+                            c.label
+                                .clone()
+                                .or_else(|| c.ground.as_ref().map(|g| g.get_ref().clone()))
+                        })
                         .or_else(|| s.ground.as_ref().map(|g| g.get_ref().clone()))
                         .unwrap_or_default();
                     cells.push(CellDef {
@@ -382,11 +391,19 @@ impl FreeEngine {
         for p in &setup.place {
             find(&piece_ids, &p.piece, "piece", game)?;
             let b = middle[find(&middle_ids, &p.board, "board in the middle", game)?];
-            if !boards[b].3.iter().any(|cell| cell.key == p.cell.get_ref().replace(' ', "")) {
+            if !boards[b]
+                .3
+                .iter()
+                .any(|cell| cell.key == p.cell.get_ref().replace(' ', ""))
+            {
                 return Err(in_components(
                     game,
                     p.cell.span(),
-                    format!("[table]: board `{}` has no cell `{}`", board_ids[b], p.cell.get_ref()),
+                    format!(
+                        "[table]: board `{}` has no cell `{}`",
+                        board_ids[b],
+                        p.cell.get_ref()
+                    ),
                 ));
             }
         }
@@ -583,7 +600,13 @@ impl Engine for FreeEngine {
             let key = place.cell.get_ref().replace(' ', "");
             let at = def.surfaces.iter().enumerate().find_map(|(s, surface)| {
                 (surface.owner.is_none() && surface.board == *place.board.get_ref())
-                    .then(|| surface.cells.iter().position(|c| c.key == key).map(|c| (s, c)))
+                    .then(|| {
+                        surface
+                            .cells
+                            .iter()
+                            .position(|c| c.key == key)
+                            .map(|c| (s, c))
+                    })
                     .flatten()
             });
             if let Some((s, c)) = at {
@@ -935,7 +958,9 @@ impl State for FreeTable {
 
     fn chance_name(&self, action: Act, _observer: Option<Player>) -> String {
         match (action, self.rolling) {
-            (Act::Die(v), Some(i)) => format!("die {} (d{}) shows {v}", i + 1, self.def.dice[i as usize]),
+            (Act::Die(v), Some(i)) => {
+                format!("die {} (d{}) shows {v}", i + 1, self.def.dice[i as usize])
+            }
             _ => format!("{action:?}"),
         }
     }
@@ -958,9 +983,7 @@ impl State for FreeTable {
             let c = &def.cards[card as usize];
             json!({"deck": def.decks[c.deck].id, "design": c.design, "name": c.name})
         };
-        let count = |k: usize, l: usize| {
-            json!({"piece": def.kinds[k].id, "name": def.kinds[k].name, "count": self.pieces[k][l]})
-        };
+        let count = |k: usize, l: usize| json!({"piece": def.kinds[k].id, "name": def.kinds[k].name, "count": self.pieces[k][l]});
         let at = |l: usize| -> Vec<Value> {
             (0..def.kinds.len())
                 .filter(|&k| self.pieces[k][l] > 0)

@@ -93,7 +93,9 @@ pub(super) fn move_name(t: &FreeTable, action: Act, observer: Option<Player>) ->
                 Dest::Discard => format!("discard {name}"),
                 Dest::TableDown if knows => format!("play {name} face down onto the table"),
                 Dest::TableDown => format!("play a {d} card face down onto the table"),
-                Dest::PileTop if knows => format!("put {name} from the hand on top of the {d} pile"),
+                Dest::PileTop if knows => {
+                    format!("put {name} from the hand on top of the {d} pile")
+                }
                 Dest::PileTop => format!("put a card from the hand on top of the {d} pile"),
                 Dest::Hand(q) => {
                     let to = seat(t, q as usize);
@@ -216,7 +218,11 @@ pub(super) fn public_view(t: &FreeTable) -> String {
         }
     );
     for q in 0..t.n() {
-        let mut line = format!("{}: {} in hand", seat(t, q), plural(t.hands[q].len(), "card"));
+        let mut line = format!(
+            "{}: {} in hand",
+            seat(t, q),
+            plural(t.hands[q].len(), "card")
+        );
         if t.shown[q] {
             let names: Vec<&str> = t.hands[q].iter().map(|&c| card(t, c)).collect();
             let _ = write!(line, " (shown: {})", names.join(", "));
