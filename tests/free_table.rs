@@ -3,7 +3,9 @@
 //! every shipped game and the scaffold; a saved free table replays to the same table; and
 //! `printplay table` of the Aztecs (which has no engine) serves two seats that shuffle, deal,
 //! draw, play face up and face down, move a piece and hand a card over, while neither seat
-//! nor the spectator ever receives another hand or a hidden card, over HTTP or WebSocket.
+//! nor the spectator ever receives another hand or a hidden card, over HTTP or WebSocket; and
+//! two Chromium contexts (Playwright, as `tests/table_browser.rs` drives it) play the same
+//! table through the free table's own view.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -374,7 +376,16 @@ fn check_received(game: &Game, transcript: &Transcript, observer: Observer, got:
     hands.retain(|h| !own.contains(h));
     assert!(!hands.is_empty() || observer == Observer::Public);
     for text in got {
-        let v: Value = serde_json::from_str(text).unwrap();
+        for secret in &hands {
+            assert!(
+                !text.contains(secret.as_str()),
+                "{observer:?} received `{secret}`"
+            );
+        }
+        // The page's own files are not views.
+        let Ok(v) = serde_json::from_str::<Value>(text) else {
+            continue;
+        };
         let v = if v["type"] == "view" { &v["view"] } else { &v };
         if let Some(sent) = v["log"].as_array() {
             assert_eq!(
@@ -395,12 +406,6 @@ fn check_received(game: &Game, transcript: &Transcript, observer: Observer, got:
             if table["face_up"] == false {
                 assert!(table.get("name").is_none() && table.get("design").is_none());
             }
-        }
-        for secret in &hands {
-            assert!(
-                !text.contains(secret.as_str()),
-                "{observer:?} received `{secret}`"
-            );
         }
     }
 }
@@ -601,5 +606,122 @@ fn two_seats_play_the_aztecs_free_table_and_neither_sees_the_other_s_hand() {
             replay.contains(entry["action"].as_str().unwrap()),
             "{replay}"
         );
+    }
+}
+
+// --- In a real browser ------------------------------------------------------------------
+
+/// Where Playwright is, if this machine has it and Chromium.
+fn browser_tools() -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
+    let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .iter()
+        .map(std::path::PathBuf::from)
+        .find(|p| p.exists())?;
+    let node = Command::new("node").arg("--version").output().ok()?;
+    (node.status.success() && dir.join("node_modules/playwright-core").exists())
+        .then_some((dir, chromium))
+}
+
+#[test]
+fn two_browser_contexts_play_the_aztecs_free_table_through_its_view() {
+    let Some((browser_dir, chromium)) = browser_tools() else {
+        eprintln!("skipped: Chromium, node or tests/browser/node_modules (npm ci) missing");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tables.sqlite").display().to_string();
+    let server = start(
+        &[
+            "table",
+            "imperial-settlers-aztecs",
+            "--seats",
+            "a=person,b=person",
+            "--seed",
+            "11",
+            "--port",
+            "0",
+            "--db",
+            &db,
+        ],
+        3,
+    );
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/free-shots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let seats = ["player 1", "player 2"];
+    let cfg = serde_json::json!({
+        "exe": chromium,
+        "seats": seats.iter().map(|n| serde_json::json!({"name": n, "url": link_of(&server.lines, n)})).collect::<Vec<_>>(),
+        "shots": shots,
+    });
+    let cfg_file = dir.path().join("browser.json");
+    std::fs::write(&cfg_file, cfg.to_string()).unwrap();
+    let out = Command::new("node")
+        .arg(browser_dir.join("free.mjs"))
+        .arg(&cfg_file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(result["clicks"], 12, "{}", result["clicks"]);
+    let first = api(&link_of(&server.lines, "player 1"));
+    let (status, toml) = http("GET", &with_path(&first, "transcript"), b"");
+    assert_eq!(status, 200, "{toml}");
+    let transcript: Transcript = toml::from_str(&toml).unwrap();
+    let game = load_game(data(), "imperial-settlers-aztecs").unwrap();
+    let live = printplay::serve::live::open(&game, transcript.clone()).unwrap();
+    let full = live.view(Observer::Omniscient, None).unwrap();
+    for (i, page) in result["seats"].as_array().unwrap().iter().enumerate() {
+        let name = page["name"].as_str().unwrap();
+        assert_eq!(
+            page["errors"],
+            serde_json::json!([]),
+            "{name}'s page had errors"
+        );
+        let mut got: Vec<String> = page["traffic"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect();
+        let dom = page["dom"].as_str().unwrap().to_string();
+        // The page's log is the seat's log, move by move.
+        let mine = live.view(Observer::Seat(i), None).unwrap();
+        let shown: Vec<&str> = page["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .collect();
+        let expected = mine["log"].as_array().unwrap();
+        assert_eq!(shown.len(), expected.len(), "{name}: {shown:?}");
+        for (line, entry) in shown.iter().zip(expected) {
+            assert!(
+                line.contains(entry["action"].as_str().unwrap()),
+                "{name}: `{line}` against {entry}"
+            );
+        }
+        // A card played face down by the first seat: a back on the second seat's page.
+        assert!(
+            dom.contains("free-card back"),
+            "{name}: no face-down card on the page"
+        );
+        // Nothing told only to the onlooker who sees every hand reaches the page's DOM.
+        let own = mine["log"].to_string();
+        for entry in full["log"].as_array().unwrap() {
+            for said in std::iter::once(&entry["action"]).chain(entry["events"].as_array().unwrap())
+            {
+                let said = said.as_str().unwrap();
+                if !own.contains(&serde_json::to_string(said).unwrap()) {
+                    assert!(!dom.contains(said), "{name}'s page shows `{said}`");
+                }
+            }
+        }
+        got.push(dom);
+        check_received(&game, &transcript, Observer::Seat(i), &got);
     }
 }

@@ -190,6 +190,10 @@
       return;
     }
     document.body.classList.add('free-table');
+    // A free table has no winner: it is closed when the players say so.
+    if (view.outcome && data.closed) {
+      $('status').textContent = 'The table was closed after ' + view.outcome.moves + ' moves. Download the transcript to replay it.';
+    }
     if (!root) {
       root = el('div');
       root.id = 'free';
