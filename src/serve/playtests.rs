@@ -51,9 +51,11 @@ pub fn summarise(game: &Game, tables: &[StoredTable]) -> Result<Playtests, Strin
             };
             // Sessions at the free table of a game with an engine are another game: left out.
             let free = !crate::engine::free::has_rules(game);
-            for t in self.0.iter().filter(|t| {
-                t.transcript.game == game.slug && (free || !t.transcript.free)
-            }) {
+            for t in self
+                .0
+                .iter()
+                .filter(|t| t.transcript.game == game.slug && (free || !t.transcript.free))
+            {
                 p.sessions += 1;
                 if let Err(e) = session(&engine, game, &t.transcript, &mut p) {
                     p.unreadable.push(format!("table {}: {e}", t.id));
