@@ -399,8 +399,13 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
     /// Continue a game saved with `--save` or `save FILE` (its seats, seed and variants).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["seat", "bots", "seed", "players", "variants"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["seat", "bots", "seed", "players", "variants", "free"])]
     pub resume: Option<PathBuf>,
+    /// Play at the free table (the game's components, no rules: draw, deal, play cards face
+    /// up or down, move pieces) though an engine plays the game; a game without an engine
+    /// always gets it (the other seats' default bot is then `random`).
+    #[arg(long)]
+    pub free: bool,
 }
 
 /// Options of `printplay serve` (and the server of `printplay table`).
@@ -436,6 +441,12 @@ pub struct TableArgs {
     /// A rule variant, NAME=VALUE (repeatable).
     #[arg(long = "variant")]
     pub variants: Vec<String>,
+    /// The free table (the game's components, no rules) though an engine plays the game; a
+    /// game without an engine always gets it. Its seats are `player 1`, `player 2`... (or
+    /// the data's player colours); other names in `--seats` take the seats in order, and
+    /// without `--players` it seats as many as `--seats` names.
+    #[arg(long)]
+    pub free: bool,
     #[command(flatten)]
     pub server: ServeArgs,
 }
@@ -1027,7 +1038,17 @@ fn new_play(game: &Game, args: &PlayArgs) -> Result<crate::play::PlayOptions, St
         max_moves: crate::simulate::DEFAULT_MAX_MOVES,
     };
     let sim = sim_options(&run)?;
-    crate::play::PlayOptions::new_game(game, seed, sim.players, seat, &args.bots, sim.variants)
+    let free = args.free || !crate::engine::free::has_rules(game);
+    // The free table has no rules for a bot to follow: the others play at random.
+    let bots = if free && args.bots.is_empty() {
+        vec!["random".to_string()]
+    } else {
+        args.bots.clone()
+    };
+    let mut opts =
+        crate::play::PlayOptions::new_game(game, seed, sim.players, seat, &bots, sim.variants)?;
+    opts.transcript.free = args.free;
+    Ok(opts)
 }
 
 fn serve(data: &Path, args: &ServeArgs, first: Option<crate::serve::NewTable>) -> Exit {
@@ -1081,9 +1102,17 @@ fn table_request(game: &Game, args: &TableArgs) -> Result<crate::serve::NewTable
     if args.players == Some(0) {
         return Err("--players takes a number of seats from 1".into());
     }
-    let (names, min, _) = crate::serve::live::seating(game, args.players.unwrap_or(0))?;
-    let players = args.players.unwrap_or(min);
+    let free = args.free || !crate::engine::free::has_rules(game);
+    let (_, min, max) = crate::serve::live::seating(game, 0, args.free)?;
+    // A free table seats as many as `--seats` names, when `--players` does not say.
+    let players = match args.players {
+        Some(n) => n,
+        None if free => args.seats.len().clamp(min, max),
+        None => min,
+    };
+    let (names, _, _) = crate::serve::live::seating(game, players, args.free)?;
     let mut seats = vec![crate::play::PERSON.to_string(); players];
+    let mut named = vec![false; players];
     for pair in &args.seats {
         let (seat, who) = pair
             .split_once('=')
@@ -1098,6 +1127,8 @@ fn table_request(game: &Game, args: &TableArgs) -> Result<crate::serve::NewTable
                     .filter(|n| (1..=players).contains(n))
                     .map(|n| n - 1)
             })
+            // A free table's seats have no roles: another name takes the next seat.
+            .or_else(|| free.then(|| named.iter().position(|n| !n)).flatten())
             .ok_or_else(|| {
                 format!(
                     "--seats: no seat `{seat}` (the seats: {}, or numbers 1 to {players})",
@@ -1105,6 +1136,7 @@ fn table_request(game: &Game, args: &TableArgs) -> Result<crate::serve::NewTable
                 )
             })?;
         seats[index] = who.trim().to_string();
+        named[index] = true;
     }
     Ok(crate::serve::NewTable {
         game: game.slug.clone(),
@@ -1112,6 +1144,7 @@ fn table_request(game: &Game, args: &TableArgs) -> Result<crate::serve::NewTable
         seats,
         seed: args.seed,
         variants: parse_variants(&args.variants)?,
+        free: args.free,
     })
 }
 

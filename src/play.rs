@@ -14,11 +14,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::free::with_table;
 use crate::engine::view::{self, Observer};
 use crate::engine::{Bot, Config, Engine, State, Turn};
 use crate::model::Game;
 use crate::simulate::{
-    EngineTask, game_rng, make_bot, seat_names, variants_in_effect, variants_line, with_engine,
+    EngineTask, game_rng, make_bot, seat_names, variants_in_effect, variants_line,
 };
 
 /// Who plays a seat in a transcript: a person, or a bot spec.
@@ -32,6 +33,10 @@ pub struct Transcript {
     pub game: String,
     pub seed: u64,
     pub players: usize,
+    /// Played at the free table (the game's components, no rules), though an engine
+    /// plays the game; a game without an engine is always played there.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub free: bool,
     #[serde(default)]
     pub variants: BTreeMap<String, String>,
     /// Who plays each seat: `person` or a bot spec.
@@ -137,6 +142,7 @@ impl PlayOptions {
                 game: game.slug.clone(),
                 seed,
                 players,
+                free: false,
                 variants,
                 seats,
                 moves: Vec::new(),
@@ -174,7 +180,8 @@ pub fn play(
             Session::start(&engine, self.opts)?.run(self.input, self.out)
         }
     }
-    with_engine(game, Task { opts, input, out })
+    let free = opts.transcript.free;
+    with_table(game, free, Task { opts, input, out })
 }
 
 /// `printplay replay GAME --moves FILE`: a saved game move by move, in words, as `observer`
@@ -233,8 +240,9 @@ pub fn replay_transcript(
             Ok(lines)
         }
     }
-    with_engine(
+    with_table(
         game,
+        transcript.free,
         Task {
             transcript,
             observer,

@@ -488,3 +488,45 @@ fn only_the_view_module_asks_a_state_for_words() {
     walk(&common::repo().join("src"), &mut found);
     assert!(found.is_empty(), "{found:#?}");
 }
+
+#[test]
+fn the_free_table_tells_no_seat_another_hand_a_pile_order_or_a_face_down_card() {
+    // Every shipped game at the free table, and the scaffold (mats, a board, a die).
+    let dir = tempfile::tempdir().unwrap();
+    printplay::scaffold::new_game_with_engine(dir.path(), "my-game", "lua").unwrap();
+    let mut games: Vec<Game> = [
+        "aether",
+        "capek-golems",
+        "imperial-settlers-aztecs",
+        "the-search",
+    ]
+    .iter()
+    .map(|slug| load_game(data(), slug).unwrap())
+    .collect();
+    games.push(load_game(dir.path(), "my-game").unwrap());
+    let mut hidden = 0;
+    for game in &games {
+        let seen = printplay::engine::free::with_table(
+            game,
+            true,
+            Check {
+                configs: configs(
+                    if game.info.players.max >= 3 {
+                        &[2, 3]
+                    } else {
+                        &[2]
+                    },
+                    &[&[], &[("turns", "free")]],
+                ),
+                games: 3,
+                max_steps: 150,
+            },
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", game.slug));
+        // (A random walk may close the table early: a few games each.)
+        assert!(seen.nodes > 100, "{}: {seen:?}", game.slug);
+        hidden += seen.hidden_pairs;
+    }
+    // Cards played face down or handed over: different cards, the same to the others.
+    assert!(hidden > 0);
+}

@@ -88,6 +88,7 @@ pub fn check_and_draw(
     // count, once the model is sound (a broken model is said where it is broken).
     if problems.is_empty() {
         problems.extend(engine::check(game));
+        problems.extend(crate::engine::free::check(game));
     }
     let placed = faces.as_ref().map_or(&[][..], |f| &f.placed[..]);
     let report = Report {

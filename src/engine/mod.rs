@@ -11,6 +11,7 @@ use std::hash::Hash;
 use rand_chacha::ChaCha8Rng;
 
 pub mod draws;
+pub mod free;
 pub mod lua;
 pub mod testing;
 pub mod view;

@@ -34,6 +34,10 @@ pub struct ComponentsFile {
     /// The designer's own icons (`[[icon]]`), drawn inline where text writes `[id]`.
     #[serde(default, rename = "icon")]
     pub icons: Vec<Icon>,
+    /// How the free table (`printplay table` without a rule engine) is set out (`[table]`):
+    /// which piles start shuffled, what each seat is dealt, its pieces, where boards lie.
+    #[serde(default)]
+    pub table: Option<super::table::TableSetup>,
 }
 
 /// A designer's own icon: `[id]` in any text draws its image at the text's size on the

@@ -8,6 +8,7 @@ pub mod paths;
 mod rules;
 pub mod sheet;
 mod source;
+mod table;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -21,6 +22,7 @@ pub use load::{
 };
 pub use rules::*;
 pub use source::Source;
+pub use table::*;
 
 use crate::diag::SourceFile;
 

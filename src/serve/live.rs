@@ -1,7 +1,8 @@
 //! One table's game behind a small object-safe interface, [`Live`], so that the server, the
 //! storage and the page never see an engine's types. A game with an engine is a [`Typed`]
-//! over its [`State`], built through the same [`with_engine`] dispatch as `simulate`; a table
-//! of another kind (the free table of a game without an engine) is one more `Live`.
+//! over its [`State`], built through the same `with_engine` dispatch as `simulate`; the free
+//! table (a game without an engine, or any game played without its rules) is one more
+//! engine ([`crate::engine::free`]), so it is a `Typed` too.
 //!
 //! Moves are indices into the list of legal moves (or chance outcomes) at that point, as in
 //! the transcript `printplay play --save` writes, and the random streams are `play`'s: setup
@@ -14,11 +15,12 @@ use std::any::Any;
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::engine::free::with_table;
 use crate::engine::view::{self, Observer};
 use crate::engine::{Bot, Config, Engine, Player, State, Turn};
 use crate::model::Game;
 use crate::play::{PERSON, Transcript};
-use crate::simulate::{EngineTask, check_choices, game_rng, make_bot, seat_names, with_engine};
+use crate::simulate::{EngineTask, check_choices, game_rng, make_bot, seat_names};
 
 /// Who is to act at a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,11 +118,17 @@ pub fn open(game: &Game, transcript: Transcript) -> Result<Box<dyn Live>, String
             Ok(Box::new(Typed::new(&engine, game, self.0)?))
         }
     }
-    with_engine(game, Open(transcript))
+    let free = transcript.free;
+    with_table(game, free, Open(transcript))
 }
 
-/// The seat names and seat count range of a game's engine, for forms and `--seats`.
-pub fn seating(game: &Game, players: usize) -> Result<(Vec<String>, usize, usize), String> {
+/// The seat names and seat count range of a game's engine (the free table's with `free`, or
+/// for a game without an engine), for forms and `--seats`.
+pub fn seating(
+    game: &Game,
+    players: usize,
+    free: bool,
+) -> Result<(Vec<String>, usize, usize), String> {
     struct Seating(usize);
     impl EngineTask for Seating {
         type Output = (Vec<String>, usize, usize);
@@ -134,7 +142,7 @@ pub fn seating(game: &Game, players: usize) -> Result<(Vec<String>, usize, usize
             ))
         }
     }
-    with_engine(game, Seating(players))
+    with_table(game, free, Seating(players))
 }
 
 /// A game with an engine.

@@ -59,6 +59,9 @@ pub struct NewTable {
     pub seed: Option<u64>,
     #[serde(default)]
     pub variants: BTreeMap<String, String>,
+    /// The free table (the game's components, no rules) though an engine plays the game.
+    #[serde(default)]
+    pub free: bool,
 }
 
 /// A table just made: its id and links.
@@ -283,7 +286,7 @@ impl App {
             .games
             .get(&req.game)
             .ok_or_else(|| bad(format!("no game `{}` here", req.game)))?;
-        let (names, min, _) = live::seating(game, req.players).map_err(bad)?;
+        let (names, min, _) = live::seating(game, req.players, req.free).map_err(bad)?;
         let players = if req.players == 0 { min } else { req.players };
         if req.seats.len() > players {
             return Err(bad(format!(
@@ -305,6 +308,7 @@ impl App {
             game: game.slug.clone(),
             seed,
             players,
+            free: req.free,
             variants: req.variants,
             seats,
             moves: Vec::new(),
@@ -518,21 +522,38 @@ fn catalog(games: &BTreeMap<String, Arc<Game>>, problems: &[String]) -> Value {
                 "name": game.info.name,
                 "summary": game.info.summary,
             });
-            let seating = live::seating(game, 0);
-            let variants = crate::simulate::variants(game);
+            // A game without an engine gets the free table: its variants are the table's.
+            let free = !crate::engine::free::has_rules(game);
+            let seating = live::seating(game, 0, free);
+            let variants = if free {
+                Ok(crate::engine::free::VARIANTS
+                    .iter()
+                    .map(|v| json!({"name": v.name, "values": v.values, "ambiguity": v.doc}))
+                    .collect::<Vec<_>>())
+            } else {
+                crate::simulate::variants(game).map(|vs| {
+                    vs.iter()
+                        .map(|v| json!({"name": v.name, "values": v.values, "ambiguity": v.ambiguity}))
+                        .collect()
+                })
+            };
             match (seating, variants) {
                 (Ok((_, min, max)), Ok(variants)) => {
                     let seats: BTreeMap<String, Vec<String>> = (min..=max)
-                        .filter_map(|n| live::seating(game, n).ok().map(|s| (n.to_string(), s.0)))
+                        .filter_map(|n| {
+                            live::seating(game, n, free).ok().map(|s| (n.to_string(), s.0))
+                        })
                         .collect();
                     entry["playable"] = json!(true);
+                    entry["free"] = json!(free);
                     entry["players"] = json!({"min": min, "max": max});
                     entry["seats"] = json!(seats);
-                    entry["variants"] = json!(variants
-                        .iter()
-                        .map(|v| json!({"name": v.name, "values": v.values, "ambiguity": v.ambiguity}))
-                        .collect::<Vec<_>>());
-                    entry["bots"] = json!(["heuristic", "random", "mcts:200"]);
+                    entry["variants"] = json!(variants);
+                    entry["bots"] = if free {
+                        json!(["random"])
+                    } else {
+                        json!(["heuristic", "random", "mcts:200"])
+                    };
                 }
                 (Err(e), _) | (_, Err(e)) => {
                     entry["playable"] = json!(false);

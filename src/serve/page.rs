@@ -18,6 +18,12 @@ pub fn asset(name: &str) -> Option<(&'static str, &'static str)> {
             include_str!("page/home.js"),
         ),
         "table.css" => ("text/css; charset=utf-8", include_str!("page/table.css")),
+        // The free table's view, drawn after table.js renders a view (`printplay:render`).
+        "free.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("page/free.js"),
+        ),
+        "free.css" => ("text/css; charset=utf-8", include_str!("page/free.css")),
         _ => return None,
     })
 }

@@ -9,7 +9,7 @@ use std::fmt::Write;
 use crate::engine::{Engine, State, Turn};
 use crate::model::Game;
 use crate::play::{PERSON, Transcript};
-use crate::simulate::{EngineTask, game_rng, make_bot, seat_names, with_engine};
+use crate::simulate::{EngineTask, game_rng, make_bot, seat_names};
 
 use super::store::StoredTable;
 
@@ -49,7 +49,13 @@ pub fn summarise(game: &Game, tables: &[StoredTable]) -> Result<Playtests, Strin
                 game: game.slug.clone(),
                 ..Playtests::default()
             };
-            for t in self.0.iter().filter(|t| t.transcript.game == game.slug) {
+            // Sessions at the free table of a game with an engine are another game: left out.
+            let free = !crate::engine::free::has_rules(game);
+            for t in self
+                .0
+                .iter()
+                .filter(|t| t.transcript.game == game.slug && (free || !t.transcript.free))
+            {
                 p.sessions += 1;
                 if let Err(e) = session(&engine, game, &t.transcript, &mut p) {
                     p.unreadable.push(format!("table {}: {e}", t.id));
@@ -58,7 +64,7 @@ pub fn summarise(game: &Game, tables: &[StoredTable]) -> Result<Playtests, Strin
             Ok(p)
         }
     }
-    with_engine(game, Task(tables))
+    crate::engine::free::with_table(game, false, Task(tables))
 }
 
 fn session<E: Engine>(
@@ -72,7 +78,8 @@ fn session<E: Engine>(
         variants: t.variants.clone(),
     };
     let mut state = engine.new_game(&config, &mut game_rng(t.seed, 0))?;
-    let mut heuristic = make_bot(engine, "heuristic")?;
+    // The free table has no heuristic bot: its people's moves are not compared.
+    let mut heuristic = make_bot(engine, "heuristic").ok();
     let mut decisions = 0;
     let mut agreed = 0;
     for (k, &index) in t.moves.iter().enumerate() {
@@ -86,6 +93,7 @@ fn session<E: Engine>(
             .ok_or_else(|| format!("move {} is not open", k + 1))?;
         if let Turn::Player(seat) = state.turn()
             && t.seats.get(seat).is_some_and(|s| s == PERSON)
+            && let Some(heuristic) = heuristic.as_mut()
         {
             let mut rng = game_rng(t.seed, k as u64 + 1);
             let view = state.determinize(seat, &mut rng);

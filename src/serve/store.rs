@@ -209,6 +209,7 @@ mod tests {
             game: "the-search".into(),
             seed: 1,
             players: 2,
+            free: false,
             variants: Default::default(),
             seats: vec!["person".into(), "heuristic".into()],
             moves,

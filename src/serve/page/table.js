@@ -133,6 +133,7 @@
     const ex = $('export');
     ex.hidden = !view.outcome;
     if (view.outcome) ex.setAttribute('href', api + '/transcript' + query);
+    document.dispatchEvent(new CustomEvent('printplay:render', { detail: view }));
   }
 
   async function request(method, path, body) {

@@ -1,0 +1,92 @@
+// Plays a printplay free table in Debian's Chromium, one browser context per seat, through the
+// free table's own view: a pile's zoom, a hand card dragged onto the table, a card's zoom, a
+// piece picked up and put down, a card handed over, the turn passed, the table closed.
+// Reads a JSON config file (argv[2]): {"exe", "seats": [{"name", "url"}], "shots": folder or
+// null} and prints, as JSON, each seat's log as the page shows it, its DOM at the end and every
+// response body and WebSocket frame it received.
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const cfg = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const browser = await chromium.launch({ executablePath: cfg.exe, args: ['--no-sandbox'] });
+const seats = [];
+for (const seat of cfg.seats) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const traffic = [];
+  page.on('response', async (r) => { try { traffic.push(await r.text()); } catch (_) { /* redirects */ } });
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => traffic.push(String(f.payload))));
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(seat.url);
+  await page.waitForSelector('#free');
+  seats.push({ name: seat.name, page, traffic, errors, context });
+}
+
+async function until(test) {
+  for (let i = 0; i < 400; i++) {
+    if (await test()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('timed out waiting for the page');
+}
+const logCount = (page) => page.locator('#log li').count();
+let clicks = 0;
+// Runs `act` on the page and waits for one more log entry.
+async function step(page, act) {
+  const k = await logCount(page);
+  await act();
+  clicks++;
+  await until(async () => (await logCount(page)) > k);
+  await page.waitForSelector('#free');
+}
+// Clicks the move whose words start with `start` in the grouped move list.
+const move = (page, start) => step(page, () => page.locator('#moves button.move').filter({ hasText: start }).first().click());
+// Opens a zoom with `open`, then clicks its move that starts with `start`.
+const viaZoom = (page, open, start) => step(page, async () => {
+  await open();
+  await page.locator('dialog.free-zoom[open] .free-zoom-moves button').filter({ hasText: start }).first().click();
+});
+
+const [a, b] = seats.map((s) => s.page);
+await viaZoom(a, () => a.locator('.free-piles .free-stack').first().click(), 'shuffle the ');
+await move(a, 'deal 1 card from ');
+await move(a, 'draw a card from ');
+// Drag a hand card onto the table: played face up.
+await step(a, () => a.locator('.free-hand .free-card').first().dragTo(a.locator('.free-table-area .free-drop')));
+await viaZoom(a, () => a.locator('.free-hand .free-card').first().click(), 'face down onto the table');
+await viaZoom(a, () => a.locator('.free-supply .free-chip').first().click(), 'pick up ');
+await step(a, () => a.locator('#moves button.move').filter({ hasText: 'put the ' }).filter({ hasText: 'in front of' }).first().click());
+await viaZoom(a, () => a.locator('.free-hand .free-card').first().click(), 'give ');
+await move(a, 'end the turn');
+await until(async () => (await b.locator('#moves button.move').count()) > 0);
+await move(b, 'draw a card from ');
+await viaZoom(b, () => b.locator('.free-hand .free-card').last().click(), 'play ');
+await move(b, 'close the table');
+for (const s of seats) await until(async () => (await s.page.locator('#status').textContent()).startsWith('The table was closed'));
+
+if (cfg.shots) {
+  const p = seats[0].page;
+  for (const [w, h] of [[1280, 900], [390, 844]]) {
+    for (const scheme of ['light', 'dark']) {
+      await p.setViewportSize({ width: w, height: h });
+      await p.emulateMedia({ colorScheme: scheme });
+      await p.screenshot({ path: path.join(cfg.shots, `free-${w}-${scheme}.png`), fullPage: true });
+    }
+  }
+}
+
+const out = [];
+for (const s of seats) {
+  out.push({
+    name: s.name,
+    log: await s.page.locator('#log li .what').allTextContents(),
+    dom: await s.page.content(),
+    traffic: s.traffic,
+    errors: s.errors,
+  });
+}
+await browser.close();
+process.stdout.write(JSON.stringify({ clicks, seats: out }));
