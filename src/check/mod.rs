@@ -17,7 +17,7 @@ use crate::model::Game;
 
 pub use art::art_paths;
 pub use engine::problem as engine_problem;
-pub use faces::{GREY_APART, backs_alike_in_grey, face_report};
+pub use faces::{GREY_APART, backs_alike_in_grey, face_report, safe_zone, safe_zone_warnings};
 pub use invariants::evaluate as evaluate_invariants;
 pub use outputs::{
     boards, layouts, missing_templates, print_settings, unreadable_faces, untyped_param_problem,
@@ -27,7 +27,8 @@ pub use outputs::{
 #[derive(Debug, Clone, Default)]
 pub struct Report {
     pub problems: Vec<Problem>,
-    /// Things that print but print badly (art below 200 dpi); they do not stop a build.
+    /// Things that print but print badly (art below 200 dpi, text closer to the cut than the
+    /// safe zone); they do not stop a build.
     pub warnings: Vec<Problem>,
 }
 
@@ -90,9 +91,10 @@ pub fn check_and_draw(
         problems.extend(engine::check(game));
     }
     let placed = faces.as_ref().map_or(&[][..], |f| &f.placed[..]);
-    let report = Report {
-        warnings: art::warnings(game, placed),
-        problems,
-    };
+    let mut warnings = art::warnings(game, placed);
+    if let Some(f) = &faces {
+        warnings.extend(faces::safe_zone_warnings(game, f));
+    }
+    let report = Report { warnings, problems };
     (report, faces)
 }

@@ -73,6 +73,12 @@ pub const PRINTER_MARGIN: f64 = PAPER_MARGIN;
 /// Smallest bleed the grid reduces to so that more cards fit a sheet: a cut 1 mm off still
 /// lands on the card's own art.
 pub const MIN_BLEED: f64 = 1.5;
+/// How far inside the trim a card's text stays unless the game sets its own `safe_zone_mm`:
+/// a cut that lands that far inside still leaves the text whole.
+pub const DEFAULT_SAFE_ZONE: f64 = 3.0;
+/// Text this little (mm) inside a safe zone's edge still counts as inside it: what a text's
+/// box and the drawing's rounding disagree by.
+pub const SAFE_ZONE_SLACK: f64 = 0.05;
 /// Gap between the bleed edge and the start of a crop mark.
 pub const MARK_GAP: f64 = 0.5;
 /// Longest crop mark.
