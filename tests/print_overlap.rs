@@ -13,6 +13,8 @@ use printplay::render::layout::{PAPER_MARGIN, Rect};
 use printplay::render::sheets::CardPage;
 use printplay::render::{self, BuildOptions, Duplex, Marks, Paper};
 
+mod common;
+
 const PT: f64 = 72.0 / 25.4;
 
 fn have_pdftotext() -> bool {
@@ -163,22 +165,8 @@ fn margin_faults(what: &str, pdf: &[u8]) -> Vec<String> {
     let blank = (PAPER_MARGIN - 1.0) as usize;
     let mut faults = Vec::new();
     for (n, file) in files.iter().enumerate() {
-        let bytes = std::fs::read(file).unwrap();
-        // A binary PGM: "P5", width, height, maximum, then one byte a pixel.
-        let mut fields = Vec::new();
-        let mut at = 0;
-        while fields.len() < 4 {
-            while bytes[at].is_ascii_whitespace() {
-                at += 1;
-            }
-            let start = at;
-            while !bytes[at].is_ascii_whitespace() {
-                at += 1;
-            }
-            fields.push(String::from_utf8_lossy(&bytes[start..at]).into_owned());
-        }
-        let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
-        let pixels = &bytes[at + 1..];
+        let (magic, w, h, pixels) = common::read_pnm(&std::fs::read(file).unwrap());
+        assert_eq!(magic, "P5", "{what}: a greyscale page");
         assert_eq!(pixels.len(), w * h, "{what}: a PGM of {w} x {h}");
         let inked: Vec<(usize, usize)> = (0..h)
             .flat_map(|y| (0..w).map(move |x| (x, y)))

@@ -232,13 +232,10 @@ pub fn safe_zone_warnings(game: &Game, faces: &Faces) -> Vec<Problem> {
     }
     let mut list: Vec<Face> = Vec::new();
     for d in &faces.decks {
-        let Some(deck) = game.deck(&d.id) else {
+        let Some((deck, cards)) = super::drawn_deck(game, d) else {
             continue;
         };
-        for c in &d.cards {
-            let Some(card) = deck.cards.iter().find(|x| x.id.get_ref() == &c.id) else {
-                continue;
-            };
+        for (c, card) in cards {
             list.push(Face {
                 svg: &c.svg,
                 size: d.size,

@@ -23,6 +23,27 @@ pub use outputs::{
     boards, layouts, missing_templates, print_settings, unreadable_faces, untyped_param_problem,
 };
 
+/// A printed deck's drawn faces with the deck of the data they were drawn from, and each
+/// drawn card with its card of the data; `None` for a deck the data does not hold.
+pub fn drawn_deck<'a>(
+    game: &'a Game,
+    drawn: &'a crate::render::faces::DeckFaces,
+) -> Option<(
+    &'a crate::model::Deck,
+    Vec<(&'a crate::render::faces::CardFace, &'a crate::model::Card)>,
+)> {
+    let deck = game.deck(&drawn.id)?;
+    let cards = drawn
+        .cards
+        .iter()
+        .filter_map(|c| {
+            let card = deck.cards.iter().find(|x| x.id.get_ref() == &c.id)?;
+            Some((c, card))
+        })
+        .collect();
+    Some((deck, cards))
+}
+
 /// What `check` found in one game: the problems that stop a build, and warnings.
 #[derive(Debug, Clone, Default)]
 pub struct Report {

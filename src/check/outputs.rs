@@ -284,13 +284,10 @@ struct Drawn<'a> {
 pub fn unreadable_faces(game: &Game, faces: &Faces) -> Vec<Problem> {
     let mut drawn: Vec<Drawn> = Vec::new();
     for d in &faces.decks {
-        let Some(deck) = game.deck(&d.id) else {
+        let Some((deck, cards)) = super::drawn_deck(game, d) else {
             continue;
         };
-        for c in &d.cards {
-            let Some(card) = deck.cards.iter().find(|x| x.id.get_ref() == &c.id) else {
-                continue;
-            };
+        for (c, card) in cards {
             let bad = texts_not_xml(
                 std::iter::once(&card.name)
                     .chain(card.names.values())
