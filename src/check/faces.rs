@@ -65,11 +65,10 @@ pub fn face_report(game: &Game, options: &BuildOptions) -> (Vec<Problem>, Option
                             .unwrap_or(at_template),
                     )
                 }
-                (faces::Cause::Data, Some(span)) => Some(Problem::data(e.message).at(
-                    e.file.as_ref().unwrap_or(&game.components_file),
-                    span,
-                    "here",
-                )),
+                (faces::Cause::Data, Some(span)) => {
+                    let file = e.file.as_ref().unwrap_or(&game.components_file);
+                    Some(data_problem(game, file, span, e.message))
+                }
                 (faces::Cause::Data, None) => {
                     Some(Problem::data(e.message).in_file(&game.components_file))
                 }
@@ -84,6 +83,40 @@ pub fn face_report(game: &Game, options: &BuildOptions) -> (Vec<Problem>, Option
             }
             (problems, None)
         }
+    }
+}
+
+/// A problem of the data a face was drawn from, at the card, deck or piece (`span` of
+/// `file`); a text's unknown `[id]` or a style no font provides, at the `[id]`, `**` or `*`
+/// written in that record when it is found there.
+fn data_problem(
+    game: &Game,
+    file: &crate::diag::SourceFile,
+    span: std::ops::Range<usize>,
+    message: String,
+) -> Problem {
+    let icon = message
+        .split_once(" shows `[")
+        .and_then(|(_, rest)| rest.split_once("]`"))
+        .map(|(name, _)| name.to_string());
+    let needle = match &icon {
+        Some(name) => Some(format!("[{name}]")),
+        None => ["***", "**", "*"]
+            .into_iter()
+            .find(|m| message.contains(&format!("(`{m}...{m}`)")))
+            .map(str::to_string),
+    };
+    let (span, label) = match needle
+        .as_deref()
+        .and_then(|n| crate::diag::place::in_record(file, &span, n))
+    {
+        Some(at) => (at, "written here"),
+        None => (span, "here"),
+    };
+    let problem = Problem::data(message).at(file, span, label);
+    match icon {
+        Some(_) => problem.help(super::designer::unknown_icon_help(game)),
+        None => problem,
     }
 }
 

@@ -99,7 +99,19 @@ pub fn check_and_draw(
             }
         },
     );
-    problems.extend(face_problems);
+    // A card text's unknown `[id]` is said once, where the data writes it, though the
+    // data checks and the face that shows it both find it.
+    let unknown = |p: &Problem| {
+        p.message
+            .find(" shows `[")
+            .map(|at| (p.message[at..].to_string(), p.location()))
+    };
+    let said: Vec<_> = problems.iter().filter_map(unknown).collect();
+    problems.extend(
+        face_problems
+            .into_iter()
+            .filter(|p| unknown(p).is_none_or(|u| !said.contains(&u))),
+    );
     let typed = designer::params_well_typed(game);
     if let Some(module) = game.info.engine.as_deref().and_then(games::module)
         && typed
