@@ -683,19 +683,19 @@ pub fn bottom_row(paper: (f64, f64), ruler: Option<(f64, u32)>, note: Option<&st
     out
 }
 
-/// The ways to split a sentence in two at a space: after a comma, colon or full stop first,
-/// then at any space, halves of the most even length first.
+/// The ways to split a sentence in two where it pauses (after a comma, colon, semicolon or
+/// full stop), halves of the most even length first: a sentence is never broken elsewhere.
 fn halves(text: &str) -> Vec<(String, String)> {
     let words: Vec<&str> = text.split(' ').collect();
-    let mut out: Vec<(bool, usize, String, String)> = (1..words.len())
+    let mut out: Vec<(usize, String, String)> = (1..words.len())
+        .filter(|&i| words[i - 1].ends_with([',', ':', '.', ';']))
         .map(|i| {
             let (a, b) = (words[..i].join(" "), words[i..].join(" "));
-            let punctuated = a.ends_with([',', ':', '.', ';']);
-            (!punctuated, a.len().abs_diff(b.len()), a, b)
+            (a.len().abs_diff(b.len()), a, b)
         })
         .collect();
     out.sort();
-    out.into_iter().map(|(_, _, a, b)| (a, b)).collect()
+    out.into_iter().map(|(_, a, b)| (a, b)).collect()
 }
 
 /// `text` at furniture size if it fits `width`, else shrunk to [`MIN_TEXT_PT`] at the least,
@@ -1124,5 +1124,24 @@ mod tests {
             svg.contains('…'),
             "ids too long for the column are shortened"
         );
+    }
+
+    #[test]
+    fn the_actual_size_sentence_is_split_only_where_it_pauses() {
+        for sentence in [
+            actual_size(RULER_LEN),
+            "Tulosta 100 %:n koossa (ei ”sovita sivulle”): viivaimen on oltava 50 mm.".to_string(),
+        ] {
+            let splits = halves(&sentence);
+            assert!(!splits.is_empty(), "{sentence}");
+            for (a, b) in splits {
+                assert!(a.ends_with([',', ':']), "{a} | {b}");
+                assert_eq!(format!("{a} {b}"), sentence);
+            }
+        }
+        // A narrow stretch left of the ruler: the sentence goes whole to the right.
+        let paper = Paper::A4.mm();
+        let svg = bottom_row(paper, Some((20.0, 50)), None);
+        assert!(svg.contains(&xml_escape(&actual_size(50))), "{svg}");
     }
 }
