@@ -123,6 +123,14 @@ const KINDS: &[(&str, &[Edit])] = &[
         )],
     ),
     (
+        "an out-of-range safe_zone_mm",
+        &[edit(
+            "game.toml",
+            "designer = \"Your name\"",
+            "designer = \"Your name\"\nsafe_zone_mm = -1",
+        )],
+    ),
+    (
         "a template name that does not exist",
         &[edit(
             "components.toml",

@@ -841,24 +841,9 @@ fn a_missing_template_and_overflowing_text_are_check_errors() {
 
 /// Reads a binary PPM (P6) as (width, height, pixels).
 fn read_ppm(bytes: &[u8]) -> (usize, usize, Vec<u8>) {
-    let mut fields = Vec::new();
-    let mut i = 0;
-    while fields.len() < 4 {
-        while bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        let start = i;
-        while !bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        fields.push(String::from_utf8_lossy(&bytes[start..i]).into_owned());
-    }
-    assert_eq!(fields[0], "P6");
-    (
-        fields[1].parse().unwrap(),
-        fields[2].parse().unwrap(),
-        bytes[i + 1..].to_vec(),
-    )
+    let (magic, w, h, pixels) = common::read_pnm(bytes);
+    assert_eq!(magic, "P6");
+    (w, h, pixels)
 }
 
 #[test]

@@ -2,14 +2,18 @@
 //! words overlap, and no word lies over a card it does not belong to (the sheet furniture
 //! stays off every card's bleed; a card's own words stay off every other card's trim).
 //! Every game on A4 and Letter, every duplex mode, with and without `--pack`, the boards
-//! (tiled and on one large page), the token sheets and the calibration sheet.
+//! (tiled and on one large page), the token sheets and the calibration sheet. And nothing
+//! of any page is printed in the 5 mm margin home printers leave blank (the pages drawn as
+//! pixels, one a millimetre).
 
 use std::path::Path;
 
 use printplay::model::load_game;
-use printplay::render::layout::Rect;
+use printplay::render::layout::{PAPER_MARGIN, Rect};
 use printplay::render::sheets::CardPage;
 use printplay::render::{self, BuildOptions, Duplex, Marks, Paper};
+
+mod common;
 
 const PT: f64 = 72.0 / 25.4;
 
@@ -37,8 +41,13 @@ fn attr(tag: &str, name: &str) -> f64 {
     tag[at..at + tag[at..].find('"').unwrap()].parse().unwrap()
 }
 
+/// A page's words, as poppler places them.
+struct Page {
+    words: Vec<Word>,
+}
+
 /// The words of every page, as poppler places them.
-fn page_words(pdf: &[u8]) -> Vec<Vec<Word>> {
+fn page_words(pdf: &[u8]) -> Vec<Page> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("x.pdf");
     std::fs::write(&path, pdf).unwrap();
@@ -53,7 +62,8 @@ fn page_words(pdf: &[u8]) -> Vec<Vec<Word>> {
     html.split("<page ")
         .skip(1)
         .map(|page| {
-            page.split("<word ")
+            let words = page
+                .split("<word ")
                 .skip(1)
                 .map(|w| {
                     let tag = format!(" {}", &w[..w.find('>').unwrap()]);
@@ -71,7 +81,8 @@ fn page_words(pdf: &[u8]) -> Vec<Vec<Word>> {
                         },
                     }
                 })
-                .collect()
+                .collect();
+            Page { words }
         })
         .collect()
 }
@@ -88,7 +99,8 @@ fn overlap(a: Rect, b: Rect) -> f64 {
 const SLACK: f64 = 0.35;
 
 /// The overlaps of one page: word pairs, and words over cards they do not belong to.
-fn page_faults(what: &str, words: &[Word], cards: Option<&CardPage>) -> Vec<String> {
+fn page_faults(what: &str, page: &Page, cards: Option<&CardPage>) -> Vec<String> {
+    let words = &page.words;
     let mut faults = Vec::new();
     for (i, a) in words.iter().enumerate() {
         for b in &words[i + 1..] {
@@ -127,7 +139,53 @@ fn page_faults(what: &str, words: &[Word], cards: Option<&CardPage>) -> Vec<Stri
     faults
 }
 
+/// Ink darker than this (0 black, 255 white) counts as printed.
+const INK: u8 = 250;
+
+/// The pages that print anything in the [`PAPER_MARGIN`]: each page drawn at one pixel a
+/// millimetre, greyscale; the outer 4 mm must be blank (the fifth holds the antialiased
+/// edge of marks that end at the margin).
+fn margin_faults(what: &str, pdf: &[u8]) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    let status = std::process::Command::new("pdftoppm")
+        .args(["-r", "25.4", "-gray"])
+        .arg(&path)
+        .arg(dir.path().join("p"))
+        .status()
+        .unwrap();
+    assert!(status.success(), "pdftoppm failed");
+    let mut files: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgm"))
+        .collect();
+    files.sort();
+    let blank = (PAPER_MARGIN - 1.0) as usize;
+    let mut faults = Vec::new();
+    for (n, file) in files.iter().enumerate() {
+        let (magic, w, h, pixels) = common::read_pnm(&std::fs::read(file).unwrap());
+        assert_eq!(magic, "P5", "{what}: a greyscale page");
+        assert_eq!(pixels.len(), w * h, "{what}: a PGM of {w} x {h}");
+        let inked: Vec<(usize, usize)> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .filter(|&(x, y)| x < blank || y < blank || x >= w - blank || y >= h - blank)
+            .filter(|&(x, y)| pixels[y * w + x] < INK)
+            .collect();
+        if let Some(&(x, y)) = inked.first() {
+            faults.push(format!(
+                "{what} page {}: {} mm² printed in the {PAPER_MARGIN} mm margin, the first at ({x}, {y}) mm",
+                n + 1,
+                inked.len()
+            ));
+        }
+    }
+    faults
+}
+
 fn check_pdf(what: &str, pdf: &[u8], plan: Option<&[CardPage]>) -> Vec<String> {
+    let mut faults = margin_faults(what, pdf);
     let pages = page_words(pdf);
     if let Some(plan) = plan {
         assert_eq!(
@@ -136,17 +194,10 @@ fn check_pdf(what: &str, pdf: &[u8], plan: Option<&[CardPage]>) -> Vec<String> {
             "{what}: one page per planned sheet"
         );
     }
-    pages
-        .iter()
-        .enumerate()
-        .flat_map(|(i, words)| {
-            page_faults(
-                &format!("{what} page {}", i + 1),
-                words,
-                plan.map(|p| &p[i]),
-            )
-        })
-        .collect()
+    faults.extend(pages.iter().enumerate().flat_map(|(i, page)| {
+        page_faults(&format!("{what} page {}", i + 1), page, plan.map(|p| &p[i]))
+    }));
+    faults
 }
 
 #[test]

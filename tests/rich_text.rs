@@ -180,9 +180,13 @@ fn an_unknown_icon_is_a_check_error_at_its_cell() {
     let col = row.find("[gearr]").unwrap() + 1;
     let at = format!("cards.csv:{line}:{col}");
     assert!(check.stderr.contains(&at), "not at {at}: {}", check.stderr);
-    assert!(
-        check.stderr.contains("no symbol or icon is called `gearr`"),
-        "{}",
+    assert_eq!(
+        check
+            .stderr
+            .matches("no symbol or icon is called `gearr`")
+            .count(),
+        1,
+        "said once, though the face shows it too: {}",
         check.stderr
     );
     assert!(
@@ -193,8 +197,58 @@ fn an_unknown_icon_is_a_check_error_at_its_cell() {
     assert!(!check.stderr.contains("`this`"), "{}", check.stderr);
 }
 
+/// An unknown `[id]` in any text a template sets (a deck's back title, a piece's label, a
+/// piece back's label) is an error at the `[id]` as `components.toml` writes it, from
+/// `check` and `build` alike.
+#[test]
+fn an_unknown_icon_in_any_text_a_template_sets_is_an_error_where_it_is_written() {
+    let f = scaffold();
+    f.edit(
+        SLUG,
+        "components.toml",
+        "title = \"demo\"",
+        "title = \"demo [nope]\"",
+    );
+    f.edit(
+        SLUG,
+        "components.toml",
+        "size_mm = 20\n",
+        "size_mm = 20\nlabel = \"M [fog]\"\n",
+    );
+    f.edit(SLUG, "components.toml", "\"Spent\"", "\"Spent [gone]\"");
+    let toml = std::fs::read_to_string(f.file(SLUG, "components.toml")).unwrap();
+    let at = |written: &str| {
+        let (n, row) = toml
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains(written))
+            .unwrap();
+        format!(
+            "components.toml:{}:{}",
+            n + 1,
+            row.find(written).unwrap() + 1
+        )
+    };
+    let out = f.data().join("out");
+    let check = f.run(&["check", SLUG]);
+    let build = f.run(&["build", SLUG, "--out", out.to_str().unwrap()]);
+    for run in [&check, &build] {
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        for name in ["nope", "fog", "gone"] {
+            let place = at(&format!("[{name}]"));
+            let said = format!("{place}: ");
+            assert!(
+                run.stderr.lines().any(|l| l.contains(&said)
+                    && l.contains(&format!("no symbol or icon is called `{name}`"))),
+                "`[{name}]` not at {place}: {}",
+                run.stderr
+            );
+        }
+    }
+}
+
 /// Bold in text set in the bundled serif italic, which has no bold: an error naming the card
-/// and the field, at the card's line and column.
+/// and the field, at the `**` in its cell.
 #[test]
 fn a_style_no_font_has_is_a_check_error_naming_card_and_field() {
     let f = scaffold();
@@ -212,7 +266,10 @@ fn a_style_no_font_has_is_a_check_error_naming_card_and_field() {
     );
     let check = f.run(&["check", SLUG]);
     assert_eq!(check.code, 1, "{}", check.stderr);
-    let at = format!("cards.csv:{line}:1");
+    // At the `**` in the cell.
+    let text = std::fs::read_to_string(f.file(SLUG, "cards.csv")).unwrap();
+    let col = text.lines().nth(line - 1).unwrap().find("**top").unwrap() + 1;
+    let at = format!("cards.csv:{line}:{col}");
     assert!(check.stderr.contains(&at), "not at {at}: {}", check.stderr);
     for part in ["card `star-low`", "card text", "bold", "DejaVu Serif"] {
         assert!(check.stderr.contains(part), "no {part}: {}", check.stderr);

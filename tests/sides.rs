@@ -12,6 +12,8 @@ use printplay::model::{Game, load_game};
 use printplay::render::layout::{PRINTER_MARGIN, Rect};
 use printplay::render::{self, BuildOptions, Duplex, Paper};
 
+mod common;
+
 const SLUG: &str = "demo";
 const PT: f64 = 72.0 / 25.4;
 
@@ -186,25 +188,9 @@ fn page_pixels(pdf: &[u8], page: usize) -> (usize, usize, Vec<u8>) {
         .output()
         .expect("pdftoppm runs");
     assert!(out.status.success());
-    let bytes = out.stdout;
-    let mut fields = Vec::new();
-    let mut i = 0;
-    while fields.len() < 4 {
-        while bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        let start = i;
-        while !bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        fields.push(String::from_utf8_lossy(&bytes[start..i]).into_owned());
-    }
-    assert_eq!(fields[0], "P6");
-    (
-        fields[1].parse().unwrap(),
-        fields[2].parse().unwrap(),
-        bytes[i + 1..].to_vec(),
-    )
+    let (magic, w, h, pixels) = common::read_pnm(&out.stdout);
+    assert_eq!(magic, "P6");
+    (w, h, pixels)
 }
 
 /// Luminance (0 to 1) of the pixel at (x, y) millimetres.

@@ -207,21 +207,20 @@ fn own_icons(game: &Game) -> Vec<Problem> {
 
 fn unknown_icon(game: &Game, card: &Card, name: &str) -> Problem {
     let file = game.card_file(card);
-    let written = format!("[{name}]");
-    let from = card.id.span().start;
-    let span = file.text[from..]
-        .find(&written)
-        .map_or(card.id.span(), |at| from + at..from + at + written.len());
+    let span = crate::diag::place::in_record(file, &card.id.span(), &format!("[{name}]"))
+        .unwrap_or_else(|| card.id.span());
     at_card(
         game,
         card,
         span,
-        format!(
-            "card `{}` shows `[{name}]`, but no symbol or icon is called `{name}`",
-            card.id.get_ref()
-        ),
+        crate::render::template::unknown_icon(&format!("card `{}`", card.id.get_ref()), name),
     )
-    .help(format!(
+    .help(unknown_icon_help(game))
+}
+
+/// What `[id]` draws, and the ids the game has.
+pub(super) fn unknown_icon_help(game: &Game) -> String {
+    format!(
         "[id] draws a symbol or an [[icon]] of components.toml (write \\[ for a bracket); {}",
         known(
             game.components
@@ -235,5 +234,5 @@ fn unknown_icon(game: &Game, card: &Card, name: &str) -> Problem {
                         .map(|i| i.id.get_ref().as_str())
                 )
         )
-    ))
+    )
 }

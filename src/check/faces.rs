@@ -1,7 +1,8 @@
 //! What the build would make of a game's faces, checked before anything is written: every face
 //! drawn as the build draws it (a template that does not exist, a template that fails, art,
 //! faces and boards that do not read as SVG, decks that do not fit the build's sheets) and
-//! decks whose backs a black-and-white print could not tell apart.
+//! decks whose backs a black-and-white print could not tell apart, and (warnings) cards whose
+//! text comes closer to the cut than the game's safe zone.
 
 use rayon::prelude::*;
 
@@ -9,8 +10,9 @@ use crate::diag::Problem;
 use crate::model::Game;
 use crate::render::faces::{self, Faces};
 use crate::render::fonts;
+use crate::render::layout::{DEFAULT_SAFE_ZONE, Rect, SAFE_ZONE_SLACK};
 use crate::render::template::{self, Templates};
-use crate::render::{BuildOptions, png, sheets};
+use crate::render::{BuildOptions, pdf, png, sheets};
 
 /// Draws every face as the build would, with the build's options, and does with them what
 /// the build does: the problems that stop printing (a template that does not exist, at the
@@ -63,11 +65,10 @@ pub fn face_report(game: &Game, options: &BuildOptions) -> (Vec<Problem>, Option
                             .unwrap_or(at_template),
                     )
                 }
-                (faces::Cause::Data, Some(span)) => Some(Problem::data(e.message).at(
-                    e.file.as_ref().unwrap_or(&game.components_file),
-                    span,
-                    "here",
-                )),
+                (faces::Cause::Data, Some(span)) => {
+                    let file = e.file.as_ref().unwrap_or(&game.components_file);
+                    Some(data_problem(game, file, span, e.message))
+                }
                 (faces::Cause::Data, None) => {
                     Some(Problem::data(e.message).in_file(&game.components_file))
                 }
@@ -82,6 +83,40 @@ pub fn face_report(game: &Game, options: &BuildOptions) -> (Vec<Problem>, Option
             }
             (problems, None)
         }
+    }
+}
+
+/// A problem of the data a face was drawn from, at the card, deck or piece (`span` of
+/// `file`); a text's unknown `[id]` or a style no font provides, at the `[id]`, `**` or `*`
+/// written in that record when it is found there.
+fn data_problem(
+    game: &Game,
+    file: &crate::diag::SourceFile,
+    span: std::ops::Range<usize>,
+    message: String,
+) -> Problem {
+    let icon = message
+        .split_once(" shows `[")
+        .and_then(|(_, rest)| rest.split_once("]`"))
+        .map(|(name, _)| name.to_string());
+    let needle = match &icon {
+        Some(name) => Some(format!("[{name}]")),
+        None => ["***", "**", "*"]
+            .into_iter()
+            .find(|m| message.contains(&format!("(`{m}...{m}`)")))
+            .map(str::to_string),
+    };
+    let (span, label) = match needle
+        .as_deref()
+        .and_then(|n| crate::diag::place::in_record(file, &span, n))
+    {
+        Some(at) => (at, "written here"),
+        None => (span, "here"),
+    };
+    let problem = Problem::data(message).at(file, span, label);
+    match icon {
+        Some(_) => problem.help(super::designer::unknown_icon_help(game)),
+        None => problem,
     }
 }
 
@@ -207,4 +242,92 @@ pub fn backs_alike_in_grey(game: &Game, faces: &Faces) -> Vec<Problem> {
         }
     }
     out
+}
+
+/// How far inside the trim a card's text must stay: the game's `safe_zone_mm`, else
+/// [`DEFAULT_SAFE_ZONE`].
+pub fn safe_zone(game: &Game) -> f64 {
+    game.info.safe_zone_mm.unwrap_or(DEFAULT_SAFE_ZONE)
+}
+
+/// Warnings for the printed cards (fronts, a card's own back, a deck's back) whose text
+/// comes closer to the trim than the game's [`safe_zone`], as the home sheets print them:
+/// each names the card (its file and row) and how far inside the cut its text comes. The
+/// print-shop manifest measures the same way, against the printer's safe zone.
+pub fn safe_zone_warnings(game: &Game, faces: &Faces) -> Vec<Problem> {
+    /// One face to measure, and where its warning goes.
+    struct Face<'a> {
+        svg: &'a str,
+        size: (f64, f64),
+        what: String,
+        card: Option<&'a crate::model::Card>,
+        deck: &'a crate::model::Deck,
+    }
+    let mut list: Vec<Face> = Vec::new();
+    for d in &faces.decks {
+        let Some((deck, cards)) = super::drawn_deck(game, d) else {
+            continue;
+        };
+        for (c, card) in cards {
+            list.push(Face {
+                svg: &c.svg,
+                size: d.size,
+                what: format!("card `{}` of deck `{}`", c.id, d.id),
+                card: Some(card),
+                deck,
+            });
+            if let Some(own) = &c.back {
+                list.push(Face {
+                    svg: &own.svg,
+                    size: d.size,
+                    what: format!("the back of card `{}` of deck `{}`", c.id, d.id),
+                    card: Some(card),
+                    deck,
+                });
+            }
+        }
+        list.push(Face {
+            svg: &d.back,
+            size: d.size,
+            what: format!("the back of deck `{}`", d.id),
+            card: None,
+            deck,
+        });
+    }
+    let safe = safe_zone(game);
+    let insets: Vec<Option<f64>> = list
+        .par_iter()
+        .map(|f| {
+            let trim = Rect {
+                x: 0.0,
+                y: 0.0,
+                w: f.size.0,
+                h: f.size.1,
+            };
+            let page = sheets::single_face(f.svg, f.size);
+            // A face that does not read is reported by the face checks.
+            pdf::text_inset(&page, f.size, trim, &faces.fonts)
+                .ok()
+                .flatten()
+        })
+        .collect();
+    list.iter()
+        .zip(insets)
+        .filter_map(|(f, inset)| {
+            let inset = inset.filter(|i| *i < safe - SAFE_ZONE_SLACK)?;
+            let message = format!(
+                "{}: text comes {inset:.1} mm from the cut, closer than the game's {safe:.1} mm \
+                 safe zone: a cut that lands inside the trim may clip it",
+                f.what
+            );
+            let problem = Problem::warning(message).help(
+                "move the text inward (its template's box, or shorter text), or set the game's \
+                 own `safe_zone_mm` in game.toml's [game] if its cards accept less",
+            );
+            Some(match f.card {
+                Some(card) => problem.at(game.card_file(card), card.id.span(), "this card"),
+                None => problem.at(&game.components_file, f.deck.id.span(), "this deck"),
+            })
+        })
+        .collect()
 }

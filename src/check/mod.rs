@@ -17,17 +17,39 @@ use crate::model::Game;
 
 pub use art::art_paths;
 pub use engine::problem as engine_problem;
-pub use faces::{GREY_APART, backs_alike_in_grey, face_report};
+pub use faces::{GREY_APART, backs_alike_in_grey, face_report, safe_zone, safe_zone_warnings};
 pub use invariants::evaluate as evaluate_invariants;
 pub use outputs::{
     boards, layouts, missing_templates, print_settings, unreadable_faces, untyped_param_problem,
 };
 
+/// A printed deck's drawn faces with the deck of the data they were drawn from, and each
+/// drawn card with its card of the data; `None` for a deck the data does not hold.
+pub fn drawn_deck<'a>(
+    game: &'a Game,
+    drawn: &'a crate::render::faces::DeckFaces,
+) -> Option<(
+    &'a crate::model::Deck,
+    Vec<(&'a crate::render::faces::CardFace, &'a crate::model::Card)>,
+)> {
+    let deck = game.deck(&drawn.id)?;
+    let cards = drawn
+        .cards
+        .iter()
+        .filter_map(|c| {
+            let card = deck.cards.iter().find(|x| x.id.get_ref() == &c.id)?;
+            Some((c, card))
+        })
+        .collect();
+    Some((deck, cards))
+}
+
 /// What `check` found in one game: the problems that stop a build, and warnings.
 #[derive(Debug, Clone, Default)]
 pub struct Report {
     pub problems: Vec<Problem>,
-    /// Things that print but print badly (art below 200 dpi); they do not stop a build.
+    /// Things that print but print badly (art below 200 dpi, text closer to the cut than the
+    /// safe zone); they do not stop a build.
     pub warnings: Vec<Problem>,
 }
 
@@ -77,7 +99,19 @@ pub fn check_and_draw(
             }
         },
     );
-    problems.extend(face_problems);
+    // A card text's unknown `[id]` is said once, where the data writes it, though the
+    // data checks and the face that shows it both find it.
+    let unknown = |p: &Problem| {
+        p.message
+            .find(" shows `[")
+            .map(|at| (p.message[at..].to_string(), p.location()))
+    };
+    let said: Vec<_> = problems.iter().filter_map(unknown).collect();
+    problems.extend(
+        face_problems
+            .into_iter()
+            .filter(|p| unknown(p).is_none_or(|u| !said.contains(&u))),
+    );
     let typed = designer::params_well_typed(game);
     if let Some(module) = game.info.engine.as_deref().and_then(games::module)
         && typed
@@ -91,9 +125,10 @@ pub fn check_and_draw(
         problems.extend(crate::engine::free::check(game));
     }
     let placed = faces.as_ref().map_or(&[][..], |f| &f.placed[..]);
-    let report = Report {
-        warnings: art::warnings(game, placed),
-        problems,
-    };
+    let mut warnings = art::warnings(game, placed);
+    if let Some(f) = &faces {
+        warnings.extend(faces::safe_zone_warnings(game, f));
+    }
+    let report = Report { warnings, problems };
     (report, faces)
 }

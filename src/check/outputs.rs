@@ -17,6 +17,8 @@ use crate::render::{BuildOptions, TILE_CLEARANCE_MM, board, layout, sheets, tts}
 
 /// Largest smallest type a game may ask for, in points.
 pub const MAX_MIN_TEXT_PT: f64 = 24.0;
+/// Largest safe zone a game may ask for, in millimetres: a quarter of a mini card's width.
+pub const MAX_SAFE_ZONE_MM: f64 = 10.0;
 
 /// Every template name a deck (front or back) or a board gives that is neither one of the
 /// game's `templates/` nor a built-in, placed at the name in `components.toml`. Names are
@@ -170,7 +172,7 @@ pub fn missing_templates(game: &Game, known: &[String]) -> Vec<Problem> {
 }
 
 /// The print settings of `game.toml` and `components.toml` the build obeys: the smallest
-/// type, and hex tiles that fit the board's hexes once cut.
+/// type, the safe zone, and hex tiles that fit the board's hexes once cut.
 pub fn print_settings(game: &Game) -> Vec<Problem> {
     let mut out = Vec::new();
     if let Some(pt) = game.info.min_text_pt
@@ -184,6 +186,18 @@ pub fn print_settings(game: &Game) -> Vec<Problem> {
             )),
             &game.game_file,
             &[Key::Name("game"), Key::Name("min_text_pt")],
+            "here",
+        ));
+    }
+    if let Some(mm) = game.info.safe_zone_mm
+        && !(0.0..=MAX_SAFE_ZONE_MM).contains(&mm)
+    {
+        out.push(at_value(
+            Problem::data(format!(
+                "safe_zone_mm = {mm}: the safe zone must be between 0 and {MAX_SAFE_ZONE_MM} mm"
+            )),
+            &game.game_file,
+            &[Key::Name("game"), Key::Name("safe_zone_mm")],
             "here",
         ));
     }
@@ -270,13 +284,10 @@ struct Drawn<'a> {
 pub fn unreadable_faces(game: &Game, faces: &Faces) -> Vec<Problem> {
     let mut drawn: Vec<Drawn> = Vec::new();
     for d in &faces.decks {
-        let Some(deck) = game.deck(&d.id) else {
+        let Some((deck, cards)) = super::drawn_deck(game, d) else {
             continue;
         };
-        for c in &d.cards {
-            let Some(card) = deck.cards.iter().find(|x| x.id.get_ref() == &c.id) else {
-                continue;
-            };
+        for (c, card) in cards {
             let bad = texts_not_xml(
                 std::iter::once(&card.name)
                     .chain(card.names.values())

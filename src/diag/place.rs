@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use toml::Value;
 
-use super::Problem;
+use super::{Problem, SourceFile};
 use crate::model::{Card, Game};
 
 /// A problem placed at a span of the file a card came from (`components.toml` or its sheet).
@@ -64,4 +64,46 @@ pub fn describe_value(v: &Value) -> String {
         Value::Table(_) => "a table".into(),
         Value::Datetime(_) => "a date".into(),
     }
+}
+
+/// Where `needle` is first written in the record that holds `at` (a card, deck or piece):
+/// in a TOML file from its `[[...]]` header to the next one (its sub-tables included), in a
+/// sheet its row. `None` when the record does not hold it as written.
+pub fn in_record(file: &SourceFile, at: &Range<usize>, needle: &str) -> Option<Range<usize>> {
+    let text = &file.text;
+    let at_start = at.start.min(text.len());
+    let toml = file.path.extension().is_some_and(|e| e == "toml");
+    let (from, to) = if toml {
+        (
+            text[..at_start].rfind("\n[[").map_or(0, |i| i + 1),
+            text[at_start..]
+                .find("\n[[")
+                .map_or(text.len(), |i| at_start + i),
+        )
+    } else {
+        (
+            text[..at_start].rfind('\n').map_or(0, |i| i + 1),
+            text[at_start..]
+                .find('\n')
+                .map_or(text.len(), |i| at_start + i),
+        )
+    };
+    let record = &text[from..to];
+    let bytes = record.as_bytes();
+    let written_at = |i: usize| {
+        if needle == "*" {
+            // A lone asterisk: not one of a pair or triple, nor escaped.
+            bytes[i] == b'*'
+                && (i == 0 || !matches!(bytes[i - 1], b'*' | b'\\'))
+                && bytes.get(i + 1) != Some(&b'*')
+        } else {
+            record[i..].starts_with(needle)
+        }
+    };
+    // The first after `at` (a back's own value follows its card's id), else the first.
+    let after = at_start - from;
+    let found = (after..bytes.len())
+        .chain(0..after)
+        .find(|&i| record.is_char_boundary(i) && written_at(i))?;
+    Some(from + found..from + found + needle.len())
 }

@@ -59,6 +59,10 @@ pub struct GameInfo {
     /// Smallest type on this game's cards and sheets, in points: at least 6 (the default).
     #[serde(default)]
     pub min_text_pt: Option<f64>,
+    /// How far inside the cut every text of a card stays, in millimetres (3 by default):
+    /// `check` and `build` warn of a card whose text comes closer to its trim.
+    #[serde(default)]
+    pub safe_zone_mm: Option<f64>,
 }
 
 fn english() -> String {

@@ -174,3 +174,26 @@ pub fn run_with_input(data: &Path, args: &[&str], input: &str) -> Run {
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
+
+/// Reads a binary PPM (`P6`, RGB) or PGM (`P5`, grey) as pdftoppm writes it: the magic
+/// number, width, height and the pixels (three bytes or one each).
+pub fn read_pnm(bytes: &[u8]) -> (String, usize, usize, Vec<u8>) {
+    let mut fields = Vec::new();
+    let mut i = 0;
+    while fields.len() < 4 {
+        while bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let start = i;
+        while !bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        fields.push(String::from_utf8_lossy(&bytes[start..i]).into_owned());
+    }
+    (
+        fields[0].clone(),
+        fields[1].parse().unwrap(),
+        fields[2].parse().unwrap(),
+        bytes[i + 1..].to_vec(),
+    )
+}

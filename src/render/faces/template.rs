@@ -8,8 +8,9 @@
 //! - `text(text, x, y, w, h, size, min, face, align, fill, leading)`: wraps and shrinks text
 //!   to fit the box; `[id]` in the text draws that symbol, or the game's own `[[icon]]`,
 //!   inline on the baseline; `**bold**` and `*italic*` set runs in those styles of `face`'s
-//!   family (`\*`, `\[` print the characters). Text that does not fit at `min`, or asks for
-//!   a style no font provides, makes the build (and `check`) fail for that card.
+//!   family (`\*`, `\[` print the characters). Text that does not fit at `min`, asks for
+//!   a style no font provides or shows an `[id]` no symbol or icon has, makes the build (and
+//!   `check`) fail for that card, piece or back.
 //!   A newline, or `\n` written in the template, breaks the line.
 //! - `badge(symbol, cx, cy, r)`: a disc in the symbol's colour with its mark;
 //!   `mark(symbol, cx, cy, r)`: the mark in the symbol's colour;
@@ -532,6 +533,12 @@ pub fn icon_svg(game_dir: &Path, image: &str) -> Option<String> {
     Some(tree.to_string(&usvg::WriteOptions::default()))
 }
 
+/// The problem of a text that shows `[name]` when no symbol or icon has that id; `check`
+/// places it at the `[name]` in the data.
+pub fn unknown_icon(what: &str, name: &str) -> String {
+    format!("{what} shows `[{name}]`, but no symbol or icon is called `{name}`")
+}
+
 fn register(
     tera: &mut Tera,
     symbols: BTreeMap<String, Symbol>,
@@ -580,6 +587,11 @@ fn register(
             };
             let fitted = text::fit(&content, &b, &inline);
             let what = string(a, "what", Some("text"))?;
+            for name in crate::render::markup::icon_refs(&content) {
+                if !syms.contains_key(&name) && !icons.contains_key(&name) {
+                    OVERFLOWS.with(|o| o.borrow_mut().push(unknown_icon(&what, &name)));
+                }
+            }
             for style in &fitted.missing {
                 OVERFLOWS.with(|o| {
                     o.borrow_mut().push(format!(

@@ -12,6 +12,7 @@ use krilla_svg::{SurfaceExt, SvgSettings};
 
 use crate::render::fonts::FontDb;
 use crate::render::layout::Rect;
+use crate::render::xml_escape;
 
 /// Points per millimetre.
 pub const PT_PER_MM: f64 = 72.0 / 25.4;
@@ -154,6 +155,110 @@ pub fn parse(svg: &str, fonts: &FontDb) -> Result<usvg::Tree, String> {
 pub fn parse_raster(svg: &str, fonts: &FontDb) -> Result<usvg::Tree, String> {
     usvg::Tree::from_str(svg, &options(fonts, true))
         .map_err(|e| format!("SVG could not be read: {e}"))
+}
+
+/// How far inside `trim` the text of a page comes at its closest, in millimetres: the least
+/// distance from any text's box to the trim's edges (negative when text crosses the cut);
+/// `None` when the page has no text. `page` is a whole SVG document `size_mm` large (as
+/// [`svg_page`] makes), `trim` in its millimetres. The one measurement of a safe zone: the
+/// home sheets' warning (`check` and `build`) and the print-shop manifest both use it.
+pub fn text_inset(
+    page: &str,
+    size_mm: (f64, f64),
+    trim: Rect,
+    fonts: &FontDb,
+) -> Result<Option<f64>, String> {
+    // Only the text and what places it (the groups around it) are read: paths, art and
+    // patterns have no say in where text lies, and cost most of a face's reading.
+    let reduced = text_only(page);
+    if reduced.as_deref() == Some("") {
+        return Ok(None);
+    }
+    let options = usvg::Options {
+        image_href_resolver: usvg::ImageHrefResolver {
+            resolve_data: Box::new(|_, _, _| None),
+            resolve_string: Box::new(|_, _| None),
+        },
+        ..usvg_options(fonts)
+    };
+    let tree = usvg::Tree::from_str(reduced.as_deref().unwrap_or(page), &options)
+        .map_err(|e| format!("SVG could not be read: {e}"))?;
+    // usvg measures the canvas in CSS pixels; the page is in millimetres.
+    let mm = size_mm.0 / f64::from(tree.size().width());
+    let mut closest: Option<f64> = None;
+    visit_text(tree.root(), &mut |r| {
+        let inset = [
+            f64::from(r.left()) * mm - trim.x,
+            f64::from(r.top()) * mm - trim.y,
+            trim.right() - f64::from(r.right()) * mm,
+            trim.bottom() - f64::from(r.bottom()) * mm,
+        ];
+        let least = inset.into_iter().fold(f64::MAX, f64::min);
+        closest = Some(closest.map_or(least, |c| c.min(least)));
+    });
+    Ok(closest)
+}
+
+/// An SVG document cut down to its texts: every `<text>` (and `<style>`) as written, inside
+/// the elements that hold it, whose attributes (a group's transform, font settings) are kept
+/// but for clips, masks and filters, which do not move text. `None` when the document does
+/// not read, or reuses elements (`<use>`), which could draw text elsewhere: then the whole
+/// document is measured.
+fn text_only(svg: &str) -> Option<String> {
+    let options = usvg::roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = usvg::roxmltree::Document::parse_with_options(svg, options).ok()?;
+    if doc.descendants().any(|n| n.has_tag_name("use")) {
+        return None;
+    }
+    fn has_text(n: usvg::roxmltree::Node) -> bool {
+        n.descendants().any(|d| d.has_tag_name("text"))
+    }
+    fn write(n: usvg::roxmltree::Node, svg: &str, out: &mut String) {
+        let name = n.tag_name().name();
+        if name == "text" || name == "style" {
+            out.push_str(&svg[n.range()]);
+            return;
+        }
+        if !has_text(n) {
+            return;
+        }
+        out.push('<');
+        out.push_str(name);
+        if n.parent().is_some_and(|p| p.is_root()) {
+            out.push_str(
+                r#" xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink""#,
+            );
+        }
+        for a in n.attributes() {
+            if a.namespace().is_some() || matches!(a.name(), "clip-path" | "mask" | "filter") {
+                continue;
+            }
+            out.push_str(&format!(r#" {}="{}""#, a.name(), xml_escape(a.value())));
+        }
+        out.push('>');
+        for child in n.children().filter(|c| c.is_element()) {
+            write(child, svg, out);
+        }
+        out.push_str(&format!("</{name}>"));
+    }
+    let mut out = String::new();
+    // A document without text is nothing.
+    write(doc.root_element(), svg, &mut out);
+    Some(out)
+}
+
+/// Calls `f` with the bounding box (canvas pixels) of every text in `group`.
+fn visit_text(group: &usvg::Group, f: &mut impl FnMut(usvg::Rect)) {
+    for node in group.children() {
+        match node {
+            usvg::Node::Group(g) => visit_text(g, f),
+            usvg::Node::Text(t) => f(t.abs_bounding_box()),
+            _ => {}
+        }
+    }
 }
 
 fn to_krilla(r: Rect) -> Option<KRect> {

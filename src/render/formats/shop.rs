@@ -14,8 +14,8 @@ use rayon::prelude::*;
 
 use crate::render::faces::{CardFace, DeckFaces, Faces};
 use crate::render::fonts::FontDb;
-use crate::render::layout::Rect;
-use crate::render::pdf::{PageSpec, parse, svg_page, write_pdf};
+use crate::render::layout::{Rect, SAFE_ZONE_SLACK};
+use crate::render::pdf::{PageSpec, svg_page, text_inset, write_pdf};
 use crate::render::{GameBuild, cmyk, png};
 
 /// Colour of the print-shop PDFs.
@@ -563,36 +563,14 @@ fn safe_zone_note(doc: &str, card: &ShopCard, fonts: &FontDb) -> Result<String, 
     let Some(safe) = card.safe else {
         return Ok("-".to_string());
     };
-    let tree = parse(doc, fonts)?;
-    // usvg measures the canvas in CSS pixels; the page is in millimetres.
-    let mm = card.page().0 / f64::from(tree.size().width());
-    let trim = card.trim_box();
-    let mut closest = f64::MAX;
-    visit_text(tree.root(), &mut |r| {
-        let inset = [
-            f64::from(r.left()) * mm - trim.x,
-            f64::from(r.top()) * mm - trim.y,
-            trim.right() - f64::from(r.right()) * mm,
-            trim.bottom() - f64::from(r.bottom()) * mm,
-        ];
-        closest = inset.into_iter().fold(closest, f64::min);
-    });
-    Ok(if closest >= safe - 0.05 {
-        "ok".to_string()
-    } else {
-        format!("text {closest:.1} mm inside the cut, safe zone {safe:.1} mm")
-    })
-}
-
-/// Calls `f` with the bounding box (page millimetres) of every text in `group`.
-fn visit_text(group: &usvg::Group, f: &mut impl FnMut(usvg::Rect)) {
-    for node in group.children() {
-        match node {
-            usvg::Node::Group(g) => visit_text(g, f),
-            usvg::Node::Text(t) => f(t.abs_bounding_box()),
-            _ => {}
-        }
-    }
+    Ok(
+        match text_inset(doc, card.page(), card.trim_box(), fonts)? {
+            Some(closest) if closest < safe - SAFE_ZONE_SLACK => {
+                format!("text {closest:.1} mm inside the cut, safe zone {safe:.1} mm")
+            }
+            _ => "ok".to_string(),
+        },
+    )
 }
 
 /// `shop/manifest.csv`: one line per image with the copies to order.

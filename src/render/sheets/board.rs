@@ -693,23 +693,11 @@ pub fn flap_label(text: &str, room: f64) -> (Vec<String>, f64) {
     (vec![line], size)
 }
 
+/// A board page's furniture, laid out as every sheet's: its label along the top, the ruler
+/// and the actual-size sentence (in the board's language) along the bottom.
 fn furniture(paper: (f64, f64), label: &str, words: &PageWords) -> String {
-    let mut out = layout::label(
-        PRINTER_MARGIN + 4.0,
-        PRINTER_MARGIN + layout::FURNITURE_SIZE,
-        layout::FURNITURE_SIZE,
-        "start",
-        label,
-    );
-    let y = paper.1 - PRINTER_MARGIN - layout::RULER_HEIGHT;
-    out.push_str(&layout::ruler(paper.0 - PRINTER_MARGIN - 54.0, y));
-    out.push_str(&layout::label(
-        PRINTER_MARGIN + 4.0,
-        paper.1 - PRINTER_MARGIN - 0.6,
-        layout::FURNITURE_SIZE,
-        "start",
-        &words.actual_size,
-    ));
+    let mut out = layout::top_row(paper, label, None);
+    out.push_str(&layout::bottom_row(paper, None, Some(&words.actual_size)));
     out
 }
 

@@ -182,15 +182,7 @@ pub fn pages(paper: Paper, duplex: Duplex) -> Vec<PageSpec> {
     [front(size), back(size, duplex)]
         .into_iter()
         .map(|mut body| {
-            let y = size.1 - PRINTER_MARGIN - layout::RULER_HEIGHT;
-            body.push_str(&layout::ruler(size.0 - PRINTER_MARGIN - 55.0, y));
-            body.push_str(&layout::label(
-                PRINTER_MARGIN + 4.0,
-                y + 3.0,
-                layout::FURNITURE_SIZE,
-                "start",
-                layout::ACTUAL_SIZE,
-            ));
+            body.push_str(&layout::bottom_row(size, None, None));
             PageSpec::new(size, body)
         })
         .collect()

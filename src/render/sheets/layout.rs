@@ -73,6 +73,12 @@ pub const PRINTER_MARGIN: f64 = PAPER_MARGIN;
 /// Smallest bleed the grid reduces to so that more cards fit a sheet: a cut 1 mm off still
 /// lands on the card's own art.
 pub const MIN_BLEED: f64 = 1.5;
+/// How far inside the trim a card's text stays unless the game sets its own `safe_zone_mm`:
+/// a cut that lands that far inside still leaves the text whole.
+pub const DEFAULT_SAFE_ZONE: f64 = 3.0;
+/// Text this little (mm) inside a safe zone's edge still counts as inside it: what a text's
+/// box and the drawing's rounding disagree by.
+pub const SAFE_ZONE_SLACK: f64 = 0.05;
 /// Gap between the bleed edge and the start of a crop mark.
 pub const MARK_GAP: f64 = 0.5;
 /// Longest crop mark.
@@ -502,11 +508,6 @@ fn guide_reach(paper: (f64, f64), bleed: Rect) -> Reach {
     }
 }
 
-/// A 50 mm ruler with millimetre ticks, its left end at (x, y), ticks going down.
-pub fn ruler(x: f64, y: f64) -> String {
-    ruler_of(x, y, 50)
-}
-
 /// Height of a ruler with its numbers.
 pub const RULER_HEIGHT: f64 = 5.2;
 
@@ -547,20 +548,24 @@ pub fn label(x: f64, y: f64, size: f64, anchor: &str, text: &str) -> String {
     )
 }
 
-/// The sentence every sheet carries so that printers do not scale it.
-pub const ACTUAL_SIZE: &str =
-    "Print at 100 % / actual size (no \"fit to page\"): the ruler must measure 50 mm.";
+/// Length of the ruler on sheets whose ruler is not fitted into a column of cards.
+pub const RULER_LEN: u32 = 50;
+
+/// The sentence every sheet carries so that printers do not scale it, for a ruler `len` mm
+/// long.
+pub fn actual_size(len: u32) -> String {
+    format!("Print at 100 % (actual size), no \"fit to page\": the ruler must measure {len} mm.")
+}
 
 /// Width of `text` in the furniture's face at `size`.
 pub fn text_width(text: &str, size: f64) -> f64 {
     crate::render::fonts::Metrics::of(crate::render::fonts::Face::Sans).width(text, size)
 }
 
-/// Furniture of a card sheet (in its frame, see [`Grid`]). Top edge: the page label in the
-/// row of text (and `note`, when given, at its right end), and each column's card ids
-/// between that column's crop marks. Bottom edge: a ruler inside the column nearest the
-/// middle and the actual-size note beside it ([`bottom_row`]). `bleed` is the block of the
-/// cards' bleeds; `columns` the span of each column with its ids, top to bottom.
+/// Furniture of a card sheet (in its frame, see [`Grid`]): the [`top_row`] with the page
+/// label (and `note`), each column's card ids between that column's crop marks, and the
+/// [`bottom_row`] with a ruler inside the column nearest the middle. `bleed` is the block of
+/// the cards' bleeds; `columns` the span of each column with its ids, top to bottom.
 pub fn furniture(
     paper: (f64, f64),
     bleed: Rect,
@@ -568,33 +573,43 @@ pub fn furniture(
     note: Option<&str>,
     columns: &[(f64, f64, Vec<String>)],
 ) -> String {
-    let row = Span {
-        from: PAPER_MARGIN,
-        to: paper.0 - PAPER_MARGIN,
-    };
-    let top = PAPER_MARGIN + FURNITURE_SIZE;
-    let mut out = String::new();
-    match note {
-        Some(note) => {
-            // The note keeps its words; the label gives up what the row lacks.
-            let (size, note) = fit_text(note, row.width() * 0.6);
-            let used = text_width(&note, size) + 3.0;
-            out.push_str(&label(row.to, top, size, "end", &note));
-            let (size, text) = fit_text(page_label, row.width() - used);
-            out.push_str(&label(row.from, top, size, "start", &text));
-        }
-        None => {
-            let (size, text) = fit_text(page_label, row.width());
-            out.push_str(&label(row.from, top, size, "start", &text));
-        }
-    }
+    let mut out = top_row(paper, page_label, note);
     let ids_y = bleed.y - MARK_GAP - 0.7;
     for (from, to, ids) in columns {
         out.push_str(&id_line((from + to) / 2.0, ids_y, to - from - 2.0, ids));
     }
-    let (ruler_x, len) = ruler_place(paper.0, columns);
-    out.push_str(&bottom_row(paper, row, ruler_x, len));
+    out.push_str(&bottom_row(
+        paper,
+        Some(ruler_place(paper.0, columns)),
+        None,
+    ));
     out
+}
+
+/// The row of text along the top edge of every sheet, inside the [`PAPER_MARGIN`]: the page
+/// label at the left and, when given, `note` at the right end. The note keeps its words; the
+/// label gives up what the row lacks (smaller type, then shortened).
+pub fn top_row(paper: (f64, f64), page_label: &str, note: Option<&str>) -> String {
+    let row = margin_row(paper);
+    let top = PAPER_MARGIN + FURNITURE_SIZE;
+    let mut out = String::new();
+    let mut room = row.width();
+    if let Some(note) = note {
+        let (size, note) = fit_text(note, row.width() * 0.6);
+        room -= text_width(&note, size) + 3.0;
+        out.push_str(&label(row.to, top, size, "end", &note));
+    }
+    let (size, text) = fit_text(page_label, room);
+    out.push_str(&label(row.from, top, size, "start", &text));
+    out
+}
+
+/// A row of text across the paper inside the [`PAPER_MARGIN`].
+fn margin_row(paper: (f64, f64)) -> Span {
+    Span {
+        from: PAPER_MARGIN,
+        to: paper.0 - PAPER_MARGIN,
+    }
 }
 
 /// A stretch of a row of text, in millimetres across.
@@ -614,11 +629,15 @@ impl Span {
 /// a gap.
 const RULER_CLEAR: f64 = 2.5;
 
-/// The bottom row of a sheet: a ruler `len` long at `ruler_x` and the actual-size note
-/// beside it, within `row`. The note is split either side of the ruler when both halves fit,
-/// else whole on the wider side, shrunk to [`MIN_TEXT_PT`] at the least and then shortened:
-/// it never runs over the ruler's numbers.
-pub fn bottom_row(paper: (f64, f64), row: Span, ruler_x: f64, len: u32) -> String {
+/// The row along the bottom edge of every sheet, inside the [`PAPER_MARGIN`]: a ruler
+/// (`ruler`: its left end and length; `None`, [`RULER_LEN`] at the row's right end) and the
+/// actual-size sentence beside it (`note`, in the sheet's language; `None`, [`actual_size`]).
+/// The sentence is split either side of the ruler, at a word, when both halves fit, else set
+/// whole on the wider side, shrunk to [`MIN_TEXT_PT`] at the least and then shortened: it
+/// never runs over the ruler's numbers.
+pub fn bottom_row(paper: (f64, f64), ruler: Option<(f64, u32)>, note: Option<&str>) -> String {
+    let row = margin_row(paper);
+    let (ruler_x, len) = ruler.unwrap_or((row.to - f64::from(RULER_LEN) - RULER_CLEAR, RULER_LEN));
     let ruler_y = paper.1 - PAPER_MARGIN - RULER_HEIGHT;
     let mut out = ruler_of(ruler_x, ruler_y, len);
     let base = paper.1 - PAPER_MARGIN - 0.6;
@@ -630,15 +649,14 @@ pub fn bottom_row(paper: (f64, f64), row: Span, ruler_x: f64, len: u32) -> Strin
         from: ruler_x + f64::from(len) + RULER_CLEAR,
         to: row.to,
     };
-    let (first, second) = (
-        "Print at 100 % (actual size),".to_string(),
-        format!("no \"fit to page\": the ruler must measure {len} mm."),
-    );
-    let whole = format!("{first} {second}");
+    let whole = note.map_or_else(|| actual_size(len), str::to_string);
     let least = MIN_TEXT_PT * MM_PER_PT;
     let fits = |text: &str, span: Span, size: f64| text_width(text, size) <= span.width();
     for size in [FURNITURE_SIZE, least] {
-        if fits(&first, left, size) && fits(&second, right, size) {
+        if let Some((first, second)) = halves(&whole)
+            .into_iter()
+            .find(|(a, b)| fits(a, left, size) && fits(b, right, size))
+        {
             out.push_str(&label(left.to, base, size, "end", &first));
             out.push_str(&label(right.from, base, size, "start", &second));
             return out;
@@ -663,6 +681,21 @@ pub fn bottom_row(paper: (f64, f64), row: Span, ruler_x: f64, len: u32) -> Strin
     let (size, text) = fit_text(&whole, wider.width());
     out.push_str(&label(wider.from, base, size, "start", &text));
     out
+}
+
+/// The ways to split a sentence in two where it pauses (after a comma, colon, semicolon or
+/// full stop), halves of the most even length first: a sentence is never broken elsewhere.
+fn halves(text: &str) -> Vec<(String, String)> {
+    let words: Vec<&str> = text.split(' ').collect();
+    let mut out: Vec<(usize, String, String)> = (1..words.len())
+        .filter(|&i| words[i - 1].ends_with([',', ':', '.', ';']))
+        .map(|i| {
+            let (a, b) = (words[..i].join(" "), words[i..].join(" "));
+            (a.len().abs_diff(b.len()), a, b)
+        })
+        .collect();
+    out.sort();
+    out.into_iter().map(|(_, a, b)| (a, b)).collect()
 }
 
 /// `text` at furniture size if it fits `width`, else shrunk to [`MIN_TEXT_PT`] at the least,
@@ -1091,5 +1124,24 @@ mod tests {
             svg.contains('…'),
             "ids too long for the column are shortened"
         );
+    }
+
+    #[test]
+    fn the_actual_size_sentence_is_split_only_where_it_pauses() {
+        for sentence in [
+            actual_size(RULER_LEN),
+            "Tulosta 100 %:n koossa (ei ”sovita sivulle”): viivaimen on oltava 50 mm.".to_string(),
+        ] {
+            let splits = halves(&sentence);
+            assert!(!splits.is_empty(), "{sentence}");
+            for (a, b) in splits {
+                assert!(a.ends_with([',', ':']), "{a} | {b}");
+                assert_eq!(format!("{a} {b}"), sentence);
+            }
+        }
+        // A narrow stretch left of the ruler: the sentence goes whole to the right.
+        let paper = Paper::A4.mm();
+        let svg = bottom_row(paper, Some((20.0, 50)), None);
+        assert!(svg.contains(&xml_escape(&actual_size(50))), "{svg}");
     }
 }

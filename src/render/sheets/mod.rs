@@ -413,7 +413,6 @@ const TOKEN_BOTTOM: f64 = PRINTER_MARGIN + layout::RULER_HEIGHT + 2.5;
 /// and its cut outline is drawn over it.
 pub fn token_pages(game_name: &str, pieces: &[PieceFace], paper: Paper) -> Vec<PageSpec> {
     let (pw, ph) = paper.mm();
-    let (left, right) = (TOKEN_LEFT, pw - TOKEN_LEFT);
     let placed = token_layout(pieces, paper);
     let mut pages: Vec<Vec<Stamp>> =
         vec![Vec::new(); placed.last().map_or(1, |(page, ..)| page + 1)];
@@ -449,23 +448,8 @@ pub fn token_pages(game_name: &str, pieces: &[PieceFace], paper: Paper) -> Vec<P
                 "{game_name} · tokens · sheet {} of {count} · cut along the black outlines",
                 i + 1
             );
-            let mut body = String::new();
-            body.push_str(&layout::label(
-                left,
-                PRINTER_MARGIN + layout::FURNITURE_SIZE,
-                layout::FURNITURE_SIZE,
-                "start",
-                &label,
-            ));
-            let ry = ph - PRINTER_MARGIN - layout::RULER_HEIGHT;
-            body.push_str(&layout::ruler(right - 50.0, ry));
-            body.push_str(&layout::label(
-                left,
-                ph - PRINTER_MARGIN - 0.6,
-                layout::FURNITURE_SIZE,
-                "start",
-                layout::ACTUAL_SIZE,
-            ));
+            let mut body = layout::top_row((pw, ph), &label, None);
+            body.push_str(&layout::bottom_row((pw, ph), None, None));
             PageSpec {
                 stamps,
                 ..PageSpec::new((pw, ph), body)

@@ -5,7 +5,7 @@
 //! back pages after every front, mirrored the same way, to be glued behind them.
 
 use crate::render::faces::{PIECE_BLEED, PieceFace};
-use crate::render::layout::{self, Duplex, MARK_WIDTH, PRINTER_MARGIN, Rect};
+use crate::render::layout::{self, Duplex, MARK_WIDTH, Rect};
 use crate::render::pdf::{PageSpec, Stamp};
 use crate::render::sheets::{self, Sheet};
 
@@ -118,13 +118,7 @@ pub fn token_pages(
             "backs"
         };
         let label = format!("{game_name} · tokens · sheet {} of {count} · {side}", n + 1);
-        let body = layout::label(
-            PRINTER_MARGIN + 5.0,
-            PRINTER_MARGIN + layout::FURNITURE_SIZE,
-            layout::FURNITURE_SIZE,
-            "start",
-            &label,
-        );
+        let body = layout::top_row((pw, ph), &label, None);
         PageSpec {
             stamps,
             ..PageSpec::new((pw, ph), body)

@@ -1,0 +1,118 @@
+//! Text closer to the cut than the game's safe zone: `check` and `build` warn alike, at the
+//! card's line, with the distance; a card whose text stays inside is not named; a game may
+//! set its own safe zone.
+
+use std::path::Path;
+
+use printplay::model::load_game;
+use printplay::render::layout::{DEFAULT_SAFE_ZONE, Rect, SAFE_ZONE_SLACK};
+use printplay::render::{self, BuildOptions, pdf, sheets};
+
+mod common;
+
+use common::{Fixture, Run};
+
+/// The warnings a run printed, one per line, as `file:line:col: message`.
+fn warnings(run: &Run) -> Vec<String> {
+    run.stderr
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("⚠ warning: "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// How far inside its trim a card's text comes, measured as the warning measures it.
+fn inset(slug: &str, card: &str) -> f64 {
+    let game = load_game(Path::new("data"), slug).unwrap();
+    let faces = render::draw_faces(&game, &BuildOptions::default()).unwrap();
+    let (deck, face) = faces
+        .decks
+        .iter()
+        .find_map(|d| d.cards.iter().find(|c| c.id == card).map(|c| (d, c)))
+        .unwrap();
+    let trim = Rect {
+        x: 0.0,
+        y: 0.0,
+        w: deck.size.0,
+        h: deck.size.1,
+    };
+    let page = sheets::single_face(&face.svg, deck.size);
+    pdf::text_inset(&page, deck.size, trim, &faces.fonts)
+        .unwrap()
+        .unwrap()
+}
+
+#[test]
+fn check_and_build_warn_of_text_nearer_the_cut_than_the_safe_zone() {
+    let f = Fixture::with_games(&["capek-golems"]);
+    let out = f.data().join("out");
+    let check = f.run(&["check", "capek-golems"]);
+    let build = f.run(&[
+        "build",
+        "capek-golems",
+        "--only",
+        "cards",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert_eq!(build.code, 0, "{}", build.stderr);
+    let found = warnings(&check);
+    assert_eq!(found, warnings(&build), "check agrees with build");
+
+    // The Auction House's "Draw pile" sits about 1.6 mm from the cut: warned at its line.
+    let components = std::fs::read_to_string(f.file("capek-golems", "components.toml")).unwrap();
+    let line = components
+        .lines()
+        .position(|l| l == "id = \"auction-house-left\"")
+        .unwrap()
+        + 1;
+    let auction = found
+        .iter()
+        .find(|w| w.contains("`auction-house-left`"))
+        .unwrap_or_else(|| panic!("no warning for the Auction House: {found:?}"));
+    assert!(
+        auction.contains(&format!("components.toml:{line}:")),
+        "{auction}"
+    );
+    let mm: f64 = auction
+        .split("text comes ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{auction}"));
+    assert!((1.3..=1.8).contains(&mm), "{auction}");
+    assert!((inset("capek-golems", "auction-house-left") - mm).abs() < 0.05);
+    assert!(auction.contains(&format!("{DEFAULT_SAFE_ZONE:.1} mm safe zone")));
+
+    // A card whose text keeps well inside is not named.
+    let safe = inset("capek-golems", "parts-machining-1");
+    assert!(safe >= DEFAULT_SAFE_ZONE - SAFE_ZONE_SLACK, "{safe}");
+    assert!(!found.iter().any(|w| w.contains("`parts-machining-1`")));
+
+    // The game's own, smaller safe zone: nothing to warn of.
+    f.edit(
+        "capek-golems",
+        "game.toml",
+        "[game]\n",
+        "[game]\nsafe_zone_mm = 1.0\n",
+    );
+    let relaxed = f.run(&["check", "capek-golems"]);
+    assert_eq!(relaxed.code, 0, "{}", relaxed.stderr);
+    assert!(warnings(&relaxed).is_empty(), "{}", relaxed.stderr);
+
+    // A safe zone out of range is refused at its value.
+    f.edit(
+        "capek-golems",
+        "game.toml",
+        "safe_zone_mm = 1.0",
+        "safe_zone_mm = 40.0",
+    );
+    let wrong = f.run(&["check", "capek-golems"]);
+    assert_eq!(wrong.code, 1);
+    assert!(
+        wrong.stderr.contains("game.toml:") && wrong.stderr.contains("safe_zone_mm = 40"),
+        "{}",
+        wrong.stderr
+    );
+}
