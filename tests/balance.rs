@@ -325,7 +325,11 @@ fn tune_shards_merge_to_the_single_machine_result_and_page() {
     for i in 1..=3 {
         let (run, json) = tune(&["--shard", &format!("{i}/3")], &format!("s{i}.json"));
         assert_eq!(run.code, 0, "{}", run.stderr);
-        assert!(run.stdout.contains(&format!("shard {i} of 3")), "{}", run.stdout);
+        assert!(
+            run.stdout.contains(&format!("shard {i} of 3")),
+            "{}",
+            run.stdout
+        );
         // A shard's page would show a part of the search: it writes only its file.
         assert!(!run.stderr.contains("wrote"), "{}", run.stderr);
         shards.push(json.to_str().unwrap().to_string());
@@ -365,7 +369,11 @@ fn tune_shards_merge_to_the_single_machine_result_and_page() {
     // A shard missing, or one of another run, is refused by name.
     let run = fixture.run(&["merge", &shards[0], &shards[2]]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("shards 2 of 3 are missing"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("shards 2 of 3 are missing"),
+        "{}",
+        run.stderr
+    );
     let other = dir.join("other.json");
     let run = fixture.run(&[
         "tune",
@@ -384,7 +392,11 @@ fn tune_shards_merge_to_the_single_machine_result_and_page() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let run = fixture.run(&["merge", &shards[0], other.to_str().unwrap(), &shards[2]]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("not a shard of the tuning run"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("not a shard of the tuning run"),
+        "{}",
+        run.stderr
+    );
     // A shard without --json would play for nothing.
     let run = fixture.run(&["tune", "coin", "--params", "handicap=0,1", "--shard", "1/2"]);
     assert_eq!(run.code, 2, "{}", run.stderr);

@@ -173,7 +173,9 @@ fn schedule(k: usize, budget: u64) -> (u32, Vec<u64>) {
     let mut alive = k as u64;
     let mut ends: Vec<u64> = Vec::new();
     for _ in 0..rounds {
-        let n = (per_round / alive).max(1).max(ends.last().copied().unwrap_or(0));
+        let n = (per_round / alive)
+            .max(1)
+            .max(ends.last().copied().unwrap_or(0));
         ends.push(n);
         alive = alive.div_ceil(2);
     }
@@ -365,8 +367,8 @@ impl TuneShard {
     }
 
     pub fn from_json(text: &str, name: &str) -> Result<TuneShard, String> {
-        let file: TuneShard = serde_json::from_str(text)
-            .map_err(|e| format!("{name}: not a tuning shard: {e}"))?;
+        let file: TuneShard =
+            serde_json::from_str(text).map_err(|e| format!("{name}: not a tuning shard: {e}"))?;
         if file.format != SHARD_FORMAT {
             return Err(format!(
                 "{name}: format `{}`, expected `{SHARD_FORMAT}`",
