@@ -516,7 +516,7 @@ fn the_report_pages_pass_the_nu_checker_and_axe_and_load_no_inline_script() {
         format!("{out}/coin/sim/report.html"),
     ];
     for page in &pages {
-        let html = std::fs::read_to_string(&page).unwrap();
+        let html = std::fs::read_to_string(page).unwrap();
         assert!(html.contains("script-src 'self'"), "{page}");
         assert_eq!(
             html.matches("<script").count(),
@@ -532,7 +532,7 @@ fn the_report_pages_pass_the_nu_checker_and_axe_and_load_no_inline_script() {
             "{page}: charts are labelled images"
         );
         assert!(html.contains("Reproduce these figures"), "{page}");
-        let dir = Path::new(&page).parent().unwrap();
+        let dir = Path::new(page).parent().unwrap();
         assert!(dir.join("sort.js").is_file(), "{page}");
         nu_check(dir);
     }
