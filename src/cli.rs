@@ -185,7 +185,7 @@ pub enum Command {
         #[arg(long, default_value = crate::serve::DEFAULT_DB)]
         db: PathBuf,
     },
-    /// Add up `simulate --json` files of the shards of one run.
+    /// Add up the `--json` files of the shards of one `simulate` or `tune` run.
     Merge {
         /// The shard files: files, folders (their .json files) or quoted patterns such as
         /// 'results/shard-*.json'. Every shard 1..N must be there exactly once.
@@ -311,6 +311,16 @@ pub struct TuneArgs {
     /// Write no report page.
     #[arg(long)]
     pub no_report: bool,
+    /// Play only shard I of N of the search (I counted from 1), or `auto` (as `simulate`):
+    /// the shard plays its share of every round for every value and writes it to --json;
+    /// `printplay merge` adds the shards up and runs the halving (the same result as one
+    /// machine's, byte for byte).
+    #[arg(long, value_name = "I/N|auto", requires = "json")]
+    pub shard: Option<String>,
+    /// With `--shard auto` in a Kubernetes Indexed Job: the shard count (the Job's
+    /// completions); else read from PRINTPLAY_SHARDS.
+    #[arg(long, value_name = "N")]
+    pub shard_count: Option<u64>,
 }
 
 /// Options of `printplay replay`.
@@ -763,7 +773,7 @@ fn parse_compare(text: &str) -> Result<(String, Vec<String>), String> {
 }
 
 fn simulate(data: &Path, args: SimulateArgs) -> Exit {
-    use crate::simulate::{Shard, simulate_with_rows, write_charts};
+    use crate::simulate::{simulate_with_rows, write_charts};
     let game = match load_one(data, &args.run.game) {
         Ok(g) => g,
         Err(exit) => return exit,
@@ -773,16 +783,7 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
         opts.games = args.games;
         opts.progress = true;
         opts.cards = args.cards || args.cards_csv.is_some();
-        opts.shard = match args.shard.as_deref() {
-            None => Shard::ALL,
-            Some("auto") => Shard::from_env(|v| std::env::var(v).ok(), args.shard_count)?,
-            Some(_) if args.shard_count.is_some() => {
-                return Err(
-                    "--shard-count goes with --shard auto; --shard I/N names the count".into(),
-                );
-            }
-            Some(s) => Shard::parse(s)?,
-        };
+        opts.shard = shard_of(args.shard.as_deref(), args.shard_count)?;
         let compare = args.compare.as_deref().map(parse_compare).transpose()?;
         let sweeps = args
             .sweep
@@ -847,6 +848,39 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
     }
 }
 
+/// The shard `--shard` and `--shard-count` name (every game when there is no `--shard`).
+fn shard_of(shard: Option<&str>, count: Option<u64>) -> Result<crate::simulate::Shard, String> {
+    use crate::simulate::Shard;
+    match shard {
+        None => Ok(Shard::ALL),
+        Some("auto") => Shard::from_env(|v| std::env::var(v).ok(), count),
+        Some(_) if count.is_some() => {
+            Err("--shard-count goes with --shard auto; --shard I/N names the count".into())
+        }
+        Some(s) => Shard::parse(s),
+    }
+}
+
+/// The command one machine runs for a tuning run (shown on its page, kept in its shards).
+fn tune_command(slug: &str, args: &TuneArgs) -> String {
+    let mut command = format!(
+        "printplay tune {slug} --params {} --target {} --budget {} --seed {} --bots {} --max-moves {}",
+        args.params,
+        args.target,
+        args.budget,
+        args.run.seed,
+        args.run.bots.join(","),
+        args.run.max_moves
+    );
+    if let Some(p) = args.run.players {
+        command.push_str(&format!(" --players {p}"));
+    }
+    for v in &args.run.variants {
+        command.push_str(&format!(" --variant {v}"));
+    }
+    command
+}
+
 fn tune(data: &Path, args: TuneArgs) -> Exit {
     use crate::simulate::tune::{Target, TuneOptions, parse_params, tune};
     let game = match load_one(data, &args.run.game) {
@@ -860,17 +894,33 @@ fn tune(data: &Path, args: TuneArgs) -> Exit {
         if args.budget == 0 {
             return Err("--budget takes a number of games from 1".to_string());
         }
-        Ok(TuneOptions {
+        let shard = shard_of(args.shard.as_deref(), args.shard_count)?;
+        let opts = TuneOptions {
             sim,
             params,
             target,
             budget: args.budget,
-        })
+        };
+        Ok((opts, shard))
     })();
-    let opts = match prepared {
+    let (opts, shard) = match prepared {
         Ok(o) => o,
         Err(e) => return usage(e),
     };
+    let command = tune_command(&game.slug, &args);
+    if args.shard.is_some() {
+        let part = match crate::simulate::tune::tune_shard(&game, &opts, shard, &command) {
+            Ok(p) => p,
+            Err(e) => return run_failed(e),
+        };
+        print!("{}", part.text());
+        if let Some(path) = &args.json
+            && let Err(e) = crate::output::write_atomic(path, part.to_json().as_bytes())
+        {
+            return usage(format!("{}: {e}", path.display()));
+        }
+        return Exit::Ok;
+    }
     let file = match tune(&game, &opts) {
         Ok(f) => f,
         Err(e) => return run_failed(e),
@@ -883,22 +933,6 @@ fn tune(data: &Path, args: TuneArgs) -> Exit {
     }
     if args.no_report {
         return Exit::Ok;
-    }
-    let mut command = format!(
-        "printplay tune {} --params {} --target {} --budget {} --seed {} --bots {} --max-moves {}",
-        game.slug,
-        args.params,
-        args.target,
-        args.budget,
-        args.run.seed,
-        args.run.bots.join(","),
-        args.run.max_moves
-    );
-    if let Some(p) = args.run.players {
-        command.push_str(&format!(" --players {p}"));
-    }
-    for v in &args.run.variants {
-        command.push_str(&format!(" --variant {v}"));
     }
     let page = crate::simulate::html::tune_html(&file, &command);
     match crate::simulate::html::write_report(&args.out, &game.slug, &page) {
@@ -1217,13 +1251,22 @@ fn merge(args: &[String], json: Option<&Path>, out: Option<&Path>) -> Exit {
         Ok(f) => f,
         Err(e) => return usage(e),
     };
-    let mut parsed = Vec::new();
+    let mut texts = Vec::new();
     for f in &files {
-        let text = match std::fs::read_to_string(f) {
-            Ok(t) => t,
+        match std::fs::read_to_string(f) {
+            Ok(t) => texts.push((f.display().to_string(), t)),
             Err(e) => return usage(format!("{}: {e}", f.display())),
-        };
-        let name = f.display().to_string();
+        }
+    }
+    let tuning = |text: &str| {
+        serde_json::from_str::<serde_json::Value>(text)
+            .is_ok_and(|v| v["format"] == crate::simulate::tune::SHARD_FORMAT)
+    };
+    if texts.first().is_some_and(|(_, t)| tuning(t)) {
+        return merge_tune(&texts, json, out);
+    }
+    let mut parsed = Vec::new();
+    for (name, text) in texts {
         match SimFile::from_json(&text, &name) {
             Ok(s) => parsed.push((name, s)),
             Err(e) => return usage(e),
@@ -1242,6 +1285,36 @@ fn merge(args: &[String], json: Option<&Path>, out: Option<&Path>) -> Exit {
     if let (Some(out), Some(run)) = (out, merged.runs.first()) {
         let page = crate::simulate::html::report_html(&merged);
         match crate::simulate::html::write_report(out, &run.game, &page) {
+            Ok(p) => eprintln!("wrote {}", p.display()),
+            Err(e) => return usage(format!("writing the report under {}: {e}", out.display())),
+        }
+    }
+    Exit::Ok
+}
+
+/// `merge` of the shards of a tuning run.
+fn merge_tune(texts: &[(String, String)], json: Option<&Path>, out: Option<&Path>) -> Exit {
+    use crate::simulate::tune::{TuneShard, merge_shards};
+    let mut parsed = Vec::new();
+    for (name, text) in texts {
+        match TuneShard::from_json(text, name) {
+            Ok(s) => parsed.push((name.clone(), s)),
+            Err(e) => return usage(e),
+        }
+    }
+    let (file, command) = match merge_shards(&parsed) {
+        Ok(m) => m,
+        Err(e) => return usage(e),
+    };
+    print!("{}", file.text());
+    if let Some(path) = json
+        && let Err(e) = crate::output::write_atomic(path, file.to_json().as_bytes())
+    {
+        return usage(format!("{}: {e}", path.display()));
+    }
+    if let Some(out) = out {
+        let page = crate::simulate::html::tune_html(&file, &command);
+        match crate::simulate::html::write_report(out, &file.game, &page) {
             Ok(p) => eprintln!("wrote {}", p.display()),
             Err(e) => return usage(format!("writing the report under {}: {e}", out.display())),
         }

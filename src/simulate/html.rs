@@ -65,6 +65,13 @@ th[aria-sort=descending] button::after { content: ' \\2193'; }
 pre { overflow-x: auto; background: var(--code);
   padding: .6rem; border-radius: 4px; }
 pre.command { white-space: pre-wrap; overflow-wrap: anywhere; }
+.explain { background: var(--code); padding: .2rem 1rem .6rem; border-radius: 4px; }
+.explain h3 { font-size: 1rem; margin: .6rem 0 .2rem; }
+.explain dt { font-weight: bold; margin-top: .5rem; }
+.explain dd { margin: 0 0 0 1.5rem; }
+caption { text-align: left; }
+caption span { display: inline-block; position: sticky; left: 0;
+  max-width: min(100%, calc(100vw - 2rem)); padding: 0 .6rem .3rem 0; }
 figure { margin: 1rem 0; }
 svg { max-width: 100%; height: auto; }
 svg text { fill: var(--fg); font: 12px system-ui, sans-serif; }
@@ -73,6 +80,7 @@ svg .err { stroke: var(--fg); stroke-width: 1.5; }
 svg .goal { stroke: var(--goal); stroke-dasharray: 6 4; stroke-width: 1.5; }
 svg .s0 { fill: var(--bar1); } svg .s1 { fill: var(--bar2); }
 svg .s2 { fill: var(--bar3); } svg .s3 { fill: var(--bar4); }
+@media (max-width: 40rem) { svg text { font-size: 22px; } }
 </style>
 ";
 
@@ -94,7 +102,7 @@ const FOOT: &str = "</main>\n</body>\n</html>\n";
 /// A sortable table: header labels, then rows of ready cells.
 fn table(caption: &str, heads: &[&str], rows: &[String]) -> String {
     let mut t = format!(
-        "<div class=\"scroll\">\n<table class=\"sortable\">\n<caption class=\"muted\">{}</caption>\n<thead><tr>",
+        "<div class=\"scroll\">\n<table class=\"sortable\">\n<caption class=\"muted\"><span>{}</span></caption>\n<thead><tr>",
         esc(caption)
     );
     for h in heads {
@@ -132,7 +140,9 @@ fn chart(
     fmt: &dyn Fn(f64) -> String,
     goal: Option<f64>,
 ) -> String {
-    let (w, h, left, right, top_m, bottom) = (720.0, 320.0, 64.0, 16.0, 28.0, 64.0);
+    // The margins leave room for the labels at the larger type a phone gets (the chart is drawn
+    // at about half its size there).
+    let (w, h, left, right, top_m, bottom) = (720.0, 340.0, 96.0, 16.0, 28.0, 88.0);
     let (pw, ph) = (w - left - right, h - top_m - bottom);
     let top = if top > 0.0 { top } else { 1.0 };
     let y = |v: f64| top_m + ph * (1.0 - (v / top).clamp(0.0, 1.0));
@@ -196,7 +206,8 @@ fn chart(
     }
     if series.len() > 1 || goal.is_some() {
         let mut x = left;
-        let ly = h - 14.0;
+        // The series on one row, the target on the row under it.
+        let ly = h - 38.0;
         for (i, name) in series.iter().enumerate() {
             let _ = writeln!(
                 s,
@@ -207,9 +218,10 @@ fn chart(
                 ly,
                 esc(name)
             );
-            x += 28.0 + 7.0 * name.chars().count() as f64;
+            x += 34.0 + 13.0 * name.chars().count() as f64;
         }
         if let Some(goal) = goal {
+            let (x, ly) = (left, h - 10.0);
             let _ = writeln!(
                 s,
                 "<path class=\"goal\" d=\"M{x:.1} {:.1} H{:.1}\"/><text x=\"{:.1}\" y=\"{ly}\">target {}</text>",
@@ -306,8 +318,52 @@ fn rests_on(run: &RunReport) -> String {
     s
 }
 
-fn explanation(text: &str) -> String {
-    format!("<pre>{}</pre>\n", esc(text))
+/// An explanation written for the terminal (a heading line, then `  term  meaning` with the
+/// meaning's lines indented under it) as a definition list, which wraps on a phone.
+/// With `titled`, its heading line becomes the list's heading (else the page has one).
+fn explanation(text: &str, titled: bool) -> String {
+    let mut lines = text.lines();
+    let title = lines.next().unwrap_or_default().trim_end_matches(':');
+    let mut out = String::from("<section class=\"explain\">\n");
+    if titled {
+        let _ = writeln!(out, "<h3>{}</h3>", esc(&capitalised(title)));
+    }
+    out.push_str("<dl>\n");
+    let mut open = false;
+    for line in lines {
+        let body = line.trim_start();
+        let indent = line.len() - body.len();
+        match body.split_once("  ") {
+            Some((term, meaning)) if indent <= 2 => {
+                if open {
+                    out.push_str("</dd>\n");
+                }
+                let _ = write!(
+                    out,
+                    "<dt>{}</dt>\n<dd>{}",
+                    esc(term),
+                    esc(meaning.trim_start())
+                );
+                open = true;
+            }
+            _ => {
+                out.push(' ');
+                out.push_str(&esc(body));
+            }
+        }
+    }
+    if open {
+        out.push_str("</dd>\n");
+    }
+    out.push_str("</dl>\n</section>\n");
+    out
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
 }
 
 fn run_section(run: &RunReport, n: usize, heading: &str) -> String {
@@ -397,7 +453,7 @@ fn run_section(run: &RunReport, n: usize, heading: &str) -> String {
         pc(s.timeout_rate.rate)
     );
     if let Some(rows) = &run.cards {
-        out.push_str(&cards_section(rows, n));
+        out.push_str(&cards_section(rows, n, None));
     }
     if let Some(note) = &run.cards_note {
         let _ = writeln!(out, "<h3>Cards</h3>\n<p>{}.</p>", esc(note));
@@ -405,10 +461,15 @@ fn run_section(run: &RunReport, n: usize, heading: &str) -> String {
     out
 }
 
-fn cards_section(rows: &[CardRow], n: usize) -> String {
+/// The cards table under `heading` (a page section of its own), or under the run's section.
+fn cards_section(rows: &[CardRow], n: usize, heading: Option<&str>) -> String {
     let flagged = rows.iter().filter(|r| r.flagged).count();
+    let heading = match heading {
+        Some(h) => format!("<h2 id=\"cards{n}\">{}</h2>", esc(h)),
+        None => format!("<h3 id=\"cards{n}\">Cards</h3>"),
+    };
     let mut out = format!(
-        "<h3 id=\"cards{n}\">Cards</h3>\n<p>{flagged} of {} designs flagged. A flag marks a design whose seats win more (or less) than seats without it, seat by seat, beyond what chance explains over all designs at once (Benjamini-Hochberg, 5 %). It is a correlation under these bots, not proof: a card bought by players already ahead wins more without being strong.</p>\n",
+        "{heading}\n<p>{flagged} of {} designs flagged. A flag marks a design whose seats win more (or less) than seats without it, seat by seat, beyond what chance explains over all designs at once (Benjamini-Hochberg, 5 %). It is a correlation under these bots, not proof: a card bought by players already ahead wins more without being strong.</p>\n",
         rows.len()
     );
     let cells: Vec<String> = rows
@@ -464,7 +525,7 @@ fn cards_section(rows: &[CardRow], n: usize) -> String {
             esc(&super::cards::NOTHING_TO_COMPARE.replacen('e', "E", 1))
         );
     }
-    out.push_str(&explanation(CARDS_EXPLANATION));
+    out.push_str(&explanation(CARDS_EXPLANATION, true));
     out
 }
 
@@ -662,14 +723,14 @@ pub fn report_html(file: &SimFile) -> String {
                         .collect::<Vec<_>>()
                         .join(" ")
                 });
-                let _ = writeln!(page, "<h2>Cards at {}</h2>", esc(&values));
-                page.push_str(&cards_section(rows, n));
+                let heading = format!("Cards at {values}");
+                page.push_str(&cards_section(rows, n, Some(&heading)));
             }
         }
     }
     page.push_str(&rests_on(first));
     page.push_str("<h2>How to read this</h2>\n");
-    page.push_str(&explanation(EXPLANATION));
+    page.push_str(&explanation(EXPLANATION, false));
     page.push_str(FOOT);
     page
 }

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::report::{BotNote, Rate, percent};
 use super::stats::Stats;
 use super::sweep::{self, Sweep};
-use super::{EngineTask, SimOptions, checked_config, run_indices, with_engine};
+use super::{EngineTask, Shard, SimOptions, checked_config, run_indices, with_engine};
 use crate::engine::Engine;
 use crate::model::Game;
 
@@ -116,86 +116,174 @@ pub struct TuneOptions {
 
 struct Play<'a> {
     opts: &'a SimOptions,
-    indices: std::ops::Range<u64>,
+    indices: Vec<u64>,
 }
 
 impl EngineTask for Play<'_> {
-    type Output = (Stats, usize, Vec<BotNote>);
-    fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Self::Output, String> {
-        let config = checked_config(&engine, game, self.opts)?;
-        let indices: Vec<u64> = self.indices.collect();
-        let stats = run_indices(&engine, self.opts, &indices)?;
-        let notes = super::rests_on(&engine, game, self.opts).bots;
-        Ok((stats, config.players, notes))
+    type Output = Stats;
+    fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Stats, String> {
+        checked_config(&engine, game, self.opts)?;
+        run_indices(&engine, self.opts, &self.indices)
     }
 }
 
-/// Runs the search.
-pub fn tune(game: &Game, t: &TuneOptions) -> Result<TuneFile, String> {
+/// The seat count and what the bots are, from the first candidate's engine.
+struct Setup<'a>(&'a SimOptions);
+
+impl EngineTask for Setup<'_> {
+    type Output = (usize, Vec<BotNote>);
+    fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Self::Output, String> {
+        let config = checked_config(&engine, game, self.0)?;
+        Ok((config.players, super::rests_on(&engine, game, self.0).bots))
+    }
+}
+
+/// Each candidate's values, game and options.
+type Candidates = Vec<(Vec<(String, String)>, Game, SimOptions)>;
+
+fn candidates(game: &Game, t: &TuneOptions) -> Result<Candidates, String> {
     let points = sweep::grid(&t.params);
-    let k = points.len() as u64;
-    if k < 2 {
+    if points.len() < 2 {
         return Err("--params gives one value; tuning needs at least two".into());
     }
-    // Each candidate's game and options.
     let mut cands = Vec::new();
-    for point in &points {
+    for point in points {
         let mut g = game.clone();
         let mut o = t.sim.clone();
         o.progress = false;
-        for (name, value) in point {
+        o.shard = Shard::ALL;
+        for (name, value) in &point {
             if game.params.contains_key(name) {
                 g = sweep::with_param(&g, name, value)?;
             } else {
                 o.variants.insert(name.clone(), value.clone());
             }
         }
-        cands.push((point.clone(), g, o));
+        cands.push((point, g, o));
     }
+    Ok(cands)
+}
+
+/// The race's schedule for `k` candidates: its rounds, and the games a candidate has played
+/// by the end of each round if it is still in the race (round `r` plays games `ends[r - 1]`
+/// to `ends[r]` of every candidate left, on the same seeds).
+fn schedule(k: usize, budget: u64) -> (u32, Vec<u64>) {
     let rounds = (k as f64).log2().ceil().max(1.0) as u32;
-    let per_round = t.budget / u64::from(rounds);
-    let mut stats: Vec<Stats> = vec![Stats::default(); cands.len()];
-    let mut played = vec![0u64; cands.len()];
-    let mut left_in = vec![0u32; cands.len()];
-    let mut alive: Vec<usize> = (0..cands.len()).collect();
-    let mut players = 0;
-    let mut notes = Vec::new();
+    let per_round = budget / u64::from(rounds);
+    let mut alive = k as u64;
+    let mut ends: Vec<u64> = Vec::new();
+    for _ in 0..rounds {
+        let n = (per_round / alive)
+            .max(1)
+            .max(ends.last().copied().unwrap_or(0));
+        ends.push(n);
+        alive = alive.div_ceil(2);
+    }
+    (rounds, ends)
+}
+
+/// The games of one round's segment that `shard` plays.
+fn segment(ends: &[u64], round: u32, shard: Shard) -> Vec<u64> {
+    let r = round as usize;
+    let from = if r == 0 { 0 } else { ends[r - 1] };
+    (from..ends[r])
+        .filter(|i| i % shard.count == shard.index)
+        .collect()
+}
+
+/// Successive halving: every candidate left plays its games of the round (`play(c, r)`), the
+/// better half by distance from the goal goes on. Gives each candidate's totals and the
+/// round it left the race in.
+fn race(
+    target: &Target,
+    k: usize,
+    rounds: u32,
+    players: usize,
+    mut play: impl FnMut(usize, u32) -> Result<Stats, String>,
+) -> Result<(Vec<Stats>, Vec<u32>), String> {
+    let mut stats: Vec<Stats> = vec![Stats::default(); k];
+    let mut left_in = vec![0u32; k];
+    let mut alive: Vec<usize> = (0..k).collect();
     for round in 0..rounds {
-        let n = (per_round / alive.len() as u64).max(1);
         for &c in &alive {
-            let (_, g, o) = &cands[c];
-            let (s, p, b) = with_engine(
-                g,
-                Play {
-                    opts: o,
-                    indices: played[c]..n,
-                },
-            )?;
-            stats[c].merge(&s);
-            played[c] = n.max(played[c]);
+            stats[c].merge(&play(c, round)?);
             left_in[c] = round + 1;
-            players = p;
-            notes = b;
         }
         if round + 1 < rounds {
             alive.sort_by(|&a, &b| {
-                distance(&t.target, &stats[a], players)
-                    .total_cmp(&distance(&t.target, &stats[b], players))
+                distance(target, &stats[a], players)
+                    .total_cmp(&distance(target, &stats[b], players))
                     .then(a.cmp(&b))
             });
             alive.truncate(alive.len().div_ceil(2));
             alive.sort_unstable();
         }
     }
-    let goal = goal(&t.target, players);
-    let mut candidates: Vec<Candidate> = cands
+    Ok((stats, left_in))
+}
+
+/// Runs the search.
+pub fn tune(game: &Game, t: &TuneOptions) -> Result<TuneFile, String> {
+    let cands = candidates(game, t)?;
+    let (rounds, ends) = schedule(cands.len(), t.budget);
+    let (players, notes) = with_engine(&cands[0].1, Setup(&cands[0].2))?;
+    let (stats, left_in) = race(&t.target, cands.len(), rounds, players, |c, r| {
+        let (_, g, o) = &cands[c];
+        let indices = segment(&ends, r, Shard::ALL);
+        with_engine(g, Play { opts: o, indices })
+    })?;
+    let head = Head {
+        game: game.slug.clone(),
+        seed: t.sim.seed,
+        players,
+        bots: t.sim.bots.clone(),
+        bot_notes: notes,
+        target: t.target.clone(),
+        budget: t.budget,
+        rounds,
+    };
+    let points = cands.into_iter().map(|(p, _, _)| p).collect::<Vec<_>>();
+    Ok(result(head, &points, &ends, stats, &left_in))
+}
+
+/// What identifies a tuning run, as its files give it.
+struct Head {
+    game: String,
+    seed: u64,
+    players: usize,
+    bots: Vec<String>,
+    bot_notes: Vec<BotNote>,
+    target: Target,
+    budget: u64,
+    rounds: u32,
+}
+
+fn result(
+    head: Head,
+    points: &[Vec<(String, String)>],
+    ends: &[u64],
+    stats: Vec<Stats>,
+    left_in: &[u32],
+) -> TuneFile {
+    let Head {
+        game,
+        seed,
+        players,
+        bots,
+        bot_notes,
+        target,
+        budget,
+        rounds,
+    } = head;
+    let goal = goal(&target, players);
+    let mut candidates: Vec<Candidate> = points
         .iter()
         .enumerate()
-        .map(|(i, (point, _, _))| {
-            let (estimate, low, high) = measure(&t.target, &stats[i]);
+        .map(|(i, point)| {
+            let (estimate, low, high) = measure(&target, &stats[i]);
             Candidate {
                 values: point.iter().cloned().collect(),
-                games: played[i],
+                games: ends[left_in[i] as usize - 1],
                 estimate,
                 low,
                 high,
@@ -215,24 +303,217 @@ pub fn tune(game: &Game, t: &TuneOptions) -> Result<TuneFile, String> {
         .iter()
         .find(|c| c.supported && c.round == rounds)
         .map(|c| c.values.clone());
-    Ok(TuneFile {
+    TuneFile {
         format: FORMAT.into(),
+        game,
+        seed,
+        players,
+        bots,
+        bot_notes,
+        measure: match target {
+            Target::Balance => "the first seat's share of the decided games".into(),
+            Target::Length(_) => "the mean game length".into(),
+        },
+        target,
+        goal,
+        budget,
+        rounds,
+        candidates,
+        best,
+    }
+}
+
+/// The JSON format of one shard of a tuning run.
+pub const SHARD_FORMAT: &str = "printplay-tune-shard/1";
+
+/// One shard of a tuning run (`tune --shard I/N --json`). Which candidates go on after a
+/// round depends on every shard's games, so a shard plays its share of every round for every
+/// candidate, as if each stayed in the race to the end; `merge` adds the shards up and runs
+/// the halving on the totals, which gives the single machine's result exactly. The cluster
+/// plays more games than one machine would (every candidate to the last round's count).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TuneShard {
+    pub format: String,
+    /// The command one machine runs for the whole search (it identifies the run).
+    pub command: String,
+    /// This shard's number, counted from 1, and the shard count.
+    pub shard: u64,
+    pub shards: u64,
+    pub game: String,
+    pub seed: u64,
+    pub players: usize,
+    pub bots: Vec<String>,
+    pub bot_notes: Vec<BotNote>,
+    pub target: Target,
+    pub budget: u64,
+    pub rounds: u32,
+    /// Games per candidate by the end of each round.
+    pub ends: Vec<u64>,
+    /// Each candidate's values, and its totals of this shard's games of each round.
+    pub candidates: Vec<ShardCandidate>,
+}
+
+/// One candidate's share of the games in a tuning shard.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShardCandidate {
+    pub values: Vec<(String, String)>,
+    /// One entry per round.
+    pub rounds: Vec<Stats>,
+}
+
+impl TuneShard {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("tuning shards serialise") + "\n"
+    }
+
+    pub fn from_json(text: &str, name: &str) -> Result<TuneShard, String> {
+        let file: TuneShard =
+            serde_json::from_str(text).map_err(|e| format!("{name}: not a tuning shard: {e}"))?;
+        if file.format != SHARD_FORMAT {
+            return Err(format!(
+                "{name}: format `{}`, expected `{SHARD_FORMAT}`",
+                file.format
+            ));
+        }
+        Ok(file)
+    }
+
+    /// What the shard did, in a line.
+    pub fn text(&self) -> String {
+        let games: usize = self
+            .candidates
+            .iter()
+            .flat_map(|c| &c.rounds)
+            .map(|s| s.games as usize)
+            .sum();
+        format!(
+            "{}: shard {} of {} of a tuning run: {games} games ({} candidates, each to {} games over {} rounds, this shard's share); `printplay merge` adds the shards up and runs the halving\n",
+            self.game,
+            self.shard,
+            self.shards,
+            self.candidates.len(),
+            self.ends.last().copied().unwrap_or(0),
+            self.rounds
+        )
+    }
+}
+
+/// Plays one shard of a tuning run: its share of every round for every candidate.
+pub fn tune_shard(
+    game: &Game,
+    t: &TuneOptions,
+    shard: Shard,
+    command: &str,
+) -> Result<TuneShard, String> {
+    let cands = candidates(game, t)?;
+    let (rounds, ends) = schedule(cands.len(), t.budget);
+    let (players, bot_notes) = with_engine(&cands[0].1, Setup(&cands[0].2))?;
+    let mut candidates = Vec::new();
+    for (point, g, o) in &cands {
+        let rounds = (0..rounds)
+            .map(|r| {
+                let indices = segment(&ends, r, shard);
+                with_engine(g, Play { opts: o, indices })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        candidates.push(ShardCandidate {
+            values: point.clone(),
+            rounds,
+        });
+    }
+    Ok(TuneShard {
+        format: SHARD_FORMAT.into(),
+        command: command.to_string(),
+        shard: shard.number(),
+        shards: shard.count,
         game: game.slug.clone(),
         seed: t.sim.seed,
         players,
         bots: t.sim.bots.clone(),
-        bot_notes: notes,
-        measure: match t.target {
-            Target::Balance => "the first seat's share of the decided games".into(),
-            Target::Length(_) => "the mean game length".into(),
-        },
+        bot_notes,
         target: t.target.clone(),
-        goal,
         budget: t.budget,
         rounds,
+        ends,
         candidates,
-        best,
     })
+}
+
+/// Adds up the shards of one tuning run (every shard 1..N exactly once) and runs the halving
+/// on the totals: the result and the command of the run.
+pub fn merge_shards(files: &[(String, TuneShard)]) -> Result<(TuneFile, String), String> {
+    let ((first_name, first), _) = files.split_first().ok_or("merge needs at least one file")?;
+    let mut seen = vec![None::<&str>; first.shards as usize];
+    for (name, f) in files {
+        let same = f.command == first.command
+            && f.shards == first.shards
+            && f.game == first.game
+            && f.ends == first.ends
+            && f.candidates.len() == first.candidates.len()
+            && f.candidates
+                .iter()
+                .zip(&first.candidates)
+                .all(|(a, b)| a.values == b.values && a.rounds.len() == b.rounds.len());
+        if !same {
+            return Err(format!(
+                "{name} is not a shard of the tuning run in {first_name} (`{}` in {} shards against `{}` in {})",
+                f.command, f.shards, first.command, first.shards
+            ));
+        }
+        let slot = f
+            .shard
+            .checked_sub(1)
+            .and_then(|i| seen.get_mut(i as usize))
+            .ok_or_else(|| format!("{name}: shard {} of {}", f.shard, f.shards))?;
+        if let Some(other) = slot {
+            return Err(format!(
+                "{name} and {other} are both shard {} of {}",
+                f.shard, f.shards
+            ));
+        }
+        *slot = Some(name.as_str());
+    }
+    let missing: Vec<String> = seen
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.is_none())
+        .map(|(i, _)| (i + 1).to_string())
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "shards {} of {} are missing",
+            missing.join(", "),
+            first.shards
+        ));
+    }
+    let k = first.candidates.len();
+    let mut totals: Vec<Vec<Stats>> = vec![vec![Stats::default(); first.rounds as usize]; k];
+    for (_, f) in files {
+        for (c, cand) in f.candidates.iter().enumerate() {
+            for (r, s) in cand.rounds.iter().enumerate() {
+                totals[c][r].merge(s);
+            }
+        }
+    }
+    let (stats, left_in) = race(&first.target, k, first.rounds, first.players, |c, r| {
+        Ok(totals[c][r as usize].clone())
+    })?;
+    let head = Head {
+        game: first.game.clone(),
+        seed: first.seed,
+        players: first.players,
+        bots: first.bots.clone(),
+        bot_notes: first.bot_notes.clone(),
+        target: first.target.clone(),
+        budget: first.budget,
+        rounds: first.rounds,
+    };
+    let points: Vec<Vec<(String, String)>> =
+        first.candidates.iter().map(|c| c.values.clone()).collect();
+    Ok((
+        result(head, &points, &first.ends, stats, &left_in),
+        first.command.clone(),
+    ))
 }
 
 fn goal(target: &Target, players: usize) -> f64 {

@@ -1003,10 +1003,18 @@ impl State for AetherState {
         Some(self.turns)
     }
 
-    /// The element tile a placement puts on the board.
+    /// The element tile a seat puts one of its elementals on. Every seat places tiles of
+    /// all four elements in nearly every game (a tile must be placed each turn, and which
+    /// element is the draw's), so tiles placed alone would tell the designs apart by nothing;
+    /// the choice is which element a seat's elementals draw their strength from. A
+    /// placement without an elemental names no design.
     fn cards_of(&self, action: Action) -> Option<Vec<&'static str>> {
         Some(match action {
-            Action::Place { element, .. } => self
+            Action::Place {
+                element,
+                elemental: true,
+                ..
+            } => self
                 .rules
                 .tile_ids
                 .get(usize::from(element))
