@@ -10,6 +10,8 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
 
+mod common;
+
 use printplay::engine::view::Observer;
 use printplay::play::Transcript;
 use serde_json::Value;
@@ -76,62 +78,6 @@ fn browser_tools() -> Option<(PathBuf, PathBuf)> {
     let node = Command::new("node").arg("--version").output().ok()?;
     (node.status.success() && dir.join("node_modules/playwright-core").exists())
         .then_some((dir, chromium))
-}
-
-/// What `observer` must never receive: the other seats' private views at every point, and
-/// each move or draw as only the omniscient onlooker words it, where the observer is told less.
-fn secrets(data: &Path, t: &Transcript, observer: Observer) -> Vec<String> {
-    let (games, problems) = printplay::pipeline::load_games(data, std::slice::from_ref(&t.game));
-    assert!(problems.is_empty(), "{problems:?}");
-    let live = printplay::serve::live::open(&games[0], t.clone()).unwrap();
-    let mut out = Vec::new();
-    let full = live.view(Observer::Omniscient, None).unwrap();
-    let mine = live.view(observer, None).unwrap();
-    for (all, seen) in full["log"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .zip(mine["log"].as_array().unwrap())
-    {
-        if all["action"] != seen["action"] {
-            out.push(all["action"].as_str().unwrap().to_string());
-        }
-        for (a, b) in all["events"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .zip(seen["events"].as_array().unwrap())
-        {
-            if a != b {
-                out.push(a.as_str().unwrap().to_string());
-            }
-        }
-    }
-    for k in 0..=t.moves.len() {
-        // What the observer itself sees at this point is no secret from it (an engine
-        // without a public view shows the shared table inside each seat's observation).
-        let own = live.view(observer, Some(k)).unwrap();
-        let mut known: Vec<&str> = own["view"]["public"].as_str().unwrap().lines().collect();
-        for hand in own["view"]["hands"].as_array().unwrap() {
-            known.extend(hand["text"].as_str().unwrap().lines());
-        }
-        for seat in (0..t.players).filter(|&s| Observer::Seat(s) != observer) {
-            let v = live.view(Observer::Seat(seat), Some(k)).unwrap();
-            for hand in v["view"]["hands"].as_array().unwrap() {
-                out.extend(
-                    hand["text"]
-                        .as_str()
-                        .unwrap()
-                        .lines()
-                        .filter(|l| l.len() > 12 && !known.contains(l))
-                        .map(str::to_string),
-                );
-            }
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
 }
 
 /// `printplay replay --moves` of the game as `seat` sees it.
@@ -237,7 +183,7 @@ fn play_in_browser(data: &Path, server: &Server, shots: Option<&Path>, dir: &Pat
                 });
             at += found + 1;
         }
-        let secrets = secrets(data, &transcript, Observer::Seat(seat));
+        let secrets = common::hidden::hidden_lines(data, &transcript, Observer::Seat(seat));
         assert!(!secrets.is_empty(), "nothing is hidden from the {name}?");
         let dom = page["dom"].as_str().unwrap();
         for secret in &secrets {

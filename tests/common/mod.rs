@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub mod hidden;
+
 pub struct Fixture {
     pub dir: tempfile::TempDir,
 }
