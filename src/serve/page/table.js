@@ -105,8 +105,17 @@
     box.replaceChildren();
     const cards = view.cards;
     if (!cards) return;
-    for (const h of cards.hidden) box.append(backEl(h));
-    for (const c of cards.table) box.append(cardEl(view, c, 'table'));
+    const group = (title, items) => {
+      if (!items.length) return;
+      const g = el('div', 'group');
+      g.append(el('h3', null, title));
+      const row = el('div', 'cards');
+      row.append(...items);
+      g.append(row);
+      box.append(g);
+    };
+    group('Hidden hands', cards.hidden.map(backEl));
+    group('Cards on the table', cards.table.map((c) => cardEl(view, c, 'table')));
   }
 
   function renderHands(view) {
