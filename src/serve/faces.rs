@@ -1,8 +1,8 @@
 //! The build's own card faces at the table: every printed design and deck back drawn once per
 //! game version (the faces the PDF prints), as standalone SVG documents with their text set
 //! as outlines in the game's fonts and their art inside, so that a browser shows exactly what
-//! will print. Each file is served at `/faces/HASH.svg`, named by a digest of its content:
-//! the same face always has the same address, cached for good.
+//! will print. Each file is served at `/tables/ID/faces/HASH.svg`, named by a digest of its
+//! content: the same face always has the same address at a table, cached for good.
 //!
 //! What a seat is shown follows its view only: a face address appears in a seat's view for
 //! a card that view names (its hand, the cards on the table, the cards of its own legal
@@ -51,9 +51,10 @@ pub(crate) struct Faces {
     decks: Vec<Deck>,
 }
 
-/// Where a face file is served.
-pub(crate) fn url(digest: &str) -> String {
-    format!("/faces/{digest}.svg")
+/// Where a face file is served to a table's page: under the table's own address, so that a
+/// reverse proxy routing by table id sends it to the server that drew it.
+pub(crate) fn url(table: &str, digest: &str) -> String {
+    format!("/tables/{table}/faces/{digest}.svg")
 }
 
 fn digest(bytes: &[u8]) -> String {
@@ -129,9 +130,9 @@ impl Faces {
             .copied()
     }
 
-    fn card(&self, i: usize, count: Option<u64>) -> Value {
+    fn card(&self, table: &str, i: usize, count: Option<u64>) -> Value {
         let d = &self.designs[i];
-        json!({"id": d.id, "name": d.name, "face": url(&d.face), "count": count})
+        json!({"id": d.id, "name": d.name, "face": url(table, &d.face), "count": count})
     }
 
     /// The designs a piece of a view's data names (a string that is a design's id or name),
@@ -187,14 +188,16 @@ impl Faces {
     }
 
     /// The cards of what `data` (else `text`) shows.
-    fn found(&self, data: &Value, text: &str) -> Vec<Value> {
+    fn found(&self, table: &str, data: &Value, text: &str) -> Vec<Value> {
         let mut out = Vec::new();
         if data.is_null() {
             self.in_text(text, &mut out);
         } else {
             self.in_data(data, &mut out);
         }
-        out.into_iter().map(|(i, n)| self.card(i, n)).collect()
+        out.into_iter()
+            .map(|(i, n)| self.card(table, i, n))
+            .collect()
     }
 
     /// The deck a seat's hidden cards are shown with: the deck named after the seat (The
@@ -211,9 +214,10 @@ impl Faces {
     /// observer sees, and a back for each hand it does not) and, on each legal move whose
     /// `cards` the engine named, those cards as faces. Only what the view itself names is
     /// given a face.
-    pub(crate) fn annotate(&self, view: &mut Value, seat_names: &[String]) {
+    pub(crate) fn annotate(&self, view: &mut Value, seat_names: &[String], id: &str) {
         let inner = &view["view"];
         let table = self.found(
+            id,
             &inner["public_data"],
             inner["public"].as_str().unwrap_or(""),
         );
@@ -227,7 +231,7 @@ impl Faces {
                         seen_seats.push(h["seat"].as_u64().unwrap_or(u64::MAX) as usize);
                         json!({
                             "seat": h["name"],
-                            "cards": self.found(&h["data"], h["text"].as_str().unwrap_or("")),
+                            "cards": self.found(id, &h["data"], h["text"].as_str().unwrap_or("")),
                         })
                     })
                     .collect()
@@ -242,7 +246,7 @@ impl Faces {
                 Some(json!({
                     "seat": name,
                     "deck": deck.name,
-                    "back": url(&deck.back),
+                    "back": url(id, &deck.back),
                     "count": hand_size(&inner["public_data"], s, name),
                 }))
             })
@@ -259,7 +263,7 @@ impl Faces {
                     .unwrap_or_default();
                 let cards: Vec<Value> = ids
                     .iter()
-                    .filter_map(|id| self.by_id.get(id).map(|&i| self.card(i, None)))
+                    .filter_map(|d| self.by_id.get(d).map(|&i| self.card(id, i, None)))
                     .collect();
                 m["cards"] = json!(cards);
             }

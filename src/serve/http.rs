@@ -9,7 +9,8 @@
 //! - `POST /api/tables/ID/undo?token=T` `{"decline": false}` proposes or agrees to an undo;
 //! - `POST /api/tables/ID/restart?token=T` `{"decline": false}` agrees to start again on the
 //!   game's newer data (once every person seat agrees);
-//! - `GET /faces/DIGEST.svg` a card face or back, named by its content (cached for good);
+//! - `GET /tables/ID/faces/DIGEST.svg` a card face or back, named by its content (cached
+//!   for good);
 //! - `GET /tables/ID/rules?token=T` the rules reference of the data the table plays on;
 //! - `GET /api/tables/ID/transcript?token=T` the transcript once the game is over;
 //! - `GET /api/tables/ID/ws?token=T` live views; sends `{"type": "move", ...}` as the POST.
@@ -154,7 +155,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/", get(home))
         .route("/tables/{id}", get(table_page))
         .route("/assets/{name}", get(asset))
-        .route("/faces/{file}", get(face))
+        .route("/tables/{id}/faces/{file}", get(face))
         .route("/tables/{id}/rules", get(rules))
         // No icon: an empty answer rather than a 404 in every browser's console.
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
@@ -225,12 +226,17 @@ async fn asset(Path(name): Path<String>) -> Response {
     }
 }
 
-/// A card face or back, `/faces/DIGEST.svg`: named by its content, so cached for good.
+/// A card face or back, `/tables/ID/faces/DIGEST.svg`: named by its content, so cached for
+/// good. A face is no secret (the rules reference shows every card); which card lies where
+/// is, and only a seat's view says that.
 async fn face(
     State(app): State<Arc<App>>,
-    Path(file): Path<String>,
+    Path((id, file)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
+    if app.slot(&id).is_none() {
+        return ApiError(404, "no such table".into()).into_response();
+    }
     let Some(digest) = file.strip_suffix(".svg") else {
         return ApiError(404, "no such face".into()).into_response();
     };

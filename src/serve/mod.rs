@@ -241,7 +241,7 @@ impl Slot {
             (view, inner.version.clone(), names.to_vec())
         };
         if let Some(faces) = app.faces(&version).await {
-            faces.annotate(&mut view, &names);
+            faces.annotate(&mut view, &names, &self.id);
         }
         Ok(view)
     }
