@@ -235,7 +235,7 @@ async fn face(
     headers: HeaderMap,
 ) -> Response {
     if app.slot(&id).is_none() {
-        return ApiError(404, "no such table".into()).into_response();
+        return ApiError::forbidden().into_response();
     }
     let Some(digest) = file.strip_suffix(".svg") else {
         return ApiError(404, "no such face".into()).into_response();

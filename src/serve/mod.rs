@@ -79,7 +79,8 @@ pub(crate) struct Version {
     pub(crate) game: Arc<Game>,
     /// A digest of the game's files ([`data_version`]).
     pub(crate) digest: String,
-    faces: OnceLock<Result<Arc<faces::Faces>, String>>,
+    /// Drawn once; tables asking while it is drawn wait for the same drawing.
+    faces: tokio::sync::OnceCell<Result<Arc<faces::Faces>, String>>,
     rules: OnceLock<Result<String, String>>,
     /// Its face files are in [`App::files`].
     served: AtomicBool,
@@ -90,7 +91,7 @@ impl Version {
         Arc::new(Version {
             digest: data_version(&game),
             game: Arc::new(game),
-            faces: OnceLock::new(),
+            faces: tokio::sync::OnceCell::new(),
             rules: OnceLock::new(),
             served: AtomicBool::new(false),
         })
@@ -185,7 +186,7 @@ pub(crate) struct App {
 pub(crate) struct ApiError(pub u16, pub String);
 
 impl ApiError {
-    fn forbidden() -> ApiError {
+    pub(crate) fn forbidden() -> ApiError {
         ApiError(403, "unknown table or token".into())
     }
 }
@@ -410,20 +411,16 @@ impl App {
     /// The faces of a version, drawn on a blocking thread the first time; `None` when they
     /// cannot be drawn (the view then shows words only).
     pub(crate) async fn faces(&self, version: &Arc<Version>) -> Option<Arc<faces::Faces>> {
-        let drawn = match version.faces.get() {
-            Some(f) => f.clone(),
-            None => {
-                let v = version.clone();
-                tokio::task::spawn_blocking(move || {
-                    v.faces
-                        .get_or_init(|| faces::Faces::draw(&v.game).map(Arc::new))
-                        .clone()
-                })
-                .await
-                .ok()?
-            }
-        };
-        let faces = drawn.ok()?;
+        let drawn = version
+            .faces
+            .get_or_init(|| async {
+                let game = version.game.clone();
+                tokio::task::spawn_blocking(move || faces::Faces::draw(&game).map(Arc::new))
+                    .await
+                    .map_err(|e| e.to_string())?
+            })
+            .await;
+        let faces = drawn.clone().ok()?;
         if !version.served.swap(true, Ordering::SeqCst)
             && let Ok(mut files) = self.files.write()
         {
