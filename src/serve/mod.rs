@@ -4,8 +4,11 @@
 //! acknowledged.
 //!
 //! The parts: [`live`] puts a game behind one object-safe interface (an engine's game, later
-//! the free table of a game without one), [`store`] keeps tables (SQLite), `http` answers the
-//! page, the JSON API and the WebSocket, and `page` holds the page's files, compiled in.
+//! the free table of a game without one), [`store`] keeps tables (SQLite), `faces` draws the
+//! build's card faces for the page, `http` answers the page, the JSON API and the WebSocket,
+//! and `page` holds the page's files, compiled in. While serving, the data folder is watched:
+//! a game's edited data that passes its check is used by new tables, running tables keep the
+//! [`Version`] they started on and may start again on the new one.
 
 mod faces;
 mod http;
