@@ -10,6 +10,8 @@ use std::path::Path;
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
+mod common;
+
 use printplay::engine::view::Observer;
 use printplay::play::Transcript;
 use serde_json::Value;
@@ -52,13 +54,19 @@ fn start(args: &[&str], lines: usize) -> Server {
 
 /// One HTTP/1.1 request on a fresh connection: the status and the body.
 fn http(method: &str, url: &str, body: &[u8]) -> (u16, String) {
+    let (status, _, body) = http_with(method, url, body, "");
+    (status, body)
+}
+
+/// A request with `extra` header lines: the status, the head (lower case) and the body.
+fn http_with(method: &str, url: &str, body: &[u8], extra: &str) -> (u16, String, String) {
     let rest = url.strip_prefix("http://").expect("an http URL");
     let slash = rest.find('/').expect("a path");
     let (host, path) = rest.split_at(slash);
     let mut s = TcpStream::connect(host).expect("the server answers");
     write!(
         s,
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\n\r\n",
         body.len()
     )
     .unwrap();
@@ -68,7 +76,28 @@ fn http(method: &str, url: &str, body: &[u8]) -> (u16, String) {
     let text = String::from_utf8_lossy(&buf).to_string();
     let (head, body) = text.split_once("\r\n\r\n").expect("a response");
     let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap();
-    (status, body.to_string())
+    (status, head.to_lowercase(), body.to_string())
+}
+
+/// The server's address, from a link.
+fn base_of(url: &str) -> String {
+    let rest = url.strip_prefix("http://").unwrap();
+    format!("http://{}", &rest[..rest.find('/').unwrap()])
+}
+
+/// Every face address (`/tables/ID/faces/DIGEST.svg`) in a text.
+fn face_urls(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = text
+        .match_indices("/tables/")
+        .filter_map(|(at, _)| {
+            let end = text[at..].find('"').map_or(text.len(), |e| at + e);
+            let url = &text[at..end];
+            (url.contains("/faces/") && url.ends_with(".svg")).then(|| url.to_string())
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 fn get(url: &str) -> (u16, Value) {
@@ -180,6 +209,115 @@ fn the_table_prints_links_and_the_api_answers_as_the_issue_says() {
     assert_eq!(get(&forged).0, 403);
     let no_table = me.replace("/api/tables/", "/api/tables/0");
     assert_eq!(get(&no_table).0, 403);
+
+    // The cards in the seat's hand come with the build's own faces, cached for good.
+    let v = settle(&me);
+    let hand = &v["cards"]["hands"][0];
+    assert_eq!(hand["seat"], "criminal", "{v}");
+    let face = hand["cards"][0]["face"]
+        .as_str()
+        .expect("a face")
+        .to_string();
+    assert!(face.starts_with("/tables/"), "{face}");
+    let url = format!("{}{face}", base_of(&me));
+    let (status, head, svg) = http_with("GET", &url, b"", "");
+    assert_eq!(status, 200);
+    assert!(head.contains("content-type: image/svg+xml"), "{head}");
+    assert!(head.contains("immutable"), "{head}");
+    let etag = head
+        .lines()
+        .find_map(|l| l.strip_prefix("etag: "))
+        .expect("an ETag")
+        .to_string();
+    // Text set as outlines in the game's fonts, nothing that runs.
+    assert!(svg.starts_with("<svg") && svg.contains("<path") && svg.contains("viewBox"));
+    assert!(!svg.contains("<text") && !svg.contains("<script"));
+    let (status, _, _) = http_with("GET", &url, b"", &format!("If-None-Match: {etag}\r\n"));
+    assert_eq!(status, 304);
+    // The police's hand is a back, with its size.
+    let hidden = &v["cards"]["hidden"][0];
+    assert_eq!(hidden["seat"], "police");
+    assert!(hidden["count"].as_u64().unwrap() > 0);
+    assert_ne!(hidden["back"], hand["cards"][0]["face"]);
+    // The rules reference, one click away (for a holder of a link).
+    assert_eq!(v["data"]["rules"], true);
+    let rules = with_path(&page, "rules");
+    let (status, head, html) = http_with("GET", &rules, b"", "");
+    assert_eq!(status, 200);
+    assert!(
+        head.contains("text/html") && !html.contains("<script"),
+        "{head}"
+    );
+    assert!(html.contains("The Search"));
+    assert_eq!(http("GET", &rules.replace("token=", "token=0"), b"").0, 403);
+
+    // Tokens at rest: the database keeps their digests, never the tokens.
+    drop(server);
+    let token = me.split("token=").nth(1).unwrap().to_string();
+    for file in std::fs::read_dir(dir.path()).unwrap() {
+        let bytes = std::fs::read(file.unwrap().path()).unwrap();
+        assert!(
+            !bytes.windows(token.len()).any(|w| w == token.as_bytes()),
+            "the database holds a token"
+        );
+    }
+}
+
+/// A database as printplay kept it before digests: the tokens themselves.
+fn old_database(path: &str, id: &str, token: &str) {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE tables (id TEXT PRIMARY KEY, game TEXT NOT NULL, data_version TEXT NOT NULL,
+             created INTEGER NOT NULL, moves INTEGER NOT NULL, transcript TEXT NOT NULL);
+         CREATE TABLE tokens (token TEXT PRIMARY KEY, table_id TEXT NOT NULL REFERENCES tables(id),
+             seat INTEGER);",
+    )
+    .unwrap();
+    let transcript = Transcript {
+        game: "the-search".into(),
+        seed: 4,
+        players: 2,
+        variants: Default::default(),
+        seats: vec!["person".into(), "heuristic".into()],
+        moves: Vec::new(),
+    };
+    conn.execute(
+        "INSERT INTO tables VALUES (?1, 'the-search', 'old', 1, 0, ?2)",
+        rusqlite::params![id, transcript.to_toml()],
+    )
+    .unwrap();
+    conn.execute(
+        "INSERT INTO tokens VALUES (?1, ?2, 0)",
+        rusqlite::params![token, id],
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_database_with_plain_tokens_is_migrated_to_digests_and_its_links_still_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let token = "0123456789abcdef0123456789abcdef";
+    old_database(&db, "feedc0de", token);
+    let server = start(&["serve", "--port", "0", "--db", &db], 1);
+    let base = server.lines[0]
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap()
+        .trim_end_matches('/')
+        .to_string();
+    let url = format!("{base}/api/tables/feedc0de?token={token}");
+    let v = settle(&url);
+    assert_eq!(v["you"], "criminal");
+    assert_eq!(get(&url.replace("token=0", "token=1")).0, 403);
+    drop(server);
+    for file in std::fs::read_dir(dir.path()).unwrap() {
+        let bytes = std::fs::read(file.unwrap().path()).unwrap();
+        assert!(
+            !bytes.windows(token.len()).any(|w| w == token.as_bytes()),
+            "the migrated database still holds the token"
+        );
+    }
 }
 
 #[test]
@@ -327,60 +465,6 @@ fn listen(url: &str, seen: Seen) -> std::thread::JoinHandle<()> {
     })
 }
 
-/// What `observer` must never receive at a table whose full game is `transcript`: at every
-/// point, the other seat's private view (its hand, the cards it knows on its pile), and each
-/// move or chance event as the onlooker who sees every hand names it, wherever the observer
-/// is told less.
-fn forbidden(transcript: &Transcript, observer: Observer) -> Vec<String> {
-    let (games, problems) =
-        printplay::pipeline::load_games(Path::new("data"), &["the-search".to_string()]);
-    assert!(problems.is_empty());
-    let live = printplay::serve::live::open(&games[0], transcript.clone()).unwrap();
-    let len = transcript.moves.len();
-    let mut out = Vec::new();
-    let full = live.view(Observer::Omniscient, None).unwrap();
-    let mine = live.view(observer, None).unwrap();
-    for (all, seen) in full["log"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .zip(mine["log"].as_array().unwrap())
-    {
-        if all["action"] != seen["action"] {
-            out.push(all["action"].as_str().unwrap().to_string());
-        }
-        for (a, b) in all["events"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .zip(seen["events"].as_array().unwrap())
-        {
-            if a != b {
-                out.push(a.as_str().unwrap().to_string());
-            }
-        }
-    }
-    for k in 0..=len {
-        for seat in 0..2 {
-            if Observer::Seat(seat) == observer {
-                continue;
-            }
-            let v = live.view(Observer::Seat(seat), Some(k)).unwrap();
-            for hand in v["view"]["hands"].as_array().unwrap() {
-                for line in hand["text"].as_str().unwrap().lines() {
-                    // A line that names cards (an empty hand says little).
-                    if line.len() > 12 {
-                        out.push(line.to_string());
-                    }
-                }
-            }
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
-}
-
 #[test]
 fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
     let dir = tempfile::tempdir().unwrap();
@@ -440,6 +524,24 @@ fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
     let (_, toml) = http("GET", &with_path(&criminal, "transcript"), b"");
     let transcript: Transcript = toml::from_str(&toml).unwrap();
     assert!(transcript.moves.len() > 10);
+    // Each design's face, as the seats were shown their own cards.
+    let mut faces = std::collections::BTreeMap::new();
+    for s in &seen {
+        for text in s.lock().unwrap().iter() {
+            let v: Value = serde_json::from_str(text).unwrap();
+            let v = if v["type"] == "view" { &v["view"] } else { &v };
+            for hand in v["cards"]["hands"].as_array().into_iter().flatten() {
+                for c in hand["cards"].as_array().unwrap() {
+                    faces.insert(
+                        c["name"].as_str().unwrap().to_string(),
+                        c["face"].as_str().unwrap().to_string(),
+                    );
+                }
+            }
+        }
+    }
+    assert!(faces.len() >= 6, "few faces shown: {faces:?}");
+    let (games, _) = printplay::pipeline::load_games(Path::new("data"), &["the-search".into()]);
     let observers = [Observer::Seat(0), Observer::Seat(1), Observer::Public];
     for ((observer, s), name) in
         observers
@@ -455,7 +557,7 @@ fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
                 > 5,
             "{name} got few live views"
         );
-        let secrets = forbidden(&transcript, *observer);
+        let secrets = common::hidden::hidden_lines(Path::new("data"), &transcript, *observer);
         assert!(!secrets.is_empty() || *observer == Observer::Public);
         for text in got.iter() {
             for secret in &secrets {
@@ -467,12 +569,85 @@ fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
             // No hand but the seat's own.
             let v: Value = serde_json::from_str(text).unwrap();
             let v = if v["type"] == "view" { &v["view"] } else { &v };
+            check_faces(&games[0], &transcript, *observer, name, text, v, &faces);
             for hand in v["view"]["hands"].as_array().into_iter().flatten() {
                 let own = match observer {
                     Observer::Seat(s) => serde_json::json!(s),
                     _ => Value::Null,
                 };
                 assert_eq!(hand["seat"], own, "the {name} received another seat's hand");
+            }
+        }
+    }
+}
+
+/// The faces in one message `text` (the view `v`) to `observer`: only the cards the view
+/// names have a face (the other hands are backs), and no card in another seat's hand at that
+/// point, unless the observer sees that design itself, has its face anywhere in the message.
+fn check_faces(
+    game: &printplay::model::Game,
+    transcript: &Transcript,
+    observer: Observer,
+    name: &str,
+    text: &str,
+    v: &Value,
+    faces: &std::collections::BTreeMap<String, String>,
+) {
+    if v["moves"].is_null() {
+        return;
+    }
+    let shown = face_urls(text);
+    let mut named: Vec<String> = Vec::new();
+    let mut collect = |cards: &Value| {
+        for c in cards.as_array().into_iter().flatten() {
+            named.push(c["face"].as_str().unwrap().to_string());
+        }
+    };
+    collect(&v["cards"]["table"]);
+    for hand in v["cards"]["hands"].as_array().into_iter().flatten() {
+        collect(&hand["cards"]);
+    }
+    for m in v["legal"].as_array().into_iter().flatten() {
+        collect(&m["cards"]);
+    }
+    for h in v["cards"]["hidden"].as_array().into_iter().flatten() {
+        let back = h["back"].as_str().unwrap().to_string();
+        assert!(
+            !faces.values().any(|f| *f == back),
+            "a back is a card's face"
+        );
+        named.push(back);
+    }
+    for url in &shown {
+        assert!(
+            named.contains(url),
+            "the {name} got {url}, which its view does not name"
+        );
+    }
+    let k = v["moves"].as_u64().unwrap() as usize;
+    let mut t = transcript.clone();
+    t.moves.truncate(k);
+    let live = printplay::serve::live::open(game, t).unwrap();
+    let mine = live.view(observer, None).unwrap();
+    let mut known = mine["view"]["public"].as_str().unwrap().to_string();
+    for hand in mine["view"]["hands"].as_array().unwrap() {
+        known.push_str(hand["text"].as_str().unwrap());
+    }
+    for seat in (0..transcript.players).filter(|&s| Observer::Seat(s) != observer) {
+        let other = live.view(Observer::Seat(seat), None).unwrap();
+        for card in other["view"]["hands"][0]["data"]["hand"]
+            .as_array()
+            .unwrap()
+        {
+            let card = card["card"].as_str().unwrap();
+            if known.contains(card) {
+                continue;
+            }
+            if let Some(face) = faces.get(card) {
+                assert!(
+                    !shown.contains(face),
+                    "the {name} got the face of {card}, in another hand at move {k}"
+                );
             }
         }
     }
@@ -590,4 +765,111 @@ fn websockets_from_another_site_are_refused_and_undo_waits_for_every_person() {
     assert!(back["undo"].is_null());
     assert_eq!(back["to_act"], serde_json::json!(["police"]));
     assert!(!back["legal"].as_array().unwrap().is_empty());
+}
+
+/// Polls `GET /api/games` until `done` holds (the server reads and checks edits on a thread
+/// of its own).
+fn games_until(base: &str, done: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..600 {
+        let (status, v) = get(&format!("{base}/api/games"));
+        assert_eq!(status, 200);
+        if done(&v) {
+            return v;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("the server never picked up the edit");
+}
+
+fn version_of(games: &Value) -> String {
+    games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["slug"] == "the-search")
+        .map(|g| g["version"].as_str().unwrap().to_string())
+        .expect("the-search listed")
+}
+
+#[test]
+fn data_edited_while_serving_reaches_new_tables_and_running_ones_offer_to_restart() {
+    let fixture = common::Fixture::with_games(&["the-search"]);
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let data = fixture.data().to_str().unwrap().to_string();
+    let server = start(&["--data", &data, "serve", "--port", "0", "--db", &db], 1);
+    let base = server.lines[0]
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap()
+        .trim_end_matches('/')
+        .to_string();
+    let make = || {
+        let (status, body) = http(
+            "POST",
+            &format!("{base}/api/tables"),
+            br#"{"game": "the-search", "seats": ["person", "heuristic"], "seed": 1}"#,
+        );
+        assert_eq!(status, 200, "{body}");
+        let made: Value = serde_json::from_str(&body).unwrap();
+        api(&format!(
+            "{base}{}",
+            made["seats"][0]["link"].as_str().unwrap()
+        ))
+    };
+    let first = make();
+    let v = settle(&first);
+    let old = v["data"]["version"].as_str().unwrap().to_string();
+    assert_eq!(v["data"]["newer"], false);
+    assert_eq!(version_of(&games_until(&base, |_| true)), old);
+    let (status, body) = http(
+        "POST",
+        &with_path(&first, "moves"),
+        format!(r#"{{"index": {}}}"#, choose(&v)).as_bytes(),
+    );
+    assert_eq!(status, 200, "{body}");
+    let played = settle(&first);
+
+    // An edit that passes the check: new tables use it, the running one keeps its own.
+    fixture.edit(
+        "the-search",
+        "game.toml",
+        "try to box them in.",
+        "try to box them in, edited while serving.",
+    );
+    let games = games_until(&base, |g| version_of(g) != old);
+    let new = version_of(&games);
+    assert!(games["problems"].as_array().unwrap().is_empty(), "{games}");
+    let running = settle(&first);
+    assert_eq!(running["data"]["version"], old.as_str());
+    assert_eq!(running["data"]["newer"], true);
+    assert_eq!(running["log"], played["log"]);
+    let second = make();
+    assert_eq!(settle(&second)["data"]["version"], new.as_str());
+
+    // An edit that fails the check: shown on the home page's list; nothing running breaks
+    // and new tables still get the last data that passed.
+    fixture.edit(
+        "the-search",
+        "components.toml",
+        r#"template = "search-police""#,
+        r#"template = "no-such-template""#,
+    );
+    let games = games_until(&base, |g| {
+        g["problems"].to_string().contains("no-such-template")
+    });
+    assert_eq!(version_of(&games), new);
+    let third = make();
+    assert_eq!(settle(&third)["data"]["version"], new.as_str());
+    assert_eq!(settle(&first)["log"], played["log"]);
+
+    // The running table starts again on the newer data once its person agrees.
+    let (status, body) = http("POST", &with_path(&first, "restart"), b"{}");
+    assert_eq!(status, 200, "{body}");
+    let restarted = settle(&first);
+    assert_eq!(restarted["data"]["version"], new.as_str());
+    assert_eq!(restarted["data"]["newer"], false);
+    assert!(restarted["length"].as_u64().unwrap() < played["length"].as_u64().unwrap());
+    // Restarting a table already on the newest data is refused.
+    assert_eq!(http("POST", &with_path(&second, "restart"), b"{}").0, 409);
 }

@@ -10,6 +10,8 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
 
+mod common;
+
 use printplay::engine::view::Observer;
 use printplay::play::Transcript;
 use serde_json::Value;
@@ -78,62 +80,6 @@ fn browser_tools() -> Option<(PathBuf, PathBuf)> {
         .then_some((dir, chromium))
 }
 
-/// What `observer` must never receive: the other seats' private views at every point, and
-/// each move or draw as only the omniscient onlooker words it, where the observer is told less.
-fn secrets(data: &Path, t: &Transcript, observer: Observer) -> Vec<String> {
-    let (games, problems) = printplay::pipeline::load_games(data, std::slice::from_ref(&t.game));
-    assert!(problems.is_empty(), "{problems:?}");
-    let live = printplay::serve::live::open(&games[0], t.clone()).unwrap();
-    let mut out = Vec::new();
-    let full = live.view(Observer::Omniscient, None).unwrap();
-    let mine = live.view(observer, None).unwrap();
-    for (all, seen) in full["log"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .zip(mine["log"].as_array().unwrap())
-    {
-        if all["action"] != seen["action"] {
-            out.push(all["action"].as_str().unwrap().to_string());
-        }
-        for (a, b) in all["events"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .zip(seen["events"].as_array().unwrap())
-        {
-            if a != b {
-                out.push(a.as_str().unwrap().to_string());
-            }
-        }
-    }
-    for k in 0..=t.moves.len() {
-        // What the observer itself sees at this point is no secret from it (an engine
-        // without a public view shows the shared table inside each seat's observation).
-        let own = live.view(observer, Some(k)).unwrap();
-        let mut known: Vec<&str> = own["view"]["public"].as_str().unwrap().lines().collect();
-        for hand in own["view"]["hands"].as_array().unwrap() {
-            known.extend(hand["text"].as_str().unwrap().lines());
-        }
-        for seat in (0..t.players).filter(|&s| Observer::Seat(s) != observer) {
-            let v = live.view(Observer::Seat(seat), Some(k)).unwrap();
-            for hand in v["view"]["hands"].as_array().unwrap() {
-                out.extend(
-                    hand["text"]
-                        .as_str()
-                        .unwrap()
-                        .lines()
-                        .filter(|l| l.len() > 12 && !known.contains(l))
-                        .map(str::to_string),
-                );
-            }
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
-}
-
 /// `printplay replay --moves` of the game as `seat` sees it.
 fn replayed(data: &Path, t: &Transcript, seat: &str, dir: &Path) -> String {
     let file = dir.join(format!("{seat}.toml"));
@@ -154,11 +100,12 @@ fn replayed(data: &Path, t: &Transcript, seat: &str, dir: &Path) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// Plays the table at `server` in the browser and checks the logs and what each page got.
-fn play_in_browser(data: &Path, server: &Server, shots: Option<&Path>, dir: &Path) {
+/// Plays the table at `server` in the browser and checks the logs and what each page got;
+/// false when this machine has no browser to play in.
+fn play_in_browser(data: &Path, server: &Server, shots: Option<&Path>, dir: &Path) -> bool {
     let Some((browser_dir, chromium)) = browser_tools() else {
         eprintln!("skipped: Chromium, node or tests/browser/node_modules (npm ci) missing");
-        return;
+        return false;
     };
     let persons: Vec<&(String, String)> = server
         .links
@@ -185,6 +132,11 @@ fn play_in_browser(data: &Path, server: &Server, shots: Option<&Path>, dir: &Pat
     );
     let result: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(result["clicks"].as_u64().unwrap() > 5, "{result}");
+    // Cards in the hand are shown by their faces and play from the keyboard.
+    assert!(
+        result["cardPresses"].as_u64().unwrap() > 0,
+        "no card was pressed"
+    );
     let api = persons[0]
         .1
         .replacen("/tables/", "/api/tables/", 1)
@@ -237,7 +189,7 @@ fn play_in_browser(data: &Path, server: &Server, shots: Option<&Path>, dir: &Pat
                 });
             at += found + 1;
         }
-        let secrets = secrets(data, &transcript, Observer::Seat(seat));
+        let secrets = common::hidden::hidden_lines(data, &transcript, Observer::Seat(seat));
         assert!(!secrets.is_empty(), "nothing is hidden from the {name}?");
         let dom = page["dom"].as_str().unwrap();
         for secret in &secrets {
@@ -252,7 +204,12 @@ fn play_in_browser(data: &Path, server: &Server, shots: Option<&Path>, dir: &Pat
                 );
             }
         }
+        assert!(
+            dom.contains("/faces/"),
+            "the {name}'s page shows no card face"
+        );
     }
+    true
 }
 
 #[test]
@@ -262,6 +219,9 @@ fn two_people_play_the_search_to_the_end_in_chromium() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/table-shots");
     std::fs::create_dir_all(&shots).unwrap();
+    for old in std::fs::read_dir(&shots).unwrap() {
+        std::fs::remove_file(old.unwrap().path()).unwrap();
+    }
     let server = table(&[
         "--data",
         data.to_str().unwrap(),
@@ -276,7 +236,40 @@ fn two_people_play_the_search_to_the_end_in_chromium() {
         "--db",
         db.to_str().unwrap(),
     ]);
-    play_in_browser(&data, &server, Some(&shots), dir.path());
+    if play_in_browser(&data, &server, Some(&shots), dir.path()) {
+        book_pictures(&shots);
+    }
+}
+
+/// The book's pictures of the table (`docs/src/images/table-*.png`, 1280 and 390 px wide,
+/// light and dark) are the ones this test takes: a committed picture that no longer matches
+/// fails the test; `PRINTPLAY_UPDATE_SCREENSHOTS=1` writes the new ones (from
+/// `target/table-shots`) in their place, to be looked at and committed.
+fn book_pictures(shots: &Path) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/images");
+    let update = std::env::var_os("PRINTPLAY_UPDATE_SCREENSHOTS").is_some();
+    let mut stale = Vec::new();
+    for w in [1280, 390] {
+        for scheme in ["light", "dark"] {
+            let name = format!("table-{w}-{scheme}.png");
+            let new = shots.join(&name);
+            assert!(new.is_file(), "no picture {name}");
+            let old = dir.join(&name);
+            let d = common::pictures::difference(&new, &old);
+            // Anti-aliasing and font hinting differ a little between machines; a changed
+            // layout, colour or text moves far more than 2 % of the image.
+            if d > 0.02 {
+                if update {
+                    std::fs::copy(&new, &old).unwrap();
+                }
+                stale.push(format!("{name} (difference {:.1} %)", d * 100.0));
+            }
+        }
+    }
+    assert!(
+        update || stale.is_empty(),
+        "pictures of the table in the book no longer match the page; run with PRINTPLAY_UPDATE_SCREENSHOTS=1, look at them and commit them: {stale:?}"
+    );
 }
 
 #[test]

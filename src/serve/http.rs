@@ -7,6 +7,11 @@
 //!   `at`: after the first K entries of the move list (time travel);
 //! - `POST /api/tables/ID/moves?token=T` `{"index": I, "at": N}` plays a legal move;
 //! - `POST /api/tables/ID/undo?token=T` `{"decline": false}` proposes or agrees to an undo;
+//! - `POST /api/tables/ID/restart?token=T` `{"decline": false}` agrees to start again on the
+//!   game's newer data (once every person seat agrees);
+//! - `GET /tables/ID/faces/DIGEST.svg` a card face or back, named by its content (cached
+//!   for good);
+//! - `GET /tables/ID/rules?token=T` the rules reference of the data the table plays on;
 //! - `GET /api/tables/ID/transcript?token=T` the transcript once the game is over;
 //! - `GET /api/tables/ID/ws?token=T` live views; sends `{"type": "move", ...}` as the POST.
 //!
@@ -43,6 +48,14 @@ pub const RATE_BURST: f64 = 40.0;
 /// The page's policy: only the server's own scripts, styles, images and connections.
 pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
                        connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// A card face's policy (opened on its own): no script, only its own art and styles.
+pub const FACE_CSP: &str =
+    "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'none'";
+
+/// The rules reference's policy: its own inline styles, no script.
+pub const RULES_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; \
+                             base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -115,10 +128,12 @@ async fn limit(
 async fn headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let h = response.headers_mut();
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CSP),
-    );
+    if !h.contains_key(header::CONTENT_SECURITY_POLICY) {
+        h.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        );
+    }
     h.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
@@ -140,6 +155,8 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/", get(home))
         .route("/tables/{id}", get(table_page))
         .route("/assets/{name}", get(asset))
+        .route("/tables/{id}/faces/{file}", get(face))
+        .route("/tables/{id}/rules", get(rules))
         // No icon: an empty answer rather than a 404 in every browser's console.
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/api/games", get(games))
@@ -147,6 +164,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{id}", get(view))
         .route("/api/tables/{id}/moves", post(moves))
         .route("/api/tables/{id}/undo", post(undo))
+        .route("/api/tables/{id}/restart", post(restart))
         .route("/api/tables/{id}/transcript", get(transcript))
         .route("/api/tables/{id}/ws", get(ws))
         .fallback(|| async { ApiError(404, "no such page".into()) })
@@ -208,8 +226,67 @@ async fn asset(Path(name): Path<String>) -> Response {
     }
 }
 
+/// A card face or back, `/tables/ID/faces/DIGEST.svg`: named by its content, so cached for
+/// good. A face is no secret (the rules reference shows every card); which card lies where
+/// is, and only a seat's view says that.
+async fn face(
+    State(app): State<Arc<App>>,
+    Path((id, file)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    if app.slot(&id).is_none() {
+        return ApiError::forbidden().into_response();
+    }
+    let Some(digest) = file.strip_suffix(".svg") else {
+        return ApiError(404, "no such face".into()).into_response();
+    };
+    let Some(body) = app.file(digest) else {
+        return ApiError(404, "no such face".into()).into_response();
+    };
+    let etag = format!("\"{digest}\"");
+    let cache = [
+        (
+            header::CACHE_CONTROL,
+            "public, max-age=31536000, immutable".to_string(),
+        ),
+        (header::ETAG, etag.clone()),
+        (header::CONTENT_SECURITY_POLICY, FACE_CSP.to_string()),
+    ];
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
+    if fresh {
+        return (StatusCode::NOT_MODIFIED, cache).into_response();
+    }
+    (
+        cache,
+        [(header::CONTENT_TYPE, "image/svg+xml".to_string())],
+        Bytes::from_owner(body),
+    )
+        .into_response()
+}
+
+/// The rules reference of the data the table plays on, for anyone holding one of its links.
+async fn rules(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
+    let (slot, _) = app.open(&id, token(&params))?;
+    let html = app.rules(&slot).await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CONTENT_SECURITY_POLICY, RULES_CSP),
+        ],
+        html,
+    )
+        .into_response())
+}
+
 async fn games(State(app): State<Arc<App>>) -> Response {
-    axum::Json(app.catalog.clone()).into_response()
+    axum::Json(app.catalog()).into_response()
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiError> {
@@ -244,7 +321,7 @@ async fn view(
     Query(params): Params,
 ) -> Result<Response, ApiError> {
     let (slot, access) = app.open(&id, token(&params))?;
-    let view = slot.view(access, at(&params)?).await?;
+    let view = slot.view(&app, access, at(&params)?).await?;
     Ok(axum::Json(view).into_response())
 }
 
@@ -279,7 +356,7 @@ async fn moves(
     let seat = seat_of(access)?;
     let req: MoveRequest = parse(&body)?;
     app.person_move(&slot, seat, req.index, req.at).await?;
-    Ok(axum::Json(slot.view(access, None).await?).into_response())
+    Ok(axum::Json(slot.view(&app, access, None).await?).into_response())
 }
 
 async fn undo(
@@ -296,7 +373,24 @@ async fn undo(
         parse(&body)?
     };
     app.undo(&slot, seat, req.decline).await?;
-    Ok(axum::Json(slot.view(access, None).await?).into_response())
+    Ok(axum::Json(slot.view(&app, access, None).await?).into_response())
+}
+
+async fn restart(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(params): Params,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let (slot, access) = app.open(&id, token(&params))?;
+    let seat = seat_of(access)?;
+    let req: UndoRequest = if body.is_empty() {
+        UndoRequest::default()
+    } else {
+        parse(&body)?
+    };
+    app.restart(&slot, seat, req.decline).await?;
+    Ok(axum::Json(slot.view(&app, access, None).await?).into_response())
 }
 
 async fn transcript(
@@ -390,8 +484,14 @@ async fn send(socket: &mut WebSocket, value: Value) -> bool {
         .is_ok()
 }
 
-async fn send_view(socket: &mut WebSocket, slot: &Slot, access: Access, at: Option<usize>) -> bool {
-    match slot.view(access, at).await {
+async fn send_view(
+    socket: &mut WebSocket,
+    app: &App,
+    slot: &Slot,
+    access: Access,
+    at: Option<usize>,
+) -> bool {
+    match slot.view(app, access, at).await {
         Ok(v) => send(socket, json!({"type": "view", "view": v})).await,
         Err(e) => {
             send(
@@ -406,7 +506,7 @@ async fn send_view(socket: &mut WebSocket, slot: &Slot, access: Access, at: Opti
 async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket: WebSocket) {
     let mut changed = slot.changed.subscribe();
     let mut bucket = Bucket::new();
-    if !send_view(&mut socket, &slot, access, None).await {
+    if !send_view(&mut socket, &app, &slot, access, None).await {
         return;
     }
     loop {
@@ -430,7 +530,7 @@ async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket:
                 let result = match parse::<Incoming>(text.as_bytes()) {
                     Err(e) => Err(e),
                     Ok(Incoming::View { at }) => {
-                        if !send_view(&mut socket, &slot, access, at).await { return; }
+                        if !send_view(&mut socket, &app, &slot, access, at).await { return; }
                         Ok(())
                     }
                     Ok(Incoming::Move { index, at }) => match seat_of(access) {
@@ -452,7 +552,7 @@ async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket:
                     Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
                         // Several changes may have come at once: one view of the latest.
                         while changed.try_recv().is_ok() {}
-                        if !send_view(&mut socket, &slot, access, None).await { return; }
+                        if !send_view(&mut socket, &app, &slot, access, None).await { return; }
                     }
                     Err(_) => return,
                 }

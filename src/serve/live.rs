@@ -394,13 +394,27 @@ impl<S: State> Live for Typed<S> {
             Turn::Player(p) => vec![self.names[p].as_str()],
             _ => Vec::new(),
         };
+        // Each move with the cards it involves, where the engine names them (`cards_of`).
         let legal: Vec<Value> = match (observer, at) {
-            (Observer::Seat(s), None) => self
-                .legal(s)
-                .into_iter()
-                .enumerate()
-                .map(|(index, name)| json!({"index": index, "name": name}))
-                .collect(),
+            (Observer::Seat(s), None) => {
+                let names = self.legal(s);
+                let actions = if names.is_empty() {
+                    Vec::new()
+                } else {
+                    self.state.legal_actions()
+                };
+                names
+                    .into_iter()
+                    .enumerate()
+                    .map(|(index, name)| {
+                        let cards = actions
+                            .get(index)
+                            .and_then(|&a| self.state.cards_of(a))
+                            .unwrap_or_default();
+                        json!({"index": index, "name": name, "cards": cards})
+                    })
+                    .collect()
+            }
             _ => Vec::new(),
         };
         let outcome = (shown == len).then(|| self.outcome()).flatten();

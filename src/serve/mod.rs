@@ -4,9 +4,13 @@
 //! acknowledged.
 //!
 //! The parts: [`live`] puts a game behind one object-safe interface (an engine's game, later
-//! the free table of a game without one), [`store`] keeps tables (SQLite), `http` answers the
-//! page, the JSON API and the WebSocket, and `page` holds the page's files, compiled in.
+//! the free table of a game without one), [`store`] keeps tables (SQLite), `faces` draws the
+//! build's card faces for the page, `http` answers the page, the JSON API and the WebSocket,
+//! and `page` holds the page's files, compiled in. While serving, the data folder is watched:
+//! a game's edited data that passes its check is used by new tables, running tables keep the
+//! [`Version`] they started on and may start again on the new one.
 
+mod faces;
 mod http;
 pub mod live;
 mod page;
@@ -16,8 +20,9 @@ pub mod store;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
 use std::net::SocketAddr;
-use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -73,6 +78,70 @@ pub struct Created {
     pub spectator: String,
 }
 
+/// One game's data as loaded at one time. A table keeps the version it started on while
+/// the designer edits the data; its faces and rules reference are drawn once, when first
+/// asked for.
+pub(crate) struct Version {
+    pub(crate) game: Arc<Game>,
+    /// A digest of the game's files ([`data_version`]).
+    pub(crate) digest: String,
+    /// Drawn once; tables asking while it is drawn wait for the same drawing.
+    faces: tokio::sync::OnceCell<Result<Arc<faces::Faces>, String>>,
+    rules: OnceLock<Result<String, String>>,
+    /// Its face files are in [`App::files`].
+    served: AtomicBool,
+}
+
+impl Version {
+    fn new(game: Game) -> Arc<Version> {
+        Arc::new(Version {
+            digest: data_version(&game),
+            game: Arc::new(game),
+            faces: tokio::sync::OnceCell::new(),
+            rules: OnceLock::new(),
+            served: AtomicBool::new(false),
+        })
+    }
+
+    /// Whether the game has a rules reference to show.
+    fn has_rules(&self) -> bool {
+        !(self.game.is_original() && self.game.rules.texts.is_empty())
+    }
+
+    /// The rules reference as HTML, in the game's first language (drawn once).
+    fn rules_html(&self) -> Result<String, String> {
+        self.rules
+            .get_or_init(|| {
+                if !self.has_rules() {
+                    return Err(format!("{} has no rules reference", self.game.slug));
+                }
+                let joined = |ps: Vec<crate::diag::Problem>| {
+                    ps.iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                };
+                let assets = crate::rules::Assets::load_default().map_err(|p| joined(vec![p]))?;
+                let lang = self
+                    .game
+                    .info
+                    .languages
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| "en".to_string());
+                let files =
+                    crate::rules::render(&self.game, &lang, crate::rules::Format::Html, &assets)
+                        .map_err(joined)?;
+                files
+                    .into_iter()
+                    .next()
+                    .map(|f| f.text)
+                    .ok_or_else(|| "the reference rendered no page".to_string())
+            })
+            .clone()
+    }
+}
+
 /// A running table.
 pub(crate) struct Slot {
     id: String,
@@ -80,6 +149,7 @@ pub(crate) struct Slot {
     game: String,
     /// The game's name.
     title: String,
+    /// Each token's digest ([`store::token_digest`]) with what it opens.
     tokens: Vec<(Access, String)>,
     inner: Mutex<Inner>,
     /// Told of every change; each connection then sends its own view.
@@ -88,17 +158,28 @@ pub(crate) struct Slot {
 
 struct Inner {
     live: Box<dyn Live>,
+    /// The data the table plays on.
+    version: Arc<Version>,
     /// A proposal to go back to this many moves, and the person seats that agree.
     undo: Option<(usize, BTreeSet<usize>)>,
+    /// The person seats that agree to start again on newer data.
+    restart: BTreeSet<usize>,
     /// A task is playing the bots' and chance's moves.
     driving: bool,
 }
 
 /// The server's state.
 pub(crate) struct App {
-    games: BTreeMap<String, Arc<Game>>,
+    data: PathBuf,
+    /// Each game's newest data that passed its check (or loaded at the start).
+    games: RwLock<BTreeMap<String, Arc<Version>>>,
+    /// What stops a game's newest data from being used, by game folder (`""`: the data
+    /// folder itself).
+    problems: RwLock<BTreeMap<String, Vec<String>>>,
     /// The games as the home page lists them (`GET /api/games`).
-    pub(crate) catalog: Value,
+    catalog: RwLock<Value>,
+    /// Every face file drawn so far, by digest.
+    files: RwLock<HashMap<String, Arc<[u8]>>>,
     store: Arc<dyn Store>,
     tables: RwLock<HashMap<String, Arc<Slot>>>,
     /// Bots thinking at once: one per core, so that many tables' bots never starve the
@@ -111,17 +192,19 @@ pub(crate) struct App {
 pub(crate) struct ApiError(pub u16, pub String);
 
 impl ApiError {
-    fn forbidden() -> ApiError {
+    pub(crate) fn forbidden() -> ApiError {
         ApiError(403, "unknown table or token".into())
     }
 }
 
 impl Slot {
-    /// What a token opens at this table; every token is compared in full, in constant time.
+    /// What a token opens at this table: its digest is compared with every token's in full,
+    /// in constant time.
     pub(crate) fn access(&self, token: &str) -> Option<Access> {
+        let digest = store::token_digest(token);
         let mut found = None;
         for (access, t) in &self.tokens {
-            if bool::from(t.as_bytes().ct_eq(token.as_bytes())) {
+            if bool::from(t.as_bytes().ct_eq(digest.as_bytes())) {
                 found = Some(*access);
             }
         }
@@ -133,11 +216,40 @@ impl Slot {
         (0..seats.len()).filter(|&s| seats[s] == PERSON).collect()
     }
 
-    /// The view a token's holder gets, with the seats, the undo proposal and who it is.
-    pub(crate) async fn view(&self, access: Access, at: Option<usize>) -> Result<Value, ApiError> {
-        let inner = self.inner.lock().await;
-        let mut view = view_of(&inner, access, at)?;
-        view["title"] = json!(self.title);
+    /// The view a token's holder gets, with the seats, the undo proposal, who it is, the
+    /// faces of the cards it shows and whether newer data is waiting.
+    pub(crate) async fn view(
+        &self,
+        app: &App,
+        access: Access,
+        at: Option<usize>,
+    ) -> Result<Value, ApiError> {
+        let (mut view, version, names) = {
+            let inner = self.inner.lock().await;
+            let mut view = view_of(&inner, access, at)?;
+            let newer = app
+                .current(&self.game)
+                .is_some_and(|v| v.digest != inner.version.digest);
+            let names = inner.live.seat_names();
+            let persons = Slot::person_seats(inner.live.as_ref());
+            let restart = (!inner.restart.is_empty()).then(|| {
+                json!({
+                    "agreed": inner.restart.iter().map(|&s| &names[s]).collect::<Vec<_>>(),
+                    "waiting": persons.iter().filter(|s| !inner.restart.contains(s)).map(|&s| &names[s]).collect::<Vec<_>>(),
+                })
+            });
+            view["title"] = json!(self.title);
+            view["data"] = json!({
+                "version": inner.version.digest,
+                "newer": newer,
+                "restart": restart,
+                "rules": inner.version.has_rules(),
+            });
+            (view, inner.version.clone(), names.to_vec())
+        };
+        if let Some(faces) = app.faces(&version).await {
+            faces.annotate(&mut view, &names, &self.id);
+        }
         Ok(view)
     }
 }
@@ -182,22 +294,46 @@ fn random_hex(bytes: usize) -> Result<String, String> {
 /// Bytes of every token: 128 bits.
 const TOKEN_BYTES: usize = 16;
 
-/// A digest of the game's files (FNV-1a, 64 bits): which data a table started on.
+/// A digest of every file in the game's folder (names and contents, in name order; hidden
+/// files left out): which data a table started on.
 fn data_version(game: &Game) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut add = |bytes: &[u8]| {
-        for &b in bytes {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    use sha2::{Digest, Sha256};
+    fn walk(dir: &Path, rel: &str, hash: &mut Sha256) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut names: Vec<(String, PathBuf)> = entries
+            .filter_map(Result::ok)
+            .filter_map(|e| Some((e.file_name().into_string().ok()?, e.path())))
+            .filter(|(n, _)| !n.starts_with('.'))
+            .collect();
+        names.sort();
+        for (name, path) in names {
+            let rel = format!("{rel}/{name}");
+            // Only what lies inside the folder: a link out of it is not followed.
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if meta.is_dir() {
+                walk(&path, &rel, hash);
+            } else if meta.is_file() {
+                hash.update(rel.as_bytes());
+                hash.update([0]);
+                if let Ok(bytes) = std::fs::read(&path) {
+                    hash.update(&bytes);
+                }
+                hash.update([0xff]);
+            }
         }
-        hash ^= 0xff;
-    };
-    add(game.game_file.text.as_bytes());
-    add(game.components_file.text.as_bytes());
-    if let Ok(lua) = crate::model::paths::read_in(&game.dir, "engine.lua") {
-        add(&lua);
     }
-    format!("{hash:016x}")
+    let mut hash = Sha256::new();
+    hash.update(game.game_file.text.as_bytes());
+    hash.update(game.components_file.text.as_bytes());
+    walk(&game.dir, "", &mut hash);
+    hash.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 fn now() -> i64 {
@@ -210,15 +346,31 @@ impl App {
     /// Loads the games and resumes every stored table.
     fn new(opts: &ServeOptions) -> Result<(App, Vec<String>), String> {
         let store = store::Sqlite::open(&opts.db)?;
-        let (loaded, problems) = crate::pipeline::load_games(&opts.data, &[]);
-        let games: BTreeMap<String, Arc<Game>> = loaded
-            .into_iter()
-            .map(|g| (g.slug.clone(), Arc::new(g)))
-            .collect();
-        let problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        let mut games = BTreeMap::new();
+        let mut problems = BTreeMap::new();
+        match crate::model::game_slugs(&opts.data) {
+            Ok(slugs) => {
+                for slug in slugs {
+                    match crate::model::load_game(&opts.data, &slug) {
+                        Ok(g) => {
+                            games.insert(slug, Version::new(g));
+                        }
+                        Err(ps) => {
+                            problems.insert(slug, ps.iter().map(|p| p.to_string()).collect());
+                        }
+                    }
+                }
+            }
+            Err(p) => {
+                problems.insert(String::new(), vec![p.to_string()]);
+            }
+        }
         let app = App {
-            catalog: catalog(&games, &problems),
-            games,
+            data: opts.data.clone(),
+            catalog: RwLock::new(catalog_of(&games, &problems)),
+            games: RwLock::new(games),
+            problems: RwLock::new(problems),
+            files: RwLock::new(HashMap::new()),
             store: Arc::new(store),
             tables: RwLock::new(HashMap::new()),
             thinking: tokio::sync::Semaphore::new(
@@ -236,28 +388,134 @@ impl App {
     }
 
     fn resume(&self, stored: &StoredTable) -> Result<(), String> {
-        let game = self
-            .games
-            .get(&stored.transcript.game)
+        let version = self
+            .current(&stored.transcript.game)
             .ok_or_else(|| format!("no game `{}` in the data", stored.transcript.game))?;
-        let live = live::open(game, stored.transcript.clone())?;
-        self.insert(stored, live);
+        let live = live::open(&version.game, stored.transcript.clone())?;
+        self.insert(stored, live, version);
         Ok(())
     }
 
-    fn insert(&self, stored: &StoredTable, live: Box<dyn Live>) -> Arc<Slot> {
+    /// The newest usable data of a game.
+    pub(crate) fn current(&self, slug: &str) -> Option<Arc<Version>> {
+        self.games.read().ok()?.get(slug).cloned()
+    }
+
+    /// The games as the home page lists them.
+    pub(crate) fn catalog(&self) -> Value {
+        self.catalog
+            .read()
+            .map(|c| c.clone())
+            .unwrap_or(Value::Null)
+    }
+
+    /// A face file by its digest.
+    pub(crate) fn file(&self, digest: &str) -> Option<Arc<[u8]>> {
+        self.files.read().ok()?.get(digest).cloned()
+    }
+
+    /// The faces of a version, drawn on a blocking thread the first time; `None` when they
+    /// cannot be drawn (the view then shows words only).
+    pub(crate) async fn faces(&self, version: &Arc<Version>) -> Option<Arc<faces::Faces>> {
+        let drawn = version
+            .faces
+            .get_or_init(|| async {
+                let game = version.game.clone();
+                tokio::task::spawn_blocking(move || faces::Faces::draw(&game).map(Arc::new))
+                    .await
+                    .map_err(|e| e.to_string())?
+            })
+            .await;
+        let faces = drawn.clone().ok()?;
+        if !version.served.swap(true, Ordering::SeqCst)
+            && let Ok(mut files) = self.files.write()
+        {
+            for (k, f) in &faces.files {
+                files.insert(k.clone(), f.clone());
+            }
+        }
+        Some(faces)
+    }
+
+    /// The rules reference of the data a table plays on.
+    pub(crate) async fn rules(&self, slot: &Slot) -> Result<String, ApiError> {
+        let version = slot.inner.lock().await.version.clone();
+        tokio::task::spawn_blocking(move || version.rules_html())
+            .await
+            .map_err(|e| ApiError(500, e.to_string()))?
+            .map_err(|e| ApiError(404, e))
+    }
+
+    /// Reads a game's folder again after an edit. Data that loads and passes the check
+    /// becomes the game's newest version (new tables use it; running tables are told that
+    /// it waits); data that fails is listed on the home page and changes nothing else.
+    pub(crate) fn reload(&self, slug: &str) {
+        let outcome = match crate::model::load_game(&self.data, slug) {
+            Err(ps) => Err(ps.iter().map(|p| p.to_string()).collect::<Vec<_>>()),
+            Ok(game) => {
+                let digest = data_version(&game);
+                if self.current(slug).is_some_and(|v| v.digest == digest) {
+                    Ok(None)
+                } else {
+                    let report = crate::check::check_game_report(&game);
+                    if report.problems.is_empty() {
+                        Ok(Some(game))
+                    } else {
+                        Err(report.problems.iter().map(|p| p.to_string()).collect())
+                    }
+                }
+            }
+        };
+        if let Ok(mut problems) = self.problems.write() {
+            match &outcome {
+                Ok(_) => {
+                    problems.remove(slug);
+                }
+                Err(ps) => {
+                    problems.insert(slug.to_string(), ps.clone());
+                }
+            }
+        }
+        if let Ok(Some(game)) = outcome
+            && let Ok(mut games) = self.games.write()
+        {
+            games.insert(slug.to_string(), Version::new(game));
+        }
+        if let (Ok(games), Ok(problems), Ok(mut catalog)) = (
+            self.games.read(),
+            self.problems.read(),
+            self.catalog.write(),
+        ) {
+            *catalog = catalog_of(&games, &problems);
+        }
+        // Running tables of the game learn that newer data waits.
+        let slots: Vec<Arc<Slot>> = self
+            .tables
+            .read()
+            .map(|t| t.values().filter(|s| s.game == slug).cloned().collect())
+            .unwrap_or_default();
+        for slot in slots {
+            let _ = slot.changed.send(());
+        }
+    }
+
+    fn insert(
+        &self,
+        stored: &StoredTable,
+        live: Box<dyn Live>,
+        version: Arc<Version>,
+    ) -> Arc<Slot> {
         let (changed, _) = broadcast::channel(16);
         let slot = Arc::new(Slot {
             id: stored.id.clone(),
             game: stored.transcript.game.clone(),
-            title: self
-                .games
-                .get(&stored.transcript.game)
-                .map_or_else(|| stored.transcript.game.clone(), |g| g.info.name.clone()),
+            title: version.game.info.name.clone(),
             tokens: stored.tokens.clone(),
             inner: Mutex::new(Inner {
                 live,
+                version,
                 undo: None,
+                restart: BTreeSet::new(),
                 driving: false,
             }),
             changed,
@@ -282,10 +540,10 @@ impl App {
     /// Makes a table: checks the seats and bots, draws the tokens, stores it.
     pub(crate) fn create(&self, req: NewTable) -> Result<(Created, Arc<Slot>), ApiError> {
         let bad = |e: String| ApiError(400, e);
-        let game = self
-            .games
-            .get(&req.game)
+        let version = self
+            .current(&req.game)
             .ok_or_else(|| bad(format!("no game `{}` here", req.game)))?;
+        let game = &version.game;
         let (names, min, _) = live::seating(game, req.players, req.free).map_err(bad)?;
         let players = if req.players == 0 { min } else { req.players };
         if req.seats.len() > players {
@@ -327,24 +585,26 @@ impl App {
             }
         }
         tokens.push((None, hex(TOKEN_BYTES)?));
+        // Only the tokens' digests are kept: the links are given once, here.
         let stored = StoredTable {
             id: hex(8)?,
-            data_version: data_version(game),
+            data_version: version.digest.clone(),
             transcript,
-            tokens,
+            tokens: tokens
+                .iter()
+                .map(|(a, t)| (*a, store::token_digest(t)))
+                .collect(),
             created: now(),
         };
         self.store.create(&stored).map_err(|e| ApiError(500, e))?;
-        let slot = self.insert(&stored, live);
+        let slot = self.insert(&stored, live, version.clone());
         let created = Created {
             id: stored.id.clone(),
-            seats: stored
-                .tokens
+            seats: tokens
                 .iter()
                 .filter_map(|(a, t)| a.map(|s| (names[s].clone(), t.clone())))
                 .collect(),
-            spectator: stored
-                .tokens
+            spectator: tokens
                 .iter()
                 .find(|(a, _)| a.is_none())
                 .map(|(_, t)| t.clone())
@@ -456,6 +716,53 @@ impl App {
         Ok(())
     }
 
+    /// Starting again on the game's newest data, by agreement: `seat` agrees (or, with
+    /// `decline`, withdraws every agreement). Once every person seat agrees, the table starts
+    /// over on the new data with the same seats, seed and variants; the links stay the same.
+    pub(crate) async fn restart(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        seat: usize,
+        decline: bool,
+    ) -> Result<(), ApiError> {
+        {
+            let mut inner = slot.inner.lock().await;
+            if decline {
+                inner.restart.clear();
+                let _ = slot.changed.send(());
+                return Ok(());
+            }
+            let version = self
+                .current(&slot.game)
+                .filter(|v| v.digest != inner.version.digest)
+                .ok_or_else(|| ApiError(409, "the table already plays the newest data".into()))?;
+            inner.restart.insert(seat);
+            let persons = Slot::person_seats(inner.live.as_ref());
+            if persons.iter().all(|s| inner.restart.contains(s)) {
+                let mut fresh = inner.live.transcript().clone();
+                fresh.moves.clear();
+                let live = live::open(&version.game, fresh.clone()).map_err(|e| {
+                    ApiError(409, format!("the new data cannot seat this table: {e}"))
+                })?;
+                let expected = inner.live.transcript().moves.len();
+                let store = self.store.clone();
+                let id = slot.id.clone();
+                let digest = version.digest.clone();
+                tokio::task::spawn_blocking(move || store.restart(&id, expected, &digest, &fresh))
+                    .await
+                    .map_err(|e| ApiError(500, e.to_string()))?
+                    .map_err(|e| ApiError(500, e))?;
+                inner.live = live;
+                inner.version = version;
+                inner.restart.clear();
+                inner.undo = None;
+            }
+            let _ = slot.changed.send(());
+        }
+        self.drive(slot.clone()).await;
+        Ok(())
+    }
+
     /// Starts playing chance's and the bots' moves at `slot` until a person is to act,
     /// unless that is already under way. Bots think on blocking threads.
     pub(crate) async fn drive(self: &Arc<Self>, slot: Arc<Slot>) {
@@ -513,10 +820,14 @@ impl App {
 
 /// Each game for the home page: names, seat counts and names, variants, the bots on offer;
 /// a game that cannot be played here says why.
-fn catalog(games: &BTreeMap<String, Arc<Game>>, problems: &[String]) -> Value {
+fn catalog_of(
+    games: &BTreeMap<String, Arc<Version>>,
+    problems: &BTreeMap<String, Vec<String>>,
+) -> Value {
     let list: Vec<Value> = games
         .values()
-        .map(|game| {
+        .map(|version| {
+            let game = &version.game;
             let mut entry = json!({
                 "slug": game.slug,
                 "name": game.info.name,
@@ -546,6 +857,7 @@ fn catalog(games: &BTreeMap<String, Arc<Game>>, problems: &[String]) -> Value {
                         .collect();
                     entry["playable"] = json!(true);
                     entry["free"] = json!(free);
+                    entry["version"] = json!(version.digest);
                     entry["players"] = json!({"min": min, "max": max});
                     entry["seats"] = json!(seats);
                     entry["variants"] = json!(variants);
@@ -563,7 +875,50 @@ fn catalog(games: &BTreeMap<String, Arc<Game>>, problems: &[String]) -> Value {
             entry
         })
         .collect();
+    let problems: Vec<&String> = problems.values().flatten().collect();
     json!({"games": list, "problems": problems})
+}
+
+/// Watches the data folder: a game folder whose files change is read again and checked
+/// ([`App::reload`]) on a thread of its own, so nothing running waits for it.
+fn watch_data(
+    app: Arc<App>,
+) -> Result<
+    notify_debouncer_mini::Debouncer<notify_debouncer_mini::notify::RecommendedWatcher>,
+    String,
+> {
+    use notify_debouncer_mini::notify::RecursiveMode;
+    let data =
+        std::fs::canonicalize(&app.data).map_err(|e| format!("{}: {e}", app.data.display()))?;
+    let (tx, rx) = std::sync::mpsc::channel::<notify_debouncer_mini::DebounceEventResult>();
+    let mut debouncer =
+        notify_debouncer_mini::new_debouncer(std::time::Duration::from_millis(150), tx)
+            .map_err(|e| e.to_string())?;
+    debouncer
+        .watcher()
+        .watch(&data, RecursiveMode::Recursive)
+        .map_err(|e| format!("{}: {e}", data.display()))?;
+    std::thread::spawn(move || {
+        for events in rx.into_iter().flatten() {
+            let mut slugs = BTreeSet::new();
+            for e in events {
+                let Ok(rel) = e.path.strip_prefix(&data) else {
+                    continue;
+                };
+                let Some(first) = rel.components().next() else {
+                    continue;
+                };
+                let name = first.as_os_str().to_string_lossy().to_string();
+                if !name.starts_with('.') && data.join(&name).is_dir() {
+                    slugs.insert(name);
+                }
+            }
+            for slug in slugs {
+                app.reload(&slug);
+            }
+        }
+    });
+    Ok(debouncer)
 }
 
 /// The address to print in links: a wildcard host is shown as this machine's loopback.
@@ -600,6 +955,14 @@ async fn run(
     for note in notes {
         eprintln!("{note}");
     }
+    // Kept for as long as the server runs: edits to the data reach new tables.
+    let _watching = match watch_data(app.clone()) {
+        Ok(w) => Some(w),
+        Err(e) => {
+            eprintln!("edits to the data are not picked up while serving: {e}");
+            None
+        }
+    };
     let listener = tokio::net::TcpListener::bind((opts.host.as_str(), opts.port))
         .await
         .map_err(|e| format!("cannot listen on {}:{}: {e}", opts.host, opts.port))?;

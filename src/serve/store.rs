@@ -3,6 +3,11 @@
 //! in the format `printplay play --save` writes; every change is committed before the server
 //! acknowledges it, so a server killed at any moment restarts at the last acknowledged move.
 //! A shared database can replace SQLite by implementing the same four functions.
+//!
+//! Tokens are not kept: only their SHA-256 digests ([`token_digest`]), so a copy of the
+//! database opens no table. A database of an earlier printplay, which kept the tokens
+//! themselves, has them replaced by their digests when it is opened (and the old pages
+//! wiped).
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -14,6 +19,18 @@ use crate::play::Transcript;
 /// Who a token lets in: a seat (0-based) or, with `None`, the spectator.
 pub type Access = Option<usize>;
 
+/// A token as stored and compared: its SHA-256, in hex.
+pub fn token_digest(token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The layout of the database: 1 keeps token digests (0, before it, the tokens).
+const SCHEMA: i64 = 1;
+
 /// A table as stored.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredTable {
@@ -21,7 +38,8 @@ pub struct StoredTable {
     /// The game data the table started on (a digest of its files).
     pub data_version: String,
     pub transcript: Transcript,
-    /// Each token with what it opens: a seat's view or the spectator's.
+    /// Each token's digest ([`token_digest`]) with what it opens: a seat's view or the
+    /// spectator's.
     pub tokens: Vec<(Access, String)>,
     /// Seconds since 1970 when the table was made.
     pub created: i64,
@@ -34,6 +52,15 @@ pub trait Store: Send + Sync {
     /// Replaces a table's moves with `transcript`'s, if the stored moves number `expected`
     /// (so that no move is lost or doubled); committed when it returns.
     fn save_moves(&self, id: &str, expected: usize, transcript: &Transcript) -> Result<(), String>;
+    /// Starts a table again on other data: its data version and transcript replaced, if its
+    /// stored moves number `expected`.
+    fn restart(
+        &self,
+        id: &str,
+        expected: usize,
+        data_version: &str,
+        transcript: &Transcript,
+    ) -> Result<(), String>;
     /// Every stored table, oldest first.
     fn all(&self) -> Result<Vec<StoredTable>, String>;
     /// The stored tables of one game, oldest first.
@@ -75,16 +102,80 @@ impl Sqlite {
                  transcript TEXT NOT NULL
              );
              CREATE TABLE IF NOT EXISTS tokens (
-                 token TEXT PRIMARY KEY,
+                 digest TEXT PRIMARY KEY,
                  table_id TEXT NOT NULL REFERENCES tables(id),
                  seat INTEGER
              );",
         )
         .map_err(|e| format!("{name}: {e}"))?;
-        Ok(Sqlite {
+        let store = Sqlite {
             conn: Mutex::new(conn),
             name,
-        })
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Brings a database of an earlier layout to this one: plain tokens become digests, and
+    /// the pages and log that held them are rewritten so that no copy of a token is left.
+    fn migrate(&self) -> Result<(), String> {
+        let mut conn = self.conn()?;
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        let plain: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM pragma_table_info('tokens') WHERE name = 'token'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err(e))?;
+        if version >= SCHEMA && plain == 0 {
+            return Ok(());
+        }
+        if plain > 0 {
+            conn.execute_batch("PRAGMA secure_delete=ON;")
+                .map_err(|e| self.err(e))?;
+            let tx = conn.transaction().map_err(|e| self.err(e))?;
+            let rows = {
+                let mut stmt = tx
+                    .prepare("SELECT token, table_id, seat FROM tokens")
+                    .map_err(|e| self.err(e))?;
+                stmt.query_map([], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, Option<i64>>(2)?,
+                    ))
+                })
+                .map_err(|e| self.err(e))?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| self.err(e))?
+            };
+            tx.execute_batch(
+                "CREATE TABLE tokens_digest (
+                     digest TEXT PRIMARY KEY,
+                     table_id TEXT NOT NULL REFERENCES tables(id),
+                     seat INTEGER
+                 );",
+            )
+            .map_err(|e| self.err(e))?;
+            for (token, table, seat) in rows {
+                tx.execute(
+                    "INSERT INTO tokens_digest (digest, table_id, seat) VALUES (?1, ?2, ?3)",
+                    params![token_digest(&token), table, seat],
+                )
+                .map_err(|e| self.err(e))?;
+            }
+            tx.execute_batch("DROP TABLE tokens; ALTER TABLE tokens_digest RENAME TO tokens;")
+                .map_err(|e| self.err(e))?;
+            tx.commit().map_err(|e| self.err(e))?;
+            // The old pages: rewritten (VACUUM) and the log emptied.
+            conn.execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")
+                .map_err(|e| self.err(e))?;
+        }
+        conn.execute_batch(&format!("PRAGMA user_version = {SCHEMA};"))
+            .map_err(|e| self.err(e))
     }
 
     fn conn(&self) -> Result<std::sync::MutexGuard<'_, Connection>, String> {
@@ -117,7 +208,7 @@ impl Store for Sqlite {
         .map_err(|e| self.err(e))?;
         for (seat, token) in &table.tokens {
             tx.execute(
-                "INSERT INTO tokens (token, table_id, seat) VALUES (?1, ?2, ?3)",
+                "INSERT INTO tokens (digest, table_id, seat) VALUES (?1, ?2, ?3)",
                 params![token, table.id, seat.map(|s| s as i64)],
             )
             .map_err(|e| self.err(e))?;
@@ -152,6 +243,34 @@ impl Store for Sqlite {
         }
     }
 
+    fn restart(
+        &self,
+        id: &str,
+        expected: usize,
+        data_version: &str,
+        transcript: &Transcript,
+    ) -> Result<(), String> {
+        let conn = self.conn()?;
+        let changed = conn
+            .execute(
+                "UPDATE tables SET moves = ?1, transcript = ?2, data_version = ?3
+                 WHERE id = ?4 AND moves = ?5",
+                params![
+                    transcript.moves.len() as i64,
+                    transcript.to_toml(),
+                    data_version,
+                    id,
+                    expected as i64
+                ],
+            )
+            .map_err(|e| self.err(e))?;
+        if changed == 1 {
+            Ok(())
+        } else {
+            Err(format!("table {id} is not stored with {expected} moves"))
+        }
+    }
+
     fn all(&self) -> Result<Vec<StoredTable>, String> {
         let conn = self.conn()?;
         let mut stmt = conn
@@ -172,7 +291,7 @@ impl Store for Sqlite {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| self.err(e))?;
         let mut tokens = conn
-            .prepare("SELECT token, seat FROM tokens WHERE table_id = ?1 ORDER BY seat")
+            .prepare("SELECT digest, seat FROM tokens WHERE table_id = ?1 ORDER BY seat")
             .map_err(|e| self.err(e))?;
         let mut tables = Vec::new();
         for (id, data_version, created, text) in rows {

@@ -4,6 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub mod hidden;
+pub mod pictures;
+
 pub struct Fixture {
     pub dir: tempfile::TempDir,
 }

@@ -77,6 +77,7 @@
       list.append(li);
     }
     for (const p of data.problems) $('problems').append(el('li', 'problem', p));
+    $('problems-box').hidden = data.problems.length === 0;
     const sel = $('game');
     for (const g of games) {
       const o = el('option', null, g.name);

@@ -11,6 +11,7 @@
   let travel = null;    // the move count looked back to, or null
   let socket = null;
   let retry = 500;
+  let picked = null;    // the id of the card whose moves are shown, or null
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -49,12 +50,86 @@
     return 'The ' + view.to_act.join(', ') + ' to act.';
   }
 
+  // The moves of the seat that involve a card (the engine names a move's cards).
+  function movesOf(view, id) {
+    if (travel !== null || !view.you) return [];
+    return view.legal.filter((m) => (m.cards || []).some((c) => c.id === id));
+  }
+
+  // A card as the build prints it: its face (an image the server drew), its name under it
+  // and how many. A card some of the seat's moves involve is a button: one move plays it,
+  // several are offered below.
+  function cardEl(view, card, kind) {
+    const moves = kind === 'hand' ? movesOf(view, card.id) : [];
+    const box = el(moves.length ? 'button' : 'figure', 'card' + (moves.length ? ' playable' : '') + (picked === card.id ? ' picked' : ''));
+    const img = el('img');
+    img.setAttribute('src', card.face);
+    img.setAttribute('alt', card.name);
+    img.setAttribute('loading', 'lazy');
+    img.draggable = false;
+    const cap = el(moves.length ? 'span' : 'figcaption', 'card-name', card.name + (card.count > 1 ? ' \u00d7' + card.count : ''));
+    box.append(img, cap);
+    if (moves.length) {
+      box.type = 'button';
+      box.dataset.card = card.id;
+      box.title = moves.length === 1 ? moves[0].name : card.name + ': ' + moves.length + ' moves';
+      box.setAttribute('aria-label', moves.length === 1 ? 'Play: ' + moves[0].name : card.name + ': choose among ' + moves.length + ' moves');
+      box.addEventListener('click', () => {
+        if (moves.length === 1) {
+          picked = null;
+          play(moves[0].index, view.moves);
+        } else {
+          picked = card.id;
+          render(view);
+          const first = document.querySelector('#moves button.move');
+          if (first) first.focus();
+        }
+      });
+    }
+    return box;
+  }
+
+  function backEl(h) {
+    const fig = el('figure', 'card back');
+    const img = el('img');
+    img.setAttribute('src', h.back);
+    img.setAttribute('alt', h.deck + ' (back)');
+    img.draggable = false;
+    const n = h.count === null || h.count === undefined ? 'hidden cards' : h.count + (h.count === 1 ? ' hidden card' : ' hidden cards');
+    fig.append(img, el('figcaption', 'card-name', h.seat + ': ' + n));
+    return fig;
+  }
+
+  function renderTableCards(view) {
+    const box = $('table-cards');
+    box.replaceChildren();
+    const cards = view.cards;
+    if (!cards) return;
+    const group = (title, items) => {
+      if (!items.length) return;
+      const g = el('div', 'group');
+      g.append(el('h3', null, title));
+      const row = el('div', 'cards');
+      row.append(...items);
+      g.append(row);
+      box.append(g);
+    };
+    group('Hidden hands', cards.hidden.map(backEl));
+    group('Cards on the table', cards.table.map((c) => cardEl(view, c, 'table')));
+  }
+
   function renderHands(view) {
     const box = $('hands');
     box.replaceChildren();
     for (const h of view.view.hands) {
       const sec = el('section', 'hand');
       sec.append(el('h3', null, h.seat === undefined ? 'Hand' : (h.name === view.you ? 'Your hand and what only you see' : h.name)));
+      const shown = view.cards ? view.cards.hands.find((x) => x.seat === h.name) : null;
+      if (shown && shown.cards.length) {
+        const row = el('div', 'cards');
+        for (const c of shown.cards) row.append(cardEl(view, c, 'hand'));
+        sec.append(row);
+      }
       sec.append(el('pre', null, h.text));
       box.append(sec);
     }
@@ -75,13 +150,43 @@
       box.append(el('p', 'quiet', view.outcome ? 'The game is over.' : 'Not your turn.'));
       return;
     }
-    for (const m of view.legal) {
-      const b = el('button', 'move', m.name);
+    const shown = picked === null ? view.legal : movesOf(view, picked);
+    if (picked !== null && shown.length === 0) picked = null;
+    $('picked').hidden = picked === null;
+    if (picked !== null) {
+      const card = shown[0].cards.find((c) => c.id === picked);
+      $('picked-text').textContent = 'Moves with ' + (card ? card.name : 'this card') + ':';
+    }
+    for (const m of (picked === null ? view.legal : shown)) {
+      const b = el('button', 'move');
       b.type = 'button';
       b.dataset.index = String(m.index);
-      b.addEventListener('click', () => play(m.index, view.moves));
+      for (const c of (m.cards || [])) {
+        const img = el('img', 'thumb');
+        img.setAttribute('src', c.face);
+        img.setAttribute('alt', '');
+        b.append(img);
+      }
+      b.append(el('span', null, m.name));
+      b.addEventListener('click', () => { picked = null; play(m.index, view.moves); });
       box.append(b);
     }
+  }
+
+  function renderData(view) {
+    const d = view.data || {};
+    const rules = $('rules');
+    rules.hidden = !d.rules;
+    if (d.rules) rules.setAttribute('href', '/tables/' + encodeURIComponent(id) + '/rules' + query);
+    const banner = $('data-banner');
+    banner.hidden = !d.newer || travel !== null;
+    if (!d.newer) return;
+    let text = 'The game\'s data has changed since this table started; this table keeps the version it started with.';
+    if (d.restart) text += ' Starting again on the new data: agreed ' + d.restart.agreed.join(', ') + '; waiting for ' + (d.restart.waiting.join(', ') || 'nobody') + '.';
+    $('data-text').textContent = text;
+    const mine = view.you && (!d.restart || d.restart.waiting.indexOf(view.you) >= 0);
+    $('restart-agree').hidden = !mine;
+    $('restart-decline').hidden = !view.you || !d.restart;
   }
 
   function renderLog(view) {
@@ -123,8 +228,10 @@
     $('who').textContent = whoLine(view);
     $('status').textContent = statusLine(view);
     $('public').textContent = view.view.public;
+    renderTableCards(view);
     renderHands(view);
     renderMoves(view);
+    renderData(view);
     renderLog(view);
     renderUndo(view);
     const tb = $('travel-banner');
@@ -186,6 +293,14 @@
     }
   }
 
+  async function restart(decline) {
+    try {
+      fresh(await request('POST', '/restart', { decline }));
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
   async function undo(decline) {
     try {
       fresh(await request('POST', '/undo', { decline }));
@@ -220,6 +335,9 @@
   $('undo').addEventListener('click', () => undo(false));
   $('undo-agree').addEventListener('click', () => undo(false));
   $('undo-decline').addEventListener('click', () => undo(true));
+  $('restart-agree').addEventListener('click', () => restart(false));
+  $('restart-decline').addEventListener('click', () => restart(true));
+  $('picked-clear').addEventListener('click', () => { picked = null; if (now) render(now); });
 
   request('GET', '', null).then(fresh).catch((e) => showError(e.message));
   connect();

@@ -1,0 +1,304 @@
+//! The build's own card faces at the table: every printed design and deck back drawn once per
+//! game version (the faces the PDF prints), as standalone SVG documents with their text set
+//! as outlines in the game's fonts and their art inside, so that a browser shows exactly what
+//! will print. Each file is served at `/tables/ID/faces/HASH.svg`, named by a digest of its
+//! content: the same face always has the same address at a table, cached for good.
+//!
+//! What a seat is shown follows its view only: a face address appears in a seat's view for
+//! a card that view names (its hand, the cards on the table, the cards of its own legal
+//! moves, as the engine's `cards_of` names them), and a hidden hand is shown by its deck's
+//! back, an address that is the same for every card of that deck. The address of a face says
+//! which design it is, never where that card lies, so fetching faces tells nothing a view
+//! does not.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::model::Game;
+use crate::render::{BuildOptions, pdf, sheets};
+
+/// A design with a face.
+#[derive(Debug, Clone)]
+struct Design {
+    id: String,
+    name: String,
+    /// The digest naming its face file.
+    face: String,
+}
+
+/// A printed deck: its back and the designs in it.
+#[derive(Debug, Clone)]
+struct Deck {
+    id: String,
+    name: String,
+    back: String,
+}
+
+/// One game version's faces.
+#[derive(Debug, Default)]
+pub(crate) struct Faces {
+    /// Each face file by its digest.
+    pub(crate) files: HashMap<String, Arc<[u8]>>,
+    designs: Vec<Design>,
+    by_id: HashMap<String, usize>,
+    /// Design names that name one design only, to the design.
+    by_name: HashMap<String, usize>,
+    /// Those names, longest first (found in prose before the shorter names inside them).
+    names: Vec<(String, usize)>,
+    decks: Vec<Deck>,
+}
+
+/// Where a face file is served to a table's page: under the table's own address, so that a
+/// reverse proxy routing by table id sends it to the server that drew it.
+pub(crate) fn url(table: &str, digest: &str) -> String {
+    format!("/tables/{table}/faces/{digest}.svg")
+}
+
+fn digest(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl Faces {
+    /// Draws every printed face of `game` (the build's own drawing) and writes each as a
+    /// standalone document.
+    pub(crate) fn draw(game: &Game) -> Result<Faces, String> {
+        let drawn = crate::render::draw_faces(game, &BuildOptions::default())?;
+        let mut faces = Faces::default();
+        let add = |faces: &mut Faces, svg: &str, size: (f64, f64)| -> Result<String, String> {
+            let doc = sheets::single_face(svg, size);
+            let tree = pdf::parse_raster(&doc, &drawn.fonts)?;
+            // Sized by a view box, so that the page can show it at any size.
+            let (w, h) = (tree.size().width(), tree.size().height());
+            let text = tree.to_string(&usvg::WriteOptions::default()).replacen(
+                "<svg ",
+                &format!(r#"<svg viewBox="0 0 {w} {h}" "#),
+                1,
+            );
+            let key = digest(text.as_bytes());
+            faces
+                .files
+                .entry(key.clone())
+                .or_insert_with(|| Arc::from(text.into_bytes()));
+            Ok(key)
+        };
+        for deck in &drawn.decks {
+            let back = add(&mut faces, &deck.back, deck.size)?;
+            faces.decks.push(Deck {
+                id: deck.id.clone(),
+                name: deck.name.clone(),
+                back,
+            });
+            for card in &deck.cards {
+                let face = add(&mut faces, &card.svg, deck.size)?;
+                faces.by_id.insert(card.id.clone(), faces.designs.len());
+                faces.designs.push(Design {
+                    id: card.id.clone(),
+                    name: card.name.clone(),
+                    face,
+                });
+            }
+        }
+        let mut count: HashMap<&str, usize> = HashMap::new();
+        for d in &faces.designs {
+            *count.entry(d.name.as_str()).or_default() += 1;
+        }
+        let names: Vec<(String, usize)> = faces
+            .designs
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| count[d.name.as_str()] == 1 && !d.name.trim().is_empty())
+            .map(|(i, d)| (d.name.clone(), i))
+            .collect();
+        faces.by_name = names.iter().cloned().collect();
+        faces.names = names;
+        faces
+            .names
+            .sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+        Ok(faces)
+    }
+
+    fn design(&self, key: &str) -> Option<usize> {
+        self.by_id
+            .get(key)
+            .or_else(|| self.by_name.get(key))
+            .copied()
+    }
+
+    fn card(&self, table: &str, i: usize, count: Option<u64>) -> Value {
+        let d = &self.designs[i];
+        json!({"id": d.id, "name": d.name, "face": url(table, &d.face), "count": count})
+    }
+
+    /// The designs a piece of a view's data names (a string that is a design's id or name),
+    /// with the count beside it where the data gives one, in order of first mention.
+    fn in_data(&self, v: &Value, out: &mut Vec<(usize, Option<u64>)>) {
+        match v {
+            Value::String(s) => {
+                if let Some(i) = self.design(s) {
+                    add_found(out, i, Some(1));
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|x| self.in_data(x, out)),
+            Value::Object(map) => {
+                let count = map.get("count").and_then(Value::as_u64);
+                for (key, x) in map {
+                    match x {
+                        Value::String(s) if key != "count" => {
+                            if let Some(i) = self.design(s) {
+                                add_found(out, i, Some(count.unwrap_or(1)));
+                            }
+                        }
+                        _ => self.in_data(x, out),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The designs a view's words name (a design's name as a whole word), without counts.
+    fn in_text(&self, text: &str, out: &mut Vec<(usize, Option<u64>)>) {
+        let mut taken = vec![false; text.len()];
+        let mut hits: Vec<(usize, usize)> = Vec::new();
+        for (name, i) in &self.names {
+            for (at, _) in text.match_indices(name.as_str()) {
+                let end = at + name.len();
+                let free = !taken[at..end].iter().any(|&t| t);
+                let before = text[..at].chars().next_back();
+                let after = text[end..].chars().next();
+                let word = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+                if free && word(before) && word(after) {
+                    taken[at..end].iter_mut().for_each(|t| *t = true);
+                    hits.push((at, *i));
+                }
+            }
+        }
+        hits.sort();
+        for (_, i) in hits {
+            if !out.iter().any(|(j, _)| *j == i) {
+                out.push((i, None));
+            }
+        }
+    }
+
+    /// The cards of what `data` (else `text`) shows.
+    fn found(&self, table: &str, data: &Value, text: &str) -> Vec<Value> {
+        let mut out = Vec::new();
+        if data.is_null() {
+            self.in_text(text, &mut out);
+        } else {
+            self.in_data(data, &mut out);
+        }
+        out.into_iter()
+            .map(|(i, n)| self.card(table, i, n))
+            .collect()
+    }
+
+    /// The deck a seat's hidden cards are shown with: the deck named after the seat (The
+    /// Search's police and criminal decks), else the first deck.
+    fn deck_of(&self, seat: &str) -> Option<&Deck> {
+        let seat = seat.to_lowercase();
+        self.decks
+            .iter()
+            .find(|d| d.id.to_lowercase() == seat || d.name.to_lowercase().contains(&seat))
+            .or_else(|| self.decks.first())
+    }
+
+    /// Adds the faces to a seat's view: `cards` (the cards on the table, in each hand the
+    /// observer sees, and a back for each hand it does not) and, on each legal move whose
+    /// `cards` the engine named, those cards as faces. Only what the view itself names is
+    /// given a face.
+    pub(crate) fn annotate(&self, view: &mut Value, seat_names: &[String], id: &str) {
+        let inner = &view["view"];
+        let table = self.found(
+            id,
+            &inner["public_data"],
+            inner["public"].as_str().unwrap_or(""),
+        );
+        let mut seen_seats = Vec::new();
+        let hands: Vec<Value> = inner["hands"]
+            .as_array()
+            .map(|hands| {
+                hands
+                    .iter()
+                    .map(|h| {
+                        seen_seats.push(h["seat"].as_u64().unwrap_or(u64::MAX) as usize);
+                        json!({
+                            "seat": h["name"],
+                            "cards": self.found(id, &h["data"], h["text"].as_str().unwrap_or("")),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let hidden: Vec<Value> = seat_names
+            .iter()
+            .enumerate()
+            .filter(|(s, _)| !seen_seats.contains(s))
+            .filter_map(|(s, name)| {
+                let deck = self.deck_of(name)?;
+                Some(json!({
+                    "seat": name,
+                    "deck": deck.name,
+                    "back": url(id, &deck.back),
+                    "count": hand_size(&inner["public_data"], s, name),
+                }))
+            })
+            .collect();
+        if let Some(legal) = view["legal"].as_array_mut() {
+            for m in legal {
+                let ids: Vec<String> = m["cards"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|x| x.as_str().map(str::to_string))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let cards: Vec<Value> = ids
+                    .iter()
+                    .filter_map(|d| self.by_id.get(d).map(|&i| self.card(id, i, None)))
+                    .collect();
+                m["cards"] = json!(cards);
+            }
+        }
+        view["cards"] = json!({"table": table, "hands": hands, "hidden": hidden});
+    }
+}
+
+fn add_found(out: &mut Vec<(usize, Option<u64>)>, i: usize, n: Option<u64>) {
+    match out.iter_mut().find(|(j, _)| *j == i) {
+        Some((_, c)) => *c = Some(c.unwrap_or(0) + n.unwrap_or(0)),
+        None => out.push((i, n)),
+    }
+}
+
+/// The size of seat `s`'s hand where the public data tells it: an entry with `hand_size`
+/// that names the seat (by name, or as player `s + 1`).
+fn hand_size(public: &Value, s: usize, name: &str) -> Option<u64> {
+    let mut found = None;
+    fn visit(v: &Value, s: usize, name: &str, found: &mut Option<u64>) {
+        match v {
+            Value::Object(map) => {
+                if let Some(n) = map.get("hand_size").and_then(Value::as_u64) {
+                    let names_it = map.values().any(|x| x.as_str() == Some(name))
+                        || map.get("player").and_then(Value::as_u64) == Some(s as u64 + 1);
+                    if names_it {
+                        *found = Some(n);
+                    }
+                }
+                map.values().for_each(|x| visit(x, s, name, found));
+            }
+            Value::Array(items) => items.iter().for_each(|x| visit(x, s, name, found)),
+            _ => {}
+        }
+    }
+    visit(public, s, name, &mut found);
+    found
+}
