@@ -280,6 +280,7 @@ fn old_database(path: &str, id: &str, token: &str) {
         variants: Default::default(),
         seats: vec!["person".into(), "heuristic".into()],
         moves: Vec::new(),
+        free: false,
     };
     conn.execute(
         "INSERT INTO tables VALUES (?1, 'the-search', 'old', 1, 0, ?2)",
