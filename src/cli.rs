@@ -502,6 +502,7 @@ fn build_options(args: &BuildArgs) -> BuildOptions {
         only: args.only.clone().unwrap_or_default(),
         live_reload: false,
         first: None,
+        cache: true,
     }
 }
 

@@ -2,9 +2,11 @@
 //! laid out: this is also the pre-check that finds missing templates and text that overflows.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use super::cache::{self, Cache};
 use super::fonts::FontDb;
 use super::template::{
     Placement, Rendered, TemplateError, Templates, back_context, card_context, piece_context,
@@ -60,6 +62,8 @@ pub struct Faces {
     pub placed: Vec<Placement>,
     /// The fonts the faces are drawn with: the bundled ones and the game's own.
     pub fonts: FontDb,
+    /// The build cache the faces were drawn through, which the stages rasterise through.
+    pub cache: Option<Arc<Cache>>,
 }
 
 /// What made a face fail.
@@ -150,6 +154,16 @@ impl Errors {
 
 /// Draws every face; the errors name the card or piece and what is wrong with it.
 pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces, Vec<FaceError>> {
+    draw_all_cached(game, templates, bleed, None)
+}
+
+/// [`draw_all`] through a build cache: a face whose inputs did not change is not drawn again.
+pub fn draw_all_cached(
+    game: &Game,
+    templates: &Templates,
+    bleed: f64,
+    cache: Option<Arc<Cache>>,
+) -> Result<Faces, Vec<FaceError>> {
     let mut errors = Errors::default();
     let mut placed = Vec::new();
     let mut decks = Vec::new();
@@ -173,7 +187,7 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
             .par_iter()
             .map(|card| {
                 let ctx = card_context(game, deck, card, bleed, &uid(card.id.get_ref()));
-                templates.render_face(&deck.template, &ctx)
+                cache::render_face(cache.as_deref(), templates, &deck.template, &ctx)
             })
             .collect();
         let mut cards = Vec::new();
@@ -202,7 +216,7 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
                 None,
                 deck.id.span(),
                 &format!("back of deck `{deck_id}`"),
-                templates.render_face(&deck.back.template, &ctx),
+                cache::render_face(cache.as_deref(), templates, &deck.back.template, &ctx),
                 &mut placed,
             )
             .unwrap_or_default();
@@ -242,6 +256,7 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
             orientation,
             &mut errors,
             &mut placed,
+            cache.as_deref(),
         ) {
             pieces.push(p);
         }
@@ -252,6 +267,7 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
             pieces,
             placed,
             fonts: templates.faces.database.clone(),
+            cache,
         })
     } else {
         Err(errors.list)
@@ -341,6 +357,7 @@ fn draw_piece(
     orientation: HexOrientation,
     errors: &mut Errors,
     placed: &mut Vec<Placement>,
+    cache: Option<&Cache>,
 ) -> Option<PieceFace> {
     let id = piece.id.get_ref();
     let ((w, h), outline) = piece_geometry(piece, orientation);
@@ -358,7 +375,7 @@ fn draw_piece(
         None,
         piece.id.span(),
         &format!("piece `{id}`"),
-        templates.render_face(name, &ctx),
+        cache::render_face(cache, templates, name, &ctx),
         placed,
     )?;
     Some(PieceFace {

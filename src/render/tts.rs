@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use super::faces::{DeckFaces, PieceFace};
 use super::template::Templates;
-use super::{GameBuild, board, piece_document, png, sheets};
+use super::{GameBuild, board, piece_document, sheets};
 use crate::model::Shape;
 
 /// TTS's card sheets hold at most this many columns and rows.
@@ -121,12 +121,7 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     }
     for (i, piece) in b.faces.pieces.iter().enumerate() {
         let file = format!("piece-{}.png", piece.id);
-        let bytes = png::render_png(
-            &piece_document(piece),
-            piece.size,
-            TILE_PX_PER_MM,
-            &b.faces.fonts,
-        )?;
+        let bytes = b.png(&piece_document(piece), piece.size, TILE_PX_PER_MM)?;
         files.push(b.write(&format!("tts/{file}"), &bytes)?);
         let shape = b.game.piece(&piece.id).map_or(Shape::Other, |p| p.shape);
         objects.push(tile_bag(piece, shape, &links.url(&file), position(i, 6.0)));
@@ -189,23 +184,15 @@ fn write_deck_images(
             .iter()
             .map(|&i| sheets::single_face(&deck.cards[i].svg, deck.size))
             .collect();
-        let sheet = png::grid(
-            &faces,
-            None,
-            plan.grid,
-            deck.size,
-            px_per_mm,
-            &b.faces.fonts,
-        )?;
-        files.push(b.write(&format!("tts/{}", plan.file), &png::encode(&sheet)?)?);
+        let sheet = b.grid_png(&faces, None, plan.grid, deck.size, px_per_mm)?;
+        files.push(b.write(&format!("tts/{}", plan.file), &sheet)?);
     }
-    let back = png::rasterise(
+    let back = b.screen_png(
         &sheets::single_face(&deck.back, deck.size),
         deck.size,
         px_per_mm,
-        &b.faces.fonts,
     )?;
-    files.push(b.write(&format!("tts/{}-back.png", deck.id), &png::encode(&back)?)?);
+    files.push(b.write(&format!("tts/{}-back.png", deck.id), &back)?);
     Ok(files)
 }
 
@@ -349,12 +336,7 @@ fn board_images(b: &GameBuild) -> Result<Vec<BoardImage>, String> {
             let (svg, size) = board::board_svg(b.game, board, &templates)?;
             let id = board.id.get_ref().clone();
             let file = format!("board-{id}.png");
-            let bytes = png::render_png(
-                &sheets::single_face(&svg, size),
-                size,
-                TILE_PX_PER_MM,
-                &templates.faces.database,
-            )?;
+            let bytes = b.png(&sheets::single_face(&svg, size), size, TILE_PX_PER_MM)?;
             b.write(&format!("tts/{file}"), &bytes)?;
             Ok(BoardImage {
                 id,
