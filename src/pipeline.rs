@@ -192,11 +192,15 @@ fn build_one(game: &Game, options: &BuildOptions, on_built: &(dyn Fn(&str) + Syn
             Err(ps) => Outcome::Failed(ps),
         }
     };
-    // After a whole build the cache keeps what it used: one build's worth.
-    if let (Outcome::Built(_), Some(cache)) = (&outcome, cache)
-        && options.only.is_empty()
+    // The faces of a game that passed its check are kept; after a whole build the cache
+    // keeps only what it used: one build's worth.
+    if let Some(cache) = cache
+        && !matches!(outcome, Outcome::NotChecked(_))
     {
-        cache.sweep();
+        cache.commit();
+        if matches!(outcome, Outcome::Built(_)) && options.only.is_empty() {
+            cache.sweep();
+        }
     }
     on_built(&game.slug);
     GameReport {

@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use tera::Context;
 
@@ -60,6 +61,9 @@ pub struct Cache {
     face_salt: blake3::Hash,
     /// The entries this build read or wrote, which a sweep keeps.
     used: Mutex<HashSet<PathBuf>>,
+    /// Faces drawn but not yet kept: they are written once the game passed its check
+    /// ([`Cache::commit`]), so that a game that does not build leaves no files.
+    pending: Mutex<Vec<(PathBuf, Vec<u8>)>>,
 }
 
 impl fmt::Debug for Cache {
@@ -87,6 +91,7 @@ impl Cache {
             game_dir: game.dir.clone(),
             face_salt: h.finalize(),
             used: Mutex::new(HashSet::new()),
+            pending: Mutex::new(Vec::new()),
         }))
     }
 
@@ -121,13 +126,31 @@ impl Cache {
     /// a failure is not an error of the build.
     fn put(&self, kind: &str, key: &blake3::Hash, payload: &[u8]) {
         let path = self.path(kind, key);
-        let mut bytes = Vec::with_capacity(MAGIC.len() + blake3::OUT_LEN + payload.len());
-        bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(blake3::hash(payload).as_bytes());
-        bytes.extend_from_slice(payload);
-        if write_entry(&path, &bytes).is_ok() {
+        if write_entry(&path, &entry(payload)).is_ok() {
             self.mark(path);
         }
+    }
+
+    /// Keeps an entry once [`Cache::commit`] is called.
+    fn put_later(&self, kind: &str, key: &blake3::Hash, payload: &[u8]) {
+        let path = self.path(kind, key);
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((path, entry(payload)));
+    }
+
+    /// Writes the faces drawn by this build: called once the game passed its check.
+    pub fn commit(&self) {
+        let pending = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
+        let written: Vec<PathBuf> = pending
+            .into_par_iter()
+            .filter_map(|(path, bytes)| write_entry(&path, &bytes).is_ok().then_some(path))
+            .collect();
+        self.used
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(written);
     }
 
     /// Removes every entry (and stray temporary file) this build did not use.
@@ -149,6 +172,15 @@ impl Cache {
     pub fn used(&self) -> usize {
         self.used.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
+}
+
+/// An entry's bytes: the magic, the payload's hash, the payload.
+fn entry(payload: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(MAGIC.len() + blake3::OUT_LEN + payload.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(blake3::hash(payload).as_bytes());
+    bytes.extend_from_slice(payload);
+    bytes
 }
 
 /// The payload of an entry, when its stored hash matches its bytes.
@@ -290,7 +322,7 @@ pub fn render_face(
                 art,
             };
             if let Ok(payload) = serde_json::to_vec(&entry) {
-                cache.put(FACE, &key, &payload);
+                cache.put_later(FACE, &key, &payload);
             }
         }
     }

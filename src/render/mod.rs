@@ -347,6 +347,9 @@ pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, V
     let cache = cache::Cache::open(options, game, &templates);
     let faces = faces::draw_all_cached(game, &templates, options.bleed, cache)
         .map_err(|errs| errs.into_iter().map(|e| e.message).collect::<Vec<_>>())?;
+    if let Some(cache) = &faces.cache {
+        cache.commit();
+    }
     build_drawn(game, faces, options)
 }
 
