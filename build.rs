@@ -11,6 +11,7 @@ fn main() {
     println!("cargo:rerun-if-changed=templates");
     println!("cargo:rerun-if-changed=fonts");
     println!("cargo:rerun-if-changed=src");
+    println!("cargo:rerun-if-changed=profiles");
     println!("cargo:rerun-if-changed=Cargo.lock");
     // Stable within one compiler (fixed keys), which is all a fingerprint of one build needs.
     #[allow(deprecated)]
@@ -19,7 +20,7 @@ fn main() {
         std::env::var(var).unwrap_or_default().hash(&mut h);
     }
     let mut files = Vec::new();
-    for root in ["src", "templates", "fonts", "Cargo.lock"] {
+    for root in ["src", "templates", "fonts", "profiles", "Cargo.lock"] {
         walk(Path::new(root), &mut files);
     }
     files.sort();

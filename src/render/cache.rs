@@ -479,3 +479,29 @@ impl GameBuild<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_whole_entry_is_read() {
+        let whole = entry(b"payload");
+        assert_eq!(verified(&whole), Some(&b"payload"[..]));
+        assert_eq!(verified(&entry(b"")), Some(&b""[..]));
+        let mut damaged = whole.clone();
+        *damaged.last_mut().unwrap() ^= 1;
+        assert_eq!(verified(&damaged), None);
+        assert_eq!(verified(&whole[..whole.len() - 1]), None);
+        assert_eq!(verified(&whole[..20]), None);
+        let mut other_format = whole.clone();
+        other_format[7] = b'0';
+        assert_eq!(verified(&other_format), None);
+    }
+
+    #[test]
+    fn the_art_a_document_names_is_found_and_data_urls_are_not_files() {
+        let doc = r##"<svg><use href="#a"/><image href="/g/art/a&amp;b.png" x="1"/><image x="0" href="data:image/png;base64,AA"/><image href="/g/art/c.svg"></image></svg>"##;
+        assert_eq!(hrefs(doc), vec!["/g/art/a&b.png", "/g/art/c.svg"]);
+    }
+}
