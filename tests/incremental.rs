@@ -93,7 +93,11 @@ fn a_warm_build_writes_what_a_cold_build_writes_and_rewrites_nothing() {
     assert!(cold.contains_key("cards.pdf") && cold.contains_key("png/sun-low.png"));
     // The cache sits beside the game's folder, never in it, and the gallery names none of it.
     assert!(!entries(&out, "face").is_empty() && !entries(&out, "raster").is_empty());
-    assert!(cold.keys().all(|f| !f.contains(CACHE_DIR)), "{:?}", cold.keys());
+    assert!(
+        cold.keys().all(|f| !f.contains(CACHE_DIR)),
+        "{:?}",
+        cold.keys()
+    );
     let gallery = String::from_utf8(cold["index.html"].clone()).unwrap();
     assert!(!gallery.contains(CACHE_DIR), "{gallery}");
 
@@ -111,7 +115,11 @@ fn a_warm_build_writes_what_a_cold_build_writes_and_rewrites_nothing() {
     // Without any cache, the very same files.
     std::fs::remove_dir_all(&out).unwrap();
     build(&data, &options(&out, false, &[]));
-    assert_eq!(files(&game_out), cold, "a build without the cache writes other bytes");
+    assert_eq!(
+        files(&game_out),
+        cold,
+        "a build without the cache writes other bytes"
+    );
     assert!(!out.join(CACHE_DIR).exists());
 }
 
@@ -156,13 +164,19 @@ fn a_warm_build_takes_faces_from_the_cache_and_ignores_damaged_entries() {
     damaged[last] ^= 0x20;
     std::fs::write(&front, &damaged).unwrap();
     build(&data, &options(&out, true, &only));
-    assert_eq!(std::fs::read(out.join(SLUG).join("cards.pdf")).unwrap(), cold);
+    assert_eq!(
+        std::fs::read(out.join(SLUG).join("cards.pdf")).unwrap(),
+        cold
+    );
     assert_eq!(std::fs::read(&front).unwrap(), genuine);
 
     // A cut-short entry likewise.
     std::fs::write(&front, &genuine[..20]).unwrap();
     build(&data, &options(&out, true, &only));
-    assert_eq!(std::fs::read(out.join(SLUG).join("cards.pdf")).unwrap(), cold);
+    assert_eq!(
+        std::fs::read(out.join(SLUG).join("cards.pdf")).unwrap(),
+        cold
+    );
     assert_eq!(std::fs::read(&front).unwrap(), genuine);
 }
 
@@ -171,9 +185,8 @@ fn a_warm_build_takes_faces_from_the_cache_and_ignores_damaged_entries() {
 fn widen_font(path: &Path) {
     let mut font = std::fs::read(path).unwrap();
     let u16_at = |f: &[u8], at: usize| u16::from_be_bytes([f[at], f[at + 1]]) as usize;
-    let u32_at = |f: &[u8], at: usize| {
-        u32::from_be_bytes([f[at], f[at + 1], f[at + 2], f[at + 3]]) as usize
-    };
+    let u32_at =
+        |f: &[u8], at: usize| u32::from_be_bytes([f[at], f[at + 1], f[at + 2], f[at + 3]]) as usize;
     let tables = u16_at(&font, 4);
     let table = |f: &[u8], tag: &[u8; 4]| {
         (0..tables)
@@ -225,19 +238,34 @@ fn every_kind_of_input_a_face_reads_changes_it_warm_as_cold() {
         ),
         (
             "game-wide setting",
-            Box::new(|| edit(&dir.join("game.toml"), "[game]\n", "[game]\nmin_text_pt = 12\n")),
+            Box::new(|| {
+                edit(
+                    &dir.join("game.toml"),
+                    "[game]\n",
+                    "[game]\nmin_text_pt = 12\n",
+                )
+            }),
         ),
     ];
     for (kind, change) in &changes {
         change();
         build(&data, &options(&warm, true, &only));
         let after = outputs(&warm);
-        assert_ne!(after.1, before.1, "changing the {kind} left the card's image as it was");
-        assert_ne!(after.0, before.0, "changing the {kind} left cards.pdf as it was");
+        assert_ne!(
+            after.1, before.1,
+            "changing the {kind} left the card's image as it was"
+        );
+        assert_ne!(
+            after.0, before.0,
+            "changing the {kind} left cards.pdf as it was"
+        );
         // What a build without any cache makes of the changed data.
         let _ = std::fs::remove_dir_all(&cold);
         build(&data, &options(&cold, false, &only));
-        assert!(outputs(&warm) == outputs(&cold), "{kind}: the warm build used a stale face");
+        assert!(
+            outputs(&warm) == outputs(&cold),
+            "{kind}: the warm build used a stale face"
+        );
         before = after;
     }
     // An option: the bleed every face is drawn with.
@@ -250,7 +278,10 @@ fn every_kind_of_input_a_face_reads_changes_it_warm_as_cold() {
     let mut wider_cold = options(&cold, false, &only);
     wider_cold.bleed = 2.0;
     build(&data, &wider_cold);
-    assert!(outputs(&warm) == outputs(&cold), "bleed: the warm build used a stale face");
+    assert!(
+        outputs(&warm) == outputs(&cold),
+        "bleed: the warm build used a stale face"
+    );
 }
 
 #[test]
@@ -264,7 +295,11 @@ fn a_whole_build_keeps_one_builds_worth_and_a_failed_check_keeps_nothing() {
     build(&data, &options(&out, true, &[]));
     let (faces2, rasters2) = (entries(&out, "face"), entries(&out, "raster"));
     assert_eq!(faces2.len(), faces.len(), "the old face's entry was swept");
-    assert_eq!(rasters2.len(), rasters.len(), "the old image's entries were swept");
+    assert_eq!(
+        rasters2.len(),
+        rasters.len(),
+        "the old image's entries were swept"
+    );
     assert_eq!(
         faces.iter().filter(|f| !faces2.contains(f)).count(),
         1,
@@ -274,7 +309,12 @@ fn a_whole_build_keeps_one_builds_worth_and_a_failed_check_keeps_nothing() {
     // A game that does not pass its check writes no file, cache included.
     let fresh = tmp.path().join("fresh");
     edit(&data.join(SLUG).join("cards.csv"), ",sun,5,", ",sun,50,");
-    let report = pipeline::build(&data, &[SLUG.to_string()], &options(&fresh, true, &[]), &|_| {});
+    let report = pipeline::build(
+        &data,
+        &[SLUG.to_string()],
+        &options(&fresh, true, &[]),
+        &|_| {},
+    );
     assert!(!report.problems().is_empty());
     assert!(!fresh.join(CACHE_DIR).exists());
 }

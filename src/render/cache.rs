@@ -471,10 +471,16 @@ impl GameBuild<'_> {
                 )
                 .as_bytes(),
             );
-            h.update(raster_key("last", &[], &last.into_iter().collect::<Vec<_>>(), fonts).as_bytes());
+            h.update(
+                raster_key("last", &[], &last.into_iter().collect::<Vec<_>>(), fonts).as_bytes(),
+            );
             h.finalize()
         };
         raster(self.cache(), key, || {
+            // A sheet is the largest thing a build holds (up to 4096 x 4096 pixels, 64 MB):
+            // one at a time in the process, its faces drawn on every core.
+            static ONE_SHEET: Mutex<()> = Mutex::new(());
+            let _sheet = ONE_SHEET.lock().unwrap_or_else(|e| e.into_inner());
             png::encode(&png::grid(faces, last, grid, size_mm, px_per_mm, fonts)?)
         })
     }
