@@ -84,7 +84,9 @@ impl Cache {
         h.update(fonts_digest(&templates.faces.database).as_bytes());
         templates.digest(&mut h);
         field(&mut h, game.game_file.text.as_bytes());
-        field(&mut h, game.dir.to_string_lossy().as_bytes());
+        // Art is placed by its real path: the same folder reached another way is the same.
+        let dir = std::fs::canonicalize(&game.dir).unwrap_or_else(|_| game.dir.clone());
+        field(&mut h, dir.to_string_lossy().as_bytes());
         h.update(&min_text_mm(game).to_bits().to_le_bytes());
         Some(Arc::new(Cache {
             dir: options.out.join(CACHE_DIR).join(&game.slug),
