@@ -251,7 +251,8 @@ pub fn fonts_digest(fonts: &FontDb) -> blake3::Hash {
 
 /// The hash of a loaded art file's bytes, computed once per version of the file.
 fn art_digest(art: &Arc<Art>) -> blake3::Hash {
-    static MEMO: OnceLock<Mutex<HashMap<String, (Arc<Art>, blake3::Hash)>>> = OnceLock::new();
+    type ByHref = HashMap<String, (Arc<Art>, blake3::Hash)>;
+    static MEMO: OnceLock<Mutex<ByHref>> = OnceLock::new();
     let memo = MEMO.get_or_init(Default::default);
     if let Some((a, h)) = memo
         .lock()
