@@ -84,18 +84,22 @@ pub fn grid(
         .zip(faces.iter().map(String::as_str))
         .chain(last.map(|l| (slots - 1, l)))
         .collect();
-    let rendered: Vec<(u32, tiny_skia::Pixmap)> = placed
-        .par_iter()
-        .map(|&(slot, svg)| rasterise_to(svg, (w, h), fonts).map(|p| (slot, p)))
-        .collect::<Result<_, _>>()?;
     let stride = (w * cols * 4) as usize;
     let row_bytes = (w * 4) as usize;
-    let data = sheet.data_mut();
-    for (slot, face) in rendered {
-        let (x, y) = ((slot % cols * w) as usize, (slot / cols * h) as usize);
-        for (r, row) in face.data().chunks_exact(row_bytes).enumerate() {
-            let start = (y + r) * stride + x * 4;
-            data[start..start + row_bytes].copy_from_slice(row);
+    // A row of the grid at a time, so that no more than a row's faces are held beside the
+    // sheet (a full sheet of faces is as large as the sheet itself).
+    for row in placed.chunk_by(|a, b| a.0 / cols == b.0 / cols) {
+        let rendered: Vec<(u32, tiny_skia::Pixmap)> = row
+            .par_iter()
+            .map(|&(slot, svg)| rasterise_to(svg, (w, h), fonts).map(|p| (slot, p)))
+            .collect::<Result<_, _>>()?;
+        let data = sheet.data_mut();
+        for (slot, face) in rendered {
+            let (x, y) = ((slot % cols * w) as usize, (slot / cols * h) as usize);
+            for (r, line) in face.data().chunks_exact(row_bytes).enumerate() {
+                let start = (y + r) * stride + x * 4;
+                data[start..start + row_bytes].copy_from_slice(line);
+            }
         }
     }
     Ok(sheet)
