@@ -463,7 +463,7 @@ impl GameBuild<'_> {
         )
     }
 
-    /// [`png::grid`] encoded as a PNG, through the cache.
+    /// [`png::grid_png`], through the cache.
     pub fn grid_png(
         &self,
         faces: &[String],
@@ -497,11 +497,7 @@ impl GameBuild<'_> {
             h.finalize()
         };
         raster(self.cache(), key, || {
-            // A sheet is the largest thing a build holds (up to 4096 x 4096 pixels, 64 MB):
-            // one at a time in the process, its faces drawn on every core.
-            static ONE_SHEET: Mutex<()> = Mutex::new(());
-            let _sheet = ONE_SHEET.lock().unwrap_or_else(|e| e.into_inner());
-            png::encode(&png::grid(faces, last, grid, size_mm, px_per_mm, fonts)?)
+            png::grid_png(faces, last, grid, size_mm, px_per_mm, fonts)
         })
     }
 }
