@@ -233,17 +233,13 @@ fn snapshot(faces: &Faces) -> BTreeMap<String, String> {
 /// A small resolution for the raster comparisons (the key holds it like any other).
 const TEST_PX_PER_MM: f64 = 2.0;
 
+/// A game's faces by what they are, and the sun-low front as a raster image.
+type Drawn = (BTreeMap<String, String>, Vec<u8>);
+
 /// The game's faces drawn as a build draws them, through the cache in `out` (kept there
 /// afterwards, as a build that passed its check keeps them), with the sun-low front as a
 /// raster image through the cache; and the same drawn without any cache.
-fn warm_and_cold(
-    data: &Path,
-    out: &Path,
-    bleed: f64,
-) -> (
-    (BTreeMap<String, String>, Vec<u8>),
-    (BTreeMap<String, String>, Vec<u8>),
-) {
+fn warm_and_cold(data: &Path, out: &Path, bleed: f64) -> (Drawn, Drawn) {
     let game = load_game(data, SLUG).unwrap();
     let mut warm_options = options(out, true, &[]);
     warm_options.bleed = bleed;
