@@ -508,6 +508,10 @@ pub struct BuildArgs {
     /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, rules, index.
     #[arg(long, value_parser = pipeline::parse_only)]
     pub only: Option<BTreeSet<String>>,
+    /// Draw every face and image again instead of reusing those the last build kept in
+    /// `<out>/.cache/`, and keep none.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 fn parse_bleed(s: &str) -> Result<f64, String> {
@@ -663,6 +667,7 @@ fn build_options(args: &BuildArgs) -> BuildOptions {
         only: args.only.clone().unwrap_or_default(),
         live_reload: false,
         first: None,
+        cache: !args.no_cache,
     }
 }
 

@@ -6,7 +6,12 @@ use std::io::Write;
 use std::path::Path;
 
 /// Writes `bytes` to `path` atomically (temporary file in the same folder, then rename).
+/// A file that already holds exactly these bytes is left as it is, modification time and
+/// all, so that a rebuild rewrites only what changed.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if holds(path, bytes) {
+        return Ok(());
+    }
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -29,6 +34,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
+/// Whether the file at `path` holds exactly `bytes`.
+fn holds(path: &Path, bytes: &[u8]) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)
+        && std::fs::read(path).is_ok_and(|old| old == bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -45,6 +56,26 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("a.txt")]);
+    }
+
+    #[test]
+    fn the_same_bytes_leave_the_file_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.txt");
+        write_atomic(&path, b"same").unwrap();
+        let past = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(past)
+            .unwrap();
+        write_atomic(&path, b"same").unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().modified().unwrap(), past);
+        // Other bytes of the same length are written.
+        write_atomic(&path, b"sane").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"sane");
+        assert_ne!(std::fs::metadata(&path).unwrap().modified().unwrap(), past);
     }
 
     #[test]

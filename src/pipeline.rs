@@ -180,6 +180,7 @@ fn build_one(game: &Game, options: &BuildOptions, on_built: &(dyn Fn(&str) + Syn
     let dir = options.out.join(&game.slug);
     // The check draws every face to prove it prints; the build prints those very faces.
     let (found, faces) = check_and_draw(game, options);
+    let cache = faces.as_ref().and_then(|f| f.cache.clone());
     let outcome = if !found.problems.is_empty() {
         Outcome::NotChecked(found.problems)
     } else {
@@ -191,6 +192,16 @@ fn build_one(game: &Game, options: &BuildOptions, on_built: &(dyn Fn(&str) + Syn
             Err(ps) => Outcome::Failed(ps),
         }
     };
+    // The faces of a game that passed its check are kept; after a whole build the cache
+    // keeps only what it used: one build's worth.
+    if let Some(cache) = cache
+        && !matches!(outcome, Outcome::NotChecked(_))
+    {
+        cache.commit();
+        if matches!(outcome, Outcome::Built(_)) && options.only.is_empty() {
+            cache.sweep();
+        }
+    }
     on_built(&game.slug);
     GameReport {
         slug: game.slug.clone(),

@@ -12,7 +12,7 @@ use crate::render::faces::{self, Faces};
 use crate::render::fonts;
 use crate::render::layout::{DEFAULT_SAFE_ZONE, Rect, SAFE_ZONE_SLACK};
 use crate::render::template::{self, Templates};
-use crate::render::{BuildOptions, pdf, png, sheets};
+use crate::render::{BuildOptions, cache, pdf, png, sheets};
 
 /// Draws every face as the build would, with the build's options, and does with them what
 /// the build does: the problems that stop printing (a template that does not exist, at the
@@ -32,7 +32,8 @@ pub fn face_report(game: &Game, options: &BuildOptions) -> (Vec<Problem>, Option
         return (missing, None);
     }
     let boards = super::boards(game, &templates);
-    match faces::draw_all(game, &templates, options.bleed) {
+    let cache = cache::Cache::open(options, game, &templates);
+    match faces::draw_all_cached(game, &templates, options.bleed, cache) {
         Ok(f) => {
             let mut problems = backs_alike_in_grey(game, &f);
             problems.extend(super::unreadable_faces(game, &f));

@@ -7,6 +7,7 @@
 //! A game's build is a list of [`Stage`]s ([`stages`]); another output (the rules reference)
 //! is one more entry there.
 
+pub mod cache;
 pub mod faces;
 pub mod formats;
 pub mod sheets;
@@ -84,6 +85,9 @@ pub struct BuildOptions {
     /// A stage written before all others, alone (`watch` writes `cards.pdf` first, the file
     /// a designer looks at); `None`: every stage at once.
     pub first: Option<&'static str>,
+    /// Faces and images drawn by earlier builds are taken from `<out>/.cache/` when their
+    /// inputs did not change, and this build's are kept there ([`cache`]); off for `check`.
+    pub cache: bool,
 }
 
 impl Default for BuildOptions {
@@ -103,6 +107,7 @@ impl Default for BuildOptions {
             only: BTreeSet::new(),
             live_reload: false,
             first: None,
+            cache: false,
         }
     }
 }
@@ -183,8 +188,12 @@ pub fn prepare_output(dir: &Path) -> Result<(), Problem> {
 /// Draws a game's faces and runs every stage; the errors say what failed.
 pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, Vec<String>> {
     let templates = Templates::new(game).map_err(|e| vec![e])?;
-    let faces = faces::draw_all(game, &templates, options.bleed)
+    let cache = cache::Cache::open(options, game, &templates);
+    let faces = faces::draw_all_cached(game, &templates, options.bleed, cache)
         .map_err(|errs| errs.into_iter().map(|e| e.message).collect::<Vec<_>>())?;
+    if let Some(cache) = &faces.cache {
+        cache.commit();
+    }
     build_drawn(game, faces, options)
 }
 
@@ -375,7 +384,7 @@ fn png_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     }
     jobs.par_iter()
         .map(|(id, svg, size)| {
-            let bytes = png::render_png(svg, *size, png::PX_PER_MM_300DPI, &b.faces.fonts)?;
+            let bytes = b.png(svg, *size, png::PX_PER_MM_300DPI)?;
             b.write(&format!("png/{id}.png"), &bytes)
         })
         .collect()

@@ -273,6 +273,11 @@ fn cmyk_to_srgb(ink: &[[u8; 4]], icc: Option<&[u8]>) -> Result<Vec<[u8; 3]>, Str
     Ok(rgb)
 }
 
+/// The art [`load`] read under this href (as pages name it, unescaped), if any.
+pub fn loaded(href: &str) -> Option<Arc<Art>> {
+    registry().read().ok()?.get(href).cloned()
+}
+
 /// Whether pages would load this href: a data URL, or art [`load`] read.
 pub fn is_loadable(href: &str) -> bool {
     href.starts_with("data:")

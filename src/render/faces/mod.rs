@@ -16,11 +16,13 @@ pub mod template;
 pub mod text;
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::diag::SourceFile;
 use crate::model::{Game, HexOrientation, Piece, Shape};
+use crate::render::cache::{self, Cache};
 use crate::render::fonts::FontDb;
 use crate::render::template::{
     Placement, Rendered, TemplateError, Templates, back_context, card_context, own_back_context,
@@ -103,6 +105,8 @@ pub struct Faces {
     pub placed: Vec<Placement>,
     /// The fonts the faces are drawn with: the bundled ones and the game's own.
     pub fonts: FontDb,
+    /// The build cache the faces were drawn through, which the stages rasterise through.
+    pub cache: Option<Arc<Cache>>,
 }
 
 /// What made a face fail.
@@ -193,6 +197,16 @@ impl Errors {
 
 /// Draws every face; the errors name the card or piece and what is wrong with it.
 pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces, Vec<FaceError>> {
+    draw_all_cached(game, templates, bleed, None)
+}
+
+/// [`draw_all`] through a build cache: a face whose inputs did not change is not drawn again.
+pub fn draw_all_cached(
+    game: &Game,
+    templates: &Templates,
+    bleed: f64,
+    cache: Option<Arc<Cache>>,
+) -> Result<Faces, Vec<FaceError>> {
     let mut errors = Errors::default();
     let mut placed = Vec::new();
     let mut decks = Vec::new();
@@ -219,7 +233,8 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
             .par_iter()
             .map(|card| {
                 let ctx = card_context(game, deck, card, bleed, &uid(card.id.get_ref()));
-                let front = templates.render_face(deck.template_for(card), &ctx);
+                let front =
+                    cache::render_face(cache.as_deref(), templates, deck.template_for(card), &ctx);
                 let back = card.back.as_ref().map(|b| {
                     let own = b.get_ref();
                     let ctx = own_back_context(
@@ -230,7 +245,7 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
                         bleed,
                         &uid(&format!("{}-back", card.id.get_ref())),
                     );
-                    templates.render_face(&own.template, &ctx)
+                    cache::render_face(cache.as_deref(), templates, &own.template, &ctx)
                 });
                 (front, back)
             })
@@ -279,7 +294,7 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
                 None,
                 deck.id.span(),
                 &format!("back of deck `{deck_id}`"),
-                templates.render_face(&deck.back.template, &ctx),
+                cache::render_face(cache.as_deref(), templates, &deck.back.template, &ctx),
                 &mut placed,
             )
             .unwrap_or_default();
@@ -324,6 +339,7 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
             orientation,
             &mut errors,
             &mut placed,
+            cache.as_deref(),
         ) {
             pieces.push(p);
         }
@@ -334,6 +350,7 @@ pub fn draw_all(game: &Game, templates: &Templates, bleed: f64) -> Result<Faces,
             pieces,
             placed,
             fonts: templates.faces.database.clone(),
+            cache,
         })
     } else {
         Err(errors.list)
@@ -423,6 +440,7 @@ fn draw_piece(
     orientation: HexOrientation,
     errors: &mut Errors,
     placed: &mut Vec<Placement>,
+    cache: Option<&Cache>,
 ) -> Option<PieceFace> {
     let id = piece.id.get_ref();
     let ((w, h), outline) = piece_geometry(piece, orientation);
@@ -440,7 +458,7 @@ fn draw_piece(
         None,
         piece.id.span(),
         &format!("piece `{id}`"),
-        templates.render_face(name, &ctx),
+        cache::render_face(cache, templates, name, &ctx),
         placed,
     )?;
     let back = match (&piece.back, &piece.back_art) {
@@ -459,7 +477,7 @@ fn draw_piece(
                 None,
                 b.template.span(),
                 &format!("the back of piece `{id}`"),
-                templates.render_face(b.template.get_ref(), &ctx),
+                cache::render_face(cache, templates, b.template.get_ref(), &ctx),
                 placed,
             )?)
         }

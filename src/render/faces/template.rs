@@ -249,6 +249,16 @@ impl Templates {
         })
     }
 
+    /// Adds every template's name and text, as loaded, to `h` (the build cache's key).
+    pub fn digest(&self, h: &mut blake3::Hasher) {
+        for (name, file) in &self.sources {
+            for part in [name.as_bytes(), file.text.as_bytes()] {
+                h.update(&(part.len() as u64).to_le_bytes());
+                h.update(part);
+            }
+        }
+    }
+
     /// The names of every template the game may use, its own and the built-ins.
     pub fn names(&self) -> Vec<String> {
         self.sources.keys().cloned().collect()

@@ -536,7 +536,7 @@ fn deck_pngs(
         .par_iter()
         .map(|(file, _, _, _, svg)| {
             let doc = card.document(svg, deck.size);
-            let bytes = png::render_png(&doc, card.page(), card.px_per_mm, &b.faces.fonts)?;
+            let bytes = b.png(&doc, card.page(), card.px_per_mm)?;
             let note = safe_zone_note(&doc, card, &b.faces.fonts)?;
             Ok((b.write(&format!("shop/{file}"), &bytes)?, note))
         })

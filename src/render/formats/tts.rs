@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use crate::model::{FieldType, Game, Shape};
 use crate::render::faces::{DeckFaces, PieceFace};
 use crate::render::template::Templates;
-use crate::render::{GameBuild, board, piece_document, png, sheets};
+use crate::render::{GameBuild, board, piece_document, sheets};
 
 /// TTS's card sheets hold at most this many columns and rows.
 pub const MAX_GRID: (u32, u32) = (10, 7);
@@ -132,12 +132,7 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     let mut tiles = Vec::new();
     for piece in &b.faces.pieces {
         let file = format!("piece-{}.png", piece.id);
-        let bytes = png::render_png(
-            &piece_document(piece),
-            piece.size,
-            TILE_PX_PER_MM,
-            &b.faces.fonts,
-        )?;
+        let bytes = b.png(&piece_document(piece), piece.size, TILE_PX_PER_MM)?;
         files.push(b.write(&format!("tts/{file}"), &bytes)?);
         let shape = b.game.piece(&piece.id).map_or(Shape::Other, |p| p.shape);
         let mut tile = tile_object(piece, shape, &links.url(&file));
@@ -288,23 +283,15 @@ fn write_deck_images(
             .iter()
             .map(|&i| sheets::single_face(&deck.cards[i].svg, deck.size))
             .collect();
-        let sheet = png::grid(
-            &faces,
-            None,
-            plan.grid,
-            deck.size,
-            px_per_mm,
-            &b.faces.fonts,
-        )?;
-        files.push(b.write(&format!("tts/{}", plan.file), &png::encode(&sheet)?)?);
+        let sheet = b.grid_png(&faces, None, plan.grid, deck.size, px_per_mm)?;
+        files.push(b.write(&format!("tts/{}", plan.file), &sheet)?);
     }
-    let back = png::rasterise(
+    let back = b.screen_png(
         &sheets::single_face(&deck.back, deck.size),
         deck.size,
         px_per_mm,
-        &b.faces.fonts,
     )?;
-    files.push(b.write(&format!("tts/{}-back.png", deck.id), &png::encode(&back)?)?);
+    files.push(b.write(&format!("tts/{}-back.png", deck.id), &back)?);
     if deck.backs_differ() {
         // Cards with backs of their own: each face sheet gets a back sheet, slot for slot.
         for plan in plans {
@@ -313,18 +300,8 @@ fn write_deck_images(
                 .iter()
                 .map(|&i| sheets::single_face(deck.cards[i].back_or(&deck.back), deck.size))
                 .collect();
-            let sheet = png::grid(
-                &backs,
-                None,
-                plan.grid,
-                deck.size,
-                px_per_mm,
-                &b.faces.fonts,
-            )?;
-            files.push(b.write(
-                &format!("tts/{}", back_sheet_file(plan)),
-                &png::encode(&sheet)?,
-            )?);
+            let sheet = b.grid_png(&backs, None, plan.grid, deck.size, px_per_mm)?;
+            files.push(b.write(&format!("tts/{}", back_sheet_file(plan)), &sheet)?);
         }
     }
     Ok(files)
@@ -345,12 +322,7 @@ fn write_piece_back(b: &GameBuild, piece: &PieceFace) -> Result<Option<String>, 
         svg: back.clone(),
         ..piece.clone()
     };
-    let bytes = png::render_png(
-        &piece_document(&turned),
-        piece.size,
-        TILE_PX_PER_MM,
-        &b.faces.fonts,
-    )?;
+    let bytes = b.png(&piece_document(&turned), piece.size, TILE_PX_PER_MM)?;
     b.write(&format!("tts/{file}"), &bytes)?;
     Ok(Some(file))
 }
@@ -636,12 +608,7 @@ fn board_images(b: &GameBuild) -> Result<Vec<BoardImage>, String> {
                 Some(l) => format!("board-{id}.{l}.png"),
                 None => format!("board-{id}.png"),
             };
-            let bytes = png::render_png(
-                &sheets::single_face(&svg, size),
-                size,
-                TILE_PX_PER_MM,
-                &templates.faces.database,
-            )?;
+            let bytes = b.png(&sheets::single_face(&svg, size), size, TILE_PX_PER_MM)?;
             b.write(&format!("tts/{file}"), &bytes)?;
             let title = board.names.get(in_lang).unwrap_or(&board.name);
             Ok(BoardImage {
