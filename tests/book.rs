@@ -652,6 +652,39 @@ fn the_book_pictures_show_the_current_program() {
     );
 }
 
+/// Every path of the project the guide names in code (`src/...`, `tests/...`, `benches/...`,
+/// `deploy/...`) exists: a moved module or test leaves no stale pointer in the book.
+#[test]
+fn every_project_path_the_guide_names_exists() {
+    let mut texts = book_pages();
+    for extra in ["README.md", "benches/README.md"] {
+        let p = root().join(extra);
+        texts.push((p.clone(), std::fs::read_to_string(&p).unwrap()));
+    }
+    let mut missing = Vec::new();
+    let mut named = 0;
+    for (path, text) in &texts {
+        for (k, span) in text.split('`').enumerate() {
+            if k % 2 == 0 {
+                continue;
+            }
+            let word = span.split([':', ' ']).next().unwrap_or_default();
+            let project = ["src/", "tests/", "benches/", "deploy/"]
+                .iter()
+                .any(|p| word.starts_with(p));
+            if !project || word.contains(['*', '<', '{', '$']) {
+                continue;
+            }
+            named += 1;
+            if !root().join(word).exists() {
+                missing.push(format!("{}: `{word}`", path.display()));
+            }
+        }
+    }
+    assert!(named > 30, "only {named} paths found: is the scan broken?");
+    assert!(missing.is_empty(), "paths that do not exist: {missing:#?}");
+}
+
 /// The README stays a front page: what printplay is, the two set-up commands, install, a quick
 /// start and links into the guide, each link to a page that exists.
 #[test]
