@@ -268,7 +268,13 @@ impl Faces {
                 m["cards"] = json!(cards);
             }
         }
-        view["cards"] = json!({"table": table, "hands": hands, "hidden": hidden});
+        // Every deck's back is public (a pile, a face-down card): by deck id.
+        let backs: serde_json::Map<String, Value> = self
+            .decks
+            .iter()
+            .map(|d| (d.id.clone(), json!(url(id, &d.back))))
+            .collect();
+        view["cards"] = json!({"table": table, "hands": hands, "hidden": hidden, "backs": backs});
     }
 }
 

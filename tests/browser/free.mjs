@@ -52,6 +52,11 @@ const viaZoom = (page, open, start) => step(page, async () => {
 
 const [a, b] = seats.map((s) => s.page);
 await viaZoom(a, () => a.locator('.free-piles .free-stack').first().click(), 'shuffle the ');
+// The piles are the build's own backs, and they load (served by the table's face route).
+await until(async () => (await a.locator('.free-piles img.free-face').count()) > 0);
+const drawn = await a.locator('.free-piles img.free-face').first().evaluate(
+  (img) => img.decode().then(() => img.naturalWidth, () => 0));
+if (!(drawn > 0)) throw new Error('a pile is not drawn with its printed back');
 await move(a, 'deal 1 card from ');
 await move(a, 'draw a card from ');
 // Drag a hand card onto the table: played face up.

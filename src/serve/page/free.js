@@ -32,14 +32,15 @@
 
   // A zoom: the thing large, its details, and its moves (each clicks the page's button).
   let dialog = null;
-  function zoom(title, lines, face, test) {
+  function zoom(title, lines, face, test, url) {
     if (!dialog) {
       dialog = el('dialog', 'free-zoom');
       dialog.setAttribute('aria-labelledby', 'free-zoom-title');
       document.body.append(dialog);
     }
     dialog.replaceChildren();
-    const big = el('div', 'free-card free-big ' + (face ? 'face' : 'back'));
+    const big = el('div', 'free-card free-big ' + (face ? 'face' : 'back') + (url ? ' pictured' : ''));
+    if (url) big.append(picture(url));
     big.append(el('strong', null, title));
     dialog.append(big);
     const h = el('h2', null, title);
@@ -64,10 +65,35 @@
     (box.querySelector('button') || close).focus();
   }
 
+  // The build's own faces and backs, as the server named them for this seat's view: a face
+  // only for a card the view shows face up, a back for every deck (backs are public).
+  let faces = {};
+  let backs = {};
+  function learnFaces(view) {
+    faces = {};
+    const cards = view.cards || {};
+    backs = cards.backs || {};
+    const add = (c) => { if (c && c.id && c.face) faces[c.id] = c.face; };
+    (cards.table || []).forEach(add);
+    (cards.hands || []).forEach((h) => (h.cards || []).forEach(add));
+  }
+  function pictureOf(card, up) {
+    return up ? faces[card.design] : backs[card.deck];
+  }
+  function picture(url) {
+    const img = el('img', 'free-face');
+    img.setAttribute('src', url);
+    img.setAttribute('alt', '');
+    img.draggable = false;
+    return img;
+  }
+
   function cardTile(card, extra) {
     const up = card.face_up !== false && card.name !== undefined;
-    const b = el('button', 'free-card ' + (up ? 'face' : 'back'));
+    const url = pictureOf(card, up);
+    const b = el('button', 'free-card ' + (up ? 'face' : 'back') + (url ? ' pictured' : ''));
     b.type = 'button';
+    if (url) b.append(picture(url));
     if (up) {
       b.append(el('strong', null, card.name));
     } else {
@@ -190,6 +216,7 @@
       return;
     }
     document.body.classList.add('free-table');
+    learnFaces(view);
     // A free table has no winner: it is closed when the players say so.
     if (view.outcome && data.closed) {
       $('status').textContent = 'The table was closed after ' + view.outcome.moves + ' moves. Download the transcript to replay it.';
@@ -205,16 +232,16 @@
     const row = el('div', 'free-row');
     for (const p of data.piles) {
       const pile = el('div', 'free-pile');
-      const back = cardTile({ face_up: false }, p.count + (p.count === 1 ? ' card' : ' cards'));
+      const back = cardTile({ face_up: false, deck: p.deck }, p.count + (p.count === 1 ? ' card' : ' cards'));
       back.classList.add('free-stack');
       back.setAttribute('aria-label', p.name + ': ' + p.count + ' cards, face down');
       back.addEventListener('click', () => zoom(p.name, [p.count + ' cards, face down' + (p.shuffled ? '; shuffled ' + p.shuffled + ' times' : '')], false,
-        (m) => m.includes(p.name) && !/ table place \d+/.test(m) && !/^(play|put .* from the hand)/.test(m)));
+        (m) => m.includes(p.name) && !/ table place \d+/.test(m) && !/^(play|put .* from the hand)/.test(m)), backs[p.deck]);
       pile.append(el('span', 'free-label', p.name), back);
       const top = p.discards[p.discards.length - 1];
       if (top) {
         const d = cardTile(top, 'discards: ' + p.discards.length);
-        d.addEventListener('click', () => zoom(top.name, ['top of the discards of ' + p.name, p.discards.length + ' discarded'], true, (m) => m.includes('discards') && m.includes(p.name)));
+        d.addEventListener('click', () => zoom(top.name, ['top of the discards of ' + p.name, p.discards.length + ' discarded'], true, (m) => m.includes('discards') && m.includes(p.name), faces[top.design]));
         pile.append(d);
       } else {
         pile.append(el('span', 'free-empty', 'no discards'));
@@ -231,7 +258,7 @@
       const t = cardTile(c, 'place ' + c.place);
       const where = 'table place ' + c.place;
       t.addEventListener('click', () => zoom(c.face_up ? c.name : 'A face-down card', [where + (c.face_up ? '' : ' (its back only)')], c.face_up,
-        (m) => m.includes(where + ')') || m.endsWith(where) || m.includes(where + ' ')));
+        (m) => m.includes(where + ')') || m.endsWith(where) || m.includes(where + ' '), pictureOf(c, c.face_up)));
       cards.append(t);
     }
     cards.addEventListener('dragover', (ev) => { ev.preventDefault(); cards.classList.add('over'); });
@@ -257,7 +284,7 @@
         t.draggable = true;
         t.addEventListener('dragstart', (ev) => ev.dataTransfer.setData('text/plain', c.name));
         t.addEventListener('click', () => zoom(c.name, ['in your hand'], true,
-          (m) => m.includes(c.name) && !m.includes('discards')));
+          (m) => m.includes(c.name) && !m.includes('discards'), faces[c.design]));
         cardsRow.append(t);
       }
       hand.append(cardsRow);
