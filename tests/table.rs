@@ -619,6 +619,15 @@ fn check_faces(
         );
         named.push(back);
     }
+    // Every deck's back is public: named for every seat, and never a card's face.
+    for back in v["cards"]["backs"].as_object().into_iter().flatten() {
+        let back = back.1.as_str().unwrap().to_string();
+        assert!(
+            !faces.values().any(|f| *f == back),
+            "a deck's back is a card's face"
+        );
+        named.push(back);
+    }
     for url in &shown {
         assert!(
             named.contains(url),

@@ -26,7 +26,7 @@ for (const seat of cfg.seats) {
 }
 
 async function until(test) {
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 1200; i++) { // up to a minute: CI machines are loaded
     if (await test()) return;
     await new Promise((r) => setTimeout(r, 50));
   }

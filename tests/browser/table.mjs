@@ -31,7 +31,7 @@ const over = async (page) => (await page.locator('#status').textContent()).start
   || (await page.locator('#status').textContent()).startsWith('The engine stopped');
 // Polls (the page's policy forbids the evaluated functions of waitForFunction).
 async function until(test) {
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 1200; i++) { // up to a minute: CI machines are loaded
     if (await test()) return;
     await new Promise((r) => setTimeout(r, 50));
   }
