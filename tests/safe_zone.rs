@@ -116,3 +116,48 @@ fn check_and_build_warn_of_text_nearer_the_cut_than_the_safe_zone() {
         wrong.stderr
     );
 }
+
+/// One cause, one warning: when a deck's layout brings many of its cards too close (here a
+/// 10 mm safe zone that most text crosses), the deck gets one warning naming how many, at the
+/// deck, not one per card.
+#[test]
+fn many_cards_of_a_deck_too_close_are_one_warning_at_the_deck() {
+    let f = Fixture::with_games(&["capek-golems"]);
+    f.edit(
+        "capek-golems",
+        "game.toml",
+        "[game]\n",
+        "[game]\nsafe_zone_mm = 10.0\n",
+    );
+    let check = f.run(&["check", "capek-golems"]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    let found = warnings(&check);
+    let per_deck: Vec<&String> = found
+        .iter()
+        .filter(|w| w.contains(" faces of deck `"))
+        .collect();
+    assert!(!per_deck.is_empty(), "{found:#?}");
+    let game = load_game(&f.data(), "capek-golems").unwrap();
+    for deck in &game.components.decks {
+        let id = deck.id.get_ref();
+        let about: Vec<&String> = found
+            .iter()
+            .filter(|w| w.contains(&format!("of deck `{id}`")))
+            .collect();
+        assert!(
+            about.len() <= 4,
+            "deck `{id}` is warned {} times: {about:#?}",
+            about.len()
+        );
+    }
+    for w in per_deck {
+        let n: usize = w
+            .split(": ")
+            .nth(1)
+            .and_then(|t| t.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{w}"));
+        assert!(n > 3, "{w}");
+        assert!(w.contains("components.toml:"), "{w}");
+    }
+}

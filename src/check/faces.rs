@@ -255,6 +255,9 @@ pub fn safe_zone(game: &Game) -> f64 {
 /// comes closer to the trim than the game's [`safe_zone`], as the home sheets print them:
 /// each names the card (its file and row) and how far inside the cut its text comes. The
 /// print-shop manifest measures the same way, against the printer's safe zone.
+/// More faces of one deck than this coming too close are one warning on the deck.
+const SAFE_ZONE_PER_CARD: usize = 3;
+
 pub fn safe_zone_warnings(game: &Game, faces: &Faces) -> Vec<Problem> {
     /// One face to measure, and where its warning goes.
     struct Face<'a> {
@@ -312,23 +315,65 @@ pub fn safe_zone_warnings(game: &Game, faces: &Faces) -> Vec<Problem> {
                 .flatten()
         })
         .collect();
-    list.iter()
+    let help = "move the text inward (its template's box, or shorter text), or set the game's \
+                own `safe_zone_mm` in game.toml's [game] if its cards accept less";
+    let close: Vec<(&Face, f64)> = list
+        .iter()
         .zip(insets)
-        .filter_map(|(f, inset)| {
-            let inset = inset.filter(|i| *i < safe - SAFE_ZONE_SLACK)?;
-            let message = format!(
-                "{}: text comes {inset:.1} mm from the cut, closer than the game's {safe:.1} mm \
-                 safe zone: a cut that lands inside the trim may clip it",
-                f.what
-            );
-            let problem = Problem::warning(message).help(
-                "move the text inward (its template's box, or shorter text), or set the game's \
-                 own `safe_zone_mm` in game.toml's [game] if its cards accept less",
-            );
-            Some(match f.card {
-                Some(card) => problem.at(game.card_file(card), card.id.span(), "this card"),
-                None => problem.at(&game.components_file, f.deck.id.span(), "this deck"),
-            })
-        })
-        .collect()
+        .filter_map(|(f, inset)| Some((f, inset.filter(|i| *i < safe - SAFE_ZONE_SLACK)?)))
+        .collect();
+    // One cause, one warning: when many cards of a deck come too close, their template's
+    // layout does it, and the deck gets one warning instead of one per card.
+    let mut per_deck: Vec<(&str, Vec<(&Face, f64)>)> = Vec::new();
+    for &(f, inset) in close.iter().filter(|(f, _)| f.card.is_some()) {
+        let deck = f.deck.id.get_ref().as_str();
+        match per_deck.iter_mut().find(|(d, _)| *d == deck) {
+            Some((_, faces)) => faces.push((f, inset)),
+            None => per_deck.push((deck, vec![(f, inset)])),
+        }
+    }
+    let mut out = Vec::new();
+    for &(f, inset) in &close {
+        let grouped = f.card.is_some()
+            && per_deck.iter().any(|(d, faces)| {
+                *d == f.deck.id.get_ref().as_str() && faces.len() > SAFE_ZONE_PER_CARD
+            });
+        if grouped {
+            continue;
+        }
+        let message = format!(
+            "{}: text comes {inset:.1} mm from the cut, closer than the game's {safe:.1} mm \
+             safe zone: a cut that lands inside the trim may clip it",
+            f.what
+        );
+        let problem = Problem::warning(message).help(help);
+        out.push(match f.card {
+            Some(card) => problem.at(game.card_file(card), card.id.span(), "this card"),
+            None => problem.at(&game.components_file, f.deck.id.span(), "this deck"),
+        });
+    }
+    for (deck, faces) in per_deck
+        .iter()
+        .filter(|(_, faces)| faces.len() > SAFE_ZONE_PER_CARD)
+    {
+        let closest = faces.iter().map(|(_, i)| *i).fold(f64::INFINITY, f64::min);
+        let named: Vec<&str> = faces
+            .iter()
+            .take(SAFE_ZONE_PER_CARD)
+            .filter_map(|(f, _)| f.card.map(|c| c.id.get_ref().as_str()))
+            .collect();
+        let message = format!(
+            "{} faces of deck `{deck}` (`{}`, ...): text comes as close as {closest:.1} mm to the \
+             cut, closer than the game's {safe:.1} mm safe zone: a cut that lands inside the \
+             trim may clip it",
+            faces.len(),
+            named.join("`, `")
+        );
+        out.push(Problem::warning(message).help(help).at(
+            &game.components_file,
+            faces[0].0.deck.id.span(),
+            "this deck's cards",
+        ));
+    }
+    out
 }
