@@ -335,11 +335,20 @@ struct MoveRequest {
     at: Option<usize>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// A person's say on an undo or a restart that needs every person's agreement: an empty body
+/// agrees (or asks), `{"decline": true}` declines.
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct UndoRequest {
+struct Agreement {
     #[serde(default)]
     decline: bool,
+}
+
+fn declines(body: &Bytes) -> Result<bool, ApiError> {
+    if body.is_empty() {
+        return Ok(false);
+    }
+    parse::<Agreement>(body).map(|a| a.decline)
 }
 
 fn seat_of(access: Access) -> Result<usize, ApiError> {
@@ -367,12 +376,7 @@ async fn undo(
 ) -> Result<Response, ApiError> {
     let (slot, access) = app.open(&id, token(&params))?;
     let seat = seat_of(access)?;
-    let req: UndoRequest = if body.is_empty() {
-        UndoRequest::default()
-    } else {
-        parse(&body)?
-    };
-    app.undo(&slot, seat, req.decline).await?;
+    app.undo(&slot, seat, declines(&body)?).await?;
     Ok(axum::Json(slot.view(&app, access, None).await?).into_response())
 }
 
@@ -384,12 +388,7 @@ async fn restart(
 ) -> Result<Response, ApiError> {
     let (slot, access) = app.open(&id, token(&params))?;
     let seat = seat_of(access)?;
-    let req: UndoRequest = if body.is_empty() {
-        UndoRequest::default()
-    } else {
-        parse(&body)?
-    };
-    app.restart(&slot, seat, req.decline).await?;
+    app.restart(&slot, seat, declines(&body)?).await?;
     Ok(axum::Json(slot.view(&app, access, None).await?).into_response())
 }
 
