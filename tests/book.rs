@@ -513,59 +513,11 @@ fn run_until_ready(argv: &[String], dir: &Path, marker: &str) -> Result<(), Stri
     fetched
 }
 
-/// A plain HTTP/1.1 GET on 127.0.0.1: the body of a 200 answer.
+/// A GET on 127.0.0.1: the body of a 200 answer.
 fn http_get(url: &str) -> Result<String, String> {
-    use std::io::{Read, Write};
-    let rest = url.strip_prefix("http://").ok_or("not http")?;
-    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let mut s = std::net::TcpStream::connect(host).map_err(|e| format!("{url}: {e}"))?;
-    write!(
-        s,
-        "GET /{path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
-    )
-    .map_err(|e| e.to_string())?;
-    let mut answer = String::new();
-    s.read_to_string(&mut answer).map_err(|e| e.to_string())?;
-    let status = answer.lines().next().unwrap_or_default().to_string();
-    if !status.contains(" 200 ") {
-        return Err(format!("{url} answers `{status}`"));
-    }
-    Ok(answer
-        .split_once("\r\n\r\n")
-        .map(|x| x.1)
-        .unwrap_or_default()
-        .to_string())
-}
-
-/// Decodes a PNG into (width, height, RGB bytes).
-fn rgb(path: &Path) -> Option<(u32, u32, Vec<u8>)> {
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).ok()?));
-    let mut reader = decoder.read_info().ok()?;
-    let mut buf = vec![0; reader.output_buffer_size()?];
-    let info = reader.next_frame(&mut buf).ok()?;
-    let channels = info.color_type.samples();
-    let px: Vec<u8> = buf[..info.buffer_size()]
-        .chunks(channels)
-        .flat_map(|c| match channels {
-            1 | 2 => [c[0], c[0], c[0]],
-            _ => [c[0], c[1], c[2]],
-        })
-        .collect();
-    Some((info.width, info.height, px))
-}
-
-/// Mean absolute difference of two images of one size, from 0 to 1 (1 when sizes differ).
-fn difference(a: &Path, b: &Path) -> f64 {
-    match (rgb(a), rgb(b)) {
-        (Some((wa, ha, pa)), Some((wb, hb, pb))) if (wa, ha) == (wb, hb) => {
-            let sum: u64 = pa
-                .iter()
-                .zip(&pb)
-                .map(|(x, y)| u64::from(x.abs_diff(*y)))
-                .sum();
-            sum as f64 / (pa.len() as f64 * 255.0)
-        }
-        _ => 1.0,
+    match common::server::http("GET", url, b"") {
+        (200, body) => Ok(body),
+        (status, _) => Err(format!("{url} answers {status}")),
     }
 }
 
@@ -638,7 +590,7 @@ fn the_book_pictures_show_the_current_program() {
     for name in ["sheet", "gallery", "rules-light", "rules-dark"] {
         let new = shots.path().join(format!("{name}.png"));
         let old = dir.join(format!("{name}.png"));
-        let d = difference(&new, &old);
+        let d = common::pictures::difference(&new, &old);
         // Anti-aliasing and font hinting differ a little between machines; a changed layout,
         // colour or text moves far more than 2 % of the image.
         if d > 0.02 {

@@ -7,11 +7,13 @@
 //! two Chromium contexts (Playwright, as `tests/table_browser.rs` drives it) play the same
 //! table through the free table's own view.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
+
+mod common;
+
+use common::server::{Seen, api, browser_tools, http, link_of, listen, start, with_path};
 
 use printplay::engine::free::{Act, FreeEngine, FreeTable};
 use printplay::engine::view::{self, Observer};
@@ -26,23 +28,6 @@ fn data() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/data"))
 }
 
-/// Every shipped game and the scaffold's new game (kept alive by the returned folder).
-fn games() -> (tempfile::TempDir, Vec<Game>) {
-    let dir = tempfile::tempdir().unwrap();
-    printplay::scaffold::new_game_with_engine(dir.path(), "my-game", "lua").unwrap();
-    let mut games: Vec<Game> = [
-        "aether",
-        "capek-golems",
-        "imperial-settlers-aztecs",
-        "the-search",
-    ]
-    .iter()
-    .map(|slug| load_game(data(), slug).unwrap())
-    .collect();
-    games.push(load_game(dir.path(), "my-game").unwrap());
-    (dir, games)
-}
-
 fn accounted(state: &FreeTable, what: &str) {
     let (here, total) = state.card_count();
     assert_eq!(here, total, "{what}: cards made or lost");
@@ -53,7 +38,7 @@ fn accounted(state: &FreeTable, what: &str) {
 
 #[test]
 fn a_thousand_random_manipulations_never_lose_a_card_or_a_piece() {
-    let (_dir, games) = games();
+    let (_dir, games) = common::shipped_and_scaffold_games();
     for game in &games {
         let engine = FreeEngine::from_model(game).unwrap();
         let max = *engine.player_counts().end();
@@ -133,7 +118,7 @@ fn the_set_up_follows_the_table_keys() {
     // The pile's order is nowhere in what a seat or the spectator is shown.
     assert!(piles[0].get("cards").is_none());
     // The scaffold: a mat for each seat, a marker in front of each and one on the board, a die.
-    let (_dir, games) = games();
+    let (_dir, games) = common::shipped_and_scaffold_games();
     let scaffold = games.last().unwrap();
     let state = FreeEngine::from_model(scaffold)
         .unwrap()
@@ -191,7 +176,7 @@ fn random_transcript(game: &Game, moves: usize) -> Transcript {
 
 #[test]
 fn a_saved_free_table_replays_to_the_same_table() {
-    let (_dir, games) = games();
+    let (_dir, games) = common::shipped_and_scaffold_games();
     for game in &games {
         let t = random_transcript(game, 120);
         // The stored format: written and read back, then opened afresh.
@@ -222,104 +207,6 @@ fn a_saved_free_table_replays_to_the_same_table() {
 }
 
 // --- The server -------------------------------------------------------------------------
-
-/// The server, killed when dropped.
-struct Server {
-    child: Child,
-    _out: BufReader<ChildStdout>,
-    lines: Vec<String>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(args: &[&str], lines: usize) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_printplay"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the binary starts");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut got = Vec::new();
-    for _ in 0..lines {
-        let mut line = String::new();
-        out.read_line(&mut line).expect("a line");
-        assert!(!line.is_empty(), "the server ended early after {got:?}");
-        got.push(line.trim_end().to_string());
-    }
-    Server {
-        child,
-        _out: out,
-        lines: got,
-    }
-}
-
-fn http(method: &str, url: &str, body: &[u8]) -> (u16, String) {
-    let rest = url.strip_prefix("http://").expect("an http URL");
-    let slash = rest.find('/').expect("a path");
-    let (host, path) = rest.split_at(slash);
-    let mut s = TcpStream::connect(host).expect("the server answers");
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    )
-    .unwrap();
-    s.write_all(body).unwrap();
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).unwrap();
-    let text = String::from_utf8_lossy(&buf).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").expect("a response");
-    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap();
-    (status, body.to_string())
-}
-
-fn api(link: &str) -> String {
-    link.replacen("/tables/", "/api/tables/", 1)
-}
-
-fn with_path(api: &str, sub: &str) -> String {
-    api.replacen('?', &format!("/{sub}?"), 1)
-}
-
-fn link_of(lines: &[String], seat: &str) -> String {
-    lines
-        .iter()
-        .find_map(|l| l.strip_prefix(&format!("{seat} ")))
-        .unwrap_or_else(|| panic!("no `{seat} URL` line in {lines:?}"))
-        .to_string()
-}
-
-type Seen = Arc<Mutex<Vec<String>>>;
-
-/// Keeps every WebSocket frame a table's link receives, until 3 s pass without one.
-fn listen(url: &str, seen: Seen) -> std::thread::JoinHandle<()> {
-    let ws = url.replacen("http://", "ws://", 1).replacen('?', "/ws?", 1);
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            use futures_util::StreamExt;
-            use tokio_tungstenite::tungstenite::Message;
-            let (mut socket, _) = tokio_tungstenite::connect_async(&ws)
-                .await
-                .expect("a socket");
-            let idle = std::time::Duration::from_secs(3);
-            while let Ok(Some(Ok(msg))) = tokio::time::timeout(idle, socket.next()).await {
-                if let Message::Text(t) = msg {
-                    seen.lock().unwrap().push(t.to_string());
-                }
-            }
-        })
-    })
-}
 
 /// Plays the first legal move whose name passes `pick`, as the seat at `url`; the answer.
 fn play(url: &str, seen: &Seen, pick: impl Fn(&str) -> bool, what: &str) -> Value {
@@ -610,18 +497,6 @@ fn two_seats_play_the_aztecs_free_table_and_neither_sees_the_other_s_hand() {
 }
 
 // --- In a real browser ------------------------------------------------------------------
-
-/// Where Playwright is, if this machine has it and Chromium.
-fn browser_tools() -> Option<(std::path::PathBuf, std::path::PathBuf)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
-    let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
-        .iter()
-        .map(std::path::PathBuf::from)
-        .find(|p| p.exists())?;
-    let node = Command::new("node").arg("--version").output().ok()?;
-    (node.status.success() && dir.join("node_modules/playwright-core").exists())
-        .then_some((dir, chromium))
-}
 
 #[test]
 fn two_browser_contexts_play_the_aztecs_free_table_through_its_view() {

@@ -492,18 +492,7 @@ fn only_the_view_module_asks_a_state_for_words() {
 #[test]
 fn the_free_table_tells_no_seat_another_hand_a_pile_order_or_a_face_down_card() {
     // Every shipped game at the free table, and the scaffold (mats, a board, a die).
-    let dir = tempfile::tempdir().unwrap();
-    printplay::scaffold::new_game_with_engine(dir.path(), "my-game", "lua").unwrap();
-    let mut games: Vec<Game> = [
-        "aether",
-        "capek-golems",
-        "imperial-settlers-aztecs",
-        "the-search",
-    ]
-    .iter()
-    .map(|slug| load_game(data(), slug).unwrap())
-    .collect();
-    games.push(load_game(dir.path(), "my-game").unwrap());
+    let (_dir, games) = common::shipped_and_scaffold_games();
     let mut hidden = 0;
     for game in &games {
         let seen = printplay::engine::free::with_table(

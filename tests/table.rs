@@ -4,80 +4,17 @@
 //! last acknowledged move, the game matches `printplay replay --moves`, and no client ever
 //! receives what its observer view hides.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 mod common;
 
+use common::server::{Seen, api, http, http_with, link_of, listen, start, with_path};
+
 use printplay::engine::view::Observer;
 use printplay::play::Transcript;
 use serde_json::Value;
-
-/// The server, killed when dropped.
-struct Server {
-    child: Child,
-    _out: BufReader<ChildStdout>,
-    lines: Vec<String>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(args: &[&str], lines: usize) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_printplay"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the binary starts");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut got = Vec::new();
-    for _ in 0..lines {
-        let mut line = String::new();
-        out.read_line(&mut line).expect("a line");
-        assert!(!line.is_empty(), "the server ended early after {got:?}");
-        got.push(line.trim_end().to_string());
-    }
-    Server {
-        child,
-        _out: out,
-        lines: got,
-    }
-}
-
-/// One HTTP/1.1 request on a fresh connection: the status and the body.
-fn http(method: &str, url: &str, body: &[u8]) -> (u16, String) {
-    let (status, _, body) = http_with(method, url, body, "");
-    (status, body)
-}
-
-/// A request with `extra` header lines: the status, the head (lower case) and the body.
-fn http_with(method: &str, url: &str, body: &[u8], extra: &str) -> (u16, String, String) {
-    let rest = url.strip_prefix("http://").expect("an http URL");
-    let slash = rest.find('/').expect("a path");
-    let (host, path) = rest.split_at(slash);
-    let mut s = TcpStream::connect(host).expect("the server answers");
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\n\r\n",
-        body.len()
-    )
-    .unwrap();
-    s.write_all(body).unwrap();
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).unwrap();
-    let text = String::from_utf8_lossy(&buf).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").expect("a response");
-    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap();
-    (status, head.to_lowercase(), body.to_string())
-}
 
 /// The server's address, from a link.
 fn base_of(url: &str) -> String {
@@ -103,23 +40,6 @@ fn face_urls(text: &str) -> Vec<String> {
 fn get(url: &str) -> (u16, Value) {
     let (status, body) = http("GET", url, b"");
     (status, serde_json::from_str(&body).unwrap_or(Value::Null))
-}
-
-/// A seat's link as the API's address: `/tables/ID?token=T` -> `/api/tables/ID?token=T`.
-fn api(link: &str) -> String {
-    link.replacen("/tables/", "/api/tables/", 1)
-}
-
-fn with_path(api: &str, sub: &str) -> String {
-    api.replacen('?', &format!("/{sub}?"), 1)
-}
-
-fn link_of(lines: &[String], seat: &str) -> String {
-    lines
-        .iter()
-        .find_map(|l| l.strip_prefix(&format!("{seat} ")))
-        .unwrap_or_else(|| panic!("no `{seat} URL` line in {lines:?}"))
-        .to_string()
 }
 
 /// Waits until a person is to act or the game is over (bots think on the server).
@@ -433,37 +353,6 @@ fn a_server_killed_with_sigkill_resumes_the_table_and_the_game_replays() {
     }
     let outcome = &v["outcome"]["ending"];
     assert!(replay.contains(outcome.as_str().unwrap()), "{replay}");
-}
-
-/// Every text a client received: each HTTP body and each WebSocket frame.
-type Seen = Arc<Mutex<Vec<String>>>;
-
-/// Listens on a table's WebSocket in the background, keeping every frame.
-fn listen(url: &str, seen: Seen) -> std::thread::JoinHandle<()> {
-    let ws = url.replacen("http://", "ws://", 1).replacen('?', "/ws?", 1);
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            use futures_util::StreamExt;
-            use tokio_tungstenite::tungstenite::Message;
-            let (mut socket, _) = tokio_tungstenite::connect_async(&ws)
-                .await
-                .expect("a socket");
-            let idle = std::time::Duration::from_secs(5);
-            while let Ok(Some(Ok(msg))) = tokio::time::timeout(idle, socket.next()).await {
-                if let Message::Text(t) = msg {
-                    let done = t.contains("\"outcome\":{");
-                    seen.lock().unwrap().push(t.to_string());
-                    if done {
-                        break;
-                    }
-                }
-            }
-        })
-    })
 }
 
 #[test]

@@ -7,10 +7,12 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdout, Command, Stdio};
 
 mod common;
+
+use common::server::browser_tools;
 
 use printplay::engine::view::Observer;
 use printplay::play::Transcript;
@@ -66,18 +68,6 @@ fn get(url: &str) -> String {
     let mut text = String::new();
     s.read_to_string(&mut text).unwrap();
     text.split_once("\r\n\r\n").unwrap().1.to_string()
-}
-
-/// Where Playwright is, if this machine has it and Chromium.
-fn browser_tools() -> Option<(PathBuf, PathBuf)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
-    let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())?;
-    let node = Command::new("node").arg("--version").output().ok()?;
-    (node.status.success() && dir.join("node_modules/playwright-core").exists())
-        .then_some((dir, chromium))
 }
 
 /// `printplay replay --moves` of the game as `seat` sees it.

@@ -5,38 +5,14 @@
 // at its first turn after 20 clicks: the same seeded game and clicks give the same pictures)
 // and prints, as JSON, each seat's log as the page shows it, its DOM at the end and every
 // response body and WebSocket frame it received.
-import { chromium } from 'playwright-core';
-import fs from 'node:fs';
+import { cfg, openSeats, until, report } from './seats.mjs';
 import path from 'node:path';
 
-const cfg = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
-const browser = await chromium.launch({ executablePath: cfg.exe, args: ['--no-sandbox'] });
-const seats = [];
-for (const seat of cfg.seats) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  const traffic = [];
-  page.on('response', async (r) => { try { traffic.push(await r.text()); } catch (_) { /* redirects, aborted */ } });
-  page.on('websocket', (ws) => ws.on('framereceived', (f) => traffic.push(String(f.payload))));
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(seat.url);
-  await page.waitForSelector('#status:not(:empty)');
-  seats.push({ name: seat.name, page, traffic, errors, context });
-}
+const { browser, seats } = await openSeats('#status:not(:empty)');
 
 const logCount = (page) => page.locator('#log li').count();
 const over = async (page) => (await page.locator('#status').textContent()).startsWith('Game over')
   || (await page.locator('#status').textContent()).startsWith('The engine stopped');
-// Polls (the page's policy forbids the evaluated functions of waitForFunction).
-async function until(test) {
-  for (let i = 0; i < 1200; i++) { // up to a minute: CI machines are loaded
-    if (await test()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('timed out waiting for the page');
-}
 async function pictures(p) {
   // Every card image loaded, then each size and scheme.
   await p.waitForLoadState('networkidle');
@@ -105,15 +81,4 @@ for (const s of seats) await until(() => over(s.page));
 
 if (cfg.shots && !pictured) throw new Error('the game ended before the pictures were taken');
 
-const out = [];
-for (const s of seats) {
-  out.push({
-    name: s.name,
-    log: await s.page.locator('#log li .what').allTextContents(),
-    dom: await s.page.content(),
-    traffic: s.traffic,
-    errors: s.errors,
-  });
-}
-await browser.close();
-process.stdout.write(JSON.stringify({ clicks, cardPresses, seats: out }));
+await report(browser, seats, { clicks, cardPresses });

@@ -6,6 +6,7 @@ use std::process::Command;
 
 pub mod hidden;
 pub mod pictures;
+pub mod server;
 
 pub struct Fixture {
     pub dir: tempfile::TempDir,
@@ -199,4 +200,21 @@ pub fn read_pnm(bytes: &[u8]) -> (String, usize, usize, Vec<u8>) {
         fields[2].parse().unwrap(),
         bytes[i + 1..].to_vec(),
     )
+}
+
+/// Every shipped game (each folder of `data/`) and the scaffold's new game with a Lua engine,
+/// loaded; the returned folder keeps the new game alive.
+pub fn shipped_and_scaffold_games() -> (tempfile::TempDir, Vec<printplay::model::Game>) {
+    use printplay::model::{game_slugs, load_game};
+    let data = repo().join("data");
+    let dir = tempfile::tempdir().unwrap();
+    printplay::scaffold::new_game_with_engine(dir.path(), "my-game", "lua").unwrap();
+    let mut games: Vec<_> = game_slugs(&data)
+        .unwrap()
+        .iter()
+        .map(|slug| load_game(&data, slug).unwrap())
+        .collect();
+    assert!(games.len() >= 4, "the shipped games are missing");
+    games.push(load_game(dir.path(), "my-game").unwrap());
+    (dir, games)
 }

@@ -1,0 +1,137 @@
+//! A `printplay table`/`serve` process for tests, and the plain HTTP and WebSocket clients
+//! that talk to it (127.0.0.1 only).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::{Arc, Mutex};
+
+/// The server, killed when dropped.
+pub struct Server {
+    pub child: Child,
+    _out: BufReader<ChildStdout>,
+    /// The first lines it printed (the links).
+    pub lines: Vec<String>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts the binary with `args` and reads its first `lines` lines.
+pub fn start(args: &[&str], lines: usize) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the binary starts");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut got = Vec::new();
+    for _ in 0..lines {
+        let mut line = String::new();
+        out.read_line(&mut line).expect("a line");
+        assert!(!line.is_empty(), "the server ended early after {got:?}");
+        got.push(line.trim_end().to_string());
+    }
+    Server {
+        child,
+        _out: out,
+        lines: got,
+    }
+}
+
+/// One HTTP/1.1 request on a fresh connection: the status and the body.
+pub fn http(method: &str, url: &str, body: &[u8]) -> (u16, String) {
+    let (status, _, body) = http_with(method, url, body, "");
+    (status, body)
+}
+
+/// A request with `extra` header lines: the status, the head (lower case) and the body.
+pub fn http_with(method: &str, url: &str, body: &[u8], extra: &str) -> (u16, String, String) {
+    let rest = url.strip_prefix("http://").expect("an http URL");
+    let slash = rest.find('/').expect("a path");
+    let (host, path) = rest.split_at(slash);
+    let mut s = TcpStream::connect(host).expect("the server answers");
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    s.write_all(body).unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).unwrap();
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").expect("a response");
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap();
+    (status, head.to_lowercase(), body.to_string())
+}
+
+/// A seat's link as the API's address: `/tables/ID?token=T` -> `/api/tables/ID?token=T`.
+pub fn api(link: &str) -> String {
+    link.replacen("/tables/", "/api/tables/", 1)
+}
+
+/// `/api/tables/ID?token=T` -> `/api/tables/ID/SUB?token=T`.
+pub fn with_path(api: &str, sub: &str) -> String {
+    api.replacen('?', &format!("/{sub}?"), 1)
+}
+
+/// The URL of the `SEAT URL` line the server printed for `seat`.
+pub fn link_of(lines: &[String], seat: &str) -> String {
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix(&format!("{seat} ")))
+        .unwrap_or_else(|| panic!("no `{seat} URL` line in {lines:?}"))
+        .to_string()
+}
+
+/// Every text a client received: each HTTP body and each WebSocket frame.
+pub type Seen = Arc<Mutex<Vec<String>>>;
+
+/// Listens on a table's WebSocket in the background, keeping every frame, until the game's
+/// outcome arrives or 5 s pass without a frame.
+pub fn listen(url: &str, seen: Seen) -> std::thread::JoinHandle<()> {
+    let ws = url.replacen("http://", "ws://", 1).replacen('?', "/ws?", 1);
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            use futures_util::StreamExt;
+            use tokio_tungstenite::tungstenite::Message;
+            let (mut socket, _) = tokio_tungstenite::connect_async(&ws)
+                .await
+                .expect("a socket");
+            let idle = std::time::Duration::from_secs(5);
+            while let Ok(Some(Ok(msg))) = tokio::time::timeout(idle, socket.next()).await {
+                if let Message::Text(t) = msg {
+                    let done = t.contains("\"outcome\":{");
+                    seen.lock().unwrap().push(t.to_string());
+                    if done {
+                        break;
+                    }
+                }
+            }
+        })
+    })
+}
+
+/// Where Playwright (`tests/browser`, after `npm ci`) and Chromium are, if this machine has
+/// them.
+pub fn browser_tools() -> Option<(PathBuf, PathBuf)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
+    let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())?;
+    let node = Command::new("node").arg("--version").output().ok()?;
+    (node.status.success() && dir.join("node_modules/playwright-core").exists())
+        .then_some((dir, chromium))
+}
