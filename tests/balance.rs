@@ -259,9 +259,13 @@ fn tune_finds_the_known_balancing_value_within_its_interval() {
     // The coin game's first seat wins with chance 0.9 - 0.8 x handicap: one half at 0.5.
     let fixture = Fixture::with_folder(&common::repo().join("tests/fixtures/coin"), "coin");
     let json = fixture.data().join("tune.json");
+    // The report page goes into the fixture's folder, not the repository's output/.
+    let out = fixture.data().join("out");
     let run = fixture.run(&[
         "tune",
         "coin",
+        "--out",
+        out.to_str().unwrap(),
         "--params",
         "handicap=0..1:0.1",
         "--target",
