@@ -137,7 +137,7 @@ fn many_cards_of_a_deck_too_close_are_one_warning_at_the_deck() {
         .filter(|w| w.contains(" faces of deck `"))
         .collect();
     assert!(!per_deck.is_empty(), "{found:#?}");
-    let game = load_game(&f.data(), "capek-golems").unwrap();
+    let game = load_game(f.data(), "capek-golems").unwrap();
     for deck in &game.components.decks {
         let id = deck.id.get_ref();
         let about: Vec<&String> = found
