@@ -177,11 +177,14 @@ pub trait State: Clone + Send + Sync + 'static {
     }
 
     /// The card designs (and pieces) a player's move plays or acquires, by their id in the
-    /// data (a design's `id`, a piece's `id`), for `simulate --cards`: an empty list for a
-    /// move that involves none. `None` (the default): the engine does not say, and card
+    /// data (a design's `id`, a piece's `id`), for `simulate --cards`: pushed onto `out`
+    /// (nothing for a move that involves none; the caller keeps one buffer for a whole game,
+    /// so naming a move's cards allocates nothing). The same id should be the same
+    /// `&'static str` every time (`engine::lua::intern`), which the tally finds by address.
+    /// Returns whether the engine says: `false` (the default) means it does not, and card
     /// statistics are not offered for it.
-    fn cards_of(&self, _action: Self::Action) -> Option<Vec<&'static str>> {
-        None
+    fn cards_of(&self, _action: Self::Action, _out: &mut Vec<&'static str>) -> bool {
+        false
     }
 
     /// The error that ended this game early, for engines that can fail at run time (a

@@ -407,10 +407,10 @@ impl<S: State> Live for Typed<S> {
                     .into_iter()
                     .enumerate()
                     .map(|(index, name)| {
-                        let cards = actions
-                            .get(index)
-                            .and_then(|&a| self.state.cards_of(a))
-                            .unwrap_or_default();
+                        let mut cards = Vec::new();
+                        if let Some(&a) = actions.get(index) {
+                            self.state.cards_of(a, &mut cards);
+                        }
                         json!({"index": index, "name": name, "cards": cards})
                     })
                     .collect()

@@ -13,6 +13,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::report::{Rate, percent};
@@ -67,74 +68,142 @@ fn add_vec(to: &mut Vec<u64>, from: &[u64]) {
     }
 }
 
+/// A `&'static str` by its address and length: the engines intern their ids (one address per
+/// text), so a design is found by a hash of two words instead of by comparing text.
+type Address = (usize, usize);
+
+fn address(id: &'static str) -> Address {
+    (id.as_ptr() as usize, id.len())
+}
+
 /// The cards of one game while it is played: each design a seat played, with how often.
-#[derive(Debug, Default, Clone, PartialEq)]
+#[derive(Debug, Default, Clone)]
 pub struct GameCards {
     /// Moves the engine named cards for.
     pub moves_said: u64,
-    /// (design, seat, times).
+    /// (design, seat, times), in the order first met. The same text at two addresses (an
+    /// engine that does not intern) makes two entries, which [`CardTally::add`] counts as one.
     pub plays: Vec<(&'static str, usize, u32)>,
+    /// Where each (design's address, seat) is in `plays`.
+    at: FxHashMap<(Address, usize), u32>,
+    /// The engine writes a move's cards here: one buffer for the whole game.
+    ids: Vec<&'static str>,
+}
+
+impl PartialEq for GameCards {
+    fn eq(&self, o: &GameCards) -> bool {
+        self.moves_said == o.moves_said && self.plays == o.plays
+    }
 }
 
 impl GameCards {
-    /// Adds the cards of one move by `seat`.
+    /// Adds the cards of one move by `seat`: `cards_of` writes them into a buffer and says
+    /// whether the engine names cards at all ([`crate::engine::State::cards_of`]).
     #[inline]
-    pub fn add(&mut self, seat: usize, ids: Option<Vec<&'static str>>) {
-        let Some(ids) = ids else { return };
-        self.moves_said += 1;
-        for id in ids {
-            // By address first (the engines intern their ids), then by text.
-            let at = self
-                .plays
-                .iter()
-                .position(|(d, s, _)| *s == seat && std::ptr::eq(*d, id))
-                .or_else(|| {
-                    self.plays
-                        .iter()
-                        .position(|(d, s, _)| *s == seat && *d == id)
-                });
-            match at {
-                Some(at) => self.plays[at].2 += 1,
-                None => self.plays.push((id, seat, 1)),
+    pub fn add_move(&mut self, seat: usize, cards_of: impl FnOnce(&mut Vec<&'static str>) -> bool) {
+        let mut ids = std::mem::take(&mut self.ids);
+        ids.clear();
+        if cards_of(&mut ids) {
+            self.moves_said += 1;
+            for &id in &ids {
+                self.add(seat, id);
             }
+        }
+        self.ids = ids;
+    }
+
+    /// Counts one play of `id` by `seat`.
+    #[inline]
+    pub fn add(&mut self, seat: usize, id: &'static str) {
+        let next = self.plays.len() as u32;
+        let at = *self.at.entry((address(id), seat)).or_insert(next);
+        match self.plays.get_mut(at as usize) {
+            Some(play) => play.2 += 1,
+            None => self.plays.push((id, seat, 1)),
         }
     }
 }
 
-/// Adds one game's cards to a worker's totals, keyed by address first (see `tally.rs`).
-pub(super) fn tally_game(
-    totals: &mut Vec<(&'static str, CardCounts)>,
-    moves_said: &mut u64,
-    cards: &GameCards,
-    returns: &[f64],
-) {
-    *moves_said += cards.moves_said;
-    let seats = returns.len();
-    let mut counted: Vec<&'static str> = Vec::new();
-    for &(id, seat, times) in &cards.plays {
-        let at = match totals
-            .iter()
-            .position(|(k, _)| std::ptr::eq(*k, id))
-            .or_else(|| totals.iter().position(|(k, _)| *k == id))
-        {
-            Some(at) => at,
-            None => {
-                totals.push((id, CardCounts::default()));
-                totals.len() - 1
+/// One design's totals in a worker's tally, with the last game that counted it.
+#[derive(Debug)]
+struct Design {
+    id: &'static str,
+    counts: CardCounts,
+    /// The number of the last game counted in `games`, and per seat in `seats_with`.
+    last_game: u64,
+    last_seat_game: Vec<u64>,
+}
+
+/// A worker's card totals while games are added: each design (by text) once, found by its
+/// address (see `tally.rs`); only an address not met before is looked up by text.
+#[derive(Debug, Default)]
+pub(super) struct CardTally {
+    moves_said: u64,
+    designs: Vec<Design>,
+    by_address: FxHashMap<Address, u32>,
+    by_text: FxHashMap<&'static str, u32>,
+    /// Games added, numbering them from 1.
+    games: u64,
+}
+
+impl CardTally {
+    /// Adds one game's cards, with its seats' results.
+    pub(super) fn add(&mut self, cards: &GameCards, returns: &[f64]) {
+        self.moves_said += cards.moves_said;
+        self.games += 1;
+        let game = self.games;
+        let seats = returns.len();
+        for &(id, seat, times) in &cards.plays {
+            let at = self.design(id);
+            let d = &mut self.designs[at];
+            let c = &mut d.counts;
+            if c.seats_with.len() < seats {
+                c.seats_with.resize(seats, 0);
+                c.points_with.resize(seats, 0);
+                d.last_seat_game.resize(seats, 0);
             }
-        };
-        let c = &mut totals[at].1;
-        if c.seats_with.len() < seats {
-            c.seats_with.resize(seats, 0);
-            c.points_with.resize(seats, 0);
+            if d.last_game != game {
+                d.last_game = game;
+                c.games += 1;
+            }
+            c.times += u64::from(times);
+            if d.last_seat_game[seat] != game {
+                d.last_seat_game[seat] = game;
+                c.seats_with[seat] += 1;
+                c.points_with[seat] += (returns[seat] * POINT).round().max(0.0) as u64;
+            }
         }
-        if !counted.contains(&id) {
-            counted.push(id);
-            c.games += 1;
+    }
+
+    /// The index of design `id` in `designs`, made on first use.
+    fn design(&mut self, id: &'static str) -> usize {
+        if let Some(&at) = self.by_address.get(&address(id)) {
+            return at as usize;
         }
-        c.times += u64::from(times);
-        c.seats_with[seat] += 1;
-        c.points_with[seat] += (returns[seat] * POINT).round().max(0.0) as u64;
+        let next = self.designs.len() as u32;
+        let at = *self.by_text.entry(id).or_insert(next);
+        if at == next {
+            self.designs.push(Design {
+                id,
+                counts: CardCounts::default(),
+                last_game: 0,
+                last_seat_game: Vec::new(),
+            });
+        }
+        self.by_address.insert(address(id), at);
+        at as usize
+    }
+
+    /// The totals keyed by text.
+    pub(super) fn into_stats(self) -> CardStats {
+        CardStats {
+            moves_said: self.moves_said,
+            designs: self
+                .designs
+                .into_iter()
+                .map(|d| (d.id.to_string(), d.counts))
+                .collect(),
+        }
     }
 }
 

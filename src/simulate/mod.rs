@@ -234,7 +234,7 @@ pub fn play_watched<E: Engine>(
                 let action = bots[p].choose(&view, &mut rng);
                 actions.add(state.action_kind(action));
                 if let Some(cards) = &mut cards {
-                    cards.add(p, state.cards_of(action));
+                    cards.add_move(p, |out| state.cards_of(action, out));
                 }
                 action
             }
@@ -243,7 +243,7 @@ pub fn play_watched<E: Engine>(
                 let action = bots[p].choose(&state, &mut rng);
                 actions.add(state.action_kind(action));
                 if let Some(cards) = &mut cards {
-                    cards.add(p, state.cards_of(action));
+                    cards.add_move(p, |out| state.cards_of(action, out));
                 }
                 action
             }

@@ -6,7 +6,7 @@
 //! Adding a game to [`Stats`] directly looked every name up in a `BTreeMap<String, _>`: about
 //! 15 000 instructions a game of The Search, as much as a sixth of the game itself.
 
-use super::cards::{CardCounts, CardStats, tally_game};
+use super::cards::CardTally;
 use super::stats::{
     Aggregate, BotRecord, GameResult, Histogram, POINT, Stats, rounded, sole_winner,
 };
@@ -31,7 +31,7 @@ pub struct Tally {
     end_stats: Vec<(&'static str, Aggregate)>,
     actions: Vec<(&'static str, u64)>,
     /// With `--cards`: each design's totals, and the moves the engine named cards for.
-    cards: Option<(Vec<(&'static str, CardCounts)>, u64)>,
+    cards: Option<CardTally>,
 }
 
 impl Tally {
@@ -44,8 +44,8 @@ impl Tally {
         }
         self.games += 1;
         if let Some(cards) = &g.cards {
-            let (totals, said) = self.cards.get_or_insert_with(Default::default);
-            tally_game(totals, said, cards, &g.returns);
+            let tally = self.cards.get_or_insert_with(Default::default);
+            tally.add(cards, &g.returns);
         }
         for (i, &(kind, n)) in g.actions.iter().enumerate() {
             *named(&mut self.actions, kind, i) += n;
@@ -123,19 +123,7 @@ impl Tally {
         for (kind, n) in self.actions {
             *s.actions.entry(kind.to_string()).or_default() += n;
         }
-        if let Some((totals, moves_said)) = self.cards {
-            let mut cards = CardStats {
-                moves_said,
-                ..CardStats::default()
-            };
-            for (id, c) in totals {
-                cards.merge(&CardStats {
-                    moves_said: 0,
-                    designs: [(id.to_string(), c)].into(),
-                });
-            }
-            s.cards = Some(cards);
-        }
+        s.cards = self.cards.map(CardTally::into_stats);
         for (name, aggregate) in self.end_stats {
             s.end_stats
                 .entry(name.to_string())

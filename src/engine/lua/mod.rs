@@ -776,15 +776,15 @@ impl State for LuaState {
 
     /// The script's optional `cards_of(state, action)`: a list of design or piece ids (`nil`
     /// or an empty list for a move that involves none).
-    fn cards_of(&self, action: i64) -> Option<Vec<&'static str>> {
-        optional_fn(&self.vm, "cards_of")?;
-        let ids = self.call::<Option<Vec<String>>>("cards_of", action)?;
-        Some(
-            ids.unwrap_or_default()
-                .iter()
-                .map(|id| intern(id))
-                .collect(),
-        )
+    fn cards_of(&self, action: i64, out: &mut Vec<&'static str>) -> bool {
+        if optional_fn(&self.vm, "cards_of").is_none() {
+            return false;
+        }
+        let Some(ids) = self.call::<Option<Vec<String>>>("cards_of", action) else {
+            return false;
+        };
+        out.extend(ids.unwrap_or_default().iter().map(|id| intern(id)));
+        true
     }
 
     fn estimate(&self) -> Vec<f64> {

@@ -1008,20 +1008,16 @@ impl State for AetherState {
     /// element is the draw's), so tiles placed alone would tell the designs apart by nothing;
     /// the choice is which element a seat's elementals draw their strength from. A
     /// placement without an elemental names no design.
-    fn cards_of(&self, action: Action) -> Option<Vec<&'static str>> {
-        Some(match action {
-            Action::Place {
-                element,
-                elemental: true,
-                ..
-            } => self
-                .rules
-                .tile_ids
-                .get(usize::from(element))
-                .map(|&id| vec![id])
-                .unwrap_or_default(),
-            _ => Vec::new(),
-        })
+    fn cards_of(&self, action: Action, out: &mut Vec<&'static str>) -> bool {
+        if let Action::Place {
+            element,
+            elemental: true,
+            ..
+        } = action
+        {
+            out.extend(self.rules.tile_ids.get(usize::from(element)));
+        }
+        true
     }
 
     fn end_reason(&self) -> Option<&'static str> {

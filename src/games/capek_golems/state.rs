@@ -991,16 +991,17 @@ impl State for CapekState {
     }
 
     /// The game card a purchase acquires, and the cards a set plays.
-    fn cards_of(&self, action: Action) -> Option<Vec<&'static str>> {
+    fn cards_of(&self, action: Action, out: &mut Vec<&'static str>) -> bool {
         let id = |card: u8| self.rules.card_ids[card as usize];
-        Some(match action {
+        match action {
             Action::Buy(slot) => match self.auction.get(slot as usize) {
-                Some(&card) if card != NO_CARD => vec![id(card)],
-                _ => Vec::new(),
+                Some(&card) if card != NO_CARD => out.push(id(card)),
+                _ => {}
             },
-            Action::Set { cards, .. } => cards_of(cards).map(id).collect(),
-            _ => Vec::new(),
-        })
+            Action::Set { cards, .. } => out.extend(cards_of(cards).map(id)),
+            _ => {}
+        }
+        true
     }
 
     fn action_kind(&self, action: Action) -> &'static str {

@@ -1792,14 +1792,15 @@ impl State for SearchState {
     }
 
     /// The card a play plays (by its design), whatever it was aimed at.
-    fn cards_of(&self, action: Action) -> Option<Vec<&'static str>> {
-        Some(match action {
-            Action::Play { kind, .. } => self.table.rules.kinds[self.to_act.index()]
-                .get(usize::from(kind))
-                .map(|k| vec![k.design])
-                .unwrap_or_default(),
-            _ => Vec::new(),
-        })
+    fn cards_of(&self, action: Action, out: &mut Vec<&'static str>) -> bool {
+        if let Action::Play { kind, .. } = action {
+            out.extend(
+                self.table.rules.kinds[self.to_act.index()]
+                    .get(usize::from(kind))
+                    .map(|k| k.design),
+            );
+        }
+        true
     }
 
     fn action_kind(&self, action: Action) -> &'static str {
