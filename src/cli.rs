@@ -893,7 +893,8 @@ fn tune(data: &Path, args: TuneArgs) -> Exit {
         Err(exit) => return exit,
     };
     let prepared = (|| {
-        let sim = sim_options(&args.run)?;
+        let mut sim = sim_options(&args.run)?;
+        sim.progress = true;
         let params = parse_params(&args.params)?;
         let target = Target::parse(&args.target)?;
         if args.budget == 0 {

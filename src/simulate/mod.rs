@@ -341,18 +341,21 @@ impl KindCounts {
 
 /// Plays this shard's games in parallel and adds up their statistics.
 pub fn run_games<E: Engine>(engine: &E, opts: &SimOptions) -> Result<Stats, String> {
-    Ok(run_games_kept(engine, opts, false)?.0)
+    let bar = Progress::new(opts.progress, opts.shard.len(opts.games));
+    let stats = run_games_kept(engine, opts, false, &bar)?.0;
+    bar.finish();
+    Ok(stats)
 }
 
 /// [`run_games`], also keeping every game's result (for `--csv`) when `keep` is set, in game
-/// order.
+/// order; each game played moves `bar` on.
 pub fn run_games_kept<E: Engine>(
     engine: &E,
     opts: &SimOptions,
     keep: bool,
+    bar: &Progress,
 ) -> Result<(Stats, Vec<(u64, GameResult)>), String> {
     let config = config_for(engine, opts)?;
-    let bar = progress_bar(opts.progress, opts.shard.len(opts.games));
     let indices: Vec<u64> = opts.shard.games(opts.games).collect::<Vec<_>>();
     let blocks = indices
         .par_chunks(BLOCK as usize)
@@ -365,17 +368,11 @@ pub fn run_games_kept<E: Engine>(
                 if keep {
                     kept.push((i, result));
                 }
-                if let Some(bar) = &bar {
-                    show_after_a_second(bar);
-                    bar.inc(1);
-                }
+                bar.game_played();
             }
             Ok::<_, String>((tally.into_stats(), kept))
         })
         .collect::<Result<Vec<_>, String>>()?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
     let mut stats = Stats::default();
     let mut kept = Vec::new();
     for (s, k) in blocks {
@@ -386,11 +383,12 @@ pub fn run_games_kept<E: Engine>(
 }
 
 /// Plays the games of the given indices in parallel and adds up their statistics (the same
-/// totals on any thread count).
+/// totals on any thread count); each game played moves `bar` on.
 pub fn run_indices<E: Engine>(
     engine: &E,
     opts: &SimOptions,
     indices: &[u64],
+    bar: &Progress,
 ) -> Result<Stats, String> {
     let config = config_for(engine, opts)?;
     let blocks = indices
@@ -399,6 +397,7 @@ pub fn run_indices<E: Engine>(
             let mut tally = Tally::default();
             for &i in block {
                 tally.add(&play_game(engine, &config, opts, i, |_, _| {})?);
+                bar.game_played();
             }
             Ok::<_, String>(tally.into_stats())
         })
@@ -406,28 +405,52 @@ pub fn run_indices<E: Engine>(
     Ok(blocks.into_iter().fold(Stats::default(), Stats::merged))
 }
 
-/// A progress bar on standard error when it is a terminal; hidden until the run has taken a
-/// second (see [`show_after_a_second`]).
-fn progress_bar(wanted: bool, total: u64) -> Option<indicatif::ProgressBar> {
-    (wanted && std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::with_draw_target(
-            Some(total),
-            indicatif::ProgressDrawTarget::hidden(),
-        );
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games, {elapsed} so far, about {eta} left",
-            )
-            .expect("a valid progress template"),
-        );
-        bar
-    })
-}
+/// The progress bar of a whole command: one bar for every game it will play (both readings
+/// of a `--compare`, every value of a sweep, every round of `tune`), with what is being played
+/// in its message. Shown on standard error when it is a terminal, from the command's second
+/// second (short runs finish without a bar flashing by); otherwise nothing.
+#[derive(Debug, Clone, Default)]
+pub struct Progress(Option<indicatif::ProgressBar>);
 
-/// Short runs finish without a bar flashing by; longer ones show it from their second second.
-fn show_after_a_second(bar: &indicatif::ProgressBar) {
-    if bar.is_hidden() && bar.elapsed() > std::time::Duration::from_secs(1) {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+impl Progress {
+    /// A bar for `total` games when `wanted` and standard error is a terminal.
+    pub fn new(wanted: bool, total: u64) -> Progress {
+        Progress((wanted && std::io::stderr().is_terminal()).then(|| {
+            let bar = indicatif::ProgressBar::with_draw_target(
+                Some(total),
+                indicatif::ProgressDrawTarget::hidden(),
+            );
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} games{msg}, {elapsed} so far, about {eta} left",
+                )
+                .expect("a valid progress template"),
+            );
+            bar
+        }))
+    }
+
+    /// Says what the games being played now are (`at` is shown after the count: "at x=3").
+    pub fn playing(&self, at: &str) {
+        if let Some(bar) = &self.0 {
+            bar.set_message(format!(" {at}"));
+        }
+    }
+
+    fn game_played(&self) {
+        if let Some(bar) = &self.0 {
+            if bar.is_hidden() && bar.elapsed() > std::time::Duration::from_secs(1) {
+                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            }
+            bar.inc(1);
+        }
+    }
+
+    /// Takes the bar off the terminal.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
     }
 }
 
@@ -466,11 +489,23 @@ pub fn simulate_with_rows(
                     })
                     .collect(),
             };
+            let games_each = self.opts.shard.len(self.opts.games);
+            let bar = Progress::new(self.opts.progress, games_each * readings.len() as u64);
+            let played = (|| {
+                let mut played = Vec::new();
+                for (reading, opts) in &readings {
+                    let config = checked_config(&engine, game, opts)?;
+                    if let (Some((name, _)), Some(value)) = (&self.compare, reading) {
+                        bar.playing(&format!("at {name}={value}"));
+                    }
+                    played.push((config, run_games_kept(&engine, opts, self.rows, &bar)?));
+                }
+                Ok::<_, String>(played)
+            })();
+            bar.finish();
             let mut runs = Vec::new();
             let mut kept = Vec::new();
-            for (_, opts) in &readings {
-                let config = checked_config(&engine, game, opts)?;
-                let (stats, games) = run_games_kept(&engine, opts, self.rows)?;
+            for ((_, opts), (config, (stats, games))) in readings.iter().zip(played?) {
                 let names = seat_names(&engine, game, config.players);
                 let rests_on = rests_on(&engine, game, opts);
                 runs.push(RunReport::new(game, opts, names, rests_on, stats));
@@ -510,12 +545,13 @@ pub fn simulate_sweep(
     struct Task<'a> {
         opts: &'a SimOptions,
         params: BTreeMap<String, String>,
+        bar: &'a Progress,
     }
     impl EngineTask for Task<'_> {
         type Output = RunReport;
         fn run<E: Engine>(self, engine: E, game: &Game) -> Result<RunReport, String> {
             let config = checked_config(&engine, game, self.opts)?;
-            let stats = run_games(&engine, self.opts)?;
+            let stats = run_games_kept(&engine, self.opts, false, self.bar)?.0;
             let names = seat_names(&engine, game, config.players);
             let rests_on = rests_on(&engine, game, self.opts);
             let mut run = RunReport::new(game, self.opts, names, rests_on, stats);
@@ -536,22 +572,40 @@ pub fn simulate_sweep(
         }
         names.push(s.name.clone());
     }
-    let mut runs = Vec::new();
-    for point in sweep::grid(sweeps) {
-        let mut g = game.clone();
-        let mut o = opts.clone();
-        let mut params = BTreeMap::new();
-        for (name, value) in point {
-            if game.params.contains_key(&name) {
-                g = sweep::with_param(&g, &name, &value)?;
-                params.insert(name, value);
-            } else {
-                o.variants.insert(name, value);
+    let points = sweep::grid(sweeps);
+    let bar = Progress::new(
+        opts.progress,
+        opts.shard.len(opts.games) * points.len() as u64,
+    );
+    let runs = (|| {
+        let mut runs = Vec::new();
+        for point in points {
+            let at: Vec<String> = point.iter().map(|(n, v)| format!("{n}={v}")).collect();
+            bar.playing(&format!("at {}", at.join(", ")));
+            let mut g = game.clone();
+            let mut o = opts.clone();
+            let mut params = BTreeMap::new();
+            for (name, value) in point {
+                if game.params.contains_key(&name) {
+                    g = sweep::with_param(&g, &name, &value)?;
+                    params.insert(name, value);
+                } else {
+                    o.variants.insert(name, value);
+                }
             }
+            runs.push(with_engine(
+                &g,
+                Task {
+                    opts: &o,
+                    params,
+                    bar: &bar,
+                },
+            )?);
         }
-        runs.push(with_engine(&g, Task { opts: &o, params })?);
-    }
-    Ok(SimFile::swept(names, runs))
+        Ok::<_, String>(runs)
+    })();
+    bar.finish();
+    Ok(SimFile::swept(names, runs?))
 }
 
 /// The seats' names: the engine's roles, else the data's player colours, else "player N".

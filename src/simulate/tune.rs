@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::report::{BotNote, Rate, percent};
 use super::stats::Stats;
 use super::sweep::{self, Sweep};
-use super::{EngineTask, Shard, SimOptions, checked_config, run_indices, with_engine};
+use super::{EngineTask, Progress, Shard, SimOptions, checked_config, run_indices, with_engine};
 use crate::engine::Engine;
 use crate::model::Game;
 
@@ -117,14 +117,25 @@ pub struct TuneOptions {
 struct Play<'a> {
     opts: &'a SimOptions,
     indices: Vec<u64>,
+    bar: &'a Progress,
 }
 
 impl EngineTask for Play<'_> {
     type Output = Stats;
     fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Stats, String> {
         checked_config(&engine, game, self.opts)?;
-        run_indices(&engine, self.opts, &self.indices)
+        run_indices(&engine, self.opts, &self.indices, self.bar)
     }
+}
+
+/// Says on the bar which round and candidate is being played.
+fn playing(bar: &Progress, round: u32, rounds: u32, point: &[(String, String)]) {
+    let at: Vec<String> = point.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    bar.playing(&format!(
+        "(round {} of {rounds}, at {})",
+        round + 1,
+        at.join(", ")
+    ));
 }
 
 /// The seat count and what the bots are, from the first candidate's engine.
@@ -227,11 +238,29 @@ pub fn tune(game: &Game, t: &TuneOptions) -> Result<TuneFile, String> {
     let cands = candidates(game, t)?;
     let (rounds, ends) = schedule(cands.len(), t.budget);
     let (players, notes) = with_engine(&cands[0].1, Setup(&cands[0].2))?;
-    let (stats, left_in) = race(&t.target, cands.len(), rounds, players, |c, r| {
-        let (_, g, o) = &cands[c];
+    let mut alive = cands.len() as u64;
+    let mut games = 0;
+    for r in 0..rounds {
+        games += alive * segment(&ends, r, Shard::ALL).len() as u64;
+        alive = alive.div_ceil(2);
+    }
+    let bar = Progress::new(t.sim.progress, games);
+    let raced = race(&t.target, cands.len(), rounds, players, |c, r| {
+        let (point, g, o) = &cands[c];
+        playing(&bar, r, rounds, point);
         let indices = segment(&ends, r, Shard::ALL);
-        with_engine(g, Play { opts: o, indices })
-    })?;
+        let bar = &bar;
+        with_engine(
+            g,
+            Play {
+                opts: o,
+                indices,
+                bar,
+            },
+        )
+    });
+    bar.finish();
+    let (stats, left_in) = raced?;
     let head = Head {
         game: game.slug.clone(),
         seed: t.sim.seed,
@@ -408,19 +437,37 @@ pub fn tune_shard(
     let cands = candidates(game, t)?;
     let (rounds, ends) = schedule(cands.len(), t.budget);
     let (players, bot_notes) = with_engine(&cands[0].1, Setup(&cands[0].2))?;
-    let mut candidates = Vec::new();
-    for (point, g, o) in &cands {
-        let rounds = (0..rounds)
-            .map(|r| {
-                let indices = segment(&ends, r, shard);
-                with_engine(g, Play { opts: o, indices })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        candidates.push(ShardCandidate {
-            values: point.clone(),
-            rounds,
-        });
-    }
+    let games: u64 = (0..rounds)
+        .map(|r| segment(&ends, r, shard).len() as u64)
+        .sum();
+    let bar = Progress::new(t.sim.progress, games * cands.len() as u64);
+    let played = (|| {
+        let mut candidates = Vec::new();
+        for (point, g, o) in &cands {
+            let rounds = (0..rounds)
+                .map(|r| {
+                    playing(&bar, r, rounds, point);
+                    let indices = segment(&ends, r, shard);
+                    let bar = &bar;
+                    with_engine(
+                        g,
+                        Play {
+                            opts: o,
+                            indices,
+                            bar,
+                        },
+                    )
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            candidates.push(ShardCandidate {
+                values: point.clone(),
+                rounds,
+            });
+        }
+        Ok::<_, String>(candidates)
+    })();
+    bar.finish();
+    let candidates = played?;
     Ok(TuneShard {
         format: SHARD_FORMAT.into(),
         command: command.to_string(),
