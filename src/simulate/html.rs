@@ -52,7 +52,8 @@ body { font: 16px/1.5 system-ui, sans-serif; color: var(--fg); background: var(-
   margin: 0 auto; padding: 1rem; max-width: 72rem; }
 h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2rem; }
 .muted, figcaption { color: var(--muted); }
-.scroll { overflow-x: auto; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.scroll:focus-visible { outline: 2px solid var(--fg); outline-offset: 2px; }
 table { border-collapse: collapse; margin: .5rem 0; font-variant-numeric: tabular-nums; }
 th, td { border-bottom: 1px solid var(--rule); padding: .3rem .6rem; text-align: right;
   white-space: nowrap; }
@@ -80,7 +81,9 @@ svg .err { stroke: var(--fg); stroke-width: 1.5; }
 svg .goal { stroke: var(--goal); stroke-dasharray: 6 4; stroke-width: 1.5; }
 svg .s0 { fill: var(--bar1); } svg .s1 { fill: var(--bar2); }
 svg .s2 { fill: var(--bar3); } svg .s3 { fill: var(--bar4); }
-@media (max-width: 40rem) { svg text { font-size: 22px; } }
+@media (max-width: 40rem) { svg text { font-size: 22px; }
+  th:first-child, td:first-child { white-space: normal; min-width: 8rem; max-width: 11rem;
+    position: sticky; left: 0; z-index: 1; background: var(--bg); } }
 </style>
 ";
 
@@ -99,10 +102,12 @@ fn head(title: &str) -> String {
 
 const FOOT: &str = "</main>\n</body>\n</html>\n";
 
-/// A sortable table: header labels, then rows of ready cells.
+/// A sortable table: header labels, then rows of ready cells. A table wider than the page
+/// (a phone's) scrolls in a region of its own, which takes the keyboard's focus (arrow keys
+/// scroll it) and is named by the caption, so the page itself never scrolls sideways.
 fn table(caption: &str, heads: &[&str], rows: &[String]) -> String {
     let mut t = format!(
-        "<div class=\"scroll\">\n<table class=\"sortable\">\n<caption class=\"muted\"><span>{}</span></caption>\n<thead><tr>",
+        "<div class=\"scroll\" tabindex=\"0\" role=\"group\" aria-label=\"{0}\">\n<table class=\"sortable\">\n<caption class=\"muted\"><span>{0}</span></caption>\n<thead><tr>",
         esc(caption)
     );
     for h in heads {

@@ -2,7 +2,8 @@
 // at a phone's width and a desktop's. Reads a JSON config file (argv[2]):
 // {"exe": chromium path, "pages": [file paths], "shots": folder or null}
 // and prints, as JSON, one entry per page, scheme and width: its axe violations (rule id,
-// impact, help and the failing elements' selectors and summaries) and the page's errors.
+// impact, help and the failing elements' selectors and summaries), the page's errors and
+// how many pixels the page is wider than the window (0: it does not scroll sideways).
 // With "shots", also saves a full-page screenshot of each.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
@@ -39,13 +40,16 @@ for (const [n, file] of cfg.pages.entries()) {
           nodes: v.nodes.map((x) => ({ target: x.target.join(' '), summary: x.failureSummary })),
         }));
       });
+      const wider = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       if (cfg.shots) {
         await page.screenshot({
           path: path.join(cfg.shots, `report-${n}-${width}-${scheme}.png`),
           fullPage: true,
         });
       }
-      results.push({ page: file, scheme, width, violations: found, errors });
+      results.push({ page: file, scheme, width, violations: found, errors, wider });
       await context.close();
     }
   }
