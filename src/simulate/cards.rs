@@ -76,23 +76,26 @@ fn address(id: &'static str) -> Address {
     (id.as_ptr() as usize, id.len())
 }
 
-/// The cards of one game while it is played: each design a seat played, with how often.
-#[derive(Debug, Default, Clone)]
+/// The cards of one game while it is played: each design a seat played or acquired, once
+/// for every time. Counting them up is left to the worker's [`CardTally`], which finds each
+/// design once per run; a game only appends.
+#[derive(Debug, Clone, PartialEq)]
 pub struct GameCards {
     /// Moves the engine named cards for.
     pub moves_said: u64,
-    /// (design, seat, times), in the order first met. The same text at two addresses (an
-    /// engine that does not intern) makes two entries, which [`CardTally::add`] counts as one.
-    pub plays: Vec<(&'static str, usize, u32)>,
-    /// Where each (design's address, seat) is in `plays`.
-    at: FxHashMap<(Address, usize), u32>,
+    /// (design, seat), one entry for every time the seat played or acquired it.
+    pub plays: Vec<(&'static str, usize)>,
     /// The engine writes a move's cards here: one buffer for the whole game.
     ids: Vec<&'static str>,
 }
 
-impl PartialEq for GameCards {
-    fn eq(&self, o: &GameCards) -> bool {
-        self.moves_said == o.moves_said && self.plays == o.plays
+impl Default for GameCards {
+    fn default() -> Self {
+        GameCards {
+            moves_said: 0,
+            plays: Vec::with_capacity(64),
+            ids: Vec::with_capacity(8),
+        }
     }
 }
 
@@ -101,25 +104,10 @@ impl GameCards {
     /// whether the engine names cards at all ([`crate::engine::State::cards_of`]).
     #[inline]
     pub fn add_move(&mut self, seat: usize, cards_of: impl FnOnce(&mut Vec<&'static str>) -> bool) {
-        let mut ids = std::mem::take(&mut self.ids);
-        ids.clear();
-        if cards_of(&mut ids) {
+        self.ids.clear();
+        if cards_of(&mut self.ids) {
             self.moves_said += 1;
-            for &id in &ids {
-                self.add(seat, id);
-            }
-        }
-        self.ids = ids;
-    }
-
-    /// Counts one play of `id` by `seat`.
-    #[inline]
-    pub fn add(&mut self, seat: usize, id: &'static str) {
-        let next = self.plays.len() as u32;
-        let at = *self.at.entry((address(id), seat)).or_insert(next);
-        match self.plays.get_mut(at as usize) {
-            Some(play) => play.2 += 1,
-            None => self.plays.push((id, seat, 1)),
+            self.plays.extend(self.ids.iter().map(|&id| (id, seat)));
         }
     }
 }
@@ -144,6 +132,8 @@ pub(super) struct CardTally {
     by_text: FxHashMap<&'static str, u32>,
     /// Games added, numbering them from 1.
     games: u64,
+    /// The seats' points (millionths) of the game being added.
+    points: Vec<u64>,
 }
 
 impl CardTally {
@@ -153,7 +143,10 @@ impl CardTally {
         self.games += 1;
         let game = self.games;
         let seats = returns.len();
-        for &(id, seat, times) in &cards.plays {
+        self.points.clear();
+        self.points
+            .extend(returns.iter().map(|r| (r * POINT).round().max(0.0) as u64));
+        for &(id, seat) in &cards.plays {
             let at = self.design(id);
             let d = &mut self.designs[at];
             let c = &mut d.counts;
@@ -166,11 +159,11 @@ impl CardTally {
                 d.last_game = game;
                 c.games += 1;
             }
-            c.times += u64::from(times);
+            c.times += 1;
             if d.last_seat_game[seat] != game {
                 d.last_seat_game[seat] = game;
                 c.seats_with[seat] += 1;
-                c.points_with[seat] += (returns[seat] * POINT).round().max(0.0) as u64;
+                c.points_with[seat] += self.points[seat];
             }
         }
     }
