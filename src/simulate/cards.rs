@@ -551,6 +551,48 @@ pub fn csv(runs: &[(Option<String>, &[CardRow])]) -> Result<Vec<u8>, String> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_design_counts_once_per_game_and_seat_whatever_its_address() {
+        // The same text at two addresses (an engine that does not intern) is one design.
+        let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
+        let (a1, a2, b) = (leak("a"), leak("a"), leak("b"));
+        assert!(!std::ptr::eq(a1, a2));
+        let mut tally = CardTally::default();
+        let mut game = GameCards::default();
+        game.add_move(0, |out| {
+            out.extend([a1, b]);
+            true
+        });
+        game.add_move(0, |out| {
+            out.push(a2);
+            true
+        });
+        game.add_move(1, |out| {
+            out.push(a2);
+            true
+        });
+        // A move the engine does not name cards for is not counted as said.
+        game.add_move(1, |_| false);
+        tally.add(&game, &[1.0, 0.0]);
+        let mut second = GameCards::default();
+        second.add_move(1, |out| {
+            out.push(a1);
+            true
+        });
+        tally.add(&second, &[0.5, 0.5]);
+        let stats = tally.into_stats();
+        assert_eq!(stats.moves_said, 4);
+        assert_eq!(stats.designs.len(), 2);
+        let a = &stats.designs["a"];
+        assert_eq!((a.games, a.times), (2, 4));
+        assert_eq!(a.seats_with, [1, 2]);
+        assert_eq!(a.points_with, [1_000_000, 500_000]);
+        let b = &stats.designs["b"];
+        assert_eq!((b.games, b.times), (1, 1));
+        assert_eq!(b.seats_with, [1, 0]);
+        assert_eq!(b.points_with, [1_000_000, 0]);
+    }
+
     fn counts(with: [u64; 2], points: [u64; 2]) -> CardCounts {
         CardCounts {
             games: with[0] + with[1],
