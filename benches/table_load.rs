@@ -6,6 +6,8 @@
 //! It starts its own server on 127.0.0.1 (a free port, a fresh database), talks only to it,
 //! is bounded in tables, moves and time, and stops it when done.
 //! `TABLES` and `MOVES` (person moves per table) set the size; defaults 200 and 20.
+//! `PRINTPLAY_BENCH_BIN=path/to/printplay` measures another build of the server the same way
+//! (a before/after on one load); the client reads both whole views and updates.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -37,16 +39,33 @@ fn post(host: &str, path: &str, body: &str) -> Value {
     serde_json::from_str(body).unwrap_or(Value::Null)
 }
 
-fn rss_kb(pid: u32) -> u64 {
+fn get(host: &str, path: &str) -> Value {
+    let mut s = TcpStream::connect(host).expect("the server");
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    serde_json::from_str(text.split_once("\r\n\r\n").map_or("", |(_, b)| b)).unwrap_or(Value::Null)
+}
+
+/// A line of the server's `/proc/PID/status` (`VmRSS`: KB; `Threads`).
+fn status(pid: u32, key: &str) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
         .and_then(|s| {
             s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
+                .find(|l| l.starts_with(key))
                 .and_then(|l| l.split_whitespace().nth(1))
                 .and_then(|v| v.parse().ok())
         })
         .unwrap_or(0)
+}
+
+fn rss_kb(pid: u32) -> u64 {
+    status(pid, "VmRSS:")
 }
 
 /// One scripted person: plays up to `moves` moves, returns each round trip and the moves
@@ -58,14 +77,23 @@ async fn person(url: String, moves: usize) -> (Vec<Duration>, usize, String) {
     let mut times = Vec::new();
     let mut sent: Option<(u64, Instant)> = None;
     let mut played = 0;
+    let mut view = Value::Null;
     while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(30), socket.next()).await
     {
         let Message::Text(text) = msg else { continue };
-        let v: Value = serde_json::from_str(&text).unwrap();
-        if v["type"] == "error" {
-            panic!("the server refused a move: {v}");
+        let mut msg: Value = serde_json::from_str(&text).unwrap();
+        match msg["type"].as_str() {
+            Some("view") => view = msg["view"].take(),
+            // An update carries the parts of the view that changed.
+            Some("update") => {
+                if let (Value::Object(now), Value::Object(changed)) = (&mut view, msg["view"].take())
+                {
+                    now.extend(changed);
+                }
+            }
+            _ => panic!("the server refused a move: {msg}"),
         }
-        let v = &v["view"];
+        let v = &view;
         let at = v["moves"].as_u64().unwrap();
         if let Some((before, t)) = sent
             && at > before
@@ -94,7 +122,10 @@ fn main() {
     let moves = env_or("MOVES", 20);
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("tables.sqlite");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_printplay"))
+    let bin = std::env::var("PRINTPLAY_BENCH_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_printplay").to_string());
+    println!("server: {bin}");
+    let mut child = Command::new(&bin)
         .args(["serve", "--port", "0", "--db"])
         .arg(&db)
         .stdout(Stdio::piped())
@@ -110,6 +141,16 @@ fn main() {
         .trim_end_matches('/')
         .to_string();
     let host = base.trim_start_matches("http://").to_string();
+    std::thread::sleep(Duration::from_millis(200));
+    // One table first, its view asked for: what every table shares (The Search's faces, drawn
+    // once) is then in the empty server's memory, not counted per table.
+    let warm = post(
+        &host,
+        "/api/tables",
+        r#"{"game":"the-search","seats":["person","heuristic"],"seed":999999}"#,
+    );
+    let warm_link = warm["seats"][0]["link"].as_str().expect("a link");
+    assert!(get(&host, &warm_link.replacen("/tables/", "/api/tables/", 1))["view"].is_object());
     std::thread::sleep(Duration::from_millis(200));
     let empty = rss_kb(child.id());
     let links: Vec<String> = (0..tables)
@@ -145,20 +186,13 @@ fn main() {
     });
     let elapsed = started.elapsed();
     let played_rss = rss_kb(child.id());
+    let threads = status(child.id(), "Threads:");
     // No move lost or doubled: each table holds exactly the moves its person had answered.
     let mut lost = 0;
     for (_, played, url) in &results {
         let api = url.replacen("ws://", "", 1).replacen("/ws?", "?", 1);
         let (h, path) = api.split_at(api.find('/').unwrap());
-        let mut s = TcpStream::connect(h).unwrap();
-        write!(
-            s,
-            "GET {path} HTTP/1.1\r\nHost: {h}\r\nConnection: close\r\n\r\n"
-        )
-        .unwrap();
-        let mut text = String::new();
-        s.read_to_string(&mut text).unwrap();
-        let v: Value = serde_json::from_str(text.split_once("\r\n\r\n").unwrap().1).unwrap();
+        let v = get(h, path);
         let mine = v["log"]
             .as_array()
             .unwrap()
@@ -183,10 +217,11 @@ fn main() {
         times.last().unwrap().as_secs_f64() * 1e3
     );
     println!(
-        "server memory: {empty} KB empty, {full} KB with {tables} new tables ({} KB per table), {played_rss} KB after the moves ({} KB per table)",
+        "server memory: {empty} KB with one table (faces drawn), {full} KB with {tables} new tables ({} KB per table), {played_rss} KB after the moves ({} KB per table)",
         (full.saturating_sub(empty)) / tables as u64,
         (played_rss.saturating_sub(empty)) / tables as u64
     );
+    println!("server threads after the moves: {threads}");
     println!("tables whose stored moves differ from the acknowledged ones: {lost}");
     assert_eq!(lost, 0, "a move was lost or doubled");
 }

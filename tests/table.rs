@@ -10,7 +10,9 @@ use std::sync::{Arc, Mutex};
 
 mod common;
 
-use common::server::{Seen, api, http, http_with, link_of, listen, start, with_path};
+use common::server::{
+    Seen, api, composed, http, http_with, is_live_view, link_of, listen, start, with_path,
+};
 
 use printplay::engine::view::Observer;
 use printplay::play::Transcript;
@@ -411,6 +413,13 @@ fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
     for l in listeners {
         l.join().unwrap();
     }
+    // Each socket's whole view and updates, applied as the page applies them, build the view
+    // the JSON API answers, log included.
+    for (url, s) in urls.iter().zip(&seen) {
+        let built = composed(&s.lock().unwrap()).expect("live views");
+        let (_, body) = http("GET", url, b"");
+        assert_eq!(built, serde_json::from_str::<Value>(&body).unwrap());
+    }
     let (_, toml) = http("GET", &with_path(&criminal, "transcript"), b"");
     let transcript: Transcript = toml::from_str(&toml).unwrap();
     assert!(transcript.moves.len() > 10);
@@ -419,7 +428,7 @@ fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
     for s in &seen {
         for text in s.lock().unwrap().iter() {
             let v: Value = serde_json::from_str(text).unwrap();
-            let v = if v["type"] == "view" { &v["view"] } else { &v };
+            let v = if is_live_view(text) { &v["view"] } else { &v };
             for hand in v["cards"]["hands"].as_array().into_iter().flatten() {
                 for c in hand["cards"].as_array().unwrap() {
                     faces.insert(
@@ -441,10 +450,7 @@ fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
     {
         let got = s.lock().unwrap();
         assert!(
-            got.iter()
-                .filter(|t| t.contains("\"type\":\"view\""))
-                .count()
-                > 5,
+            got.iter().filter(|t| is_live_view(t)).count() > 5,
             "{name} got few live views"
         );
         let secrets = common::hidden::hidden_lines(Path::new("data"), &transcript, *observer);
@@ -458,7 +464,7 @@ fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
             }
             // No hand but the seat's own.
             let v: Value = serde_json::from_str(text).unwrap();
-            let v = if v["type"] == "view" { &v["view"] } else { &v };
+            let v = if is_live_view(text) { &v["view"] } else { &v };
             check_faces(&games[0], &transcript, *observer, name, text, v, &faces);
             for hand in v["view"]["hands"].as_array().into_iter().flatten() {
                 let own = match observer {

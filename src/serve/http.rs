@@ -35,7 +35,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{ApiError, App, NewTable, Slot, page};
+use super::{ApiError, App, Built, NewTable, Slot, page};
 use crate::serve::store::Access;
 
 /// The largest message a client may send (a move is a few bytes).
@@ -193,6 +193,11 @@ fn at(params: &HashMap<String, String>) -> Result<Option<usize>, ApiError> {
         .transpose()
 }
 
+/// A view, written as JSON already.
+fn json_text(body: String) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
 fn html(body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
 }
@@ -321,8 +326,7 @@ async fn view(
     Query(params): Params,
 ) -> Result<Response, ApiError> {
     let (slot, access) = app.open(&id, token(&params))?;
-    let view = slot.view(&app, access, at(&params)?).await?;
-    Ok(axum::Json(view).into_response())
+    Ok(json_text(slot.view(&app, access, at(&params)?).await?))
 }
 
 /// A move as the POST and the WebSocket send it.
@@ -365,7 +369,7 @@ async fn moves(
     let seat = seat_of(access)?;
     let req: MoveRequest = parse(&body)?;
     app.person_move(&slot, seat, req.index, req.at).await?;
-    Ok(axum::Json(slot.view(&app, access, None).await?).into_response())
+    Ok(json_text(slot.view(&app, access, None).await?))
 }
 
 async fn undo(
@@ -377,7 +381,7 @@ async fn undo(
     let (slot, access) = app.open(&id, token(&params))?;
     let seat = seat_of(access)?;
     app.undo(&slot, seat, declines(&body)?).await?;
-    Ok(axum::Json(slot.view(&app, access, None).await?).into_response())
+    Ok(json_text(slot.view(&app, access, None).await?))
 }
 
 async fn restart(
@@ -389,7 +393,7 @@ async fn restart(
     let (slot, access) = app.open(&id, token(&params))?;
     let seat = seat_of(access)?;
     app.restart(&slot, seat, declines(&body)?).await?;
-    Ok(axum::Json(slot.view(&app, access, None).await?).into_response())
+    Ok(json_text(slot.view(&app, access, None).await?))
 }
 
 async fn transcript(
@@ -483,29 +487,77 @@ async fn send(socket: &mut WebSocket, value: Value) -> bool {
         .is_ok()
 }
 
+/// What a connection has sent: the view it sent last (shared with every connection of its
+/// seat) and so the log it knows.
+#[derive(Default)]
+struct Sent(Option<Arc<Built>>);
+
+impl Sent {
+    fn knows(&self) -> Option<(u64, usize)> {
+        self.0.as_ref().map(|b| (b.epoch, b.log_len))
+    }
+}
+
+async fn send_error(socket: &mut WebSocket, e: ApiError) -> bool {
+    send(
+        socket,
+        json!({"type": "error", "status": e.0, "error": e.1}),
+    )
+    .await
+}
+
+/// Sends the view now: whole (`{"type": "view", "view": ...}`) the first time or when
+/// asked, else what changed since the last one this connection sent (`{"type": "update",
+/// "log_from": K, "view": {...}}`: the parts of the view that differ, and the log's entries
+/// from entry K on), or nothing if nothing did.
 async fn send_view(
     socket: &mut WebSocket,
     app: &App,
     slot: &Slot,
     access: Access,
-    at: Option<usize>,
+    sent: &mut Sent,
+    whole: bool,
 ) -> bool {
-    match slot.view(app, access, at).await {
-        Ok(v) => send(socket, json!({"type": "view", "view": v})).await,
-        Err(e) => {
-            send(
-                socket,
-                json!({"type": "error", "status": e.0, "error": e.1}),
-            )
-            .await
+    let knows = if whole { None } else { sent.knows() };
+    let (built, from, log) = match slot.current(app, access, knows).await {
+        Ok(v) => v,
+        Err(e) => return send_error(socket, e).await,
+    };
+    let text = match (&sent.0, whole) {
+        (Some(before), false) => match built.update(before, from, &log) {
+            Some(t) => t,
+            None => return true,
+        },
+        _ => format!("{{\"type\":\"view\",\"view\":{}}}", built.whole(&log)),
+    };
+    sent.0 = Some(built);
+    socket.send(Message::Text(text.into())).await.is_ok()
+}
+
+/// A view of the past (time travel), whole; the next view sent is whole again.
+async fn send_past(
+    socket: &mut WebSocket,
+    app: &App,
+    slot: &Slot,
+    access: Access,
+    sent: &mut Sent,
+    at: usize,
+) -> bool {
+    sent.0 = None;
+    match slot.view(app, access, Some(at)).await {
+        Ok(v) => {
+            let text = format!("{{\"type\":\"view\",\"view\":{v}}}");
+            socket.send(Message::Text(text.into())).await.is_ok()
         }
+        Err(e) => send_error(socket, e).await,
     }
 }
 
 async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket: WebSocket) {
     let mut changed = slot.changed.subscribe();
     let mut bucket = Bucket::new();
-    if !send_view(&mut socket, &app, &slot, access, None).await {
+    let mut sent = Sent::default();
+    if !send_view(&mut socket, &app, &slot, access, &mut sent, true).await {
         return;
     }
     loop {
@@ -529,7 +581,11 @@ async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket:
                 let result = match parse::<Incoming>(text.as_bytes()) {
                     Err(e) => Err(e),
                     Ok(Incoming::View { at }) => {
-                        if !send_view(&mut socket, &app, &slot, access, at).await { return; }
+                        let ok = match at {
+                            None => send_view(&mut socket, &app, &slot, access, &mut sent, true).await,
+                            Some(at) => send_past(&mut socket, &app, &slot, access, &mut sent, at).await,
+                        };
+                        if !ok { return; }
                         Ok(())
                     }
                     Ok(Incoming::Move { index, at }) => match seat_of(access) {
@@ -541,9 +597,10 @@ async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket:
                         Err(e) => Err(e),
                     },
                 };
-                if let Err(e) = result {
-                    let e = json!({"type": "error", "status": e.0, "error": e.1});
-                    if !send(&mut socket, e).await { return; }
+                if let Err(e) = result
+                    && !send_error(&mut socket, e).await
+                {
+                    return;
                 }
             }
             note = changed.recv() => {
@@ -551,7 +608,7 @@ async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket:
                     Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
                         // Several changes may have come at once: one view of the latest.
                         while changed.try_recv().is_ok() {}
-                        if !send_view(&mut socket, &app, &slot, access, None).await { return; }
+                        if !send_view(&mut socket, &app, &slot, access, &mut sent, false).await { return; }
                     }
                     Err(_) => return,
                 }

@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
 
 use serde::Deserialize;
@@ -33,7 +33,7 @@ use crate::engine::view::Observer;
 use crate::model::Game;
 use crate::play::{PERSON, Transcript};
 use live::{Live, Next};
-use store::{Access, Store, StoredTable};
+use store::{Access, Save, Store, StoredTable};
 
 /// Where `serve` keeps its tables unless told.
 pub const DEFAULT_DB: &str = "output/tables.sqlite";
@@ -154,6 +154,10 @@ pub(crate) struct Slot {
     inner: Mutex<Inner>,
     /// Told of every change; each connection then sends its own view.
     changed: broadcast::Sender<()>,
+    /// Counts the changes ([`Slot::touch`]): a view built at an older count is stale.
+    generation: AtomicU64,
+    /// The view of each token's seat built last, while a connection holds it.
+    built: std::sync::Mutex<HashMap<Access, std::sync::Weak<Built>>>,
 }
 
 struct Inner {
@@ -166,6 +170,9 @@ struct Inner {
     restart: BTreeSet<usize>,
     /// A task is playing the bots' and chance's moves.
     driving: bool,
+    /// Counts the times the log was taken back (an undo, a restart): a connection that
+    /// knows the log of an earlier epoch is sent all of it again.
+    epoch: u64,
 }
 
 /// The server's state.
@@ -181,10 +188,55 @@ pub(crate) struct App {
     /// Every face file drawn so far, by digest.
     files: RwLock<HashMap<String, Arc<[u8]>>>,
     store: Arc<dyn Store>,
+    /// Where moves are saved: one thread, committing what queued meanwhile together.
+    writer: Writer,
     tables: RwLock<HashMap<String, Arc<Slot>>>,
     /// Bots thinking at once: one per core, so that many tables' bots never starve the
     /// server of the time it needs to answer the people.
     thinking: tokio::sync::Semaphore,
+}
+
+/// The thread that saves moves. Tables that move at the same time queue their saves; the
+/// thread commits everything queued in one transaction and only then answers each, so a
+/// move is still stored before it is acknowledged, while many tables cost one commit and no
+/// thread each.
+struct Writer(std::sync::mpsc::Sender<(Save, tokio::sync::oneshot::Sender<Result<(), String>>)>);
+
+/// Saves committed in one transaction at most.
+const BATCH: usize = 512;
+
+impl Writer {
+    fn start(store: Arc<dyn Store>) -> Result<Writer, String> {
+        let (tx, rx) = std::sync::mpsc::channel::<(Save, tokio::sync::oneshot::Sender<_>)>();
+        std::thread::Builder::new()
+            .name("printplay-store".into())
+            .spawn(move || {
+                while let Ok(first) = rx.recv() {
+                    let mut jobs = vec![first];
+                    while jobs.len() < BATCH {
+                        match rx.try_recv() {
+                            Ok(job) => jobs.push(job),
+                            Err(_) => break,
+                        }
+                    }
+                    let (saves, replies): (Vec<Save>, Vec<_>) = jobs.into_iter().unzip();
+                    let results = store.save_batch(&saves);
+                    for (reply, result) in replies.into_iter().zip(results) {
+                        let _ = reply.send(result);
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start the thread that stores moves: {e}"))?;
+        Ok(Writer(tx))
+    }
+
+    /// Stores `save`; returns once it is committed.
+    async fn save(&self, save: Save) -> Result<(), ApiError> {
+        let stopped = || ApiError(500, "the thread that stores moves stopped".into());
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.0.send((save, tx)).map_err(|_| stopped())?;
+        rx.await.map_err(|_| stopped())?.map_err(|e| ApiError(500, e))
+    }
 }
 
 /// An error of the API: the status and a sentence.
@@ -216,48 +268,224 @@ impl Slot {
         (0..seats.len()).filter(|&s| seats[s] == PERSON).collect()
     }
 
+    /// Marks a change (a move, an undo, newer data): views built before it are stale, and
+    /// every connection is told.
+    fn touch(&self) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        let _ = self.changed.send(());
+    }
+
+    /// The table's state locked, with the faces of the data it plays on (drawn the first
+    /// time without holding the lock).
+    async fn locked(
+        &self,
+        app: &App,
+    ) -> (Option<Arc<faces::Faces>>, tokio::sync::MutexGuard<'_, Inner>) {
+        loop {
+            let version = self.inner.lock().await.version.clone();
+            let faces = app.faces(&version).await;
+            let inner = self.inner.lock().await;
+            // A restart on other data in between: its faces instead.
+            if Arc::ptr_eq(&inner.version, &version) {
+                return (faces, inner);
+            }
+        }
+    }
+
     /// The view a token's holder gets, with the seats, the undo proposal, who it is, the
-    /// faces of the cards it shows and whether newer data is waiting.
+    /// faces of the cards it shows and whether newer data is waiting; without the log.
+    fn build(
+        &self,
+        app: &App,
+        inner: &Inner,
+        faces: Option<&faces::Faces>,
+        access: Access,
+        at: Option<usize>,
+    ) -> Result<Value, ApiError> {
+        let mut view = view_of(inner, access, at)?;
+        let newer = app
+            .current(&self.game)
+            .is_some_and(|v| v.digest != inner.version.digest);
+        let names = inner.live.seat_names();
+        let persons = Slot::person_seats(inner.live.as_ref());
+        let restart = (!inner.restart.is_empty()).then(|| {
+            json!({
+                "agreed": inner.restart.iter().map(|&s| &names[s]).collect::<Vec<_>>(),
+                "waiting": persons.iter().filter(|s| !inner.restart.contains(s)).map(|&s| &names[s]).collect::<Vec<_>>(),
+            })
+        });
+        view["title"] = json!(self.title);
+        view["data"] = json!({
+            "version": inner.version.digest,
+            "newer": newer,
+            "restart": restart,
+            "rules": inner.version.has_rules(),
+        });
+        if let Some(faces) = faces {
+            faces.annotate(&mut view, names, &self.id);
+        }
+        Ok(view)
+    }
+
+    /// The whole view a token's holder gets now (`at`: after the first `at` entries of the
+    /// move list, time travel), log included, as JSON text.
     pub(crate) async fn view(
         &self,
         app: &App,
         access: Access,
         at: Option<usize>,
-    ) -> Result<Value, ApiError> {
-        let (mut view, version, names) = {
-            let inner = self.inner.lock().await;
-            let mut view = view_of(&inner, access, at)?;
-            let newer = app
-                .current(&self.game)
-                .is_some_and(|v| v.digest != inner.version.digest);
-            let names = inner.live.seat_names();
-            let persons = Slot::person_seats(inner.live.as_ref());
-            let restart = (!inner.restart.is_empty()).then(|| {
-                json!({
-                    "agreed": inner.restart.iter().map(|&s| &names[s]).collect::<Vec<_>>(),
-                    "waiting": persons.iter().filter(|s| !inner.restart.contains(s)).map(|&s| &names[s]).collect::<Vec<_>>(),
-                })
-            });
-            view["title"] = json!(self.title);
-            view["data"] = json!({
-                "version": inner.version.digest,
-                "newer": newer,
-                "restart": restart,
-                "rules": inner.version.has_rules(),
-            });
-            (view, inner.version.clone(), names.to_vec())
-        };
-        if let Some(faces) = app.faces(&version).await {
-            faces.annotate(&mut view, &names, &self.id);
+    ) -> Result<String, ApiError> {
+        match at {
+            None => {
+                let (built, _, log) = self.current(app, access, None).await?;
+                Ok(built.whole(&log))
+            }
+            Some(_) => {
+                let (faces, inner) = self.locked(app).await;
+                let mut view = self.build(app, &inner, faces.as_deref(), access, at)?;
+                let log = inner.live.log(observer(access)).map_err(|e| ApiError(500, e))?;
+                let shown = at.map_or(log.len(), |a| a.min(log.len()));
+                view["log"] = json!(&log[..shown]);
+                Ok(view.to_string())
+            }
         }
-        Ok(view)
     }
+
+    /// The view a token's holder gets now, built once for every connection of that seat
+    /// until the table changes, with the log's entries after those the caller `knows` (its
+    /// epoch and length; `None`: all of it): the view, where the entries start, and the
+    /// entries as JSON text.
+    pub(crate) async fn current(
+        &self,
+        app: &App,
+        access: Access,
+        knows: Option<(u64, usize)>,
+    ) -> Result<(Arc<Built>, usize, String), ApiError> {
+        let (faces, inner) = self.locked(app).await;
+        // Changes are made under the lock: the count read here is the state's.
+        let generation = self.generation.load(Ordering::SeqCst);
+        let cached = self
+            .built
+            .lock()
+            .ok()
+            .and_then(|b| b.get(&access).and_then(std::sync::Weak::upgrade))
+            .filter(|b| b.generation == generation && b.epoch == inner.epoch);
+        let log = inner
+            .live
+            .log(observer(access))
+            .map_err(|e| ApiError(500, e))?;
+        let built = match cached {
+            Some(b) => b,
+            None => {
+                let view = self.build(app, &inner, faces.as_deref(), access, None)?;
+                let built = Arc::new(Built::new(generation, inner.epoch, log.len(), view)?);
+                if let Ok(mut b) = self.built.lock() {
+                    b.insert(access, Arc::downgrade(&built));
+                }
+                built
+            }
+        };
+        let from = match knows {
+            Some((epoch, len)) if epoch == inner.epoch => len.min(log.len()),
+            _ => 0,
+        };
+        let entries = serde_json::to_string(&log[from..]).map_err(|e| ApiError(500, e.to_string()))?;
+        Ok((built, from, entries))
+    }
+}
+
+/// Whose eyes a token's holder sees through.
+fn observer(access: Access) -> Observer {
+    access.map_or(Observer::Public, Observer::Seat)
+}
+
+/// A seat's view now, each part but the log written as JSON once: every connection of the
+/// seat sends it until the table changes, and a connection that sent an earlier one sends
+/// only the parts that differ ([`Built::update`]).
+pub(crate) struct Built {
+    /// The table's change count it was built at ([`Slot::touch`]).
+    generation: u64,
+    /// The log's epoch ([`Inner::epoch`]) and length when built.
+    pub(crate) epoch: u64,
+    pub(crate) log_len: usize,
+    /// Each part of the view but the log, by key, as JSON.
+    parts: Vec<(String, String)>,
+}
+
+impl Built {
+    fn new(generation: u64, epoch: u64, log_len: usize, view: Value) -> Result<Built, ApiError> {
+        let Value::Object(map) = view else {
+            return Err(ApiError(500, "a view that is not an object".into()));
+        };
+        let parts = map
+            .into_iter()
+            .filter(|(k, _)| k != "log")
+            .map(|(k, v)| serde_json::to_string(&v).map(|t| (k, t)))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| ApiError(500, e.to_string()))?;
+        Ok(Built {
+            generation,
+            epoch,
+            log_len,
+            parts,
+        })
+    }
+
+    /// The view with `log` (its entries as JSON) as one JSON object.
+    pub(crate) fn whole(&self, log: &str) -> String {
+        let mut out = String::with_capacity(
+            self.parts.iter().map(|(k, v)| k.len() + v.len() + 4).sum::<usize>() + log.len() + 8,
+        );
+        out.push('{');
+        for (k, v) in &self.parts {
+            push_key(&mut out, k);
+            out.push_str(v);
+            out.push(',');
+        }
+        out.push_str("\"log\":");
+        out.push_str(log);
+        out.push('}');
+        out
+    }
+
+    /// What changed since `before` was sent: the parts that differ and the log's new entries
+    /// (`log`, from entry `from` on), as the WebSocket's `update`; `None` if nothing did.
+    pub(crate) fn update(&self, before: &Built, from: usize, log: &str) -> Option<String> {
+        let mut out = format!("{{\"type\":\"update\",\"log_from\":{from},\"view\":{{");
+        let mut any = log != "[]" || from != before.log_len;
+        for (k, v) in &self.parts {
+            if before.parts.iter().any(|(bk, bv)| bk == k && bv == v) {
+                continue;
+            }
+            any = true;
+            push_key(&mut out, k);
+            out.push_str(v);
+            out.push(',');
+        }
+        for (k, _) in &before.parts {
+            if !self.parts.iter().any(|(nk, _)| nk == k) {
+                any = true;
+                push_key(&mut out, k);
+                out.push_str("null,");
+            }
+        }
+        out.push_str("\"log\":");
+        out.push_str(log);
+        out.push_str("}}");
+        any.then_some(out)
+    }
+}
+
+/// `"key":` (keys are the server's own words, but written as JSON all the same).
+fn push_key(out: &mut String, key: &str) {
+    out.push_str(&Value::String(key.to_string()).to_string());
+    out.push(':');
 }
 
 fn view_of(inner: &Inner, access: Access, at: Option<usize>) -> Result<Value, ApiError> {
     let live = &inner.live;
-    let observer = access.map_or(Observer::Public, Observer::Seat);
-    let mut view = live.view(observer, at).map_err(|e| ApiError(500, e))?;
+    let observer = observer(access);
+    let mut view = live.table_view(observer, at).map_err(|e| ApiError(500, e))?;
     let names = live.seat_names();
     let t = live.transcript();
     let seats: Vec<Value> = names
@@ -365,13 +593,15 @@ impl App {
                 problems.insert(String::new(), vec![p.to_string()]);
             }
         }
+        let store: Arc<dyn Store> = Arc::new(store);
         let app = App {
+            writer: Writer::start(store.clone())?,
             data: opts.data.clone(),
             catalog: RwLock::new(catalog_of(&games, &problems)),
             games: RwLock::new(games),
             problems: RwLock::new(problems),
             files: RwLock::new(HashMap::new()),
-            store: Arc::new(store),
+            store,
             tables: RwLock::new(HashMap::new()),
             thinking: tokio::sync::Semaphore::new(
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -495,7 +725,7 @@ impl App {
             .map(|t| t.values().filter(|s| s.game == slug).cloned().collect())
             .unwrap_or_default();
         for slot in slots {
-            let _ = slot.changed.send(());
+            slot.touch();
         }
     }
 
@@ -517,8 +747,11 @@ impl App {
                 undo: None,
                 restart: BTreeSet::new(),
                 driving: false,
+                epoch: 0,
             }),
             changed,
+            generation: AtomicU64::new(0),
+            built: std::sync::Mutex::new(HashMap::new()),
         });
         if let Ok(mut tables) = self.tables.write() {
             tables.insert(stored.id.clone(), slot.clone());
@@ -617,17 +850,18 @@ impl App {
     /// open at this point (the callers check it against the legal moves).
     async fn commit(&self, slot: &Slot, inner: &mut Inner, index: usize) -> Result<(), ApiError> {
         let expected = inner.live.transcript().moves.len();
-        let mut next = inner.live.transcript().clone();
-        next.moves.push(index);
-        let store = self.store.clone();
-        let id = slot.id.clone();
-        tokio::task::spawn_blocking(move || store.save_moves(&id, expected, &next))
-            .await
-            .map_err(|e| ApiError(500, e.to_string()))?
-            .map_err(|e| ApiError(500, e))?;
+        let mut transcript = inner.live.transcript().clone();
+        transcript.moves.push(index);
+        self.writer
+            .save(Save {
+                id: slot.id.clone(),
+                expected,
+                transcript,
+            })
+            .await?;
         inner.live.play(index).map_err(|e| ApiError(500, e))?;
         inner.undo = None;
-        let _ = slot.changed.send(());
+        slot.touch();
         Ok(())
     }
 
@@ -677,7 +911,7 @@ impl App {
             let mut inner = slot.inner.lock().await;
             if decline {
                 if inner.undo.take().is_some() {
-                    let _ = slot.changed.send(());
+                    slot.touch();
                 }
                 return Ok(());
             }
@@ -699,18 +933,20 @@ impl App {
             let (to, agreed) = inner.undo.clone().unwrap_or_default();
             if persons.iter().all(|s| agreed.contains(s)) {
                 let expected = inner.live.transcript().moves.len();
-                let mut back = inner.live.transcript().clone();
-                back.moves.truncate(to);
-                let store = self.store.clone();
-                let id = slot.id.clone();
-                tokio::task::spawn_blocking(move || store.save_moves(&id, expected, &back))
-                    .await
-                    .map_err(|e| ApiError(500, e.to_string()))?
-                    .map_err(|e| ApiError(500, e))?;
+                let mut transcript = inner.live.transcript().clone();
+                transcript.moves.truncate(to);
+                self.writer
+                    .save(Save {
+                        id: slot.id.clone(),
+                        expected,
+                        transcript,
+                    })
+                    .await?;
                 inner.live.rewind(to).map_err(|e| ApiError(500, e))?;
+                inner.epoch += 1;
                 inner.undo = None;
             }
-            let _ = slot.changed.send(());
+            slot.touch();
         }
         self.drive(slot.clone()).await;
         Ok(())
@@ -729,7 +965,7 @@ impl App {
             let mut inner = slot.inner.lock().await;
             if decline {
                 inner.restart.clear();
-                let _ = slot.changed.send(());
+                slot.touch();
                 return Ok(());
             }
             let version = self
@@ -753,11 +989,12 @@ impl App {
                     .map_err(|e| ApiError(500, e.to_string()))?
                     .map_err(|e| ApiError(500, e))?;
                 inner.live = live;
+                inner.epoch += 1;
                 inner.version = version;
                 inner.restart.clear();
                 inner.undo = None;
             }
-            let _ = slot.changed.send(());
+            slot.touch();
         }
         self.drive(slot.clone()).await;
         Ok(())

@@ -10,6 +10,7 @@
   let now = null;       // the latest view of the game
   let travel = null;    // the move count looked back to, or null
   let socket = null;
+  let live = null;      // the view as this connection's messages built it
   let retry = 500;
   let picked = null;    // the id of the card whose moves are shown, or null
 
@@ -316,14 +317,23 @@
     socket.addEventListener('message', (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch (_) { return; }
-      if (msg.type === 'view') fresh(msg.view);
-      else if (msg.type === 'error') {
+      if (msg.type === 'view') {
+        live = msg.view;
+        fresh(live);
+      } else if (msg.type === 'update' && live) {
+        // The parts of the view that changed, and the log's entries from log_from on.
+        const next = Object.assign({}, live, msg.view);
+        next.log = live.log.slice(0, msg.log_from).concat(msg.view.log || []);
+        live = next;
+        fresh(live);
+      } else if (msg.type === 'error') {
         showError(msg.error);
         if (now && travel === null) render(now);
       }
     });
     socket.addEventListener('close', () => {
       socket = null;
+      live = null;
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 10000);
     });
