@@ -778,3 +778,81 @@ fn data_edited_while_serving_reaches_new_tables_and_running_ones_offer_to_restar
     // Restarting a table already on the newest data is refused.
     assert_eq!(http("POST", &with_path(&second, "restart"), b"{}").0, 409);
 }
+
+/// The server's address from its first line (`serve`).
+fn served_base(server: &common::server::Server) -> String {
+    server.lines[0]
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .expect("the address")
+        .trim_end_matches('/')
+        .to_string()
+}
+
+#[test]
+fn a_table_whose_data_changed_while_the_server_was_down_waits_for_the_data_it_began_on() {
+    let fixture = common::Fixture::with_games(&["the-search"]);
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let data = fixture.data().to_str().unwrap().to_string();
+    let mut args = vec!["--data", data.as_str()];
+    args.extend(table_args(&db, "criminal=person,police=heuristic", "3"));
+    let mut server = start(&args, 2);
+    let me = api(&link_of(&server.lines, "criminal"));
+    let id = me[me.find("/api/tables/").unwrap() + 12..me.find('?').unwrap()].to_string();
+    for _ in 0..3 {
+        let v = settle(&me);
+        let (status, body) = http(
+            "POST",
+            &with_path(&me, "moves"),
+            format!(r#"{{"index": {}}}"#, choose(&v)).as_bytes(),
+        );
+        assert_eq!(status, 200, "{body}");
+    }
+    let before = settle(&me);
+    let began = before["data"]["version"].as_str().unwrap().to_string();
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+
+    // The designer edits the data while the server is down: the table is not replayed on it.
+    let from = "try to box them in.";
+    let to = "try to box them in, edited while the server was down.";
+    fixture.edit("the-search", "game.toml", from, to);
+    let serve = ["--data", data.as_str(), "serve", "--port", "0", "--db", &db];
+    let server = start(&serve, 1);
+    let base = served_base(&server);
+    let me = format!("{base}{}", &me[me.find("/api/").unwrap()..]);
+    let (status, body) = get(&me);
+    assert_eq!(status, 409, "{body}");
+    let said = body["error"].as_str().unwrap();
+    assert!(said.contains(&began), "{said}");
+    assert!(said.contains("put the game's data back"), "{said}");
+    // Its page opens (and shows that answer); a forged token still gets nothing.
+    let page = me.replacen("/api/tables/", "/tables/", 1);
+    assert_eq!(http("GET", &page, b"").0, 200);
+    assert_eq!(get(&me.replace("token=", "token=00")).0, 403);
+    let moves = with_path(&me, "moves");
+    assert_eq!(http("POST", &moves, br#"{"index": 0}"#).0, 409);
+    // The home page lists it, with the version it began on and the data's version now.
+    let games = games_until(&base, |_| true);
+    let held = &games["held"][0];
+    assert_eq!(held["id"], id.as_str(), "{games}");
+    assert_eq!(held["began"], began.as_str());
+    assert_eq!(held["moves"], before["length"]);
+    assert_ne!(held["now"], began.as_str());
+    assert_eq!(held["now"], version_of(&games).as_str());
+
+    // The data put back as it was: the table resumes where it stopped, on its own data.
+    fixture.edit("the-search", "game.toml", to, from);
+    games_until(&base, |g| g["held"].as_array().unwrap().is_empty());
+    let resumed = settle(&me);
+    assert_eq!(resumed["data"]["version"], began.as_str());
+    assert_eq!(resumed["log"], before["log"]);
+    assert_eq!(resumed["view"], before["view"]);
+    let (status, body) = http(
+        "POST",
+        &with_path(&me, "moves"),
+        format!(r#"{{"index": {}}}"#, choose(&resumed)).as_bytes(),
+    );
+    assert_eq!(status, 200, "{body}");
+}

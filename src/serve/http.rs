@@ -13,9 +13,13 @@
 //!   for good);
 //! - `GET /tables/ID/rules?token=T` the rules reference of the data the table plays on;
 //! - `GET /api/tables/ID/transcript?token=T` the transcript once the game is over;
-//! - `GET /api/tables/ID/ws?token=T` live views; sends `{"type": "move", ...}` as the POST.
+//! - `GET /api/tables/ID/ws?token=T` live views: first the whole view (`{"type": "view",
+//!   "view": ...}`), then after each change what changed (`{"type": "update", "log_from": K,
+//!   "view": ...}`: the parts of the view that differ and the log's entries from entry K on);
+//!   takes `{"type": "move", ...}` as the POST.
 //!
-//! Unknown tables and tokens get 403; messages over [`MAX_MESSAGE`] bytes or not in the form
+//! A table held because its data changed since it began answers its links with 409 and
+//! why. Unknown tables and tokens get 403; messages over [`MAX_MESSAGE`] bytes or not in the form
 //! above get an error and change nothing; each connection may send [`RATE_PER_SECOND`]
 //! requests a second (bursts of [`RATE_BURST`]).
 
@@ -213,6 +217,8 @@ async fn table_page(
 ) -> Response {
     match app.open(&id, token(&params)) {
         Ok(_) => html(page::TABLE),
+        // A held table: the page shows what its API answers (why, and what to do).
+        Err(ApiError(409, _)) => html(page::TABLE),
         Err(_) => (StatusCode::FORBIDDEN, html(page::FORBIDDEN)).into_response(),
     }
 }
@@ -290,8 +296,12 @@ async fn rules(
         .into_response())
 }
 
+/// The games, what keeps data from being used, and the tables held because their data
+/// changed since they began.
 async fn games(State(app): State<Arc<App>>) -> Response {
-    axum::Json(app.catalog()).into_response()
+    let mut catalog = app.catalog();
+    catalog["held"] = json!(app.held());
+    axum::Json(catalog).into_response()
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiError> {

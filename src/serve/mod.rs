@@ -191,6 +191,8 @@ pub(crate) struct App {
     /// Where moves are saved: one thread, committing what queued meanwhile together.
     writer: Writer,
     tables: RwLock<HashMap<String, Arc<Slot>>>,
+    /// Stored tables whose data changed since they began, by id: not resumed ([`Held`]).
+    held: RwLock<BTreeMap<String, Held>>,
     /// Bots thinking at once: one per core, so that many tables' bots never starve the
     /// server of the time it needs to answer the people.
     thinking: tokio::sync::Semaphore,
@@ -239,6 +241,57 @@ impl Writer {
     }
 }
 
+/// A stored table that was not resumed because the data it began on is not the game's data
+/// now: replaying its moves on other data would change the game without a word (or fail).
+/// It waits, its links answering what happened, until the game's data is again the data it
+/// began on; then it resumes where it stopped.
+pub(crate) struct Held {
+    stored: StoredTable,
+    /// The game's data now ([`Version::digest`]); `None`: no data of the game loads.
+    now: Option<String>,
+}
+
+impl Held {
+    /// What happened and what the designer can do, for the table's page and the home page.
+    fn message(&self) -> String {
+        let t = &self.stored.transcript;
+        let now = match &self.now {
+            Some(v) => format!("is now version {v}"),
+            None => "no longer loads".to_string(),
+        };
+        format!(
+            "This table of {} began on the game's data version {}, and that data {now}. Its {} moves are not replayed on other data, which would change the game. To go on, put the game's data back as it was when the table began: the table resumes as soon as the server sees it (or when it starts again). Or make a new table on the new data.",
+            t.game,
+            self.stored.data_version,
+            t.moves.len()
+        )
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "id": self.stored.id,
+            "game": self.stored.transcript.game,
+            "began": self.stored.data_version,
+            "now": self.now,
+            "moves": self.stored.transcript.moves.len(),
+            "note": self.message(),
+        })
+    }
+}
+
+/// Which of `tokens` (digests with what they open) `token` opens: compared with every
+/// digest in full, in constant time.
+fn access_of(tokens: &[(Access, String)], token: &str) -> Option<Access> {
+    let digest = store::token_digest(token);
+    let mut found = None;
+    for (access, t) in tokens {
+        if bool::from(t.as_bytes().ct_eq(digest.as_bytes())) {
+            found = Some(*access);
+        }
+    }
+    found
+}
+
 /// An error of the API: the status and a sentence.
 #[derive(Debug)]
 pub(crate) struct ApiError(pub u16, pub String);
@@ -253,14 +306,7 @@ impl Slot {
     /// What a token opens at this table: its digest is compared with every token's in full,
     /// in constant time.
     pub(crate) fn access(&self, token: &str) -> Option<Access> {
-        let digest = store::token_digest(token);
-        let mut found = None;
-        for (access, t) in &self.tokens {
-            if bool::from(t.as_bytes().ct_eq(digest.as_bytes())) {
-                found = Some(*access);
-            }
-        }
-        found
+        access_of(&self.tokens, token)
     }
 
     fn person_seats(live: &dyn Live) -> Vec<usize> {
@@ -603,27 +649,53 @@ impl App {
             files: RwLock::new(HashMap::new()),
             store,
             tables: RwLock::new(HashMap::new()),
+            held: RwLock::new(BTreeMap::new()),
             thinking: tokio::sync::Semaphore::new(
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
             ),
         };
         let mut notes = Vec::new();
         for stored in app.store.all()? {
-            match app.resume(&stored) {
-                Ok(()) => {}
-                Err(e) => notes.push(format!("table {} not resumed: {e}", stored.id)),
+            let id = stored.id.clone();
+            match app.resume(stored) {
+                Ok(None) => {}
+                Ok(Some(held)) => notes.push(format!("table {id} not resumed: {held}")),
+                Err(e) => notes.push(format!("table {id} not resumed: {e}")),
             }
         }
         Ok((app, notes))
     }
 
-    fn resume(&self, stored: &StoredTable) -> Result<(), String> {
-        let version = self
-            .current(&stored.transcript.game)
-            .ok_or_else(|| format!("no game `{}` in the data", stored.transcript.game))?;
-        let live = live::open(&version.game, stored.transcript.clone())?;
-        self.insert(stored, live, version);
-        Ok(())
+    /// Resumes a stored table on the data it began on; if the game's data is other data now,
+    /// holds it ([`Held`]) and says why.
+    fn resume(&self, stored: StoredTable) -> Result<Option<String>, String> {
+        let version = self.current(&stored.transcript.game);
+        match version {
+            Some(version) if version.digest == stored.data_version => {
+                let live = live::open(&version.game, stored.transcript.clone())?;
+                self.insert(&stored, live, version);
+                Ok(None)
+            }
+            other => {
+                let held = Held {
+                    now: other.map(|v| v.digest.clone()),
+                    stored,
+                };
+                let note = held.message();
+                if let Ok(mut h) = self.held.write() {
+                    h.insert(held.stored.id.clone(), held);
+                }
+                Ok(Some(note))
+            }
+        }
+    }
+
+    /// The held tables, for the home page.
+    pub(crate) fn held(&self) -> Vec<Value> {
+        self.held
+            .read()
+            .map(|h| h.values().map(Held::json).collect())
+            .unwrap_or_default()
     }
 
     /// The newest usable data of a game.
@@ -678,8 +750,9 @@ impl App {
 
     /// Reads a game's folder again after an edit. Data that loads and passes the check
     /// becomes the game's newest version (new tables use it; running tables are told that
-    /// it waits); data that fails is listed on the home page and changes nothing else.
-    pub(crate) fn reload(&self, slug: &str) {
+    /// it waits); data that fails is listed on the home page and changes nothing else. Held
+    /// tables whose data is back resume: returned, for their bots to be started.
+    pub(crate) fn reload(&self, slug: &str) -> Vec<Arc<Slot>> {
         let outcome = match crate::model::load_game(&self.data, slug) {
             Err(ps) => Err(ps.iter().map(|p| p.to_string()).collect::<Vec<_>>()),
             Ok(game) => {
@@ -711,6 +784,31 @@ impl App {
         {
             games.insert(slug.to_string(), Version::new(game));
         }
+        // Held tables of the game whose data is back resume; the others learn the new version.
+        let waiting: Vec<StoredTable> = self
+            .held
+            .write()
+            .map(|mut held| {
+                let ids: Vec<String> = held
+                    .iter()
+                    .filter(|(_, h)| h.stored.transcript.game == slug)
+                    .map(|(id, _)| id.clone())
+                    .collect();
+                ids.iter()
+                    .filter_map(|id| held.remove(id))
+                    .map(|h| h.stored)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut resumed = Vec::new();
+        for stored in waiting {
+            let id = stored.id.clone();
+            match self.resume(stored) {
+                Ok(None) => resumed.extend(self.slot(&id)),
+                Ok(Some(_)) => {}
+                Err(e) => eprintln!("table {id} not resumed: {e}"),
+            }
+        }
         if let (Ok(games), Ok(problems), Ok(mut catalog)) = (
             self.games.read(),
             self.problems.read(),
@@ -727,6 +825,7 @@ impl App {
         for slot in slots {
             slot.touch();
         }
+        resumed
     }
 
     fn insert(
@@ -764,8 +863,16 @@ impl App {
     }
 
     /// The table `id` and what `token` opens there; 403 for either unknown.
+    /// A held table answers its own links (409) with what happened to it.
     pub(crate) fn open(&self, id: &str, token: &str) -> Result<(Arc<Slot>, Access), ApiError> {
-        let slot = self.slot(id).ok_or_else(ApiError::forbidden)?;
+        let Some(slot) = self.slot(id) else {
+            let held = self.held.read().ok().and_then(|h| {
+                let held = h.get(id)?;
+                access_of(&held.stored.tokens, token)?;
+                Some(held.message())
+            });
+            return Err(held.map_or_else(ApiError::forbidden, |m| ApiError(409, m)));
+        };
         let access = slot.access(token).ok_or_else(ApiError::forbidden)?;
         Ok((slot, access))
     }
@@ -1135,6 +1242,7 @@ fn watch_data(
         .watcher()
         .watch(&data, RecursiveMode::Recursive)
         .map_err(|e| format!("{}: {e}", data.display()))?;
+    let runtime = tokio::runtime::Handle::current();
     std::thread::spawn(move || {
         for events in rx.into_iter().flatten() {
             let mut slugs = BTreeSet::new();
@@ -1151,7 +1259,10 @@ fn watch_data(
                 }
             }
             for slug in slugs {
-                app.reload(&slug);
+                for slot in app.reload(&slug) {
+                    let app = app.clone();
+                    runtime.spawn(async move { app.drive(slot).await });
+                }
             }
         }
     });
