@@ -90,12 +90,19 @@
     return box;
   }
 
+  // A hidden hand's cards of one deck: that deck's back (a plain card where the build prints
+  // no back for it), the deck's name and how many.
   function backEl(h) {
     const fig = el('figure', 'card back');
-    const img = el('img');
-    img.setAttribute('src', h.back);
-    img.setAttribute('alt', h.deck + ' (back)');
-    img.draggable = false;
+    let img;
+    if (h.back) {
+      img = el('img');
+      img.setAttribute('src', h.back);
+      img.setAttribute('alt', h.deck + ' (back)');
+      img.draggable = false;
+    } else {
+      img = el('span', 'blank-back', h.deck);
+    }
     const n = h.count === null || h.count === undefined ? 'hidden cards' : h.count + (h.count === 1 ? ' hidden card' : ' hidden cards');
     fig.append(img, el('figcaption', 'card-name', h.seat + ': ' + n));
     return fig;
