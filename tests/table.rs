@@ -185,8 +185,9 @@ fn the_table_prints_links_and_the_api_answers_as_the_issue_says() {
     }
 }
 
-/// A database as printplay kept it before digests: the tokens themselves.
-fn old_database(path: &str, id: &str, token: &str) {
+/// A database as printplay kept it before digests: the tokens themselves; its table began on
+/// the data version `version`.
+fn old_database(path: &str, id: &str, token: &str, version: &str) {
     let conn = rusqlite::Connection::open(path).unwrap();
     conn.execute_batch(
         "CREATE TABLE tables (id TEXT PRIMARY KEY, game TEXT NOT NULL, data_version TEXT NOT NULL,
@@ -205,8 +206,8 @@ fn old_database(path: &str, id: &str, token: &str) {
         free: false,
     };
     conn.execute(
-        "INSERT INTO tables VALUES (?1, 'the-search', 'old', 1, 0, ?2)",
-        rusqlite::params![id, transcript.to_toml()],
+        "INSERT INTO tables VALUES (?1, 'the-search', ?3, 1, 0, ?2)",
+        rusqlite::params![id, transcript.to_toml(), version],
     )
     .unwrap();
     conn.execute(
@@ -221,21 +222,26 @@ fn a_database_with_plain_tokens_is_migrated_to_digests_and_its_links_still_open(
     let dir = tempfile::tempdir().unwrap();
     let db = db_in(dir.path());
     let token = "0123456789abcdef0123456789abcdef";
-    old_database(&db, "feedc0de", token);
+    // The data version of the shipped game, as a server lists it.
+    let version = {
+        let other = db_in(&dir.path().join("other"));
+        let server = start(&["serve", "--port", "0", "--db", &other], 1);
+        version_of(&games_until(&served_base(&server), |_| true))
+    };
+    old_database(&db, "feedc0de", token, &version);
     let server = start(&["serve", "--port", "0", "--db", &db], 1);
-    let base = server.lines[0]
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap()
-        .trim_end_matches('/')
-        .to_string();
+    let base = served_base(&server);
     let url = format!("{base}/api/tables/feedc0de?token={token}");
     let v = settle(&url);
     assert_eq!(v["you"], "criminal");
     assert_eq!(get(&url.replace("token=0", "token=1")).0, 403);
     drop(server);
     for file in std::fs::read_dir(dir.path()).unwrap() {
-        let bytes = std::fs::read(file.unwrap().path()).unwrap();
+        let path = file.unwrap().path();
+        if path.is_dir() {
+            continue;
+        }
+        let bytes = std::fs::read(path).unwrap();
         assert!(
             !bytes.windows(token.len()).any(|w| w == token.as_bytes()),
             "the migrated database still holds the token"

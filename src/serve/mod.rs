@@ -769,6 +769,11 @@ impl App {
                 }
             }
         };
+        // The same data as before, still passing: nothing to tell anyone.
+        let had_problems = self.problems.read().is_ok_and(|p| p.contains_key(slug));
+        if matches!(outcome, Ok(None)) && !had_problems {
+            return Vec::new();
+        }
         if let Ok(mut problems) = self.problems.write() {
             match &outcome {
                 Ok(_) => {
@@ -1223,31 +1228,46 @@ fn catalog_of(
     json!({"games": list, "problems": problems})
 }
 
+/// How long the data folder must be quiet after a change before it is read again (an editor
+/// saving several files, or one file in several writes).
+const QUIET: std::time::Duration = std::time::Duration::from_millis(150);
+
 /// Watches the data folder: a game folder whose files change is read again and checked
-/// ([`App::reload`]) on a thread of its own, so nothing running waits for it.
+/// ([`App::reload`]) on a thread of its own, so nothing running waits for it. Only writes
+/// count: reading a file (opening it, closing it unwritten) is no change, or the server's own
+/// reading of the data would set off the next reading, for ever.
 fn watch_data(
     app: Arc<App>,
-) -> Result<
-    notify_debouncer_mini::Debouncer<notify_debouncer_mini::notify::RecommendedWatcher>,
-    String,
-> {
-    use notify_debouncer_mini::notify::RecursiveMode;
+) -> Result<notify_debouncer_mini::notify::RecommendedWatcher, String> {
+    use notify_debouncer_mini::notify::event::{AccessKind, AccessMode};
+    use notify_debouncer_mini::notify::{self, EventKind, RecursiveMode, Watcher};
     let data =
         std::fs::canonicalize(&app.data).map_err(|e| format!("{}: {e}", app.data.display()))?;
-    let (tx, rx) = std::sync::mpsc::channel::<notify_debouncer_mini::DebounceEventResult>();
-    let mut debouncer =
-        notify_debouncer_mini::new_debouncer(std::time::Duration::from_millis(150), tx)
-            .map_err(|e| e.to_string())?;
-    debouncer
-        .watcher()
+    let (tx, rx) = std::sync::mpsc::channel::<PathBuf>();
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        let Ok(event) = event else { return };
+        let read = matches!(event.kind, EventKind::Access(kind)
+            if kind != AccessKind::Close(AccessMode::Write));
+        if !read {
+            for path in event.paths {
+                let _ = tx.send(path);
+            }
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    watcher
         .watch(&data, RecursiveMode::Recursive)
         .map_err(|e| format!("{}: {e}", data.display()))?;
     let runtime = tokio::runtime::Handle::current();
     std::thread::spawn(move || {
-        for events in rx.into_iter().flatten() {
+        while let Ok(first) = rx.recv() {
+            let mut paths = vec![first];
+            while let Ok(path) = rx.recv_timeout(QUIET) {
+                paths.push(path);
+            }
             let mut slugs = BTreeSet::new();
-            for e in events {
-                let Ok(rel) = e.path.strip_prefix(&data) else {
+            for path in paths {
+                let Ok(rel) = path.strip_prefix(&data) else {
                     continue;
                 };
                 let Some(first) = rel.components().next() else {
@@ -1266,7 +1286,7 @@ fn watch_data(
             }
         }
     });
-    Ok(debouncer)
+    Ok(watcher)
 }
 
 /// The address to print in links: a wildcard host is shown as this machine's loopback.
