@@ -44,6 +44,8 @@ use crate::serve::store::Access;
 
 /// The largest message a client may send (a move is a few bytes).
 pub const MAX_MESSAGE: usize = 1024;
+/// A WebSocket's read buffer: a few of the largest messages.
+const READ_BUFFER: usize = 4 * MAX_MESSAGE;
 /// Requests a connection may make each second, on average.
 pub const RATE_PER_SECOND: f64 = 20.0;
 /// Requests a connection may make at once.
@@ -467,6 +469,9 @@ async fn ws(
     Ok(upgrade
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
+        // A client's messages are small: a read buffer of tungstenite's 128 KiB (zeroed
+        // as it reads) cost every connection that much memory and time.
+        .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| live_socket(app, slot, access, socket)))
 }
 
