@@ -259,7 +259,11 @@
       cache: 'no-store',
     });
     const data = await res.json().catch(() => ({ error: 'the server answered ' + res.status }));
-    if (!res.ok) throw new Error(data.error || ('the server answered ' + res.status));
+    if (!res.ok) {
+      const err = new Error(data.error || ('the server answered ' + res.status));
+      err.status = res.status;
+      throw err;
+    }
     return data;
   }
 
@@ -341,6 +345,7 @@
     socket.addEventListener('close', () => {
       socket = null;
       live = null;
+      if (held) return;
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 10000);
     });
@@ -356,6 +361,16 @@
   $('restart-decline').addEventListener('click', () => restart(true));
   $('picked-clear').addEventListener('click', () => { picked = null; if (now) render(now); });
 
-  request('GET', '', null).then(fresh).catch((e) => showError(e.message));
+  // A table held because its game's data changed since it began (409): its answer says why
+  // and what to do; there is no table to show until it resumes.
+  let held = false;
+  request('GET', '', null).then(fresh).catch((e) => {
+    showError(e.message);
+    if (e.status === 409) {
+      held = true;
+      document.querySelector('main').hidden = true;
+      if (socket) socket.close();
+    }
+  });
   connect();
 })();
