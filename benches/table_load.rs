@@ -6,6 +6,10 @@
 //! It starts its own server on 127.0.0.1 (a free port, a fresh database), talks only to it,
 //! is bounded in tables, moves and time, and stops it when done.
 //! `TABLES` and `MOVES` (person moves per table) set the size; defaults 200 and 20.
+//! `THINK_MS` (default 0) makes each person think before a move, between half and one and a
+//! half times that (the same for the same table and move): with 0 every person moves the
+//! instant it may, so the server is saturated and each round trip waits behind the other
+//! tables' moves; with a person's pace it is the round trip a person sees.
 //! `PRINTPLAY_BENCH_BIN=path/to/printplay` measures another build of the server the same way
 //! (a before/after on one load); the client reads both whole views and updates.
 
@@ -64,13 +68,32 @@ fn status(pid: u32, key: &str) -> u64 {
         .unwrap_or(0)
 }
 
+/// The CPU time the server has used (user and system), in ms.
+fn cpu_ms(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command (in parentheses): utime and stime are the 12th and 13th.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<u64> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0))
+        .collect();
+    let ticks = f.get(11).copied().unwrap_or(0) + f.get(12).copied().unwrap_or(0);
+    // The kernel's clock ticks are 100 a second on Linux.
+    ticks * 10
+}
+
 fn rss_kb(pid: u32) -> u64 {
     status(pid, "VmRSS:")
 }
 
 /// One scripted person: plays up to `moves` moves, returns each round trip and the moves
 /// it had acknowledged.
-async fn person(url: String, moves: usize) -> (Vec<Duration>, usize, String) {
+async fn person(
+    url: String,
+    moves: usize,
+    table: usize,
+    think_ms: u64,
+) -> (Vec<Duration>, usize, String) {
     let (mut socket, _) = tokio_tungstenite::connect_async(&url)
         .await
         .expect("a socket");
@@ -107,6 +130,12 @@ async fn person(url: String, moves: usize) -> (Vec<Duration>, usize, String) {
         }
         let legal = v["legal"].as_array().unwrap();
         if sent.is_none() && !legal.is_empty() {
+            if think_ms > 0 {
+                // 0.5 to 1.5 times THINK_MS, from the table and the move count.
+                let spread = (table as u64 * 7919 + at * 104_729) % 1000;
+                let ms = think_ms / 2 + think_ms * spread / 1000;
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+            }
             let index = (at as usize * 7 + 3) % legal.len();
             let m = format!(r#"{{"type":"move","index":{index},"at":{at}}}"#);
             sent = Some((at, Instant::now()));
@@ -120,6 +149,7 @@ async fn person(url: String, moves: usize) -> (Vec<Duration>, usize, String) {
 fn main() {
     let tables = env_or("TABLES", 200);
     let moves = env_or("MOVES", 20);
+    let think_ms = env_or("THINK_MS", 0) as u64;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("tables.sqlite");
     let bin = std::env::var("PRINTPLAY_BENCH_BIN")
@@ -171,12 +201,14 @@ fn main() {
         .collect();
     std::thread::sleep(Duration::from_millis(500));
     let full = rss_kb(child.id());
+    let cpu_before = cpu_ms(child.id());
     let started = Instant::now();
     let rt = tokio::runtime::Runtime::new().unwrap();
     let results = rt.block_on(async {
         let tasks: Vec<_> = links
             .iter()
-            .map(|u| tokio::spawn(person(u.clone(), moves)))
+            .enumerate()
+            .map(|(i, u)| tokio::spawn(person(u.clone(), moves, i, think_ms)))
             .collect();
         let mut results = Vec::new();
         for t in tasks {
@@ -185,6 +217,7 @@ fn main() {
         results
     });
     let elapsed = started.elapsed();
+    let cpu = cpu_ms(child.id()).saturating_sub(cpu_before);
     let played_rss = rss_kb(child.id());
     let threads = status(child.id(), "Threads:");
     // No move lost or doubled: each table holds exactly the moves its person had answered.
@@ -209,7 +242,7 @@ fn main() {
     times.sort();
     let pick = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
     println!(
-        "{tables} tables, {} person moves in {:.1} s: round trip p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        "{tables} tables, {} person moves in {:.1} s (persons think {think_ms} ms): round trip p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
         times.len(),
         elapsed.as_secs_f64(),
         pick(0.5).as_secs_f64() * 1e3,
@@ -220,6 +253,10 @@ fn main() {
         "server memory: {empty} KB with one table (faces drawn), {full} KB with {tables} new tables ({} KB per table), {played_rss} KB after the moves ({} KB per table)",
         (full.saturating_sub(empty)) / tables as u64,
         (played_rss.saturating_sub(empty)) / tables as u64
+    );
+    println!(
+        "server CPU during the moves: {cpu} ms ({:.2} ms a person move, with the bot's and chance's moves after it)",
+        cpu as f64 / times.len() as f64
     );
     println!("server threads after the moves: {threads}");
     println!("tables whose stored moves differ from the acknowledged ones: {lost}");
