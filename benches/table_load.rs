@@ -109,7 +109,8 @@ async fn person(
             Some("view") => view = msg["view"].take(),
             // An update carries the parts of the view that changed.
             Some("update") => {
-                if let (Value::Object(now), Value::Object(changed)) = (&mut view, msg["view"].take())
+                if let (Value::Object(now), Value::Object(changed)) =
+                    (&mut view, msg["view"].take())
                 {
                     now.extend(changed);
                 }

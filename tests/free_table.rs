@@ -191,7 +191,9 @@ fn every_observer_sees_which_deck_each_hidden_card_comes_from() {
         for (seat, hand) in all["view"]["hands"].as_array().unwrap().iter().enumerate() {
             let mut counts = std::collections::BTreeMap::new();
             for c in hand["data"]["hand"].as_array().unwrap() {
-                *counts.entry(c["deck"].as_str().unwrap().to_string()).or_insert(0u64) += 1;
+                *counts
+                    .entry(c["deck"].as_str().unwrap().to_string())
+                    .or_insert(0u64) += 1;
             }
             for observer in [Observer::Seat(0), Observer::Seat(1), Observer::Public] {
                 let v = live.view(observer, None).unwrap();
@@ -201,8 +203,15 @@ fn every_observer_sees_which_deck_each_hidden_card_comes_from() {
                     .unwrap()
                     .iter()
                     .map(|b| {
-                        assert_eq!(b.as_object().unwrap().len(), 2, "only a deck and a count: {b}");
-                        (b["deck"].as_str().unwrap().to_string(), b["count"].as_u64().unwrap())
+                        assert_eq!(
+                            b.as_object().unwrap().len(),
+                            2,
+                            "only a deck and a count: {b}"
+                        );
+                        (
+                            b["deck"].as_str().unwrap().to_string(),
+                            b["count"].as_u64().unwrap(),
+                        )
                     })
                     .collect();
                 assert_eq!(told, counts, "seat {seat} to {observer:?} after {k} moves");

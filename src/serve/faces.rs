@@ -270,33 +270,35 @@ impl Faces {
             .iter()
             .enumerate()
             .filter(|(s, _)| !seen_seats.contains(s))
-            .flat_map(|(s, name)| match self.backs_of(&inner["public_data"], name) {
-                // The view says which deck each hidden card comes from: its own back.
-                // A deck the build does not print has no back to show: its name only.
-                Some(backs) => backs
-                    .into_iter()
-                    .map(|(deck, name_of, count)| {
-                        json!({
-                            "seat": name,
-                            "deck": deck.map_or(name_of, |d| d.name.clone()),
-                            "back": deck.map(|d| url(id, &d.back)),
-                            "count": count,
+            .flat_map(
+                |(s, name)| match self.backs_of(&inner["public_data"], name) {
+                    // The view says which deck each hidden card comes from: its own back.
+                    // A deck the build does not print has no back to show: its name only.
+                    Some(backs) => backs
+                        .into_iter()
+                        .map(|(deck, name_of, count)| {
+                            json!({
+                                "seat": name,
+                                "deck": deck.map_or(name_of, |d| d.name.clone()),
+                                "back": deck.map(|d| url(id, &d.back)),
+                                "count": count,
+                            })
                         })
-                    })
-                    .collect::<Vec<_>>(),
-                None => self
-                    .deck_of(name)
-                    .map(|deck| {
-                        json!({
-                            "seat": name,
-                            "deck": deck.name,
-                            "back": url(id, &deck.back),
-                            "count": hand_size(&inner["public_data"], s, name),
+                        .collect::<Vec<_>>(),
+                    None => self
+                        .deck_of(name)
+                        .map(|deck| {
+                            json!({
+                                "seat": name,
+                                "deck": deck.name,
+                                "back": url(id, &deck.back),
+                                "count": hand_size(&inner["public_data"], s, name),
+                            })
                         })
-                    })
-                    .into_iter()
-                    .collect(),
-            })
+                        .into_iter()
+                        .collect(),
+                },
+            )
             .collect();
         if let Some(legal) = view["legal"].as_array_mut() {
             for m in legal {

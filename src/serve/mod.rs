@@ -237,7 +237,9 @@ impl Writer {
         let stopped = || ApiError(500, "the thread that stores moves stopped".into());
         let (tx, rx) = tokio::sync::oneshot::channel();
         self.0.send((save, tx)).map_err(|_| stopped())?;
-        rx.await.map_err(|_| stopped())?.map_err(|e| ApiError(500, e))
+        rx.await
+            .map_err(|_| stopped())?
+            .map_err(|e| ApiError(500, e))
     }
 }
 
@@ -326,7 +328,10 @@ impl Slot {
     async fn locked(
         &self,
         app: &App,
-    ) -> (Option<Arc<faces::Faces>>, tokio::sync::MutexGuard<'_, Inner>) {
+    ) -> (
+        Option<Arc<faces::Faces>>,
+        tokio::sync::MutexGuard<'_, Inner>,
+    ) {
         loop {
             let version = self.inner.lock().await.version.clone();
             let faces = app.faces(&version).await;
@@ -389,7 +394,10 @@ impl Slot {
             Some(_) => {
                 let (faces, inner) = self.locked(app).await;
                 let mut view = self.build(app, &inner, faces.as_deref(), access, at)?;
-                let log = inner.live.log(observer(access)).map_err(|e| ApiError(500, e))?;
+                let log = inner
+                    .live
+                    .log(observer(access))
+                    .map_err(|e| ApiError(500, e))?;
                 let shown = at.map_or(log.len(), |a| a.min(log.len()));
                 view["log"] = json!(&log[..shown]);
                 Ok(view.to_string())
@@ -435,7 +443,8 @@ impl Slot {
             Some((epoch, len)) if epoch == inner.epoch => len.min(log.len()),
             _ => 0,
         };
-        let entries = serde_json::to_string(&log[from..]).map_err(|e| ApiError(500, e.to_string()))?;
+        let entries =
+            serde_json::to_string(&log[from..]).map_err(|e| ApiError(500, e.to_string()))?;
         Ok((built, from, entries))
     }
 }
@@ -480,7 +489,12 @@ impl Built {
     /// The view with `log` (its entries as JSON) as one JSON object.
     pub(crate) fn whole(&self, log: &str) -> String {
         let mut out = String::with_capacity(
-            self.parts.iter().map(|(k, v)| k.len() + v.len() + 4).sum::<usize>() + log.len() + 8,
+            self.parts
+                .iter()
+                .map(|(k, v)| k.len() + v.len() + 4)
+                .sum::<usize>()
+                + log.len()
+                + 8,
         );
         out.push('{');
         for (k, v) in &self.parts {
@@ -531,7 +545,9 @@ fn push_key(out: &mut String, key: &str) {
 fn view_of(inner: &Inner, access: Access, at: Option<usize>) -> Result<Value, ApiError> {
     let live = &inner.live;
     let observer = observer(access);
-    let mut view = live.table_view(observer, at).map_err(|e| ApiError(500, e))?;
+    let mut view = live
+        .table_view(observer, at)
+        .map_err(|e| ApiError(500, e))?;
     let names = live.seat_names();
     let t = live.transcript();
     let seats: Vec<Value> = names
@@ -1236,9 +1252,7 @@ const QUIET: std::time::Duration = std::time::Duration::from_millis(150);
 /// ([`App::reload`]) on a thread of its own, so nothing running waits for it. Only writes
 /// count: reading a file (opening it, closing it unwritten) is no change, or the server's own
 /// reading of the data would set off the next reading, for ever.
-fn watch_data(
-    app: Arc<App>,
-) -> Result<notify_debouncer_mini::notify::RecommendedWatcher, String> {
+fn watch_data(app: Arc<App>) -> Result<notify_debouncer_mini::notify::RecommendedWatcher, String> {
     use notify_debouncer_mini::notify::event::{AccessKind, AccessMode};
     use notify_debouncer_mini::notify::{self, EventKind, RecursiveMode, Watcher};
     let data =

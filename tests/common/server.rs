@@ -144,9 +144,18 @@ pub fn composed(texts: &[String]) -> Option<serde_json::Value> {
         let view = now.as_mut().expect("an update before any whole view");
         let from = msg["log_from"].as_u64().expect("log_from") as usize;
         let mut log = view["log"].as_array().expect("a log").clone();
-        assert!(from <= log.len(), "an update's log starts after the log's end");
+        assert!(
+            from <= log.len(),
+            "an update's log starts after the log's end"
+        );
         log.truncate(from);
-        log.extend(part["log"].take().as_array().expect("the new entries").clone());
+        log.extend(
+            part["log"]
+                .take()
+                .as_array()
+                .expect("the new entries")
+                .clone(),
+        );
         for (k, v) in part.as_object().unwrap() {
             if k != "log" {
                 view[k] = v.clone();
