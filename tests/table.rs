@@ -643,6 +643,10 @@ fn websockets_from_another_site_are_refused_and_undo_waits_for_every_person() {
     };
     assert!(!open("http://evil.example".into()));
     assert!(open(format!("http://{host}")));
+    // The police's live views, through the moves and the undo.
+    let seen: Seen = Arc::new(Mutex::new(Vec::new()));
+    let listener = listen(&police, seen.clone());
+    std::thread::sleep(std::time::Duration::from_millis(300));
     // Play until each person has decided at least once.
     let mut v = settle(&criminal);
     let mut decided = [false, false];
@@ -676,6 +680,11 @@ fn websockets_from_another_site_are_refused_and_undo_waits_for_every_person() {
     assert!(back["undo"].is_null());
     assert_eq!(back["to_act"], serde_json::json!(["police"]));
     assert!(!back["legal"].as_array().unwrap().is_empty());
+    // The updates after the undo take the log back: applied as the page applies them, they
+    // build the view the API answers.
+    listener.join().unwrap();
+    let built = composed(&seen.lock().unwrap()).expect("live views");
+    assert_eq!(built, get(&police).1);
 }
 
 /// Polls `GET /api/games` until `done` holds (the server reads and checks edits on a thread

@@ -414,4 +414,39 @@ mod tests {
             vec![(None, "ts".into()), (Some(0), "t0".into())]
         );
     }
+
+    #[test]
+    fn a_batch_commits_each_save_that_holds_and_refuses_each_stale_one_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tables.sqlite");
+        let store = Sqlite::open(&path).unwrap();
+        for id in ["a", "b", "c"] {
+            store
+                .create(&StoredTable {
+                    id: id.into(),
+                    data_version: "v1".into(),
+                    transcript: transcript(vec![]),
+                    tokens: vec![(None, format!("t{id}"))],
+                    created: 5,
+                })
+                .unwrap();
+        }
+        let save = |id: &str, expected, moves| Save {
+            id: id.into(),
+            expected,
+            transcript: transcript(moves),
+        };
+        let results = store.save_batch(&[
+            save("a", 0, vec![1]),
+            save("b", 3, vec![2]),
+            save("c", 0, vec![4, 5]),
+            save("a", 1, vec![1, 6]),
+        ]);
+        assert!(results[0].is_ok() && results[2].is_ok() && results[3].is_ok());
+        assert!(results[1].as_ref().unwrap_err().contains("0 moves stored"));
+        drop(store);
+        let again = Sqlite::open(&path).unwrap().all().unwrap();
+        let moves: Vec<Vec<usize>> = again.iter().map(|t| t.transcript.moves.clone()).collect();
+        assert_eq!(moves, vec![vec![1, 6], vec![], vec![4, 5]]);
+    }
 }
