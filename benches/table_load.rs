@@ -6,6 +6,12 @@
 //! It starts its own server on 127.0.0.1 (a free port, a fresh database), talks only to it,
 //! is bounded in tables, moves and time, and stops it when done.
 //! `TABLES` and `MOVES` (person moves per table) set the size; defaults 200 and 20.
+//! `THINK_MS` (default 0) makes each person think before a move, between half and one and a
+//! half times that (the same for the same table and move): with 0 every person moves the
+//! instant it may, so the server is saturated and each round trip waits behind the other
+//! tables' moves; with a person's pace it is the round trip a person sees.
+//! `PRINTPLAY_BENCH_BIN=path/to/printplay` measures another build of the server the same way
+//! (a before/after on one load); the client reads both whole views and updates.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -37,35 +43,81 @@ fn post(host: &str, path: &str, body: &str) -> Value {
     serde_json::from_str(body).unwrap_or(Value::Null)
 }
 
-fn rss_kb(pid: u32) -> u64 {
+fn get(host: &str, path: &str) -> Value {
+    let mut s = TcpStream::connect(host).expect("the server");
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    serde_json::from_str(text.split_once("\r\n\r\n").map_or("", |(_, b)| b)).unwrap_or(Value::Null)
+}
+
+/// A line of the server's `/proc/PID/status` (`VmRSS`: KB; `Threads`).
+fn status(pid: u32, key: &str) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
         .and_then(|s| {
             s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
+                .find(|l| l.starts_with(key))
                 .and_then(|l| l.split_whitespace().nth(1))
                 .and_then(|v| v.parse().ok())
         })
         .unwrap_or(0)
 }
 
+/// The CPU time the server has used (user and system), in ms.
+fn cpu_ms(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command (in parentheses): utime and stime are the 12th and 13th.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<u64> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0))
+        .collect();
+    let ticks = f.get(11).copied().unwrap_or(0) + f.get(12).copied().unwrap_or(0);
+    // The kernel's clock ticks are 100 a second on Linux.
+    ticks * 10
+}
+
+fn rss_kb(pid: u32) -> u64 {
+    status(pid, "VmRSS:")
+}
+
 /// One scripted person: plays up to `moves` moves, returns each round trip and the moves
 /// it had acknowledged.
-async fn person(url: String, moves: usize) -> (Vec<Duration>, usize, String) {
+async fn person(
+    url: String,
+    moves: usize,
+    table: usize,
+    think_ms: u64,
+) -> (Vec<Duration>, usize, String) {
     let (mut socket, _) = tokio_tungstenite::connect_async(&url)
         .await
         .expect("a socket");
     let mut times = Vec::new();
     let mut sent: Option<(u64, Instant)> = None;
     let mut played = 0;
+    let mut view = Value::Null;
     while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(30), socket.next()).await
     {
         let Message::Text(text) = msg else { continue };
-        let v: Value = serde_json::from_str(&text).unwrap();
-        if v["type"] == "error" {
-            panic!("the server refused a move: {v}");
+        let mut msg: Value = serde_json::from_str(&text).unwrap();
+        match msg["type"].as_str() {
+            Some("view") => view = msg["view"].take(),
+            // An update carries the parts of the view that changed.
+            Some("update") => {
+                if let (Value::Object(now), Value::Object(changed)) =
+                    (&mut view, msg["view"].take())
+                {
+                    now.extend(changed);
+                }
+            }
+            _ => panic!("the server refused a move: {msg}"),
         }
-        let v = &v["view"];
+        let v = &view;
         let at = v["moves"].as_u64().unwrap();
         if let Some((before, t)) = sent
             && at > before
@@ -79,6 +131,12 @@ async fn person(url: String, moves: usize) -> (Vec<Duration>, usize, String) {
         }
         let legal = v["legal"].as_array().unwrap();
         if sent.is_none() && !legal.is_empty() {
+            if think_ms > 0 {
+                // 0.5 to 1.5 times THINK_MS, from the table and the move count.
+                let spread = (table as u64 * 7919 + at * 104_729) % 1000;
+                let ms = think_ms / 2 + think_ms * spread / 1000;
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+            }
             let index = (at as usize * 7 + 3) % legal.len();
             let m = format!(r#"{{"type":"move","index":{index},"at":{at}}}"#);
             sent = Some((at, Instant::now()));
@@ -92,9 +150,13 @@ async fn person(url: String, moves: usize) -> (Vec<Duration>, usize, String) {
 fn main() {
     let tables = env_or("TABLES", 200);
     let moves = env_or("MOVES", 20);
+    let think_ms = env_or("THINK_MS", 0) as u64;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("tables.sqlite");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_printplay"))
+    let bin = std::env::var("PRINTPLAY_BENCH_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_printplay").to_string());
+    println!("server: {bin}");
+    let mut child = Command::new(&bin)
         .args(["serve", "--port", "0", "--db"])
         .arg(&db)
         .stdout(Stdio::piped())
@@ -110,6 +172,16 @@ fn main() {
         .trim_end_matches('/')
         .to_string();
     let host = base.trim_start_matches("http://").to_string();
+    std::thread::sleep(Duration::from_millis(200));
+    // One table first, its view asked for: what every table shares (The Search's faces, drawn
+    // once) is then in the empty server's memory, not counted per table.
+    let warm = post(
+        &host,
+        "/api/tables",
+        r#"{"game":"the-search","seats":["person","heuristic"],"seed":999999}"#,
+    );
+    let warm_link = warm["seats"][0]["link"].as_str().expect("a link");
+    assert!(get(&host, &warm_link.replacen("/tables/", "/api/tables/", 1))["view"].is_object());
     std::thread::sleep(Duration::from_millis(200));
     let empty = rss_kb(child.id());
     let links: Vec<String> = (0..tables)
@@ -130,12 +202,14 @@ fn main() {
         .collect();
     std::thread::sleep(Duration::from_millis(500));
     let full = rss_kb(child.id());
+    let cpu_before = cpu_ms(child.id());
     let started = Instant::now();
     let rt = tokio::runtime::Runtime::new().unwrap();
     let results = rt.block_on(async {
         let tasks: Vec<_> = links
             .iter()
-            .map(|u| tokio::spawn(person(u.clone(), moves)))
+            .enumerate()
+            .map(|(i, u)| tokio::spawn(person(u.clone(), moves, i, think_ms)))
             .collect();
         let mut results = Vec::new();
         for t in tasks {
@@ -144,21 +218,15 @@ fn main() {
         results
     });
     let elapsed = started.elapsed();
+    let cpu = cpu_ms(child.id()).saturating_sub(cpu_before);
     let played_rss = rss_kb(child.id());
+    let threads = status(child.id(), "Threads:");
     // No move lost or doubled: each table holds exactly the moves its person had answered.
     let mut lost = 0;
     for (_, played, url) in &results {
         let api = url.replacen("ws://", "", 1).replacen("/ws?", "?", 1);
         let (h, path) = api.split_at(api.find('/').unwrap());
-        let mut s = TcpStream::connect(h).unwrap();
-        write!(
-            s,
-            "GET {path} HTTP/1.1\r\nHost: {h}\r\nConnection: close\r\n\r\n"
-        )
-        .unwrap();
-        let mut text = String::new();
-        s.read_to_string(&mut text).unwrap();
-        let v: Value = serde_json::from_str(text.split_once("\r\n\r\n").unwrap().1).unwrap();
+        let v = get(h, path);
         let mine = v["log"]
             .as_array()
             .unwrap()
@@ -175,7 +243,7 @@ fn main() {
     times.sort();
     let pick = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
     println!(
-        "{tables} tables, {} person moves in {:.1} s: round trip p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        "{tables} tables, {} person moves in {:.1} s (persons think {think_ms} ms): round trip p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
         times.len(),
         elapsed.as_secs_f64(),
         pick(0.5).as_secs_f64() * 1e3,
@@ -183,10 +251,15 @@ fn main() {
         times.last().unwrap().as_secs_f64() * 1e3
     );
     println!(
-        "server memory: {empty} KB empty, {full} KB with {tables} new tables ({} KB per table), {played_rss} KB after the moves ({} KB per table)",
+        "server memory: {empty} KB with one table (faces drawn), {full} KB with {tables} new tables ({} KB per table), {played_rss} KB after the moves ({} KB per table)",
         (full.saturating_sub(empty)) / tables as u64,
         (played_rss.saturating_sub(empty)) / tables as u64
     );
+    println!(
+        "server CPU during the moves: {cpu} ms ({:.2} ms a person move, with the bot's and chance's moves after it)",
+        cpu as f64 / times.len() as f64
+    );
+    println!("server threads after the moves: {threads}");
     println!("tables whose stored moves differ from the acknowledged ones: {lost}");
     assert_eq!(lost, 0, "a move was lost or doubled");
 }

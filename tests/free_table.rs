@@ -13,7 +13,9 @@ use std::sync::{Arc, Mutex};
 
 mod common;
 
-use common::server::{Seen, api, browser_tools, http, link_of, listen, start, with_path};
+use common::server::{
+    Seen, api, browser_tools, http, is_live_view, link_of, listen, start, with_path,
+};
 
 use printplay::engine::free::{Act, FreeEngine, FreeTable};
 use printplay::engine::view::{self, Observer};
@@ -174,6 +176,50 @@ fn random_transcript(game: &Game, moves: usize) -> Transcript {
     live.transcript().clone()
 }
 
+/// Which deck each card in a hand comes from is public (its back), and only that: every
+/// observer is told, for every seat, how many cards of each deck it holds, and it matches the
+/// hand.
+#[test]
+fn every_observer_sees_which_deck_each_hidden_card_comes_from() {
+    let game = &load_game(data(), "imperial-settlers-aztecs").unwrap();
+    let t = random_transcript(game, 120);
+    for k in [0, 30, 60, 120] {
+        let mut part = t.clone();
+        part.moves.truncate(k);
+        let live = printplay::serve::live::open(game, part).unwrap();
+        let all = live.view(Observer::Omniscient, None).unwrap();
+        for (seat, hand) in all["view"]["hands"].as_array().unwrap().iter().enumerate() {
+            let mut counts = std::collections::BTreeMap::new();
+            for c in hand["data"]["hand"].as_array().unwrap() {
+                *counts
+                    .entry(c["deck"].as_str().unwrap().to_string())
+                    .or_insert(0u64) += 1;
+            }
+            for observer in [Observer::Seat(0), Observer::Seat(1), Observer::Public] {
+                let v = live.view(observer, None).unwrap();
+                let backs = &v["view"]["public_data"]["seats"][seat]["backs"];
+                let told: std::collections::BTreeMap<String, u64> = backs
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|b| {
+                        assert_eq!(
+                            b.as_object().unwrap().len(),
+                            2,
+                            "only a deck and a count: {b}"
+                        );
+                        (
+                            b["deck"].as_str().unwrap().to_string(),
+                            b["count"].as_u64().unwrap(),
+                        )
+                    })
+                    .collect();
+                assert_eq!(told, counts, "seat {seat} to {observer:?} after {k} moves");
+            }
+        }
+    }
+}
+
 #[test]
 fn a_saved_free_table_replays_to_the_same_table() {
     let (_dir, games) = common::shipped_and_scaffold_games();
@@ -273,11 +319,12 @@ fn check_received(game: &Game, transcript: &Transcript, observer: Observer, got:
         let Ok(v) = serde_json::from_str::<Value>(text) else {
             continue;
         };
-        let v = if v["type"] == "view" { &v["view"] } else { &v };
+        let from = v["log_from"].as_u64().unwrap_or(0) as usize;
+        let v = if is_live_view(text) { &v["view"] } else { &v };
         if let Some(sent) = v["log"].as_array() {
             assert_eq!(
                 sent.as_slice(),
-                &log[..sent.len()],
+                &log[from..from + sent.len()],
                 "{observer:?} was sent another log"
             );
         }
@@ -438,6 +485,32 @@ fn two_seats_play_the_aztecs_free_table_and_neither_sees_the_other_s_hand() {
         "close the table",
     );
     assert_eq!(v["outcome"]["ending"], "the table was closed", "{v}");
+    // The other seat's hidden cards are shown by their own decks' backs (a deck the build
+    // does not print: no picture), as many as that seat holds of each deck.
+    let other = &v["view"]["public_data"]["seats"][1];
+    let mut shown = 0;
+    for h in v["cards"]["hidden"].as_array().unwrap() {
+        assert_eq!(h["seat"], "player 2", "{h}");
+        let deck = v["view"]["public_data"]["piles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == h["deck"])
+            .unwrap_or_else(|| panic!("no pile of {h}"))["deck"]
+            .as_str()
+            .unwrap();
+        assert_eq!(h["back"], v["cards"]["backs"][deck], "{h}");
+        let held = other["backs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["deck"] == deck)
+            .unwrap();
+        assert_eq!(h["count"], held["count"]);
+        shown += h["count"].as_u64().unwrap();
+    }
+    assert_eq!(shown, other["hand"].as_u64().unwrap(), "{}", v["cards"]);
+    assert!(shown > 0, "the other seat holds no card to show backs for");
     // The spectator: no hand, no move.
     let (_, body) = http("GET", &spectator, b"");
     seen[2].lock().unwrap().push(body.clone());
@@ -459,10 +532,7 @@ fn two_seats_play_the_aztecs_free_table_and_neither_sees_the_other_s_hand() {
     {
         let got = s.lock().unwrap();
         assert!(
-            got.iter()
-                .filter(|t| t.contains("\"type\":\"view\""))
-                .count()
-                > 3,
+            got.iter().filter(|t| is_live_view(t)).count() > 3,
             "{name} got few live views"
         );
         check_received(&game, &transcript, *observer, &got);

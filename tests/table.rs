@@ -10,7 +10,9 @@ use std::sync::{Arc, Mutex};
 
 mod common;
 
-use common::server::{Seen, api, http, http_with, link_of, listen, start, with_path};
+use common::server::{
+    Seen, api, composed, http, http_with, is_live_view, link_of, listen, start, with_path,
+};
 
 use printplay::engine::view::Observer;
 use printplay::play::Transcript;
@@ -183,8 +185,9 @@ fn the_table_prints_links_and_the_api_answers_as_the_issue_says() {
     }
 }
 
-/// A database as printplay kept it before digests: the tokens themselves.
-fn old_database(path: &str, id: &str, token: &str) {
+/// A database as printplay kept it before digests: the tokens themselves; its table began on
+/// the data version `version`.
+fn old_database(path: &str, id: &str, token: &str, version: &str) {
     let conn = rusqlite::Connection::open(path).unwrap();
     conn.execute_batch(
         "CREATE TABLE tables (id TEXT PRIMARY KEY, game TEXT NOT NULL, data_version TEXT NOT NULL,
@@ -203,8 +206,8 @@ fn old_database(path: &str, id: &str, token: &str) {
         free: false,
     };
     conn.execute(
-        "INSERT INTO tables VALUES (?1, 'the-search', 'old', 1, 0, ?2)",
-        rusqlite::params![id, transcript.to_toml()],
+        "INSERT INTO tables VALUES (?1, 'the-search', ?3, 1, 0, ?2)",
+        rusqlite::params![id, transcript.to_toml(), version],
     )
     .unwrap();
     conn.execute(
@@ -219,21 +222,26 @@ fn a_database_with_plain_tokens_is_migrated_to_digests_and_its_links_still_open(
     let dir = tempfile::tempdir().unwrap();
     let db = db_in(dir.path());
     let token = "0123456789abcdef0123456789abcdef";
-    old_database(&db, "feedc0de", token);
+    // The data version of the shipped game, as a server lists it.
+    let version = {
+        let other = db_in(&dir.path().join("other"));
+        let server = start(&["serve", "--port", "0", "--db", &other], 1);
+        version_of(&games_until(&served_base(&server), |_| true))
+    };
+    old_database(&db, "feedc0de", token, &version);
     let server = start(&["serve", "--port", "0", "--db", &db], 1);
-    let base = server.lines[0]
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap()
-        .trim_end_matches('/')
-        .to_string();
+    let base = served_base(&server);
     let url = format!("{base}/api/tables/feedc0de?token={token}");
     let v = settle(&url);
     assert_eq!(v["you"], "criminal");
     assert_eq!(get(&url.replace("token=0", "token=1")).0, 403);
     drop(server);
     for file in std::fs::read_dir(dir.path()).unwrap() {
-        let bytes = std::fs::read(file.unwrap().path()).unwrap();
+        let path = file.unwrap().path();
+        if path.is_dir() {
+            continue;
+        }
+        let bytes = std::fs::read(path).unwrap();
         assert!(
             !bytes.windows(token.len()).any(|w| w == token.as_bytes()),
             "the migrated database still holds the token"
@@ -411,6 +419,13 @@ fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
     for l in listeners {
         l.join().unwrap();
     }
+    // Each socket's whole view and updates, applied as the page applies them, build the view
+    // the JSON API answers, log included.
+    for (url, s) in urls.iter().zip(&seen) {
+        let built = composed(&s.lock().unwrap()).expect("live views");
+        let (_, body) = http("GET", url, b"");
+        assert_eq!(built, serde_json::from_str::<Value>(&body).unwrap());
+    }
     let (_, toml) = http("GET", &with_path(&criminal, "transcript"), b"");
     let transcript: Transcript = toml::from_str(&toml).unwrap();
     assert!(transcript.moves.len() > 10);
@@ -419,7 +434,7 @@ fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
     for s in &seen {
         for text in s.lock().unwrap().iter() {
             let v: Value = serde_json::from_str(text).unwrap();
-            let v = if v["type"] == "view" { &v["view"] } else { &v };
+            let v = if is_live_view(text) { &v["view"] } else { &v };
             for hand in v["cards"]["hands"].as_array().into_iter().flatten() {
                 for c in hand["cards"].as_array().unwrap() {
                     faces.insert(
@@ -441,10 +456,7 @@ fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
     {
         let got = s.lock().unwrap();
         assert!(
-            got.iter()
-                .filter(|t| t.contains("\"type\":\"view\""))
-                .count()
-                > 5,
+            got.iter().filter(|t| is_live_view(t)).count() > 5,
             "{name} got few live views"
         );
         let secrets = common::hidden::hidden_lines(Path::new("data"), &transcript, *observer);
@@ -458,7 +470,7 @@ fn no_client_receives_another_hand_a_pile_order_or_a_hidden_draw() {
             }
             // No hand but the seat's own.
             let v: Value = serde_json::from_str(text).unwrap();
-            let v = if v["type"] == "view" { &v["view"] } else { &v };
+            let v = if is_live_view(text) { &v["view"] } else { &v };
             check_faces(&games[0], &transcript, *observer, name, text, v, &faces);
             for hand in v["view"]["hands"].as_array().into_iter().flatten() {
                 let own = match observer {
@@ -631,6 +643,10 @@ fn websockets_from_another_site_are_refused_and_undo_waits_for_every_person() {
     };
     assert!(!open("http://evil.example".into()));
     assert!(open(format!("http://{host}")));
+    // The police's live views, through the moves and the undo.
+    let seen: Seen = Arc::new(Mutex::new(Vec::new()));
+    let listener = listen(&police, seen.clone());
+    std::thread::sleep(std::time::Duration::from_millis(300));
     // Play until each person has decided at least once.
     let mut v = settle(&criminal);
     let mut decided = [false, false];
@@ -664,6 +680,11 @@ fn websockets_from_another_site_are_refused_and_undo_waits_for_every_person() {
     assert!(back["undo"].is_null());
     assert_eq!(back["to_act"], serde_json::json!(["police"]));
     assert!(!back["legal"].as_array().unwrap().is_empty());
+    // The updates after the undo take the log back: applied as the page applies them, they
+    // build the view the API answers.
+    listener.join().unwrap();
+    let built = composed(&seen.lock().unwrap()).expect("live views");
+    assert_eq!(built, get(&police).1);
 }
 
 /// Polls `GET /api/games` until `done` holds (the server reads and checks edits on a thread
@@ -771,4 +792,82 @@ fn data_edited_while_serving_reaches_new_tables_and_running_ones_offer_to_restar
     assert!(restarted["length"].as_u64().unwrap() < played["length"].as_u64().unwrap());
     // Restarting a table already on the newest data is refused.
     assert_eq!(http("POST", &with_path(&second, "restart"), b"{}").0, 409);
+}
+
+/// The server's address from its first line (`serve`).
+fn served_base(server: &common::server::Server) -> String {
+    server.lines[0]
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .expect("the address")
+        .trim_end_matches('/')
+        .to_string()
+}
+
+#[test]
+fn a_table_whose_data_changed_while_the_server_was_down_waits_for_the_data_it_began_on() {
+    let fixture = common::Fixture::with_games(&["the-search"]);
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let data = fixture.data().to_str().unwrap().to_string();
+    let mut args = vec!["--data", data.as_str()];
+    args.extend(table_args(&db, "criminal=person,police=heuristic", "3"));
+    let mut server = start(&args, 2);
+    let me = api(&link_of(&server.lines, "criminal"));
+    let id = me[me.find("/api/tables/").unwrap() + 12..me.find('?').unwrap()].to_string();
+    for _ in 0..3 {
+        let v = settle(&me);
+        let (status, body) = http(
+            "POST",
+            &with_path(&me, "moves"),
+            format!(r#"{{"index": {}}}"#, choose(&v)).as_bytes(),
+        );
+        assert_eq!(status, 200, "{body}");
+    }
+    let before = settle(&me);
+    let began = before["data"]["version"].as_str().unwrap().to_string();
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+
+    // The designer edits the data while the server is down: the table is not replayed on it.
+    let from = "try to box them in.";
+    let to = "try to box them in, edited while the server was down.";
+    fixture.edit("the-search", "game.toml", from, to);
+    let serve = ["--data", data.as_str(), "serve", "--port", "0", "--db", &db];
+    let server = start(&serve, 1);
+    let base = served_base(&server);
+    let me = format!("{base}{}", &me[me.find("/api/").unwrap()..]);
+    let (status, body) = get(&me);
+    assert_eq!(status, 409, "{body}");
+    let said = body["error"].as_str().unwrap();
+    assert!(said.contains(&began), "{said}");
+    assert!(said.contains("put the game's data back"), "{said}");
+    // Its page opens (and shows that answer); a forged token still gets nothing.
+    let page = me.replacen("/api/tables/", "/tables/", 1);
+    assert_eq!(http("GET", &page, b"").0, 200);
+    assert_eq!(get(&me.replace("token=", "token=00")).0, 403);
+    let moves = with_path(&me, "moves");
+    assert_eq!(http("POST", &moves, br#"{"index": 0}"#).0, 409);
+    // The home page lists it, with the version it began on and the data's version now.
+    let games = games_until(&base, |_| true);
+    let held = &games["held"][0];
+    assert_eq!(held["id"], id.as_str(), "{games}");
+    assert_eq!(held["began"], began.as_str());
+    assert_eq!(held["moves"], before["length"]);
+    assert_ne!(held["now"], began.as_str());
+    assert_eq!(held["now"], version_of(&games).as_str());
+
+    // The data put back as it was: the table resumes where it stopped, on its own data.
+    fixture.edit("the-search", "game.toml", to, from);
+    games_until(&base, |g| g["held"].as_array().unwrap().is_empty());
+    let resumed = settle(&me);
+    assert_eq!(resumed["data"]["version"], began.as_str());
+    assert_eq!(resumed["log"], before["log"]);
+    assert_eq!(resumed["view"], before["view"]);
+    let (status, body) = http(
+        "POST",
+        &with_path(&me, "moves"),
+        format!(r#"{{"index": {}}}"#, choose(&resumed)).as_bytes(),
+    );
+    assert_eq!(status, 200, "{body}");
 }

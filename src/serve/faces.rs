@@ -210,6 +210,35 @@ impl Faces {
             .or_else(|| self.decks.first())
     }
 
+    /// The backs a seat's hidden hand shows, where the public data says (an entry of `seats`
+    /// with the seat's `name` and `backs`: `[{"deck", "count"}]`): each deck's printed back
+    /// (`None` for a deck the build does not print), its name (from `piles`) and the count.
+    fn backs_of(&self, public: &Value, seat: &str) -> Option<Vec<(Option<&Deck>, String, u64)>> {
+        let entry = public["seats"]
+            .as_array()?
+            .iter()
+            .find(|e| e["name"].as_str() == Some(seat))?;
+        let backs = entry["backs"].as_array()?;
+        Some(
+            backs
+                .iter()
+                .filter_map(|b| {
+                    let id = b["deck"].as_str()?;
+                    let deck = self.decks.iter().find(|d| d.id == id);
+                    let name = public["piles"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .find(|p| p["deck"].as_str() == Some(id))
+                        .and_then(|p| p["name"].as_str())
+                        .unwrap_or(id)
+                        .to_string();
+                    Some((deck, name, b["count"].as_u64()?))
+                })
+                .collect(),
+        )
+    }
+
     /// Adds the faces to a seat's view: `cards` (the cards on the table, in each hand the
     /// observer sees, and a back for each hand it does not) and, on each legal move whose
     /// `cards` the engine named, those cards as faces. Only what the view itself names is
@@ -241,15 +270,35 @@ impl Faces {
             .iter()
             .enumerate()
             .filter(|(s, _)| !seen_seats.contains(s))
-            .filter_map(|(s, name)| {
-                let deck = self.deck_of(name)?;
-                Some(json!({
-                    "seat": name,
-                    "deck": deck.name,
-                    "back": url(id, &deck.back),
-                    "count": hand_size(&inner["public_data"], s, name),
-                }))
-            })
+            .flat_map(
+                |(s, name)| match self.backs_of(&inner["public_data"], name) {
+                    // The view says which deck each hidden card comes from: its own back.
+                    // A deck the build does not print has no back to show: its name only.
+                    Some(backs) => backs
+                        .into_iter()
+                        .map(|(deck, name_of, count)| {
+                            json!({
+                                "seat": name,
+                                "deck": deck.map_or(name_of, |d| d.name.clone()),
+                                "back": deck.map(|d| url(id, &d.back)),
+                                "count": count,
+                            })
+                        })
+                        .collect::<Vec<_>>(),
+                    None => self
+                        .deck_of(name)
+                        .map(|deck| {
+                            json!({
+                                "seat": name,
+                                "deck": deck.name,
+                                "back": url(id, &deck.back),
+                                "count": hand_size(&inner["public_data"], s, name),
+                            })
+                        })
+                        .into_iter()
+                        .collect(),
+                },
+            )
             .collect();
         if let Some(legal) = view["legal"].as_array_mut() {
             for m in legal {

@@ -13,9 +13,13 @@
 //!   for good);
 //! - `GET /tables/ID/rules?token=T` the rules reference of the data the table plays on;
 //! - `GET /api/tables/ID/transcript?token=T` the transcript once the game is over;
-//! - `GET /api/tables/ID/ws?token=T` live views; sends `{"type": "move", ...}` as the POST.
+//! - `GET /api/tables/ID/ws?token=T` live views: first the whole view (`{"type": "view",
+//!   "view": ...}`), then after each change what changed (`{"type": "update", "log_from": K,
+//!   "view": ...}`: the parts of the view that differ and the log's entries from entry K on);
+//!   takes `{"type": "move", ...}` as the POST.
 //!
-//! Unknown tables and tokens get 403; messages over [`MAX_MESSAGE`] bytes or not in the form
+//! A table held because its data changed since it began answers its links with 409 and
+//! why. Unknown tables and tokens get 403; messages over [`MAX_MESSAGE`] bytes or not in the form
 //! above get an error and change nothing; each connection may send [`RATE_PER_SECOND`]
 //! requests a second (bursts of [`RATE_BURST`]).
 
@@ -35,11 +39,13 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{ApiError, App, NewTable, Slot, page};
+use super::{ApiError, App, Built, NewTable, Slot, page};
 use crate::serve::store::Access;
 
 /// The largest message a client may send (a move is a few bytes).
 pub const MAX_MESSAGE: usize = 1024;
+/// A WebSocket's read buffer: a few of the largest messages.
+const READ_BUFFER: usize = 4 * MAX_MESSAGE;
 /// Requests a connection may make each second, on average.
 pub const RATE_PER_SECOND: f64 = 20.0;
 /// Requests a connection may make at once.
@@ -193,6 +199,11 @@ fn at(params: &HashMap<String, String>) -> Result<Option<usize>, ApiError> {
         .transpose()
 }
 
+/// A view, written as JSON already.
+fn json_text(body: String) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
 fn html(body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
 }
@@ -208,6 +219,8 @@ async fn table_page(
 ) -> Response {
     match app.open(&id, token(&params)) {
         Ok(_) => html(page::TABLE),
+        // A held table: the page shows what its API answers (why, and what to do).
+        Err(ApiError(409, _)) => html(page::TABLE),
         Err(_) => (StatusCode::FORBIDDEN, html(page::FORBIDDEN)).into_response(),
     }
 }
@@ -285,8 +298,12 @@ async fn rules(
         .into_response())
 }
 
+/// The games, what keeps data from being used, and the tables held because their data
+/// changed since they began.
 async fn games(State(app): State<Arc<App>>) -> Response {
-    axum::Json(app.catalog()).into_response()
+    let mut catalog = app.catalog();
+    catalog["held"] = json!(app.held());
+    axum::Json(catalog).into_response()
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiError> {
@@ -321,8 +338,7 @@ async fn view(
     Query(params): Params,
 ) -> Result<Response, ApiError> {
     let (slot, access) = app.open(&id, token(&params))?;
-    let view = slot.view(&app, access, at(&params)?).await?;
-    Ok(axum::Json(view).into_response())
+    Ok(json_text(slot.view(&app, access, at(&params)?).await?))
 }
 
 /// A move as the POST and the WebSocket send it.
@@ -365,7 +381,7 @@ async fn moves(
     let seat = seat_of(access)?;
     let req: MoveRequest = parse(&body)?;
     app.person_move(&slot, seat, req.index, req.at).await?;
-    Ok(axum::Json(slot.view(&app, access, None).await?).into_response())
+    Ok(json_text(slot.view(&app, access, None).await?))
 }
 
 async fn undo(
@@ -377,7 +393,7 @@ async fn undo(
     let (slot, access) = app.open(&id, token(&params))?;
     let seat = seat_of(access)?;
     app.undo(&slot, seat, declines(&body)?).await?;
-    Ok(axum::Json(slot.view(&app, access, None).await?).into_response())
+    Ok(json_text(slot.view(&app, access, None).await?))
 }
 
 async fn restart(
@@ -389,7 +405,7 @@ async fn restart(
     let (slot, access) = app.open(&id, token(&params))?;
     let seat = seat_of(access)?;
     app.restart(&slot, seat, declines(&body)?).await?;
-    Ok(axum::Json(slot.view(&app, access, None).await?).into_response())
+    Ok(json_text(slot.view(&app, access, None).await?))
 }
 
 async fn transcript(
@@ -453,6 +469,9 @@ async fn ws(
     Ok(upgrade
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
+        // A client's messages are small: a read buffer of tungstenite's 128 KiB (zeroed
+        // as it reads) cost every connection that much memory and time.
+        .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| live_socket(app, slot, access, socket)))
 }
 
@@ -483,29 +502,77 @@ async fn send(socket: &mut WebSocket, value: Value) -> bool {
         .is_ok()
 }
 
+/// What a connection has sent: the view it sent last (shared with every connection of its
+/// seat) and so the log it knows.
+#[derive(Default)]
+struct Sent(Option<Arc<Built>>);
+
+impl Sent {
+    fn knows(&self) -> Option<(u64, usize)> {
+        self.0.as_ref().map(|b| (b.epoch, b.log_len))
+    }
+}
+
+async fn send_error(socket: &mut WebSocket, e: ApiError) -> bool {
+    send(
+        socket,
+        json!({"type": "error", "status": e.0, "error": e.1}),
+    )
+    .await
+}
+
+/// Sends the view now: whole (`{"type": "view", "view": ...}`) the first time or when
+/// asked, else what changed since the last one this connection sent (`{"type": "update",
+/// "log_from": K, "view": {...}}`: the parts of the view that differ, and the log's entries
+/// from entry K on), or nothing if nothing did.
 async fn send_view(
     socket: &mut WebSocket,
     app: &App,
     slot: &Slot,
     access: Access,
-    at: Option<usize>,
+    sent: &mut Sent,
+    whole: bool,
 ) -> bool {
-    match slot.view(app, access, at).await {
-        Ok(v) => send(socket, json!({"type": "view", "view": v})).await,
-        Err(e) => {
-            send(
-                socket,
-                json!({"type": "error", "status": e.0, "error": e.1}),
-            )
-            .await
+    let knows = if whole { None } else { sent.knows() };
+    let (built, from, log) = match slot.current(app, access, knows).await {
+        Ok(v) => v,
+        Err(e) => return send_error(socket, e).await,
+    };
+    let text = match (&sent.0, whole) {
+        (Some(before), false) => match built.update(before, from, &log) {
+            Some(t) => t,
+            None => return true,
+        },
+        _ => format!("{{\"type\":\"view\",\"view\":{}}}", built.whole(&log)),
+    };
+    sent.0 = Some(built);
+    socket.send(Message::Text(text.into())).await.is_ok()
+}
+
+/// A view of the past (time travel), whole; the next view sent is whole again.
+async fn send_past(
+    socket: &mut WebSocket,
+    app: &App,
+    slot: &Slot,
+    access: Access,
+    sent: &mut Sent,
+    at: usize,
+) -> bool {
+    sent.0 = None;
+    match slot.view(app, access, Some(at)).await {
+        Ok(v) => {
+            let text = format!("{{\"type\":\"view\",\"view\":{v}}}");
+            socket.send(Message::Text(text.into())).await.is_ok()
         }
+        Err(e) => send_error(socket, e).await,
     }
 }
 
 async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket: WebSocket) {
     let mut changed = slot.changed.subscribe();
     let mut bucket = Bucket::new();
-    if !send_view(&mut socket, &app, &slot, access, None).await {
+    let mut sent = Sent::default();
+    if !send_view(&mut socket, &app, &slot, access, &mut sent, true).await {
         return;
     }
     loop {
@@ -529,7 +596,11 @@ async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket:
                 let result = match parse::<Incoming>(text.as_bytes()) {
                     Err(e) => Err(e),
                     Ok(Incoming::View { at }) => {
-                        if !send_view(&mut socket, &app, &slot, access, at).await { return; }
+                        let ok = match at {
+                            None => send_view(&mut socket, &app, &slot, access, &mut sent, true).await,
+                            Some(at) => send_past(&mut socket, &app, &slot, access, &mut sent, at).await,
+                        };
+                        if !ok { return; }
                         Ok(())
                     }
                     Ok(Incoming::Move { index, at }) => match seat_of(access) {
@@ -541,9 +612,10 @@ async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket:
                         Err(e) => Err(e),
                     },
                 };
-                if let Err(e) = result {
-                    let e = json!({"type": "error", "status": e.0, "error": e.1});
-                    if !send(&mut socket, e).await { return; }
+                if let Err(e) = result
+                    && !send_error(&mut socket, e).await
+                {
+                    return;
                 }
             }
             note = changed.recv() => {
@@ -551,7 +623,7 @@ async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket:
                     Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
                         // Several changes may have come at once: one view of the latest.
                         while changed.try_recv().is_ok() {}
-                        if !send_view(&mut socket, &app, &slot, access, None).await { return; }
+                        if !send_view(&mut socket, &app, &slot, access, &mut sent, false).await { return; }
                     }
                     Err(_) => return,
                 }

@@ -95,9 +95,20 @@ pub trait Live: Send {
     /// Takes the bot back; the decision's index if it is still for this point of the game.
     fn bot_done(&mut self, done: BotDone) -> Option<usize>;
     /// The table as `observer` sees it after the first `at` entries of the transcript
-    /// (`None`: now), with the log of those entries as the observer knows them and, for the
-    /// seat to act now, its legal moves.
-    fn view(&self, observer: Observer, at: Option<usize>) -> Result<Value, String>;
+    /// (`None`: now) and, for the seat to act now, its legal moves; without the log
+    /// ([`Live::log`]), which the server sends apart.
+    fn table_view(&self, observer: Observer, at: Option<usize>) -> Result<Value, String>;
+    /// The log as `observer` knows it: one entry per entry of the transcript.
+    fn log(&self, observer: Observer) -> Result<&[LogEntry], String>;
+    /// [`Live::table_view`] with the log of those entries as the observer knows them
+    /// (`"log"`).
+    fn view(&self, observer: Observer, at: Option<usize>) -> Result<Value, String> {
+        let mut view = self.table_view(observer, at)?;
+        let log = self.log(observer)?;
+        let shown = at.map_or(log.len(), |a| a.min(log.len()));
+        view["log"] = serde_json::to_value(&log[..shown]).map_err(|e| e.to_string())?;
+        Ok(view)
+    }
     /// Goes back to the first `len` entries of the transcript.
     fn rewind(&mut self, len: usize) -> Result<(), String>;
     /// Where in the transcript `seat` made a decision.
@@ -377,7 +388,7 @@ impl<S: State> Live for Typed<S> {
         }
     }
 
-    fn view(&self, observer: Observer, at: Option<usize>) -> Result<Value, String> {
+    fn table_view(&self, observer: Observer, at: Option<usize>) -> Result<Value, String> {
         let len = self.transcript.moves.len();
         let at = at.map(|a| a.min(len));
         let past;
@@ -389,7 +400,6 @@ impl<S: State> Live for Typed<S> {
             _ => &self.state,
         };
         let shown = at.unwrap_or(len);
-        let log = &self.logs[self.log_index(observer)?][..shown];
         let to_act: Vec<&str> = match state.turn() {
             Turn::Player(p) => vec![self.names[p].as_str()],
             _ => Vec::new(),
@@ -425,10 +435,13 @@ impl<S: State> Live for Typed<S> {
             "to_act": to_act,
             "legal": legal,
             "view": self.hand_json(state, observer),
-            "log": log,
             "outcome": outcome,
             "failure": self.state.failure(),
         }))
+    }
+
+    fn log(&self, observer: Observer) -> Result<&[LogEntry], String> {
+        Ok(&self.logs[self.log_index(observer)?])
     }
 
     fn rewind(&mut self, len: usize) -> Result<(), String> {

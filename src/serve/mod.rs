@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
 
 use serde::Deserialize;
@@ -33,7 +33,7 @@ use crate::engine::view::Observer;
 use crate::model::Game;
 use crate::play::{PERSON, Transcript};
 use live::{Live, Next};
-use store::{Access, Store, StoredTable};
+use store::{Access, Save, Store, StoredTable};
 
 /// Where `serve` keeps its tables unless told.
 pub const DEFAULT_DB: &str = "output/tables.sqlite";
@@ -154,6 +154,10 @@ pub(crate) struct Slot {
     inner: Mutex<Inner>,
     /// Told of every change; each connection then sends its own view.
     changed: broadcast::Sender<()>,
+    /// Counts the changes ([`Slot::touch`]): a view built at an older count is stale.
+    generation: AtomicU64,
+    /// The view of each token's seat built last, while a connection holds it.
+    built: std::sync::Mutex<HashMap<Access, std::sync::Weak<Built>>>,
 }
 
 struct Inner {
@@ -166,6 +170,9 @@ struct Inner {
     restart: BTreeSet<usize>,
     /// A task is playing the bots' and chance's moves.
     driving: bool,
+    /// Counts the times the log was taken back (an undo, a restart): a connection that
+    /// knows the log of an earlier epoch is sent all of it again.
+    epoch: u64,
 }
 
 /// The server's state.
@@ -181,10 +188,110 @@ pub(crate) struct App {
     /// Every face file drawn so far, by digest.
     files: RwLock<HashMap<String, Arc<[u8]>>>,
     store: Arc<dyn Store>,
+    /// Where moves are saved: one thread, committing what queued meanwhile together.
+    writer: Writer,
     tables: RwLock<HashMap<String, Arc<Slot>>>,
+    /// Stored tables whose data changed since they began, by id: not resumed ([`Held`]).
+    held: RwLock<BTreeMap<String, Held>>,
     /// Bots thinking at once: one per core, so that many tables' bots never starve the
     /// server of the time it needs to answer the people.
     thinking: tokio::sync::Semaphore,
+}
+
+/// The thread that saves moves. Tables that move at the same time queue their saves; the
+/// thread commits everything queued in one transaction and only then answers each, so a
+/// move is still stored before it is acknowledged, while many tables cost one commit and no
+/// thread each.
+struct Writer(std::sync::mpsc::Sender<(Save, tokio::sync::oneshot::Sender<Result<(), String>>)>);
+
+/// Saves committed in one transaction at most.
+const BATCH: usize = 512;
+
+impl Writer {
+    fn start(store: Arc<dyn Store>) -> Result<Writer, String> {
+        let (tx, rx) = std::sync::mpsc::channel::<(Save, tokio::sync::oneshot::Sender<_>)>();
+        std::thread::Builder::new()
+            .name("printplay-store".into())
+            .spawn(move || {
+                while let Ok(first) = rx.recv() {
+                    let mut jobs = vec![first];
+                    while jobs.len() < BATCH {
+                        match rx.try_recv() {
+                            Ok(job) => jobs.push(job),
+                            Err(_) => break,
+                        }
+                    }
+                    let (saves, replies): (Vec<Save>, Vec<_>) = jobs.into_iter().unzip();
+                    let results = store.save_batch(&saves);
+                    for (reply, result) in replies.into_iter().zip(results) {
+                        let _ = reply.send(result);
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start the thread that stores moves: {e}"))?;
+        Ok(Writer(tx))
+    }
+
+    /// Stores `save`; returns once it is committed.
+    async fn save(&self, save: Save) -> Result<(), ApiError> {
+        let stopped = || ApiError(500, "the thread that stores moves stopped".into());
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.0.send((save, tx)).map_err(|_| stopped())?;
+        rx.await
+            .map_err(|_| stopped())?
+            .map_err(|e| ApiError(500, e))
+    }
+}
+
+/// A stored table that was not resumed because the data it began on is not the game's data
+/// now: replaying its moves on other data would change the game without a word (or fail).
+/// It waits, its links answering what happened, until the game's data is again the data it
+/// began on; then it resumes where it stopped.
+pub(crate) struct Held {
+    stored: StoredTable,
+    /// The game's data now ([`Version::digest`]); `None`: no data of the game loads.
+    now: Option<String>,
+}
+
+impl Held {
+    /// What happened and what the designer can do, for the table's page and the home page.
+    fn message(&self) -> String {
+        let t = &self.stored.transcript;
+        let now = match &self.now {
+            Some(v) => format!("is now version {v}"),
+            None => "no longer loads".to_string(),
+        };
+        format!(
+            "This table of {} began on the game's data version {}, and that data {now}. Its {} moves are not replayed on other data, which would change the game. To go on, put the game's data back as it was when the table began: the table resumes as soon as the server sees it (or when it starts again). Or make a new table on the new data.",
+            t.game,
+            self.stored.data_version,
+            t.moves.len()
+        )
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "id": self.stored.id,
+            "game": self.stored.transcript.game,
+            "began": self.stored.data_version,
+            "now": self.now,
+            "moves": self.stored.transcript.moves.len(),
+            "note": self.message(),
+        })
+    }
+}
+
+/// Which of `tokens` (digests with what they open) `token` opens: compared with every
+/// digest in full, in constant time.
+fn access_of(tokens: &[(Access, String)], token: &str) -> Option<Access> {
+    let digest = store::token_digest(token);
+    let mut found = None;
+    for (access, t) in tokens {
+        if bool::from(t.as_bytes().ct_eq(digest.as_bytes())) {
+            found = Some(*access);
+        }
+    }
+    found
 }
 
 /// An error of the API: the status and a sentence.
@@ -201,14 +308,7 @@ impl Slot {
     /// What a token opens at this table: its digest is compared with every token's in full,
     /// in constant time.
     pub(crate) fn access(&self, token: &str) -> Option<Access> {
-        let digest = store::token_digest(token);
-        let mut found = None;
-        for (access, t) in &self.tokens {
-            if bool::from(t.as_bytes().ct_eq(digest.as_bytes())) {
-                found = Some(*access);
-            }
-        }
-        found
+        access_of(&self.tokens, token)
     }
 
     fn person_seats(live: &dyn Live) -> Vec<usize> {
@@ -216,48 +316,238 @@ impl Slot {
         (0..seats.len()).filter(|&s| seats[s] == PERSON).collect()
     }
 
+    /// Marks a change (a move, an undo, newer data): views built before it are stale, and
+    /// every connection is told.
+    fn touch(&self) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        let _ = self.changed.send(());
+    }
+
+    /// The table's state locked, with the faces of the data it plays on (drawn the first
+    /// time without holding the lock).
+    async fn locked(
+        &self,
+        app: &App,
+    ) -> (
+        Option<Arc<faces::Faces>>,
+        tokio::sync::MutexGuard<'_, Inner>,
+    ) {
+        loop {
+            let version = self.inner.lock().await.version.clone();
+            let faces = app.faces(&version).await;
+            let inner = self.inner.lock().await;
+            // A restart on other data in between: its faces instead.
+            if Arc::ptr_eq(&inner.version, &version) {
+                return (faces, inner);
+            }
+        }
+    }
+
     /// The view a token's holder gets, with the seats, the undo proposal, who it is, the
-    /// faces of the cards it shows and whether newer data is waiting.
+    /// faces of the cards it shows and whether newer data is waiting; without the log.
+    fn build(
+        &self,
+        app: &App,
+        inner: &Inner,
+        faces: Option<&faces::Faces>,
+        access: Access,
+        at: Option<usize>,
+    ) -> Result<Value, ApiError> {
+        let mut view = view_of(inner, access, at)?;
+        let newer = app
+            .current(&self.game)
+            .is_some_and(|v| v.digest != inner.version.digest);
+        let names = inner.live.seat_names();
+        let persons = Slot::person_seats(inner.live.as_ref());
+        let restart = (!inner.restart.is_empty()).then(|| {
+            json!({
+                "agreed": inner.restart.iter().map(|&s| &names[s]).collect::<Vec<_>>(),
+                "waiting": persons.iter().filter(|s| !inner.restart.contains(s)).map(|&s| &names[s]).collect::<Vec<_>>(),
+            })
+        });
+        view["title"] = json!(self.title);
+        view["data"] = json!({
+            "version": inner.version.digest,
+            "newer": newer,
+            "restart": restart,
+            "rules": inner.version.has_rules(),
+        });
+        if let Some(faces) = faces {
+            faces.annotate(&mut view, names, &self.id);
+        }
+        Ok(view)
+    }
+
+    /// The whole view a token's holder gets now (`at`: after the first `at` entries of the
+    /// move list, time travel), log included, as JSON text.
     pub(crate) async fn view(
         &self,
         app: &App,
         access: Access,
         at: Option<usize>,
-    ) -> Result<Value, ApiError> {
-        let (mut view, version, names) = {
-            let inner = self.inner.lock().await;
-            let mut view = view_of(&inner, access, at)?;
-            let newer = app
-                .current(&self.game)
-                .is_some_and(|v| v.digest != inner.version.digest);
-            let names = inner.live.seat_names();
-            let persons = Slot::person_seats(inner.live.as_ref());
-            let restart = (!inner.restart.is_empty()).then(|| {
-                json!({
-                    "agreed": inner.restart.iter().map(|&s| &names[s]).collect::<Vec<_>>(),
-                    "waiting": persons.iter().filter(|s| !inner.restart.contains(s)).map(|&s| &names[s]).collect::<Vec<_>>(),
-                })
-            });
-            view["title"] = json!(self.title);
-            view["data"] = json!({
-                "version": inner.version.digest,
-                "newer": newer,
-                "restart": restart,
-                "rules": inner.version.has_rules(),
-            });
-            (view, inner.version.clone(), names.to_vec())
-        };
-        if let Some(faces) = app.faces(&version).await {
-            faces.annotate(&mut view, &names, &self.id);
+    ) -> Result<String, ApiError> {
+        match at {
+            None => {
+                let (built, _, log) = self.current(app, access, None).await?;
+                Ok(built.whole(&log))
+            }
+            Some(_) => {
+                let (faces, inner) = self.locked(app).await;
+                let mut view = self.build(app, &inner, faces.as_deref(), access, at)?;
+                let log = inner
+                    .live
+                    .log(observer(access))
+                    .map_err(|e| ApiError(500, e))?;
+                let shown = at.map_or(log.len(), |a| a.min(log.len()));
+                view["log"] = json!(&log[..shown]);
+                Ok(view.to_string())
+            }
         }
-        Ok(view)
     }
+
+    /// The view a token's holder gets now, built once for every connection of that seat
+    /// until the table changes, with the log's entries after those the caller `knows` (its
+    /// epoch and length; `None`: all of it): the view, where the entries start, and the
+    /// entries as JSON text.
+    pub(crate) async fn current(
+        &self,
+        app: &App,
+        access: Access,
+        knows: Option<(u64, usize)>,
+    ) -> Result<(Arc<Built>, usize, String), ApiError> {
+        let (faces, inner) = self.locked(app).await;
+        // Changes are made under the lock: the count read here is the state's.
+        let generation = self.generation.load(Ordering::SeqCst);
+        let cached = self
+            .built
+            .lock()
+            .ok()
+            .and_then(|b| b.get(&access).and_then(std::sync::Weak::upgrade))
+            .filter(|b| b.generation == generation && b.epoch == inner.epoch);
+        let log = inner
+            .live
+            .log(observer(access))
+            .map_err(|e| ApiError(500, e))?;
+        let built = match cached {
+            Some(b) => b,
+            None => {
+                let view = self.build(app, &inner, faces.as_deref(), access, None)?;
+                let built = Arc::new(Built::new(generation, inner.epoch, log.len(), view)?);
+                if let Ok(mut b) = self.built.lock() {
+                    b.insert(access, Arc::downgrade(&built));
+                }
+                built
+            }
+        };
+        let from = match knows {
+            Some((epoch, len)) if epoch == inner.epoch => len.min(log.len()),
+            _ => 0,
+        };
+        let entries =
+            serde_json::to_string(&log[from..]).map_err(|e| ApiError(500, e.to_string()))?;
+        Ok((built, from, entries))
+    }
+}
+
+/// Whose eyes a token's holder sees through.
+fn observer(access: Access) -> Observer {
+    access.map_or(Observer::Public, Observer::Seat)
+}
+
+/// A seat's view now, each part but the log written as JSON once: every connection of the
+/// seat sends it until the table changes, and a connection that sent an earlier one sends
+/// only the parts that differ ([`Built::update`]).
+pub(crate) struct Built {
+    /// The table's change count it was built at ([`Slot::touch`]).
+    generation: u64,
+    /// The log's epoch ([`Inner::epoch`]) and length when built.
+    pub(crate) epoch: u64,
+    pub(crate) log_len: usize,
+    /// Each part of the view but the log, by key, as JSON.
+    parts: Vec<(String, String)>,
+}
+
+impl Built {
+    fn new(generation: u64, epoch: u64, log_len: usize, view: Value) -> Result<Built, ApiError> {
+        let Value::Object(map) = view else {
+            return Err(ApiError(500, "a view that is not an object".into()));
+        };
+        let parts = map
+            .into_iter()
+            .filter(|(k, _)| k != "log")
+            .map(|(k, v)| serde_json::to_string(&v).map(|t| (k, t)))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| ApiError(500, e.to_string()))?;
+        Ok(Built {
+            generation,
+            epoch,
+            log_len,
+            parts,
+        })
+    }
+
+    /// The view with `log` (its entries as JSON) as one JSON object.
+    pub(crate) fn whole(&self, log: &str) -> String {
+        let mut out = String::with_capacity(
+            self.parts
+                .iter()
+                .map(|(k, v)| k.len() + v.len() + 4)
+                .sum::<usize>()
+                + log.len()
+                + 8,
+        );
+        out.push('{');
+        for (k, v) in &self.parts {
+            push_key(&mut out, k);
+            out.push_str(v);
+            out.push(',');
+        }
+        out.push_str("\"log\":");
+        out.push_str(log);
+        out.push('}');
+        out
+    }
+
+    /// What changed since `before` was sent: the parts that differ and the log's new entries
+    /// (`log`, from entry `from` on), as the WebSocket's `update`; `None` if nothing did.
+    pub(crate) fn update(&self, before: &Built, from: usize, log: &str) -> Option<String> {
+        let mut out = format!("{{\"type\":\"update\",\"log_from\":{from},\"view\":{{");
+        let mut any = log != "[]" || from != before.log_len;
+        for (k, v) in &self.parts {
+            if before.parts.iter().any(|(bk, bv)| bk == k && bv == v) {
+                continue;
+            }
+            any = true;
+            push_key(&mut out, k);
+            out.push_str(v);
+            out.push(',');
+        }
+        for (k, _) in &before.parts {
+            if !self.parts.iter().any(|(nk, _)| nk == k) {
+                any = true;
+                push_key(&mut out, k);
+                out.push_str("null,");
+            }
+        }
+        out.push_str("\"log\":");
+        out.push_str(log);
+        out.push_str("}}");
+        any.then_some(out)
+    }
+}
+
+/// `"key":` (keys are the server's own words, but written as JSON all the same).
+fn push_key(out: &mut String, key: &str) {
+    out.push_str(&Value::String(key.to_string()).to_string());
+    out.push(':');
 }
 
 fn view_of(inner: &Inner, access: Access, at: Option<usize>) -> Result<Value, ApiError> {
     let live = &inner.live;
-    let observer = access.map_or(Observer::Public, Observer::Seat);
-    let mut view = live.view(observer, at).map_err(|e| ApiError(500, e))?;
+    let observer = observer(access);
+    let mut view = live
+        .table_view(observer, at)
+        .map_err(|e| ApiError(500, e))?;
     let names = live.seat_names();
     let t = live.transcript();
     let seats: Vec<Value> = names
@@ -365,35 +655,63 @@ impl App {
                 problems.insert(String::new(), vec![p.to_string()]);
             }
         }
+        let store: Arc<dyn Store> = Arc::new(store);
         let app = App {
+            writer: Writer::start(store.clone())?,
             data: opts.data.clone(),
             catalog: RwLock::new(catalog_of(&games, &problems)),
             games: RwLock::new(games),
             problems: RwLock::new(problems),
             files: RwLock::new(HashMap::new()),
-            store: Arc::new(store),
+            store,
             tables: RwLock::new(HashMap::new()),
+            held: RwLock::new(BTreeMap::new()),
             thinking: tokio::sync::Semaphore::new(
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
             ),
         };
         let mut notes = Vec::new();
         for stored in app.store.all()? {
-            match app.resume(&stored) {
-                Ok(()) => {}
-                Err(e) => notes.push(format!("table {} not resumed: {e}", stored.id)),
+            let id = stored.id.clone();
+            match app.resume(stored) {
+                Ok(None) => {}
+                Ok(Some(held)) => notes.push(format!("table {id} not resumed: {held}")),
+                Err(e) => notes.push(format!("table {id} not resumed: {e}")),
             }
         }
         Ok((app, notes))
     }
 
-    fn resume(&self, stored: &StoredTable) -> Result<(), String> {
-        let version = self
-            .current(&stored.transcript.game)
-            .ok_or_else(|| format!("no game `{}` in the data", stored.transcript.game))?;
-        let live = live::open(&version.game, stored.transcript.clone())?;
-        self.insert(stored, live, version);
-        Ok(())
+    /// Resumes a stored table on the data it began on; if the game's data is other data now,
+    /// holds it ([`Held`]) and says why.
+    fn resume(&self, stored: StoredTable) -> Result<Option<String>, String> {
+        let version = self.current(&stored.transcript.game);
+        match version {
+            Some(version) if version.digest == stored.data_version => {
+                let live = live::open(&version.game, stored.transcript.clone())?;
+                self.insert(&stored, live, version);
+                Ok(None)
+            }
+            other => {
+                let held = Held {
+                    now: other.map(|v| v.digest.clone()),
+                    stored,
+                };
+                let note = held.message();
+                if let Ok(mut h) = self.held.write() {
+                    h.insert(held.stored.id.clone(), held);
+                }
+                Ok(Some(note))
+            }
+        }
+    }
+
+    /// The held tables, for the home page.
+    pub(crate) fn held(&self) -> Vec<Value> {
+        self.held
+            .read()
+            .map(|h| h.values().map(Held::json).collect())
+            .unwrap_or_default()
     }
 
     /// The newest usable data of a game.
@@ -448,8 +766,9 @@ impl App {
 
     /// Reads a game's folder again after an edit. Data that loads and passes the check
     /// becomes the game's newest version (new tables use it; running tables are told that
-    /// it waits); data that fails is listed on the home page and changes nothing else.
-    pub(crate) fn reload(&self, slug: &str) {
+    /// it waits); data that fails is listed on the home page and changes nothing else. Held
+    /// tables whose data is back resume: returned, for their bots to be started.
+    pub(crate) fn reload(&self, slug: &str) -> Vec<Arc<Slot>> {
         let outcome = match crate::model::load_game(&self.data, slug) {
             Err(ps) => Err(ps.iter().map(|p| p.to_string()).collect::<Vec<_>>()),
             Ok(game) => {
@@ -466,6 +785,11 @@ impl App {
                 }
             }
         };
+        // The same data as before, still passing: nothing to tell anyone.
+        let had_problems = self.problems.read().is_ok_and(|p| p.contains_key(slug));
+        if matches!(outcome, Ok(None)) && !had_problems {
+            return Vec::new();
+        }
         if let Ok(mut problems) = self.problems.write() {
             match &outcome {
                 Ok(_) => {
@@ -481,6 +805,31 @@ impl App {
         {
             games.insert(slug.to_string(), Version::new(game));
         }
+        // Held tables of the game whose data is back resume; the others learn the new version.
+        let waiting: Vec<StoredTable> = self
+            .held
+            .write()
+            .map(|mut held| {
+                let ids: Vec<String> = held
+                    .iter()
+                    .filter(|(_, h)| h.stored.transcript.game == slug)
+                    .map(|(id, _)| id.clone())
+                    .collect();
+                ids.iter()
+                    .filter_map(|id| held.remove(id))
+                    .map(|h| h.stored)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut resumed = Vec::new();
+        for stored in waiting {
+            let id = stored.id.clone();
+            match self.resume(stored) {
+                Ok(None) => resumed.extend(self.slot(&id)),
+                Ok(Some(_)) => {}
+                Err(e) => eprintln!("table {id} not resumed: {e}"),
+            }
+        }
         if let (Ok(games), Ok(problems), Ok(mut catalog)) = (
             self.games.read(),
             self.problems.read(),
@@ -495,8 +844,9 @@ impl App {
             .map(|t| t.values().filter(|s| s.game == slug).cloned().collect())
             .unwrap_or_default();
         for slot in slots {
-            let _ = slot.changed.send(());
+            slot.touch();
         }
+        resumed
     }
 
     fn insert(
@@ -517,8 +867,11 @@ impl App {
                 undo: None,
                 restart: BTreeSet::new(),
                 driving: false,
+                epoch: 0,
             }),
             changed,
+            generation: AtomicU64::new(0),
+            built: std::sync::Mutex::new(HashMap::new()),
         });
         if let Ok(mut tables) = self.tables.write() {
             tables.insert(stored.id.clone(), slot.clone());
@@ -531,8 +884,16 @@ impl App {
     }
 
     /// The table `id` and what `token` opens there; 403 for either unknown.
+    /// A held table answers its own links (409) with what happened to it.
     pub(crate) fn open(&self, id: &str, token: &str) -> Result<(Arc<Slot>, Access), ApiError> {
-        let slot = self.slot(id).ok_or_else(ApiError::forbidden)?;
+        let Some(slot) = self.slot(id) else {
+            let held = self.held.read().ok().and_then(|h| {
+                let held = h.get(id)?;
+                access_of(&held.stored.tokens, token)?;
+                Some(held.message())
+            });
+            return Err(held.map_or_else(ApiError::forbidden, |m| ApiError(409, m)));
+        };
         let access = slot.access(token).ok_or_else(ApiError::forbidden)?;
         Ok((slot, access))
     }
@@ -617,17 +978,18 @@ impl App {
     /// open at this point (the callers check it against the legal moves).
     async fn commit(&self, slot: &Slot, inner: &mut Inner, index: usize) -> Result<(), ApiError> {
         let expected = inner.live.transcript().moves.len();
-        let mut next = inner.live.transcript().clone();
-        next.moves.push(index);
-        let store = self.store.clone();
-        let id = slot.id.clone();
-        tokio::task::spawn_blocking(move || store.save_moves(&id, expected, &next))
-            .await
-            .map_err(|e| ApiError(500, e.to_string()))?
-            .map_err(|e| ApiError(500, e))?;
+        let mut transcript = inner.live.transcript().clone();
+        transcript.moves.push(index);
+        self.writer
+            .save(Save {
+                id: slot.id.clone(),
+                expected,
+                transcript,
+            })
+            .await?;
         inner.live.play(index).map_err(|e| ApiError(500, e))?;
         inner.undo = None;
-        let _ = slot.changed.send(());
+        slot.touch();
         Ok(())
     }
 
@@ -677,7 +1039,7 @@ impl App {
             let mut inner = slot.inner.lock().await;
             if decline {
                 if inner.undo.take().is_some() {
-                    let _ = slot.changed.send(());
+                    slot.touch();
                 }
                 return Ok(());
             }
@@ -699,18 +1061,20 @@ impl App {
             let (to, agreed) = inner.undo.clone().unwrap_or_default();
             if persons.iter().all(|s| agreed.contains(s)) {
                 let expected = inner.live.transcript().moves.len();
-                let mut back = inner.live.transcript().clone();
-                back.moves.truncate(to);
-                let store = self.store.clone();
-                let id = slot.id.clone();
-                tokio::task::spawn_blocking(move || store.save_moves(&id, expected, &back))
-                    .await
-                    .map_err(|e| ApiError(500, e.to_string()))?
-                    .map_err(|e| ApiError(500, e))?;
+                let mut transcript = inner.live.transcript().clone();
+                transcript.moves.truncate(to);
+                self.writer
+                    .save(Save {
+                        id: slot.id.clone(),
+                        expected,
+                        transcript,
+                    })
+                    .await?;
                 inner.live.rewind(to).map_err(|e| ApiError(500, e))?;
+                inner.epoch += 1;
                 inner.undo = None;
             }
-            let _ = slot.changed.send(());
+            slot.touch();
         }
         self.drive(slot.clone()).await;
         Ok(())
@@ -729,7 +1093,7 @@ impl App {
             let mut inner = slot.inner.lock().await;
             if decline {
                 inner.restart.clear();
-                let _ = slot.changed.send(());
+                slot.touch();
                 return Ok(());
             }
             let version = self
@@ -753,11 +1117,12 @@ impl App {
                     .map_err(|e| ApiError(500, e.to_string()))?
                     .map_err(|e| ApiError(500, e))?;
                 inner.live = live;
+                inner.epoch += 1;
                 inner.version = version;
                 inner.restart.clear();
                 inner.undo = None;
             }
-            let _ = slot.changed.send(());
+            slot.touch();
         }
         self.drive(slot.clone()).await;
         Ok(())
@@ -879,30 +1244,44 @@ fn catalog_of(
     json!({"games": list, "problems": problems})
 }
 
+/// How long the data folder must be quiet after a change before it is read again (an editor
+/// saving several files, or one file in several writes).
+const QUIET: std::time::Duration = std::time::Duration::from_millis(150);
+
 /// Watches the data folder: a game folder whose files change is read again and checked
-/// ([`App::reload`]) on a thread of its own, so nothing running waits for it.
-fn watch_data(
-    app: Arc<App>,
-) -> Result<
-    notify_debouncer_mini::Debouncer<notify_debouncer_mini::notify::RecommendedWatcher>,
-    String,
-> {
-    use notify_debouncer_mini::notify::RecursiveMode;
+/// ([`App::reload`]) on a thread of its own, so nothing running waits for it. Only writes
+/// count: reading a file (opening it, closing it unwritten) is no change, or the server's own
+/// reading of the data would set off the next reading, for ever.
+fn watch_data(app: Arc<App>) -> Result<notify_debouncer_mini::notify::RecommendedWatcher, String> {
+    use notify_debouncer_mini::notify::event::{AccessKind, AccessMode};
+    use notify_debouncer_mini::notify::{self, EventKind, RecursiveMode, Watcher};
     let data =
         std::fs::canonicalize(&app.data).map_err(|e| format!("{}: {e}", app.data.display()))?;
-    let (tx, rx) = std::sync::mpsc::channel::<notify_debouncer_mini::DebounceEventResult>();
-    let mut debouncer =
-        notify_debouncer_mini::new_debouncer(std::time::Duration::from_millis(150), tx)
-            .map_err(|e| e.to_string())?;
-    debouncer
-        .watcher()
+    let (tx, rx) = std::sync::mpsc::channel::<PathBuf>();
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        let Ok(event) = event else { return };
+        let read = matches!(event.kind, EventKind::Access(kind)
+            if kind != AccessKind::Close(AccessMode::Write));
+        if !read {
+            for path in event.paths {
+                let _ = tx.send(path);
+            }
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    watcher
         .watch(&data, RecursiveMode::Recursive)
         .map_err(|e| format!("{}: {e}", data.display()))?;
+    let runtime = tokio::runtime::Handle::current();
     std::thread::spawn(move || {
-        for events in rx.into_iter().flatten() {
+        while let Ok(first) = rx.recv() {
+            let mut paths = vec![first];
+            while let Ok(path) = rx.recv_timeout(QUIET) {
+                paths.push(path);
+            }
             let mut slugs = BTreeSet::new();
-            for e in events {
-                let Ok(rel) = e.path.strip_prefix(&data) else {
+            for path in paths {
+                let Ok(rel) = path.strip_prefix(&data) else {
                     continue;
                 };
                 let Some(first) = rel.components().next() else {
@@ -914,11 +1293,14 @@ fn watch_data(
                 }
             }
             for slug in slugs {
-                app.reload(&slug);
+                for slot in app.reload(&slug) {
+                    let app = app.clone();
+                    runtime.spawn(async move { app.drive(slot).await });
+                }
             }
         }
     });
-    Ok(debouncer)
+    Ok(watcher)
 }
 
 /// The address to print in links: a wildcard host is shown as this machine's loopback.

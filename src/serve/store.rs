@@ -45,6 +45,14 @@ pub struct StoredTable {
     pub created: i64,
 }
 
+/// One table's moves to store: its transcript, if the stored moves number `expected`.
+#[derive(Debug, Clone)]
+pub struct Save {
+    pub id: String,
+    pub expected: usize,
+    pub transcript: Transcript,
+}
+
 /// Table storage.
 pub trait Store: Send + Sync {
     /// Keeps a new table.
@@ -52,6 +60,14 @@ pub trait Store: Send + Sync {
     /// Replaces a table's moves with `transcript`'s, if the stored moves number `expected`
     /// (so that no move is lost or doubled); committed when it returns.
     fn save_moves(&self, id: &str, expected: usize, transcript: &Transcript) -> Result<(), String>;
+    /// Several tables' moves ([`Store::save_moves`] for each), committed together: one
+    /// result per save, in order, each final when it returns.
+    fn save_batch(&self, saves: &[Save]) -> Vec<Result<(), String>> {
+        saves
+            .iter()
+            .map(|s| self.save_moves(&s.id, s.expected, &s.transcript))
+            .collect()
+    }
     /// Starts a table again on other data: its data version and transcript replaced, if its
     /// stored moves number `expected`.
     fn restart(
@@ -187,6 +203,41 @@ impl Sqlite {
     fn err(&self, e: impl std::fmt::Display) -> String {
         format!("{}: {e}", self.name)
     }
+
+    /// [`Store::save_moves`] on an open connection (or inside a transaction).
+    fn save_on(
+        &self,
+        conn: &Connection,
+        id: &str,
+        expected: usize,
+        transcript: &Transcript,
+    ) -> Result<(), String> {
+        let changed = conn
+            .prepare_cached(
+                "UPDATE tables SET moves = ?1, transcript = ?2 WHERE id = ?3 AND moves = ?4",
+            )
+            .and_then(|mut stmt| {
+                stmt.execute(params![
+                    transcript.moves.len() as i64,
+                    transcript.to_toml(),
+                    id,
+                    expected as i64
+                ])
+            })
+            .map_err(|e| self.err(e))?;
+        if changed == 1 {
+            Ok(())
+        } else {
+            let stored: Option<i64> = conn
+                .query_row("SELECT moves FROM tables WHERE id = ?1", [id], |r| r.get(0))
+                .optional()
+                .map_err(|e| self.err(e))?;
+            Err(match stored {
+                None => format!("table {id} is not stored"),
+                Some(n) => format!("table {id} has {n} moves stored, not {expected}"),
+            })
+        }
+    }
 }
 
 impl Store for Sqlite {
@@ -218,28 +269,28 @@ impl Store for Sqlite {
 
     fn save_moves(&self, id: &str, expected: usize, transcript: &Transcript) -> Result<(), String> {
         let conn = self.conn()?;
-        let changed = conn
-            .execute(
-                "UPDATE tables SET moves = ?1, transcript = ?2 WHERE id = ?3 AND moves = ?4",
-                params![
-                    transcript.moves.len() as i64,
-                    transcript.to_toml(),
-                    id,
-                    expected as i64
-                ],
-            )
-            .map_err(|e| self.err(e))?;
-        if changed == 1 {
-            Ok(())
-        } else {
-            let stored: Option<i64> = conn
-                .query_row("SELECT moves FROM tables WHERE id = ?1", [id], |r| r.get(0))
-                .optional()
-                .map_err(|e| self.err(e))?;
-            Err(match stored {
-                None => format!("table {id} is not stored"),
-                Some(n) => format!("table {id} has {n} moves stored, not {expected}"),
-            })
+        self.save_on(&conn, id, expected, transcript)
+    }
+
+    /// One transaction for every save: a commit's cost is paid once for all the tables that
+    /// moved meanwhile. A save whose table moved on is refused alone.
+    fn save_batch(&self, saves: &[Save]) -> Vec<Result<(), String>> {
+        let all_fail = |e: String| saves.iter().map(|_| Err(e.clone())).collect();
+        let mut conn = match self.conn() {
+            Ok(c) => c,
+            Err(e) => return all_fail(e),
+        };
+        let tx = match conn.transaction() {
+            Ok(tx) => tx,
+            Err(e) => return all_fail(self.err(e)),
+        };
+        let results: Vec<Result<(), String>> = saves
+            .iter()
+            .map(|s| self.save_on(&tx, &s.id, s.expected, &s.transcript))
+            .collect();
+        match tx.commit() {
+            Ok(()) => results,
+            Err(e) => all_fail(self.err(e)),
         }
     }
 
@@ -362,5 +413,40 @@ mod tests {
             again[0].tokens,
             vec![(None, "ts".into()), (Some(0), "t0".into())]
         );
+    }
+
+    #[test]
+    fn a_batch_commits_each_save_that_holds_and_refuses_each_stale_one_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tables.sqlite");
+        let store = Sqlite::open(&path).unwrap();
+        for id in ["a", "b", "c"] {
+            store
+                .create(&StoredTable {
+                    id: id.into(),
+                    data_version: "v1".into(),
+                    transcript: transcript(vec![]),
+                    tokens: vec![(None, format!("t{id}"))],
+                    created: 5,
+                })
+                .unwrap();
+        }
+        let save = |id: &str, expected, moves| Save {
+            id: id.into(),
+            expected,
+            transcript: transcript(moves),
+        };
+        let results = store.save_batch(&[
+            save("a", 0, vec![1]),
+            save("b", 3, vec![2]),
+            save("c", 0, vec![4, 5]),
+            save("a", 1, vec![1, 6]),
+        ]);
+        assert!(results[0].is_ok() && results[2].is_ok() && results[3].is_ok());
+        assert!(results[1].as_ref().unwrap_err().contains("0 moves stored"));
+        drop(store);
+        let again = Sqlite::open(&path).unwrap().all().unwrap();
+        let moves: Vec<Vec<usize>> = again.iter().map(|t| t.transcript.moves.clone()).collect();
+        assert_eq!(moves, vec![vec![1, 6], vec![], vec![4, 5]]);
     }
 }

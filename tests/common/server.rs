@@ -123,6 +123,49 @@ pub fn listen(url: &str, seen: Seen) -> std::thread::JoinHandle<()> {
     })
 }
 
+/// Whether `text` is a view a WebSocket sent: whole (`view`) or what changed (`update`).
+pub fn is_live_view(text: &str) -> bool {
+    text.starts_with(r#"{"type":"view""#) || text.starts_with(r#"{"type":"update""#)
+}
+
+/// The view a WebSocket's messages (among `texts`; others are skipped) build, as the page
+/// builds it: each whole `view` replaces it, each `update` sets the parts it carries and
+/// puts its log entries from entry `log_from` on.
+pub fn composed(texts: &[String]) -> Option<serde_json::Value> {
+    use serde_json::Value;
+    let mut now: Option<Value> = None;
+    for text in texts.iter().filter(|t| is_live_view(t)) {
+        let mut msg: Value = serde_json::from_str(text).unwrap();
+        let mut part = msg["view"].take();
+        if msg["type"] == "view" {
+            now = Some(part);
+            continue;
+        }
+        let view = now.as_mut().expect("an update before any whole view");
+        let from = msg["log_from"].as_u64().expect("log_from") as usize;
+        let mut log = view["log"].as_array().expect("a log").clone();
+        assert!(
+            from <= log.len(),
+            "an update's log starts after the log's end"
+        );
+        log.truncate(from);
+        log.extend(
+            part["log"]
+                .take()
+                .as_array()
+                .expect("the new entries")
+                .clone(),
+        );
+        for (k, v) in part.as_object().unwrap() {
+            if k != "log" {
+                view[k] = v.clone();
+            }
+        }
+        view["log"] = Value::Array(log);
+    }
+    now
+}
+
 /// Where Playwright (`tests/browser`, after `npm ci`) and Chromium are, if this machine has
 /// them.
 pub fn browser_tools() -> Option<(PathBuf, PathBuf)> {

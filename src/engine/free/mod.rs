@@ -1026,9 +1026,22 @@ impl State for FreeTable {
                     .held
                     .filter(|_| p == self.turn)
                     .map(|(k, _)| json!({"piece": def.kinds[k as usize].id, "name": def.kinds[k as usize].name}));
+                // A card's back is public: which deck each card in a hand comes from, as
+                // counts by deck (in the decks' order), never which card.
+                let mut by_deck = vec![0usize; def.decks.len()];
+                for &c in &self.hands[p] {
+                    by_deck[self.deck_of(c)] += 1;
+                }
+                let backs: Vec<Value> = by_deck
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(d, n)| json!({"deck": def.decks[d].id, "count": n}))
+                    .collect();
                 json!({
                     "name": def.names[p],
                     "hand": self.hands[p].len(),
+                    "backs": backs,
                     "shown": self.shown[p].then(|| self.hands[p].iter().map(|&c| face(c)).collect::<Vec<_>>()),
                     "pieces": at(def.loc_index(Loc::Seat(p))),
                     "holding": held,

@@ -78,6 +78,9 @@
     }
     for (const p of data.problems) $('problems').append(el('li', 'problem', p));
     $('problems-box').hidden = data.problems.length === 0;
+    const held = data.held || [];
+    for (const h of held) $('held').append(el('li', 'problem', 'Table ' + h.id + ': ' + h.note));
+    $('held-box').hidden = held.length === 0;
     const sel = $('game');
     for (const g of games) {
       const o = el('option', null, g.name);

@@ -10,6 +10,7 @@
   let now = null;       // the latest view of the game
   let travel = null;    // the move count looked back to, or null
   let socket = null;
+  let live = null;      // the view as this connection's messages built it
   let retry = 500;
   let picked = null;    // the id of the card whose moves are shown, or null
 
@@ -89,12 +90,19 @@
     return box;
   }
 
+  // A hidden hand's cards of one deck: that deck's back (a plain card where the build prints
+  // no back for it), the deck's name and how many.
   function backEl(h) {
     const fig = el('figure', 'card back');
-    const img = el('img');
-    img.setAttribute('src', h.back);
-    img.setAttribute('alt', h.deck + ' (back)');
-    img.draggable = false;
+    let img;
+    if (h.back) {
+      img = el('img');
+      img.setAttribute('src', h.back);
+      img.setAttribute('alt', h.deck + ' (back)');
+      img.draggable = false;
+    } else {
+      img = el('span', 'blank-back', h.deck);
+    }
     const n = h.count === null || h.count === undefined ? 'hidden cards' : h.count + (h.count === 1 ? ' hidden card' : ' hidden cards');
     fig.append(img, el('figcaption', 'card-name', h.seat + ': ' + n));
     return fig;
@@ -251,7 +259,11 @@
       cache: 'no-store',
     });
     const data = await res.json().catch(() => ({ error: 'the server answered ' + res.status }));
-    if (!res.ok) throw new Error(data.error || ('the server answered ' + res.status));
+    if (!res.ok) {
+      const err = new Error(data.error || ('the server answered ' + res.status));
+      err.status = res.status;
+      throw err;
+    }
     return data;
   }
 
@@ -316,14 +328,24 @@
     socket.addEventListener('message', (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch (_) { return; }
-      if (msg.type === 'view') fresh(msg.view);
-      else if (msg.type === 'error') {
+      if (msg.type === 'view') {
+        live = msg.view;
+        fresh(live);
+      } else if (msg.type === 'update' && live) {
+        // The parts of the view that changed, and the log's entries from log_from on.
+        const next = Object.assign({}, live, msg.view);
+        next.log = live.log.slice(0, msg.log_from).concat(msg.view.log || []);
+        live = next;
+        fresh(live);
+      } else if (msg.type === 'error') {
         showError(msg.error);
         if (now && travel === null) render(now);
       }
     });
     socket.addEventListener('close', () => {
       socket = null;
+      live = null;
+      if (held) return;
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 10000);
     });
@@ -339,6 +361,16 @@
   $('restart-decline').addEventListener('click', () => restart(true));
   $('picked-clear').addEventListener('click', () => { picked = null; if (now) render(now); });
 
-  request('GET', '', null).then(fresh).catch((e) => showError(e.message));
+  // A table held because its game's data changed since it began (409): its answer says why
+  // and what to do; there is no table to show until it resumes.
+  let held = false;
+  request('GET', '', null).then(fresh).catch((e) => {
+    showError(e.message);
+    if (e.status === 409) {
+      held = true;
+      document.querySelector('main').hidden = true;
+      if (socket) socket.close();
+    }
+  });
   connect();
 })();
