@@ -78,6 +78,9 @@ fn watch_with(
         first: Some(FIRST_OUTPUT),
         ..options.clone()
     };
+    // The next round rewrites the same PDFs from mostly the same faces: it reads again only
+    // the pages and faces that changed.
+    crate::render::pdf::keep_read_pages();
     // Watch first, then build: a change made while the first build runs is not lost.
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
     let mut debouncer = new_debouncer(DEBOUNCE, tx).map_err(|e| Problem::io(data, e))?;

@@ -59,6 +59,24 @@ fn check_and_build_warn_of_text_nearer_the_cut_than_the_safe_zone() {
     assert_eq!(build.code, 0, "{}", build.stderr);
     let found = warnings(&check);
     assert_eq!(found, warnings(&build), "check agrees with build");
+    // The build kept each face's measurement; a warm build takes them from there and warns
+    // alike.
+    let kept = out.join(".cache").join("capek-golems").join("inset");
+    assert!(
+        std::fs::read_dir(&kept).is_ok_and(|d| d.count() > 0),
+        "no measurement kept in {}",
+        kept.display()
+    );
+    let warm = f.run(&[
+        "build",
+        "capek-golems",
+        "--only",
+        "cards",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(warm.code, 0, "{}", warm.stderr);
+    assert_eq!(warnings(&warm), found, "a warm build warns as a cold one");
 
     // The Auction House's "Draw pile" sits about 1.6 mm from the cut: warned at its line.
     let components = std::fs::read_to_string(f.file("capek-golems", "components.toml")).unwrap();

@@ -12,7 +12,7 @@ use crate::render::faces::{self, Faces};
 use crate::render::fonts;
 use crate::render::layout::{DEFAULT_SAFE_ZONE, Rect, SAFE_ZONE_SLACK};
 use crate::render::template::{self, Templates};
-use crate::render::{BuildOptions, cache, pdf, png, sheets};
+use crate::render::{BuildOptions, cache, png, sheets};
 
 /// Draws every face as the build would, with the build's options, and does with them what
 /// the build does: the problems that stop printing (a template that does not exist, at the
@@ -310,7 +310,7 @@ pub fn safe_zone_warnings(game: &Game, faces: &Faces) -> Vec<Problem> {
             };
             let page = sheets::single_face(f.svg, f.size);
             // A face that does not read is reported by the face checks.
-            pdf::text_inset(&page, f.size, trim, &faces.fonts)
+            cache::text_inset(faces.cache.as_deref(), &page, f.size, trim, &faces.fonts)
                 .ok()
                 .flatten()
         })

@@ -15,6 +15,8 @@
 //! - A raster image (a face at 300 dpi, a Tabletop Simulator sheet or tile) is keyed by the
 //!   SVG documents it draws, the size and resolution, the fonts' bytes and the bytes of every
 //!   art file the documents name.
+//! - How far inside the trim a face's text comes (the safe-zone warning's measurement,
+//!   [`text_inset`]) is keyed by the face's document, its size and trim, and the fonts' bytes.
 //!
 //! Entries are files named by their key; each holds the hash of its own bytes, and one whose
 //! bytes do not match (a write cut short, a disk error) is removed and drawn again. Entries
@@ -53,6 +55,7 @@ const MAGIC: &[u8; 8] = b"ppcache1";
 /// Kinds of entries, each a folder of the game's cache.
 const FACE: &str = "face";
 const RASTER: &str = "raster";
+const INSET: &str = "inset";
 
 /// One game's cache for one build.
 pub struct Cache {
@@ -175,7 +178,7 @@ impl Cache {
     /// Removes every entry (and stray temporary file) this build did not use.
     pub fn sweep(&self) {
         let used = self.used.lock().unwrap_or_else(|e| e.into_inner());
-        for kind in [FACE, RASTER] {
+        for kind in [FACE, RASTER, INSET] {
             let Ok(entries) = std::fs::read_dir(self.dir.join(kind)) else {
                 continue;
             };
@@ -380,6 +383,47 @@ impl Cache {
     }
 }
 
+/// [`pdf::text_inset`], through the cache: how far inside `trim` the text of `page` comes,
+/// kept by everything the measurement reads (the code, the fonts' bytes, the document, its
+/// size and the trim; art has no say in where text lies). Kept once the game passed its
+/// check, as faces are. A document that does not read is not kept.
+pub fn text_inset(
+    cache: Option<&Cache>,
+    page: &str,
+    size_mm: (f64, f64),
+    trim: super::layout::Rect,
+    fonts: &FontDb,
+) -> Result<Option<f64>, String> {
+    let measure = || super::pdf::text_inset(page, size_mm, trim, fonts);
+    let Some(cache) = cache else {
+        return measure();
+    };
+    let mut h = blake3::Hasher::new();
+    h.update(CODE.as_bytes());
+    h.update(fonts_digest(fonts).as_bytes());
+    for n in [size_mm.0, size_mm.1, trim.x, trim.y, trim.w, trim.h] {
+        h.update(&n.to_bits().to_le_bytes());
+    }
+    field(&mut h, page.as_bytes());
+    let key = h.finalize();
+    // No text: nothing; else the inset's bits.
+    let kept = cache
+        .get(INSET, &key)
+        .and_then(|payload| match payload[..] {
+            [] => Some(None),
+            _ => Some(Some(f64::from_bits(u64::from_le_bytes(
+                payload.try_into().ok()?,
+            )))),
+        });
+    if let Some(inset) = kept {
+        return Ok(inset);
+    }
+    let inset = measure()?;
+    let payload = inset.map_or(Vec::new(), |i| i.to_bits().to_le_bytes().to_vec());
+    cache.put_later(INSET, &key, &payload);
+    Ok(inset)
+}
+
 /// The key of a raster image: what `kind` draws, at what size, the documents, the fonts
 /// and the bytes of every art file the documents name.
 fn raster_key(kind: &str, numbers: &[f64], docs: &[&str], fonts: &FontDb) -> blake3::Hash {
@@ -403,7 +447,7 @@ fn raster_key(kind: &str, numbers: &[f64], docs: &[&str], fonts: &FontDb) -> bla
 }
 
 /// The file hrefs of a document's `<image>`s (art placed by path), unescaped.
-fn hrefs(doc: &str) -> Vec<String> {
+pub(crate) fn hrefs(doc: &str) -> Vec<String> {
     doc.match_indices("<image")
         .filter_map(|(at, _)| {
             let tag = &doc[at..at + doc[at..].find('>')?];

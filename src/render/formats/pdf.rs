@@ -1,8 +1,9 @@
 //! Pages drawn as SVG (millimetre user units) turned into a vector PDF by krilla and
 //! krilla-svg, with the bundled fonts embedded and subset, and TrimBox and BleedBox set.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
 
 use krilla::Document;
 use krilla::geom::{Rect as KRect, Size, Transform};
@@ -289,6 +290,7 @@ pub fn write_pdf(title: &str, pages: &[PageSpec], fonts: &FontDb) -> Result<Vec<
             .creator("printplay".to_string()),
     );
     let plan = ReadPlan::new(pages);
+    let kept = Kept::open(title);
     let readers = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(plan.documents.len().max(1));
@@ -297,19 +299,19 @@ pub fn write_pdf(title: &str, pages: &[PageSpec], fonts: &FontDb) -> Result<Vec<
         let (sent, received) = mpsc::sync_channel(readers * READ_AHEAD);
         for _ in 0..readers {
             let sent = sent.clone();
-            let (next, documents) = (&next, &plan.documents);
+            let (next, documents, kept) = (&next, &plan.documents, &kept);
             s.spawn(move || {
                 loop {
                     let at = next.fetch_add(1, Ordering::Relaxed);
                     let Some(svg) = documents.get(at) else { break };
-                    if sent.send((at, parse(svg, fonts))).is_err() {
+                    if sent.send((at, kept.parse(svg, fonts))).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(sent);
-        let mut trees: Vec<Option<usvg::Tree>> = plan.documents.iter().map(|_| None).collect();
+        let mut trees: Vec<Option<Arc<usvg::Tree>>> = plan.documents.iter().map(|_| None).collect();
         let mut early = std::collections::BTreeMap::new();
         let (mut read, mut drawn) = (0, 0);
         for (at, tree) in received {
@@ -331,12 +333,126 @@ pub fn write_pdf(title: &str, pages: &[PageSpec], fonts: &FontDb) -> Result<Vec<
         }
         Ok(())
     })?;
+    kept.close(title);
     doc.finish()
         .map_err(|e| format!("PDF could not be written: {e:?}"))
 }
 
 /// How many read documents per reader may wait to be drawn.
 const READ_AHEAD: usize = 2;
+
+/// At most this many documents are kept for a PDF (a read card face is about 90 KB: a
+/// 1,000-card `cards.pdf` keeps about 90 MB); the next PDF reads the others again.
+const KEPT_PER_PDF: usize = 2000;
+
+/// Whether PDFs keep what they read for the next PDF of the same title ([`keep_read_pages`]).
+static KEEP: AtomicBool = AtomicBool::new(false);
+
+/// What the last PDF of each title read, by the hash of each document.
+type KeptByTitle = HashMap<String, HashMap<blake3::Hash, KeptTree>>;
+
+fn kept_trees() -> &'static Mutex<KeptByTitle> {
+    static KEPT: OnceLock<Mutex<KeptByTitle>> = OnceLock::new();
+    KEPT.get_or_init(Default::default)
+}
+
+/// Makes every PDF written from now on keep the documents it read (usvg's parse: the larger
+/// part of writing a PDF) until the next PDF of the same title, which reads again only the
+/// documents that changed. For `printplay watch`, whose next round rewrites the same PDFs
+/// from mostly the same faces: a one-card edit of a 1,000-card game reads one face instead
+/// of 1,000. What is kept is one PDF's worth per title.
+pub fn keep_read_pages() {
+    KEEP.store(true, Ordering::Relaxed);
+}
+
+/// A document read for a PDF, with what its reading depended on besides its text: the fonts
+/// and the art its `<image>`s name, as loaded then (a file that changed is loaded anew, and
+/// the document is read again).
+struct KeptTree {
+    tree: Arc<usvg::Tree>,
+    fonts: FontDb,
+    art: Vec<Option<Arc<crate::render::images::Art>>>,
+}
+
+impl KeptTree {
+    fn still(&self, fonts: &FontDb, art: &[Option<Arc<crate::render::images::Art>>]) -> bool {
+        Arc::ptr_eq(&self.fonts, fonts)
+            && self.art.len() == art.len()
+            && self.art.iter().zip(art).all(|(a, b)| match (a, b) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            })
+    }
+}
+
+/// The documents one PDF reads: those the last PDF of its title read, and those it reads
+/// itself, which the next one will find ([`keep_read_pages`]); nothing when PDFs keep nothing.
+struct Kept {
+    on: bool,
+    earlier: HashMap<blake3::Hash, KeptTree>,
+    now: Mutex<HashMap<blake3::Hash, KeptTree>>,
+}
+
+impl Kept {
+    fn open(title: &str) -> Kept {
+        let on = KEEP.load(Ordering::Relaxed);
+        let earlier = if on {
+            kept_trees()
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(title)
+                .unwrap_or_default()
+        } else {
+            HashMap::new()
+        };
+        Kept {
+            on,
+            earlier,
+            now: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// `svg` read with `fonts`: kept from the last PDF of this title when nothing it
+    /// depends on changed.
+    fn parse(&self, svg: &str, fonts: &FontDb) -> Result<Arc<usvg::Tree>, String> {
+        if !self.on {
+            return parse(svg, fonts).map(Arc::new);
+        }
+        let key = blake3::hash(svg.as_bytes());
+        let art: Vec<_> = crate::render::cache::hrefs(svg)
+            .iter()
+            .map(|h| crate::render::images::loaded(h))
+            .collect();
+        let tree = match self.earlier.get(&key).filter(|k| k.still(fonts, &art)) {
+            Some(k) => k.tree.clone(),
+            None => Arc::new(parse(svg, fonts)?),
+        };
+        let mut now = self.now.lock().unwrap_or_else(|e| e.into_inner());
+        if now.len() < KEPT_PER_PDF {
+            now.insert(
+                key,
+                KeptTree {
+                    tree: tree.clone(),
+                    fonts: fonts.clone(),
+                    art,
+                },
+            );
+        }
+        Ok(tree)
+    }
+
+    /// Keeps what this PDF read for the next one of `title`.
+    fn close(self, title: &str) {
+        if self.on {
+            let now = self.now.into_inner().unwrap_or_else(|e| e.into_inner());
+            kept_trees()
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(title.to_string(), now);
+        }
+    }
+}
 
 /// The SVG documents a PDF's pages need, each distinct one once, in the order the pages
 /// first need them.
@@ -397,7 +513,7 @@ fn draw_page(
     spec: &PageSpec,
     plan: &ReadPlan,
     n: usize,
-    trees: &[Option<usvg::Tree>],
+    trees: &[Option<Arc<usvg::Tree>>],
 ) -> Result<(), String> {
     let k = PT_PER_MM as f32;
     let size = Size::from_wh(spec.size_mm.0 as f32 * k, spec.size_mm.1 as f32 * k)
@@ -504,6 +620,38 @@ mod tests {
         assert_eq!(pdf, write_pdf("t", &pages, &fonts).unwrap());
         let doc = lopdf::Document::load_mem(&pdf).unwrap();
         assert_eq!(doc.get_pages().len(), 3);
+    }
+
+    #[test]
+    fn kept_pages_are_read_again_when_their_art_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let square = |fill: &str| {
+            format!(
+                r##"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="{fill}"/></svg>"##
+            )
+        };
+        std::fs::write(dir.path().join("a.svg"), square("#ff0000")).unwrap();
+        let art = crate::render::images::load(dir.path(), "a.svg").unwrap();
+        let pages = [PageSpec::new(
+            (20.0, 20.0),
+            format!(
+                r#"<image href="{}" width="10" height="10"/>"#,
+                xml_escape(&art.href)
+            ),
+        )];
+        let fonts = crate::render::fonts::builtin();
+        let title = "kept pages and their art";
+        let read = write_pdf(title, &pages, &fonts).unwrap();
+        keep_read_pages();
+        let first = write_pdf(title, &pages, &fonts).unwrap();
+        assert_eq!(first, read, "keeping what was read changes nothing written");
+        assert_eq!(write_pdf(title, &pages, &fonts).unwrap(), first);
+        // The same page, its art changed on disk (and loaded again, as drawing faces does).
+        std::fs::write(dir.path().join("a.svg"), square("blue")).unwrap();
+        crate::render::images::load(dir.path(), "a.svg").unwrap();
+        let changed = write_pdf(title, &pages, &fonts).unwrap();
+        assert_ne!(changed, first, "the page was read again with the new art");
+        assert_eq!(write_pdf(title, &pages, &fonts).unwrap(), changed);
     }
 
     #[test]

@@ -110,6 +110,12 @@ trait Bands {
     fn height(&self) -> u32;
     fn count(&self) -> usize;
     fn band(&self, i: usize) -> Result<Cow<'_, [u8]>, String>;
+    /// Whether some pixel is known not to be opaque before any band is drawn (a grid with
+    /// empty slots): such a picture is encoded as RGBA straight away, instead of being drawn
+    /// once as RGB until the first such pixel and then again.
+    fn surely_translucent(&self) -> bool {
+        false
+    }
 }
 
 impl Bands for tiny_skia::Pixmap {
@@ -132,6 +138,8 @@ struct GridBands<'a> {
     /// The faces of each row of the grid: (column, document).
     rows: Vec<Vec<(u32, &'a str)>>,
     cols: u32,
+    /// Some slot holds no face (and stays transparent).
+    empty_slots: bool,
     /// One slot's pixels.
     slot: (u32, u32),
     fonts: &'a FontDb,
@@ -166,6 +174,7 @@ impl<'a> GridBands<'a> {
         Ok(GridBands {
             rows: by_row,
             cols,
+            empty_slots: faces.len() + usize::from(last.is_some()) < slots as usize,
             slot: (w, h),
             fonts,
         })
@@ -186,6 +195,9 @@ impl Bands for GridBands<'_> {
     }
     fn count(&self) -> usize {
         self.rows.len()
+    }
+    fn surely_translucent(&self) -> bool {
+        self.empty_slots
     }
     fn band(&self, i: usize) -> Result<Cow<'_, [u8]>, String> {
         let (w, h) = self.slot;
@@ -236,7 +248,12 @@ fn failed(e: impl std::fmt::Display) -> String {
 /// made a pixel row at a time: a picture is never copied whole. The picture is read as
 /// opaque first; a pixel that is not sends it through again as RGBA.
 fn encode_bands(src: &dyn Bands, px_per_mm: Option<f64>) -> Result<Vec<u8>, String> {
-    let (opaque, zlib) = match zlib_stream(src, true)? {
+    let opaque_pass = if src.surely_translucent() {
+        None
+    } else {
+        zlib_stream(src, true)?
+    };
+    let (opaque, zlib) = match opaque_pass {
         Some(z) => (true, z),
         None => (
             false,
