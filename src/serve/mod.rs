@@ -449,6 +449,18 @@ impl Slot {
     }
 }
 
+/// The table's move list as `edit` leaves it, to store if the stored list is still the one
+/// `inner` plays (the caller changes `inner` to match once it is committed).
+fn edited(slot: &Slot, inner: &Inner, edit: impl FnOnce(&mut Vec<usize>)) -> Save {
+    let mut transcript = inner.live.transcript().clone();
+    edit(&mut transcript.moves);
+    Save {
+        id: slot.id.clone(),
+        expected: inner.live.transcript().moves.len(),
+        transcript,
+    }
+}
+
 /// Whose eyes a token's holder sees through.
 fn observer(access: Access) -> Observer {
     access.map_or(Observer::Public, Observer::Seat)
@@ -977,15 +989,8 @@ impl App {
     /// Stores one more move, then plays it and tells every connection. The move must be
     /// open at this point (the callers check it against the legal moves).
     async fn commit(&self, slot: &Slot, inner: &mut Inner, index: usize) -> Result<(), ApiError> {
-        let expected = inner.live.transcript().moves.len();
-        let mut transcript = inner.live.transcript().clone();
-        transcript.moves.push(index);
         self.writer
-            .save(Save {
-                id: slot.id.clone(),
-                expected,
-                transcript,
-            })
+            .save(edited(slot, inner, |moves| moves.push(index)))
             .await?;
         inner.live.play(index).map_err(|e| ApiError(500, e))?;
         inner.undo = None;
@@ -1060,16 +1065,8 @@ impl App {
             let persons = Slot::person_seats(inner.live.as_ref());
             let (to, agreed) = inner.undo.clone().unwrap_or_default();
             if persons.iter().all(|s| agreed.contains(s)) {
-                let expected = inner.live.transcript().moves.len();
-                let mut transcript = inner.live.transcript().clone();
-                transcript.moves.truncate(to);
-                self.writer
-                    .save(Save {
-                        id: slot.id.clone(),
-                        expected,
-                        transcript,
-                    })
-                    .await?;
+                let save = edited(slot, &inner, |moves| moves.truncate(to));
+                self.writer.save(save).await?;
                 inner.live.rewind(to).map_err(|e| ApiError(500, e))?;
                 inner.epoch += 1;
                 inner.undo = None;

@@ -128,14 +128,22 @@ impl EngineTask for Play<'_> {
     }
 }
 
-/// Says on the bar which round and candidate is being played.
-fn playing(bar: &Progress, round: u32, rounds: u32, point: &[(String, String)]) {
+/// Plays one round's games (`indices`) of one candidate, saying on the bar which round and
+/// candidate is being played.
+fn play_round(
+    bar: &Progress,
+    (point, game, opts): &(Vec<(String, String)>, Game, SimOptions),
+    round: u32,
+    rounds: u32,
+    indices: Vec<u64>,
+) -> Result<Stats, String> {
     let at: Vec<String> = point.iter().map(|(n, v)| format!("{n}={v}")).collect();
     bar.playing(&format!(
         "(round {} of {rounds}, at {})",
         round + 1,
         at.join(", ")
     ));
+    with_engine(game, Play { opts, indices, bar })
 }
 
 /// The seat count and what the bots are, from the first candidate's engine.
@@ -246,18 +254,7 @@ pub fn tune(game: &Game, t: &TuneOptions) -> Result<TuneFile, String> {
     }
     let bar = Progress::new(t.sim.progress, games);
     let raced = race(&t.target, cands.len(), rounds, players, |c, r| {
-        let (point, g, o) = &cands[c];
-        playing(&bar, r, rounds, point);
-        let indices = segment(&ends, r, Shard::ALL);
-        let bar = &bar;
-        with_engine(
-            g,
-            Play {
-                opts: o,
-                indices,
-                bar,
-            },
-        )
+        play_round(&bar, &cands[c], r, rounds, segment(&ends, r, Shard::ALL))
     });
     bar.finish();
     let (stats, left_in) = raced?;
@@ -443,24 +440,12 @@ pub fn tune_shard(
     let bar = Progress::new(t.sim.progress, games * cands.len() as u64);
     let played = (|| {
         let mut candidates = Vec::new();
-        for (point, g, o) in &cands {
+        for cand in &cands {
             let rounds = (0..rounds)
-                .map(|r| {
-                    playing(&bar, r, rounds, point);
-                    let indices = segment(&ends, r, shard);
-                    let bar = &bar;
-                    with_engine(
-                        g,
-                        Play {
-                            opts: o,
-                            indices,
-                            bar,
-                        },
-                    )
-                })
+                .map(|r| play_round(&bar, cand, r, rounds, segment(&ends, r, shard)))
                 .collect::<Result<Vec<_>, _>>()?;
             candidates.push(ShardCandidate {
-                values: point.clone(),
+                values: cand.0.clone(),
                 rounds,
             });
         }
