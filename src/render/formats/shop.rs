@@ -15,8 +15,8 @@ use rayon::prelude::*;
 use crate::render::faces::{CardFace, DeckFaces, Faces};
 use crate::render::fonts::FontDb;
 use crate::render::layout::{Rect, SAFE_ZONE_SLACK};
-use crate::render::pdf::{PageSpec, svg_page, text_inset, write_pdf};
-use crate::render::{GameBuild, cmyk, png};
+use crate::render::pdf::{PageSpec, svg_page, write_pdf};
+use crate::render::{GameBuild, cache, cmyk, png};
 
 /// Colour of the print-shop PDFs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -537,7 +537,7 @@ fn deck_pngs(
         .map(|(file, _, _, _, svg)| {
             let doc = card.document(svg, deck.size);
             let bytes = b.png(&doc, card.page(), card.px_per_mm)?;
-            let note = safe_zone_note(&doc, card, &b.faces.fonts)?;
+            let note = safe_zone_note(&doc, card, &b.faces.fonts, b.faces.cache.as_deref())?;
             Ok((b.write(&format!("shop/{file}"), &bytes)?, note))
         })
         .collect::<Result<_, String>>()?;
@@ -558,13 +558,19 @@ fn deck_pngs(
 }
 
 /// "ok" when every text of a face lies inside the printer's safe zone, else how far inside
-/// the trim the closest text comes; "-" when the printer names no safe zone.
-fn safe_zone_note(doc: &str, card: &ShopCard, fonts: &FontDb) -> Result<String, String> {
+/// the trim the closest text comes; "-" when the printer names no safe zone. Measured
+/// through the build cache when there is one, as the check's safe-zone warning is.
+fn safe_zone_note(
+    doc: &str,
+    card: &ShopCard,
+    fonts: &FontDb,
+    cache: Option<&cache::Cache>,
+) -> Result<String, String> {
     let Some(safe) = card.safe else {
         return Ok("-".to_string());
     };
     Ok(
-        match text_inset(doc, card.page(), card.trim_box(), fonts)? {
+        match cache::text_inset(cache, doc, card.page(), card.trim_box(), fonts)? {
             Some(closest) if closest < safe - SAFE_ZONE_SLACK => {
                 format!("text {closest:.1} mm inside the cut, safe zone {safe:.1} mm")
             }
@@ -644,11 +650,12 @@ mod tests {
         };
         let inside = card.document(&text(20.0), (63.0, 88.0));
         assert_eq!(
-            safe_zone_note(&inside, &card, &crate::render::fonts::builtin()).unwrap(),
+            safe_zone_note(&inside, &card, &crate::render::fonts::builtin(), None).unwrap(),
             "ok"
         );
         let near_edge = card.document(&text(1.0), (63.0, 88.0));
-        let note = safe_zone_note(&near_edge, &card, &crate::render::fonts::builtin()).unwrap();
+        let note =
+            safe_zone_note(&near_edge, &card, &crate::render::fonts::builtin(), None).unwrap();
         let mm: f64 = note
             .strip_prefix("text ")
             .and_then(|n| n.split(' ').next())
