@@ -47,14 +47,17 @@ fn check_and_build_warn_of_text_nearer_the_cut_than_the_safe_zone() {
     let f = Fixture::with_games(&["capek-golems"]);
     let out = f.data().join("out");
     let check = f.run(&["check", "capek-golems"]);
-    let build = f.run(&[
-        "build",
-        "capek-golems",
-        "--only",
-        "cards",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let build_cards = || {
+        f.run(&[
+            "build",
+            "capek-golems",
+            "--only",
+            "cards",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let build = build_cards();
     assert_eq!(check.code, 0, "{}", check.stderr);
     assert_eq!(build.code, 0, "{}", build.stderr);
     let found = warnings(&check);
@@ -67,14 +70,7 @@ fn check_and_build_warn_of_text_nearer_the_cut_than_the_safe_zone() {
         "no measurement kept in {}",
         kept.display()
     );
-    let warm = f.run(&[
-        "build",
-        "capek-golems",
-        "--only",
-        "cards",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let warm = build_cards();
     assert_eq!(warm.code, 0, "{}", warm.stderr);
     assert_eq!(warnings(&warm), found, "a warm build warns as a cold one");
 

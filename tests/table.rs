@@ -282,6 +282,16 @@ fn bad_oversized_and_forged_messages_leave_the_table_as_it_was() {
 }
 
 /// The move to play at a person's turn: varied, and the same for the same view.
+/// Plays the move [`choose`] picks from the view `v`, through the seat's link `me`.
+fn play_chosen(me: &str, v: &Value) {
+    let (status, body) = http(
+        "POST",
+        &with_path(me, "moves"),
+        format!(r#"{{"index": {}}}"#, choose(v)).as_bytes(),
+    );
+    assert_eq!(status, 200, "{body}");
+}
+
 fn choose(v: &Value) -> usize {
     let n = v["legal"].as_array().unwrap().len();
     let k = v["moves"].as_u64().unwrap() as usize;
@@ -297,12 +307,7 @@ fn a_server_killed_with_sigkill_resumes_the_table_and_the_game_replays() {
     let me = api(&link);
     for _ in 0..6 {
         let v = settle(&me);
-        let (status, body) = http(
-            "POST",
-            &with_path(&me, "moves"),
-            format!(r#"{{"index": {}}}"#, choose(&v)).as_bytes(),
-        );
-        assert_eq!(status, 200, "{body}");
+        play_chosen(&me, &v);
     }
     let before = settle(&me);
     // SIGKILL: no chance to flush or say goodbye.
@@ -325,12 +330,7 @@ fn a_server_killed_with_sigkill_resumes_the_table_and_the_game_replays() {
     let mut v = resumed;
     while v["outcome"].is_null() {
         assert!(v["failure"].is_null(), "{v}");
-        let (status, body) = http(
-            "POST",
-            &with_path(&me, "moves"),
-            format!(r#"{{"index": {}}}"#, choose(&v)).as_bytes(),
-        );
-        assert_eq!(status, 200, "{body}");
+        play_chosen(&me, &v);
         v = settle(&me);
     }
     // The finished table exports the transcript `replay --moves` reads, and the replay
@@ -573,12 +573,7 @@ fn playtests_summarise_the_stored_sessions() {
     let mut v = settle(&me);
     let mut mine = 0;
     while v["outcome"].is_null() {
-        let (status, body) = http(
-            "POST",
-            &with_path(&me, "moves"),
-            format!(r#"{{"index": {}}}"#, choose(&v)).as_bytes(),
-        );
-        assert_eq!(status, 200, "{body}");
+        play_chosen(&me, &v);
         mine += 1;
         v = settle(&me);
     }
@@ -742,12 +737,7 @@ fn data_edited_while_serving_reaches_new_tables_and_running_ones_offer_to_restar
     let old = v["data"]["version"].as_str().unwrap().to_string();
     assert_eq!(v["data"]["newer"], false);
     assert_eq!(version_of(&games_until(&base, |_| true)), old);
-    let (status, body) = http(
-        "POST",
-        &with_path(&first, "moves"),
-        format!(r#"{{"index": {}}}"#, choose(&v)).as_bytes(),
-    );
-    assert_eq!(status, 200, "{body}");
+    play_chosen(&first, &v);
     let played = settle(&first);
 
     // An edit that passes the check: new tables use it, the running one keeps its own.
@@ -817,12 +807,7 @@ fn a_table_whose_data_changed_while_the_server_was_down_waits_for_the_data_it_be
     let id = me[me.find("/api/tables/").unwrap() + 12..me.find('?').unwrap()].to_string();
     for _ in 0..3 {
         let v = settle(&me);
-        let (status, body) = http(
-            "POST",
-            &with_path(&me, "moves"),
-            format!(r#"{{"index": {}}}"#, choose(&v)).as_bytes(),
-        );
-        assert_eq!(status, 200, "{body}");
+        play_chosen(&me, &v);
     }
     let before = settle(&me);
     let began = before["data"]["version"].as_str().unwrap().to_string();
