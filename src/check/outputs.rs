@@ -3,7 +3,9 @@
 //! drawn face and board reads as SVG (usvg, with the build's options), card sheets and
 //! Tabletop Simulator sheets can be laid out, and the print settings are in range.
 
+use std::collections::HashSet;
 use std::ops::Range;
+use std::sync::{Mutex, OnceLock};
 
 use rayon::prelude::*;
 
@@ -341,7 +343,7 @@ pub fn unreadable_faces(game: &Game, faces: &Faces) -> Vec<Problem> {
     }
     let failed: Vec<(&Drawn, String)> = drawn
         .par_iter()
-        .filter_map(|d| svg_error(&sheets::single_face(d.svg, d.size)).map(|e| (d, e)))
+        .filter_map(|d| face_error(&sheets::single_face(d.svg, d.size)).map(|e| (d, e)))
         .collect();
     let mut out: Vec<Problem> = Vec::new();
     // A face drops what SVG cannot carry (`render::xml_escape`), so it still reads; the data
@@ -432,6 +434,35 @@ pub fn untyped_param_problem(
             user.message
         )),
     )
+}
+
+/// [`svg_error`] of a face's document, remembered for the documents found readable: a face
+/// is checked again on every build while `watch` runs, and hashing a document costs a small
+/// part of reading it. The answer is the document's own (it depends on nothing else), so a
+/// face that changed by one byte is read again.
+fn face_error(svg: &str) -> Option<String> {
+    /// At most this many readable documents are remembered (32 bytes each); then the list
+    /// starts again.
+    const REMEMBERED: usize = 100_000;
+    static READABLE: OnceLock<Mutex<HashSet<blake3::Hash>>> = OnceLock::new();
+    let readable = READABLE.get_or_init(Default::default);
+    let key = blake3::hash(svg.as_bytes());
+    if readable
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(&key)
+    {
+        return None;
+    }
+    let error = svg_error(svg);
+    if error.is_none() {
+        let mut set = readable.lock().unwrap_or_else(|e| e.into_inner());
+        if set.len() >= REMEMBERED {
+            set.clear();
+        }
+        set.insert(key);
+    }
+    error
 }
 
 /// Deepest nesting and most elements usvg reads (`usvg::Tree::from_str` refuses more).
