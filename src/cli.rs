@@ -668,6 +668,7 @@ fn build_options(args: &BuildArgs) -> BuildOptions {
         live_reload: false,
         first: None,
         cache: !args.no_cache,
+        kept_pages: None,
     }
 }
 

@@ -76,11 +76,11 @@ fn watch_with(
     let options = BuildOptions {
         live_reload: true,
         first: Some(FIRST_OUTPUT),
+        // The next round rewrites the same PDFs from mostly the same faces: it reads again
+        // only the pages and faces that changed.
+        kept_pages: Some(Default::default()),
         ..options.clone()
     };
-    // The next round rewrites the same PDFs from mostly the same faces: it reads again only
-    // the pages and faces that changed.
-    crate::render::pdf::keep_read_pages();
     // Watch first, then build: a change made while the first build runs is not lost.
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
     let mut debouncer = new_debouncer(DEBOUNCE, tx).map_err(|e| Problem::io(data, e))?;

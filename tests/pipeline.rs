@@ -258,6 +258,19 @@ fn watch_rebuilds_a_game_when_its_data_changes_and_keeps_output_when_it_breaks()
     );
     let second = std::fs::read(&pdf).unwrap();
     assert_ne!(first, second, "cards.pdf was not rewritten");
+    // The round read again only the face that changed (the others were kept from the first
+    // round, and came from the cache): it wrote what a build from nothing writes.
+    let fresh = tmp.path().join("fresh");
+    let run = Command::new(BIN)
+        .args(["--data", data.to_str().unwrap(), "build", "my-game"])
+        .args(["--only", "cards", "--no-cache", "--out", fresh.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        std::fs::read(fresh.join("my-game/cards.pdf")).unwrap() == second,
+        "the watched cards.pdf differs from a fresh build's"
+    );
 
     // A broken cell: reported, and the previous files stay as they were.
     std::fs::write(&sheet, renamed.replacen(",Dawn,2,", ",Dawn,two,", 1)).unwrap();

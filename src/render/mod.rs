@@ -20,6 +20,7 @@ pub use sheets::{board, boards, calibrate, layout, sides};
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -88,6 +89,9 @@ pub struct BuildOptions {
     /// Faces and images drawn by earlier builds are taken from `<out>/.cache/` when their
     /// inputs did not change, and this build's are kept there ([`cache`]); off for `check`.
     pub cache: bool,
+    /// Where the PDFs keep the documents they read for the next build's PDF of the same
+    /// title (set by `watch`, whose rounds rewrite the same PDFs); `None`: nothing is kept.
+    pub kept_pages: Option<Arc<pdf::ReadPages>>,
 }
 
 impl Default for BuildOptions {
@@ -108,6 +112,7 @@ impl Default for BuildOptions {
             live_reload: false,
             first: None,
             cache: false,
+            kept_pages: None,
         }
     }
 }
@@ -275,13 +280,24 @@ pub fn tokens_pdf(
         return Ok(None);
     }
     let (pages, _) = sides::token_pages(&game.info.name, &faces.pieces, &options.sheet());
-    pdf::write_pdf(&format!("{}: tokens", game.info.name), &pages, &faces.fonts).map(Some)
+    pdf::write_pdf_keeping(
+        &format!("{}: tokens", game.info.name),
+        &pages,
+        &faces.fonts,
+        options.kept_pages.as_deref(),
+    )
+    .map(Some)
 }
 
 /// `cards.pdf`: every card `count` times, fronts and backs.
 pub fn cards_pdf(game: &Game, faces: &Faces, options: &BuildOptions) -> Result<Vec<u8>, String> {
     let pages = card_pages(game, faces, options)?;
-    pdf::write_pdf(&format!("{}: cards", game.info.name), &pages, &faces.fonts)
+    pdf::write_pdf_keeping(
+        &format!("{}: cards", game.info.name),
+        &pages,
+        &faces.fonts,
+        options.kept_pages.as_deref(),
+    )
 }
 
 /// The planned and drawn pages of `cards.pdf`.

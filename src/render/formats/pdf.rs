@@ -2,14 +2,15 @@
 //! krilla-svg, with the bundled fonts embedded and subset, and TrimBox and BleedBox set.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, mpsc};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 
 use krilla::Document;
 use krilla::geom::{Rect as KRect, Size, Transform};
 use krilla::metadata::Metadata;
 use krilla::page::PageSettings;
 use krilla_svg::{SurfaceExt, SvgSettings};
+use rayon::prelude::*;
 
 use crate::render::fonts::FontDb;
 use crate::render::layout::Rect;
@@ -273,6 +274,12 @@ fn to_krilla(r: Rect) -> Option<KRect> {
 }
 
 /// Writes the pages into one PDF titled `title`, drawn with `fonts`. Same pages, same bytes.
+pub fn write_pdf(title: &str, pages: &[PageSpec], fonts: &FontDb) -> Result<Vec<u8>, String> {
+    write_pdf_keeping(title, pages, fonts, None)
+}
+
+/// [`write_pdf`], taking the documents the last PDF of `title` read from `kept` (those that
+/// did not change) and leaving there the documents this one read, for the next.
 ///
 /// Reading SVG (usvg's parse, the larger part of the work) runs on one thread per core while
 /// krilla draws the pages on this thread, in order, as soon as what a page needs is read.
@@ -282,7 +289,12 @@ fn to_krilla(r: Rect) -> Option<KRect> {
 /// they block once [`READ_AHEAD`] documents per reader wait. The readers are threads of their
 /// own, not the pool's, whose threads may all be drawing other PDFs. A document that cannot
 /// be read is reported as the first such document in order.
-pub fn write_pdf(title: &str, pages: &[PageSpec], fonts: &FontDb) -> Result<Vec<u8>, String> {
+pub fn write_pdf_keeping(
+    title: &str,
+    pages: &[PageSpec],
+    fonts: &FontDb,
+    kept: Option<&ReadPages>,
+) -> Result<Vec<u8>, String> {
     let mut doc = Document::new();
     doc.set_metadata(
         Metadata::new()
@@ -290,7 +302,7 @@ pub fn write_pdf(title: &str, pages: &[PageSpec], fonts: &FontDb) -> Result<Vec<
             .creator("printplay".to_string()),
     );
     let plan = ReadPlan::new(pages);
-    let kept = Kept::open(title);
+    let kept = Kept::open(title, kept);
     let readers = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(plan.documents.len().max(1));
@@ -303,8 +315,10 @@ pub fn write_pdf(title: &str, pages: &[PageSpec], fonts: &FontDb) -> Result<Vec<
             s.spawn(move || {
                 loop {
                     let at = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(svg) = documents.get(at) else { break };
-                    if sent.send((at, kept.parse(svg, fonts))).is_err() {
+                    let Some((svg, key)) = documents.get(at) else {
+                        break;
+                    };
+                    if sent.send((at, kept.parse(svg, *key, fonts))).is_err() {
                         break;
                     }
                 }
@@ -345,24 +359,19 @@ const READ_AHEAD: usize = 2;
 /// 1,000-card `cards.pdf` keeps about 90 MB); the next PDF reads the others again.
 const KEPT_PER_PDF: usize = 2000;
 
-/// Whether PDFs keep what they read for the next PDF of the same title ([`keep_read_pages`]).
-static KEEP: AtomicBool = AtomicBool::new(false);
+/// What the PDFs written with it read (usvg's parse: the larger part of writing a PDF), kept
+/// until the next PDF of the same title, which reads again only the documents that changed.
+/// For `printplay watch`, whose next round rewrites the same PDFs from mostly the same faces:
+/// a one-card edit of a 1,000-card game reads one face instead of 1,000. What is kept is the
+/// last PDF's worth per title, by the hash of each document; a plain build keeps nothing.
+#[derive(Default)]
+pub struct ReadPages(Mutex<HashMap<String, HashMap<blake3::Hash, KeptTree>>>);
 
-/// What the last PDF of each title read, by the hash of each document.
-type KeptByTitle = HashMap<String, HashMap<blake3::Hash, KeptTree>>;
-
-fn kept_trees() -> &'static Mutex<KeptByTitle> {
-    static KEPT: OnceLock<Mutex<KeptByTitle>> = OnceLock::new();
-    KEPT.get_or_init(Default::default)
-}
-
-/// Makes every PDF written from now on keep the documents it read (usvg's parse: the larger
-/// part of writing a PDF) until the next PDF of the same title, which reads again only the
-/// documents that changed. For `printplay watch`, whose next round rewrites the same PDFs
-/// from mostly the same faces: a one-card edit of a 1,000-card game reads one face instead
-/// of 1,000. What is kept is one PDF's worth per title.
-pub fn keep_read_pages() {
-    KEEP.store(true, Ordering::Relaxed);
+impl std::fmt::Debug for ReadPages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let titles = self.0.lock().map_or(0, |k| k.len());
+        write!(f, "ReadPages({titles} titles)")
+    }
 }
 
 /// A document read for a PDF, with what its reading depended on besides its text: the fonts
@@ -387,39 +396,36 @@ impl KeptTree {
 }
 
 /// The documents one PDF reads: those the last PDF of its title read, and those it reads
-/// itself, which the next one will find ([`keep_read_pages`]); nothing when PDFs keep nothing.
-struct Kept {
-    on: bool,
+/// itself, which the next one will find ([`ReadPages`]); nothing when it keeps nothing.
+struct Kept<'a> {
+    store: Option<&'a ReadPages>,
     earlier: HashMap<blake3::Hash, KeptTree>,
     now: Mutex<HashMap<blake3::Hash, KeptTree>>,
 }
 
-impl Kept {
-    fn open(title: &str) -> Kept {
-        let on = KEEP.load(Ordering::Relaxed);
-        let earlier = if on {
-            kept_trees()
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(title)
-                .unwrap_or_default()
-        } else {
-            HashMap::new()
-        };
+impl<'a> Kept<'a> {
+    fn open(title: &str, store: Option<&'a ReadPages>) -> Kept<'a> {
+        let earlier = store
+            .and_then(|s| s.0.lock().unwrap_or_else(|e| e.into_inner()).remove(title))
+            .unwrap_or_default();
         Kept {
-            on,
+            store,
             earlier,
             now: Mutex::new(HashMap::new()),
         }
     }
 
-    /// `svg` read with `fonts`: kept from the last PDF of this title when nothing it
-    /// depends on changed.
-    fn parse(&self, svg: &str, fonts: &FontDb) -> Result<Arc<usvg::Tree>, String> {
-        if !self.on {
+    /// `svg` (whose hash is `key`) read with `fonts`: kept from the last PDF of this title
+    /// when nothing it depends on changed.
+    fn parse(
+        &self,
+        svg: &str,
+        key: blake3::Hash,
+        fonts: &FontDb,
+    ) -> Result<Arc<usvg::Tree>, String> {
+        if self.store.is_none() {
             return parse(svg, fonts).map(Arc::new);
         }
-        let key = blake3::hash(svg.as_bytes());
         let art: Vec<_> = crate::render::cache::hrefs(svg)
             .iter()
             .map(|h| crate::render::images::loaded(h))
@@ -444,9 +450,10 @@ impl Kept {
 
     /// Keeps what this PDF read for the next one of `title`.
     fn close(self, title: &str) {
-        if self.on {
+        if let Some(store) = self.store {
             let now = self.now.into_inner().unwrap_or_else(|e| e.into_inner());
-            kept_trees()
+            store
+                .0
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .insert(title.to_string(), now);
@@ -457,7 +464,9 @@ impl Kept {
 /// The SVG documents a PDF's pages need, each distinct one once, in the order the pages
 /// first need them.
 struct ReadPlan {
-    documents: Vec<String>,
+    /// Each document with the hash of its text (two documents are the same when their hashes
+    /// are, as for the pages kept under `watch`).
+    documents: Vec<(String, blake3::Hash)>,
     /// For each page, the document of each of its stamps.
     stamps: Vec<Vec<usize>>,
     /// For each page, the document of its body.
@@ -470,23 +479,37 @@ struct ReadPlan {
 
 impl ReadPlan {
     fn new(pages: &[PageSpec]) -> ReadPlan {
+        // Writing out and hashing every page's documents (a 1,000-card sheet places each
+        // back 1,000 times) is shared among the cores; what each page needs is then found in
+        // order, by hash.
+        let hashed = |svg: String| {
+            let key = blake3::hash(svg.as_bytes());
+            (svg, key)
+        };
+        let written: Vec<_> = pages
+            .par_iter()
+            .map(|page| {
+                let stamps: Vec<_> = page.stamps.iter().map(|s| hashed(s.document())).collect();
+                (stamps, hashed(svg_page(page.size_mm, &page.body)))
+            })
+            .collect();
         let mut documents = Vec::new();
-        let mut known: std::collections::HashMap<String, usize> = Default::default();
+        let mut known: HashMap<blake3::Hash, usize> = HashMap::new();
         let mut last_page = Vec::new();
         let mut stamps: Vec<Vec<usize>> = Vec::new();
         let mut body = Vec::new();
-        for (n, page) in pages.iter().enumerate() {
-            let mut add = |svg: String| {
-                let at = *known.entry(svg).or_insert_with_key(|svg| {
-                    documents.push(svg.clone());
+        for (n, (placed, page_body)) in written.into_iter().enumerate() {
+            let mut add = |(svg, key): (String, blake3::Hash)| {
+                let at = *known.entry(key).or_insert_with(|| {
+                    documents.push((svg, key));
                     last_page.push(n);
                     documents.len() - 1
                 });
                 last_page[at] = n;
                 at
             };
-            stamps.push(page.stamps.iter().map(|s| add(s.document())).collect());
-            body.push(add(svg_page(page.size_mm, &page.body)));
+            stamps.push(placed.into_iter().map(&mut add).collect());
+            body.push(add(page_body));
         }
         let needs = stamps
             .iter()
@@ -642,9 +665,17 @@ mod tests {
         let fonts = crate::render::fonts::builtin();
         let title = "kept pages and their art";
         let read = write_pdf(title, &pages, &fonts).unwrap();
-        keep_read_pages();
+        let store = ReadPages::default();
+        let write_pdf = |title: &str, pages: &[PageSpec], fonts: &FontDb| {
+            write_pdf_keeping(title, pages, fonts, Some(&store))
+        };
         let first = write_pdf(title, &pages, &fonts).unwrap();
         assert_eq!(first, read, "keeping what was read changes nothing written");
+        assert_eq!(
+            store.0.lock().unwrap()[title].len(),
+            1,
+            "the page is kept for the next PDF of its title"
+        );
         assert_eq!(write_pdf(title, &pages, &fonts).unwrap(), first);
         // The same page, its art changed on disk (and loaded again, as drawing faces does).
         std::fs::write(dir.path().join("a.svg"), square("blue")).unwrap();

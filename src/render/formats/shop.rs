@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::render::faces::{CardFace, DeckFaces, Faces};
 use crate::render::fonts::FontDb;
 use crate::render::layout::{Rect, SAFE_ZONE_SLACK};
-use crate::render::pdf::{PageSpec, svg_page, write_pdf};
+use crate::render::pdf::{PageSpec, svg_page, write_pdf_keeping};
 use crate::render::{GameBuild, cache, cmyk, png};
 
 /// Colour of the print-shop PDFs.
@@ -427,7 +427,12 @@ fn deck_pdfs(
     ]
     .into_iter()
     .map(|(name, title, pages)| {
-        let rgb = write_pdf(&title, &pages, &b.faces.fonts)?;
+        let rgb = write_pdf_keeping(
+            &title,
+            &pages,
+            &b.faces.fonts,
+            b.options.kept_pages.as_deref(),
+        )?;
         let bytes = match shop.color() {
             Color::Rgb => rgb,
             Color::Cmyk => {
@@ -465,7 +470,7 @@ fn piece_pdfs(
             ];
             let name = format!("shop/pieces/{}.pdf", p.id);
             let title = format!("{}: {} (front and back)", b.game.info.name, p.name);
-            let rgb = write_pdf(&title, &pages, &b.faces.fonts)?;
+            let rgb = write_pdf_keeping(&title, &pages, &b.faces.fonts, b.options.kept_pages.as_deref())?;
             let bytes = match color {
                 Color::Rgb => rgb,
                 Color::Cmyk => cmyk::convert_pdf(&rgb).map_err(|e| format!("{name}: {e}"))?,

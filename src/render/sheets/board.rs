@@ -10,7 +10,7 @@ use crate::model::{Board, Game, HexOrientation, Symbol};
 use crate::render::faces::hex_path;
 use crate::render::layout::{self, PRINTER_MARGIN, Paper, Rect};
 use crate::render::marks;
-use crate::render::pdf::{PageSpec, write_pdf};
+use crate::render::pdf::{PageSpec, write_pdf_keeping};
 use crate::render::template::{Templates, base_context};
 use crate::render::{GameBuild, xml_escape};
 
@@ -704,16 +704,18 @@ fn furniture(paper: (f64, f64), label: &str, words: &PageWords) -> String {
 /// `board.pdf` bytes: every board of the game with its words in the game's first language,
 /// or `None` when it has no board.
 pub fn board_pdf(game: &Game, paper: Paper, big: Option<Paper>) -> Result<Option<Vec<u8>>, String> {
-    board_pdf_in(game, first_language(game), paper, big)
+    board_pdf_in(game, first_language(game), paper, big, None)
 }
 
 /// The board PDF of one language: every board of the game, its words and the page's in
-/// `lang`, or `None` when the game has no board.
+/// `lang`, or `None` when the game has no board; `kept` as for
+/// [`crate::render::pdf::write_pdf_keeping`].
 pub fn board_pdf_in(
     game: &Game,
     lang: &str,
     paper: Paper,
     big: Option<Paper>,
+    kept: Option<&crate::render::pdf::ReadPages>,
 ) -> Result<Option<Vec<u8>>, String> {
     if game.components.boards.is_empty() {
         return Ok(None);
@@ -740,10 +742,11 @@ pub fn board_pdf_in(
             &words,
         ));
     }
-    write_pdf(
+    write_pdf_keeping(
         &format!("{game_name}: {}", words.file),
         &pages,
         &templates.faces.database,
+        kept,
     )
     .map(Some)
 }
@@ -759,7 +762,13 @@ pub fn board_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     };
     let mut written = Vec::new();
     for (lang, suffix) in files {
-        if let Some(bytes) = board_pdf_in(b.game, lang, b.options.paper, b.options.board_page)? {
+        if let Some(bytes) = board_pdf_in(
+            b.game,
+            lang,
+            b.options.paper,
+            b.options.board_page,
+            b.options.kept_pages.as_deref(),
+        )? {
             written.push(b.write(&board_file(suffix), &bytes)?);
         }
     }
