@@ -17,7 +17,9 @@
 # (BEFORE_FULL_SIZES, default "100 1000", those whose full build the old binary runs);
 # GAMES=0 stops after them (no shipped games, no watch).
 # The last rows time `printplay watch` itself: from saving a one-card edit to `cards.pdf`
-# changing, and to the end of the round (the time the watch prints).
+# changing, and to the end of the round (the time the watch prints). WATCH_EDITS (default 1)
+# edits are made in each watch, and WATCH_SESSIONS (default 1) watches are run for each
+# binary, the binaries taking turns; WATCH_ONLY=1 runs the watch rows alone.
 set -euo pipefail
 
 AFTER=$(realpath "$1")
@@ -69,6 +71,7 @@ if [[ -n "$BEFORE" ]]; then bins=("$BEFORE" "$AFTER"); names=(before after); fi
 
 echo "Load average at start: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores."
 echo
+[[ ${WATCH_ONLY:-0} == 1 ]] || {
 row "build" "cards" "printplay" "cold" "warm" "1 edit"
 row "---" "---:" "---" "---:" "---:" "---:"
 for scope in cards full; do
@@ -107,6 +110,7 @@ for i in "${!bins[@]}"; do
   warm=$(measure "${bins[$i]}" --data "$REPO/data" build --out "$out")
   row "all four" "${names[$i]}" "$cold" "$warm"
 done
+}
 
 # `watch` on the 1,000-card game: a one-card edit, timed to the new cards.pdf and to the end
 # of the round.
@@ -120,25 +124,28 @@ watch_edit() {
   local pid=$!
   until grep -q "^built" "$log"; do sleep 0.2; done
   sleep 1
-  local pdf="$out/big/cards.pdf" before
-  before=$(stat -c %.9Y "$pdf")
-  local start end
-  start=$(date +%s.%N)
-  edit_one "$data" "$n" "watched"
-  while [[ $(stat -c %.9Y "$pdf") == "$before" ]]; do sleep 0.01; done
-  end=$(date +%s.%N)
-  until [[ $(grep -c "^built" "$log") -ge 2 ]]; do sleep 0.05; done
+  local pdf="$out/big/cards.pdf" before start end round k
+  for ((k = 1; k <= ${WATCH_EDITS:-1}; k++)); do
+    before=$(stat -c %.9Y "$pdf")
+    start=$(date +%s.%N)
+    edit_one "$data" "$n" "watched $k"
+    while [[ $(stat -c %.9Y "$pdf") == "$before" ]]; do sleep 0.005; done
+    end=$(date +%s.%N)
+    until [[ $(grep -c "^built" "$log") -gt $k ]]; do sleep 0.05; done
+    round=$(grep "^built" "$log" | tail -1 | sed 's/.* in \([0-9]*\) ms.*/\1/')
+    awk -v l="$label" -v s="$start" -v e="$end" -v r="$round" -v a="$(cut -d' ' -f1 /proc/loadavg)" \
+      'BEGIN { printf "| %s | %.2f s | %.2f s | %s |\n", l, e - s, r / 1000, a }'
+    sleep 1
+  done
   kill -INT "$pid"
   wait "$pid" || true
-  local round
-  round=$(grep "^built" "$log" | tail -1 | sed 's/.* in \([0-9]*\) ms.*/\1/')
-  awk -v l="$label" -v s="$start" -v e="$end" -v r="$round" \
-    'BEGIN { printf "| %s | %.2f s | %.2f s |\n", l, e - s, r / 1000 }'
 }
 
 echo
-echo "| watch, 1,000 cards, one card edited | new cards.pdf after the save | whole round |"
-echo "| --- | ---: | ---: |"
-for i in "${!bins[@]}"; do
-  watch_edit "${bins[$i]}" "${names[$i]}"
+echo "| watch, 1,000 cards, one card edited | new cards.pdf after the save | whole round | load |"
+echo "| --- | ---: | ---: | ---: |"
+for ((session = 1; session <= ${WATCH_SESSIONS:-1}; session++)); do
+  for i in "${!bins[@]}"; do
+    watch_edit "${bins[$i]}" "${names[$i]}"
+  done
 done
