@@ -122,7 +122,7 @@ watch_edit() {
   log="$WORK/watch-$label.log"
   "$bin" --data "$data" watch big --out "$out" >"$log" 2>&1 &
   local pid=$!
-  until grep -q "^built" "$log"; do sleep 0.2; done
+  until grep -q "^built" "$log" 2>/dev/null; do sleep 0.2; done
   sleep 1
   local pdf="$out/big/cards.pdf" before start end round k
   for ((k = 1; k <= ${WATCH_EDITS:-1}; k++)); do

@@ -263,10 +263,20 @@ fn watch_rebuilds_a_game_when_its_data_changes_and_keeps_output_when_it_breaks()
     let fresh = tmp.path().join("fresh");
     let run = Command::new(BIN)
         .args(["--data", data.to_str().unwrap(), "build", "my-game"])
-        .args(["--only", "cards", "--no-cache", "--out", fresh.to_str().unwrap()])
+        .args([
+            "--only",
+            "cards",
+            "--no-cache",
+            "--out",
+            fresh.to_str().unwrap(),
+        ])
         .output()
         .unwrap();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     assert!(
         std::fs::read(fresh.join("my-game/cards.pdf")).unwrap() == second,
         "the watched cards.pdf differs from a fresh build's"
