@@ -686,6 +686,42 @@ mod tests {
     }
 
     #[test]
+    fn a_line_of_text_is_one_glyph_run_and_a_turned_line_too() {
+        // krilla-svg as published draws every glyph as its own text object (its own
+        // transform, paint and font selection); the vendored one draws a line as one run.
+        let fonts = crate::render::fonts::builtin();
+        let body = r##"<text x="5" y="10" font-family="DejaVu Sans" font-size="4" fill="#222">Auction House</text><text transform="translate(40 40) rotate(-90)" font-family="DejaVu Sans" font-size="3" fill="blue">Glue here</text>"##;
+        let pdf = write_pdf(
+            "t",
+            &[PageSpec::new((60.0, 60.0), body.to_string())],
+            &fonts,
+        )
+        .unwrap();
+        let doc = lopdf::Document::load_mem(&pdf).unwrap();
+        let page = *doc.get_pages().values().next().unwrap();
+        let content = doc.get_and_decode_page_content(page).unwrap();
+        let count = |op: &str| {
+            content
+                .operations
+                .iter()
+                .filter(|o| o.operator == op)
+                .count()
+        };
+        assert_eq!(count("BT"), 2, "one text object a line");
+        // Every glyph is shown, in runs: 13 and 9 glyphs, each line in one TJ or Tj.
+        assert_eq!(count("TJ") + count("Tj"), 2);
+        let glyphs: usize = content
+            .operations
+            .iter()
+            .filter(|o| o.operator == "TJ")
+            .flat_map(|o| o.operands[0].as_array().unwrap())
+            .filter_map(|item| item.as_str().ok())
+            .map(|s| s.len() / 2)
+            .sum();
+        assert_eq!(glyphs, "Auction House".len() + "Glue here".len());
+    }
+
+    #[test]
     fn the_first_page_that_cannot_be_read_is_the_error() {
         let fonts = crate::render::fonts::builtin();
         let pages = [
