@@ -258,10 +258,14 @@ impl Faces {
                     .iter()
                     .map(|h| {
                         seen_seats.push(h["seat"].as_u64().unwrap_or(u64::MAX) as usize);
-                        json!({
-                            "seat": h["name"],
-                            "cards": self.found(id, &h["data"], h["text"].as_str().unwrap_or("")),
-                        })
+                        super::live::object([
+                            ("seat", h["name"].clone()),
+                            (
+                                "cards",
+                                self.found(id, &h["data"], h["text"].as_str().unwrap_or(""))
+                                    .into(),
+                            ),
+                        ])
                     })
                     .collect()
             })
@@ -314,7 +318,7 @@ impl Faces {
                     .iter()
                     .filter_map(|d| self.by_id.get(d).map(|&i| self.card(id, i, None)))
                     .collect();
-                m["cards"] = json!(cards);
+                m["cards"] = Value::Array(cards);
             }
         }
         // Every deck's back is public (a pile, a face-down card): by deck id.
@@ -323,7 +327,12 @@ impl Faces {
             .iter()
             .map(|d| (d.id.clone(), json!(url(id, &d.back))))
             .collect();
-        view["cards"] = json!({"table": table, "hands": hands, "hidden": hidden, "backs": backs});
+        view["cards"] = super::live::object([
+            ("table", table.into()),
+            ("hands", hands.into()),
+            ("hidden", hidden.into()),
+            ("backs", Value::Object(backs)),
+        ]);
     }
 }
 

@@ -272,16 +272,36 @@ impl<S: State> Typed<S> {
 
     fn hand_json(&self, state: &S, observer: Observer) -> Value {
         let table = view::table(state, observer);
+        // Built by moving each part in: `json!` would copy every tree it is given.
         let hands: Vec<Value> = table
             .hands
             .into_iter()
             .zip(table.hands_data)
             .map(|((seat, text), (_, data))| {
-                json!({"seat": seat, "name": self.names[seat], "text": text, "data": data})
+                object([
+                    ("seat", seat.into()),
+                    ("name", self.names[seat].clone().into()),
+                    ("text", text.into()),
+                    ("data", data),
+                ])
             })
             .collect();
-        json!({"public": table.public, "public_data": table.public_data, "hands": hands})
+        object([
+            ("public", table.public.into()),
+            ("public_data", table.public_data),
+            ("hands", hands.into()),
+        ])
     }
+}
+
+/// A JSON object of `parts`, each moved in (`json!` copies every value it is given).
+pub(crate) fn object<const N: usize>(parts: [(&str, Value); N]) -> Value {
+    Value::Object(
+        parts
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
 }
 
 impl<S: State> Live for Typed<S> {
@@ -405,39 +425,41 @@ impl<S: State> Live for Typed<S> {
             _ => Vec::new(),
         };
         // Each move with the cards it involves, where the engine names them (`cards_of`).
-        let legal: Vec<Value> = match (observer, at) {
-            (Observer::Seat(s), None) => {
-                let names = self.legal(s);
-                let actions = if names.is_empty() {
-                    Vec::new()
-                } else {
-                    self.state.legal_actions()
-                };
-                names
+        let legal: Vec<Value> = match (observer, self.next(), at) {
+            (Observer::Seat(s), Next::Person(p), None) if p == s => {
+                // The legal moves once, named (as `view::choices` names them) with their cards.
+                let mut cards = Vec::new();
+                self.state
+                    .legal_actions()
                     .into_iter()
                     .enumerate()
-                    .map(|(index, name)| {
-                        let mut cards = Vec::new();
-                        if let Some(&a) = actions.get(index) {
-                            self.state.cards_of(a, &mut cards);
-                        }
-                        json!({"index": index, "name": name, "cards": cards})
+                    .map(|(index, a)| {
+                        cards.clear();
+                        self.state.cards_of(a, &mut cards);
+                        object([
+                            ("index", index.into()),
+                            (
+                                "name",
+                                view::action_words(&self.state, a, observer).into(),
+                            ),
+                            ("cards", cards.iter().map(|&c| Value::from(c)).collect()),
+                        ])
                     })
                     .collect()
             }
             _ => Vec::new(),
         };
         let outcome = (shown == len).then(|| self.outcome()).flatten();
-        Ok(json!({
-            "game": self.transcript.game,
-            "moves": shown,
-            "length": len,
-            "to_act": to_act,
-            "legal": legal,
-            "view": self.hand_json(state, observer),
-            "outcome": outcome,
-            "failure": self.state.failure(),
-        }))
+        Ok(object([
+            ("game", self.transcript.game.clone().into()),
+            ("moves", shown.into()),
+            ("length", len.into()),
+            ("to_act", json!(to_act)),
+            ("legal", legal.into()),
+            ("view", self.hand_json(state, observer)),
+            ("outcome", json!(outcome)),
+            ("failure", self.state.failure().into()),
+        ]))
     }
 
     fn log(&self, observer: Observer) -> Result<&[LogEntry], String> {
