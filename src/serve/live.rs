@@ -296,12 +296,7 @@ impl<S: State> Typed<S> {
 
 /// A JSON object of `parts`, each moved in (`json!` copies every value it is given).
 pub(crate) fn object<const N: usize>(parts: [(&str, Value); N]) -> Value {
-    Value::Object(
-        parts
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-    )
+    Value::Object(parts.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }
 
 impl<S: State> Live for Typed<S> {
@@ -438,10 +433,7 @@ impl<S: State> Live for Typed<S> {
                         self.state.cards_of(a, &mut cards);
                         object([
                             ("index", index.into()),
-                            (
-                                "name",
-                                view::action_words(&self.state, a, observer).into(),
-                            ),
+                            ("name", view::action_words(&self.state, a, observer).into()),
                             ("cards", cards.iter().map(|&c| Value::from(c)).collect()),
                         ])
                     })
