@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use rustc_hash::FxHashMap;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -43,9 +44,10 @@ pub(crate) struct Faces {
     /// Each face file by its digest.
     pub(crate) files: HashMap<String, Arc<[u8]>>,
     designs: Vec<Design>,
-    by_id: HashMap<String, usize>,
-    /// Design names that name one design only, to the design.
-    by_name: HashMap<String, usize>,
+    by_id: FxHashMap<String, usize>,
+    /// Each design's id, and each name that names one design only, to the design (an id
+    /// before a name): one look-up for each string of a view's data.
+    by_key: FxHashMap<String, usize>,
     /// Those names, longest first (found in prose before the shorter names inside them).
     names: Vec<(String, usize)>,
     decks: Vec<Deck>,
@@ -115,7 +117,10 @@ impl Faces {
             .filter(|(_, d)| count[d.name.as_str()] == 1 && !d.name.trim().is_empty())
             .map(|(i, d)| (d.name.clone(), i))
             .collect();
-        faces.by_name = names.iter().cloned().collect();
+        faces.by_key = names.iter().cloned().collect();
+        faces
+            .by_key
+            .extend(faces.by_id.iter().map(|(k, &i)| (k.clone(), i)));
         faces.names = names;
         faces
             .names
@@ -124,10 +129,7 @@ impl Faces {
     }
 
     fn design(&self, key: &str) -> Option<usize> {
-        self.by_id
-            .get(key)
-            .or_else(|| self.by_name.get(key))
-            .copied()
+        self.by_key.get(key).copied()
     }
 
     fn card(&self, table: &str, i: usize, count: Option<u64>) -> Value {

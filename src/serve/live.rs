@@ -11,6 +11,7 @@
 //! its transcript. Everything shown to a seat goes through [`crate::engine::view`].
 
 use std::any::Any;
+use std::sync::OnceLock;
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -167,8 +168,10 @@ struct Typed<S: State> {
     bots: Vec<Option<Box<dyn Bot<S>>>>,
     person: Vec<bool>,
     /// The log as each seat knows it, then as every seat knows it (the spectator), then as
-    /// an onlooker who sees every hand (never sent to a client; for `playtests` and tests).
-    logs: Vec<Vec<LogEntry>>,
+    /// an onlooker who sees every hand (never sent to a client; for tests). Each is made
+    /// the first time it is asked for (by replaying the moves), then kept up move by move:
+    /// a log nobody reads (a bot's seat, a spectator who never came) costs nothing.
+    logs: Vec<OnceLock<Vec<LogEntry>>>,
 }
 
 fn config(t: &Transcript) -> Config {
@@ -225,7 +228,7 @@ impl<S: State> Typed<S> {
         let mut table = Typed {
             names: seat_names(engine, game, t.players),
             person: t.seats.iter().map(|s| s == PERSON).collect(),
-            logs: vec![Vec::new(); t.players + 2],
+            logs: (0..t.players + 2).map(|_| OnceLock::new()).collect(),
             state: start.clone(),
             start,
             bots,
@@ -294,6 +297,27 @@ impl<S: State> Typed<S> {
     }
 }
 
+/// The log's entry for `action`, taken from `before` to `after`, as `observer` knows it.
+fn entry<S: State>(
+    names: &[String],
+    before: &S,
+    action: S::Action,
+    after: &S,
+    observer: Observer,
+) -> LogEntry {
+    let by = match before.turn() {
+        Turn::Player(p) => names[p].clone(),
+        _ => "chance".to_string(),
+    };
+    let seen = view::seen(before, action, after, observer);
+    LogEntry {
+        number: seen.number,
+        by,
+        action: seen.action,
+        events: seen.events,
+    }
+}
+
 /// A JSON object of `parts`, each moved in (`json!` copies every value it is given).
 pub(crate) fn object<const N: usize>(parts: [(&str, Value); N]) -> Value {
     Value::Object(parts.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
@@ -338,19 +362,11 @@ impl<S: State> Live for Typed<S> {
         let before = self.state.clone();
         self.state.apply(action);
         self.transcript.moves.push(index);
-        let by = match before.turn() {
-            Turn::Player(p) => self.names[p].clone(),
-            _ => "chance".to_string(),
-        };
         let observers: Vec<Observer> = self.observers().collect();
         for (log, observer) in self.logs.iter_mut().zip(observers) {
-            let seen = view::seen(&before, action, &self.state, observer);
-            log.push(LogEntry {
-                number: seen.number,
-                by: by.clone(),
-                action: seen.action,
-                events: seen.events,
-            });
+            if let Some(log) = log.get_mut() {
+                log.push(entry(&self.names, &before, action, &self.state, observer));
+            }
         }
         Ok(())
     }
@@ -455,7 +471,22 @@ impl<S: State> Live for Typed<S> {
     }
 
     fn log(&self, observer: Observer) -> Result<&[LogEntry], String> {
-        Ok(&self.logs[self.log_index(observer)?])
+        let kept = &self.logs[self.log_index(observer)?];
+        if let Some(log) = kept.get() {
+            return Ok(log);
+        }
+        // First asked for: the moves replayed, as `play` logged them.
+        let mut state = self.start.clone();
+        let mut log = Vec::with_capacity(self.transcript.moves.len());
+        for (k, &index) in self.transcript.moves.iter().enumerate() {
+            let action = *choices(&state)
+                .get(index)
+                .ok_or_else(|| format!("entry {} of the transcript is out of range", k + 1))?;
+            let before = state.clone();
+            state.apply(action);
+            log.push(entry(&self.names, &before, action, &state, observer));
+        }
+        Ok(kept.get_or_init(|| log))
     }
 
     fn rewind(&mut self, len: usize) -> Result<(), String> {
@@ -463,7 +494,7 @@ impl<S: State> Live for Typed<S> {
             self.transcript.moves[..len.min(self.transcript.moves.len())].to_vec();
         self.state = self.start.clone();
         self.transcript.moves.clear();
-        for log in &mut self.logs {
+        for log in self.logs.iter_mut().filter_map(OnceLock::get_mut) {
             log.clear();
         }
         for index in moves {
