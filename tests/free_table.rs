@@ -691,7 +691,12 @@ fn a_log_asked_for_late_is_the_log_kept_from_the_start() {
         // Every log asked for before the first move, then kept while the moves are played.
         let mut kept = printplay::serve::live::open(game, start).unwrap();
         for &o in &observers {
-            assert!(kept.view(o, None).unwrap()["log"].as_array().unwrap().is_empty());
+            assert!(
+                kept.view(o, None).unwrap()["log"]
+                    .as_array()
+                    .unwrap()
+                    .is_empty()
+            );
         }
         for &index in &t.moves {
             kept.play(index).unwrap();
@@ -701,7 +706,12 @@ fn a_log_asked_for_late_is_the_log_kept_from_the_start() {
         for &o in &observers {
             let log = kept.view(o, None).unwrap()["log"].clone();
             assert_eq!(log.as_array().unwrap().len(), t.moves.len());
-            assert_eq!(log, late.view(o, None).unwrap()["log"], "{} {o:?}", game.slug);
+            assert_eq!(
+                log,
+                late.view(o, None).unwrap()["log"],
+                "{} {o:?}",
+                game.slug
+            );
         }
         kept.rewind(30).unwrap();
         late.rewind(30).unwrap();
@@ -711,8 +721,18 @@ fn a_log_asked_for_late_is_the_log_kept_from_the_start() {
         for &o in &observers {
             let log = fresh.view(o, None).unwrap()["log"].clone();
             assert_eq!(log.as_array().unwrap().len(), 30);
-            assert_eq!(kept.view(o, None).unwrap()["log"], log, "{} {o:?}", game.slug);
-            assert_eq!(late.view(o, None).unwrap()["log"], log, "{} {o:?}", game.slug);
+            assert_eq!(
+                kept.view(o, None).unwrap()["log"],
+                log,
+                "{} {o:?}",
+                game.slug
+            );
+            assert_eq!(
+                late.view(o, None).unwrap()["log"],
+                log,
+                "{} {o:?}",
+                game.slug
+            );
         }
     }
 }

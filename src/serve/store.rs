@@ -250,17 +250,20 @@ impl Sqlite {
         Ok(())
     }
 
-    /// Makes the table's stored moves `moves`, where the first `stored` of them are stored
-    /// already (the move list only grows by moves and shrinks by undo).
+    /// Makes the table's stored moves `moves`, where the `stored` moves stored are the first
+    /// of them or (after an undo) `moves` and more: the move list only grows by moves and
+    /// shrinks by undo.
     fn replace_moves(
         conn: &Connection,
         id: &str,
         moves: &[usize],
         stored: usize,
     ) -> rusqlite::Result<()> {
-        conn.prepare_cached("DELETE FROM moves WHERE table_id = ?1 AND n >= ?2")?
-            .execute(params![id, moves.len().min(stored) as i64])?;
-        Self::write_moves(conn, id, moves, moves.len().min(stored))
+        if moves.len() < stored {
+            conn.prepare_cached("DELETE FROM moves WHERE table_id = ?1 AND n >= ?2")?
+                .execute(params![id, moves.len() as i64])?;
+        }
+        Self::write_moves(conn, id, moves, stored)
     }
 
     fn conn(&self) -> Result<std::sync::MutexGuard<'_, Connection>, String> {
@@ -382,7 +385,9 @@ impl Store for Sqlite {
         if changed != 1 {
             return Err(format!("table {id} is not stored with {expected} moves"));
         }
-        Self::replace_moves(&tx, id, &transcript.moves, 0).map_err(|e| self.err(e))?;
+        tx.execute("DELETE FROM moves WHERE table_id = ?1", [id])
+            .map_err(|e| self.err(e))?;
+        Self::write_moves(&tx, id, &transcript.moves, 0).map_err(|e| self.err(e))?;
         tx.commit().map_err(|e| self.err(e))
     }
 
