@@ -19,6 +19,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::Value;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -68,7 +70,7 @@ fn status(pid: u32, key: &str) -> u64 {
         .unwrap_or(0)
 }
 
-/// The CPU time the server has used (user and system), in ms.
+/// The CPU time a process (the server, or this bench) has used (user and system), in ms.
 fn cpu_ms(pid: u32) -> u64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     // The fields after the command (in parentheses): utime and stime are the 12th and 13th.
@@ -86,39 +88,68 @@ fn rss_kb(pid: u32) -> u64 {
     status(pid, "VmRSS:")
 }
 
-/// One scripted person: plays up to `moves` moves, returns each round trip and the moves
-/// it had acknowledged.
+/// A view or an update as the person reads it: only the parts it needs are read (the rest
+/// is skipped unparsed), so that the clients, which share the machine with the server, cost
+/// little next to it. A part an update leaves out is `None`.
+#[derive(Deserialize)]
+struct Live {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    view: Part,
+}
+
+#[derive(Deserialize, Default)]
+struct Part {
+    moves: Option<u64>,
+    legal: Option<Vec<IgnoredAny>>,
+    /// `Some(Null)`: the game goes on.
+    #[serde(default, deserialize_with = "present")]
+    outcome: Option<Value>,
+}
+
+/// A part that is there, `null` or not (serde reads a `null` as `None` otherwise).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
+/// One scripted person: plays up to `moves` moves, returns each round trip, the moves it had
+/// acknowledged, and the views and updates it received.
 async fn person(
     url: String,
     moves: usize,
     table: usize,
     think_ms: u64,
-) -> (Vec<Duration>, usize, String) {
+) -> (Vec<Duration>, usize, String, usize) {
     let (mut socket, _) = tokio_tungstenite::connect_async(&url)
         .await
         .expect("a socket");
     let mut times = Vec::new();
     let mut sent: Option<(u64, Instant)> = None;
     let mut played = 0;
-    let mut view = Value::Null;
+    let mut received = 0;
+    // What the person reads of its view: the move count, how many moves it may make, and
+    // whether the game is over.
+    let (mut at, mut legal, mut over) = (0u64, 0usize, false);
     while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(30), socket.next()).await
     {
         let Message::Text(text) = msg else { continue };
-        let mut msg: Value = serde_json::from_str(&text).unwrap();
-        match msg["type"].as_str() {
-            Some("view") => view = msg["view"].take(),
-            // An update carries the parts of the view that changed.
-            Some("update") => {
-                if let (Value::Object(now), Value::Object(changed)) =
-                    (&mut view, msg["view"].take())
-                {
-                    now.extend(changed);
+        received += 1;
+        let msg: Live = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("a message the bench cannot read ({e}): {text}"));
+        match msg.kind.as_str() {
+            // A whole view has every part; an update only the parts that changed.
+            "view" | "update" => {
+                let v = msg.view;
+                if msg.kind == "view" && (v.moves.is_none() || v.legal.is_none()) {
+                    panic!("a whole view without its moves: {text}");
                 }
+                at = v.moves.unwrap_or(at);
+                legal = v.legal.map_or(legal, |l| l.len());
+                over = v.outcome.map_or(over, |o| !o.is_null());
             }
-            _ => panic!("the server refused a move: {msg}"),
+            _ => panic!("the server refused a move: {text}"),
         }
-        let v = &view;
-        let at = v["moves"].as_u64().unwrap();
         if let Some((before, t)) = sent
             && at > before
         {
@@ -126,25 +157,24 @@ async fn person(
             played += 1;
             sent = None;
         }
-        if !v["outcome"].is_null() || played >= moves {
+        if over || played >= moves {
             break;
         }
-        let legal = v["legal"].as_array().unwrap();
-        if sent.is_none() && !legal.is_empty() {
+        if sent.is_none() && legal > 0 {
             if think_ms > 0 {
                 // 0.5 to 1.5 times THINK_MS, from the table and the move count.
                 let spread = (table as u64 * 7919 + at * 104_729) % 1000;
                 let ms = think_ms / 2 + think_ms * spread / 1000;
                 tokio::time::sleep(Duration::from_millis(ms)).await;
             }
-            let index = (at as usize * 7 + 3) % legal.len();
+            let index = (at as usize * 7 + 3) % legal;
             let m = format!(r#"{{"type":"move","index":{index},"at":{at}}}"#);
             sent = Some((at, Instant::now()));
             socket.send(Message::Text(m.into())).await.unwrap();
         }
     }
     let _ = socket.close(None).await;
-    (times, played, url)
+    (times, played, url, received)
 }
 
 fn main() {
@@ -203,6 +233,7 @@ fn main() {
     std::thread::sleep(Duration::from_millis(500));
     let full = rss_kb(child.id());
     let cpu_before = cpu_ms(child.id());
+    let own_before = cpu_ms(std::process::id());
     let started = Instant::now();
     let rt = tokio::runtime::Runtime::new().unwrap();
     let results = rt.block_on(async {
@@ -219,11 +250,12 @@ fn main() {
     });
     let elapsed = started.elapsed();
     let cpu = cpu_ms(child.id()).saturating_sub(cpu_before);
+    let own = cpu_ms(std::process::id()).saturating_sub(own_before);
     let played_rss = rss_kb(child.id());
     let threads = status(child.id(), "Threads:");
     // No move lost or doubled: each table holds exactly the moves its person had answered.
     let mut lost = 0;
-    for (_, played, url) in &results {
+    for (_, played, url, _) in &results {
         let api = url.replacen("ws://", "", 1).replacen("/ws?", "?", 1);
         let (h, path) = api.split_at(api.find('/').unwrap());
         let v = get(h, path);
@@ -258,6 +290,15 @@ fn main() {
     println!(
         "server CPU during the moves: {cpu} ms ({:.2} ms a person move, with the bot's and chance's moves after it)",
         cpu as f64 / times.len() as f64
+    );
+    let received: usize = results.iter().map(|r| r.3).sum();
+    println!(
+        "views and updates sent to the persons: {received} ({:.2} a person move)",
+        received as f64 / times.len() as f64
+    );
+    println!(
+        "the bench's own CPU (its {tables} clients) during the moves: {own} ms ({:.2} ms a person move)",
+        own as f64 / times.len() as f64
     );
     println!("server threads after the moves: {threads}");
     println!("tables whose stored moves differ from the acknowledged ones: {lost}");

@@ -670,3 +670,69 @@ fn two_browser_contexts_play_the_aztecs_free_table_through_its_view() {
         check_received(&game, &transcript, Observer::Seat(i), &got);
     }
 }
+
+/// Each observer's log is made when first asked for (replaying the moves) and then kept up
+/// move by move: the same log either way, before and after an undo.
+#[test]
+fn a_log_asked_for_late_is_the_log_kept_from_the_start() {
+    let (_dir, games) = common::shipped_and_scaffold_games();
+    for game in &games {
+        let t = random_transcript(game, 80);
+        let observers = [
+            Observer::Seat(0),
+            Observer::Seat(1),
+            Observer::Public,
+            Observer::Omniscient,
+        ];
+        let start = Transcript {
+            moves: Vec::new(),
+            ..t.clone()
+        };
+        // Every log asked for before the first move, then kept while the moves are played.
+        let mut kept = printplay::serve::live::open(game, start).unwrap();
+        for &o in &observers {
+            assert!(
+                kept.view(o, None).unwrap()["log"]
+                    .as_array()
+                    .unwrap()
+                    .is_empty()
+            );
+        }
+        for &index in &t.moves {
+            kept.play(index).unwrap();
+        }
+        // Every log asked for only now.
+        let mut late = printplay::serve::live::open(game, t.clone()).unwrap();
+        for &o in &observers {
+            let log = kept.view(o, None).unwrap()["log"].clone();
+            assert_eq!(log.as_array().unwrap().len(), t.moves.len());
+            assert_eq!(
+                log,
+                late.view(o, None).unwrap()["log"],
+                "{} {o:?}",
+                game.slug
+            );
+        }
+        kept.rewind(30).unwrap();
+        late.rewind(30).unwrap();
+        let mut part = t.clone();
+        part.moves.truncate(30);
+        let fresh = printplay::serve::live::open(game, part).unwrap();
+        for &o in &observers {
+            let log = fresh.view(o, None).unwrap()["log"].clone();
+            assert_eq!(log.as_array().unwrap().len(), 30);
+            assert_eq!(
+                kept.view(o, None).unwrap()["log"],
+                log,
+                "{} {o:?}",
+                game.slug
+            );
+            assert_eq!(
+                late.view(o, None).unwrap()["log"],
+                log,
+                "{} {o:?}",
+                game.slug
+            );
+        }
+    }
+}

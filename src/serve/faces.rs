@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use rustc_hash::FxHashMap;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -43,9 +44,10 @@ pub(crate) struct Faces {
     /// Each face file by its digest.
     pub(crate) files: HashMap<String, Arc<[u8]>>,
     designs: Vec<Design>,
-    by_id: HashMap<String, usize>,
-    /// Design names that name one design only, to the design.
-    by_name: HashMap<String, usize>,
+    by_id: FxHashMap<String, usize>,
+    /// Each design's id, and each name that names one design only, to the design (an id
+    /// before a name): one look-up for each string of a view's data.
+    by_key: FxHashMap<String, usize>,
     /// Those names, longest first (found in prose before the shorter names inside them).
     names: Vec<(String, usize)>,
     decks: Vec<Deck>,
@@ -115,7 +117,10 @@ impl Faces {
             .filter(|(_, d)| count[d.name.as_str()] == 1 && !d.name.trim().is_empty())
             .map(|(i, d)| (d.name.clone(), i))
             .collect();
-        faces.by_name = names.iter().cloned().collect();
+        faces.by_key = names.iter().cloned().collect();
+        faces
+            .by_key
+            .extend(faces.by_id.iter().map(|(k, &i)| (k.clone(), i)));
         faces.names = names;
         faces
             .names
@@ -124,10 +129,7 @@ impl Faces {
     }
 
     fn design(&self, key: &str) -> Option<usize> {
-        self.by_id
-            .get(key)
-            .or_else(|| self.by_name.get(key))
-            .copied()
+        self.by_key.get(key).copied()
     }
 
     fn card(&self, table: &str, i: usize, count: Option<u64>) -> Value {
@@ -258,10 +260,14 @@ impl Faces {
                     .iter()
                     .map(|h| {
                         seen_seats.push(h["seat"].as_u64().unwrap_or(u64::MAX) as usize);
-                        json!({
-                            "seat": h["name"],
-                            "cards": self.found(id, &h["data"], h["text"].as_str().unwrap_or("")),
-                        })
+                        super::live::object([
+                            ("seat", h["name"].clone()),
+                            (
+                                "cards",
+                                self.found(id, &h["data"], h["text"].as_str().unwrap_or(""))
+                                    .into(),
+                            ),
+                        ])
                     })
                     .collect()
             })
@@ -314,7 +320,7 @@ impl Faces {
                     .iter()
                     .filter_map(|d| self.by_id.get(d).map(|&i| self.card(id, i, None)))
                     .collect();
-                m["cards"] = json!(cards);
+                m["cards"] = Value::Array(cards);
             }
         }
         // Every deck's back is public (a pile, a face-down card): by deck id.
@@ -323,7 +329,12 @@ impl Faces {
             .iter()
             .map(|d| (d.id.clone(), json!(url(id, &d.back))))
             .collect();
-        view["cards"] = json!({"table": table, "hands": hands, "hidden": hidden, "backs": backs});
+        view["cards"] = super::live::object([
+            ("table", table.into()),
+            ("hands", hands.into()),
+            ("hidden", hidden.into()),
+            ("backs", Value::Object(backs)),
+        ]);
     }
 }
 

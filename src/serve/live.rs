@@ -11,6 +11,7 @@
 //! its transcript. Everything shown to a seat goes through [`crate::engine::view`].
 
 use std::any::Any;
+use std::sync::OnceLock;
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -167,8 +168,10 @@ struct Typed<S: State> {
     bots: Vec<Option<Box<dyn Bot<S>>>>,
     person: Vec<bool>,
     /// The log as each seat knows it, then as every seat knows it (the spectator), then as
-    /// an onlooker who sees every hand (never sent to a client; for `playtests` and tests).
-    logs: Vec<Vec<LogEntry>>,
+    /// an onlooker who sees every hand (never sent to a client; for tests). Each is made
+    /// the first time it is asked for (by replaying the moves), then kept up move by move:
+    /// a log nobody reads (a bot's seat, a spectator who never came) costs nothing.
+    logs: Vec<OnceLock<Vec<LogEntry>>>,
 }
 
 fn config(t: &Transcript) -> Config {
@@ -225,7 +228,7 @@ impl<S: State> Typed<S> {
         let mut table = Typed {
             names: seat_names(engine, game, t.players),
             person: t.seats.iter().map(|s| s == PERSON).collect(),
-            logs: vec![Vec::new(); t.players + 2],
+            logs: (0..t.players + 2).map(|_| OnceLock::new()).collect(),
             state: start.clone(),
             start,
             bots,
@@ -272,16 +275,52 @@ impl<S: State> Typed<S> {
 
     fn hand_json(&self, state: &S, observer: Observer) -> Value {
         let table = view::table(state, observer);
+        // Built by moving each part in: `json!` would copy every tree it is given.
         let hands: Vec<Value> = table
             .hands
             .into_iter()
             .zip(table.hands_data)
             .map(|((seat, text), (_, data))| {
-                json!({"seat": seat, "name": self.names[seat], "text": text, "data": data})
+                object([
+                    ("seat", seat.into()),
+                    ("name", self.names[seat].clone().into()),
+                    ("text", text.into()),
+                    ("data", data),
+                ])
             })
             .collect();
-        json!({"public": table.public, "public_data": table.public_data, "hands": hands})
+        object([
+            ("public", table.public.into()),
+            ("public_data", table.public_data),
+            ("hands", hands.into()),
+        ])
     }
+}
+
+/// The log's entry for `action`, taken from `before` to `after`, as `observer` knows it.
+fn entry<S: State>(
+    names: &[String],
+    before: &S,
+    action: S::Action,
+    after: &S,
+    observer: Observer,
+) -> LogEntry {
+    let by = match before.turn() {
+        Turn::Player(p) => names[p].clone(),
+        _ => "chance".to_string(),
+    };
+    let seen = view::seen(before, action, after, observer);
+    LogEntry {
+        number: seen.number,
+        by,
+        action: seen.action,
+        events: seen.events,
+    }
+}
+
+/// A JSON object of `parts`, each moved in (`json!` copies every value it is given).
+pub(crate) fn object<const N: usize>(parts: [(&str, Value); N]) -> Value {
+    Value::Object(parts.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }
 
 impl<S: State> Live for Typed<S> {
@@ -323,19 +362,11 @@ impl<S: State> Live for Typed<S> {
         let before = self.state.clone();
         self.state.apply(action);
         self.transcript.moves.push(index);
-        let by = match before.turn() {
-            Turn::Player(p) => self.names[p].clone(),
-            _ => "chance".to_string(),
-        };
         let observers: Vec<Observer> = self.observers().collect();
         for (log, observer) in self.logs.iter_mut().zip(observers) {
-            let seen = view::seen(&before, action, &self.state, observer);
-            log.push(LogEntry {
-                number: seen.number,
-                by: by.clone(),
-                action: seen.action,
-                events: seen.events,
-            });
+            if let Some(log) = log.get_mut() {
+                log.push(entry(&self.names, &before, action, &self.state, observer));
+            }
         }
         Ok(())
     }
@@ -405,43 +436,57 @@ impl<S: State> Live for Typed<S> {
             _ => Vec::new(),
         };
         // Each move with the cards it involves, where the engine names them (`cards_of`).
-        let legal: Vec<Value> = match (observer, at) {
-            (Observer::Seat(s), None) => {
-                let names = self.legal(s);
-                let actions = if names.is_empty() {
-                    Vec::new()
-                } else {
-                    self.state.legal_actions()
-                };
-                names
+        let legal: Vec<Value> = match (observer, self.next(), at) {
+            (Observer::Seat(s), Next::Person(p), None) if p == s => {
+                // The legal moves once, named (as `view::choices` names them) with their cards.
+                let mut cards = Vec::new();
+                self.state
+                    .legal_actions()
                     .into_iter()
                     .enumerate()
-                    .map(|(index, name)| {
-                        let mut cards = Vec::new();
-                        if let Some(&a) = actions.get(index) {
-                            self.state.cards_of(a, &mut cards);
-                        }
-                        json!({"index": index, "name": name, "cards": cards})
+                    .map(|(index, a)| {
+                        cards.clear();
+                        self.state.cards_of(a, &mut cards);
+                        object([
+                            ("index", index.into()),
+                            ("name", view::action_words(&self.state, a, observer).into()),
+                            ("cards", cards.iter().map(|&c| Value::from(c)).collect()),
+                        ])
                     })
                     .collect()
             }
             _ => Vec::new(),
         };
         let outcome = (shown == len).then(|| self.outcome()).flatten();
-        Ok(json!({
-            "game": self.transcript.game,
-            "moves": shown,
-            "length": len,
-            "to_act": to_act,
-            "legal": legal,
-            "view": self.hand_json(state, observer),
-            "outcome": outcome,
-            "failure": self.state.failure(),
-        }))
+        Ok(object([
+            ("game", self.transcript.game.clone().into()),
+            ("moves", shown.into()),
+            ("length", len.into()),
+            ("to_act", json!(to_act)),
+            ("legal", legal.into()),
+            ("view", self.hand_json(state, observer)),
+            ("outcome", json!(outcome)),
+            ("failure", self.state.failure().into()),
+        ]))
     }
 
     fn log(&self, observer: Observer) -> Result<&[LogEntry], String> {
-        Ok(&self.logs[self.log_index(observer)?])
+        let kept = &self.logs[self.log_index(observer)?];
+        if let Some(log) = kept.get() {
+            return Ok(log);
+        }
+        // First asked for: the moves replayed, as `play` logged them.
+        let mut state = self.start.clone();
+        let mut log = Vec::with_capacity(self.transcript.moves.len());
+        for (k, &index) in self.transcript.moves.iter().enumerate() {
+            let action = *choices(&state)
+                .get(index)
+                .ok_or_else(|| format!("entry {} of the transcript is out of range", k + 1))?;
+            let before = state.clone();
+            state.apply(action);
+            log.push(entry(&self.names, &before, action, &state, observer));
+        }
+        Ok(kept.get_or_init(|| log))
     }
 
     fn rewind(&mut self, len: usize) -> Result<(), String> {
@@ -449,7 +494,7 @@ impl<S: State> Live for Typed<S> {
             self.transcript.moves[..len.min(self.transcript.moves.len())].to_vec();
         self.state = self.start.clone();
         self.transcript.moves.clear();
-        for log in &mut self.logs {
+        for log in self.logs.iter_mut().filter_map(OnceLock::get_mut) {
             log.clear();
         }
         for index in moves {

@@ -1,7 +1,9 @@
 //! Where tables are kept: one small interface, [`Store`], and SQLite behind it (bundled, so a
 //! fresh machine needs nothing installed). Each table is its data version and its transcript
-//! in the format `printplay play --save` writes; every change is committed before the server
-//! acknowledges it, so a server killed at any moment restarts at the last acknowledged move.
+//! in the format `printplay play --save` writes, its moves kept apart, one row a move, so that
+//! a move costs a row, not the whole transcript written again; every change is committed
+//! before the server acknowledges it, so a server killed at any moment restarts at the last
+//! acknowledged move.
 //! A shared database can replace SQLite by implementing the same four functions.
 //!
 //! Tokens are not kept: only their SHA-256 digests ([`token_digest`]), so a copy of the
@@ -28,8 +30,10 @@ pub fn token_digest(token: &str) -> String {
         .collect()
 }
 
-/// The layout of the database: 1 keeps token digests (0, before it, the tokens).
-const SCHEMA: i64 = 1;
+/// The layout of the database: 1 keeps token digests (0, before it, the tokens); 2 keeps each
+/// move as a row of `moves` and, in `tables.transcript`, the transcript without its moves (1
+/// kept the whole transcript there, written again on every move).
+const SCHEMA: i64 = 2;
 
 /// A table as stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -121,7 +125,13 @@ impl Sqlite {
                  digest TEXT PRIMARY KEY,
                  table_id TEXT NOT NULL REFERENCES tables(id),
                  seat INTEGER
-             );",
+             );
+             CREATE TABLE IF NOT EXISTS moves (
+                 table_id TEXT NOT NULL REFERENCES tables(id),
+                 n INTEGER NOT NULL,
+                 move INTEGER NOT NULL,
+                 PRIMARY KEY (table_id, n)
+             ) WITHOUT ROWID;",
         )
         .map_err(|e| format!("{name}: {e}"))?;
         let store = Sqlite {
@@ -133,7 +143,8 @@ impl Sqlite {
     }
 
     /// Brings a database of an earlier layout to this one: plain tokens become digests, and
-    /// the pages and log that held them are rewritten so that no copy of a token is left.
+    /// the pages and log that held them are rewritten so that no copy of a token is left;
+    /// each table's moves move from its transcript's text to rows of `moves`.
     fn migrate(&self) -> Result<(), String> {
         let mut conn = self.conn()?;
         let version: i64 = conn
@@ -190,8 +201,69 @@ impl Sqlite {
             conn.execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")
                 .map_err(|e| self.err(e))?;
         }
+        if version < 2 {
+            let tx = conn.transaction().map_err(|e| self.err(e))?;
+            let rows = {
+                let mut stmt = tx
+                    .prepare("SELECT id, transcript FROM tables")
+                    .map_err(|e| self.err(e))?;
+                stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+                    .map_err(|e| self.err(e))?
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| self.err(e))?
+            };
+            for (id, text) in rows {
+                let transcript = self.read_transcript(&id, &text)?;
+                Self::write_moves(&tx, &id, &transcript.moves, 0).map_err(|e| self.err(e))?;
+                tx.execute(
+                    "UPDATE tables SET transcript = ?1, moves = ?2 WHERE id = ?3",
+                    params![head(&transcript), transcript.moves.len() as i64, id],
+                )
+                .map_err(|e| self.err(e))?;
+            }
+            tx.execute_batch(&format!("PRAGMA user_version = {SCHEMA};"))
+                .map_err(|e| self.err(e))?;
+            return tx.commit().map_err(|e| self.err(e));
+        }
         conn.execute_batch(&format!("PRAGMA user_version = {SCHEMA};"))
             .map_err(|e| self.err(e))
+    }
+
+    fn read_transcript(&self, id: &str, text: &str) -> Result<Transcript, String> {
+        toml::from_str(text).map_err(|e| self.err(format!("table {id}: {e}")))
+    }
+
+    /// Stores `moves[from..]` as the table's moves from the `from`th on (those before it are
+    /// stored already).
+    fn write_moves(
+        conn: &Connection,
+        id: &str,
+        moves: &[usize],
+        from: usize,
+    ) -> rusqlite::Result<()> {
+        let mut stmt = conn.prepare_cached(
+            "INSERT OR REPLACE INTO moves (table_id, n, move) VALUES (?1, ?2, ?3)",
+        )?;
+        for (n, m) in moves.iter().enumerate().skip(from) {
+            stmt.execute(params![id, n as i64, *m as i64])?;
+        }
+        Ok(())
+    }
+
+    /// Makes the table's stored moves `moves`, where the `stored` moves stored are the first
+    /// of them or (after an undo) `moves` and more: the move list only grows by moves and
+    /// shrinks by undo.
+    fn replace_moves(
+        conn: &Connection,
+        id: &str,
+        moves: &[usize],
+        stored: usize,
+    ) -> rusqlite::Result<()> {
+        if moves.len() < stored {
+            conn.prepare_cached("DELETE FROM moves WHERE table_id = ?1 AND n >= ?2")?
+                .execute(params![id, moves.len() as i64])?;
+        }
+        Self::write_moves(conn, id, moves, stored)
     }
 
     fn conn(&self) -> Result<std::sync::MutexGuard<'_, Connection>, String> {
@@ -213,20 +285,13 @@ impl Sqlite {
         transcript: &Transcript,
     ) -> Result<(), String> {
         let changed = conn
-            .prepare_cached(
-                "UPDATE tables SET moves = ?1, transcript = ?2 WHERE id = ?3 AND moves = ?4",
-            )
+            .prepare_cached("UPDATE tables SET moves = ?1 WHERE id = ?2 AND moves = ?3")
             .and_then(|mut stmt| {
-                stmt.execute(params![
-                    transcript.moves.len() as i64,
-                    transcript.to_toml(),
-                    id,
-                    expected as i64
-                ])
+                stmt.execute(params![transcript.moves.len() as i64, id, expected as i64])
             })
             .map_err(|e| self.err(e))?;
         if changed == 1 {
-            Ok(())
+            Self::replace_moves(conn, id, &transcript.moves, expected).map_err(|e| self.err(e))
         } else {
             let stored: Option<i64> = conn
                 .query_row("SELECT moves FROM tables WHERE id = ?1", [id], |r| r.get(0))
@@ -253,10 +318,11 @@ impl Store for Sqlite {
                 table.data_version,
                 table.created,
                 table.transcript.moves.len() as i64,
-                table.transcript.to_toml()
+                head(&table.transcript)
             ],
         )
         .map_err(|e| self.err(e))?;
+        Self::write_moves(&tx, &table.id, &table.transcript.moves, 0).map_err(|e| self.err(e))?;
         for (seat, token) in &table.tokens {
             tx.execute(
                 "INSERT INTO tokens (digest, table_id, seat) VALUES (?1, ?2, ?3)",
@@ -301,32 +367,36 @@ impl Store for Sqlite {
         data_version: &str,
         transcript: &Transcript,
     ) -> Result<(), String> {
-        let conn = self.conn()?;
-        let changed = conn
+        let mut conn = self.conn()?;
+        let tx = conn.transaction().map_err(|e| self.err(e))?;
+        let changed = tx
             .execute(
                 "UPDATE tables SET moves = ?1, transcript = ?2, data_version = ?3
                  WHERE id = ?4 AND moves = ?5",
                 params![
                     transcript.moves.len() as i64,
-                    transcript.to_toml(),
+                    head(transcript),
                     data_version,
                     id,
                     expected as i64
                 ],
             )
             .map_err(|e| self.err(e))?;
-        if changed == 1 {
-            Ok(())
-        } else {
-            Err(format!("table {id} is not stored with {expected} moves"))
+        if changed != 1 {
+            return Err(format!("table {id} is not stored with {expected} moves"));
         }
+        tx.execute("DELETE FROM moves WHERE table_id = ?1", [id])
+            .map_err(|e| self.err(e))?;
+        Self::write_moves(&tx, id, &transcript.moves, 0).map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))
     }
 
     fn all(&self) -> Result<Vec<StoredTable>, String> {
         let conn = self.conn()?;
         let mut stmt = conn
             .prepare(
-                "SELECT id, data_version, created, transcript FROM tables ORDER BY created, id",
+                "SELECT id, data_version, created, transcript, moves FROM tables
+                 ORDER BY created, id",
             )
             .map_err(|e| self.err(e))?;
         let rows = stmt
@@ -336,6 +406,7 @@ impl Store for Sqlite {
                     r.get::<_, String>(1)?,
                     r.get::<_, i64>(2)?,
                     r.get::<_, String>(3)?,
+                    r.get::<_, i64>(4)?,
                 ))
             })
             .map_err(|e| self.err(e))?
@@ -344,10 +415,23 @@ impl Store for Sqlite {
         let mut tokens = conn
             .prepare("SELECT digest, seat FROM tokens WHERE table_id = ?1 ORDER BY seat")
             .map_err(|e| self.err(e))?;
+        let mut moves = conn
+            .prepare("SELECT move FROM moves WHERE table_id = ?1 ORDER BY n")
+            .map_err(|e| self.err(e))?;
         let mut tables = Vec::new();
-        for (id, data_version, created, text) in rows {
-            let transcript: Transcript =
-                toml::from_str(&text).map_err(|e| self.err(format!("table {id}: {e}")))?;
+        for (id, data_version, created, text, count) in rows {
+            let mut transcript = self.read_transcript(&id, &text)?;
+            transcript.moves = moves
+                .query_map([&id], |r| r.get::<_, i64>(0).map(|m| m as usize))
+                .map_err(|e| self.err(e))?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| self.err(e))?;
+            if transcript.moves.len() as i64 != count {
+                return Err(self.err(format!(
+                    "table {id}: {count} moves counted, {} stored",
+                    transcript.moves.len()
+                )));
+            }
             let toks = tokens
                 .query_map([&id], |r| {
                     Ok((
@@ -368,6 +452,15 @@ impl Store for Sqlite {
         }
         Ok(tables)
     }
+}
+
+/// A transcript as `tables.transcript` keeps it: without its moves, which are rows of `moves`.
+fn head(transcript: &Transcript) -> String {
+    Transcript {
+        moves: Vec::new(),
+        ..transcript.clone()
+    }
+    .to_toml()
 }
 
 #[cfg(test)]
@@ -448,5 +541,81 @@ mod tests {
         let again = Sqlite::open(&path).unwrap().all().unwrap();
         let moves: Vec<Vec<usize>> = again.iter().map(|t| t.transcript.moves.clone()).collect();
         assert_eq!(moves, vec![vec![1, 6], vec![], vec![4, 5]]);
+    }
+
+    #[test]
+    fn undo_then_moves_store_the_list_as_played_and_a_restart_replaces_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tables.sqlite");
+        let store = Sqlite::open(&path).unwrap();
+        store
+            .create(&StoredTable {
+                id: "u".into(),
+                data_version: "v1".into(),
+                transcript: transcript(vec![7]),
+                tokens: vec![],
+                created: 1,
+            })
+            .unwrap();
+        store
+            .save_moves("u", 1, &transcript(vec![7, 1, 2]))
+            .unwrap();
+        store.save_moves("u", 3, &transcript(vec![7])).unwrap();
+        store.save_moves("u", 1, &transcript(vec![7, 5])).unwrap();
+        let moves = |s: &Sqlite| s.all().unwrap()[0].transcript.moves.clone();
+        assert_eq!(moves(&store), vec![7, 5]);
+        store.restart("u", 2, "v2", &transcript(vec![])).unwrap();
+        assert_eq!(moves(&store), Vec::<usize>::new());
+        assert!(store.restart("u", 2, "v3", &transcript(vec![])).is_err());
+        store.save_moves("u", 0, &transcript(vec![9])).unwrap();
+        drop(store);
+        let again = Sqlite::open(&path).unwrap().all().unwrap();
+        assert_eq!(again[0].transcript.moves, vec![9]);
+        assert_eq!(again[0].data_version, "v2");
+    }
+
+    #[test]
+    fn a_database_that_kept_whole_transcripts_opens_with_its_moves_as_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tables.sqlite");
+        {
+            // Layout 1: the whole transcript, moves included, in `tables.transcript`.
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "CREATE TABLE tables (id TEXT PRIMARY KEY, game TEXT NOT NULL,
+                     data_version TEXT NOT NULL, created INTEGER NOT NULL,
+                     moves INTEGER NOT NULL, transcript TEXT NOT NULL);
+                 CREATE TABLE tokens (digest TEXT PRIMARY KEY,
+                     table_id TEXT NOT NULL REFERENCES tables(id), seat INTEGER);
+                 PRAGMA user_version = 1;",
+            )
+            .unwrap();
+            conn.execute(
+                "INSERT INTO tables VALUES ('old', 'the-search', 'v1', 1, 3, ?1)",
+                [transcript(vec![2, 0, 4]).to_toml()],
+            )
+            .unwrap();
+        }
+        let store = Sqlite::open(&path).unwrap();
+        assert_eq!(
+            store.all().unwrap()[0].transcript,
+            transcript(vec![2, 0, 4])
+        );
+        store
+            .save_moves("old", 3, &transcript(vec![2, 0, 4, 1]))
+            .unwrap();
+        drop(store);
+        let conn = Connection::open(&path).unwrap();
+        let text: String = conn
+            .query_row("SELECT transcript FROM tables", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(text, transcript(vec![]).to_toml());
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA);
+        drop(conn);
+        let again = Sqlite::open(&path).unwrap().all().unwrap();
+        assert_eq!(again[0].transcript.moves, vec![2, 0, 4, 1]);
     }
 }

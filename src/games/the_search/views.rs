@@ -167,26 +167,30 @@ pub fn public_data(state: &SearchState) -> serde_json::Value {
         .into_iter()
         .map(|side| {
             let (hand, draw, discard) = state.pile_sizes(side);
-            serde_json::json!({
+            let mut entry = serde_json::json!({
                 "side": side.name(),
                 "hand_size": hand,
                 "draw_pile": draw,
                 "discard_pile": discard,
-                "discards": kinds_data(state, side, state.discards(side)),
-            })
+            });
+            entry["discards"] = kinds_data(state, side, state.discards(side));
+            entry
         })
         .collect();
-    serde_json::json!({
+    let mut data = serde_json::json!({
         "turn": state.stats_turns() + 1,
         "to_act": state.side_to_act().map(|s| s.name()),
         "moves_left": moves,
         "plays_left": plays,
         "extra_draws": extra,
         "to_do": state.pending(),
-        "map": { "columns": grid.columns, "rows": grid.rows, "cells": cells },
+        "map": { "columns": grid.columns, "rows": grid.rows },
         "officers_in_hospital": state.wounded(),
-        "sides": sides,
-    })
+    });
+    // Moved in: `json!` would copy each tree it is given.
+    data["map"]["cells"] = cells.into();
+    data["sides"] = sides.into();
+    data
 }
 
 /// [`private_view`] as data: the side's hand and the top of its draw pile where it looked.
@@ -199,9 +203,10 @@ pub fn private_data(state: &SearchState, seat: Player) -> serde_json::Value {
         .rev()
         .map(|&k| kinds[usize::from(k)].name.as_str())
         .collect();
-    serde_json::json!({
+    let mut data = serde_json::json!({
         "side": side.name(),
-        "hand": kinds_data(state, side, state.hand(side)),
         "draw_pile_top_first": top,
-    })
+    });
+    data["hand"] = kinds_data(state, side, state.hand(side));
+    data
 }
