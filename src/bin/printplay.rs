@@ -6,7 +6,17 @@ use printplay::cli::{Cli, run};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// mimalloc's `mi_option_purge_delay` (the enum in its `mimalloc.h`; libmimalloc-sys names no
+/// constant for it).
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
 fn main() {
+    // mimalloc 3 gives freed memory back to the system a second after the last use, later
+    // than a whole build takes: a build's peak memory was what every stage had ever held
+    // (the four games: 102 to 124 MB). After 10 ms (mimalloc 2's delay) it is 63 to 71 MB,
+    // in the same time.
+    // SAFETY: sets one of mimalloc's options before any thread is started; any value is valid.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 10) };
     let cli = Cli::parse();
     std::process::exit(run(cli) as i32);
 }
