@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::copy_dir;
+use common::{copy_dir, repo, run_in};
 
 const BIN: &str = env!("CARGO_BIN_EXE_printplay");
 
@@ -115,16 +115,17 @@ fn the_scaffold_checks_and_builds_with_its_sheet_art_font_token_and_board() {
     let tmp = tempfile::tempdir().unwrap();
     let data = scaffolded(tmp.path(), "my-game");
     let out = tmp.path().join("out");
-    let run = Command::new(BIN)
-        .args(["--data", data.to_str().unwrap(), "build", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+    let run = run_in(
+        repo(),
+        &[
+            "--data",
+            data.to_str().unwrap(),
+            "build",
+            "--out",
+            out.to_str().unwrap(),
+        ],
     );
+    assert_eq!(run.code, 0, "{}", run.stderr);
     let built = files_under(&out.join("my-game"));
     for f in [
         "cards.pdf",
@@ -261,22 +262,21 @@ fn watch_rebuilds_a_game_when_its_data_changes_and_keeps_output_when_it_breaks()
     // The round read again only the face that changed (the others were kept from the first
     // round, and came from the cache): it wrote what a build from nothing writes.
     let fresh = tmp.path().join("fresh");
-    let run = Command::new(BIN)
-        .args(["--data", data.to_str().unwrap(), "build", "my-game"])
-        .args([
+    let run = run_in(
+        repo(),
+        &[
+            "--data",
+            data.to_str().unwrap(),
+            "build",
+            "my-game",
             "--only",
             "cards",
             "--no-cache",
             "--out",
             fresh.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+        ],
     );
+    assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         std::fs::read(fresh.join("my-game/cards.pdf")).unwrap() == second,
         "the watched cards.pdf differs from a fresh build's"

@@ -226,11 +226,11 @@ fn a_database_with_plain_tokens_is_migrated_to_digests_and_its_links_still_open(
     let version = {
         let other = db_in(&dir.path().join("other"));
         let server = start(&["serve", "--port", "0", "--db", &other], 1);
-        version_of(&games_until(&served_base(&server), |_| true))
+        version_of(&games_until(&server.base(), |_| true))
     };
     old_database(&db, "feedc0de", token, &version);
     let server = start(&["serve", "--port", "0", "--db", &db], 1);
-    let base = served_base(&server);
+    let base = server.base();
     let url = format!("{base}/api/tables/feedc0de?token={token}");
     let v = settle(&url);
     assert_eq!(v["you"], "criminal");
@@ -314,12 +314,7 @@ fn a_server_killed_with_sigkill_resumes_the_table_and_the_game_replays() {
     server.child.kill().unwrap();
     server.child.wait().unwrap();
     let server = start(&["serve", "--port", "0", "--db", &db], 1);
-    let base = server.lines[0]
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .expect("the address")
-        .trim_end_matches('/')
-        .to_string();
+    let base = server.base();
     let path = &me[me.find("/api/").unwrap()..];
     let me = format!("{base}{path}");
     let resumed = settle(&me);
@@ -713,12 +708,7 @@ fn data_edited_while_serving_reaches_new_tables_and_running_ones_offer_to_restar
     let db = db_in(dir.path());
     let data = fixture.data().to_str().unwrap().to_string();
     let server = start(&["--data", &data, "serve", "--port", "0", "--db", &db], 1);
-    let base = server.lines[0]
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap()
-        .trim_end_matches('/')
-        .to_string();
+    let base = server.base();
     let make = || {
         let (status, body) = http(
             "POST",
@@ -784,16 +774,6 @@ fn data_edited_while_serving_reaches_new_tables_and_running_ones_offer_to_restar
     assert_eq!(http("POST", &with_path(&second, "restart"), b"{}").0, 409);
 }
 
-/// The server's address from its first line (`serve`).
-fn served_base(server: &common::server::Server) -> String {
-    server.lines[0]
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .expect("the address")
-        .trim_end_matches('/')
-        .to_string()
-}
-
 #[test]
 fn a_table_whose_data_changed_while_the_server_was_down_waits_for_the_data_it_began_on() {
     let fixture = common::Fixture::with_games(&["the-search"]);
@@ -820,7 +800,7 @@ fn a_table_whose_data_changed_while_the_server_was_down_waits_for_the_data_it_be
     fixture.edit("the-search", "game.toml", from, to);
     let serve = ["--data", data.as_str(), "serve", "--port", "0", "--db", &db];
     let server = start(&serve, 1);
-    let base = served_base(&server);
+    let base = server.base();
     let me = format!("{base}{}", &me[me.find("/api/").unwrap()..]);
     let (status, body) = get(&me);
     assert_eq!(status, 409, "{body}");

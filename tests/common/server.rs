@@ -15,6 +15,18 @@ pub struct Server {
     pub lines: Vec<String>,
 }
 
+impl Server {
+    /// The address of a `serve` process, from its first line (`http://HOST:PORT`).
+    pub fn base(&self) -> String {
+        self.lines[0]
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .expect("the address")
+            .trim_end_matches('/')
+            .to_string()
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
