@@ -261,14 +261,17 @@ impl<S: State> Typed<S> {
         }
     }
 
-    /// The state after the first `len` entries.
-    fn state_at(&self, len: usize) -> Result<S, String> {
+    /// The state after the first `len` entries, replayed from the start; `each` sees every
+    /// move with the states before and after it.
+    fn replay(&self, len: usize, mut each: impl FnMut(&S, S::Action, &S)) -> Result<S, String> {
         let mut state = self.start.clone();
         for (k, &index) in self.transcript.moves[..len].iter().enumerate() {
             let action = *choices(&state)
                 .get(index)
                 .ok_or_else(|| format!("entry {} of the transcript is out of range", k + 1))?;
+            let before = state.clone();
             state.apply(action);
+            each(&before, action, &state);
         }
         Ok(state)
     }
@@ -425,7 +428,7 @@ impl<S: State> Live for Typed<S> {
         let past;
         let state = match at {
             Some(a) if a < len => {
-                past = self.state_at(a)?;
+                past = self.replay(a, |_, _, _| {})?;
                 &past
             }
             _ => &self.state,
@@ -476,16 +479,10 @@ impl<S: State> Live for Typed<S> {
             return Ok(log);
         }
         // First asked for: the moves replayed, as `play` logged them.
-        let mut state = self.start.clone();
         let mut log = Vec::with_capacity(self.transcript.moves.len());
-        for (k, &index) in self.transcript.moves.iter().enumerate() {
-            let action = *choices(&state)
-                .get(index)
-                .ok_or_else(|| format!("entry {} of the transcript is out of range", k + 1))?;
-            let before = state.clone();
-            state.apply(action);
-            log.push(entry(&self.names, &before, action, &state, observer));
-        }
+        self.replay(self.transcript.moves.len(), |before, action, after| {
+            log.push(entry(&self.names, before, action, after, observer));
+        })?;
         Ok(kept.get_or_init(|| log))
     }
 
