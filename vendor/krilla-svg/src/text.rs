@@ -40,8 +40,9 @@ pub(crate) fn render(
         while next < glyphs.len() {
             // printplay: glyphs on one baseline in one font and solid paint are drawn as one
             // run (one transform, one paint, one text object), not one by one.
-            if let Some(end) = run_end(span, glyphs, next, process_context) {
-                render_run(span, &glyphs[next..end], surface, process_context);
+            if let Some(run) = find_run(span, glyphs, next, process_context) {
+                let end = next + run.xs.len();
+                render_run(span, &glyphs[next..end], run, surface, process_context);
                 next = end;
                 continue;
             }
@@ -176,15 +177,25 @@ fn solid(paint: &usvg::Paint) -> bool {
     matches!(paint, usvg::Paint::Color(_))
 }
 
-/// The end (exclusive) of the run of at least two glyphs that starts at `start` and can be
-/// drawn as one: the same font, the same linear transform, origins on one baseline, solid
-/// paints drawn in one operation. `None` when no such run starts there.
-fn run_end(
+/// A run of glyphs that can be drawn as one (see [`find_run`]).
+struct Run {
+    font: Font,
+    /// Where the first glyph's origin lies ([`origin_transform`]), and its inverse.
+    base: Transform,
+    inverse: Transform,
+    /// Each glyph's origin along the baseline, from the first's.
+    xs: SmallVec<[f32; 32]>,
+}
+
+/// The run of at least two glyphs that starts at `start` and can be drawn as one: the same
+/// font, the same linear transform, origins on one baseline, solid paints drawn in one
+/// operation. `None` when no such run starts there.
+fn find_run(
     span: &usvg::layout::Span,
     glyphs: &[usvg::layout::PositionedGlyph],
     start: usize,
     process_context: &mut ProcessContext,
-) -> Option<usize> {
+) -> Option<Run> {
     if glyphs.len() < start + 2 {
         return None;
     }
@@ -198,56 +209,53 @@ fn run_end(
     }
     let first = &glyphs[start];
     let font = process_context.fonts.retrieve(span, first.font)?;
-    let base = origin_transform(span, first, font.units_per_em());
+    let upem = font.units_per_em();
+    let base = origin_transform(span, first, upem);
     let inverse = base.invert()?;
-    let mut end = start + 1;
-    while let Some(glyph) = glyphs.get(end) {
+    let mut xs: SmallVec<[f32; 32]> = SmallVec::new();
+    xs.push(0.0);
+    for glyph in &glyphs[start + 1..] {
         if glyph.font != first.font {
             break;
         }
-        let t = origin_transform(span, glyph, font.units_per_em());
+        let t = origin_transform(span, glyph, upem);
         let same_linear = t.sx == base.sx && t.kx == base.kx && t.ky == base.ky && t.sy == base.sy;
         let mut origin = usvg::tiny_skia_path::Point::from_xy(t.tx, t.ty);
         inverse.map_points(std::slice::from_mut(&mut origin));
         if !same_linear || origin.y.abs() > 1e-4 || !origin.x.is_finite() {
             break;
         }
-        end += 1;
+        xs.push(origin.x);
     }
-    (end >= start + 2).then_some(end)
+    (xs.len() >= 2).then_some(Run {
+        font,
+        base,
+        inverse,
+        xs,
+    })
 }
 
-/// Draws `glyphs` (a run [`run_end`] accepted) as one glyph run at the first glyph's origin.
+/// Draws `glyphs`, the glyphs of `run`, as one glyph run at the first glyph's origin.
 fn render_run(
     span: &usvg::layout::Span,
     glyphs: &[usvg::layout::PositionedGlyph],
+    run: Run,
     surface: &mut Surface,
     process_context: &mut ProcessContext,
 ) {
-    let Some(font) = process_context.fonts.retrieve(span, glyphs[0].font) else {
-        return;
-    };
-    let upem = font.units_per_em();
+    let Run {
+        font,
+        base,
+        inverse,
+        xs,
+    } = run;
     let size = span.font_size.get();
-    let base = origin_transform(span, &glyphs[0], upem);
-    let Some(inverse) = base.invert() else {
-        return;
-    };
-    let xs: SmallVec<[f32; 32]> = glyphs
-        .iter()
-        .map(|g| {
-            let t = origin_transform(span, g, upem);
-            let mut p = usvg::tiny_skia_path::Point::from_xy(t.tx, t.ty);
-            inverse.map_points(std::slice::from_mut(&mut p));
-            p.x
-        })
-        .collect();
     let last_advance = process_context
         .fonts
         .advance(glyphs[glyphs.len() - 1].font, glyphs[glyphs.len() - 1].id.0)
         .unwrap_or(0.0);
     let mut text = String::new();
-    let run: Vec<KrillaGlyph> = glyphs
+    let positioned: Vec<KrillaGlyph> = glyphs
         .iter()
         .enumerate()
         .map(|(k, g)| {
@@ -281,7 +289,7 @@ fn render_run(
     surface.set_stroke(stroke);
     surface.draw_glyphs(
         Point::from_xy(0.0, 0.0),
-        &run,
+        &positioned,
         font,
         &text,
         size,
