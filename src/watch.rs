@@ -13,11 +13,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-use notify_debouncer_mini::notify::RecursiveMode;
-use notify_debouncer_mini::{DebounceEventResult, new_debouncer};
 
 use crate::assets::TemplateSource;
 use crate::diag::Problem;
@@ -52,9 +48,14 @@ pub fn watch(
     stop: &AtomicBool,
     on_round: &mut dyn FnMut(&Round),
 ) -> Result<(), Problem> {
+    let templates = match TemplateSource::from_env() {
+        TemplateSource::Folder(dir) => Some(dir),
+        TemplateSource::Builtin => None,
+    };
     watch_with(
         data,
         names,
+        templates.as_deref(),
         options,
         stop,
         on_round,
@@ -65,9 +66,12 @@ pub fn watch(
 /// How a round builds: [`pipeline::build`], or a stand-in in tests.
 type Builder<'a> = dyn Fn(&Path, &[String], &BuildOptions) -> BuildReport + 'a;
 
+/// [`watch`], with the templates folder to watch (the one `$PRINTPLAY_TEMPLATES` names) and
+/// the builder given.
 fn watch_with(
     data: &Path,
     names: &[String],
+    templates: Option<&Path>,
     options: &BuildOptions,
     stop: &AtomicBool,
     on_round: &mut dyn FnMut(&Round),
@@ -82,24 +86,15 @@ fn watch_with(
         ..options.clone()
     };
     // Watch first, then build: a change made while the first build runs is not lost.
-    let (tx, rx) = mpsc::channel::<DebounceEventResult>();
-    let mut debouncer = new_debouncer(DEBOUNCE, tx).map_err(|e| Problem::io(data, e))?;
     let data_abs = std::fs::canonicalize(data).map_err(|e| Problem::io(data, e))?;
-    debouncer
-        .watcher()
-        .watch(&data_abs, RecursiveMode::Recursive)
-        .map_err(|e| Problem::io(data, e))?;
-    let templates = match TemplateSource::from_env() {
-        TemplateSource::Folder(dir) => {
-            let abs = std::fs::canonicalize(&dir).map_err(|e| Problem::io(&dir, e))?;
-            debouncer
-                .watcher()
-                .watch(&abs, RecursiveMode::Recursive)
-                .map_err(|e| Problem::io(&dir, e))?;
-            Some(abs)
-        }
-        TemplateSource::Builtin => None,
-    };
+    let templates = templates
+        .map(|dir| std::fs::canonicalize(dir).map_err(|e| Problem::io(dir, e)))
+        .transpose()?;
+    let folders: Vec<&Path> = std::iter::once(data_abs.as_path())
+        .chain(templates.as_deref())
+        .collect();
+    let (_watching, edits) =
+        crate::edits::watch(&folders).map_err(|(dir, e)| Problem::io(&dir, e))?;
     let out_abs = std::fs::create_dir_all(&options.out)
         .and_then(|()| std::fs::canonicalize(&options.out))
         .map_err(|e| Problem::io_write(&options.out, e))?;
@@ -110,35 +105,18 @@ fn watch_with(
         names: names.iter().cloned().collect(),
     };
 
-    let mut stamps: BTreeMap<String, Stamp> = scope
-        .all_games()
-        .into_iter()
-        .map(|slug| {
-            let stamp = stamp(&scope.data.join(&slug), &scope.out);
-            (slug, stamp)
-        })
-        .collect();
     let mut galleries = Galleries::default();
     let first = build_round(data, &scope.all_games(), &options, Vec::new(), builder);
     galleries.update(data, &options, &first);
     on_round(&first);
     while !stop.load(Ordering::Relaxed) {
-        let changed = match rx.recv_timeout(POLL) {
-            Ok(Ok(events)) => events.into_iter().map(|e| e.path).collect::<Vec<_>>(),
-            Ok(Err(_)) | Err(mpsc::RecvTimeoutError::Timeout) => continue,
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        // Only writes count (our own build reads every file), gathered until the folders
+        // have been quiet for DEBOUNCE: a round never starts while a save is under way.
+        let Some(edited) = edits.next(Some(POLL), DEBOUNCE) else {
+            break;
         };
-        let changed: Vec<PathBuf> = changed.into_iter().filter(|p| scope.is_input(p)).collect();
-        // Reading a file raises events too (our own build reads every file): rebuild only a
-        // game whose files really differ from what the last build saw.
-        let games: Vec<String> = scope
-            .games_touched(&changed)
-            .into_iter()
-            .filter(|slug| {
-                let now = stamp(&scope.data.join(slug), &scope.out);
-                stamps.insert(slug.clone(), now.clone()) != Some(now)
-            })
-            .collect();
+        let changed: Vec<PathBuf> = edited.into_iter().filter(|p| scope.is_input(p)).collect();
+        let games = scope.games_touched(&changed);
         if !games.is_empty() {
             let round = build_round(data, &games, &options, changed, builder);
             galleries.update(data, &options, &round);
@@ -250,31 +228,6 @@ fn write_page(data: &Path, options: &BuildOptions, slug: &str, live: bool, probl
     let _ = write_status(game.as_ref(), slug, &dir, live, problems);
 }
 
-/// Each file under a game's folder with its size and modification time.
-type Stamp = Vec<(PathBuf, u64, Option<std::time::SystemTime>)>;
-
-fn stamp(dir: &Path, skip: &Path) -> Stamp {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.filter_map(Result::ok) {
-            let Ok(meta) = e.metadata() else { continue };
-            if e.path().starts_with(skip) {
-                continue;
-            } else if meta.is_dir() {
-                stack.push(e.path());
-            } else {
-                out.push((e.path(), meta.len(), meta.modified().ok()));
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// What is being watched, to map a changed path to the games it concerns.
 struct Scope {
     data: PathBuf,
@@ -363,11 +316,15 @@ mod tests {
     type Step<'a> = dyn FnMut(&Round, &str, &Path) + 'a;
 
     /// Watches a scaffolded game with `builder` while `steps` run, one a round (each sees the
-    /// round and the game's gallery page, and may change the data); stops after the last.
+    /// round and the game's gallery page, and may change the data); stops after the last. A
+    /// templates folder beside the data folder (`<game>/../../templates`) is watched as the
+    /// one `$PRINTPLAY_TEMPLATES` names.
     fn watch_rounds(builder: &Builder, steps: &mut [&mut Step]) -> String {
         let tmp = tempfile::tempdir().unwrap();
         let data = tmp.path().join("data");
         crate::scaffold::new_game(&data, "g").unwrap();
+        let templates = tmp.path().join("templates");
+        std::fs::create_dir(&templates).unwrap();
         let options = BuildOptions {
             out: tmp.path().join("out"),
             only: ["cards", "index"].into_iter().map(str::to_string).collect(),
@@ -402,7 +359,16 @@ mod tests {
                     stop.store(true, Ordering::Relaxed);
                 }
             };
-            watch_with(&data, &[], &options, &stop, &mut on_round, builder).unwrap();
+            watch_with(
+                &data,
+                &[],
+                Some(&templates),
+                &options,
+                &stop,
+                &mut on_round,
+                builder,
+            )
+            .unwrap();
             guard.join().unwrap();
         });
         assert_eq!(round, steps.len(), "a change was not rebuilt");
@@ -492,6 +458,30 @@ mod tests {
             "{page}"
         );
         assert!(!page.contains("refresh"), "{page}");
+    }
+
+    #[test]
+    fn an_edit_in_the_templates_folder_rebuilds_every_game() {
+        let build = |data: &Path, games: &[String], options: &BuildOptions| {
+            pipeline::build(data, games, options, &|_| {})
+        };
+        watch_rounds(
+            &build,
+            &mut [
+                &mut |r, _, dir| {
+                    assert_eq!(r.games, ["g"]);
+                    std::fs::write(dir.join("../../templates/card.svg"), "<svg/>").unwrap();
+                },
+                &mut |r, _, _| {
+                    assert_eq!(r.games, ["g"]);
+                    assert!(
+                        r.changed.iter().any(|p| p.ends_with("templates/card.svg")),
+                        "{:?}",
+                        r.changed
+                    );
+                },
+            ],
+        );
     }
 
     #[test]

@@ -257,6 +257,15 @@ fn watch_rebuilds_a_game_when_its_data_changes_and_keeps_output_when_it_breaks()
         lines.iter().any(|l| l.starts_with("my-game: wrote")),
         "{lines:?}"
     );
+    // The round was started by that edit, and by nothing the first round only read.
+    let changed: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("changed: "))
+        .collect();
+    assert!(
+        !changed.is_empty() && changed.iter().all(|l| l.ends_with("cards.csv")),
+        "{lines:?}"
+    );
     let second = std::fs::read(&pdf).unwrap();
     assert_ne!(first, second, "cards.pdf was not rewritten");
     // The round read again only the face that changed (the others were kept from the first

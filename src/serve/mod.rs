@@ -1245,37 +1245,17 @@ fn catalog_of(
 /// saving several files, or one file in several writes).
 const QUIET: std::time::Duration = std::time::Duration::from_millis(150);
 
-/// Watches the data folder: a game folder whose files change is read again and checked
-/// ([`App::reload`]) on a thread of its own, so nothing running waits for it. Only writes
-/// count: reading a file (opening it, closing it unwritten) is no change, or the server's own
-/// reading of the data would set off the next reading, for ever.
-fn watch_data(app: Arc<App>) -> Result<notify_debouncer_mini::notify::RecommendedWatcher, String> {
-    use notify_debouncer_mini::notify::event::{AccessKind, AccessMode};
-    use notify_debouncer_mini::notify::{self, EventKind, RecursiveMode, Watcher};
+/// Watches the data folder: a game folder whose files are edited ([`crate::edits`]) is read
+/// again and checked ([`App::reload`]) on a thread of its own, so nothing running waits for
+/// it. Watching stops when the returned value is dropped.
+fn watch_data(app: Arc<App>) -> Result<crate::edits::Watching, String> {
     let data =
         std::fs::canonicalize(&app.data).map_err(|e| format!("{}: {e}", app.data.display()))?;
-    let (tx, rx) = std::sync::mpsc::channel::<PathBuf>();
-    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        let Ok(event) = event else { return };
-        let read = matches!(event.kind, EventKind::Access(kind)
-            if kind != AccessKind::Close(AccessMode::Write));
-        if !read {
-            for path in event.paths {
-                let _ = tx.send(path);
-            }
-        }
-    })
-    .map_err(|e| e.to_string())?;
-    watcher
-        .watch(&data, RecursiveMode::Recursive)
-        .map_err(|e| format!("{}: {e}", data.display()))?;
+    let (watching, edits) =
+        crate::edits::watch(&[&data]).map_err(|(dir, e)| format!("{}: {e}", dir.display()))?;
     let runtime = tokio::runtime::Handle::current();
     std::thread::spawn(move || {
-        while let Ok(first) = rx.recv() {
-            let mut paths = vec![first];
-            while let Ok(path) = rx.recv_timeout(QUIET) {
-                paths.push(path);
-            }
+        while let Some(paths) = edits.next(None, QUIET) {
             let mut slugs = BTreeSet::new();
             for path in paths {
                 let Ok(rel) = path.strip_prefix(&data) else {
@@ -1297,7 +1277,7 @@ fn watch_data(app: Arc<App>) -> Result<notify_debouncer_mini::notify::Recommende
             }
         }
     });
-    Ok(watcher)
+    Ok(watching)
 }
 
 /// The address to print in links: a wildcard host is shown as this machine's loopback.
