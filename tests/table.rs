@@ -281,7 +281,6 @@ fn bad_oversized_and_forged_messages_leave_the_table_as_it_was() {
     assert_eq!(before, after, "a refused message changed the table");
 }
 
-/// The move to play at a person's turn: varied, and the same for the same view.
 /// Plays the move [`choose`] picks from the view `v`, through the seat's link `me`.
 fn play_chosen(me: &str, v: &Value) {
     let (status, body) = http(
@@ -292,6 +291,7 @@ fn play_chosen(me: &str, v: &Value) {
     assert_eq!(status, 200, "{body}");
 }
 
+/// The move to play at a person's turn: varied, and the same for the same view.
 fn choose(v: &Value) -> usize {
     let n = v["legal"].as_array().unwrap().len();
     let k = v["moves"].as_u64().unwrap() as usize;
@@ -774,35 +774,87 @@ fn data_edited_while_serving_reaches_new_tables_and_running_ones_offer_to_restar
     assert_eq!(http("POST", &with_path(&second, "restart"), b"{}").0, 409);
 }
 
-#[test]
-fn a_table_whose_data_changed_while_the_server_was_down_waits_for_the_data_it_began_on() {
+/// A table of The Search (seed 3) whose persons made three moves, then whose data was edited
+/// while its server was down, and the server started again on the edited data.
+struct HeldTable {
+    fixture: common::Fixture,
+    _dir: tempfile::TempDir,
+    db: String,
+    server: common::server::Server,
+    /// Each link the table printed ("SEAT URL", "spectator URL"), as an API address on the
+    /// server now.
+    links: Vec<(String, String)>,
+    id: String,
+    /// The first person's view before the server went down.
+    before: Value,
+}
+
+/// The edit made while the server was down, and what it replaced.
+const HELD_FROM: &str = "try to box them in.";
+const HELD_TO: &str = "try to box them in, edited while the server was down.";
+
+fn held_table(seats: &str) -> HeldTable {
     let fixture = common::Fixture::with_games(&["the-search"]);
     let dir = tempfile::tempdir().unwrap();
     let db = db_in(dir.path());
     let data = fixture.data().to_str().unwrap().to_string();
     let mut args = vec!["--data", data.as_str()];
-    args.extend(table_args(&db, "criminal=person,police=heuristic", "3"));
-    let mut server = start(&args, 2);
-    let me = api(&link_of(&server.lines, "criminal"));
+    args.extend(table_args(&db, seats, "3"));
+    let persons = seats.matches("=person").count();
+    let mut server = start(&args, persons + 1);
+    let links: Vec<(String, String)> = server
+        .lines
+        .iter()
+        .filter_map(|l| l.split_once(' '))
+        .map(|(seat, url)| (seat.to_string(), api(url)))
+        .collect();
+    let me = &links[0].1;
     let id = me[me.find("/api/tables/").unwrap() + 12..me.find('?').unwrap()].to_string();
     for _ in 0..3 {
-        let v = settle(&me);
-        play_chosen(&me, &v);
+        let (seat, v) = links
+            .iter()
+            .filter(|(seat, _)| seat != "spectator")
+            .map(|(_, url)| (url, settle(url)))
+            .find(|(_, v)| !v["legal"].as_array().unwrap().is_empty())
+            .expect("a person to move");
+        play_chosen(seat, &v);
     }
-    let before = settle(&me);
-    let began = before["data"]["version"].as_str().unwrap().to_string();
+    let before = settle(me);
     server.child.kill().unwrap();
     server.child.wait().unwrap();
 
     // The designer edits the data while the server is down: the table is not replayed on it.
-    let from = "try to box them in.";
-    let to = "try to box them in, edited while the server was down.";
-    fixture.edit("the-search", "game.toml", from, to);
+    fixture.edit("the-search", "game.toml", HELD_FROM, HELD_TO);
     let serve = ["--data", data.as_str(), "serve", "--port", "0", "--db", &db];
     let server = start(&serve, 1);
     let base = server.base();
-    let me = format!("{base}{}", &me[me.find("/api/").unwrap()..]);
-    let (status, body) = get(&me);
+    let links = links
+        .into_iter()
+        .map(|(seat, url)| {
+            (
+                seat,
+                format!("{base}{}", &url[url.find("/api/").unwrap()..]),
+            )
+        })
+        .collect();
+    HeldTable {
+        fixture,
+        _dir: dir,
+        db,
+        server,
+        links,
+        id,
+        before,
+    }
+}
+
+#[test]
+fn a_table_whose_data_changed_while_the_server_was_down_waits_for_the_data_it_began_on() {
+    let held = held_table("criminal=person,police=heuristic");
+    let (me, before, id) = (&held.links[0].1, &held.before, &held.id);
+    let began = before["data"]["version"].as_str().unwrap().to_string();
+    let base = held.server.base();
+    let (status, body) = get(me);
     assert_eq!(status, 409, "{body}");
     let said = body["error"].as_str().unwrap();
     assert!(said.contains(&began), "{said}");
@@ -811,28 +863,105 @@ fn a_table_whose_data_changed_while_the_server_was_down_waits_for_the_data_it_be
     let page = me.replacen("/api/tables/", "/tables/", 1);
     assert_eq!(http("GET", &page, b"").0, 200);
     assert_eq!(get(&me.replace("token=", "token=00")).0, 403);
-    let moves = with_path(&me, "moves");
+    let moves = with_path(me, "moves");
     assert_eq!(http("POST", &moves, br#"{"index": 0}"#).0, 409);
     // The home page lists it, with the version it began on and the data's version now.
     let games = games_until(&base, |_| true);
-    let held = &games["held"][0];
-    assert_eq!(held["id"], id.as_str(), "{games}");
-    assert_eq!(held["began"], began.as_str());
-    assert_eq!(held["moves"], before["length"]);
-    assert_ne!(held["now"], began.as_str());
-    assert_eq!(held["now"], version_of(&games).as_str());
+    let listed = &games["held"][0];
+    assert_eq!(listed["id"], id.as_str(), "{games}");
+    assert_eq!(listed["began"], began.as_str());
+    assert_eq!(listed["moves"], before["length"]);
+    assert_ne!(listed["now"], began.as_str());
+    assert_eq!(listed["now"], version_of(&games).as_str());
 
     // The data put back as it was: the table resumes where it stopped, on its own data.
-    fixture.edit("the-search", "game.toml", to, from);
+    held.fixture
+        .edit("the-search", "game.toml", HELD_TO, HELD_FROM);
     games_until(&base, |g| g["held"].as_array().unwrap().is_empty());
-    let resumed = settle(&me);
+    let resumed = settle(me);
     assert_eq!(resumed["data"]["version"], began.as_str());
     assert_eq!(resumed["log"], before["log"]);
     assert_eq!(resumed["view"], before["view"]);
     let (status, body) = http(
         "POST",
-        &with_path(&me, "moves"),
+        &with_path(me, "moves"),
         format!(r#"{{"index": {}}}"#, choose(&resumed)).as_bytes(),
     );
     assert_eq!(status, 200, "{body}");
+}
+
+#[test]
+fn a_held_table_starts_over_on_the_data_now_once_every_person_agrees() {
+    let held = held_table("criminal=person,police=person");
+    let link = |seat: &str| {
+        let found = held.links.iter().find(|(s, _)| s == seat);
+        found.expect("a link").1.clone()
+    };
+    let (criminal, police, spectator) = (link("criminal"), link("police"), link("spectator"));
+    let began = held.before["data"]["version"].as_str().unwrap().to_string();
+    assert_eq!(get(&criminal).0, 409);
+    // The spectator and a forged token have no say; one person is not enough.
+    let restart = |url: &str, body: &[u8]| http("POST", &with_path(url, "restart"), body);
+    assert_eq!(restart(&spectator, b"{}").0, 403);
+    assert_eq!(restart(&police.replace("token=", "token=00"), b"{}").0, 403);
+    let (status, body) = restart(&criminal, b"{}");
+    assert_eq!(status, 202, "{body}");
+    assert!(
+        body.contains("agreed: criminal; waiting for: police"),
+        "{body}"
+    );
+    let (status, body) = get(&police);
+    assert_eq!(status, 409);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("waiting for: police"),
+        "{body}"
+    );
+    // Declining withdraws the agreement.
+    let (status, body) = restart(&police, br#"{"decline": true}"#);
+    assert_eq!(status, 202, "{body}");
+    assert!(body.contains("agreed: nobody"), "{body}");
+    assert_eq!(restart(&criminal, b"{}").0, 202);
+    let (status, body) = restart(&police, b"{}");
+    assert_eq!(status, 200, "{body}");
+    // It plays again behind the same links, from the start, on the data now.
+    let games = games_until(&held.server.base(), |g| {
+        g["held"].as_array().unwrap().is_empty()
+    });
+    let now = version_of(&games);
+    assert_ne!(now, began);
+    let fresh = settle(&criminal);
+    assert_eq!(fresh["data"]["version"], now.as_str());
+    assert!(fresh["length"].as_u64().unwrap() < held.before["length"].as_u64().unwrap());
+    assert_eq!(get(&spectator).0, 200);
+    let mover = [&criminal, &police]
+        .into_iter()
+        .find(|url| !settle(url)["legal"].as_array().unwrap().is_empty())
+        .expect("a person to move");
+    play_chosen(mover, &settle(mover));
+    let played = settle(&police);
+    // Stored so: a server started again resumes it on the data now, move for move.
+    let HeldTable {
+        fixture,
+        db,
+        mut server,
+        ..
+    } = held;
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let data = fixture.data().to_str().unwrap().to_string();
+    let server = start(
+        &["--data", data.as_str(), "serve", "--port", "0", "--db", &db],
+        1,
+    );
+    let police = format!(
+        "{}{}",
+        server.base(),
+        &police[police.find("/api/").unwrap()..]
+    );
+    let resumed = settle(&police);
+    assert_eq!(resumed["data"]["version"], now.as_str());
+    assert_eq!(resumed["log"], played["log"]);
 }

@@ -8,7 +8,8 @@
 //! - `POST /api/tables/ID/moves?token=T` `{"index": I, "at": N}` plays a legal move;
 //! - `POST /api/tables/ID/undo?token=T` `{"decline": false}` proposes or agrees to an undo;
 //! - `POST /api/tables/ID/restart?token=T` `{"decline": false}` agrees to start again on the
-//!   game's newer data (once every person seat agrees);
+//!   game's newer data (once every person seat agrees); at a held table (below) it answers
+//!   202 `{"held": why}` until every person agrees, then the new view;
 //! - `GET /tables/ID/faces/DIGEST.svg` a card face or back, named by its content (cached
 //!   for good);
 //! - `GET /tables/ID/rules?token=T` the rules reference of the data the table plays on;
@@ -39,7 +40,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{ApiError, App, Built, NewTable, Slot, page};
+use super::{ApiError, App, Built, HeldRestart, NewTable, Slot, page};
 use crate::serve::store::Access;
 
 /// The largest message a client may send (a move is a few bytes).
@@ -402,6 +403,20 @@ async fn restart(
     Query(params): Params,
     body: Bytes,
 ) -> Result<Response, ApiError> {
+    if app.slot(&id).is_none() {
+        // A held table: a person's say on starting it over on the game's data now.
+        return match app
+            .restart_held(&id, token(&params), declines(&body)?)
+            .await?
+        {
+            HeldRestart::Waiting(held) => {
+                Ok((StatusCode::ACCEPTED, axum::Json(json!({ "held": held }))).into_response())
+            }
+            HeldRestart::Restarted(slot, access) => {
+                Ok(json_text(slot.view(&app, access, None).await?))
+            }
+        };
+    }
     let (slot, access) = app.open(&id, token(&params))?;
     let seat = seat_of(access)?;
     app.restart(&slot, seat, declines(&body)?).await?;

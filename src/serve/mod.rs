@@ -246,14 +246,35 @@ impl Writer {
 /// A stored table that was not resumed because the data it began on is not the game's data
 /// now: replaying its moves on other data would change the game without a word (or fail).
 /// It waits, its links answering what happened, until the game's data is again the data it
-/// began on; then it resumes where it stopped.
+/// began on; then it resumes where it stopped. Or, once every person at it agrees
+/// ([`App::restart_held`]), it starts over on the game's data now, as a running table does.
 pub(crate) struct Held {
     stored: StoredTable,
     /// The game's data now ([`Version::digest`]); `None`: no data of the game loads.
     now: Option<String>,
+    /// The person seats that agreed to start over on the data now. Data that changes again
+    /// makes a new `Held`: an agreement holds for the data it was given for.
+    agreed: BTreeSet<usize>,
+    /// The seats' names, as the game's data now names them (`seat N` where it cannot).
+    names: Vec<String>,
 }
 
 impl Held {
+    fn new(stored: StoredTable, now: Option<&Version>) -> Held {
+        let t = &stored.transcript;
+        let named = now.and_then(|v| live::seating(&v.game, t.players, t.free).ok());
+        let names = match named {
+            Some((names, _, _)) if names.len() == t.seats.len() => names,
+            _ => (1..=t.seats.len()).map(|n| format!("seat {n}")).collect(),
+        };
+        Held {
+            now: now.map(|v| v.digest.clone()),
+            stored,
+            agreed: BTreeSet::new(),
+            names,
+        }
+    }
+
     /// What happened and what the designer can do, for the table's page and the home page.
     fn message(&self) -> String {
         let t = &self.stored.transcript;
@@ -261,12 +282,38 @@ impl Held {
             Some(v) => format!("is now version {v}"),
             None => "no longer loads".to_string(),
         };
+        let over = if self.now.is_none() {
+            String::new()
+        } else {
+            let names = |agreed: bool| {
+                let seats = self.person_seats();
+                let names: Vec<&str> = seats
+                    .iter()
+                    .filter(|s| self.agreed.contains(s) == agreed)
+                    .filter_map(|&s| self.names.get(s).map(String::as_str))
+                    .collect();
+                if names.is_empty() {
+                    "nobody".to_string()
+                } else {
+                    names.join(", ")
+                }
+            };
+            format!(
+                " Or start this table over on the game's data now, with the same seats, seed and variants and the same links, once every person at it agrees (agreed: {}; waiting for: {}).",
+                names(true),
+                names(false)
+            )
+        };
         format!(
-            "This table of {} began on the game's data version {}, and that data {now}. Its {} moves are not replayed on other data, which would change the game. To go on, put the game's data back as it was when the table began: the table resumes as soon as the server sees it (or when it starts again). Or make a new table on the new data.",
+            "This table of {} began on the game's data version {}, and that data {now}. Its {} moves are not replayed on other data, which would change the game. To go on, put the game's data back as it was when the table began: the table resumes as soon as the server sees it (or when it starts again).{over}",
             t.game,
             self.stored.data_version,
             t.moves.len()
         )
+    }
+
+    fn person_seats(&self) -> Vec<usize> {
+        person_seats(&self.stored.transcript)
     }
 
     fn json(&self) -> Value {
@@ -279,6 +326,21 @@ impl Held {
             "note": self.message(),
         })
     }
+}
+
+/// The seats of a table that persons play.
+fn person_seats(t: &Transcript) -> Vec<usize> {
+    (0..t.seats.len())
+        .filter(|&s| t.seats[s] == PERSON)
+        .collect()
+}
+
+/// What a person's agreement to start a held table over came to.
+pub(crate) enum HeldRestart {
+    /// Waiting for the other persons: the table's message now says who agreed.
+    Waiting(String),
+    /// Every person agreed: the table plays again, on the game's data now.
+    Restarted(Arc<Slot>, Access),
 }
 
 /// Which of `tokens` (digests with what they open) `token` opens: compared with every
@@ -312,8 +374,7 @@ impl Slot {
     }
 
     fn person_seats(live: &dyn Live) -> Vec<usize> {
-        let seats = &live.transcript().seats;
-        (0..seats.len()).filter(|&s| seats[s] == PERSON).collect()
+        person_seats(live.transcript())
     }
 
     /// Marks a change (a move, an undo, newer data): views built before it are stale, and
@@ -705,10 +766,7 @@ impl App {
                 Ok(None)
             }
             other => {
-                let held = Held {
-                    now: other.map(|v| v.digest.clone()),
-                    stored,
-                };
+                let held = Held::new(stored, other.as_deref());
                 let note = held.message();
                 if let Ok(mut h) = self.held.write() {
                     h.insert(held.stored.id.clone(), held);
@@ -1123,6 +1181,87 @@ impl App {
         }
         self.drive(slot.clone()).await;
         Ok(())
+    }
+
+    /// A person's say on starting the held table `id` over on the game's data now
+    /// ([`Held`]): `token` must open one of its seats. Declining withdraws every agreement.
+    /// Once every person seat agrees, the table starts over with the same seats, seed and
+    /// variants, is stored so, and plays again behind the same links.
+    pub(crate) async fn restart_held(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        decline: bool,
+    ) -> Result<HeldRestart, ApiError> {
+        let (stored, version, access) = {
+            let mut held = self
+                .held
+                .write()
+                .map_err(|_| ApiError(500, "the held tables are out of reach".into()))?;
+            let h = held.get_mut(id).ok_or_else(ApiError::forbidden)?;
+            let access = access_of(&h.stored.tokens, token).ok_or_else(ApiError::forbidden)?;
+            let seat = access.ok_or_else(|| {
+                ApiError(
+                    403,
+                    "a spectator cannot agree to start the table over".into(),
+                )
+            })?;
+            if decline {
+                h.agreed.clear();
+                return Ok(HeldRestart::Waiting(h.message()));
+            }
+            let version = self
+                .current(&h.stored.transcript.game)
+                .ok_or_else(|| ApiError(409, h.message()))?;
+            h.agreed.insert(seat);
+            if !h.person_seats().iter().all(|s| h.agreed.contains(s)) {
+                return Ok(HeldRestart::Waiting(h.message()));
+            }
+            let Some(h) = held.remove(id) else {
+                return Err(ApiError::forbidden());
+            };
+            (h.stored, version, access)
+        };
+        let mut fresh = stored.transcript.clone();
+        fresh.moves.clear();
+        let started = live::open(&version.game, fresh.clone()).map_err(|e| {
+            ApiError(
+                409,
+                format!("the game's data now cannot seat this table: {e}"),
+            )
+        });
+        let saved = match started {
+            Ok(live) => {
+                let store = self.store.clone();
+                let (id, expected) = (stored.id.clone(), stored.transcript.moves.len());
+                let digest = version.digest.clone();
+                let fresh = fresh.clone();
+                tokio::task::spawn_blocking(move || store.restart(&id, expected, &digest, &fresh))
+                    .await
+                    .map_err(|e| ApiError(500, e.to_string()))
+                    .and_then(|r| r.map_err(|e| ApiError(500, e)))
+                    .map(|()| live)
+            }
+            Err(e) => Err(e),
+        };
+        let live = match saved {
+            Ok(live) => live,
+            Err(e) => {
+                // Nothing changed: the table waits as it did, agreements withdrawn.
+                if let Ok(mut held) = self.held.write() {
+                    held.insert(stored.id.clone(), Held::new(stored, Some(&version)));
+                }
+                return Err(e);
+            }
+        };
+        let stored = StoredTable {
+            data_version: version.digest.clone(),
+            transcript: fresh,
+            ..stored
+        };
+        let slot = self.insert(&stored, live, version);
+        self.drive(slot.clone()).await;
+        Ok(HeldRestart::Restarted(slot, access))
     }
 
     /// Starts playing chance's and the bots' moves at `slot` until a person is to act,

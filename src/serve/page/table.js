@@ -307,7 +307,11 @@
 
   async function restart(decline) {
     try {
-      fresh(await request('POST', '/restart', { decline }));
+      const answer = await request('POST', '/restart', { decline });
+      // A held table: still waiting for others (202), or playing again (the new view).
+      if (held && answer.held) showHeld(answer.held);
+      else if (held) location.reload();
+      else fresh(answer);
     } catch (e) {
       showError(e.message);
     }
@@ -362,14 +366,33 @@
   $('picked-clear').addEventListener('click', () => { picked = null; if (now) render(now); });
 
   // A table held because its game's data changed since it began (409): its answer says why
-  // and what to do; there is no table to show until it resumes.
+  // and what to do, and a person may agree to start it over on the data now. There is no
+  // table to show until it resumes or starts over, which the page looks for every few
+  // seconds (another person's agreement, or the data put back).
   let held = false;
+  function showHeld(why) {
+    held = true;
+    document.querySelector('main').hidden = true;
+    if (socket) socket.close();
+    showError('');
+    $('data-banner').hidden = false;
+    $('data-text').textContent = why;
+    $('restart-agree').hidden = false;
+    $('restart-decline').hidden = true;
+  }
+  function lookAgain() {
+    request('GET', '', null).then(() => location.reload()).catch((e) => {
+      if (e.status === 409) {
+        showHeld(e.message);
+        setTimeout(lookAgain, 5000);
+      }
+    });
+  }
   request('GET', '', null).then(fresh).catch((e) => {
     showError(e.message);
     if (e.status === 409) {
-      held = true;
-      document.querySelector('main').hidden = true;
-      if (socket) socket.close();
+      showHeld(e.message);
+      setTimeout(lookAgain, 5000);
     }
   });
   connect();
