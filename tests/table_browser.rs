@@ -3,7 +3,8 @@
 //! Search to the end with two person seats in two browser contexts, by clicking the moves the
 //! page offers; then a Lua game (the tutorial engine of `printplay new --engine lua`) the same
 //! way. Each page's log matches `printplay replay --moves` of the same game as that seat, and
-//! no page's DOM or network traffic holds anything of the other seat's hidden cards.
+//! no page's DOM or network traffic holds anything of the other seat's hidden cards. A table
+//! held because its data changed while the server was down starts over from its pages.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -292,4 +293,102 @@ fn two_people_play_the_lua_tutorial_game_in_chromium() {
         db.to_str().unwrap(),
     ]);
     play_in_browser(&data, &server, None, dir.path());
+}
+
+#[test]
+fn two_people_start_a_held_table_over_in_chromium() {
+    let Some((browser_dir, chromium)) = browser_tools() else {
+        eprintln!("skipped: Chromium, node or tests/browser/node_modules (npm ci) missing");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite");
+    let fixture = common::Fixture::with_games(&["the-search"]);
+    let data = fixture.data().to_str().unwrap().to_string();
+    let db = db.to_str().unwrap();
+    let first = table(&[
+        "--data",
+        &data,
+        "table",
+        "the-search",
+        "--seats",
+        "criminal=person,police=person",
+        "--seed",
+        "1",
+        "--port",
+        "0",
+        "--db",
+        db,
+    ]);
+    let links = first.links.clone();
+    drop(first);
+    // Edited while the server is down: the table is held on the server started again.
+    fixture.edit(
+        "the-search",
+        "game.toml",
+        "try to box them in.",
+        "try to box them in, edited.",
+    );
+    let server = common::server::start(&["--data", &data, "serve", "--port", "0", "--db", db], 1);
+    let base = server.base();
+    let moved = |url: &str| format!("{base}{}", &url[url.find("/tables/").unwrap()..]);
+    let seats: Vec<Value> = links
+        .iter()
+        .filter(|(n, _)| n != "spectator")
+        .map(|(n, u)| serde_json::json!({"name": n, "url": moved(u)}))
+        .collect();
+    let cfg = serde_json::json!({"exe": chromium, "seats": seats});
+    let cfg_file = dir.path().join("browser.json");
+    std::fs::write(&cfg_file, cfg.to_string()).unwrap();
+    let out = Command::new("node")
+        .arg(browser_dir.join("held.mjs"))
+        .arg(&cfg_file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let held = result["held"].as_str().unwrap();
+    assert!(held.contains("waiting for: criminal, police"), "{held}");
+    let saw = result["secondSaw"].as_str().unwrap();
+    assert!(
+        saw.contains("agreed: criminal; waiting for: police"),
+        "{saw}"
+    );
+    // Both pages play again, from the start, on the edited data.
+    let view: Value = serde_json::from_str(&get(&moved(&links[0].1).replacen(
+        "/tables/",
+        "/api/tables/",
+        1,
+    )))
+    .unwrap();
+    let games: Value = serde_json::from_str(&get(&format!("{base}/api/games"))).unwrap();
+    let now = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["slug"] == "the-search")
+        .map(|g| g["version"].clone())
+        .unwrap();
+    assert_eq!(view["data"]["version"], now, "{view}");
+    assert_eq!(games["held"], serde_json::json!([]), "{games}");
+    for (page, status) in result["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(result["status"].as_array().unwrap())
+    {
+        let status = status.as_str().unwrap();
+        assert!(
+            status == "Your turn." || status.ends_with("to act."),
+            "{status}"
+        );
+        // The only errors: the held table's first answers (409), before it started over.
+        for e in page["errors"].as_array().unwrap() {
+            assert!(e.as_str().unwrap().contains("409"), "{e}");
+        }
+    }
 }
