@@ -430,16 +430,9 @@ fn nu_check(dir: &Path) {
 /// scheme, at 390 and 1280 px, has no violation and no script error, and is no wider than
 /// the window. `PRINTPLAY_REPORT_SHOTS` names a folder for full-page screenshots of each.
 fn axe_check(pages: &[String], dir: &Path) {
-    let browser = common::repo().join("tests/browser");
-    let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
-        .iter()
-        .map(Path::new)
-        .find(|p| p.exists());
-    let node = std::process::Command::new("node").arg("--version").output();
-    let ready = node.is_ok_and(|o| o.status.success())
-        && browser.join("node_modules/playwright-core").exists()
-        && browser.join("node_modules/axe-core").exists();
-    let (Some(chromium), true) = (chromium, ready) else {
+    let tools = common::server::browser_tools()
+        .filter(|(browser, _)| browser.join("node_modules/axe-core").exists());
+    let Some((browser, chromium)) = tools else {
         eprintln!("Chromium, node or tests/browser/node_modules (npm ci) missing; axe is skipped");
         return;
     };
@@ -448,19 +441,7 @@ fn axe_check(pages: &[String], dir: &Path) {
         "pages": pages,
         "shots": std::env::var("PRINTPLAY_REPORT_SHOTS").ok(),
     });
-    let cfg_file = dir.join("axe.json");
-    std::fs::write(&cfg_file, cfg.to_string()).unwrap();
-    let out = std::process::Command::new("node")
-        .arg(browser.join("axe.mjs"))
-        .arg(&cfg_file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let results: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results = common::server::browser_script(&browser, "axe.mjs", &cfg, dir);
     let results = results.as_array().unwrap();
     assert_eq!(results.len(), pages.len() * 4, "two schemes, two widths");
     for r in results {

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 mod common;
 
 use common::server::{
-    Seen, api, browser_tools, http, is_live_view, link_of, listen, start, with_path,
+    Seen, api, browser_script, browser_tools, http, is_live_view, link_of, listen, start, with_path,
 };
 
 use printplay::engine::free::{Act, FreeEngine, FreeTable};
@@ -599,19 +599,7 @@ fn two_browser_contexts_play_the_aztecs_free_table_through_its_view() {
         "seats": seats.iter().map(|n| serde_json::json!({"name": n, "url": link_of(&server.lines, n)})).collect::<Vec<_>>(),
         "shots": shots,
     });
-    let cfg_file = dir.path().join("browser.json");
-    std::fs::write(&cfg_file, cfg.to_string()).unwrap();
-    let out = Command::new("node")
-        .arg(browser_dir.join("free.mjs"))
-        .arg(&cfg_file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let result = browser_script(&browser_dir, "free.mjs", &cfg, dir.path());
     assert_eq!(result["clicks"], 12, "{}", result["clicks"]);
     let first = api(&link_of(&server.lines, "player 1"));
     let (status, toml) = http("GET", &with_path(&first, "transcript"), b"");

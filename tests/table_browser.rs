@@ -13,7 +13,7 @@ use std::process::{Child, ChildStdout, Command, Stdio};
 
 mod common;
 
-use common::server::browser_tools;
+use common::server::{browser_script, browser_tools};
 
 use printplay::engine::view::Observer;
 use printplay::play::Transcript;
@@ -109,19 +109,7 @@ fn play_in_browser(data: &Path, server: &Server, shots: Option<&Path>, dir: &Pat
         "seats": persons.iter().map(|(n, u)| serde_json::json!({"name": n, "url": u})).collect::<Vec<_>>(),
         "shots": shots,
     });
-    let cfg_file = dir.join("browser.json");
-    std::fs::write(&cfg_file, cfg.to_string()).unwrap();
-    let out = Command::new("node")
-        .arg(browser_dir.join("table.mjs"))
-        .arg(&cfg_file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let result = browser_script(&browser_dir, "table.mjs", &cfg, dir);
     assert!(result["clicks"].as_u64().unwrap() > 5, "{result}");
     // Cards in the hand are shown by their faces and play from the keyboard.
     assert!(
@@ -338,19 +326,7 @@ fn two_people_start_a_held_table_over_in_chromium() {
         .map(|(n, u)| serde_json::json!({"name": n, "url": moved(u)}))
         .collect();
     let cfg = serde_json::json!({"exe": chromium, "seats": seats});
-    let cfg_file = dir.path().join("browser.json");
-    std::fs::write(&cfg_file, cfg.to_string()).unwrap();
-    let out = Command::new("node")
-        .arg(browser_dir.join("held.mjs"))
-        .arg(&cfg_file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let result = browser_script(&browser_dir, "held.mjs", &cfg, dir.path());
     let held = result["held"].as_str().unwrap();
     assert!(held.contains("waiting for: criminal, police"), "{held}");
     let saw = result["secondSaw"].as_str().unwrap();

@@ -190,3 +190,27 @@ pub fn browser_tools() -> Option<(PathBuf, PathBuf)> {
     (node.status.success() && dir.join("node_modules/playwright-core").exists())
         .then_some((dir, chromium))
 }
+
+/// Runs the Playwright script `script` of `tests/browser` (found by [`browser_tools`]) with
+/// `cfg` as its JSON config file (written into `dir`), and answers the JSON it prints. The
+/// script failing fails the test, with what it printed on stderr.
+pub fn browser_script(
+    browser_dir: &Path,
+    script: &str,
+    cfg: &serde_json::Value,
+    dir: &Path,
+) -> serde_json::Value {
+    let cfg_file = dir.join(format!("{script}.json"));
+    std::fs::write(&cfg_file, cfg.to_string()).unwrap();
+    let out = Command::new("node")
+        .arg(browser_dir.join(script))
+        .arg(&cfg_file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
