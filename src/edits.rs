@@ -15,7 +15,9 @@ use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
 /// The folders being watched; watching stops when this is dropped, and [`Edits::next`] then
 /// answers `None`.
-pub struct Watching(#[allow(dead_code)] RecommendedWatcher);
+pub struct Watching {
+    _watcher: RecommendedWatcher,
+}
 
 /// The edits of the folders a [`Watching`] watches.
 pub struct Edits {
@@ -40,7 +42,7 @@ pub fn watch(dirs: &[&Path]) -> Result<(Watching, Edits), (PathBuf, notify::Erro
             .watch(dir, RecursiveMode::Recursive)
             .map_err(|e| (dir.to_path_buf(), e))?;
     }
-    Ok((Watching(watcher), Edits { rx }))
+    Ok((Watching { _watcher: watcher }, Edits { rx }))
 }
 
 /// Whether an event changes what a file holds or where it is: everything but reading
