@@ -10,6 +10,7 @@ pub mod diag;
 pub mod edits;
 pub mod engine;
 pub mod games;
+pub mod limits;
 pub mod model;
 pub mod output;
 pub mod pipeline;

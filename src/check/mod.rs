@@ -2,6 +2,7 @@
 //! invariants the data declares, and the rules its game module knows.
 
 mod art;
+mod bounds;
 mod designer;
 mod engine;
 mod faces;
@@ -91,7 +92,9 @@ pub fn check_and_draw(
         || {
             // Every face's type is sized by the print settings: when they are out of range,
             // they are the one cause to report, not each text box they make overflow.
-            let settings = outputs::print_settings(game);
+            // So are sizes past their bounds, which must not be drawn at all.
+            let mut settings = bounds::check(game);
+            settings.extend(outputs::print_settings(game));
             if settings.is_empty() {
                 faces::face_report(game, options)
             } else {

@@ -77,32 +77,8 @@ fn game_values(game: &Game) -> Vec<Problem> {
             ));
         }
     }
-    for p in &c.pieces {
-        if !(p.size_mm > 0.0 && p.size_mm <= 300.0) {
-            out.push(in_components(
-                game,
-                p.id.span(),
-                format!(
-                    "piece `{}` is {} mm across; sizes run from above 0 to 300 mm",
-                    p.id.get_ref(),
-                    p.size_mm
-                ),
-            ));
-        }
-    }
-    for d in &c.decks {
-        let (w, h) = d.size.mm();
-        if !(10.0..=300.0).contains(&w) || !(10.0..=300.0).contains(&h) {
-            out.push(in_components(
-                game,
-                d.id.span(),
-                format!(
-                    "deck `{}` has cards {w} x {h} mm; each side must be 10 to 300 mm",
-                    d.id.get_ref()
-                ),
-            ));
-        }
-    }
+    // Sizes of cards, pieces and boards are read within their bounds (`model::bounded`),
+    // and the bounds that join several values are `bounds`' to check.
     out
 }
 

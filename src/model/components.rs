@@ -10,7 +10,7 @@ use super::{DeclaredFields, Source};
 use crate::diag::SourceFile;
 
 /// Largest count any one card or piece may have; larger counts are typing errors.
-pub const MAX_COUNT: u32 = 999;
+pub use crate::limits::MAX_COUNT;
 
 /// The whole of `components.toml`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
@@ -165,7 +165,8 @@ pub struct Deck {
     /// The name in other languages, keyed by language code.
     #[serde(default)]
     pub names: BTreeMap<String, String>,
-    /// The card size: `poker`, `bridge`, `tarot`, `mini`, or `{ w = 63, h = 88 }` in millimetres.
+    /// The card size: `poker`, `bridge`, `tarot`, `mini`, or `{ width = 63, height = 88 }` in
+    /// millimetres (each side 10 to 300).
     #[serde(default)]
     pub size: CardSize,
     /// SVG template in `templates/` for the card fronts (without `.svg`): every card's, or
@@ -334,7 +335,8 @@ pub struct Piece {
     pub count: Count,
     /// Its outline: `circle`, `square`, `hex`, `pawn`, `cube`...
     pub shape: Shape,
-    /// Size across in millimetres; for hexes, flat side to flat side.
+    /// Size across in millimetres (2 to 300); for hexes, flat side to flat side.
+    #[serde(deserialize_with = "super::bounded::piece_mm")]
     pub size_mm: f64,
     /// The symbol printed on the piece, if any.
     #[serde(default)]
@@ -567,11 +569,14 @@ pub struct HexGrid {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SquareGrid {
-    /// Rows of cells.
+    /// Rows of cells (1 to 100).
+    #[serde(deserialize_with = "super::bounded::grid_cells")]
     pub rows: u32,
-    /// Columns of cells.
+    /// Columns of cells (1 to 100).
+    #[serde(deserialize_with = "super::bounded::grid_cells")]
     pub columns: u32,
-    /// Side of a cell, in millimetres.
+    /// Side of a cell, in millimetres (5 to 300).
+    #[serde(deserialize_with = "super::bounded::cell_mm")]
     pub mm: f64,
     /// The ground of every cell not listed in `at`: a symbol id of the board's `cell_group`.
     #[serde(default)]
@@ -679,8 +684,8 @@ pub struct RawBoard {
     /// columns, mm }`).
     #[serde(default)]
     pub grid: Option<GridKind>,
-    /// Hex size, flat side to flat side, in millimetres (hex grids).
-    #[serde(default)]
+    /// Hex size, flat side to flat side, in millimetres (hex grids; 5 to 200).
+    #[serde(default, deserialize_with = "super::bounded::hex_mm")]
     pub hex_mm: Option<f64>,
     /// `flat` or `pointy` (hex grids).
     #[serde(default)]
@@ -691,11 +696,11 @@ pub struct RawBoard {
     /// The cells: hexes as a list, a square grid as a table.
     #[serde(default)]
     pub cells: Option<Cells>,
-    /// Width of an image board, in millimetres.
-    #[serde(default)]
+    /// Width of an image board, in millimetres (10 to 1000).
+    #[serde(default, deserialize_with = "super::bounded::board_mm")]
     pub width_mm: Option<f64>,
-    /// Height of an image board, in millimetres.
-    #[serde(default)]
+    /// Height of an image board, in millimetres (10 to 1000).
+    #[serde(default, deserialize_with = "super::bounded::board_mm")]
     pub height_mm: Option<f64>,
     /// A single-sheet board (a player mat): the paper whose printable area it fills.
     #[serde(default)]
@@ -920,9 +925,11 @@ pub enum HexOrientation {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Cell {
-    /// Axial coordinate q of the hex.
+    /// Axial coordinate q of the hex (-100 to 100).
+    #[serde(deserialize_with = "super::bounded::hex_coord")]
     pub q: i32,
-    /// Axial coordinate r of the hex.
+    /// Axial coordinate r of the hex (-100 to 100).
+    #[serde(deserialize_with = "super::bounded::hex_coord")]
     pub r: i32,
     /// A symbol id of the board's `cell_group`.
     #[schemars(with = "String")]
@@ -1024,7 +1031,12 @@ impl<'de> serde::de::Visitor<'de> for CardSizeVisitor {
             }
         }
         match (width, height) {
-            (Some(width), Some(height)) => Ok(CardSize::Custom { width, height }),
+            (Some(width), Some(height)) => {
+                let width = super::bounded::card_side("width", width).map_err(A::Error::custom)?;
+                let height =
+                    super::bounded::card_side("height", height).map_err(A::Error::custom)?;
+                Ok(CardSize::Custom { width, height })
+            }
             _ => Err(A::Error::custom(format!(
                 "a custom card size needs both `width` and `height` in millimetres; {}",
                 size_advice()

@@ -1,5 +1,6 @@
 //! The canonical model: every game's TOML data, loaded once and handed to every later stage.
 
+mod bounded;
 mod components;
 mod fields;
 mod game;

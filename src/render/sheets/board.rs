@@ -29,6 +29,29 @@ fn centre(q: i32, r: i32, size: f64, o: HexOrientation) -> (f64, f64) {
     }
 }
 
+/// A hex board's printed size in millimetres, its frame included (as [`board_svg_in`] draws
+/// it); `None` without hexes.
+pub fn hex_board_size(hex: &crate::model::HexGrid) -> Option<(f64, f64)> {
+    let size = hex.hex_mm / 3f64.sqrt();
+    let o = hex.orientation;
+    let (half_w, half_h) = match o {
+        HexOrientation::Flat => (size, hex.hex_mm / 2.0),
+        HexOrientation::Pointy => (hex.hex_mm / 2.0, size),
+    };
+    let centres = hex.cells.iter().map(|c| centre(c.q, c.r, size, o));
+    let (mut lo, mut hi) = ((f64::MAX, f64::MAX), (f64::MIN, f64::MIN));
+    for (x, y) in centres {
+        lo = (lo.0.min(x), lo.1.min(y));
+        hi = (hi.0.max(x), hi.1.max(y));
+    }
+    (!hex.cells.is_empty()).then(|| {
+        (
+            hi.0 - lo.0 + 2.0 * (half_w + FRAME),
+            hi.1 - lo.1 + 2.0 * (half_h + FRAME),
+        )
+    })
+}
+
 /// The board as one SVG body in millimetres and its size, its words in the game's first
 /// language.
 pub fn board_svg(
