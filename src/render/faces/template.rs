@@ -177,7 +177,11 @@ impl Templates {
                 sources.insert(stem.into_owned(), file);
             }
         }
-        let mut tera = compile(&sources, &needed(game, &sources, &own))?;
+        let reached = needed(game, &sources, &own);
+        if let Some(p) = super::budget::recursion(&sources, &reached) {
+            return Err(p);
+        }
+        let mut tera = compile(&sources, &reached)?;
         let faces = Arc::new(game_faces(&game.dir)?);
         let symbols: BTreeMap<String, Symbol> = game
             .components
@@ -230,10 +234,38 @@ impl Templates {
         OVERFLOWS.with(|o| o.borrow_mut().clear());
         ART_ERRORS.with(|o| o.borrow_mut().clear());
         PLACED.with(|o| o.borrow_mut().clear());
-        let svg = self
-            .tera
-            .render(&file, ctx)
-            .map_err(|e| fail(format!("template `{name}`: {}", deepest_cause(&e))))?;
+        // What the face may cost (`limits`): its loops, its bytes, its elements.
+        super::budget::start_face();
+        let mut out = super::budget::Capped::default();
+        let text = &self.sources[name].text;
+        let rendered = self.tera.render_to(&file, ctx, &mut out);
+        if out.over {
+            let what = format!("over {} MB", crate::limits::TEMPLATE_OUTPUT_BYTES >> 20);
+            return Err(fail(format!(
+                "template `{name}`: {}",
+                super::budget::too_much(&what, text)
+            )));
+        }
+        rendered.map_err(|e| {
+            let cause = deepest_cause(&e);
+            // The `range` past the budget, as the template writes it (for its line).
+            let cause = match super::budget::breach()
+                .and_then(|end| super::budget::range_call(text, end))
+            {
+                Some(call) => format!("`{call}`: {cause}"),
+                None => cause,
+            };
+            fail(format!("template `{name}`: {cause}"))
+        })?;
+        let svg = String::from_utf8(out.bytes)
+            .map_err(|_| fail(format!("template `{name}` wrote text that is not UTF-8")))?;
+        let elements = super::budget::elements(&svg);
+        if elements > crate::limits::TEMPLATE_ELEMENTS {
+            return Err(fail(format!(
+                "template `{name}`: {}",
+                super::budget::too_much(&format!("{elements} elements"), text)
+            )));
+        }
         if let Some(href) = images::stray_href(&svg) {
             return Err(fail(format!(
                 "template `{name}`: an <image> names `{href}`, which pages never load; \
@@ -557,6 +589,8 @@ fn register(
     game_dir: std::path::PathBuf,
     least: f64,
 ) {
+    // tera's own `range` allocates whatever it is asked; this one draws from the face's budget.
+    tera.register_function("range", super::budget::range);
     tera.register_function(
         "image",
         SvgFn(move |a: &HashMap<String, Value>| image_fn(a, &game_dir)),
