@@ -400,7 +400,9 @@ fn png_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     }
     jobs.par_iter()
         .map(|(id, svg, size)| {
-            let bytes = b.png(svg, *size, png::PX_PER_MM_300DPI)?;
+            let bytes = b
+                .png(svg, *size, png::PX_PER_MM_300DPI)
+                .map_err(|e| format!("`{id}`: {e}"))?;
             b.write(&format!("png/{id}.png"), &bytes)
         })
         .collect()

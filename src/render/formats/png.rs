@@ -46,12 +46,27 @@ pub fn pixels(size_mm: (f64, f64), px_per_mm: f64) -> (u32, u32) {
     (w, h)
 }
 
+/// A picture of `w` x `h` pixels is refused past [`crate::limits::RASTER_MAX_PIXELS`] rather
+/// than asked of the allocator (the checks keep every size below it; this is the guard behind
+/// them).
+pub fn within_cap(w: u32, h: u32) -> Result<(), String> {
+    let cap = crate::limits::RASTER_MAX_PIXELS;
+    if u64::from(w) * u64::from(h) > cap {
+        return Err(format!(
+            "its picture would be {w} x {h} pixels, past the cap of {} million pixels",
+            cap / 1_000_000
+        ));
+    }
+    Ok(())
+}
+
 /// Renders an SVG document scaled to fill `w` x `h` pixels.
 fn rasterise_to(
     svg: &str,
     (w, h): (u32, u32),
     fonts: &FontDb,
 ) -> Result<tiny_skia::Pixmap, String> {
+    within_cap(w, h)?;
     let tree = parse(svg, fonts)?;
     let mut pixmap =
         tiny_skia::Pixmap::new(w, h).ok_or_else(|| format!("cannot allocate {w} x {h} pixels"))?;
@@ -159,6 +174,14 @@ impl<'a> GridBands<'a> {
             return Err(format!("{} faces do not fit {slots} slots", faces.len()));
         }
         let (w, h) = pixels(size_mm, px_per_mm);
+        let (sheet_w, sheet_h) = (u64::from(w) * u64::from(cols), u64::from(h) * u64::from(rows));
+        let cap = crate::limits::RASTER_MAX_PIXELS;
+        if sheet_w.saturating_mul(sheet_h) > cap {
+            return Err(format!(
+                "its sheet would be {sheet_w} x {sheet_h} pixels, past the cap of {} million pixels",
+                cap / 1_000_000
+            ));
+        }
         if tiny_skia::IntSize::from_wh(w * cols, h * rows).is_none() {
             return Err(format!(
                 "cannot allocate a {cols} x {rows} sheet of {w} x {h} pixels"
@@ -384,6 +407,21 @@ mod tests {
     fn pixel(buf: &[u8], width: u32, x: u32, y: u32) -> [u8; 4] {
         let i = ((y * width + x) * 4) as usize;
         [buf[i], buf[i + 1], buf[i + 2], buf[i + 3]]
+    }
+
+    /// A picture past the cap is refused before anything is allocated (a 3000 mm hex board
+    /// at 8 px/mm asked tiny-skia for 20 GB and aborted).
+    #[test]
+    fn a_picture_past_the_cap_is_refused_not_allocated() {
+        let svg = svg_page((10.0, 10.0), "<rect width=\"5\" height=\"5\"/>");
+        for size in [(20_000.0, 20_000.0), (1e12, 1e12), (f64::MAX, 1.0)] {
+            let e = rasterise(&svg, size, 8.0, &builtin()).expect_err("refused");
+            assert!(e.contains("past the cap of 100 million pixels"), "{e}");
+        }
+        let e = grid(&[svg.clone()], None, (1000, 1000), (63.0, 88.0), 8.0, &builtin())
+            .expect_err("refused");
+        assert!(e.contains("past the cap"), "{e}");
+        assert!(rasterise(&svg, (1000.0, 1000.0), 8.0, &builtin()).is_ok());
     }
 
     #[test]

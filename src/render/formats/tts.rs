@@ -608,7 +608,9 @@ fn board_images(b: &GameBuild) -> Result<Vec<BoardImage>, String> {
                 Some(l) => format!("board-{id}.{l}.png"),
                 None => format!("board-{id}.png"),
             };
-            let bytes = b.png(&sheets::single_face(&svg, size), size, TILE_PX_PER_MM)?;
+            let bytes = b
+                .png(&sheets::single_face(&svg, size), size, TILE_PX_PER_MM)
+                .map_err(|e| format!("board `{id}`: {e}"))?;
             b.write(&format!("tts/{file}"), &bytes)?;
             let title = board.names.get(in_lang).unwrap_or(&board.name);
             Ok(BoardImage {
