@@ -145,8 +145,13 @@ pub struct Vm {
     /// The generator handed to the script, swapped with the host's around each call.
     rng: AnyUserData,
     budget: Arc<AtomicI64>,
-    /// The last line the budget hook saw run, for errors that carry no position.
+    /// The last line of the game's own files the budget hook saw run in the current call,
+    /// for errors that carry no position (running out of memory).
     last_line: Arc<AtomicUsize>,
+    /// The line where the script's function of the current call starts (0 for none): where
+    /// such an error is placed when the hook has not run yet (memory exhausted in a few
+    /// instructions, `s = s .. s`).
+    call_line: AtomicUsize,
     pub label: String,
 }
 
@@ -172,6 +177,7 @@ impl Vm {
             rng,
             budget,
             last_line,
+            call_line: AtomicUsize::new(0),
             label,
         };
         let (copy, api) = vm.load(script)?;
@@ -248,6 +254,8 @@ impl Vm {
     /// Runs one call from the host under a fresh instruction budget.
     pub fn run<R>(&self, call: impl FnOnce() -> mlua::Result<R>) -> Result<R, String> {
         self.budget.store(INSTRUCTION_BUDGET, Ordering::Relaxed);
+        self.last_line.store(0, Ordering::Relaxed);
+        self.call_line.store(0, Ordering::Relaxed);
         call().map_err(|e| self.report(&e))
     }
 
@@ -261,6 +269,10 @@ impl Vm {
         call: impl FnOnce() -> mlua::Result<R>,
     ) -> Result<R, String> {
         self.budget.store(INSTRUCTION_BUDGET, Ordering::Relaxed);
+        self.last_line.store(0, Ordering::Relaxed);
+        let own = self.functions.get(name).unwrap_or(f);
+        let starts = own.info().line_defined.unwrap_or(0);
+        self.call_line.store(starts, Ordering::Relaxed);
         call().map_err(|e| match e {
             mlua::Error::FromLuaConversionError { .. } => {
                 let place = self.place(self.functions.get(name).unwrap_or(f));
@@ -330,10 +342,17 @@ impl Vm {
         };
         match frames.iter().find_map(|f| game_frame(f)) {
             Some((src, line)) => format!("{src}:{line}: {text}"),
-            None => {
-                let line = self.last_line.load(Ordering::Relaxed);
-                format!("{}:{line}: {text} (near this line)", self.label)
-            }
+            None => match (
+                self.last_line.load(Ordering::Relaxed),
+                self.call_line.load(Ordering::Relaxed),
+            ) {
+                (0, 0) => format!("{}: {text}", self.label),
+                (0, starts) => format!(
+                    "{}:{starts}: {text} (in the function that starts on this line)",
+                    self.label
+                ),
+                (line, _) => format!("{}:{line}: {text} (near this line)", self.label),
+            },
         }
     }
 
@@ -474,8 +493,24 @@ fn install_budget(
     lua.set_global_hook(
         HookTriggers::new().every_nth_instruction(HOOK_STEP),
         move |lua, debug| {
-            let line = debug.current_line().unwrap_or(0);
-            last_line.store(line, Ordering::Relaxed);
+            // The line of the game's own code: the nearest frame that is not the sandbox's.
+            let top = debug.source().short_src.map(|s| s.to_string()).unwrap_or_default();
+            let line = if internal_source(&top) {
+                (1..MAX_FRAMES_SEARCHED)
+                    .map_while(|level| {
+                        lua.inspect_stack(level, |d| {
+                            let src = d.source().short_src.map(|s| s.to_string());
+                            (src.unwrap_or_default(), d.current_line().unwrap_or(0))
+                        })
+                    })
+                    .find(|(src, line)| !internal_source(src) && *line > 0)
+                    .map_or(0, |(_, line)| line)
+            } else {
+                debug.current_line().unwrap_or(0)
+            };
+            if line > 0 {
+                last_line.store(line, Ordering::Relaxed);
+            }
             if budget.fetch_sub(i64::from(HOOK_STEP), Ordering::Relaxed) > i64::from(HOOK_STEP) {
                 return Ok(VmState::Continue);
             }
@@ -608,6 +643,46 @@ mod tests {
             model: serde_json::json!({}),
         };
         Vm::new(&script).expect("an empty engine loads")
+    }
+
+    /// Running out of memory names the script's line, not `engine.lua:0`: the line the hook
+    /// saw last, or where the function starts when the memory went before the hook ran.
+    #[test]
+    fn running_out_of_memory_names_the_scripts_line() {
+        let source = "local game = {}\n\
+                      function game.setup(config)\n\
+                      \x20 local s = 'x'\n\
+                      \x20 while true do s = s .. s end\n\
+                      end\n\
+                      function game.estimate(state)\n\
+                      \x20 local t = {}\n\
+                      \x20 for i = 1, 100000 do\n\
+                      \x20   t[i] = string.rep('x', 1000000 + i)\n\
+                      \x20 end\n\
+                      end\n\
+                      return game";
+        let script = Script {
+            dir: std::env::temp_dir(),
+            source: source.into(),
+            model: serde_json::json!({}),
+        };
+        let vm = Vm::new(&script).expect("loads");
+        let call = |name: &str| {
+            let f = vm.functions.get(name).expect("defined").clone();
+            vm.run_fn(name, &f, || f.call::<()>(())).expect_err("out of memory")
+        };
+        let setup = call("setup");
+        assert!(setup.contains("ran out of memory"), "{setup}");
+        assert!(
+            setup.starts_with(&format!("{}:2: ", vm.label)),
+            "{setup}"
+        );
+        let score = call("estimate");
+        assert!(score.contains("ran out of memory"), "{score}");
+        assert!(
+            score.starts_with(&format!("{}:9: ", vm.label)),
+            "{score}"
+        );
     }
 
     fn eval(vm: &Vm, code: &str) -> Result<String, String> {
