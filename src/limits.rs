@@ -168,6 +168,16 @@ pub fn within(v: f64, min: f64, max: f64) -> bool {
 mod tests {
     use super::*;
 
+    /// The user's guide lists every bound as this list gives it.
+    #[test]
+    fn the_guide_lists_every_bound() {
+        let page = include_str!("../docs/src/explain/limits.md");
+        for l in ALL {
+            let row = format!("| {} | {} |", l.what, l.range);
+            assert!(page.contains(&row), "the guide lacks `{row}`");
+        }
+    }
+
     #[test]
     fn the_listed_ranges_name_the_constants() {
         let range = |what: &str| {
@@ -208,16 +218,13 @@ mod tests {
                 TEMPLATE_OUTPUT_BYTES >> 20
             )
         );
-        assert!(range("pixels").starts_with(&format!(
-            "up to {} million",
-            RASTER_MAX_PIXELS / 1_000_000
-        )));
+        assert!(
+            range("pixels")
+                .starts_with(&format!("up to {} million", RASTER_MAX_PIXELS / 1_000_000))
+        );
         assert_eq!(
             range("memory of a Lua"),
-            format!(
-                "up to {} MB",
-                crate::engine::lua::MEMORY_LIMIT >> 20
-            )
+            format!("up to {} MB", crate::engine::lua::MEMORY_LIMIT >> 20)
         );
     }
 }

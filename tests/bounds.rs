@@ -79,27 +79,67 @@ const KINDS: &[(&str, &str, &str, &str)] = &[
         "",
         "\n{% macro f(n) %}<g>{{ self::f(n=n+1) }}</g>{% endmacro f %}{{ self::f(n=0) }}\n",
     ),
-    ("hex_mm = 3000", "components.toml", "hex_mm = 30", "hex_mm = 3000"),
-    ("hex_mm = 1000", "components.toml", "hex_mm = 30", "hex_mm = 1000"),
+    (
+        "hex_mm = 3000",
+        "components.toml",
+        "hex_mm = 30",
+        "hex_mm = 3000",
+    ),
+    (
+        "hex_mm = 1000",
+        "components.toml",
+        "hex_mm = 30",
+        "hex_mm = 1000",
+    ),
     ("hex_mm = 0", "components.toml", "hex_mm = 30", "hex_mm = 0"),
-    ("hex_mm = -5", "components.toml", "hex_mm = 30", "hex_mm = -5"),
+    (
+        "hex_mm = -5",
+        "components.toml",
+        "hex_mm = 30",
+        "hex_mm = -5",
+    ),
     (
         "a hex far out",
         "components.toml",
         "  { q = 0, r = -1, kind = \"meadow\" },",
         "  { q = 0, r = -1, kind = \"meadow\" },\n  { q = 1000000, r = 0, kind = \"meadow\" },",
     ),
-    ("a square board of 3000 mm cells", "components.toml", "\nmm = 30", "\nmm = 3000"),
-    ("a square board of 0 mm cells", "components.toml", "\nmm = 30", "\nmm = 0"),
-    ("a square board of 1e5 rows", "components.toml", "rows = 3", "rows = 100000"),
+    (
+        "a square board of 3000 mm cells",
+        "components.toml",
+        "\nmm = 30",
+        "\nmm = 3000",
+    ),
+    (
+        "a square board of 0 mm cells",
+        "components.toml",
+        "\nmm = 30",
+        "\nmm = 0",
+    ),
+    (
+        "a square board of 1e5 rows",
+        "components.toml",
+        "rows = 3",
+        "rows = 100000",
+    ),
     (
         "an image board 100 m wide",
         "components.toml",
         "",
         "\n[[board]]\nwidth_mm = 100000\nid = \"art\"\nname = \"Art\"\nimage = \"art/emblem.svg\"\nheight_mm = 100\n",
     ),
-    ("a piece of -5 mm", "components.toml", "size_mm = 20", "size_mm = -5"),
-    ("a piece of 1e6 mm", "components.toml", "size_mm = 20", "size_mm = 1000000"),
+    (
+        "a piece of -5 mm",
+        "components.toml",
+        "size_mm = 20",
+        "size_mm = -5",
+    ),
+    (
+        "a piece of 1e6 mm",
+        "components.toml",
+        "size_mm = 20",
+        "size_mm = 1000000",
+    ),
     (
         "cards 1e5 mm wide",
         "components.toml",
@@ -139,7 +179,12 @@ fn every_kind_past_its_bound_is_refused_at_its_line_under_a_4_gb_cap() {
         };
         for args in commands {
             let (code, stderr) = capped(dir.path(), args);
-            assert_eq!(code, Some(1), "{what}: `{}` exit; stderr:\n{stderr}", args[0]);
+            assert_eq!(
+                code,
+                Some(1),
+                "{what}: `{}` exit; stderr:\n{stderr}",
+                args[0]
+            );
             assert!(
                 stderr.contains(&place),
                 "{what}: `{}` names no `{place}`:\n{stderr}",

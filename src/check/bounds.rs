@@ -162,7 +162,10 @@ mod tests {
             "  { q = 0, r = 0, kind = \"lake\" }, { q = 40, r = 0, kind = \"lake\" },",
         );
         assert_eq!(problems.len(), 1, "{problems:?}");
-        assert!(problems[0].message.contains("at most 1000 mm"), "{problems:?}");
+        assert!(
+            problems[0].message.contains("at most 1000 mm"),
+            "{problems:?}"
+        );
         assert_eq!(line_of(&problems[0]), line - 4, "{problems:?}");
     }
 
@@ -170,7 +173,10 @@ mod tests {
     fn a_square_grid_larger_than_a_table_is_refused_at_its_cell_size() {
         let (problems, line) = checked("\nmm = 30", "\nmm = 300");
         assert_eq!(problems.len(), 1, "{problems:?}");
-        assert!(problems[0].message.contains("prints 1224 x 924 mm"), "{problems:?}");
+        assert!(
+            problems[0].message.contains("prints 1224 x 924 mm"),
+            "{problems:?}"
+        );
         assert_eq!(line_of(&problems[0]), line + 1, "{problems:?}");
     }
 

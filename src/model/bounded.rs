@@ -119,7 +119,8 @@ mod tests {
         (e.message().to_string(), line, col)
     }
 
-    const PIECE: &str = "[[piece]]\nid = \"p\"\nname = \"P\"\nkind = \"k\"\ncount = 1\nshape = \"circle\"\n";
+    const PIECE: &str =
+        "[[piece]]\nid = \"p\"\nname = \"P\"\nkind = \"k\"\ncount = 1\nshape = \"circle\"\n";
 
     #[test]
     fn a_piece_size_is_refused_at_its_value() {
@@ -150,15 +151,24 @@ mod tests {
         assert_eq!((line, col), (6, 16));
     }
 
-    const SQUARE: &str = "[[board]]\nid = \"m\"\nname = \"M\"\ngrid = \"square\"\n\n[board.cells]\n";
+    const SQUARE: &str =
+        "[[board]]\nid = \"m\"\nname = \"M\"\ngrid = \"square\"\n\n[board.cells]\n";
 
     #[test]
     fn a_square_grid_is_refused_at_the_value_past_its_bound() {
         let cases = [
             ("rows = 3\ncolumns = 4\nmm = 3000\n", "5 to 300 mm", (9, 6)),
             ("rows = 3\ncolumns = 4\nmm = 0\n", "5 to 300 mm", (9, 6)),
-            ("rows = 100000\ncolumns = 4\nmm = 30\n", "1 to 100 rows", (7, 8)),
-            ("rows = 3\ncolumns = -1\nmm = 30\n", "1 to 100 rows", (8, 11)),
+            (
+                "rows = 100000\ncolumns = 4\nmm = 30\n",
+                "1 to 100 rows",
+                (7, 8),
+            ),
+            (
+                "rows = 3\ncolumns = -1\nmm = 30\n",
+                "1 to 100 rows",
+                (8, 11),
+            ),
         ];
         for (cells, expected, place) in cases {
             let (message, line, col) = refused(&format!("{SQUARE}{cells}"));
@@ -181,7 +191,10 @@ mod tests {
     fn a_card_size_is_refused_at_its_value() {
         let deck = "[[deck]]\nid = \"d\"\nname = \"D\"\ntemplate = \"t\"\n\
                     back = { template = \"b\", title = \"t\", colour = \"#000000\" }\n";
-        for bad in ["{ width = 5000, height = 88 }", "{ width = 63, height = 0 }"] {
+        for bad in [
+            "{ width = 5000, height = 88 }",
+            "{ width = 63, height = 0 }",
+        ] {
             let (message, line, _) = refused(&format!("{deck}size = {bad}\n"));
             assert!(message.contains("10 to 300 mm"), "{bad}: {message}");
             assert_eq!(line, 6, "{bad}");

@@ -132,6 +132,7 @@ fn rules_text_names(dir: &Path) -> Vec<(String, String)> {
 
 /// Reads a data file as UTF-8 text; a byte that is not UTF-8 is reported where it stands.
 pub fn read_source(path: &Path) -> Result<SourceFile, Problem> {
+    within_size(path, path)?;
     let bytes = std::fs::read(path).map_err(|e| Problem::io(path, io_words(&e)))?;
     source_text(display_path(path), bytes)
 }
@@ -146,8 +147,23 @@ pub fn read_source_in(dir: &Path, rel: &str) -> Result<SourceFile, Problem> {
     }
     let real =
         resolve_in(dir, rel).map_err(|e| Problem::data(format!("{}: {e}", shown.display())))?;
+    within_size(&real, &shown)?;
     let bytes = std::fs::read(&real).map_err(|e| Problem::io(&shown, io_words(&e)))?;
     source_text(shown, bytes)
+}
+
+/// A text file past [`crate::limits::SOURCE_MAX_BYTES`] is refused before it is read.
+fn within_size(real: &Path, shown: &Path) -> Result<(), Problem> {
+    let cap = crate::limits::SOURCE_MAX_BYTES;
+    match std::fs::metadata(real) {
+        Ok(m) if m.len() > cap => Err(Problem::data(format!(
+            "{}: the file is {} MB; a text file of a game is at most {} MB",
+            shown.display(),
+            m.len() >> 20,
+            cap >> 20
+        ))),
+        _ => Ok(()),
+    }
 }
 
 pub(super) fn source_text(shown: PathBuf, bytes: Vec<u8>) -> Result<SourceFile, Problem> {

@@ -669,20 +669,15 @@ mod tests {
         let vm = Vm::new(&script).expect("loads");
         let call = |name: &str| {
             let f = vm.functions.get(name).expect("defined").clone();
-            vm.run_fn(name, &f, || f.call::<()>(())).expect_err("out of memory")
+            vm.run_fn(name, &f, || f.call::<()>(()))
+                .expect_err("out of memory")
         };
         let setup = call("setup");
         assert!(setup.contains("ran out of memory"), "{setup}");
-        assert!(
-            setup.starts_with(&format!("{}:2: ", vm.label)),
-            "{setup}"
-        );
+        assert!(setup.starts_with(&format!("{}:2: ", vm.label)), "{setup}");
         let score = call("estimate");
         assert!(score.contains("ran out of memory"), "{score}");
-        assert!(
-            score.starts_with(&format!("{}:9: ", vm.label)),
-            "{score}"
-        );
+        assert!(score.starts_with(&format!("{}:9: ", vm.label)), "{score}");
     }
 
     fn eval(vm: &Vm, code: &str) -> Result<String, String> {

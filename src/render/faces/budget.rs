@@ -40,11 +40,16 @@ pub fn range(args: &HashMap<String, Value>) -> tera::Result<Value> {
                     "`range` takes whole numbers from 0; its `{key}` is {v}"
                 ))
             }),
-            None => default
-                .ok_or_else(|| tera::Error::msg("`range` needs its `end`: range(end=5)")),
+            None => {
+                default.ok_or_else(|| tera::Error::msg("`range` needs its `end`: range(end=5)"))
+            }
         }
     };
-    let (start, end, step) = (arg("start", Some(0))?, arg("end", None)?, arg("step_by", Some(1))?);
+    let (start, end, step) = (
+        arg("start", Some(0))?,
+        arg("end", None)?,
+        arg("step_by", Some(1))?,
+    );
     if step == 0 {
         return Err(tera::Error::msg("`range` with `step_by=0` never ends"));
     }
@@ -130,7 +135,9 @@ pub fn range_call(text: &str, end: u64) -> Option<&str> {
 
 /// The first `{% for ... %}` tag of a template.
 fn first_loop(text: &str) -> Option<Range<usize>> {
-    tags(text).into_iter().find(|t| keyword(&text[t.clone()]) == "for")
+    tags(text)
+        .into_iter()
+        .find(|t| keyword(&text[t.clone()]) == "for")
 }
 
 /// The spans of every `{% ... %}` tag.
@@ -149,7 +156,10 @@ fn tags(text: &str) -> Vec<Range<usize>> {
 
 /// A tag's keyword: `for`, `macro`, `include`...
 fn keyword(tag: &str) -> &str {
-    let inner = tag.trim_start_matches("{%").trim_start_matches('-').trim_start();
+    let inner = tag
+        .trim_start_matches("{%")
+        .trim_start_matches('-')
+        .trim_start();
     inner
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
         .next()
@@ -188,7 +198,12 @@ pub fn recursion(sources: &BTreeMap<String, SourceFile>, names: &[String]) -> Op
                     let from = within.clone().unwrap_or_else(|| format!("template {name}"));
                     for target in quoted(body) {
                         let to = target.trim_end_matches(".svg");
-                        edges.push((from.clone(), format!("template {to}"), name.clone(), tag.clone()));
+                        edges.push((
+                            from.clone(),
+                            format!("template {to}"),
+                            name.clone(),
+                            tag.clone(),
+                        ));
                     }
                 }
                 _ => {
@@ -395,10 +410,13 @@ mod tests {
 
     #[test]
     fn macros_calling_other_macros_are_no_recursion() {
-        let s = sources(&[(
-            "card",
-            "{% macro a() %}{{ self::b() }}{{ self::b() }}{% endmacro %}\n{% macro b() %}<g/>{% endmacro %}\n{{ self::a() }}{% include \"piece.svg\" %}",
-        ), ("piece", "<g/>")]);
+        let s = sources(&[
+            (
+                "card",
+                "{% macro a() %}{{ self::b() }}{{ self::b() }}{% endmacro %}\n{% macro b() %}<g/>{% endmacro %}\n{{ self::a() }}{% include \"piece.svg\" %}",
+            ),
+            ("piece", "<g/>"),
+        ]);
         assert!(recursion(&s, &["card".into(), "piece".into()]).is_none());
     }
 

@@ -174,7 +174,10 @@ impl<'a> GridBands<'a> {
             return Err(format!("{} faces do not fit {slots} slots", faces.len()));
         }
         let (w, h) = pixels(size_mm, px_per_mm);
-        let (sheet_w, sheet_h) = (u64::from(w) * u64::from(cols), u64::from(h) * u64::from(rows));
+        let (sheet_w, sheet_h) = (
+            u64::from(w) * u64::from(cols),
+            u64::from(h) * u64::from(rows),
+        );
         let cap = crate::limits::RASTER_MAX_PIXELS;
         if sheet_w.saturating_mul(sheet_h) > cap {
             return Err(format!(
@@ -418,8 +421,15 @@ mod tests {
             let e = rasterise(&svg, size, 8.0, &builtin()).expect_err("refused");
             assert!(e.contains("past the cap of 100 million pixels"), "{e}");
         }
-        let e = grid(&[svg.clone()], None, (1000, 1000), (63.0, 88.0), 8.0, &builtin())
-            .expect_err("refused");
+        let e = grid(
+            std::slice::from_ref(&svg),
+            None,
+            (1000, 1000),
+            (63.0, 88.0),
+            8.0,
+            &builtin(),
+        )
+        .expect_err("refused");
         assert!(e.contains("past the cap"), "{e}");
         assert!(rasterise(&svg, (1000.0, 1000.0), 8.0, &builtin()).is_ok());
     }

@@ -44,12 +44,11 @@ pub fn hex_board_size(hex: &crate::model::HexGrid) -> Option<(f64, f64)> {
         lo = (lo.0.min(x), lo.1.min(y));
         hi = (hi.0.max(x), hi.1.max(y));
     }
-    (!hex.cells.is_empty()).then(|| {
-        (
-            hi.0 - lo.0 + 2.0 * (half_w + FRAME),
-            hi.1 - lo.1 + 2.0 * (half_h + FRAME),
-        )
-    })
+    let size = (
+        hi.0 - lo.0 + 2.0 * (half_w + FRAME),
+        hi.1 - lo.1 + 2.0 * (half_h + FRAME),
+    );
+    (!hex.cells.is_empty()).then_some(size)
 }
 
 /// The board as one SVG body in millimetres and its size, its words in the game's first
