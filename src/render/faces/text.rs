@@ -17,24 +17,33 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::model::Symbol;
-use crate::render::fonts::{Face, GameFaces, Metrics};
+use crate::render::fonts::{self, Face, GameFaces, Metrics};
 use crate::render::images::{self, Art};
 use crate::render::marks;
 use crate::render::markup::{self, Frag, Item, Style};
 use crate::render::xml_escape;
 
-/// The faces of the four styles text of a box may use; `None` where no font has the style.
-#[derive(Debug, Clone, Copy)]
-pub struct Styles([Option<Face>; 4]);
+/// The faces of the four styles text of a box may use (`None` where no font has the
+/// style), and the faces that draw a character the face of its style lacks.
+#[derive(Debug, Clone)]
+pub struct Styles {
+    styles: [Option<Face>; 4],
+    /// Every face the game may use, its own first: a character is set in the one
+    /// [`fonts::fallback_among`] chooses when the face of its text has no glyph for it.
+    fallback: Arc<[Face]>,
+}
 
 impl Styles {
     /// The styles of text set in `base`, from the faces a game may use.
     pub fn of(faces: &GameFaces, base: Face) -> Styles {
-        let mut out = [None; 4];
-        for (i, slot) in out.iter_mut().enumerate() {
+        let mut styles = [None; 4];
+        for (i, slot) in styles.iter_mut().enumerate() {
             *slot = faces.styled(base, style_at(i));
         }
-        Styles(out)
+        Styles {
+            styles,
+            fallback: faces.all().into(),
+        }
     }
 
     /// The styles of text set in `base` with the bundled faces only.
@@ -43,7 +52,35 @@ impl Styles {
     }
 
     fn get(&self, s: Style) -> Option<Face> {
-        self.0[usize::from(s.bold) * 2 + usize::from(s.italic)]
+        self.styles[usize::from(s.bold) * 2 + usize::from(s.italic)]
+    }
+
+    /// `text` set in `face` cut where the face changes: a character `face` has no glyph
+    /// for goes in the fallback face of its weight and slant (in `face`, as a box, when
+    /// no face has it); a character no face needs a glyph for (a joiner, a variation
+    /// selector) stays with the one before it, so a sequence is set in one face.
+    fn runs(&self, text: &str, face: Face) -> Vec<(String, Face)> {
+        let mut out: Vec<(String, Face)> = Vec::new();
+        let mut last: Option<(char, Face)> = None;
+        for c in text.chars() {
+            let f = if fonts::draws_nothing(c) {
+                out.last().map_or(face, |r| r.1)
+            } else if face.has_char(c) {
+                face
+            } else {
+                match last {
+                    Some((prev, f)) if prev == c => f,
+                    _ => fonts::fallback_among(self.fallback.iter().copied(), face, c)
+                        .unwrap_or(face),
+                }
+            };
+            last = Some((c, f));
+            match out.last_mut() {
+                Some((run, rf)) if *rf == f => run.push(c),
+                _ => out.push((c.to_string(), f)),
+            }
+        }
+        out
     }
 }
 
@@ -176,7 +213,10 @@ fn measure<'a>(
                 Frag::Text(t, s) => {
                     let face = face_of(*s);
                     chars += t.chars().count();
-                    parts.push((Part::Text(t.clone(), face), Metrics::of(face).width(t, 1.0)));
+                    for (run, face) in b.styles.runs(t, face) {
+                        let w = Metrics::of(face).width(&run, 1.0);
+                        parts.push((Part::Text(run, face), w));
+                    }
                 }
                 Frag::Icon(id) => {
                     let Some(glyph) = inline.glyph(id) else {
@@ -346,7 +386,12 @@ fn draw(paras: &[Vec<Word>], lines: &[Line], size: f64, b: &TextBox) -> String {
         let has_icon = words
             .iter()
             .any(|w| w.parts.iter().any(|p| matches!(p.0, Part::Icon(_))));
-        if !has_icon {
+        // usvg shapes a whole text element in each face of it, and sets the element wholly
+        // in another face when one of them lacks a character of it (usvg 0.47,
+        // `text::layout::shape_text`): a line whose faces do not all have all its characters
+        // (one set in a fallback face) is placed face by face, each run as measured.
+        let apart = !one_element(words);
+        if !has_icon && !apart {
             // Text only: one element anchored where the box says, so kerning cannot shift it.
             let mut run = Vec::new();
             for (k, w) in words.iter().enumerate() {
@@ -378,8 +423,10 @@ fn draw(paras: &[Vec<Word>], lines: &[Line], size: f64, b: &TextBox) -> String {
         let mut run_x = x;
         for (k, word) in words.iter().enumerate() {
             if k > 0 {
-                if !run.is_empty() {
-                    run.push((" ".to_string(), word.gap_face));
+                // Placed face by face, a run is in one face, its spaces too (where the next
+                // word starts is measured, not left to the space).
+                if let Some(&(_, last)) = run.last() {
+                    run.push((" ".to_string(), if apart { last } else { word.gap_face }));
                 }
                 x += word.gap * size;
             }
@@ -387,6 +434,10 @@ fn draw(paras: &[Vec<Word>], lines: &[Line], size: f64, b: &TextBox) -> String {
                 let w = w * size;
                 match part {
                     Part::Text(t, face) => {
+                        if apart && run.last().is_some_and(|(_, f)| f != face) {
+                            out.push_str(&text_run(&run, run_x, baseline, size, "start", b));
+                            run.clear();
+                        }
                         if run.is_empty() {
                             run_x = x;
                         }
@@ -404,6 +455,34 @@ fn draw(paras: &[Vec<Word>], lines: &[Line], size: f64, b: &TextBox) -> String {
         out.push_str(&text_run(&run, run_x, baseline, size, "start", b));
     }
     out
+}
+
+/// Whether every face of a line's text has a glyph for every character of it (those no
+/// face needs one for aside), so that it can be one text element.
+fn one_element(words: &[Word]) -> bool {
+    let mut faces = Vec::new();
+    for (k, w) in words.iter().enumerate() {
+        if k > 0 && !faces.contains(&w.gap_face) {
+            faces.push(w.gap_face);
+        }
+        for (part, _) in &w.parts {
+            if let Part::Text(_, face) = part
+                && !faces.contains(face)
+            {
+                faces.push(*face);
+            }
+        }
+    }
+    words
+        .iter()
+        .flat_map(|w| &w.parts)
+        .filter_map(|(p, _)| match p {
+            Part::Text(t, _) => Some(t),
+            Part::Icon(_) => None,
+        })
+        .flat_map(|t| t.chars())
+        .filter(|c| !fonts::draws_nothing(*c))
+        .all(|c| faces.iter().all(|f| f.has_char(c)))
 }
 
 /// An icon in a gap `w` wide from `left`, its bottom on the baseline.
@@ -448,21 +527,22 @@ fn text_run(
             _ => merged.push((t.clone(), *face)),
         }
     }
+    let face = b.face;
     let mut body = String::new();
-    for (t, face) in &merged {
-        if *face == b.face {
+    for (t, f) in &merged {
+        if *f == face {
             body.push_str(&xml_escape(t));
         } else {
             body.push_str(&format!(
                 "<tspan {}>{}</tspan>",
-                face.span_attrs(),
+                f.span_attrs(),
                 xml_escape(t)
             ));
         }
     }
     format!(
         r#"<text x="{x:.3}" y="{baseline:.3}" font-size="{size:.3}" text-anchor="{anchor}" {attrs} fill="{fill}" xml:space="preserve">{body}</text>"#,
-        attrs = b.face.svg_attrs(),
+        attrs = face.svg_attrs(),
         fill = b.fill,
     )
 }
@@ -471,7 +551,7 @@ fn text_run(
 mod tests {
     use super::*;
 
-    fn boxed(w: f64, h: f64) -> TextBox {
+    pub(super) fn boxed(w: f64, h: f64) -> TextBox {
         TextBox {
             x: 0.0,
             y: 0.0,
@@ -487,7 +567,7 @@ mod tests {
         }
     }
 
-    fn none() -> Inline<'static> {
+    pub(super) fn none() -> Inline<'static> {
         static EMPTY_S: BTreeMap<String, Symbol> = BTreeMap::new();
         static EMPTY_I: BTreeMap<String, OwnIcon> = BTreeMap::new();
         Inline {
@@ -643,6 +723,111 @@ mod tests {
                 italic: false
             }]
         );
+    }
+
+    /// Each glyph usvg lays out for a text box's SVG, drawn with the bundled faces: the text
+    /// it draws, its face's family, weight and slant, where its pen starts and its advance.
+    fn printed(svg: &str) -> Vec<(String, String, u16, bool, f64, f64)> {
+        fn walk(
+            g: &usvg::Group,
+            db: &usvg::fontdb::Database,
+            out: &mut Vec<(String, String, u16, bool, f64, f64)>,
+        ) {
+            for node in g.children() {
+                match node {
+                    usvg::Node::Group(g) => walk(g, db, out),
+                    usvg::Node::Text(t) => {
+                        for glyph in t.layouted().iter().flat_map(|s| &s.positioned_glyphs) {
+                            let face = db.face(glyph.font).unwrap();
+                            let advance = db
+                                .with_face_data(glyph.font, |data, index| {
+                                    let f = ttf_parser::Face::parse(data, index).unwrap();
+                                    f64::from(f.glyph_hor_advance(glyph.id).unwrap())
+                                        / f64::from(f.units_per_em())
+                                })
+                                .unwrap();
+                            out.push((
+                                glyph.text.clone(),
+                                face.families[0].0.clone(),
+                                face.weight.0,
+                                face.style != usvg::fontdb::Style::Normal,
+                                f64::from(glyph.transform().tx),
+                                advance * f64::from(glyph.font_size()),
+                            ));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let page = crate::render::pdf::svg_page((100.0, 40.0), svg);
+        let tree = crate::render::pdf::parse(&page, &crate::render::fonts::builtin()).unwrap();
+        let mut out = Vec::new();
+        walk(tree.root(), tree.fontdb(), &mut out);
+        out
+    }
+
+    #[test]
+    fn a_character_its_face_lacks_is_set_alone_in_a_face_of_the_same_style() {
+        // The bundled serif italic has no star; the sans faces have one.
+        assert!(!Face::SerifItalic.has_char('★') && Face::Italic.has_char('★'));
+        let mut b = boxed(90.0, 10.0);
+        (b.face, b.styles) = (Face::SerifItalic, Styles::bundled(Face::SerifItalic));
+        let f = fit("Star ★ Light", &b, &none());
+        assert!(f.fits);
+        // As printed: every other glyph in the box's face, the star in the italic (not bold)
+        // sans.
+        let glyphs = printed(&f.svg);
+        assert_eq!(glyphs.len(), "Star ★ Light".chars().count(), "{glyphs:?}");
+        for (text, family, weight, italic, _, _) in glyphs.iter().filter(|g| g.0 != " ") {
+            let want = if text == "★" {
+                "DejaVu Sans"
+            } else {
+                "DejaVu Serif"
+            };
+            assert_eq!(
+                (family.as_str(), *weight, *italic),
+                (want, 400, true),
+                "{text}"
+            );
+        }
+        // Bold text keeps its bold face for a star it has; a variation selector stays with
+        // the character before it.
+        let styles = Styles::bundled(Face::SerifItalic);
+        assert_eq!(
+            styles.runs("a\u{2605}\u{FE0E}b", Face::SerifItalic),
+            [
+                ("a".to_string(), Face::SerifItalic),
+                ("\u{2605}\u{FE0E}".to_string(), Face::Italic),
+                ("b".to_string(), Face::SerifItalic)
+            ]
+        );
+        let styles = Styles::bundled(Face::Bold);
+        assert_eq!(
+            styles.runs("a\u{2605}b", Face::Bold),
+            [("a\u{2605}b".to_string(), Face::Bold)]
+        );
+    }
+
+    #[test]
+    fn fitting_measures_a_fallback_glyph_as_printed() {
+        let mut b = boxed(90.0, 10.0);
+        (b.face, b.styles) = (Face::SerifItalic, Styles::bundled(Face::SerifItalic));
+        for text in ["x★x", "★★★★", "ix\u{2192}\u{2605}i"] {
+            let f = fit(text, &b, &none());
+            let mut missing = Vec::new();
+            let items = markup::parse(text, &|_| false);
+            let paras = measure(&items, &b, &none(), &mut missing);
+            let measured = line_width(&paras[0], f.size);
+            let glyphs = printed(&f.svg);
+            let from = glyphs.iter().map(|g| g.4).fold(f64::MAX, f64::min);
+            let to = glyphs.iter().map(|g| g.4 + g.5).fold(f64::MIN, f64::max);
+            assert!(
+                (measured - (to - from)).abs() < 0.01,
+                "{text}: measured {measured:.3} mm, printed {:.3} mm",
+                to - from
+            );
+        }
     }
 
     fn attr(svg: &str, tag: &str, name: &str) -> f64 {
