@@ -147,14 +147,14 @@ fn value(
         .iter()
         .map(|c| format!("U+{:04X} `{c}`", u32::from(*c)))
         .collect();
-    let (one, them) = if missing.len() == 1 {
-        ("a character", "it prints")
+    let (one, them, box_) = if missing.len() == 1 {
+        ("a character", "it prints", "a box")
     } else {
-        ("characters", "they print")
+        ("characters", "they print", "boxes")
     };
     let message = format!(
         "{what}: `{key}` has {one} no font of the game or bundled with printplay can draw \
-         ({}); {them} as a box",
+         ({}); {them} as {box_}",
         listed.join(", ")
     );
     let span = place(file, at, key, text, first).unwrap_or_else(|| at.clone());
@@ -162,8 +162,9 @@ fn value(
         Problem::warning(message)
             .at(file, span, "written here")
             .help(
-                "add a font that has it to the game's fonts/ folder (any of its faces is used \
-                 for a character the text's own face lacks), or write the text without it",
+                "add a font that has them to the game's fonts/ folder (a character the text's \
+                 own face lacks is set in another face of the game, of the same weight and \
+                 slant where one has it), or write the text without them",
             ),
     );
 }
