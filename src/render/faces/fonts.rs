@@ -10,6 +10,11 @@
 //! faces and the game's own, never another game's, so `font-family="Family"` in a template
 //! works too and means the same face whatever else is built in the same process; the PDF
 //! embeds the subset of each face that is used.
+//!
+//! A character a face has no glyph for is drawn in another face of the game's database
+//! that has one, of the same weight and slant where one has it ([`GameFaces::fallback`] for
+//! `text(...)` boxes, [`usvg_resolver`] for a template's own `<text>`); [`draws_nothing`]
+//! lists the characters no face needs a glyph for.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -177,7 +182,7 @@ impl Face {
 
     /// Whether the face has a glyph of its own for `c`.
     pub fn has_char(self, c: char) -> bool {
-        entry(self).metrics.face.glyph_index(c).is_some()
+        Metrics::of(self).has_char(c)
     }
 
     /// Whether the face is one of the bundled DejaVu faces.
@@ -661,6 +666,11 @@ impl Metrics {
             })
             .sum();
         units / self.units_per_em * size
+    }
+
+    /// Whether the face has a glyph of its own for `c`.
+    pub fn has_char(&self, c: char) -> bool {
+        self.face.glyph_index(c).is_some()
     }
 
     /// The advance a shaper gives a character the face has no glyph for: a space's for a

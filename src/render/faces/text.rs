@@ -2,6 +2,11 @@
 //! `**bold**` and `*italic*` runs set in the faces of those styles, and icons drawn on the
 //! baseline.
 //!
+//! A character the face of its text has no glyph for is set in the face the game's fonts
+//! offer for it, of the same weight and slant where one has it, and measured with that
+//! face's advance; a line with one is placed run by run, so that the rest of it stays in its
+//! own face (usvg would set a whole element in the fallback face).
+//!
 //! In text, `[id]` names a symbol of the game (an element, an inquiry colour, a coin), drawn
 //! as that symbol's badge sitting on the baseline like a capital letter, or one of the game's
 //! own `[[icon]]` images, drawn at the same height (vector when it is an SVG).
@@ -60,12 +65,13 @@ impl Styles {
     /// no face has it); a character no face needs a glyph for (a joiner, a variation
     /// selector) stays with the one before it, so a sequence is set in one face.
     fn runs(&self, text: &str, face: Face) -> Vec<(String, Face)> {
+        let metrics = Metrics::of(face);
         let mut out: Vec<(String, Face)> = Vec::new();
         let mut last: Option<(char, Face)> = None;
         for c in text.chars() {
             let f = if fonts::draws_nothing(c) {
                 out.last().map_or(face, |r| r.1)
-            } else if face.has_char(c) {
+            } else if metrics.has_char(c) {
                 face
             } else {
                 match last {
@@ -473,6 +479,7 @@ fn one_element(words: &[Word]) -> bool {
             }
         }
     }
+    let faces: Vec<&Metrics> = faces.into_iter().map(Metrics::of).collect();
     words
         .iter()
         .flat_map(|w| &w.parts)
