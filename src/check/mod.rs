@@ -6,6 +6,7 @@ mod bounds;
 mod designer;
 mod engine;
 mod faces;
+mod glyphs;
 mod invariants;
 mod outputs;
 mod references;
@@ -129,6 +130,7 @@ pub fn check_and_draw(
     }
     let placed = faces.as_ref().map_or(&[][..], |f| &f.placed[..]);
     let mut warnings = art::warnings(game, placed);
+    warnings.extend(glyphs::warnings(game));
     if let Some(f) = &faces {
         warnings.extend(faces::safe_zone_warnings(game, f));
     }

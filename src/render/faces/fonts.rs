@@ -10,6 +10,11 @@
 //! faces and the game's own, never another game's, so `font-family="Family"` in a template
 //! works too and means the same face whatever else is built in the same process; the PDF
 //! embeds the subset of each face that is used.
+//!
+//! A character a face has no glyph for is drawn in another face of the game's database
+//! that has one, of the same weight and slant where one has it ([`GameFaces::fallback`] for
+//! `text(...)` boxes, [`usvg_resolver`] for a template's own `<text>`); [`draws_nothing`]
+//! lists the characters no face needs a glyph for.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -175,6 +180,11 @@ impl Face {
         entry(self).style.clone()
     }
 
+    /// Whether the face has a glyph of its own for `c`.
+    pub fn has_char(self, c: char) -> bool {
+        Metrics::of(self).has_char(c)
+    }
+
     /// Whether the face is one of the bundled DejaVu faces.
     pub fn is_builtin(self) -> bool {
         BUILTIN_FACES.contains(&self)
@@ -314,9 +324,135 @@ impl GameFaces {
         })
     }
 
+    /// The face that draws `c` where `base` has no glyph for it: of the faces that have one,
+    /// the one of `base`'s slant and weight (bold stays bold, italic italic), then the
+    /// nearest weight, then one of `base`'s family and width, then the game's own before the
+    /// bundled ones. `None` when no face has it (nor when `base` has it itself).
+    pub fn fallback(&self, base: Face, c: char) -> Option<Face> {
+        fallback_among(self.named.iter().map(|(_, f)| *f), base, c)
+    }
+
+    /// Every face, the game's own first, then the bundled ones.
+    pub fn all(&self) -> Vec<Face> {
+        let mut out: Vec<Face> = self
+            .named
+            .iter()
+            .map(|(_, f)| *f)
+            .filter(|f| !f.is_builtin())
+            .collect();
+        out.extend(BUILTIN_FACES);
+        out
+    }
+
+    /// Whether any face, the game's own or a bundled one, can draw `c`: it has a glyph for
+    /// it, or it is a character no face needs one for (spaces, controls, joiners, variation
+    /// selectors: [`draws_nothing`]).
+    pub fn can_draw(&self, c: char) -> bool {
+        draws_nothing(c) || self.named.iter().any(|(_, f)| f.has_char(c))
+    }
+
     /// Every name, for the message about an unknown face.
     pub fn names(&self) -> Vec<&str> {
         self.named.iter().map(|(n, _)| n.as_str()).collect()
+    }
+}
+
+/// Of `faces`, the one that draws `c` in place of `base` (see [`GameFaces::fallback`]).
+pub fn fallback_among(faces: impl Iterator<Item = Face>, base: Face, c: char) -> Option<Face> {
+    if base.has_char(c) {
+        return None;
+    }
+    let b = base.style();
+    faces
+        .enumerate()
+        .filter(|(_, f)| *f != base && f.has_char(c))
+        .min_by_key(|(i, f)| {
+            let s = f.style();
+            (
+                s.italic != b.italic,
+                (s.weight >= 600) != (b.weight >= 600),
+                s.weight.abs_diff(b.weight),
+                s.family != b.family,
+                s.stretch != b.stretch,
+                f.is_builtin(),
+                *i,
+            )
+        })
+        .map(|(_, f)| f)
+}
+
+/// Characters no face needs a glyph for: controls, spaces (a shaper sets a space a font
+/// lacks as its own space, widened) and the default-ignorable ones a shaper hides (soft
+/// hyphen, zero-width spaces and joiners, direction marks, variation selectors, tags).
+pub fn draws_nothing(c: char) -> bool {
+    c.is_control()
+        || c.is_whitespace()
+        || matches!(
+            c,
+            '\u{AD}'
+                | '\u{34F}'
+                | '\u{61C}'
+                | '\u{115F}'..='\u{1160}'
+                | '\u{17B4}'..='\u{17B5}'
+                | '\u{180B}'..='\u{180F}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{206F}'
+                | '\u{3164}'
+                | '\u{FE00}'..='\u{FE0F}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{FFF0}'..='\u{FFF8}'
+                | '\u{1BCA0}'..='\u{1BCA3}'
+                | '\u{1D173}'..='\u{1D17A}'
+                | '\u{E0000}'..='\u{E0FFF}'
+        )
+}
+
+/// How text in a template's own `<text>` elements falls back, for usvg: as
+/// [`GameFaces::fallback`] chooses among the faces of the page's font database, so that a
+/// character the face lacks keeps the weight and slant of its text. (usvg still sets a
+/// whole `<text>` or `<tspan>` in the fallback face when that face has every character of
+/// it; `text(...)` boxes set only the characters their face lacks in another.)
+pub fn usvg_resolver() -> usvg::FontResolver<'static> {
+    usvg::FontResolver {
+        select_font: usvg::FontResolver::default_font_selector(),
+        select_fallback: Box::new(|c, used, db| {
+            let base = *used.first()?;
+            let base_face = db.face(base)?;
+            let style = |f: &fontdb::FaceInfo| {
+                (
+                    f.style != fontdb::Style::Normal,
+                    f.weight.0,
+                    f.families.first().map(|(n, _)| n.clone()),
+                    f.stretch,
+                )
+            };
+            let (italic, weight, family, stretch) = style(base_face);
+            db.faces()
+                .enumerate()
+                .filter(|(_, f)| {
+                    !used.contains(&f.id)
+                        && db
+                            .with_face_data(f.id, |data, index| {
+                                ttf_parser::Face::parse(data, index).ok()?.glyph_index(c)
+                            })
+                            .flatten()
+                            .is_some()
+                })
+                .min_by_key(|(i, f)| {
+                    let (fi, fw, ff, fs) = style(f);
+                    (
+                        fi != italic,
+                        (fw >= 600) != (weight >= 600),
+                        fw.abs_diff(weight),
+                        ff != family,
+                        fs != stretch,
+                        *i,
+                    )
+                })
+                .map(|(_, f)| f.id)
+        }),
     }
 }
 
@@ -494,13 +630,19 @@ fn stretch_keyword(width: ttf_parser::Width) -> &'static str {
 pub struct Metrics {
     face: ttf_parser::Face<'static>,
     units_per_em: f64,
+    /// The advance of the glyph drawn for a character the face lacks (glyph 0, a box).
+    notdef: f64,
 }
 
 impl Metrics {
     fn parse(data: &'static [u8], index: u32) -> Option<Metrics> {
         let face = ttf_parser::Face::parse(data, index).ok()?;
+        let units_per_em = f64::from(face.units_per_em());
         Some(Metrics {
-            units_per_em: f64::from(face.units_per_em()),
+            notdef: face
+                .glyph_hor_advance(ttf_parser::GlyphId(0))
+                .map_or(units_per_em * 0.5, f64::from),
+            units_per_em,
             face,
         })
     }
@@ -510,7 +652,8 @@ impl Metrics {
         &entry(face).metrics
     }
 
-    /// Width of `text` at `size` (same unit as `size`), without kerning.
+    /// Width of `text` at `size` (same unit as `size`), without kerning; a character the
+    /// face lacks is as wide as the box printed for it.
     pub fn width(&self, text: &str, size: f64) -> f64 {
         let units: f64 = text
             .chars()
@@ -519,10 +662,30 @@ impl Metrics {
                     .glyph_index(c)
                     .and_then(|g| self.face.glyph_hor_advance(g))
                     .map(f64::from)
-                    .unwrap_or(self.units_per_em * 0.5)
+                    .unwrap_or_else(|| self.missing(c))
             })
             .sum();
         units / self.units_per_em * size
+    }
+
+    /// Whether the face has a glyph of its own for `c`.
+    pub fn has_char(&self, c: char) -> bool {
+        self.face.glyph_index(c).is_some()
+    }
+
+    /// The advance a shaper gives a character the face has no glyph for: a space's for a
+    /// space, nothing for one it hides (a joiner, a variation selector), else the box's.
+    fn missing(&self, c: char) -> f64 {
+        if c.is_whitespace() {
+            self.face
+                .glyph_index(' ')
+                .and_then(|g| self.face.glyph_hor_advance(g))
+                .map_or(self.units_per_em * 0.25, f64::from)
+        } else if draws_nothing(c) {
+            0.0
+        } else {
+            self.notdef
+        }
     }
 
     /// Height of capital letters as a fraction of the font size.
@@ -535,37 +698,5 @@ impl Metrics {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bundled_fonts_cover_finnish() {
-        let m = Metrics::of(Face::Sans);
-        for c in ['ä', 'ö', 'Ä', 'Ö', 'å'] {
-            assert!(m.face.glyph_index(c).is_some(), "missing {c}");
-        }
-        assert_eq!(builtin().len(), 5);
-    }
-
-    #[test]
-    fn wider_text_measures_wider() {
-        let m = Metrics::of(Face::Sans);
-        assert!(m.width("WWW", 10.0) > m.width("iii", 10.0));
-        assert!((m.width("ab", 20.0) - 2.0 * m.width("ab", 10.0)).abs() < 1e-9);
-    }
-
-    #[test]
-    fn a_font_file_is_named_by_family_and_style_and_loaded_once() {
-        let faces = register(BOLD.to_vec()).unwrap();
-        assert_eq!(faces.len(), 1);
-        assert_eq!(faces[0].0, "DejaVu Sans SemiCondensed Bold");
-        let again = register(BOLD.to_vec()).unwrap();
-        assert_eq!(faces[0].1, again[0].1);
-        assert!(
-            Face(faces[0].1.0)
-                .svg_attrs()
-                .contains(r#"font-weight="700""#)
-        );
-        assert!(register(b"not a font".to_vec()).is_err());
-    }
-}
+#[path = "fonts_tests.rs"]
+mod tests;

@@ -2,6 +2,11 @@
 //! `**bold**` and `*italic*` runs set in the faces of those styles, and icons drawn on the
 //! baseline.
 //!
+//! A character the face of its text has no glyph for is set in the face the game's fonts
+//! offer for it, of the same weight and slant where one has it, and measured with that
+//! face's advance; a line with one is placed run by run, so that the rest of it stays in its
+//! own face (usvg would set a whole element in the fallback face).
+//!
 //! In text, `[id]` names a symbol of the game (an element, an inquiry colour, a coin), drawn
 //! as that symbol's badge sitting on the baseline like a capital letter, or one of the game's
 //! own `[[icon]]` images, drawn at the same height (vector when it is an SVG).
@@ -17,24 +22,33 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::model::Symbol;
-use crate::render::fonts::{Face, GameFaces, Metrics};
+use crate::render::fonts::{self, Face, GameFaces, Metrics};
 use crate::render::images::{self, Art};
 use crate::render::marks;
 use crate::render::markup::{self, Frag, Item, Style};
 use crate::render::xml_escape;
 
-/// The faces of the four styles text of a box may use; `None` where no font has the style.
-#[derive(Debug, Clone, Copy)]
-pub struct Styles([Option<Face>; 4]);
+/// The faces of the four styles text of a box may use (`None` where no font has the
+/// style), and the faces that draw a character the face of its style lacks.
+#[derive(Debug, Clone)]
+pub struct Styles {
+    styles: [Option<Face>; 4],
+    /// Every face the game may use, its own first: a character is set in the one
+    /// [`fonts::fallback_among`] chooses when the face of its text has no glyph for it.
+    fallback: Arc<[Face]>,
+}
 
 impl Styles {
     /// The styles of text set in `base`, from the faces a game may use.
     pub fn of(faces: &GameFaces, base: Face) -> Styles {
-        let mut out = [None; 4];
-        for (i, slot) in out.iter_mut().enumerate() {
+        let mut styles = [None; 4];
+        for (i, slot) in styles.iter_mut().enumerate() {
             *slot = faces.styled(base, style_at(i));
         }
-        Styles(out)
+        Styles {
+            styles,
+            fallback: faces.all().into(),
+        }
     }
 
     /// The styles of text set in `base` with the bundled faces only.
@@ -43,7 +57,36 @@ impl Styles {
     }
 
     fn get(&self, s: Style) -> Option<Face> {
-        self.0[usize::from(s.bold) * 2 + usize::from(s.italic)]
+        self.styles[usize::from(s.bold) * 2 + usize::from(s.italic)]
+    }
+
+    /// `text` set in `face` cut where the face changes: a character `face` has no glyph
+    /// for goes in the fallback face of its weight and slant (in `face`, as a box, when
+    /// no face has it); a character no face needs a glyph for (a joiner, a variation
+    /// selector) stays with the one before it, so a sequence is set in one face.
+    fn runs(&self, text: &str, face: Face) -> Vec<(String, Face)> {
+        let metrics = Metrics::of(face);
+        let mut out: Vec<(String, Face)> = Vec::new();
+        let mut last: Option<(char, Face)> = None;
+        for c in text.chars() {
+            let f = if fonts::draws_nothing(c) {
+                out.last().map_or(face, |r| r.1)
+            } else if metrics.has_char(c) {
+                face
+            } else {
+                match last {
+                    Some((prev, f)) if prev == c => f,
+                    _ => fonts::fallback_among(self.fallback.iter().copied(), face, c)
+                        .unwrap_or(face),
+                }
+            };
+            last = Some((c, f));
+            match out.last_mut() {
+                Some((run, rf)) if *rf == f => run.push(c),
+                _ => out.push((c.to_string(), f)),
+            }
+        }
+        out
     }
 }
 
@@ -176,7 +219,10 @@ fn measure<'a>(
                 Frag::Text(t, s) => {
                     let face = face_of(*s);
                     chars += t.chars().count();
-                    parts.push((Part::Text(t.clone(), face), Metrics::of(face).width(t, 1.0)));
+                    for (run, face) in b.styles.runs(t, face) {
+                        let w = Metrics::of(face).width(&run, 1.0);
+                        parts.push((Part::Text(run, face), w));
+                    }
                 }
                 Frag::Icon(id) => {
                     let Some(glyph) = inline.glyph(id) else {
@@ -346,7 +392,12 @@ fn draw(paras: &[Vec<Word>], lines: &[Line], size: f64, b: &TextBox) -> String {
         let has_icon = words
             .iter()
             .any(|w| w.parts.iter().any(|p| matches!(p.0, Part::Icon(_))));
-        if !has_icon {
+        // usvg shapes a whole text element in each face of it, and sets the element wholly
+        // in another face when one of them lacks a character of it (usvg 0.47,
+        // `text::layout::shape_text`): a line whose faces do not all have all its characters
+        // (one set in a fallback face) is placed face by face, each run as measured.
+        let apart = !one_element(words);
+        if !has_icon && !apart {
             // Text only: one element anchored where the box says, so kerning cannot shift it.
             let mut run = Vec::new();
             for (k, w) in words.iter().enumerate() {
@@ -378,8 +429,10 @@ fn draw(paras: &[Vec<Word>], lines: &[Line], size: f64, b: &TextBox) -> String {
         let mut run_x = x;
         for (k, word) in words.iter().enumerate() {
             if k > 0 {
-                if !run.is_empty() {
-                    run.push((" ".to_string(), word.gap_face));
+                // Placed face by face, a run is in one face, its spaces too (where the next
+                // word starts is measured, not left to the space).
+                if let Some(&(_, last)) = run.last() {
+                    run.push((" ".to_string(), if apart { last } else { word.gap_face }));
                 }
                 x += word.gap * size;
             }
@@ -387,6 +440,10 @@ fn draw(paras: &[Vec<Word>], lines: &[Line], size: f64, b: &TextBox) -> String {
                 let w = w * size;
                 match part {
                     Part::Text(t, face) => {
+                        if apart && run.last().is_some_and(|(_, f)| f != face) {
+                            out.push_str(&text_run(&run, run_x, baseline, size, "start", b));
+                            run.clear();
+                        }
                         if run.is_empty() {
                             run_x = x;
                         }
@@ -404,6 +461,35 @@ fn draw(paras: &[Vec<Word>], lines: &[Line], size: f64, b: &TextBox) -> String {
         out.push_str(&text_run(&run, run_x, baseline, size, "start", b));
     }
     out
+}
+
+/// Whether every face of a line's text has a glyph for every character of it (those no
+/// face needs one for aside), so that it can be one text element.
+fn one_element(words: &[Word]) -> bool {
+    let mut faces = Vec::new();
+    for (k, w) in words.iter().enumerate() {
+        if k > 0 && !faces.contains(&w.gap_face) {
+            faces.push(w.gap_face);
+        }
+        for (part, _) in &w.parts {
+            if let Part::Text(_, face) = part
+                && !faces.contains(face)
+            {
+                faces.push(*face);
+            }
+        }
+    }
+    let faces: Vec<&Metrics> = faces.into_iter().map(Metrics::of).collect();
+    words
+        .iter()
+        .flat_map(|w| &w.parts)
+        .filter_map(|(p, _)| match p {
+            Part::Text(t, _) => Some(t),
+            Part::Icon(_) => None,
+        })
+        .flat_map(|t| t.chars())
+        .filter(|c| !fonts::draws_nothing(*c))
+        .all(|c| faces.iter().all(|f| f.has_char(c)))
 }
 
 /// An icon in a gap `w` wide from `left`, its bottom on the baseline.
@@ -448,208 +534,26 @@ fn text_run(
             _ => merged.push((t.clone(), *face)),
         }
     }
+    let face = b.face;
     let mut body = String::new();
-    for (t, face) in &merged {
-        if *face == b.face {
+    for (t, f) in &merged {
+        if *f == face {
             body.push_str(&xml_escape(t));
         } else {
             body.push_str(&format!(
                 "<tspan {}>{}</tspan>",
-                face.span_attrs(),
+                f.span_attrs(),
                 xml_escape(t)
             ));
         }
     }
     format!(
         r#"<text x="{x:.3}" y="{baseline:.3}" font-size="{size:.3}" text-anchor="{anchor}" {attrs} fill="{fill}" xml:space="preserve">{body}</text>"#,
-        attrs = b.face.svg_attrs(),
+        attrs = face.svg_attrs(),
         fill = b.fill,
     )
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn boxed(w: f64, h: f64) -> TextBox {
-        TextBox {
-            x: 0.0,
-            y: 0.0,
-            w,
-            h,
-            size: 4.0,
-            min: 2.0,
-            face: Face::Sans,
-            styles: Styles::bundled(Face::Sans),
-            align: "start".into(),
-            fill: "#000".into(),
-            leading: 1.2,
-        }
-    }
-
-    fn none() -> Inline<'static> {
-        static EMPTY_S: BTreeMap<String, Symbol> = BTreeMap::new();
-        static EMPTY_I: BTreeMap<String, OwnIcon> = BTreeMap::new();
-        Inline {
-            symbols: &EMPTY_S,
-            icons: &EMPTY_I,
-        }
-    }
-
-    #[test]
-    fn short_text_keeps_its_size() {
-        let f = fit("Hello", &boxed(50.0, 10.0), &none());
-        assert!(f.fits);
-        assert_eq!(f.size, 4.0);
-    }
-
-    #[test]
-    fn long_text_wraps_and_shrinks() {
-        let text = "word ".repeat(40);
-        let f = fit(&text, &boxed(40.0, 20.0), &none());
-        assert!(f.fits);
-        assert!(f.size < 4.0 && f.size >= 2.0);
-        assert!(f.svg.matches("<text").count() > 3);
-    }
-
-    #[test]
-    fn text_too_long_for_its_box_is_reported() {
-        let text = "overflowing ".repeat(200);
-        let f = fit(&text, &boxed(30.0, 10.0), &none());
-        assert!(!f.fits);
-        assert_eq!(f.size, 2.0);
-    }
-
-    #[test]
-    fn icons_sit_on_the_baseline() {
-        let sym: Symbol = toml::from_str(
-            "id = \"fire\"\ngroup = \"element\"\nname = \"Fire\"\ncolour = \"#d03020\"\nmark = \"flame\"",
-        )
-        .unwrap();
-        let symbols = BTreeMap::from([("fire".to_string(), sym)]);
-        let icons = BTreeMap::new();
-        let inline = Inline {
-            symbols: &symbols,
-            icons: &icons,
-        };
-        let f = fit("Play [fire] now", &boxed(80.0, 10.0), &inline);
-        assert!(f.fits);
-        assert!(f.svg.contains("#d03020"));
-        // One line: the badge's circle bottom (cy + r) equals the text baseline.
-        let baseline: f64 = attr(&f.svg, "<text", "y");
-        let cy: f64 = attr(&f.svg, "<circle", "cy");
-        let r: f64 = attr(&f.svg, "<circle", "r");
-        assert!((cy + r - baseline).abs() < 0.01, "{cy} + {r} vs {baseline}");
-    }
-
-    /// The lines of a fitted box, as text.
-    fn lines_of(f: &Fitted) -> Vec<String> {
-        f.svg
-            .split("xml:space=\"preserve\">")
-            .skip(1)
-            .map(|rest| rest[..rest.find("</text>").unwrap()].to_string())
-            .collect()
-    }
-
-    #[test]
-    fn a_short_last_word_takes_the_one_before_it_along() {
-        // Boxes just wide enough for all but the last word on the first line.
-        let boxed_for = |first: &str| {
-            let mut b = boxed(Metrics::of(Face::Bold).width(first, 4.4) + 0.5, 12.0);
-            (b.size, b.min, b.face) = (4.4, 4.4, Face::Bold);
-            b.styles = Styles::bundled(Face::Bold);
-            b
-        };
-        let b = boxed_for("Aztec Atlanteans double");
-        let f = fit("Aztec Atlanteans double A", &b, &none());
-        assert_eq!(lines_of(&f), ["Aztec Atlanteans", "double A"]);
-        let b = boxed_for("The Search: Val");
-        let f = fit("The Search: Val Justinia", &b, &none());
-        assert_eq!(lines_of(&f), ["The Search:", "Val Justinia"]);
-        // A line break the text asks for is kept as it is.
-        let f = fit("One two\nthree", &boxed(80.0, 12.0), &none());
-        assert_eq!(lines_of(&f), ["One two", "three"]);
-    }
-
-    /// A title set in bold at one size in a box `width` wide.
-    fn title(text: &str, width: f64) -> Vec<String> {
-        let mut b = boxed(width, 30.0);
-        (b.size, b.min, b.face, b.align) = (4.4, 4.4, Face::Bold, "middle".into());
-        b.styles = Styles::bundled(Face::Bold);
-        lines_of(&fit(text, &b, &none()))
-    }
-
-    #[test]
-    fn title_lines_are_balanced_not_only_the_last() {
-        let m = Metrics::of(Face::Bold);
-        // Every width from the one that takes the longest line of the good break up to the
-        // whole title on one line: the cases where the last word alone used to pull the word
-        // before it down and leave a short word alone on the first line.
-        let cases = [
-            ("The Search: Police", ["The Search:", "Police"]),
-            ("The Hired Man", ["The Hired", "Man"]),
-            ("Call in Reinforcements", ["Call in", "Reinforcements"]),
-            ("Play a card now", ["Play a card", "now"]),
-            ("fire · water · earth", ["fire · water", "· earth"]),
-        ];
-        for (text, want) in cases {
-            let from = want.iter().map(|l| m.width(l, 4.4)).fold(0.0, f64::max) + 0.01;
-            let to = m.width(text, 4.4) - 0.01;
-            for k in 0..=10 {
-                let w = from + (to - from) * f64::from(k) / 10.0;
-                assert_eq!(title(text, w), want, "{text} at {w:.2} mm");
-            }
-        }
-        // No line ends in a one-letter word when another break fits as few lines.
-        let lines = title(
-            "Take a card and a coin",
-            m.width("Take a card and", 4.4) + 0.1,
-        );
-        assert!(lines.iter().all(|l| !l.ends_with(" a")), "{lines:?}");
-    }
-
-    #[test]
-    fn bold_and_italic_runs_are_set_in_their_faces_and_measured_so() {
-        let f = fit("Play **two** *now* \\*", &boxed(80.0, 10.0), &none());
-        assert!(f.missing.is_empty());
-        assert!(
-            f.svg
-                .contains(&format!("<tspan {}>two</tspan>", Face::Bold.span_attrs())),
-            "{}",
-            f.svg
-        );
-        assert!(
-            f.svg
-                .contains(&format!("<tspan {}>now</tspan>", Face::Italic.span_attrs())),
-            "{}",
-            f.svg
-        );
-        assert!(f.svg.contains(" *</text>"), "{}", f.svg);
-        // Bold is wider: a box that holds the regular word on one line at 4 mm does not hold
-        // the bold one.
-        let w = Metrics::of(Face::Sans).width("Wonderful", 4.0) + 0.05;
-        let mut b = boxed(w, 4.0 * 1.2);
-        b.min = 1.0;
-        assert_eq!(fit("Wonderful", &b, &none()).size, 4.0);
-        assert!(fit("**Wonderful**", &b, &none()).size < 4.0);
-        // The bundled serif has no bold: the text is set, and says which style is missing.
-        let mut b = boxed(80.0, 10.0);
-        (b.face, b.styles) = (Face::SerifItalic, Styles::bundled(Face::SerifItalic));
-        let f = fit("A **bold** claim *here*", &b, &none());
-        assert_eq!(
-            f.missing,
-            [Style {
-                bold: true,
-                italic: false
-            }]
-        );
-    }
-
-    fn attr(svg: &str, tag: &str, name: &str) -> f64 {
-        let at = svg.find(tag).unwrap();
-        let key = format!(" {name}=\"");
-        let start = svg[at..].find(&key).unwrap() + at + key.len();
-        let end = svg[start..].find('"').unwrap() + start;
-        svg[start..end].parse().unwrap()
-    }
-}
+#[path = "text_tests.rs"]
+mod tests;

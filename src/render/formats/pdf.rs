@@ -140,6 +140,8 @@ fn options(fonts: &FontDb, raster: bool) -> usvg::Options<'static> {
     usvg::Options {
         fontdb: fonts.clone(),
         font_family: "DejaVu Sans".to_string(),
+        // A character its face lacks is drawn in a face of the same weight and slant.
+        font_resolver: crate::render::fonts::usvg_resolver(),
         resources_dir: None,
         // Art only from the files the game's data names; never any other file.
         image_href_resolver: crate::render::images::href_resolver(raster),
