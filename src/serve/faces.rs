@@ -77,7 +77,7 @@ impl Faces {
             let tree = pdf::parse_raster(&doc, &drawn.fonts)?;
             // Sized by a view box, so that the page can show it at any size.
             let (w, h) = (tree.size().width(), tree.size().height());
-            let text = tree.to_string(&usvg::WriteOptions::default()).replacen(
+            let text = crate::render::svg_clean::write(&tree).replacen(
                 "<svg ",
                 &format!(r#"<svg viewBox="0 0 {w} {h}" "#),
                 1,
