@@ -62,6 +62,73 @@ impl Dropped {
             Dropped::External(to) => format!("the reference to `{to}` outside the file"),
         }
     }
+
+    /// What it is, as the file writes it.
+    pub fn short(&self) -> String {
+        match self {
+            Dropped::Script => "`<script>`".to_string(),
+            Dropped::ForeignObject => "`<foreignObject>`".to_string(),
+            Dropped::Event(name) => format!("`{name}`"),
+            Dropped::External(to) => format!("`{to}`"),
+        }
+    }
+}
+
+/// What a file holds that its copies leave out, in one line: `a script, the event attributes
+/// `onload` and `onclick`, references outside the file (`https://...`)`.
+pub fn summary(found: &[Found]) -> String {
+    fn listed(items: &[String]) -> String {
+        const SHOWN: usize = 3;
+        let mut shown: Vec<String> = items.iter().take(SHOWN).map(|i| format!("`{i}`")).collect();
+        if items.len() > SHOWN {
+            shown.push(format!("{} more", items.len() - SHOWN));
+        }
+        match shown.len() {
+            0 | 1 => shown.concat(),
+            n => format!("{} and {}", shown[..n - 1].join(", "), shown[n - 1]),
+        }
+    }
+    let count = |what: &Dropped| found.iter().filter(|f| f.what == *what).count();
+    let distinct = |pick: fn(&Dropped) -> Option<&String>| {
+        let mut out: Vec<String> = Vec::new();
+        for f in found {
+            if let Some(v) = pick(&f.what)
+                && !out.contains(v)
+            {
+                out.push(v.clone());
+            }
+        }
+        out
+    };
+    let mut parts = Vec::new();
+    match count(&Dropped::Script) {
+        0 => {}
+        1 => parts.push("a script".to_string()),
+        n => parts.push(format!("{n} scripts")),
+    }
+    let events = distinct(|d| match d {
+        Dropped::Event(n) => Some(n),
+        _ => None,
+    });
+    match events.len() {
+        0 => {}
+        1 => parts.push(format!("the event attribute {}", listed(&events))),
+        _ => parts.push(format!("the event attributes {}", listed(&events))),
+    }
+    if count(&Dropped::ForeignObject) > 0 {
+        parts.push("embedded HTML (`<foreignObject>`)".to_string());
+    }
+    let outside = distinct(|d| match d {
+        Dropped::External(v) => Some(v),
+        _ => None,
+    });
+    if !outside.is_empty() {
+        parts.push(format!(
+            "references outside the file ({})",
+            listed(&outside)
+        ));
+    }
+    parts.join(", ")
 }
 
 /// One thing left out, and the bytes of the text that hold it.
@@ -183,7 +250,8 @@ pub fn dropped_in_template(text: &str) -> Vec<Found> {
     if head.starts_with("<?xml") || head.starts_with("<!DOCTYPE") {
         return dropped(&blank);
     }
-    const OPEN: &str = r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">"#;
+    const OPEN: &str =
+        r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">"#;
     let wrapped = format!("{OPEN}{blank}</svg>");
     dropped(&wrapped)
         .into_iter()
@@ -229,7 +297,9 @@ fn blank_tags(text: &str) -> String {
 /// itself (`#id`) or data inside it (`data:`).
 fn is_outside(value: &str) -> bool {
     let v = value.trim();
-    !(v.is_empty() || v.starts_with('#') || v.get(..5).is_some_and(|s| s.eq_ignore_ascii_case("data:")))
+    !(v.is_empty()
+        || v.starts_with('#')
+        || v.get(..5).is_some_and(|s| s.eq_ignore_ascii_case("data:")))
 }
 
 /// The targets of CSS `url(...)` and `@import` in a style text that leave the file.
@@ -300,7 +370,11 @@ mod tests {
         inert(&svg);
         assert!(svg.contains("<path"), "the drawing stays: {svg}");
         assert!(!svg.contains("evil") && !svg.contains("secret"), "{svg}");
-        assert_eq!(svg, clean(HOSTILE.as_bytes(), &fonts).unwrap(), "same bytes");
+        assert_eq!(
+            svg,
+            clean(HOSTILE.as_bytes(), &fonts).unwrap(),
+            "same bytes"
+        );
     }
 
     #[test]
@@ -322,6 +396,12 @@ mod tests {
             assert!(said.iter().any(|s| s.contains(want)), "{want}: {said:#?}");
         }
         assert!(!said.iter().any(|s| s.contains("`#g`")), "{said:#?}");
+        let summary = summary(&found);
+        assert!(
+            summary.starts_with("a script, the event attributes `onload` and `onclick`, embedded HTML (`<foreignObject>`), references outside the file (`https://evil.example/s.css`, "),
+            "{summary}"
+        );
+        assert!(summary.ends_with(" more)"), "{summary}");
         let script = found.iter().find(|f| f.what == Dropped::Script).unwrap();
         assert_eq!(&HOSTILE[script.at.clone()], "<script");
         let onclick = found
