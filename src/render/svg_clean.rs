@@ -14,9 +14,16 @@ use std::ops::Range;
 
 use crate::render::fonts::FontDb;
 
-/// The writer of every published SVG: the tree as text, the same bytes for the same tree.
+/// The writer of every published SVG: the tree as text, the same bytes for the same tree,
+/// sized by a view box as well as its width and height, so that a page can show it at any
+/// size.
 pub fn write(tree: &usvg::Tree) -> String {
-    tree.to_string(&usvg::WriteOptions::default())
+    let (w, h) = (tree.size().width(), tree.size().height());
+    tree.to_string(&usvg::WriteOptions::default()).replacen(
+        "<svg ",
+        &format!(r#"<svg viewBox="0 0 {w} {h}" "#),
+        1,
+    )
 }
 
 /// How a published SVG is read: no file and no URL is ever read for it; an `<image>` shows
@@ -369,6 +376,10 @@ mod tests {
         let svg = clean(HOSTILE.as_bytes(), &fonts).unwrap();
         inert(&svg);
         assert!(svg.contains("<path"), "the drawing stays: {svg}");
+        assert!(
+            svg.starts_with("<svg viewBox=\"0 0 40 40\" width=\"40\""),
+            "{svg}"
+        );
         assert!(!svg.contains("evil") && !svg.contains("secret"), "{svg}");
         assert_eq!(
             svg,
