@@ -326,6 +326,22 @@ fn scheme_relative_links_are_refused_at_their_place_and_never_published() {
         "Describe a turn: its steps and every action.",
         "Describe a turn: see [the FAQ](//evil.example/faq).",
     );
+    // An image whose name says another kind of file than it holds would be opened as that
+    // kind (a PNG named `.html` as a page): refused where the prose shows it.
+    let mut png = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut png, 1, 1);
+        encoder.set_color(png::ColorType::Rgba);
+        let mut writer = encoder.write_header().unwrap();
+        writer.write_image_data(&[0, 0, 0, 255]).unwrap();
+    }
+    std::fs::write(f.file(GAME, "art/page.html"), &png).unwrap();
+    let shown = f.edit(
+        GAME,
+        "rules.en.toml",
+        "Say when the game ends",
+        "![A page](art/page.html) Say when the game ends",
+    );
     let text = std::fs::read_to_string(f.file(GAME, "rules.en.toml")).unwrap();
     let column = text
         .lines()
@@ -348,7 +364,19 @@ fn scheme_relative_links_are_refused_at_their_place_and_never_published() {
         "{}",
         check.stderr
     );
-    // The renderers drop it all the same, unchecked.
+    assert!(
+        check.stderr.contains(&format!("rules.en.toml:{shown}:1"))
+            && check
+                .stderr
+                .contains("is a PNG image, but its name does not end in .png"),
+        "{}",
+        check.stderr
+    );
+    let out = tempfile::tempdir().unwrap();
+    let rules = f.run(&["rules", GAME, "--out", out.path().to_str().unwrap()]);
+    assert_eq!(rules.code, 1, "{}", rules.stderr);
+    assert!(!out.path().join(GAME).exists(), "nothing is written");
+    // The renderers drop the link all the same, unchecked.
     let game = printplay::model::load_game(f.data(), GAME).unwrap();
     let assets = printplay::rules::Assets::load_default().unwrap();
     for format in [printplay::rules::Format::Html, printplay::rules::Format::Md] {
