@@ -7,6 +7,7 @@ use std::ops::Range;
 use crate::diag::{Problem, SourceFile};
 use crate::model::{FieldType, Game};
 use crate::render::images::{self, MIN_DPI};
+use crate::render::svg_clean;
 use crate::render::template::Placement;
 
 /// One place in the data that names an image.
@@ -97,9 +98,97 @@ pub fn check(game: &Game) -> Vec<Problem> {
     out
 }
 
-/// Raster art that would print below [`MIN_DPI`] at its placed size: one warning per file,
-/// at the first value that names it, with the lowest resolution it prints at.
+/// Raster art that would print below [`MIN_DPI`] at its placed size (one warning per file,
+/// at the first value that names it, with the lowest resolution it prints at), and every SVG
+/// file of the game that holds what its published copies leave out ([`svg_warnings`]).
 pub fn warnings(game: &Game, placed: &[Placement]) -> Vec<Problem> {
+    let mut out = dpi_warnings(game, placed);
+    out.extend(svg_warnings(game, placed));
+    out
+}
+
+/// Every SVG file of the game's folder that leaves the program in some form (the art the data
+/// and the templates place, the icons, the prose's images and the SVG files its links open,
+/// the templates): each one that holds a script, an event attribute, embedded HTML or a
+/// reference outside itself is one warning at the first of them, in the file, with the
+/// others listed. Every SVG printplay publishes is written anew from its drawing alone
+/// ([`crate::render::svg_clean`]), so none of it reaches a reader; the warning says what the
+/// designer's file does that its copies will not.
+pub fn svg_warnings(game: &Game, placed: &[Placement]) -> Vec<Problem> {
+    let is_svg = |rel: &String| {
+        std::path::Path::new(rel)
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("svg"))
+    };
+    let mut art: BTreeSet<String> = art_paths(game);
+    art.extend(placed.iter().map(|p| p.src.clone()));
+    art.extend(
+        game.components
+            .icons
+            .iter()
+            .map(|i| i.image.get_ref().clone()),
+    );
+    art.extend(crate::rules::published_files(game));
+    let mut out: Vec<Problem> = art
+        .iter()
+        .filter(|rel| is_svg(rel))
+        .filter_map(|rel| {
+            let file = crate::model::read_source_in(&game.dir, rel).ok()?;
+            let found = svg_clean::dropped(&file.text);
+            left_out(&file, &found)
+        })
+        .collect();
+    let mut templates: Vec<String> = std::fs::read_dir(game.dir.join("templates"))
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .map(|name| format!("templates/{name}"))
+        .filter(is_svg)
+        .collect();
+    templates.sort();
+    out.extend(templates.iter().filter_map(|rel| {
+        let file = crate::model::read_source_in(&game.dir, rel).ok()?;
+        let found = svg_clean::dropped_in_template(&file.text);
+        left_out(&file, &found)
+    }));
+    out
+}
+
+/// The warning for one SVG file that holds what its published copies leave out: at the
+/// first, the others by line and column.
+fn left_out(file: &SourceFile, found: &[svg_clean::Found]) -> Option<Problem> {
+    /// Places listed at most, the rest counted.
+    const LISTED: usize = 12;
+    let first = found.first()?;
+    let mut places: Vec<String> = found
+        .iter()
+        .take(LISTED)
+        .map(|f| {
+            let (line, col) = file.line_col(f.at.start);
+            format!("{line}:{col} {}", f.what.short())
+        })
+        .collect();
+    if found.len() > LISTED {
+        places.push(format!("and {} more", found.len() - LISTED));
+    }
+    Some(
+        Problem::warning(format!(
+            "every copy printplay publishes of this SVG (the rules reference's files, the \
+             table's faces) leaves out {}",
+            svg_clean::summary(found)
+        ))
+        .at(file, first.at.clone(), "left out")
+        .help(format!(
+            "a published SVG is its drawing alone: no script, event attribute, embedded HTML \
+             or reference to another file or URL (an image inside the file as a data: URL \
+             stays); at {}",
+            places.join(", ")
+        )),
+    )
+}
+
+/// Raster art that would print below [`MIN_DPI`] at its placed size.
+fn dpi_warnings(game: &Game, placed: &[Placement]) -> Vec<Problem> {
     let mut lowest: BTreeMap<&str, f64> = BTreeMap::new();
     for p in placed {
         if let Some(dpi) = p.dpi {

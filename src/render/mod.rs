@@ -11,6 +11,7 @@ pub mod cache;
 pub mod faces;
 pub mod formats;
 pub mod sheets;
+pub mod svg_clean;
 
 // The stage's modules by their own names, wherever their group keeps them, so that a path
 // such as `render::text::fit` names what it is.

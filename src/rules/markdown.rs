@@ -126,8 +126,16 @@ fn destination(dest: &str, title: &str) -> String {
 }
 
 /// Why a link target may not be used, or `None` when it is safe: `http`, `https`, a relative
-/// path or a `#` fragment.
+/// path or a `#` fragment. A target that starts with two slashes (`//host/...`, or a
+/// backslash a browser reads as one) names another site without its scheme and is refused:
+/// a remote link says `https://`.
 pub fn unsafe_link(target: &str) -> Option<String> {
+    if scheme_relative(target) {
+        return Some(format!(
+            "the link target `{target}` names another site without a scheme (it starts with \
+             `//`); links may go only to http, https, relative and # targets: write https://"
+        ));
+    }
     match scheme(target) {
         None => None,
         Some(s) if s == "http" || s == "https" => None,
@@ -154,6 +162,17 @@ pub fn unsafe_image(target: &str) -> Option<String> {
     } else {
         None
     }
+}
+
+/// Whether a target starts with two slashes once what browsers skip is skipped (control
+/// characters and spaces) and a backslash read as the slash browsers read it as.
+fn scheme_relative(target: &str) -> bool {
+    let mut head = target
+        .chars()
+        .filter(|c| !c.is_control() && !c.is_whitespace())
+        .take(2);
+    head.next().is_some_and(|c| c == '/' || c == '\\')
+        && head.next().is_some_and(|c| c == '/' || c == '\\')
 }
 
 /// The URL scheme of a link target, lower-cased (`javascript`), if it has one. Control
@@ -397,6 +416,18 @@ pub fn images(markdown: &str) -> Vec<(String, std::ops::Range<usize>)> {
         .collect()
 }
 
+/// The links of a Markdown text (inline, reference-style and definitions' targets alike):
+/// their targets and byte ranges.
+pub fn links(markdown: &str) -> Vec<(String, std::ops::Range<usize>)> {
+    Parser::new_ext(markdown, options())
+        .into_offset_iter()
+        .filter_map(|(e, range)| match e {
+            Event::Start(Tag::Link { dest_url, .. }) => Some((dest_url.into_string(), range)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The text of a Markdown fragment, without its markup.
 fn plain_text(markdown: &str) -> String {
     Parser::new_ext(markdown, options())
@@ -521,6 +552,34 @@ mod tests {
             "{md_out}"
         );
         assert!(md_out.contains("[ok](https://example.org)"));
+    }
+
+    #[test]
+    fn scheme_relative_links_are_linted_and_dropped() {
+        // Four backslashes in the Markdown are the two a browser reads as `//`.
+        for target in [
+            "//evil.example/x",
+            "\\\\\\\\evil.example/x",
+            "/\\evil.example",
+            " //evil.example",
+        ] {
+            let md = format!("See [there](<{target}>) and [ok](rules.en.html).");
+            let found = lint(&md);
+            assert_eq!(found.len(), 1, "{target}: {found:?}");
+            assert!(found[0].1.contains("without a scheme"), "{found:?}");
+            assert_eq!(&md[found[0].0.clone()], format!("[there](<{target}>)"));
+            let html = to_html(&md);
+            assert!(!html.contains("evil"), "{html}");
+            assert!(html.contains("href=\"rules.en.html\""), "{html}");
+            let out = to_safe_markdown(&md);
+            assert!(!out.contains("evil"), "{out}");
+            let cell = as_cell(&md);
+            assert!(!cell.contains("evil"), "{cell}");
+        }
+        let def = "[x]\n\n[x]: //evil.example/y\n";
+        assert!(!lint(def).is_empty());
+        assert!(!to_html(def).contains("evil"));
+        assert!(!to_safe_markdown(def).contains("evil"));
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::diag::Problem;
 use crate::model::Game;
 
 pub use document::Beside;
-pub use validate::{check, prose_text};
+pub use validate::{check, prose_text, published_copy, published_files};
 
 /// The output formats of a rules reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -264,25 +264,25 @@ pub fn write(
             }
         }
     }
+    // The files of the game's folder the prose shows or links, each as it is published (an
+    // SVG written anew from its drawing).
+    let mut copies = Vec::new();
+    for rel in validate::published_files(game) {
+        match validate::published_copy(game, &rel) {
+            Ok(bytes) => copies.push((rel, bytes)),
+            Err(e) => problems.push(Problem::data(format!("{}: {e}", game.slug))),
+        }
+    }
     if !problems.is_empty() {
         return Err(problems);
     }
     let mut written = Vec::new();
-    for f in files {
-        let path = out_dir.join(&f.name);
-        crate::output::write_atomic(&path, f.text.as_bytes())
-            .map_err(|e| vec![Problem::io(&path, e)])?;
+    let pages = files.into_iter().map(|f| (f.name, f.text.into_bytes()));
+    for (name, bytes) in pages.chain(copies) {
+        let path = out_dir.join(&name);
+        crate::output::write_atomic(&path, &bytes)
+            .map_err(|e| vec![Problem::io_write(&path, e)])?;
         written.push(path);
-    }
-    for image in validate::prose_images(game) {
-        // Read as the check read it: an image inside the game's folder, never through a link
-        // out of it.
-        let art = crate::render::images::load(&game.dir, &image)
-            .map_err(|e| vec![Problem::data(format!("{}: the image {e}", game.slug))])?;
-        let to = out_dir.join(&image);
-        crate::output::write_atomic(&to, art.bytes())
-            .map_err(|e| vec![Problem::io_write(&to, e)])?;
-        written.push(to);
     }
     Ok(written)
 }

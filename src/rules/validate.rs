@@ -397,9 +397,10 @@ fn symbol_groups(game: &Game, lr: &LangRules) -> Vec<Problem> {
     out
 }
 
-/// The images the prose of every language shows: relative files of the game's folder (the
-/// writer copies them beside the reference) and the reference's own diagrams.
-pub fn prose_images(game: &Game) -> Vec<String> {
+/// The files of the game's folder the reference publishes beside itself, by their paths in
+/// the folder (the same paths beside the reference): the images the prose of every language
+/// shows, and the SVG files its links open. Each is written as [`published_copy`] makes it.
+pub fn published_files(game: &Game) -> Vec<String> {
     let mut out = BTreeSet::new();
     for lr in game.rules.texts.values() {
         for prose in all_prose(&lr.text) {
@@ -408,9 +409,70 @@ pub fn prose_images(game: &Game) -> Vec<String> {
                     out.insert(target);
                 }
             }
+            for (target, _) in markdown::links(prose.get_ref()) {
+                if let Some(file) = linked_svg(game, &target) {
+                    out.insert(file);
+                }
+            }
         }
     }
     out.into_iter().collect()
+}
+
+/// The SVG file of the game's folder a prose link opens (`art/map.svg#north`), if it opens
+/// one: the reference publishes its clean copy under the same path, which the link then
+/// opens. `None` for a link to anything else (a page, a chart the simulator writes beside
+/// the reference).
+fn linked_svg(game: &Game, target: &str) -> Option<String> {
+    if markdown::unsafe_link(target).is_some() || markdown::unsafe_image(target).is_some() {
+        return None;
+    }
+    let file = target.split(['#', '?']).next().unwrap_or_default();
+    let is_svg = std::path::Path::new(file)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+    (is_svg
+        && !is_diagram_file(game, file)
+        && crate::model::paths::resolve_in(&game.dir, file).is_ok())
+    .then(|| file.to_string())
+}
+
+/// The bytes the reference publishes for `rel`, a file of the game's folder its prose shows
+/// or links: an SVG written anew from its drawing (no script, event attribute or reference
+/// outside it survives: [`crate::render::svg_clean`]), a PNG, JPEG or WebP image as it is.
+/// The message says why it cannot be published: it is missing, outside the folder, does not
+/// decode, or its name says another kind of file than it holds (a browser reads a published
+/// file by its name).
+pub fn published_copy(game: &Game, rel: &str) -> Result<Vec<u8>, String> {
+    use crate::render::images::{self, Format};
+    // Read as the check read it: a file inside the game's folder, never through a link out
+    // of it.
+    let art = images::load(&game.dir, rel)?;
+    let ext = std::path::Path::new(rel)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let (kind, names): (&str, &[&str]) = match art.format {
+        Format::Png => ("PNG", &["png"]),
+        Format::Jpeg => ("JPEG", &["jpg", "jpeg"]),
+        Format::Webp => ("WebP", &["webp"]),
+        Format::Svg => ("SVG", &["svg"]),
+    };
+    if !names.contains(&ext.as_str()) {
+        return Err(format!(
+            "`{rel}` is a {kind} image, but its name does not end in .{}: the reference \
+             publishes it under its own name, and a browser opens a file as what its name says",
+            names[0]
+        ));
+    }
+    match art.format {
+        Format::Svg => {
+            crate::render::svg_clean::clean(art.bytes(), &crate::render::fonts::builtin())
+                .map(String::into_bytes)
+                .map_err(|e| format!("`{rel}` does not decode: {e}"))
+        }
+        _ => Ok(art.bytes().to_vec()),
+    }
 }
 
 /// True for the file name of a diagram the Markdown reference writes (`rules.en.map.svg`).
@@ -424,22 +486,36 @@ fn is_diagram_file(game: &Game, target: &str) -> bool {
 }
 
 /// Each image the prose shows is an image file inside the game's folder (not a link out of
-/// it): the build copies it beside the reference.
+/// it), and each SVG file of the folder a link opens is one that reads: the build publishes
+/// them beside the reference.
 fn image_files(game: &Game, lr: &LangRules) -> Vec<Problem> {
     let mut out = Vec::new();
+    let help = format!(
+        "images the prose shows are PNG, JPEG, WebP or SVG files inside {}",
+        game.dir.display()
+    );
     for prose in all_prose(&lr.text) {
         for (target, range) in markdown::images(prose.get_ref()) {
             if markdown::unsafe_image(&target).is_some() || is_diagram_file(game, &target) {
                 continue;
             }
-            if let Err(e) = crate::render::images::load(&game.dir, &target) {
+            if let Err(e) = published_copy(game, &target) {
                 out.push(
                     Problem::data(format!("the image {e}"))
                         .at(&lr.file, place(&lr.file, prose, range), "here")
-                        .help(format!(
-                            "images the prose shows are PNG, JPEG, WebP or SVG files inside {}",
-                            game.dir.display()
-                        )),
+                        .help(help.clone()),
+                );
+            }
+        }
+        for (target, range) in markdown::links(prose.get_ref()) {
+            let Some(file) = linked_svg(game, &target) else {
+                continue;
+            };
+            if let Err(e) = published_copy(game, &file) {
+                out.push(
+                    Problem::data(format!("the linked SVG {e}"))
+                        .at(&lr.file, place(&lr.file, prose, range), "here")
+                        .help("the reference publishes the SVG files its links open"),
                 );
             }
         }

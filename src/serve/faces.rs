@@ -75,13 +75,8 @@ impl Faces {
         let add = |faces: &mut Faces, svg: &str, size: (f64, f64)| -> Result<String, String> {
             let doc = sheets::single_face(svg, size);
             let tree = pdf::parse_raster(&doc, &drawn.fonts)?;
-            // Sized by a view box, so that the page can show it at any size.
-            let (w, h) = (tree.size().width(), tree.size().height());
-            let text = tree.to_string(&usvg::WriteOptions::default()).replacen(
-                "<svg ",
-                &format!(r#"<svg viewBox="0 0 {w} {h}" "#),
-                1,
-            );
+            // Only its drawing, sized by a view box so that the page can show it at any size.
+            let text = crate::render::svg_clean::write(&tree);
             let key = digest(text.as_bytes());
             faces
                 .files

@@ -537,7 +537,9 @@ pub fn load_icon(game_dir: &Path, image: &str) -> Result<OwnIcon, String> {
     let (w, h) = match (art.format, art.pixels) {
         (images::Format::Png | images::Format::Jpeg, Some((w, h))) => (f64::from(w), f64::from(h)),
         (images::Format::Svg, _) => {
-            let tree = usvg::Tree::from_data(art.bytes(), &usvg::Options::default())
+            // Read as its published copy is: no file or URL it names is read.
+            let opts = crate::render::svg_clean::options(&crate::render::fonts::builtin());
+            let tree = usvg::Tree::from_data(art.bytes(), &opts)
                 .map_err(|e| format!("`{image}` is not an SVG image that reads: {e}"))?;
             let size = tree.size();
             (f64::from(size.width()), f64::from(size.height()))
@@ -562,7 +564,10 @@ pub fn icon_svg(game_dir: &Path, image: &str) -> Option<String> {
         ..usvg::Options::default()
     };
     let tree = match icon.art.format {
-        images::Format::Svg => usvg::Tree::from_data(icon.art.bytes(), &opts).ok()?,
+        images::Format::Svg => {
+            let fonts = crate::render::fonts::builtin();
+            return crate::render::svg_clean::clean(icon.art.bytes(), &fonts).ok();
+        }
         _ => {
             let (w, h) = (24.0 * icon.aspect, 24.0);
             let wrapper = format!(
@@ -572,7 +577,7 @@ pub fn icon_svg(game_dir: &Path, image: &str) -> Option<String> {
             usvg::Tree::from_str(&wrapper, &opts).ok()?
         }
     };
-    Some(tree.to_string(&usvg::WriteOptions::default()))
+    Some(crate::render::svg_clean::write(&tree))
 }
 
 /// The problem of a text that shows `[name]` when no symbol or icon has that id; `check`
