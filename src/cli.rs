@@ -616,7 +616,19 @@ fn build(data: &Path, args: BuildArgs) -> Exit {
         bar.finish_and_clear();
     }
     print_build(&result.games);
-    report(&result.problems())
+    not_built_fails(&result.games, report(&result.problems()))
+}
+
+/// A build that left a game unbuilt never exits 0, whatever its problems were filed as.
+fn not_built_fails(games: &[pipeline::GameReport], exit: Exit) -> Exit {
+    let unbuilt = games
+        .iter()
+        .any(|g| !matches!(g.outcome, Outcome::Built(_)));
+    if exit == Exit::Ok && unbuilt {
+        Exit::DataProblems
+    } else {
+        exit
+    }
 }
 
 fn watch(data: &Path, args: BuildArgs) -> Exit {

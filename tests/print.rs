@@ -526,6 +526,23 @@ fn an_asked_bleed_is_kept_and_the_sheet_holds_fewer_cards() {
         said.contains("3 mm bleed: 8 cards a sheet instead of 9"),
         "{said}"
     );
+    // The warning stops nothing: cards.pdf is written, 8 cards a sheet with 3 mm bleed, each
+    // page's boxes and bleed clips those of the plan.
+    assert!(!said.contains("not built"), "{said}");
+    let written = std::fs::read(out.path().join("capek-golems/cards.pdf"))
+        .unwrap_or_else(|e| panic!("no cards.pdf ({e}): {said}"));
+    let doc = Document::load_mem(&written).unwrap();
+    assert_eq!(page_ids(&doc).len(), plan.len());
+    for (page, id) in plan.iter().zip(page_ids(&doc)) {
+        assert_eq!(page.grid.bleed, 3.0);
+        let trim = page_box(&doc, id, b"TrimBox");
+        let bleed = page_box(&doc, id, b"BleedBox");
+        assert!(same_rect(bleed, trim.grow(3.0)), "{trim:?} {bleed:?}");
+        let d = drawn(&doc, id);
+        for p in &page.placed {
+            assert!(d.clips.iter().any(|c| same_rect(*c, p.trim.grow(3.0))));
+        }
+    }
     // Without --bleed, the densest grid, silently.
     let run = fixture.run(&[
         "build",
