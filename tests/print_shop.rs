@@ -591,8 +591,8 @@ fn black_text_overprints_so_no_colour_plate_has_a_hole_under_it() {
     assert!(!whole(&c), "without overprint the text knocks out of cyan");
 }
 
-/// The CMYK shop PDFs as far as PDF/X-4 goes: PDF 1.6, GTS_PDFXVersion and Trapped in the
-/// Info dictionary and the XMP metadata, MediaBox, BleedBox and TrimBox on every page
+/// The CMYK shop PDFs as far as PDF/X-4 goes: PDF 1.6, GTS_PDFXVersion, Trapped and the
+/// creation and modification dates in the Info dictionary and the XMP metadata, MediaBox, BleedBox and TrimBox on every page
 /// (trim inside bleed inside media), an output intent with its profile, and no
 /// transparency group on any page or form (the art needs none).
 #[test]
@@ -635,6 +635,20 @@ fn cmyk_pdfs_hold_the_pdfx4_structure() {
         assert!(xmp.contains("<pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>"));
         assert!(xmp.contains("<pdf:Trapped>False</pdf:Trapped>"));
         assert!(xmp.contains("<pdf:PDFVersion>1.6</pdf:PDFVersion>"));
+        // PDF/X requires a creation date; without SOURCE_DATE_EPOCH it is a fixed one, so
+        // the bytes stay the same on any day.
+        if std::env::var_os("SOURCE_DATE_EPOCH").is_none() {
+            for key in [&b"CreationDate"[..], b"ModDate"] {
+                assert_eq!(
+                    info.get(key).unwrap(),
+                    &Object::string_literal("D:19800101000000Z"),
+                    "{}",
+                    pdf.display()
+                );
+            }
+            assert!(xmp.contains("<xmp:CreateDate>1980-01-01T00:00:00Z</xmp:CreateDate>"));
+            assert!(xmp.contains("<xmp:ModifyDate>1980-01-01T00:00:00Z</xmp:ModifyDate>"));
+        }
         for (_, page) in doc.get_pages() {
             let [mx0, my0, mx1, my1] = page_box(&doc, page, b"MediaBox");
             let [bx0, by0, bx1, by1] = page_box(&doc, page, b"BleedBox");

@@ -517,10 +517,19 @@ fn convert_image(image: &mut Stream, sep: &Separation) -> Result<(), String> {
     image.compress().map_err(|e| format!("image: {e}"))
 }
 
+/// The date CMYK PDFs carry when `SOURCE_DATE_EPOCH` is not set: 1980-01-01 00:00:00 UTC,
+/// the earliest date ZIP and many reproducible builds write. PDF/X requires a creation
+/// date; a fixed one keeps the same input giving the same bytes on any day.
+pub const FIXED_DATE: i64 = 315_532_800;
+
 /// The build's date for reproducible files: `SOURCE_DATE_EPOCH` (seconds since 1970) when
-/// set, else none (the same input then gives the same bytes on any day).
-fn source_date() -> Option<i64> {
-    std::env::var("SOURCE_DATE_EPOCH").ok()?.trim().parse().ok()
+/// set to a date of years 1970 to 9999, else [`FIXED_DATE`].
+fn source_date() -> i64 {
+    std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .filter(|t| (0..253_402_300_800).contains(t))
+        .unwrap_or(FIXED_DATE)
 }
 
 /// A time as (year, month, day, hour, minute, second), UTC.
@@ -541,16 +550,12 @@ fn civil(epoch: i64) -> (i64, i64, i64, i64, i64, i64) {
 
 /// Declares the document PDF/X-4 as far as it is (see the README, *Print-shop files*):
 /// PDF 1.6, `GTS_PDFXVersion` and `Trapped` in the Info dictionary and the XMP metadata,
-/// and, given a build date, `CreationDate` and `ModDate` in both.
-fn declare_pdfx4(doc: &mut Document, date: Option<i64>) -> Result<(), String> {
+/// and `CreationDate` and `ModDate` (the build's `date`) in both.
+fn declare_pdfx4(doc: &mut Document, date: i64) -> Result<(), String> {
     doc.version = "1.6".to_string();
-    let dates = date.map(|t| {
-        let (y, mo, d, h, mi, s) = civil(t);
-        (
-            format!("D:{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}Z"),
-            format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z"),
-        )
-    });
+    let (y, mo, d, h, mi, s) = civil(date);
+    let pdf_date = format!("D:{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}Z");
+    let iso = format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z");
     let info_id = match doc.trailer.get(b"Info") {
         Ok(Object::Reference(r)) => *r,
         _ => {
@@ -562,10 +567,8 @@ fn declare_pdfx4(doc: &mut Document, date: Option<i64>) -> Result<(), String> {
     let info = doc.get_dictionary_mut(info_id).map_err(|e| e.to_string())?;
     info.set("GTS_PDFXVersion", Object::string_literal("PDF/X-4"));
     info.set("Trapped", Object::Name(b"False".to_vec()));
-    if let Some((pdf_date, _)) = &dates {
-        info.set("CreationDate", Object::string_literal(pdf_date.as_str()));
-        info.set("ModDate", Object::string_literal(pdf_date.as_str()));
-    }
+    info.set("CreationDate", Object::string_literal(pdf_date.as_str()));
+    info.set("ModDate", Object::string_literal(pdf_date.as_str()));
     let metadata = doc
         .catalog()
         .ok()
@@ -584,11 +587,9 @@ fn declare_pdfx4(doc: &mut Document, date: Option<i64>) -> Result<(), String> {
     let mut added = String::from(
         r#"<rdf:Description rdf:about="" xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"><pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion><pdf:Trapped>False</pdf:Trapped>"#,
     );
-    if let Some((_, iso)) = &dates {
-        added.push_str(&format!(
-            "<xmp:CreateDate>{iso}</xmp:CreateDate><xmp:ModifyDate>{iso}</xmp:ModifyDate>"
-        ));
-    }
+    added.push_str(&format!(
+        "<xmp:CreateDate>{iso}</xmp:CreateDate><xmp:ModifyDate>{iso}</xmp:ModifyDate>"
+    ));
     added.push_str("</rdf:Description></rdf:RDF>");
     if !xmp.contains("</rdf:RDF>") {
         return Err("the XMP metadata has no RDF".into());
@@ -639,6 +640,8 @@ mod tests {
     #[test]
     fn dates_are_civil_utc() {
         assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
+        assert_eq!(civil(FIXED_DATE), (1980, 1, 1, 0, 0, 0));
+        assert_eq!(civil(253_402_300_799), (9999, 12, 31, 23, 59, 59));
         // 2024-02-29 12:34:56 UTC, a leap day.
         assert_eq!(civil(1_709_210_096), (2024, 2, 29, 12, 34, 56));
     }
