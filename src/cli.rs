@@ -487,7 +487,8 @@ pub struct BuildArgs {
     /// Print boards on this larger paper: on one page when they fit, else tiled on it.
     #[arg(long, value_enum)]
     pub board_page: Option<Paper>,
-    /// Cut guides on card sheets: crop marks, full-length cut lines, or both.
+    /// Cut guides on card sheets: crop marks, cut lines across the sheet (through the
+    /// gutters between the cards, never along a card), or both.
     #[arg(long, value_enum, default_value = "crop")]
     pub marks: crate::render::Marks,
     /// Let decks of the same card size and back template share sheets.

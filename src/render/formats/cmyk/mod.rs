@@ -7,8 +7,11 @@
 //! relative colorimetric with black point compensation); neutral greys are printed with
 //! black ink alone, matched to their lightness, and greys as dark as `#222222` or darker
 //! (the templates' text colour is `#1a1a1a`) as 100 % K, so text never needs registering
-//! four plates. Images (8-bit, Flate) are separated pixel by pixel; what this cannot
-//! convert (JPEG images, unusual shadings) is an error, never a file with RGB left in it.
+//! four plates. Images are separated pixel by pixel, CMYK art keeps its ink ([`images`]);
+//! what this cannot convert (unusual shadings) is an error, never a file with RGB left in
+//! it.
+
+mod images;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Mutex, OnceLock};
@@ -19,10 +22,10 @@ use lopdf::{Dictionary, Document, Object, ObjectId, Stream, dictionary};
 
 /// The bundled CMYK profile (see `profiles/README.md`): made with ArgyllCMS from the FOGRA39
 /// characterisation data (coated paper, offset), total ink limited to 300 %.
-pub const PROFILE: &[u8] = include_bytes!("../../../profiles/printplay-cmyk.icc");
+pub const PROFILE: &[u8] = include_bytes!("../../../../profiles/printplay-cmyk.icc");
 /// The bundled SWOP profile: made with ArgyllCMS from the CGATS TR 003 characterisation
 /// data (SWOP, grade 3 coated paper, web offset), total ink limited to 240 %.
-pub const SWOP_PROFILE: &[u8] = include_bytes!("../../../profiles/printplay-swop.icc");
+pub const SWOP_PROFILE: &[u8] = include_bytes!("../../../../profiles/printplay-swop.icc");
 
 /// A printing condition the CMYK PDFs can be made for: the profile that separates their
 /// colours and that their output intent names.
@@ -76,6 +79,8 @@ type RgbToCmyk = Transform<[u16; 3], [u16; 4]>;
 
 /// Separates sRGB colours into the profile's CMYK.
 struct Separation {
+    /// The condition's CMYK profile.
+    profile: &'static [u8],
     /// Little CMS transforms with a cache are not shared between threads unguarded.
     transform: Mutex<RgbToCmyk>,
     /// The sRGB grey (0 to 1) each step of black ink alone prints as, darkening.
@@ -95,7 +100,7 @@ fn separation(condition: Condition) -> Result<&'static Separation, String> {
 }
 
 impl Separation {
-    fn new(profile: &[u8]) -> Result<Separation, String> {
+    fn new(profile: &'static [u8]) -> Result<Separation, String> {
         let srgb = Profile::new_srgb();
         let cmyk = Profile::new_icc(profile).map_err(|e| format!("CMYK profile: {e}"))?;
         let transform = Transform::new_flags(
@@ -123,6 +128,7 @@ impl Separation {
         back.transform_pixels(&ramp, &mut proof);
         let grey_of_k = proof.iter().map(|p| f32::from(p[1]) / 65535.0).collect();
         Ok(Separation {
+            profile,
             transform: Mutex::new(transform),
             grey_of_k,
         })
@@ -158,6 +164,17 @@ impl Separation {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .transform_pixels(rgb, cmyk);
     }
+
+    /// Separates RGB pixels through their own ICC profile `icc` when Little CMS reads it as
+    /// an RGB profile, else as sRGB (what every other output draws them as).
+    fn separate_from(&self, icc: Option<&[u8]>, rgb: &[[u16; 3]]) -> Result<Vec<[u16; 4]>, String> {
+        let mut cmyk = vec![[0u16; 4]; rgb.len()];
+        match icc.and_then(|icc| images::own_transform(icc, self.profile)) {
+            Some(own) => own.transform_pixels(rgb, &mut cmyk),
+            None => self.separate(rgb, &mut cmyk),
+        }
+        Ok(cmyk)
+    }
 }
 
 /// Rounds an ink value for the content stream (four decimals are finer than any press).
@@ -185,8 +202,27 @@ pub fn convert_pdf(rgb: &[u8]) -> Result<Vec<u8>, String> {
 /// Converts a PDF written by krilla to CMYK for the printing `condition`: its profile
 /// separates the colours and is the output intent.
 pub fn convert_pdf_for(rgb: &[u8], condition: Condition) -> Result<Vec<u8>, String> {
+    convert_pdf_naming(rgb, condition, &|page| format!("page {page}"))
+}
+
+/// [`convert_pdf_for`], an image that cannot be converted named by `page_name` of each page
+/// (counted from 1) that shows it: the card a shop PDF's page holds.
+pub fn convert_pdf_naming(
+    rgb: &[u8],
+    condition: Condition,
+    page_name: &dyn Fn(usize) -> String,
+) -> Result<Vec<u8>, String> {
     let sep = separation(condition)?;
     let mut doc = Document::load_mem(rgb).map_err(|e| format!("PDF could not be read: {e}"))?;
+    for (id, space) in images::images(&doc)? {
+        let Some(Object::Stream(image)) = doc.objects.get_mut(&id) else {
+            continue;
+        };
+        if let Err(e) = images::convert(image, &space, sep) {
+            let names: Vec<String> = pages_showing(&doc, id).into_iter().map(page_name).collect();
+            return Err(format!("{}: {e}", names.join(", ")));
+        }
+    }
     // Each content stream with what holds its resources: its page, or itself (a form).
     let mut holders: BTreeMap<ObjectId, ObjectId> = BTreeMap::new();
     for (_, page) in doc.get_pages() {
@@ -213,11 +249,13 @@ pub fn convert_pdf_for(rgb: &[u8], condition: Condition) -> Result<Vec<u8>, Stri
                 overprinting.insert(holder);
             }
         }
-        convert_object(object, sep)?;
+        convert_object(object)?;
     }
     add_overprint_states(&mut doc, &overprinting)?;
     add_output_intent(&mut doc, condition)?;
     declare_pdfx4(&mut doc, source_date())?;
+    // The ICC profiles of CMYK art, named no more, are left out.
+    doc.prune_objects();
     let mut out = Vec::new();
     doc.save_to(&mut out)
         .map_err(|e| format!("PDF could not be written: {e}"))?;
@@ -452,16 +490,11 @@ fn colour_space(op: &Operation) -> Result<(Space, Operation), String> {
     }
 }
 
-/// Transparency groups, shadings and images of an object in CMYK.
-fn convert_object(object: &mut Object, sep: &Separation) -> Result<(), String> {
+/// Transparency groups and shadings of an object in CMYK.
+fn convert_object(object: &mut Object) -> Result<(), String> {
     match object {
         Object::Dictionary(d) => convert_dict(d),
-        Object::Stream(s) => {
-            if is(&s.dict, b"Subtype", b"Image") && is(&s.dict, b"ColorSpace", b"DeviceRGB") {
-                convert_image(s, sep)?;
-            }
-            convert_dict(&mut s.dict)
-        }
+        Object::Stream(s) => convert_dict(&mut s.dict),
         _ => Ok(()),
     }
 }
@@ -488,33 +521,35 @@ fn convert_dict(dict: &mut Dictionary) -> Result<(), String> {
     Ok(())
 }
 
-/// Separates an 8-bit RGB image's pixels.
-fn convert_image(image: &mut Stream, sep: &Separation) -> Result<(), String> {
-    let bits = image.dict.get(b"BitsPerComponent").and_then(Object::as_i64);
-    let compressed_as_jpeg = is(&image.dict, b"Filter", b"DCTDecode");
-    if !matches!(bits, Ok(8)) || compressed_as_jpeg {
-        return Err("only 8-bit lossless images are converted to CMYK".into());
+/// The pages (counted from 1) whose content reaches object `id`, through their resources
+/// and the forms these draw.
+fn pages_showing(doc: &Document, id: ObjectId) -> Vec<usize> {
+    fn reaches(doc: &Document, o: &Object, id: ObjectId, seen: &mut BTreeSet<ObjectId>) -> bool {
+        match o {
+            Object::Reference(r) => {
+                *r == id
+                    || (seen.insert(*r)
+                        && doc.get_object(*r).is_ok_and(|o| reaches(doc, o, id, seen)))
+            }
+            Object::Array(a) => a.iter().any(|o| reaches(doc, o, id, seen)),
+            Object::Dictionary(d) => d
+                .iter()
+                .any(|(k, v)| k != b"Parent" && reaches(doc, v, id, seen)),
+            Object::Stream(s) => s
+                .dict
+                .iter()
+                .any(|(k, v)| k != b"Parent" && reaches(doc, v, id, seen)),
+            _ => false,
+        }
     }
-    let pixels = image
-        .decompressed_content()
-        .map_err(|e| format!("image: {e}"))?;
-    let rgb: Vec<[u16; 3]> = pixels
-        .chunks_exact(3)
-        .map(|p| [p[0], p[1], p[2]].map(|v| u16::from(v) * 257))
-        .collect();
-    let mut cmyk = vec![[0u16; 4]; rgb.len()];
-    sep.separate(&rgb, &mut cmyk);
-    let bytes: Vec<u8> = cmyk
-        .iter()
-        .flat_map(|p| p.map(|v| (v / 257) as u8))
-        .collect();
-    image.dict.remove(b"Filter");
-    image.dict.remove(b"DecodeParms");
-    image
-        .dict
-        .set("ColorSpace", Object::Name(b"DeviceCMYK".to_vec()));
-    image.set_plain_content(bytes);
-    image.compress().map_err(|e| format!("image: {e}"))
+    doc.get_pages()
+        .into_iter()
+        .filter(|(_, page)| {
+            doc.get_object(*page)
+                .is_ok_and(|o| reaches(doc, o, id, &mut BTreeSet::new()))
+        })
+        .map(|(n, _)| n as usize)
+        .collect()
 }
 
 /// The date CMYK PDFs carry when `SOURCE_DATE_EPOCH` is not set: 1980-01-01 00:00:00 UTC,
