@@ -1,5 +1,5 @@
 //! CMYK shop PDFs of art of every kind a game may hold (a CMYK JPEG, an RGB JPEG, a 16-bit
-//! PNG, an 8-bit PNG, SVG), read back through Ghostscript's `tiffsep` separations: CMYK art
+//! PNG, an SVG gradient, SVG), read back through Ghostscript's `tiffsep` separations: CMYK art
 //! keeps its ink, RGB art prints what the same colour drawn as a vector prints.
 
 mod common;
@@ -62,22 +62,29 @@ fn png16(rgb: [u8; 3]) -> Vec<u8> {
     bytes
 }
 
-/// The designer fixture with three cards' art replaced: a CMYK JPEG, a 16-bit PNG and an
-/// RGB JPEG (the others keep their 8-bit PNG, the crest its SVG).
+/// The designer fixture with four cards' art replaced: a CMYK JPEG, a 16-bit PNG, an RGB JPEG
+/// and an SVG gradient (the crest keeps its SVG).
 fn game_with_art(data: &Path) -> printplay::model::Game {
     let dir = data.join("emblems");
     common::copy_dir(&common::repo().join("tests/fixtures/designer-game"), &dir);
     std::fs::write(dir.join("art/cmyk.jpg"), cmyk_jpeg(INK)).unwrap();
     std::fs::write(dir.join("art/deep.png"), png16(DEEP)).unwrap();
     std::fs::write(dir.join("art/photo.jpg"), rgb_jpeg(PHOTO)).unwrap();
-    // Those three cards and one with the 8-bit PNG, no more (the shop draws each at 300 dpi).
+    // A gradient: red to 40 %, blue from 60 %.
+    std::fs::write(
+        dir.join("art/gradient.svg"),
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100"><defs><linearGradient id="g"><stop offset="0.4" stop-color="#c81e1e"/><stop offset="0.6" stop-color="#1e3cc8"/></linearGradient></defs><rect width="100" height="100" fill="url(#g)"/></svg>"##,
+    )
+    .unwrap();
+    // Those three cards and one with a gradient, no more (the shop draws each at 300 dpi).
     let csv = std::fs::read_to_string(dir.join("cards.csv")).unwrap();
     let csv: Vec<&str> = csv.lines().take(5).collect();
     let csv = csv
         .join("\n")
         .replacen("art/emblem.png,sun,1", "art/cmyk.jpg,sun,1", 1)
         .replacen("art/emblem.png,sun,2", "art/deep.png,sun,2", 1)
-        .replacen("art/emblem.png,sun,3", "art/photo.jpg,sun,3", 1);
+        .replacen("art/emblem.png,sun,3", "art/photo.jpg,sun,3", 1)
+        .replacen("art/emblem.png,sun,4", "art/gradient.svg,sun,4", 1);
     std::fs::write(dir.join("cards.csv"), csv + "\n").unwrap();
     // The fixture's invariant counts its twelve cards.
     let toml = std::fs::read_to_string(dir.join("game.toml")).unwrap();
@@ -163,12 +170,12 @@ fn cmyk_shop_art_of_every_kind_separates_to_the_right_ink() {
     let pages = common::pictures::plates(&pdf, dpi);
     // The same colours drawn as vectors and separated for the same condition.
     let body = format!(
-        r##"<rect width="10" height="10" fill="rgb({},{},{})"/><rect x="10" width="10" height="10" fill="rgb({},{},{})"/>"##,
+        r##"<rect width="10" height="10" fill="rgb({},{},{})"/><rect x="10" width="10" height="10" fill="rgb({},{},{})"/><rect x="20" width="10" height="10" fill="#c81e1e"/><rect x="30" width="10" height="10" fill="#1e3cc8"/>"##,
         DEEP[0], DEEP[1], DEEP[2], PHOTO[0], PHOTO[1], PHOTO[2]
     );
     let vector = write_pdf(
         "vector",
-        &[PageSpec::new((20.0, 10.0), body)],
+        &[PageSpec::new((40.0, 10.0), body)],
         &printplay::render::fonts::builtin(),
     )
     .unwrap();
@@ -198,6 +205,20 @@ fn cmyk_shop_art_of_every_kind_separates_to_the_right_ink() {
         near(png_ink, deep, 3),
         "the 16-bit PNG prints {png_ink:?}, the same colour as a vector {deep:?}"
     );
+    // The gradient's two ends print as their colours drawn flat.
+    let (red, blue) = (
+        ink_at(reference, dpi, (25.0, 5.0)),
+        ink_at(reference, dpi, (35.0, 5.0)),
+    );
+    let gradient = &pages[page_of("sun-4")];
+    for (x, want) in [(3.0 + 8.0, red), (60.0 - 8.0, blue)] {
+        let at = (dx + x * card.scale, art.1);
+        let got = ink_at(gradient, dpi, at);
+        assert!(
+            near(got, want, 3),
+            "the gradient prints {got:?} at {x} mm, not {want:?}"
+        );
+    }
     let jpeg_ink = ink_at(&pages[page_of("sun-3")], dpi, art);
     assert!(
         near(jpeg_ink, photo, 4),

@@ -170,10 +170,10 @@ fn promised(row: &Row) -> BTreeSet<String> {
 /// Every pair of (factor, value) two distinct factors can take.
 fn all_pairs() -> BTreeSet<(usize, usize, usize, usize)> {
     let mut out = BTreeSet::new();
-    for f in 0..FACTORS.len() {
-        for g in f + 1..FACTORS.len() {
-            for v in 0..FACTORS[f].1.len() {
-                for w in 0..FACTORS[g].1.len() {
+    for (f, (_, values)) in FACTORS.iter().enumerate() {
+        for (g, (_, others)) in FACTORS.iter().enumerate().skip(f + 1) {
+            for v in 0..values.len() {
+                for w in 0..others.len() {
                     out.insert((f, v, g, w));
                 }
             }

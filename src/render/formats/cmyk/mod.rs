@@ -7,8 +7,9 @@
 //! relative colorimetric with black point compensation); neutral greys are printed with
 //! black ink alone, matched to their lightness, and greys as dark as `#222222` or darker
 //! (the templates' text colour is `#1a1a1a`) as 100 % K, so text never needs registering
-//! four plates. Images are separated pixel by pixel, CMYK art keeps its ink ([`images`]);
-//! what this cannot convert (unusual shadings) is an error, never a file with RGB left in
+//! four plates. Images are separated pixel by pixel and CMYK art keeps its ink ([`images`]);
+//! gradients have their stop colours separated. What this cannot convert (a sampled
+//! gradient function, an unusual colour space) is an error, never a file with RGB left in
 //! it.
 
 mod images;
@@ -237,6 +238,7 @@ pub fn convert_pdf_naming(
             holders.insert(id, id);
         }
     }
+    convert_shadings(&mut doc, sep)?;
     let mut overprinting: BTreeSet<ObjectId> = BTreeSet::new();
     let ids: Vec<ObjectId> = doc.objects.keys().copied().collect();
     for id in ids {
@@ -519,6 +521,101 @@ fn convert_dict(dict: &mut Dictionary) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Gradients (krilla's axial and radial shadings in DeviceRGB) in CMYK: the colours of their
+/// exponential functions, stitched or not, separated as any other colour, the shading's
+/// space made DeviceCMYK. Between two stops the ink is interpolated instead of the RGB.
+fn convert_shadings(doc: &mut Document, sep: &Separation) -> Result<(), String> {
+    let mut functions = Vec::new();
+    let ids: Vec<ObjectId> = doc.objects.keys().copied().collect();
+    for id in &ids {
+        match doc.objects.get_mut(id) {
+            Some(Object::Dictionary(d)) => shadings_in(d, sep, &mut functions)?,
+            Some(Object::Stream(s)) => shadings_in(&mut s.dict, sep, &mut functions)?,
+            _ => {}
+        }
+    }
+    let mut done = BTreeSet::new();
+    while let Some(id) = functions.pop() {
+        if !done.insert(id) {
+            continue;
+        }
+        match doc.objects.get_mut(&id) {
+            Some(Object::Dictionary(d)) => function_in_cmyk(d, sep, &mut functions)?,
+            _ => return Err("gradients drawn with a sampled function are not converted".into()),
+        }
+    }
+    Ok(())
+}
+
+/// Converts the RGB shadings in `dict` and the dictionaries it holds; the functions they name
+/// by reference are added to `functions`.
+fn shadings_in(
+    dict: &mut Dictionary,
+    sep: &Separation,
+    functions: &mut Vec<ObjectId>,
+) -> Result<(), String> {
+    if dict.get(b"ShadingType").is_ok() && is(dict, b"ColorSpace", b"DeviceRGB") {
+        if dict.get(b"Background").is_ok() {
+            return Err("gradients with a background colour are not converted to CMYK".into());
+        }
+        match dict.get_mut(b"Function") {
+            Ok(Object::Reference(id)) => functions.push(*id),
+            Ok(Object::Dictionary(f)) => function_in_cmyk(f, sep, functions)?,
+            _ => return Err("gradients of several functions are not converted to CMYK".into()),
+        }
+        dict.set("ColorSpace", Object::Name(b"DeviceCMYK".to_vec()));
+    }
+    for (_, value) in dict.iter_mut() {
+        if let Object::Dictionary(inner) = value {
+            shadings_in(inner, sep, functions)?;
+        }
+    }
+    Ok(())
+}
+
+/// An exponential function's RGB colours as CMYK; a stitching function's parts in turn.
+fn function_in_cmyk(
+    f: &mut Dictionary,
+    sep: &Separation,
+    functions: &mut Vec<ObjectId>,
+) -> Result<(), String> {
+    match f.get(b"FunctionType").and_then(Object::as_i64) {
+        Ok(2) => {
+            for key in [&b"C0"[..], b"C1"] {
+                let rgb = match f.get(key) {
+                    Ok(Object::Array(a)) => numbers(a)?,
+                    _ => return Err("a gradient colour without its value".into()),
+                };
+                let ink = match rgb.as_slice() {
+                    &[r, g, b] => sep.cmyk([r, g, b]),
+                    // Already ink: the function is shared by two gradients.
+                    [_, _, _, _] => continue,
+                    other => return Err(format!("a gradient colour of {} values", other.len())),
+                };
+                f.set(key, ink.iter().map(|&v| self::ink(v)).collect::<Vec<_>>());
+            }
+            f.remove(b"Range");
+            Ok(())
+        }
+        Ok(3) => {
+            // Its range, if given, names three outputs: the parts now give four.
+            f.remove(b"Range");
+            let Ok(Object::Array(parts)) = f.get_mut(b"Functions") else {
+                return Err("a stitched gradient without its parts".into());
+            };
+            for part in parts {
+                match part {
+                    Object::Reference(id) => functions.push(*id),
+                    Object::Dictionary(d) => function_in_cmyk(d, sep, functions)?,
+                    _ => return Err("a stitched gradient of unknown parts".into()),
+                }
+            }
+            Ok(())
+        }
+        _ => Err("gradients drawn with a sampled function are not converted to CMYK".into()),
+    }
 }
 
 /// The pages (counted from 1) whose content reaches object `id`, through their resources
