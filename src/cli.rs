@@ -487,25 +487,29 @@ pub struct BuildArgs {
     /// Print boards on this larger paper: on one page when they fit, else tiled on it.
     #[arg(long, value_enum)]
     pub board_page: Option<Paper>,
-    /// Cut guides on card sheets: crop marks, full-length cut lines, or both.
+    /// Cut guides on card sheets: crop marks, cut lines across the sheet (through the
+    /// gutters between the cards, never along a card), or both.
     #[arg(long, value_enum, default_value = "crop")]
     pub marks: crate::render::Marks,
     /// Let decks of the same card size and back template share sheets.
     #[arg(long)]
     pub pack: bool,
-    /// Also write print-shop files: one card per page with its bleed, PNGs, manifest.
+    /// Also write print-shop files: one card per page with its bleed, PNGs, manifest
+    /// (`--only shop` asks for them too; with an `--only` that leaves out `shop` it is an
+    /// error).
     #[arg(long)]
     pub shop: bool,
-    /// Colour of the print-shop PDFs (default: the preset's, else rgb).
-    #[arg(long, value_enum, requires = "shop")]
+    /// Colour of the print-shop PDFs (default: the preset's, else rgb); needs `--shop`.
+    #[arg(long, value_enum)]
     pub color: Option<crate::render::shop::Color>,
-    /// Size the print-shop files to a printer's card template.
-    #[arg(long, value_enum, requires = "shop")]
+    /// Size the print-shop files to a printer's card template; needs `--shop`.
+    #[arg(long, value_enum)]
     pub shop_preset: Option<crate::render::shop::Preset>,
     /// Where the Tabletop Simulator images will be hosted (default: file:// paths).
     #[arg(long, value_name = "URL")]
     pub tts_base_url: Option<String>,
-    /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, rules, index.
+    /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, shop, rules,
+    /// index (`shop` writes the print-shop files, as `--shop` does).
     #[arg(long, value_parser = pipeline::parse_only)]
     pub only: Option<BTreeSet<String>>,
     /// Draw every face and image again instead of reusing those the last build kept in
@@ -603,7 +607,10 @@ pub fn run(cli: Cli) -> Exit {
 }
 
 fn build(data: &Path, args: BuildArgs) -> Exit {
-    let options = build_options(&args);
+    let options = match build_options(&args) {
+        Ok(o) => o,
+        Err(e) => return usage(e),
+    };
     let progress = progress_bar(args.games.len());
     let tick = |slug: &str| {
         if let Some(bar) = &progress {
@@ -616,7 +623,19 @@ fn build(data: &Path, args: BuildArgs) -> Exit {
         bar.finish_and_clear();
     }
     print_build(&result.games);
-    report(&result.problems())
+    not_built_fails(&result.games, report(&result.problems()))
+}
+
+/// A build that left a game unbuilt never exits 0, whatever its problems were filed as.
+fn not_built_fails(games: &[pipeline::GameReport], exit: Exit) -> Exit {
+    let unbuilt = games
+        .iter()
+        .any(|g| !matches!(g.outcome, Outcome::Built(_)));
+    if exit == Exit::Ok && unbuilt {
+        Exit::DataProblems
+    } else {
+        exit
+    }
 }
 
 fn watch(data: &Path, args: BuildArgs) -> Exit {
@@ -627,7 +646,10 @@ fn watch(data: &Path, args: BuildArgs) -> Exit {
     {
         return usage(format!("cannot catch Ctrl-C: {e}"));
     }
-    let options = build_options(&args);
+    let options = match build_options(&args) {
+        Ok(o) => o,
+        Err(e) => return usage(e),
+    };
     let mut print_round = |round: &crate::watch::Round| {
         for path in &round.changed {
             println!("changed: {}", path.display());
@@ -647,9 +669,23 @@ fn watch(data: &Path, args: BuildArgs) -> Exit {
     }
 }
 
-/// The build options a command line names.
-fn build_options(args: &BuildArgs) -> BuildOptions {
-    BuildOptions {
+/// The build options a command line names, or the sentence saying which of them conflict:
+/// an option of the print-shop files without them asked for (`--shop` or `--only shop`),
+/// or `--shop` with an `--only` that leaves them out.
+pub fn build_options(args: &BuildArgs) -> Result<BuildOptions, String> {
+    let only = args.only.clone().unwrap_or_default();
+    let shop = args.shop || only.contains("shop");
+    for (given, flag) in [
+        (args.color.is_some(), "--color"),
+        (args.shop_preset.is_some(), "--shop-preset"),
+    ] {
+        if given && !shop {
+            return Err(format!(
+                "{flag} applies to the print-shop files only: add --shop (or `shop` to --only)"
+            ));
+        }
+    }
+    let options = BuildOptions {
         paper: args.paper,
         duplex: args.duplex,
         bleed: args.bleed.unwrap_or(BuildOptions::default().bleed),
@@ -659,16 +695,20 @@ fn build_options(args: &BuildArgs) -> BuildOptions {
         board_page: args.board_page,
         marks: args.marks,
         pack: args.pack,
-        shop: args.shop.then_some(crate::render::shop::ShopOptions {
+        shop: shop.then_some(crate::render::shop::ShopOptions {
             color: args.color,
             preset: args.shop_preset,
         }),
         tts_base_url: args.tts_base_url.clone(),
-        only: args.only.clone().unwrap_or_default(),
+        only,
         live_reload: false,
         first: None,
         cache: !args.no_cache,
         kept_pages: None,
+    };
+    match options.conflict() {
+        Some(e) => Err(e),
+        None => Ok(options),
     }
 }
 

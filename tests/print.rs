@@ -319,12 +319,22 @@ fn every_card_bleeds_inside_the_page_over_no_other_card_and_guides_stay_off_the_
                     }
                 }
                 assert!(!d.guides.is_empty(), "{what}: guides drawn");
-                // No crop mark nor cut line on any card's bleed, where a cut a little outward
-                // would leave it showing.
+                // No guide runs along a card's edge or over it, where a cut a little outward
+                // would leave it showing: each keeps half a millimetre from every trim. Crop
+                // marks stay off the bleeds too (cut lines cross the gutters, which are cut
+                // away).
                 for seg in &d.guides {
                     for t in &trims {
+                        let near = t.grow(0.5 - TOL);
+                        assert!(
+                            !crosses(*seg, near),
+                            "{what}: {seg:?} within 0.5 mm of {t:?}"
+                        );
                         let bleed = t.grow(b);
-                        assert!(!crosses(*seg, bleed), "{what}: {seg:?} crosses {bleed:?}");
+                        assert!(
+                            o.marks != Marks::Crop || !crosses(*seg, bleed),
+                            "{what}: {seg:?} crosses {bleed:?}"
+                        );
                     }
                 }
             }
@@ -375,7 +385,7 @@ fn trim_and_bleed_boxes_frame_the_cards_and_every_cut_has_two_crop_marks() {
 }
 
 #[test]
-fn cut_lines_continue_every_cut_beyond_the_bleeds_and_crop_marks_keep_the_margin() {
+fn cut_lines_run_along_every_cut_through_the_gutters_and_stop_short_of_every_card() {
     for paper in [Paper::A4, Paper::Letter] {
         let o = BuildOptions {
             marks: Marks::Lines,
@@ -386,71 +396,81 @@ fn cut_lines_continue_every_cut_beyond_the_bleeds_and_crop_marks_keep_the_margin
         let id = page_ids(&doc)[0];
         let guides = drawn(&doc, id).guides;
         let (xs, ys) = cut_lines(page);
-        let block = page_box(&doc, id, b"BleedBox");
+        let trims: Vec<Rect> = page.placed.iter().map(|p| p.trim).collect();
         let media = page_box(&doc, id, b"MediaBox");
-        // Every cut has a line on each side of the block, ending half a millimetre short of
-        // the bleed; each reaches at least 2 mm towards the paper's edge.
-        let ends = |along_x: bool, at: f64| {
+        // The segments along one cut: (from, to) along it.
+        let along = |vertical: bool, at: f64| -> Vec<(f64, f64)> {
             guides
                 .iter()
-                .filter(|((x1, y1), (x2, y2))| {
-                    if along_x {
-                        close(*x1, *x2) && close(*x1, at)
-                    } else {
-                        close(*y1, *y2) && close(*y1, at)
-                    }
+                .filter(|((x1, y1), (x2, y2))| match vertical {
+                    true => close(*x1, *x2) && close(*x1, at) && !close(*y1, *y2),
+                    false => close(*y1, *y2) && close(*y1, at) && !close(*x1, *x2),
                 })
-                .count()
+                .map(|((x1, y1), (x2, y2))| match vertical {
+                    true => (y1.min(*y2), y1.max(*y2)),
+                    false => (x1.min(*x2), x1.max(*x2)),
+                })
+                .collect()
         };
-        for x in &xs {
-            assert_eq!(ends(true, *x), 2, "{paper:?}: cut line at x {x}");
-        }
-        for y in &ys {
-            assert_eq!(ends(false, *y), 2, "{paper:?}: cut line at y {y}");
-        }
-        // The guides along the cuts (the ruler is drawn too).
-        let on_cut = |((x1, y1), (x2, y2)): &Segment| {
-            (close(*x1, *x2) && xs.iter().any(|x| close(*x, *x1)))
-                || (close(*y1, *y2) && ys.iter().any(|y| close(*y, *y1)))
-        };
-        for &((x1, y1), (x2, y2)) in guides.iter().filter(|s| on_cut(s)) {
-            let seg = ((x1, y1), (x2, y2));
-            assert!(!crosses(seg, block), "{paper:?}: {seg:?} on the bleed");
-            let gap = if close(x1, x2) {
-                (y1.min(y2) - block.bottom()).max(block.y - y1.max(y2))
-            } else {
-                (x1.min(x2) - block.right()).max(block.x - x1.max(x2))
+        // Every point of a cut from one end of its line to the other is drawn, unless it lies
+        // within half a millimetre of a card; and no drawn point does.
+        let check = |vertical: bool, at: f64| {
+            let segs = along(vertical, at);
+            assert!(segs.len() >= 2, "{paper:?}: line at {at} ({vertical})");
+            let from = segs.iter().map(|s| s.0).fold(f64::MAX, f64::min);
+            let to = segs.iter().map(|s| s.1).fold(f64::MIN, f64::max);
+            // Whether `v` along the cut lies within half a millimetre (plus `slack`) of a card.
+            let by_card = |v: f64, slack: f64| {
+                trims.iter().any(|t| {
+                    let (across, lo, hi) = match vertical {
+                        true => (at > t.x - 0.5 && at < t.right() + 0.5, t.y, t.bottom()),
+                        false => (at > t.y - 0.5 && at < t.bottom() + 0.5, t.x, t.right()),
+                    };
+                    across && v > lo - 0.5 - slack && v < hi + 0.5 + slack
+                })
+            };
+            let drawn = |v: f64| segs.iter().any(|s| v >= s.0 - TOL && v <= s.1 + TOL);
+            let mut v = from;
+            while v <= to {
+                assert!(
+                    by_card(v, TOL) || drawn(v),
+                    "{paper:?}: cut {at} not drawn at {v}"
+                );
+                assert!(
+                    !by_card(v, -TOL) || !drawn(v),
+                    "{paper:?}: cut {at} drawn at {v}, on a card"
+                );
+                v += 0.1;
+            }
+            // The lines reach out as far as crop marks may: past the row of text at the top
+            // and bottom, and to the margin (or a 2 mm mark's length) at the sides, never
+            // nearer the edge than 3 mm.
+            let (edge, far) = match vertical {
+                true => (from, media.h - to),
+                false => (from, media.w - to),
             };
             assert!(
-                gap >= 0.5 - TOL,
-                "{paper:?}: {seg:?} {gap} mm from the bleed"
+                edge >= 3.0 - TOL && far >= 3.0 - TOL,
+                "{paper:?}: {from}..{to}"
             );
-            // Nothing nearer the paper's edge than the margin.
-            for (x, y) in [(x1, y1), (x2, y2)] {
+            if vertical {
                 assert!(
-                    x >= PAPER_MARGIN - TOL
-                        && x <= media.w - PAPER_MARGIN + TOL
-                        && y >= PAPER_MARGIN - TOL
-                        && y <= media.h - PAPER_MARGIN + TOL,
-                    "{paper:?}: guide end ({x}, {y}) in the margin"
+                    edge <= PAPER_MARGIN + 2.7 + TOL,
+                    "{paper:?}: lines end at {edge}"
                 );
             }
+        };
+        for x in &xs {
+            check(true, *x);
         }
-        // Each line runs out to where crop marks may end: the row of text at the top.
-        let top = guides
-            .iter()
-            .filter(|s| on_cut(s) && close(s.0.0, s.1.0))
-            .map(|((_, y1), (_, y2))| y1.min(*y2))
-            .fold(f64::MAX, f64::min);
-        assert!(
-            top <= PAPER_MARGIN + 2.7 + TOL,
-            "{paper:?}: lines end at {top}"
-        );
+        for y in &ys {
+            check(false, *y);
+        }
     }
 }
 
 #[test]
-fn crop_marks_keep_five_millimetres_from_every_edge_of_every_sheet() {
+fn crop_marks_keep_clear_of_the_edges_and_are_never_specks() {
     for slug in ["aether", "capek-golems", "the-search"] {
         for paper in [Paper::A4, Paper::Letter] {
             let (_, _, doc, _) = cards(slug, &options(paper, Duplex::LongEdge, (0.0, 0.0)));
@@ -460,10 +480,25 @@ fn crop_marks_keep_five_millimetres_from_every_edge_of_every_sheet() {
                 let guides = drawn(&doc, id).guides;
                 let (mx, my) = crop_marks(&guides, bleed);
                 assert!(!mx.is_empty() && !my.is_empty(), "{slug} {paper:?}: marks");
+                // Crop marks of both directions are at least 2 mm long.
+                for &((x1, y1), (x2, y2)) in &guides {
+                    let long = (x1 - x2).abs().max((y1 - y2).abs());
+                    let starts = |a: f64, b: f64, at: f64| close(a, at) || close(b, at);
+                    let crop = (close(x1, x2)
+                        && (starts(y1, y2, bleed.y - 0.5) || starts(y1, y2, bleed.bottom() + 0.5)))
+                        || (close(y1, y2)
+                            && (starts(x1, x2, bleed.x - 0.5)
+                                || starts(x1, x2, bleed.right() + 0.5)));
+                    assert!(
+                        !crop || long >= 2.0 - TOL,
+                        "{slug} {paper:?}: a crop mark {long:.2} mm long"
+                    );
+                }
                 for ((x1, y1), (x2, y2)) in guides {
                     for (x, y) in [(x1, y1), (x2, y2)] {
+                        // Side marks reach into the margin to be 2 mm long, to 3 mm of the edge.
                         assert!(
-                            media.grow(-PAPER_MARGIN).contains(
+                            media.grow(-3.0).contains(
                                 Rect {
                                     x,
                                     y,
@@ -526,6 +561,23 @@ fn an_asked_bleed_is_kept_and_the_sheet_holds_fewer_cards() {
         said.contains("3 mm bleed: 8 cards a sheet instead of 9"),
         "{said}"
     );
+    // The warning stops nothing: cards.pdf is written, 8 cards a sheet with 3 mm bleed, each
+    // page's boxes and bleed clips those of the plan.
+    assert!(!said.contains("not built"), "{said}");
+    let written = std::fs::read(out.path().join("capek-golems/cards.pdf"))
+        .unwrap_or_else(|e| panic!("no cards.pdf ({e}): {said}"));
+    let doc = Document::load_mem(&written).unwrap();
+    assert_eq!(page_ids(&doc).len(), plan.len());
+    for (page, id) in plan.iter().zip(page_ids(&doc)) {
+        assert_eq!(page.grid.bleed, 3.0);
+        let trim = page_box(&doc, id, b"TrimBox");
+        let bleed = page_box(&doc, id, b"BleedBox");
+        assert!(same_rect(bleed, trim.grow(3.0)), "{trim:?} {bleed:?}");
+        let d = drawn(&doc, id);
+        for p in &page.placed {
+            assert!(d.clips.iter().any(|c| same_rect(*c, p.trim.grow(3.0))));
+        }
+    }
     // Without --bleed, the densest grid, silently.
     let run = fixture.run(&[
         "build",

@@ -4,6 +4,8 @@
 //! intent; presets at the printers' pixel sizes; byte-identical builds that leave the RGB
 //! outputs as they were.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -458,64 +460,6 @@ fn output_intent(doc: &Document) -> lopdf::Dictionary {
     }
 }
 
-/// A TIFF separation from Ghostscript's `tiffsep`: width, height and 8-bit samples
-/// (uncompressed, one or more strips).
-fn read_tiff_plate(path: &Path) -> (u32, u32, Vec<u8>) {
-    let b = std::fs::read(path).unwrap();
-    let le = &b[..2] == b"II";
-    let u16_at = |o: usize| {
-        let v = [b[o], b[o + 1]];
-        if le {
-            u16::from_le_bytes(v)
-        } else {
-            u16::from_be_bytes(v)
-        }
-    };
-    let u32_at = |o: usize| {
-        let v = [b[o], b[o + 1], b[o + 2], b[o + 3]];
-        if le {
-            u32::from_le_bytes(v)
-        } else {
-            u32::from_be_bytes(v)
-        }
-    };
-    let ifd = u32_at(4) as usize;
-    let (mut w, mut h, mut offsets, mut counts) = (0, 0, Vec::new(), Vec::new());
-    for i in 0..u16_at(ifd) as usize {
-        let e = ifd + 2 + 12 * i;
-        let (tag, kind, n) = (u16_at(e), u16_at(e + 2), u32_at(e + 4) as usize);
-        let value = |k: usize| -> u32 {
-            let size = if kind == 3 { 2 } else { 4 };
-            let base = if n * size <= 4 {
-                e + 8
-            } else {
-                u32_at(e + 8) as usize
-            };
-            if kind == 3 {
-                u32::from(u16_at(base + 2 * k))
-            } else {
-                u32_at(base + 4 * k)
-            }
-        };
-        match tag {
-            256 => w = value(0),
-            257 => h = value(0),
-            259 => assert_eq!(value(0), 1, "uncompressed"),
-            258 => assert_eq!(value(0), 8, "8 bits a sample"),
-            273 => offsets = (0..n).map(value).collect(),
-            279 => counts = (0..n).map(value).collect(),
-            _ => {}
-        }
-    }
-    let data: Vec<u8> = offsets
-        .iter()
-        .zip(&counts)
-        .flat_map(|(&o, &c)| b[o as usize..(o + c) as usize].iter().copied())
-        .collect();
-    assert_eq!(data.len(), (w * h) as usize, "{}", path.display());
-    (w, h, data)
-}
-
 /// Ghostscript's `tiffsep` device prints each ink to a plate of its own: under 6, 7 and 8 pt
 /// black text on a coloured ground the cyan, magenta and yellow plates are whole (the text
 /// overprints), while the black plate carries the text.
@@ -555,8 +499,9 @@ fn black_text_overprints_so_no_colour_plate_has_a_hole_under_it() {
             .status()
             .unwrap();
         assert!(status.success());
-        ["Cyan", "Magenta", "Yellow", "Black"]
-            .map(|ink| read_tiff_plate(&dir.path().join(format!("{name}({ink}).tif"))))
+        ["Cyan", "Magenta", "Yellow", "Black"].map(|ink| {
+            common::pictures::read_tiff_plate(&dir.path().join(format!("{name}({ink}).tif")))
+        })
     };
     // A plate is whole when every pixel carries the same ink (the page is one colour).
     let whole = |plate: &(u32, u32, Vec<u8>)| {
@@ -591,8 +536,8 @@ fn black_text_overprints_so_no_colour_plate_has_a_hole_under_it() {
     assert!(!whole(&c), "without overprint the text knocks out of cyan");
 }
 
-/// The CMYK shop PDFs as far as PDF/X-4 goes: PDF 1.6, GTS_PDFXVersion and Trapped in the
-/// Info dictionary and the XMP metadata, MediaBox, BleedBox and TrimBox on every page
+/// The CMYK shop PDFs as far as PDF/X-4 goes: PDF 1.6, GTS_PDFXVersion, Trapped and the
+/// creation and modification dates in the Info dictionary and the XMP metadata, MediaBox, BleedBox and TrimBox on every page
 /// (trim inside bleed inside media), an output intent with its profile, and no
 /// transparency group on any page or form (the art needs none).
 #[test]
@@ -635,6 +580,20 @@ fn cmyk_pdfs_hold_the_pdfx4_structure() {
         assert!(xmp.contains("<pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>"));
         assert!(xmp.contains("<pdf:Trapped>False</pdf:Trapped>"));
         assert!(xmp.contains("<pdf:PDFVersion>1.6</pdf:PDFVersion>"));
+        // PDF/X requires a creation date; without SOURCE_DATE_EPOCH it is a fixed one, so
+        // the bytes stay the same on any day.
+        if std::env::var_os("SOURCE_DATE_EPOCH").is_none() {
+            for key in [&b"CreationDate"[..], b"ModDate"] {
+                assert_eq!(
+                    info.get(key).unwrap(),
+                    &Object::string_literal("D:19800101000000Z"),
+                    "{}",
+                    pdf.display()
+                );
+            }
+            assert!(xmp.contains("<xmp:CreateDate>1980-01-01T00:00:00Z</xmp:CreateDate>"));
+            assert!(xmp.contains("<xmp:ModifyDate>1980-01-01T00:00:00Z</xmp:ModifyDate>"));
+        }
         for (_, page) in doc.get_pages() {
             let [mx0, my0, mx1, my1] = page_box(&doc, page, b"MediaBox");
             let [bx0, by0, bx1, by1] = page_box(&doc, page, b"BleedBox");

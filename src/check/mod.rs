@@ -131,6 +131,10 @@ pub fn check_and_draw(
     let placed = faces.as_ref().map_or(&[][..], |f| &f.placed[..]);
     let mut warnings = art::warnings(game, placed);
     warnings.extend(glyphs::warnings(game));
+    // A warning never stops a build, whichever check found it.
+    let (found_warnings, problems): (Vec<_>, Vec<_>) =
+        problems.into_iter().partition(Problem::is_warning);
+    warnings.extend(found_warnings);
     if let Some(f) = &faces {
         warnings.extend(faces::safe_zone_warnings(game, f));
     }

@@ -124,6 +124,22 @@ impl BuildOptions {
         self.only.is_empty() || self.only.contains(stage)
     }
 
+    /// Options that contradict each other: an output asked for (`--shop`) that `--only`
+    /// leaves out. Such a build would write nothing of what was asked, so the command
+    /// refuses it (exit 2) with this sentence naming both options.
+    pub fn conflict(&self) -> Option<String> {
+        if self.shop.is_some() && !self.wants("shop") {
+            let only: Vec<&str> = self.only.iter().map(String::as_str).collect();
+            return Some(format!(
+                "--shop asks for print-shop files, but --only {} leaves them out: add `shop` \
+                 to --only (--only {},shop), or leave out --shop",
+                only.join(","),
+                only.join(",")
+            ));
+        }
+        None
+    }
+
     pub fn sheet(&self) -> Sheet {
         Sheet {
             paper: self.paper,

@@ -34,3 +34,85 @@ pub fn difference(a: &Path, b: &Path) -> f64 {
         _ => 1.0,
     }
 }
+
+/// A TIFF separation from Ghostscript's `tiffsep`: width, height and 8-bit samples
+/// (uncompressed, one or more strips).
+pub fn read_tiff_plate(path: &Path) -> (u32, u32, Vec<u8>) {
+    let b = std::fs::read(path).unwrap();
+    let le = &b[..2] == b"II";
+    let u16_at = |o: usize| {
+        let v = [b[o], b[o + 1]];
+        if le {
+            u16::from_le_bytes(v)
+        } else {
+            u16::from_be_bytes(v)
+        }
+    };
+    let u32_at = |o: usize| {
+        let v = [b[o], b[o + 1], b[o + 2], b[o + 3]];
+        if le {
+            u32::from_le_bytes(v)
+        } else {
+            u32::from_be_bytes(v)
+        }
+    };
+    let ifd = u32_at(4) as usize;
+    let (mut w, mut h, mut offsets, mut counts) = (0, 0, Vec::new(), Vec::new());
+    for i in 0..u16_at(ifd) as usize {
+        let e = ifd + 2 + 12 * i;
+        let (tag, kind, n) = (u16_at(e), u16_at(e + 2), u32_at(e + 4) as usize);
+        let value = |k: usize| -> u32 {
+            let size = if kind == 3 { 2 } else { 4 };
+            let base = if n * size <= 4 {
+                e + 8
+            } else {
+                u32_at(e + 8) as usize
+            };
+            if kind == 3 {
+                u32::from(u16_at(base + 2 * k))
+            } else {
+                u32_at(base + 4 * k)
+            }
+        };
+        match tag {
+            256 => w = value(0),
+            257 => h = value(0),
+            259 => assert_eq!(value(0), 1, "uncompressed"),
+            258 => assert_eq!(value(0), 8, "8 bits a sample"),
+            273 => offsets = (0..n).map(value).collect(),
+            279 => counts = (0..n).map(value).collect(),
+            _ => {}
+        }
+    }
+    let data: Vec<u8> = offsets
+        .iter()
+        .zip(&counts)
+        .flat_map(|(&o, &c)| b[o as usize..(o + c) as usize].iter().copied())
+        .collect();
+    assert_eq!(data.len(), (w * h) as usize, "{}", path.display());
+    (w, h, data)
+}
+
+/// The four plates Ghostscript's `tiffsep` device separates each page of `pdf` into, at
+/// `dpi`: per page, cyan, magenta, yellow and black, 0 full ink to 255 none.
+pub fn plates(pdf: &Path, dpi: u32) -> Vec<[(u32, u32, Vec<u8>); 4]> {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("page%d.tif");
+    let status = std::process::Command::new("gs")
+        .args(["-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiffsep"])
+        .arg(format!("-r{dpi}"))
+        .arg("-sCompression=none")
+        .arg(format!("-sOutputFile={}", out.display()))
+        .arg(pdf)
+        .status()
+        .unwrap();
+    assert!(status.success(), "gs on {}", pdf.display());
+    (1..)
+        .map_while(|n| {
+            let plate = |ink: &str| dir.path().join(format!("page{n}({ink}).tif"));
+            plate("Cyan").exists().then(|| {
+                ["Cyan", "Magenta", "Yellow", "Black"].map(|ink| read_tiff_plate(&plate(ink)))
+            })
+        })
+        .collect()
+}

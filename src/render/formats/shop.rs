@@ -369,7 +369,7 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
         files.extend(deck_pngs(b, deck, &card, &mut manifest)?);
         cards.push((deck.id.as_str(), card));
     }
-    files.extend(piece_pdfs(b, shop.color(), &mut manifest)?);
+    files.extend(piece_pdfs(b, &shop, &mut manifest)?);
     files.push(b.write("shop/manifest.csv", manifest.text.as_bytes())?);
     files.push(b.write("shop/notes.txt", shop.notes(&cards).as_bytes())?);
     Ok(files)
@@ -421,12 +421,25 @@ fn deck_pdfs(
         vec![card.page_spec(&deck.back, deck.size)]
     };
     let title = |what: &str| format!("{}: {} ({what})", b.game.info.name, deck.name);
+    // What each page of the fronts and of the backs shows, for an error about its art.
+    let ids: Vec<&str> = copies(deck).map(|c| c.id.as_str()).collect();
+    let front = |page: usize| {
+        let id = ids.get(page.wrapping_sub(1)).copied().unwrap_or("?");
+        format!("card `{id}` of deck `{}`", deck.id)
+    };
+    let backs_differ = deck.backs_differ();
+    let back_of = |page: usize| match backs_differ {
+        true => format!("the back of {}", front(page)),
+        false => format!("the back of deck `{}`", deck.id),
+    };
+    let page_names: [&dyn Fn(usize) -> String; 2] = [&front, &back_of];
     [
         (format!("shop/{}.pdf", deck.id), title("fronts"), fronts),
         (format!("shop/{}-back.pdf", deck.id), title("back"), back),
     ]
     .into_iter()
-    .map(|(name, title, pages)| {
+    .zip(page_names)
+    .map(|((name, title, pages), page_name)| {
         let rgb = write_pdf_keeping(
             &title,
             &pages,
@@ -435,9 +448,8 @@ fn deck_pdfs(
         )?;
         let bytes = match shop.color() {
             Color::Rgb => rgb,
-            Color::Cmyk => {
-                cmyk::convert_pdf_for(&rgb, shop.condition()).map_err(|e| format!("{name}: {e}"))?
-            }
+            Color::Cmyk => cmyk::convert_pdf_naming(&rgb, shop.condition(), page_name)
+                .map_err(|e| format!("{name}: {e}"))?,
         };
         b.write(&name, &bytes)
     })
@@ -448,7 +460,7 @@ fn deck_pdfs(
 /// the piece's box with its bleed (TrimBox the box), the art clipped to the bleed outline.
 fn piece_pdfs(
     b: &GameBuild,
-    color: Color,
+    shop: &ShopOptions,
     manifest: &mut Manifest,
 ) -> Result<Vec<PathBuf>, String> {
     let bleed = crate::render::faces::PIECE_BLEED;
@@ -471,9 +483,16 @@ fn piece_pdfs(
             let name = format!("shop/pieces/{}.pdf", p.id);
             let title = format!("{}: {} (front and back)", b.game.info.name, p.name);
             let rgb = write_pdf_keeping(&title, &pages, &b.faces.fonts, b.options.kept_pages.as_deref())?;
-            let bytes = match color {
+            let bytes = match shop.color() {
                 Color::Rgb => rgb,
-                Color::Cmyk => cmyk::convert_pdf(&rgb).map_err(|e| format!("{name}: {e}"))?,
+                Color::Cmyk => {
+                    let side = |page: usize| match page {
+                        1 => format!("the front of piece `{}`", p.id),
+                        _ => format!("the back of piece `{}`", p.id),
+                    };
+                    cmyk::convert_pdf_naming(&rgb, shop.condition(), &side)
+                        .map_err(|e| format!("{name}: {e}"))?
+                }
             };
             manifest.line(&[
                 &format!("pieces/{}.pdf", p.id),

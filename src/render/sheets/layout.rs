@@ -50,7 +50,9 @@ pub enum Marks {
     /// Short crop marks beyond the cards' bleed, at every cut line.
     #[default]
     Crop,
-    /// Thin cut lines along every cut, through the gutters, for rotary and guillotine cutters.
+    /// Thin cut lines along every cut, across the sheet and through the gutters between
+    /// cards (stopping half a millimetre short of every card), for rotary and guillotine
+    /// cutters.
     Lines,
     /// Both.
     Both,
@@ -85,10 +87,15 @@ pub const MARK_GAP: f64 = 0.5;
 pub const MARK_LEN: f64 = 4.0;
 /// Shortest crop mark above and below the cards.
 pub const MARK_MIN: f64 = 2.0;
-/// Shortest crop mark beside the cards, between the [`PAPER_MARGIN`] and the bleed: three
-/// poker cards across A4 with 1.5 mm bleed leave 6 mm beside them, and nothing is printed
-/// in the outer 5.
+/// Room a card grid keeps for crop marks beside the cards, inside the [`PAPER_MARGIN`]:
+/// three poker cards across A4 with 1.5 mm bleed leave 6 mm beside them. The marks there
+/// reach on into the margin to be [`MARK_MIN`] long (see [`MARK_EDGE`]); only a block
+/// shifted by `--back-offset` towards the edge keeps marks this short.
 pub const SIDE_MARK_MIN: f64 = 0.5;
+/// Crop marks beside the cards reach into the [`PAPER_MARGIN`] when that is what makes them
+/// [`MARK_MIN`] long, never nearer the paper's edge than this: most home printers print to
+/// 3 mm of the edge (a mark the printer cuts off still keeps its inner part).
+pub const MARK_EDGE: f64 = 3.0;
 /// Crop mark and cut line width.
 pub const MARK_WIDTH: f64 = 0.2;
 /// Width of a cut line (`--marks lines`).
@@ -413,15 +420,38 @@ pub fn cut_positions(trims: &[Rect]) -> (Cuts, Cuts) {
 
 /// Crop marks and cut lines for cards whose trims are `trims` and whose bleeds fill `bleed`.
 /// Crop marks run away from the block beyond its bleed, never over a card's art nor into the
-/// rows of text along the top and bottom edges. Cut lines continue every cut from the
-/// block's bleed (stopping [`MARK_GAP`] short of it) as far as the crop marks reach: the
-/// bleeds of neighbouring cards touch, so no line is ever drawn on a card's bleed, where a
-/// cut a little outward would leave it showing.
+/// rows of text along the top and bottom edges. Cut lines run along every cut as far as the
+/// crop marks reach, across the gutters between the cards (the bleed art that is cut away)
+/// and stopping [`MARK_GAP`] short of every card's trim, so that no line runs along the edge
+/// of a card, where a cut a little outward would leave it showing.
 pub fn cut_guides(paper: (f64, f64), trims: &[Rect], bleed: Rect, marks: Marks) -> String {
     let reach = guide_reach(paper, bleed);
     let (xs, ys) = cut_positions(trims);
     let mut out = String::new();
-    let mut guides = |len: f64, width: f64| {
+    if marks.lines() {
+        let mut d = String::new();
+        for &(x, _) in &xs {
+            let cards = trims
+                .iter()
+                .filter(|t| t.x - MARK_GAP < x && x < t.right() + MARK_GAP)
+                .map(|t| (t.y - MARK_GAP, t.bottom() + MARK_GAP));
+            for (from, to) in spans(reach.top, reach.bottom, cards) {
+                d.push_str(&format!("M{x:.3},{from:.3} V{to:.3} "));
+            }
+        }
+        for &(y, _) in &ys {
+            let cards = trims
+                .iter()
+                .filter(|t| t.y - MARK_GAP < y && y < t.bottom() + MARK_GAP)
+                .map(|t| (t.x - MARK_GAP, t.right() + MARK_GAP));
+            for (from, to) in spans(reach.left, reach.right, cards) {
+                d.push_str(&format!("M{from:.3},{y:.3} H{to:.3} "));
+            }
+        }
+        out.push_str(&stroke(&d, LINE_WIDTH));
+    }
+    if marks.crop() {
+        let len = MARK_LEN;
         let mut d = String::new();
         for &(x, _) in &xs {
             d.push_str(&vertical(x, bleed.y - MARK_GAP, reach.top, -1.0, len));
@@ -443,14 +473,26 @@ pub fn cut_guides(paper: (f64, f64), trims: &[Rect], bleed: Rect, marks: Marks) 
                 len,
             ));
         }
-        out.push_str(&stroke(&d, width));
-    };
-    if marks.lines() {
-        guides(f64::MAX, LINE_WIDTH);
+        out.push_str(&stroke(&d, MARK_WIDTH));
     }
-    if marks.crop() {
-        guides(MARK_LEN, MARK_WIDTH);
+    out
+}
+
+/// The stretches of `from..to` outside every one of `holes` (each `(start, end)`), in order;
+/// none shorter than a tenth of a millimetre.
+fn spans(from: f64, to: f64, holes: impl Iterator<Item = (f64, f64)>) -> Vec<(f64, f64)> {
+    let mut holes: Vec<(f64, f64)> = holes.collect();
+    holes.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out = Vec::new();
+    let mut at = from;
+    for (start, end) in holes {
+        if start > at {
+            out.push((at, start.min(to)));
+        }
+        at = at.max(end);
     }
+    out.push((at, to));
+    out.retain(|(a, b)| b - a >= 0.1);
     out
 }
 
@@ -492,19 +534,25 @@ struct Reach {
 }
 
 /// Crop marks end here: below the top row of text, above the bottom one, and at the sides
-/// at the [`PAPER_MARGIN`], which nothing printed comes nearer the edge than, unless that
-/// would make them shorter than [`MARK_MIN`] (top and bottom) or [`SIDE_MARK_MIN`].
+/// at the [`PAPER_MARGIN`], unless that would make them shorter than [`MARK_MIN`]: then
+/// they reach nearer the edge, at the sides never nearer than [`MARK_EDGE`].
 fn guide_reach(paper: (f64, f64), bleed: Rect) -> Reach {
     // A block shifted by `--back-offset` keeps marks of the least length: the printer's own
     // shift, which the offset undoes, moves them back inside the margin.
     let least = MARK_GAP + MARK_MIN;
-    let side = MARK_GAP + SIDE_MARK_MIN;
     let band = PAPER_MARGIN + TEXT_ROW;
+    // How far from the paper's edge a side mark ends, with `room` beside the bleed.
+    let side = |room: f64| {
+        PAPER_MARGIN
+            .min(room - least)
+            .max(MARK_EDGE)
+            .min(room - MARK_GAP - SIDE_MARK_MIN)
+    };
     Reach {
         top: band.min(bleed.y - least),
         bottom: (paper.1 - band).max(bleed.bottom() + least),
-        left: PAPER_MARGIN.min(bleed.x - side),
-        right: (paper.0 - PAPER_MARGIN).max(bleed.right() + side),
+        left: side(bleed.x),
+        right: paper.0 - side(paper.0 - bleed.right()),
     }
 }
 
@@ -876,11 +924,13 @@ mod tests {
                 "{paper:?} top"
             );
             assert!(reach.bottom - block.bottom() - MARK_GAP >= MARK_MIN - 1e-9);
+            // Side marks too are crop marks of their full least length, not specks.
             assert!(
-                block.x - MARK_GAP - reach.left >= SIDE_MARK_MIN - 1e-9,
+                block.x - MARK_GAP - reach.left >= MARK_MIN - 1e-9,
                 "{paper:?} side"
             );
-            assert!(reach.left >= PAPER_MARGIN - 1e-9 && reach.top >= PAPER_MARGIN - 1e-9);
+            assert!(reach.right - block.right() - MARK_GAP >= MARK_MIN - 1e-9);
+            assert!(reach.left >= MARK_EDGE - 1e-9 && reach.top >= PAPER_MARGIN - 1e-9);
             let svg = cut_guides(g.frame(), &trims, block, Marks::Crop);
             assert_eq!(svg.matches('M').count(), 2 * (2 * g.cols + 2 * g.rows));
         }

@@ -7,8 +7,12 @@
 //! relative colorimetric with black point compensation); neutral greys are printed with
 //! black ink alone, matched to their lightness, and greys as dark as `#222222` or darker
 //! (the templates' text colour is `#1a1a1a`) as 100 % K, so text never needs registering
-//! four plates. Images (8-bit, Flate) are separated pixel by pixel; what this cannot
-//! convert (JPEG images, unusual shadings) is an error, never a file with RGB left in it.
+//! four plates. Images are separated pixel by pixel and CMYK art keeps its ink ([`images`]);
+//! gradients have their stop colours separated. What this cannot convert (a sampled
+//! gradient function, an unusual colour space) is an error, never a file with RGB left in
+//! it.
+
+mod images;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Mutex, OnceLock};
@@ -19,10 +23,10 @@ use lopdf::{Dictionary, Document, Object, ObjectId, Stream, dictionary};
 
 /// The bundled CMYK profile (see `profiles/README.md`): made with ArgyllCMS from the FOGRA39
 /// characterisation data (coated paper, offset), total ink limited to 300 %.
-pub const PROFILE: &[u8] = include_bytes!("../../../profiles/printplay-cmyk.icc");
+pub const PROFILE: &[u8] = include_bytes!("../../../../profiles/printplay-cmyk.icc");
 /// The bundled SWOP profile: made with ArgyllCMS from the CGATS TR 003 characterisation
 /// data (SWOP, grade 3 coated paper, web offset), total ink limited to 240 %.
-pub const SWOP_PROFILE: &[u8] = include_bytes!("../../../profiles/printplay-swop.icc");
+pub const SWOP_PROFILE: &[u8] = include_bytes!("../../../../profiles/printplay-swop.icc");
 
 /// A printing condition the CMYK PDFs can be made for: the profile that separates their
 /// colours and that their output intent names.
@@ -76,6 +80,8 @@ type RgbToCmyk = Transform<[u16; 3], [u16; 4]>;
 
 /// Separates sRGB colours into the profile's CMYK.
 struct Separation {
+    /// The condition's CMYK profile.
+    profile: &'static [u8],
     /// Little CMS transforms with a cache are not shared between threads unguarded.
     transform: Mutex<RgbToCmyk>,
     /// The sRGB grey (0 to 1) each step of black ink alone prints as, darkening.
@@ -95,7 +101,7 @@ fn separation(condition: Condition) -> Result<&'static Separation, String> {
 }
 
 impl Separation {
-    fn new(profile: &[u8]) -> Result<Separation, String> {
+    fn new(profile: &'static [u8]) -> Result<Separation, String> {
         let srgb = Profile::new_srgb();
         let cmyk = Profile::new_icc(profile).map_err(|e| format!("CMYK profile: {e}"))?;
         let transform = Transform::new_flags(
@@ -123,6 +129,7 @@ impl Separation {
         back.transform_pixels(&ramp, &mut proof);
         let grey_of_k = proof.iter().map(|p| f32::from(p[1]) / 65535.0).collect();
         Ok(Separation {
+            profile,
             transform: Mutex::new(transform),
             grey_of_k,
         })
@@ -158,6 +165,17 @@ impl Separation {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .transform_pixels(rgb, cmyk);
     }
+
+    /// Separates RGB pixels through their own ICC profile `icc` when Little CMS reads it as
+    /// an RGB profile, else as sRGB (what every other output draws them as).
+    fn separate_from(&self, icc: Option<&[u8]>, rgb: &[[u16; 3]]) -> Result<Vec<[u16; 4]>, String> {
+        let mut cmyk = vec![[0u16; 4]; rgb.len()];
+        match icc.and_then(|icc| images::own_transform(icc, self.profile)) {
+            Some(own) => own.transform_pixels(rgb, &mut cmyk),
+            None => self.separate(rgb, &mut cmyk),
+        }
+        Ok(cmyk)
+    }
 }
 
 /// Rounds an ink value for the content stream (four decimals are finer than any press).
@@ -185,8 +203,27 @@ pub fn convert_pdf(rgb: &[u8]) -> Result<Vec<u8>, String> {
 /// Converts a PDF written by krilla to CMYK for the printing `condition`: its profile
 /// separates the colours and is the output intent.
 pub fn convert_pdf_for(rgb: &[u8], condition: Condition) -> Result<Vec<u8>, String> {
+    convert_pdf_naming(rgb, condition, &|page| format!("page {page}"))
+}
+
+/// [`convert_pdf_for`], an image that cannot be converted named by `page_name` of each page
+/// (counted from 1) that shows it: the card a shop PDF's page holds.
+pub fn convert_pdf_naming(
+    rgb: &[u8],
+    condition: Condition,
+    page_name: &dyn Fn(usize) -> String,
+) -> Result<Vec<u8>, String> {
     let sep = separation(condition)?;
     let mut doc = Document::load_mem(rgb).map_err(|e| format!("PDF could not be read: {e}"))?;
+    for (id, space) in images::images(&doc)? {
+        let Some(Object::Stream(image)) = doc.objects.get_mut(&id) else {
+            continue;
+        };
+        if let Err(e) = images::convert(image, &space, sep) {
+            let names: Vec<String> = pages_showing(&doc, id).into_iter().map(page_name).collect();
+            return Err(format!("{}: {e}", names.join(", ")));
+        }
+    }
     // Each content stream with what holds its resources: its page, or itself (a form).
     let mut holders: BTreeMap<ObjectId, ObjectId> = BTreeMap::new();
     for (_, page) in doc.get_pages() {
@@ -201,6 +238,7 @@ pub fn convert_pdf_for(rgb: &[u8], condition: Condition) -> Result<Vec<u8>, Stri
             holders.insert(id, id);
         }
     }
+    convert_shadings(&mut doc, sep)?;
     let mut overprinting: BTreeSet<ObjectId> = BTreeSet::new();
     let ids: Vec<ObjectId> = doc.objects.keys().copied().collect();
     for id in ids {
@@ -213,11 +251,13 @@ pub fn convert_pdf_for(rgb: &[u8], condition: Condition) -> Result<Vec<u8>, Stri
                 overprinting.insert(holder);
             }
         }
-        convert_object(object, sep)?;
+        convert_object(object)?;
     }
     add_overprint_states(&mut doc, &overprinting)?;
     add_output_intent(&mut doc, condition)?;
     declare_pdfx4(&mut doc, source_date())?;
+    // The ICC profiles of CMYK art, named no more, are left out.
+    doc.prune_objects();
     let mut out = Vec::new();
     doc.save_to(&mut out)
         .map_err(|e| format!("PDF could not be written: {e}"))?;
@@ -452,16 +492,11 @@ fn colour_space(op: &Operation) -> Result<(Space, Operation), String> {
     }
 }
 
-/// Transparency groups, shadings and images of an object in CMYK.
-fn convert_object(object: &mut Object, sep: &Separation) -> Result<(), String> {
+/// Transparency groups and shadings of an object in CMYK.
+fn convert_object(object: &mut Object) -> Result<(), String> {
     match object {
         Object::Dictionary(d) => convert_dict(d),
-        Object::Stream(s) => {
-            if is(&s.dict, b"Subtype", b"Image") && is(&s.dict, b"ColorSpace", b"DeviceRGB") {
-                convert_image(s, sep)?;
-            }
-            convert_dict(&mut s.dict)
-        }
+        Object::Stream(s) => convert_dict(&mut s.dict),
         _ => Ok(()),
     }
 }
@@ -488,39 +523,145 @@ fn convert_dict(dict: &mut Dictionary) -> Result<(), String> {
     Ok(())
 }
 
-/// Separates an 8-bit RGB image's pixels.
-fn convert_image(image: &mut Stream, sep: &Separation) -> Result<(), String> {
-    let bits = image.dict.get(b"BitsPerComponent").and_then(Object::as_i64);
-    let compressed_as_jpeg = is(&image.dict, b"Filter", b"DCTDecode");
-    if !matches!(bits, Ok(8)) || compressed_as_jpeg {
-        return Err("only 8-bit lossless images are converted to CMYK".into());
+/// Gradients (krilla's axial and radial shadings in DeviceRGB) in CMYK: the colours of their
+/// exponential functions, stitched or not, separated as any other colour, the shading's
+/// space made DeviceCMYK. Between two stops the ink is interpolated instead of the RGB.
+fn convert_shadings(doc: &mut Document, sep: &Separation) -> Result<(), String> {
+    let mut functions = Vec::new();
+    let ids: Vec<ObjectId> = doc.objects.keys().copied().collect();
+    for id in &ids {
+        match doc.objects.get_mut(id) {
+            Some(Object::Dictionary(d)) => shadings_in(d, sep, &mut functions)?,
+            Some(Object::Stream(s)) => shadings_in(&mut s.dict, sep, &mut functions)?,
+            _ => {}
+        }
     }
-    let pixels = image
-        .decompressed_content()
-        .map_err(|e| format!("image: {e}"))?;
-    let rgb: Vec<[u16; 3]> = pixels
-        .chunks_exact(3)
-        .map(|p| [p[0], p[1], p[2]].map(|v| u16::from(v) * 257))
-        .collect();
-    let mut cmyk = vec![[0u16; 4]; rgb.len()];
-    sep.separate(&rgb, &mut cmyk);
-    let bytes: Vec<u8> = cmyk
-        .iter()
-        .flat_map(|p| p.map(|v| (v / 257) as u8))
-        .collect();
-    image.dict.remove(b"Filter");
-    image.dict.remove(b"DecodeParms");
-    image
-        .dict
-        .set("ColorSpace", Object::Name(b"DeviceCMYK".to_vec()));
-    image.set_plain_content(bytes);
-    image.compress().map_err(|e| format!("image: {e}"))
+    let mut done = BTreeSet::new();
+    while let Some(id) = functions.pop() {
+        if !done.insert(id) {
+            continue;
+        }
+        match doc.objects.get_mut(&id) {
+            Some(Object::Dictionary(d)) => function_in_cmyk(d, sep, &mut functions)?,
+            _ => return Err("gradients drawn with a sampled function are not converted".into()),
+        }
+    }
+    Ok(())
 }
 
+/// Converts the RGB shadings in `dict` and the dictionaries it holds; the functions they name
+/// by reference are added to `functions`.
+fn shadings_in(
+    dict: &mut Dictionary,
+    sep: &Separation,
+    functions: &mut Vec<ObjectId>,
+) -> Result<(), String> {
+    if dict.get(b"ShadingType").is_ok() && is(dict, b"ColorSpace", b"DeviceRGB") {
+        if dict.get(b"Background").is_ok() {
+            return Err("gradients with a background colour are not converted to CMYK".into());
+        }
+        match dict.get_mut(b"Function") {
+            Ok(Object::Reference(id)) => functions.push(*id),
+            Ok(Object::Dictionary(f)) => function_in_cmyk(f, sep, functions)?,
+            _ => return Err("gradients of several functions are not converted to CMYK".into()),
+        }
+        dict.set("ColorSpace", Object::Name(b"DeviceCMYK".to_vec()));
+    }
+    for (_, value) in dict.iter_mut() {
+        if let Object::Dictionary(inner) = value {
+            shadings_in(inner, sep, functions)?;
+        }
+    }
+    Ok(())
+}
+
+/// An exponential function's RGB colours as CMYK; a stitching function's parts in turn.
+fn function_in_cmyk(
+    f: &mut Dictionary,
+    sep: &Separation,
+    functions: &mut Vec<ObjectId>,
+) -> Result<(), String> {
+    match f.get(b"FunctionType").and_then(Object::as_i64) {
+        Ok(2) => {
+            for key in [&b"C0"[..], b"C1"] {
+                let rgb = match f.get(key) {
+                    Ok(Object::Array(a)) => numbers(a)?,
+                    _ => return Err("a gradient colour without its value".into()),
+                };
+                let ink = match rgb.as_slice() {
+                    &[r, g, b] => sep.cmyk([r, g, b]),
+                    // Already ink: the function is shared by two gradients.
+                    [_, _, _, _] => continue,
+                    other => return Err(format!("a gradient colour of {} values", other.len())),
+                };
+                f.set(key, ink.iter().map(|&v| self::ink(v)).collect::<Vec<_>>());
+            }
+            f.remove(b"Range");
+            Ok(())
+        }
+        Ok(3) => {
+            // Its range, if given, names three outputs: the parts now give four.
+            f.remove(b"Range");
+            let Ok(Object::Array(parts)) = f.get_mut(b"Functions") else {
+                return Err("a stitched gradient without its parts".into());
+            };
+            for part in parts {
+                match part {
+                    Object::Reference(id) => functions.push(*id),
+                    Object::Dictionary(d) => function_in_cmyk(d, sep, functions)?,
+                    _ => return Err("a stitched gradient of unknown parts".into()),
+                }
+            }
+            Ok(())
+        }
+        _ => Err("gradients drawn with a sampled function are not converted to CMYK".into()),
+    }
+}
+
+/// The pages (counted from 1) whose content reaches object `id`, through their resources
+/// and the forms these draw.
+fn pages_showing(doc: &Document, id: ObjectId) -> Vec<usize> {
+    fn reaches(doc: &Document, o: &Object, id: ObjectId, seen: &mut BTreeSet<ObjectId>) -> bool {
+        match o {
+            Object::Reference(r) => {
+                *r == id
+                    || (seen.insert(*r)
+                        && doc.get_object(*r).is_ok_and(|o| reaches(doc, o, id, seen)))
+            }
+            Object::Array(a) => a.iter().any(|o| reaches(doc, o, id, seen)),
+            Object::Dictionary(d) => d
+                .iter()
+                .any(|(k, v)| k != b"Parent" && reaches(doc, v, id, seen)),
+            Object::Stream(s) => s
+                .dict
+                .iter()
+                .any(|(k, v)| k != b"Parent" && reaches(doc, v, id, seen)),
+            _ => false,
+        }
+    }
+    doc.get_pages()
+        .into_iter()
+        .filter(|(_, page)| {
+            doc.get_object(*page)
+                .is_ok_and(|o| reaches(doc, o, id, &mut BTreeSet::new()))
+        })
+        .map(|(n, _)| n as usize)
+        .collect()
+}
+
+/// The date CMYK PDFs carry when `SOURCE_DATE_EPOCH` is not set: 1980-01-01 00:00:00 UTC,
+/// the earliest date ZIP and many reproducible builds write. PDF/X requires a creation
+/// date; a fixed one keeps the same input giving the same bytes on any day.
+pub const FIXED_DATE: i64 = 315_532_800;
+
 /// The build's date for reproducible files: `SOURCE_DATE_EPOCH` (seconds since 1970) when
-/// set, else none (the same input then gives the same bytes on any day).
-fn source_date() -> Option<i64> {
-    std::env::var("SOURCE_DATE_EPOCH").ok()?.trim().parse().ok()
+/// set to a date of years 1970 to 9999, else [`FIXED_DATE`].
+fn source_date() -> i64 {
+    std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .filter(|t| (0..253_402_300_800).contains(t))
+        .unwrap_or(FIXED_DATE)
 }
 
 /// A time as (year, month, day, hour, minute, second), UTC.
@@ -541,16 +682,12 @@ fn civil(epoch: i64) -> (i64, i64, i64, i64, i64, i64) {
 
 /// Declares the document PDF/X-4 as far as it is (see the README, *Print-shop files*):
 /// PDF 1.6, `GTS_PDFXVersion` and `Trapped` in the Info dictionary and the XMP metadata,
-/// and, given a build date, `CreationDate` and `ModDate` in both.
-fn declare_pdfx4(doc: &mut Document, date: Option<i64>) -> Result<(), String> {
+/// and `CreationDate` and `ModDate` (the build's `date`) in both.
+fn declare_pdfx4(doc: &mut Document, date: i64) -> Result<(), String> {
     doc.version = "1.6".to_string();
-    let dates = date.map(|t| {
-        let (y, mo, d, h, mi, s) = civil(t);
-        (
-            format!("D:{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}Z"),
-            format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z"),
-        )
-    });
+    let (y, mo, d, h, mi, s) = civil(date);
+    let pdf_date = format!("D:{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}Z");
+    let iso = format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z");
     let info_id = match doc.trailer.get(b"Info") {
         Ok(Object::Reference(r)) => *r,
         _ => {
@@ -562,10 +699,8 @@ fn declare_pdfx4(doc: &mut Document, date: Option<i64>) -> Result<(), String> {
     let info = doc.get_dictionary_mut(info_id).map_err(|e| e.to_string())?;
     info.set("GTS_PDFXVersion", Object::string_literal("PDF/X-4"));
     info.set("Trapped", Object::Name(b"False".to_vec()));
-    if let Some((pdf_date, _)) = &dates {
-        info.set("CreationDate", Object::string_literal(pdf_date.as_str()));
-        info.set("ModDate", Object::string_literal(pdf_date.as_str()));
-    }
+    info.set("CreationDate", Object::string_literal(pdf_date.as_str()));
+    info.set("ModDate", Object::string_literal(pdf_date.as_str()));
     let metadata = doc
         .catalog()
         .ok()
@@ -584,11 +719,9 @@ fn declare_pdfx4(doc: &mut Document, date: Option<i64>) -> Result<(), String> {
     let mut added = String::from(
         r#"<rdf:Description rdf:about="" xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"><pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion><pdf:Trapped>False</pdf:Trapped>"#,
     );
-    if let Some((_, iso)) = &dates {
-        added.push_str(&format!(
-            "<xmp:CreateDate>{iso}</xmp:CreateDate><xmp:ModifyDate>{iso}</xmp:ModifyDate>"
-        ));
-    }
+    added.push_str(&format!(
+        "<xmp:CreateDate>{iso}</xmp:CreateDate><xmp:ModifyDate>{iso}</xmp:ModifyDate>"
+    ));
     added.push_str("</rdf:Description></rdf:RDF>");
     if !xmp.contains("</rdf:RDF>") {
         return Err("the XMP metadata has no RDF".into());
@@ -639,6 +772,8 @@ mod tests {
     #[test]
     fn dates_are_civil_utc() {
         assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
+        assert_eq!(civil(FIXED_DATE), (1980, 1, 1, 0, 0, 0));
+        assert_eq!(civil(253_402_300_799), (9999, 12, 31, 23, 59, 59));
         // 2024-02-29 12:34:56 UTC, a leap day.
         assert_eq!(civil(1_709_210_096), (2024, 2, 29, 12, 34, 56));
     }
