@@ -143,6 +143,15 @@ pub const FUNCTIONS: &[Function] = &[
             ),
         ],
     },
+    Function {
+        name: "range",
+        doc: "The whole numbers from `start` up to (not including) `end`, `step_by` apart, for `{% for i in range(end=3) %}`. It replaces tera's own `range`: all the `range` calls of one face together give at most 10,000 numbers (the limits page says why), and a call past that makes `check` and `build` fail at the template's line.",
+        args: &[
+            opt("start", "0", "The first number."),
+            req("end", "The number to stop before."),
+            opt("step_by", "1", "The step between numbers, 1 or more."),
+        ],
+    },
 ];
 
 #[cfg(test)]
@@ -151,6 +160,15 @@ mod tests {
 
     /// Every `register_function("name", ...)` in the renderer has its entry (the functions
     /// whose names start with `__` are the renderer's own, not the designer's).
+    /// The reference states `range`'s bound as the limits module has it.
+    #[test]
+    fn the_documented_range_bound_is_the_one_enforced() {
+        let range = FUNCTIONS.iter().find(|f| f.name == "range").expect("range");
+        let n = crate::limits::TEMPLATE_RANGE_ITEMS;
+        let written = format!("{},{:03}", n / 1000, n % 1000);
+        assert!(range.doc.contains(&written), "{written} not in {}", range.doc);
+    }
+
     #[test]
     fn every_registered_function_is_documented() {
         let sources = [
