@@ -371,14 +371,8 @@ fn write_game(data: &Path, m: &Model) {
         );
     }
     for (d, deck) in m.decks.iter().enumerate() {
-        let front = deck
-            .front
-            .as_ref()
-            .map_or("basic-card".to_string(), |t| name(t));
-        let back = deck
-            .back
-            .as_ref()
-            .map_or("basic-back".to_string(), |t| name(t));
+        let front = deck.front.as_ref().map_or("basic-card".to_string(), &name);
+        let back = deck.back.as_ref().map_or("basic-back".to_string(), &name);
         let size = match deck.size {
             "square" => "{ width = 70, height = 70 }".to_string(),
             s => q(s),
@@ -409,7 +403,7 @@ fn write_game(data: &Path, m: &Model) {
                 Some(false) => front.clone(),
                 None => String::new(),
             };
-            let own_back = card.own_back.as_ref().map_or(String::new(), |t| name(t));
+            let own_back = card.own_back.as_ref().map_or(String::new(), &name);
             let id = format!("d{d}-c{c}");
             if deck.in_csv {
                 rows.push([
