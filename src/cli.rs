@@ -771,12 +771,10 @@ fn usage(message: impl std::fmt::Display) -> Exit {
     Exit::Usage
 }
 
+/// The game `slug`, loaded and checked as every command that reads a game checks it first
+/// ([`pipeline::load_checked`]); its problems are printed when it fails.
 fn load_one(data: &Path, slug: &str) -> Result<Game, Exit> {
-    let (mut games, problems) = load_games(data, &[slug.to_string()]);
-    match games.pop() {
-        Some(g) if problems.is_empty() => Ok(g),
-        _ => Err(report(&problems)),
-    }
+    pipeline::load_checked(data, slug).map_err(|problems| report(&problems))
 }
 
 /// `--variant NAME=VALUE` flags as a map.
@@ -1000,10 +998,6 @@ fn analyze(data: &Path, args: AnalyzeArgs) -> Exit {
         Ok(g) => g,
         Err(exit) => return exit,
     };
-    let problems = crate::check::check_game(&game);
-    if !problems.is_empty() {
-        return report(&problems);
-    }
     // An unknown reading is refused with the list of them all, as `simulate` refuses one.
     let variants = parse_variants(&args.variants).and_then(|v| {
         crate::simulate::check_choices(&game, crate::games::settlers_aztecs::VARIANTS, &v)
@@ -1269,7 +1263,7 @@ fn replay(data: &Path, args: ReplayArgs) -> Exit {
 }
 
 fn variants(data: &Path, names: &[String]) -> Exit {
-    let (games, problems) = load_games(data, names);
+    let (games, problems) = pipeline::load_checked_games(data, names);
     if !problems.is_empty() {
         return report(&problems);
     }
@@ -1521,16 +1515,15 @@ fn rules(
     out: Option<PathBuf>,
 ) -> Exit {
     use crate::rules::{Assets, Format};
-    let (games, problems) = load_games(data, &[slug.to_string()]);
-    let Some(game) = games.first() else {
-        return report(&problems);
-    };
     // As `build` does: a game that fails its check is not written, and what was there stays.
-    let found = crate::check::check_game(game);
-    if !found.is_empty() {
-        println!("{}: not written, {} problem(s)", game.slug, found.len());
-        return report(&found);
-    }
+    let game = match pipeline::load_checked(data, slug) {
+        Ok(g) => g,
+        Err(found) => {
+            println!("{slug}: not written, {} problem(s)", found.len());
+            return report(&found);
+        }
+    };
+    let game = &game;
     let assets = match Assets::load_default() {
         Ok(a) => a,
         Err(p) => return report(&[p]),

@@ -68,6 +68,41 @@ pub fn load_games(data: &Path, names: &[String]) -> (Vec<Game>, Vec<Problem>) {
     (games, problems)
 }
 
+/// Loads one game and runs `check` on it, as every command that reads a game does before it
+/// uses it (simulate, tune, replay, play, table, serve, rules, export-csv, variants, analyze,
+/// playtests): the game when it loads and `check` finds no problem in it, else every
+/// problem, as `printplay check` reports them (what fails to load, or what the check finds;
+/// warnings do not stop a command).
+pub fn load_checked(data: &Path, slug: &str) -> Result<Game, Vec<Problem>> {
+    let (mut games, problems) = load_checked_games(data, &[slug.to_string()]);
+    match games.pop() {
+        Some(game) if problems.is_empty() => Ok(game),
+        _ => Err(problems),
+    }
+}
+
+/// [`load_checked`] for the named games (all when none are named): the games that load and
+/// pass their check, and the problems of the others.
+pub fn load_checked_games(data: &Path, names: &[String]) -> (Vec<Game>, Vec<Problem>) {
+    let (games, mut problems) = load_games(data, names);
+    let found: Vec<(Game, Vec<Problem>)> = games
+        .into_par_iter()
+        .map(|game| {
+            let found = crate::check::check_game(&game);
+            (game, found)
+        })
+        .collect();
+    let mut passed = Vec::new();
+    for (game, found) in found {
+        if found.iter().all(Problem::is_warning) {
+            passed.push(game);
+        } else {
+            problems.extend(found);
+        }
+    }
+    (passed, problems)
+}
+
 /// What became of one game in a build.
 #[derive(Debug)]
 pub enum Outcome {

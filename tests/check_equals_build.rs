@@ -250,6 +250,22 @@ const KINDS: &[(&str, &[Edit])] = &[
         )],
     ),
     (
+        "a card's own back template (named in the CSV) that writes malformed SVG",
+        &[edit(
+            "templates/comet-back.svg",
+            "fill=\"#e9d8a6\"/>",
+            "fill=\"#e9d8a6\">",
+        )],
+    ),
+    (
+        "a piece's back template that writes malformed SVG",
+        &[edit(
+            "templates/token-back.svg",
+            "fill=\"{{ back.colour }}\"/>",
+            "fill=\"{{ back.colour }}\">",
+        )],
+    ),
+    (
         "a deck picking templates by a field it does not have",
         &[edit(
             "components.toml",
@@ -495,4 +511,41 @@ fn whatever_check_passes_build_and_simulate_accept() {
     // The set holds games on both sides.
     assert!(passed >= 5, "only {passed} of {} games passed", sets.len());
     assert!(passed < sets.len());
+}
+
+/// A card's own back and a piece's back are read as SVG with every other face: one that does
+/// not read is refused by `check` at its template's line, naming the card or piece drawn.
+#[test]
+fn a_back_that_does_not_read_names_its_template_line_and_its_card_or_piece() {
+    let cases = [
+        (
+            edit(
+                "templates/comet-back.svg",
+                "fill=\"#e9d8a6\"/>",
+                "fill=\"#e9d8a6\">",
+            ),
+            "the back of card `star-high` of deck `deck`",
+        ),
+        (
+            edit(
+                "templates/token-back.svg",
+                "fill=\"{{ back.colour }}\"/>",
+                "fill=\"{{ back.colour }}\">",
+            ),
+            "the back of piece `marker`",
+        ),
+    ];
+    for (e, named) in cases {
+        let dir = scaffold();
+        let line = apply(dir.path(), &e);
+        let game = printplay::model::load_game(dir.path(), SLUG).unwrap();
+        let problems = printplay::check::check_game(&game);
+        assert_eq!(problems.len(), 1, "{problems:#?}");
+        let p = &problems[0];
+        assert_eq!(p.kind, printplay::diag::ProblemKind::Data);
+        let place = format!("{}:{line}:", e.file);
+        let text = p.render(false);
+        assert!(text.contains(&place), "no `{place}` in {text}");
+        assert!(p.message.contains(named), "no `{named}` in {}", p.message);
+    }
 }

@@ -8,6 +8,7 @@ use rayon::prelude::*;
 
 use crate::diag::Problem;
 use crate::model::Game;
+use crate::render::faces::drawn::Kind;
 use crate::render::faces::{self, Faces};
 use crate::render::fonts;
 use crate::render::layout::{DEFAULT_SAFE_ZONE, Rect, SAFE_ZONE_SLACK};
@@ -31,12 +32,12 @@ pub fn face_report(game: &Game, options: &BuildOptions) -> (Vec<Problem>, Option
     if !missing.is_empty() {
         return (missing, None);
     }
-    let boards = super::boards(game, &templates);
+    let (boards, drawn_boards) = super::boards(game, &templates);
     let cache = cache::Cache::open(options, game, &templates);
     match faces::draw_all_cached(game, &templates, options.bleed, cache) {
         Ok(f) => {
             let mut problems = backs_alike_in_grey(game, &f);
-            problems.extend(super::unreadable_faces(game, &f));
+            problems.extend(super::unreadable_faces(game, Some(&f), &drawn_boards));
             problems.extend(super::layouts(game, &f, options));
             problems.extend(boards);
             (problems, Some(f))
@@ -44,6 +45,8 @@ pub fn face_report(game: &Game, options: &BuildOptions) -> (Vec<Problem>, Option
         Err(errors) => {
             let named = super::art_paths(game);
             let mut problems: Vec<Problem> = boards;
+            // The boards drawn are read as SVG though the decks' faces could not be drawn.
+            problems.extend(super::unreadable_faces(game, None, &drawn_boards));
             let found = errors.into_iter().filter_map(|e| match (&e.cause, e.span) {
                 (faces::Cause::Art(template), _) => {
                     // The art checks place art the data names; art a template names
@@ -267,34 +270,30 @@ pub fn safe_zone_warnings(game: &Game, faces: &Faces) -> Vec<Problem> {
         card: Option<&'a crate::model::Card>,
         deck: &'a crate::model::Deck,
     }
+    // The cards' faces of the one list of faces: fronts, a card's own back, deck backs.
     let mut list: Vec<Face> = Vec::new();
-    for d in &faces.decks {
-        let Some((deck, cards)) = super::drawn_deck(game, d) else {
+    let every = crate::render::faces::drawn::every_face(game, Some(faces), &[]);
+    for f in &every {
+        let Some(deck) = f.deck.and_then(|d| game.deck(d)) else {
             continue;
         };
-        for (c, card) in cards {
-            list.push(Face {
-                svg: &c.svg,
-                size: d.size,
-                what: format!("card `{}` of deck `{}`", c.id, d.id),
-                card: Some(card),
-                deck,
-            });
-            if let Some(own) = &c.back {
-                list.push(Face {
-                    svg: &own.svg,
-                    size: d.size,
-                    what: format!("the back of card `{}` of deck `{}`", c.id, d.id),
-                    card: Some(card),
-                    deck,
-                });
+        let card = || deck.cards.iter().find(|c| c.id.get_ref() == f.id);
+        let (card, what) = match f.kind {
+            Kind::CardFront => (card(), f.what.clone()),
+            Kind::CardBack => (card(), f.what.clone()),
+            Kind::DeckBack => (None, f.what.clone()),
+            Kind::Thumbnail | Kind::PieceFront | Kind::PieceBack | Kind::Board | Kind::Icon => {
+                continue;
             }
+        };
+        if f.kind != Kind::DeckBack && card.is_none() {
+            continue;
         }
         list.push(Face {
-            svg: &d.back,
-            size: d.size,
-            what: format!("the back of deck `{}`", d.id),
-            card: None,
+            svg: &f.svg,
+            size: f.size,
+            what,
+            card,
             deck,
         });
     }

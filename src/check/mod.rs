@@ -22,7 +22,8 @@ pub use engine::problem as engine_problem;
 pub use faces::{GREY_APART, backs_alike_in_grey, face_report, safe_zone, safe_zone_warnings};
 pub use invariants::evaluate as evaluate_invariants;
 pub use outputs::{
-    boards, layouts, missing_templates, print_settings, unreadable_faces, untyped_param_problem,
+    boards, layouts, missing_templates, print_settings, svg_error, unreadable_faces,
+    untyped_param_problem,
 };
 
 /// A printed deck's drawn faces with the deck of the data they were drawn from, and each

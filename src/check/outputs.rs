@@ -14,6 +14,7 @@ use crate::diag::spans::{Key, at_value};
 use crate::diag::{Problem, SourceFile};
 use crate::model::{Game, Shape};
 use crate::render::faces::Faces;
+use crate::render::faces::drawn::{DrawnBoard, Face, Kind, draw_boards, every_face};
 use crate::render::template::{TemplateError, Templates, game_template_dir};
 use crate::render::{BuildOptions, TILE_CLEARANCE_MM, board, layout, sheets, tts};
 
@@ -268,100 +269,139 @@ struct Drawn<'a> {
     /// A character of its data that SVG cannot carry (a face drops it, but the data still
     /// holds a mistake a designer must remove).
     bad: Option<char>,
-    svg: &'a str,
-    size: (f64, f64),
-    /// The template that drew it.
-    template: String,
-    /// `card `x` of deck `d`` and the like.
-    what: String,
-    /// Where its data is: the file and the span of its id.
+    face: &'a Face<'a>,
+    /// Where its data is: the file and the span of the value to change (the card's id, its
+    /// `back`, the piece's back template).
     file: &'a SourceFile,
     span: Range<usize>,
 }
 
-/// Every face the build prints, read as the build reads it (a standalone SVG document, usvg
-/// with the build's options): one that does not read is placed at the data value holding a
-/// character SVG cannot carry, when its data holds one, else once at the template that drew
-/// it.
-pub fn unreadable_faces(game: &Game, faces: &Faces) -> Vec<Problem> {
-    let mut drawn: Vec<Drawn> = Vec::new();
-    for d in &faces.decks {
-        let Some((deck, cards)) = super::drawn_deck(game, d) else {
-            continue;
-        };
-        for (c, card) in cards {
-            let bad = texts_not_xml(
-                std::iter::once(&card.name)
-                    .chain(card.names.values())
-                    .chain(card.text.iter())
-                    .chain(card.texts.values()),
-            )
-            .or_else(|| {
-                card.fields
-                    .values()
-                    .find_map(|v| value_not_xml(v.get_ref()))
-            });
-            drawn.push(Drawn {
-                bad,
-                svg: &c.svg,
-                size: d.size,
-                template: deck.template.clone(),
-                what: format!("card `{}` of deck `{}`", c.id, d.id),
-                file: game.card_file(card),
-                span: card.id.span(),
-            });
+/// The data one face of the list is drawn from: a character of it SVG cannot carry, and
+/// where the face's record is. `None` for a face of data the game does not hold.
+fn drawn_from<'a>(game: &'a Game, face: &'a Face<'a>) -> Option<Drawn<'a>> {
+    let c = &game.components;
+    let card = || {
+        let deck = game.deck(face.deck?)?;
+        deck.cards.iter().find(|x| x.id.get_ref() == face.id)
+    };
+    let card_bad = |card: &crate::model::Card| {
+        texts_not_xml(
+            std::iter::once(&card.name)
+                .chain(card.names.values())
+                .chain(card.text.iter())
+                .chain(card.texts.values()),
+        )
+        .or_else(|| {
+            card.fields
+                .values()
+                .find_map(|v| value_not_xml(v.get_ref()))
+        })
+    };
+    let at = |bad, file, span| {
+        Some(Drawn {
+            bad,
+            face,
+            file,
+            span,
+        })
+    };
+    match face.kind {
+        Kind::CardFront | Kind::Thumbnail if face.deck.is_some() => {
+            let card = card()?;
+            at(card_bad(card), game.card_file(card), card.id.span())
         }
-        drawn.push(Drawn {
-            bad: texts_not_xml(std::iter::once(&deck.name).chain(deck.names.values())),
-            svg: &d.back,
-            size: d.size,
-            template: d.back_template.clone(),
-            what: format!("the back of deck `{}`", d.id),
-            file: &game.components_file,
-            span: deck.id.span(),
-        });
+        Kind::CardBack => {
+            let card = card()?;
+            let span = card.back.as_ref().map_or(card.id.span(), |b| b.span());
+            at(card_bad(card), game.card_file(card), span)
+        }
+        Kind::CardFront => None,
+        Kind::DeckBack => {
+            let deck = game.deck(face.id)?;
+            let bad = texts_not_xml(std::iter::once(&deck.name).chain(deck.names.values()));
+            at(bad, &game.components_file, deck.id.span())
+        }
+        Kind::PieceFront | Kind::PieceBack | Kind::Thumbnail => {
+            let piece = game.piece(face.id)?;
+            let bad = texts_not_xml(std::iter::once(&piece.name).chain(piece.names.values()));
+            let span = match (face.kind, &piece.back, &piece.back_art) {
+                (Kind::PieceBack, Some(b), _) => b.template.span(),
+                (Kind::PieceBack, None, Some(art)) => art.span(),
+                _ => piece.id.span(),
+            };
+            at(bad, &game.components_file, span)
+        }
+        Kind::Board => {
+            let board = c.boards.iter().find(|b| b.id.get_ref() == face.id)?;
+            let bad = texts_not_xml(std::iter::once(&board.name).chain(board.names.values()));
+            at(bad, &game.components_file, board.id.span())
+        }
+        Kind::Icon => {
+            let icon = c.icons.iter().find(|i| i.id.get_ref() == face.id)?;
+            at(None, &game.components_file, icon.image.span())
+        }
     }
-    for p in &faces.pieces {
-        let Some(piece) = game.piece(&p.id) else {
-            continue;
-        };
-        let own = format!("piece-{}", p.kind);
-        let template = if game_template_dir(game).join(format!("{own}.svg")).is_file() {
-            own
-        } else {
-            "piece".to_string()
-        };
-        drawn.push(Drawn {
-            bad: texts_not_xml(std::iter::once(&piece.name).chain(piece.names.values())),
-            svg: &p.svg,
-            size: p.size,
-            template,
-            what: format!("piece `{}`", p.id),
-            file: &game.components_file,
-            span: piece.id.span(),
-        });
-    }
+}
+
+/// Every face the build draws ([`every_face`]: card fronts, a card's own back, deck backs,
+/// pieces and their backs, thumbnails, boards, icons), read as the build reads it (a
+/// standalone SVG document, usvg with the build's options): one that does not read is
+/// placed at the data value holding a character SVG cannot carry, when its data holds one,
+/// else once at the template of the game's folder that drew it (at the element left open),
+/// naming the card or piece, else at the card, deck, piece, board or icon.
+pub fn unreadable_faces(game: &Game, faces: Option<&Faces>, boards: &[DrawnBoard]) -> Vec<Problem> {
+    let list = every_face(game, faces, boards);
+    let drawn: Vec<Drawn> = list.iter().filter_map(|f| drawn_from(game, f)).collect();
     let failed: Vec<(&Drawn, String)> = drawn
         .par_iter()
-        .filter_map(|d| face_error(&sheets::single_face(d.svg, d.size)).map(|e| (d, e)))
+        .filter_map(|d| face_error(&d.face.document()).map(|e| (d, e)))
         .collect();
     let mut out: Vec<Problem> = Vec::new();
     // A face drops what SVG cannot carry (`render::xml_escape`), so it still reads; the data
-    // holding such a character is reported all the same, at the character.
+    // holding such a character is reported all the same, at the character, once a record.
+    let mut said: Vec<(&std::path::Path, Option<&str>, &str, bool)> = Vec::new();
     for d in &drawn {
         if let Some(c) = d.bad {
-            out.push(character_problem(d, c));
+            let f = d.face;
+            let key = (
+                d.file.path.as_path(),
+                f.deck,
+                f.id,
+                f.kind == Kind::DeckBack,
+            );
+            if !said.contains(&key) {
+                said.push(key);
+                out.push(character_problem(d, c));
+            }
         }
     }
-    let mut blamed_templates: Vec<String> = Vec::new();
+    let mut blamed_templates: Vec<&str> = Vec::new();
     for (d, error) in failed {
-        if let Some(c) = d.svg.chars().find(|&c| not_xml(c)) {
+        if let Some(c) = d.face.svg.chars().find(|&c| not_xml(c)) {
             if d.bad.is_none() {
                 out.push(character_problem(d, c));
             }
-        } else if !blamed_templates.contains(&d.template) {
-            blamed_templates.push(d.template.clone());
-            out.push(template_problem(game, &d.template, &d.what, &error));
+            continue;
+        }
+        let own = d
+            .face
+            .template
+            .filter(|t| game_template_dir(game).join(format!("{t}.svg")).is_file());
+        let problem = match own {
+            Some(t) if blamed_templates.contains(&t) => continue,
+            Some(t) => {
+                blamed_templates.push(t);
+                template_problem(game, t, &d.face.what, &error)
+            }
+            // A built-in template or art: at the record it was drawn from.
+            None => Problem::data(format!(
+                "{}: its drawing cannot be read as SVG: {error}",
+                d.face.what
+            ))
+            .at(d.file, d.span.clone(), "here"),
+        };
+        if !out.iter().any(|q| q.message == problem.message) {
+            out.push(problem);
         }
     }
     out
@@ -506,7 +546,7 @@ fn character_problem(d: &Drawn, bad: char) -> Problem {
     let message = format!(
         "{} holds the character U+{:04X}, which SVG cannot carry, so its face cannot \
          print it: remove it from the data",
-        d.what, bad as u32
+        d.face.what, bad as u32
     );
     // TOML cannot hold such a character unescaped, so it stands as written only in a
     // spreadsheet's row: looked for on the row of the face's id, else the id is named.
@@ -562,17 +602,14 @@ fn unclosed_tag(text: &str, name: &str) -> Option<Range<usize>> {
     openings.get(closings).cloned()
 }
 
-/// Every board, drawn as the build draws it in each language it prints (its template, the
-/// page words), and read as SVG: a failure is placed at the board, or at the template when
-/// the template failed.
-pub fn boards(game: &Game, templates: &Templates) -> Vec<Problem> {
+/// Every board, drawn as the build draws it in each language it prints ([`draw_boards`]: its
+/// template, the page words): the problems of drawing them (a board without cells, at its
+/// `cells`; a template's own failure, at the template; anything else at the board), and the
+/// boards drawn, which [`unreadable_faces`] reads as SVG with every other face.
+pub fn boards(game: &Game, templates: &Templates) -> (Vec<Problem>, Vec<DrawnBoard>) {
     let boards = &game.components.boards;
     if boards.is_empty() {
-        return Vec::new();
-    }
-    let mut langs = board::board_languages(game);
-    if langs.is_empty() {
-        langs.push(board::first_language(game));
+        return (Vec::new(), Vec::new());
     }
     let mut out = Vec::new();
     // A board without cells has no size to draw: said at its `cells`.
@@ -607,7 +644,13 @@ pub fn boards(game: &Game, templates: &Templates) -> Vec<Problem> {
             "here",
         ));
     }
-    for lang in &langs {
+    let mut langs: Vec<&str> = Vec::new();
+    for job in crate::render::faces::drawn::board_jobs(game) {
+        if !langs.contains(&job.lang) {
+            langs.push(job.lang);
+        }
+    }
+    for lang in langs {
         if let Err(e) = board::PageWords::load(lang) {
             out.push(at_value(
                 Problem::data(format!("the board cannot be printed in `{lang}`: {e}")),
@@ -617,38 +660,40 @@ pub fn boards(game: &Game, templates: &Templates) -> Vec<Problem> {
             ));
         }
     }
-    for b in boards.iter().filter(|b| !empty(b)) {
-        for lang in &langs {
-            let at_board = |message: String| {
+    let mut drawn = Vec::new();
+    for (job, result) in draw_boards(game, templates) {
+        let b = job.board;
+        if empty(b) {
+            continue;
+        }
+        let problem = match result {
+            // A template's own failure, at the template.
+            Err(e) if e.starts_with("template `") => {
+                let name = e.split('`').nth(1).unwrap_or_default().to_string();
+                templates.problem(&TemplateError {
+                    template: name,
+                    message: e,
+                })
+            }
+            Err(e) => {
                 let own = format!("board `{}`", b.id.get_ref());
-                let message = if message.starts_with(&own) {
-                    message
+                let message = if e.starts_with(&own) {
+                    e
                 } else {
-                    format!("{own}: {message}")
+                    format!("{own}: {e}")
                 };
                 in_components(game, b.id.span(), message)
-            };
-            let problem = match board::board_svg_in(game, b, templates, lang) {
-                // A template's own failure, at the template.
-                Err(e) if e.starts_with("template `") => {
-                    let name = e.split('`').nth(1).unwrap_or_default().to_string();
-                    Some(templates.problem(&TemplateError {
-                        template: name,
-                        message: e,
-                    }))
-                }
-                Err(e) => Some(at_board(e)),
-                Ok((svg, size)) => svg_error(&sheets::single_face(&svg, size))
-                    .map(|e| at_board(format!("its drawing cannot be read as SVG: {e}"))),
-            };
-            if let Some(p) = problem
-                && !out.iter().any(|q: &Problem| q.message == p.message)
-            {
-                out.push(p);
             }
+            Ok(board) => {
+                drawn.push(board);
+                continue;
+            }
+        };
+        if !out.iter().any(|q: &Problem| q.message == problem.message) {
+            out.push(problem);
         }
     }
-    out
+    (out, drawn)
 }
 
 /// The sheets the build lays out: `cards.pdf` on the build's paper with its bleed, and the

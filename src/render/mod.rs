@@ -395,26 +395,17 @@ pub fn piece_svg(game: &Game, piece_id: &str) -> Result<String, String> {
 
 /// A piece alone, clipped to its outline with the cut line drawn, as an SVG document.
 pub(crate) fn piece_document(p: &faces::PieceFace) -> String {
-    sheets::single_face(
-        &format!(
-            r##"<clipPath id="cut"><path d="{o}"/></clipPath><g clip-path="url(#cut)">{svg}</g><path d="{o}" fill="none" stroke="#1a1a1a" stroke-width="0.2"/>"##,
-            o = p.outline,
-            svg = p.svg
-        ),
-        p.size,
-    )
+    faces::drawn::clipped_document(&p.svg, &p.outline, p.size)
 }
 
+/// The gallery's images (`png/<id>.png`): the thumbnails of the one list of faces.
 fn png_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
-    let mut jobs: Vec<(String, String, (f64, f64))> = Vec::new();
-    for d in &b.faces.decks {
-        for c in &d.cards {
-            jobs.push((c.id.clone(), sheets::single_face(&c.svg, d.size), d.size));
-        }
-    }
-    for p in &b.faces.pieces {
-        jobs.push((p.id.clone(), piece_document(p), p.size));
-    }
+    let jobs: Vec<(&str, String, (f64, f64))> =
+        faces::drawn::every_face(b.game, Some(&b.faces), &[])
+            .into_iter()
+            .filter(|f| f.kind == faces::drawn::Kind::Thumbnail)
+            .map(|f| (f.id, f.document(), f.size))
+            .collect();
     jobs.par_iter()
         .map(|(id, svg, size)| {
             let bytes = b

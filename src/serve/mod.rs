@@ -714,7 +714,8 @@ impl App {
         match crate::model::game_slugs(&opts.data) {
             Ok(slugs) => {
                 for slug in slugs {
-                    match crate::model::load_game(&opts.data, &slug) {
+                    // A game `check` refuses is listed with its problems, not served.
+                    match crate::pipeline::load_checked(&opts.data, &slug) {
                         Ok(g) => {
                             games.insert(slug, Version::new(g));
                         }

@@ -7,6 +7,7 @@
 
 // The group: drawing one face (card, back, piece) from its template, in millimetres.
 pub mod budget;
+pub mod drawn;
 pub mod fonts;
 pub mod functions;
 pub mod images;
@@ -37,6 +38,9 @@ pub struct CardFace {
     pub name: String,
     pub text: Option<String>,
     pub count: u32,
+    /// The template that drew its front: its own, the one its deck's `template_by` picks,
+    /// or its deck's.
+    pub template: String,
     pub svg: String,
     /// The card's own back, when it has one (else the deck's back is printed behind it).
     pub back: Option<OwnBack>,
@@ -92,9 +96,13 @@ pub struct PieceFace {
     /// Copies can be laid like a honeycomb (circles, and hexes with a point up): each row
     /// shifted by half a step and tucked into the one above.
     pub nests: bool,
+    /// The template that drew its front: `piece-<kind>` when the game has one, else `piece`.
+    pub template: String,
     /// The other side of a two-sided piece, in the same box (drawn as seen when the piece is
     /// turned over).
     pub back: Option<String>,
+    /// The template that drew its back; `None` for a back of art (`back_art`) or no back.
+    pub back_template: Option<String>,
 }
 
 /// Everything of a game that gets printed, drawn once.
@@ -284,6 +292,7 @@ pub fn draw_all_cached(
                     name: card.name.clone(),
                     text: card.text.clone(),
                     count: card.count.0,
+                    template: deck.template_for(card).to_string(),
                     svg,
                     back,
                 });
@@ -499,7 +508,9 @@ fn draw_piece(
             Shape::Hex => orientation == HexOrientation::Pointy,
             Shape::Square | Shape::Other => false,
         },
+        template: name.to_string(),
         back,
+        back_template: piece.back.as_ref().map(|b| b.template.get_ref().clone()),
     })
 }
 

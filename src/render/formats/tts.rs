@@ -584,24 +584,11 @@ fn board_images(b: &GameBuild) -> Result<Vec<BoardImage>, String> {
         return Ok(Vec::new());
     }
     let templates = Templates::new(b.game)?;
-    let languages = board::board_languages(b.game);
-    let jobs: Vec<(&crate::model::Board, Option<&str>)> = b
-        .game
-        .components
-        .boards
-        .iter()
-        .flat_map(|board| {
-            let langs: Vec<Option<&str>> = if languages.is_empty() {
-                vec![None]
-            } else {
-                languages.iter().copied().map(Some).collect()
-            };
-            langs.into_iter().map(move |l| (board, l))
-        })
-        .collect();
+    // The boards in their languages as the one list of faces has them.
+    let jobs = crate::render::faces::drawn::board_jobs(b.game);
     jobs.par_iter()
-        .map(|&(board, lang)| {
-            let in_lang = lang.unwrap_or_else(|| board::first_language(b.game));
+        .map(|job| {
+            let (board, lang, in_lang) = (job.board, job.suffix, job.lang);
             let (svg, size) = board::board_svg_in(b.game, board, &templates, in_lang)?;
             let id = board.id.get_ref();
             let file = match lang {
@@ -641,6 +628,7 @@ mod tests {
                     name: format!("Card {i}"),
                     text: None,
                     count: 1,
+                    template: String::new(),
                     svg: String::new(),
                     back: None,
                 })

@@ -776,12 +776,13 @@ pub fn board_pdf_in(
 /// The build stage writing `board.pdf`, or `board.<lang>.pdf` in each of the game's
 /// languages when it has several.
 pub fn board_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
-    let langs = board_languages(b.game);
-    let files: Vec<(&str, Option<&str>)> = if langs.is_empty() {
-        vec![(first_language(b.game), None)]
-    } else {
-        langs.iter().map(|l| (*l, Some(*l))).collect()
-    };
+    // One file per language the one list of faces draws the boards in.
+    let mut files: Vec<(&str, Option<&str>)> = Vec::new();
+    for job in crate::render::faces::drawn::board_jobs(b.game) {
+        if !files.contains(&(job.lang, job.suffix)) {
+            files.push((job.lang, job.suffix));
+        }
+    }
     let mut written = Vec::new();
     for (lang, suffix) in files {
         if let Some(bytes) = board_pdf_in(

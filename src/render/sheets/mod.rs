@@ -487,7 +487,9 @@ mod tests {
             bleed_outline: String::new(),
             svg: String::new(),
             nests: true,
+            template: String::new(),
             back: None,
+            back_template: None,
         }
     }
 
