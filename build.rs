@@ -30,7 +30,14 @@ fn main() {
         std::env::var(var).unwrap_or_default().hash(&mut h);
     }
     let mut files = Vec::new();
-    for root in ["src", "templates", "fonts", "profiles", "vendor", "Cargo.lock"] {
+    for root in [
+        "src",
+        "templates",
+        "fonts",
+        "profiles",
+        "vendor",
+        "Cargo.lock",
+    ] {
         walk(Path::new(root), &mut files);
     }
     files.sort();
