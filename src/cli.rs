@@ -635,9 +635,8 @@ fn watch(data: &Path, args: BuildArgs) -> Exit {
         print_build(&round.report.games);
         report(&round.report.problems());
         println!(
-            "built {} in {} ms; watching {} (Ctrl-C stops)",
-            round.games.join(", "),
-            round.elapsed.as_millis(),
+            "{}; watching {} (Ctrl-C stops)",
+            round.summary(),
             data.display()
         );
     };
