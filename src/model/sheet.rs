@@ -5,7 +5,10 @@
 //! as such a sheet, every key a card carries ([`export_rows`]).
 //!
 //! Columns: `id`, `name`, `count` (default 1), `text`, `name.<lang>` and `text.<lang>`, each
-//! field the deck declares, and `source.<what>` (`kind: reason`). An empty cell leaves the
+//! field the deck declares, `source.<what>` (`kind: reason`), a card's own front `template`,
+//! and its own back: `back` (or `back.template`) with `back.title`, `back.colour` and
+//! `back.<key>` (text). What an export writes is read back before it is written, so that it
+//! loads as the same cards. An empty cell leaves the
 //! field out. Lists (`ints`, `symbols`) separate their items with `;`; `[]` is an empty list.
 //! Cells are typed by the deck's declaration and then checked like TOML values, so a problem
 //! names `cards.csv:ROW:COL` (or the worksheet and cell).
