@@ -657,9 +657,8 @@ fn watch(data: &Path, args: BuildArgs) -> Exit {
         print_build(&round.report.games);
         report(&round.report.problems());
         println!(
-            "built {} in {} ms; watching {} (Ctrl-C stops)",
-            round.games.join(", "),
-            round.elapsed.as_millis(),
+            "{}; watching {} (Ctrl-C stops)",
+            round.summary(),
             data.display()
         );
     };
@@ -854,19 +853,19 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
     };
     println!("{}", file.text());
     if let Some(path) = &args.json
-        && let Err(e) = crate::output::write_atomic(path, file.to_json().as_bytes())
+        && let Err(e) = crate::output::write_named(path, file.to_json().as_bytes())
     {
         return usage(format!("{}: {e}", path.display()));
     }
     if let (Some(path), Some(csv)) = (&args.csv, csv)
-        && let Err(e) = crate::output::write_atomic(path, &csv)
+        && let Err(e) = crate::output::write_named(path, &csv)
     {
         return usage(format!("{}: {e}", path.display()));
     }
     if let Some(path) = &args.cards_csv {
         let written = file
             .cards_csv()
-            .and_then(|csv| crate::output::write_atomic(path, &csv).map_err(|e| e.to_string()));
+            .and_then(|csv| crate::output::write_named(path, &csv).map_err(|e| e.to_string()));
         if let Err(e) = written {
             return usage(format!("{}: {e}", path.display()));
         }
@@ -960,7 +959,7 @@ fn tune(data: &Path, args: TuneArgs) -> Exit {
         };
         print!("{}", part.text());
         if let Some(path) = &args.json
-            && let Err(e) = crate::output::write_atomic(path, part.to_json().as_bytes())
+            && let Err(e) = crate::output::write_named(path, part.to_json().as_bytes())
         {
             return usage(format!("{}: {e}", path.display()));
         }
@@ -972,7 +971,7 @@ fn tune(data: &Path, args: TuneArgs) -> Exit {
     };
     print!("{}", file.text());
     if let Some(path) = &args.json
-        && let Err(e) = crate::output::write_atomic(path, file.to_json().as_bytes())
+        && let Err(e) = crate::output::write_named(path, file.to_json().as_bytes())
     {
         return usage(format!("{}: {e}", path.display()));
     }
@@ -1254,7 +1253,7 @@ fn replay(data: &Path, args: ReplayArgs) -> Exit {
         None => print!("{}", replay.text()),
         Some(p) if p == Path::new("-") => print!("{}", replay.to_json()),
         Some(path) => {
-            if let Err(e) = crate::output::write_atomic(path, replay.to_json().as_bytes()) {
+            if let Err(e) = crate::output::write_named(path, replay.to_json().as_bytes()) {
                 return usage(format!("{}: {e}", path.display()));
             }
         }
@@ -1319,7 +1318,7 @@ fn merge(args: &[String], json: Option<&Path>, out: Option<&Path>) -> Exit {
     };
     println!("{}", merged.text());
     if let Some(path) = json
-        && let Err(e) = crate::output::write_atomic(path, merged.to_json().as_bytes())
+        && let Err(e) = crate::output::write_named(path, merged.to_json().as_bytes())
     {
         return usage(format!("{}: {e}", path.display()));
     }
@@ -1349,7 +1348,7 @@ fn merge_tune(texts: &[(String, String)], json: Option<&Path>, out: Option<&Path
     };
     print!("{}", file.text());
     if let Some(path) = json
-        && let Err(e) = crate::output::write_atomic(path, file.to_json().as_bytes())
+        && let Err(e) = crate::output::write_named(path, file.to_json().as_bytes())
     {
         return usage(format!("{}: {e}", path.display()));
     }
@@ -1444,7 +1443,7 @@ fn export(data: &Path, slug: &str, deck: &str, out: Option<&Path>, xlsx: bool) -
                 Err(e) => report(&[Problem::io_write(Path::new("standard output"), e)]),
             }
         }
-        Some(path) => match crate::output::write_atomic(path, &bytes) {
+        Some(path) => match crate::output::write_named(path, &bytes) {
             Ok(()) => {
                 eprintln!("wrote {}", path.display());
                 Exit::Ok

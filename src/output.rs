@@ -34,6 +34,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
+/// Writes a file the person named (`--out FILE`, `--save FILE`, `save FILE`) as
+/// [`write_atomic`] does, in a folder that must exist: no folder is made that the person did
+/// not name (`/nonexistent/dir/x.toml` is an error, not new folders at `/`).
+pub fn write_named(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Some(dir) = dir
+        && !dir.is_dir()
+    {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("the folder {} does not exist", dir.display()),
+        ));
+    }
+    write_atomic(path, bytes)
+}
+
 /// Whether the file at `path` holds exactly `bytes`.
 fn holds(path: &Path, bytes: &[u8]) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)

@@ -65,7 +65,7 @@ impl Transcript {
     }
 
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        crate::output::write_atomic(path, self.to_toml().as_bytes())
+        crate::output::write_named(path, self.to_toml().as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))
     }
 
@@ -179,6 +179,19 @@ pub fn play(
         fn run<E: Engine>(self, engine: E, _game: &Game) -> Result<Played, String> {
             Session::start(&engine, self.opts)?.run(self.input, self.out)
         }
+    }
+    // `--save FILE` is written after every move: a folder that is not there is said now, and
+    // never made.
+    if let Some(dir) = opts
+        .save
+        .as_deref()
+        .and_then(Path::parent)
+        .filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
+    {
+        return Err(format!(
+            "--save: the folder {} does not exist; name a file in a folder that does",
+            dir.display()
+        ));
     }
     let free = opts.transcript.free;
     with_table(game, free, Task { opts, input, out })

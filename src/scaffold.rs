@@ -90,10 +90,14 @@ pub fn new_game(data: &Path, slug: &str) -> Result<PathBuf, Problem> {
     create(data, slug, starter_files(slug))
 }
 
-/// A slug made from what was typed: `My Game!` becomes `my-game`.
+/// A slug made from what was typed: `My Game!` becomes `my-game`, `päivä` `paiva` (letters
+/// of other scripts are transliterated to ASCII, with deunicode).
 fn suggested_slug(typed: &str) -> String {
     let mut out = String::new();
-    for c in typed.chars().flat_map(char::to_lowercase) {
+    for c in deunicode::deunicode(typed)
+        .chars()
+        .flat_map(char::to_lowercase)
+    {
         if c.is_ascii_lowercase() || c.is_ascii_digit() {
             out.push(c);
         } else if !out.is_empty() && !out.ends_with('-') {
@@ -150,4 +154,18 @@ fn create(
         Problem::io_write(&dir, e)
     })?;
     Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::suggested_slug;
+
+    #[test]
+    fn a_suggested_slug_transliterates_letters() {
+        assert_eq!(suggested_slug("päivä"), "paiva");
+        assert_eq!(suggested_slug("Öljy & Åland"), "oljy-aland");
+        assert_eq!(suggested_slug("Жар-птица"), "zhar-ptitsa");
+        assert_eq!(suggested_slug("My Game!"), "my-game");
+        assert_eq!(suggested_slug("☀☀"), "my-game");
+    }
 }

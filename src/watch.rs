@@ -38,6 +38,40 @@ pub struct Round {
     pub elapsed: Duration,
 }
 
+impl Round {
+    /// What the round made, in words: `built a in 120 ms`, `b not built (2 problem(s))`; a
+    /// round that built nothing never says "built".
+    pub fn summary(&self) -> String {
+        let mut built = Vec::new();
+        let mut parts = Vec::new();
+        for g in &self.report.games {
+            match &g.outcome {
+                Outcome::Built(_) => built.push(g.slug.as_str()),
+                Outcome::NotChecked(ps) | Outcome::Failed(ps) => {
+                    parts.push(format!("{} not built ({} problem(s))", g.slug, ps.len()))
+                }
+            }
+        }
+        if !built.is_empty() {
+            parts.insert(
+                0,
+                format!(
+                    "built {} in {} ms",
+                    built.join(", "),
+                    self.elapsed.as_millis()
+                ),
+            );
+        }
+        if parts.is_empty() {
+            parts.push(format!(
+                "not built ({} problem(s))",
+                self.report.problems().len()
+            ));
+        }
+        parts.join("; ")
+    }
+}
+
 /// Builds `names` (every game when empty) from `data`, then rebuilds on every change until
 /// `stop` is set; `on_round` sees each round. An error is returned only when watching itself
 /// cannot start (the data folder cannot be watched).
@@ -281,6 +315,48 @@ impl Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A round that built nothing never says "built ... in 0 ms".
+    #[test]
+    fn a_failed_round_never_says_built() {
+        use crate::pipeline::GameReport;
+        let game = |slug: &str, outcome| GameReport {
+            slug: slug.into(),
+            dir: PathBuf::new(),
+            outcome,
+            warnings: Vec::new(),
+        };
+        let round = |games, load_problems| Round {
+            games: Vec::new(),
+            changed: Vec::new(),
+            report: BuildReport {
+                load_problems,
+                games,
+            },
+            elapsed: Duration::from_millis(7),
+        };
+        let problem = || Problem::data("bad");
+        let failed = round(
+            vec![game("a", Outcome::NotChecked(vec![problem(), problem()]))],
+            Vec::new(),
+        );
+        assert_eq!(failed.summary(), "a not built (2 problem(s))");
+        assert_eq!(
+            round(Vec::new(), vec![problem()]).summary(),
+            "not built (1 problem(s))"
+        );
+        let mixed = round(
+            vec![
+                game("a", Outcome::Built(Vec::new())),
+                game("b", Outcome::Failed(vec![problem()])),
+            ],
+            Vec::new(),
+        );
+        assert_eq!(
+            mixed.summary(),
+            "built a in 7 ms; b not built (1 problem(s))"
+        );
+    }
 
     fn scope(dir: &Path) -> Scope {
         for slug in ["alpha", "beta"] {

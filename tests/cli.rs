@@ -365,3 +365,35 @@ fn rules_in_a_missing_language_is_one_usage_error() {
     );
     assert!(run.stdout.is_empty(), "nothing written: {}", run.stdout);
 }
+
+/// Standard output and error closed by their reader before the program writes (`printplay
+/// export-csv g deck 2>&1 | true`): no panic (exit 101), whatever the command writes, data or
+/// a problem.
+#[test]
+fn a_closed_standard_output_or_error_is_no_panic() {
+    use std::process::{Command, Stdio};
+    let f = Fixture::with_games(&["capek-golems"]);
+    for args in [
+        &["export-csv", "g", "deck"][..],
+        &["export-csv", "capek-golems", "game"],
+        &["check", "capek-golems"],
+        &["reference", "--help"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_printplay"))
+            .arg("--data")
+            .arg(f.data())
+            .args(args)
+            .current_dir(repo())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Both pipes' read ends closed before the program writes a byte.
+        drop(child.stdout.take());
+        drop(child.stderr.take());
+        let status = child.wait().unwrap();
+        assert_ne!(status.code(), Some(101), "{args:?}: a panic");
+        assert!(matches!(status.code(), Some(0..=2)), "{args:?}: {status:?}");
+    }
+}

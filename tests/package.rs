@@ -1,6 +1,8 @@
 //! What `cargo package` ships is what `cargo install` builds from: every file the code compiles
-//! in (`include_str!`, `include_bytes!`, `include_dir!`) must be in the package, the licence
-//! files too, and the whole well under crates.io's 10 MB limit.
+//! in (`include_str!`, `include_bytes!`, `include_dir!`) must be in the package, the build
+//! script and the licence files too, and the whole well under crates.io's 10 MB limit. That the
+//! package compiles as published (krilla-svg from crates.io, no `[patch]`) is `.ci/run`'s
+//! `cargo package`, which verifies it.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -107,6 +109,8 @@ fn the_package_ships_every_compiled_in_file_and_the_licences() {
         "compiled in but not in the package (add them to Cargo.toml's `include`): {missing:?}"
     );
     for f in [
+        // The build script: it sets `PRINTPLAY_CODE_HASH`, which the code reads with `env!`.
+        "build.rs",
         "LICENSE-MIT",
         "LICENSE-APACHE",
         "README.md",

@@ -122,3 +122,42 @@ fn a_resumed_game_goes_on_from_its_last_move() {
         std::fs::read_to_string(whole).unwrap()
     );
 }
+
+/// `save FILE` and `--save FILE` in a folder that is not there make no folder: `save` says it
+/// could not save and the game goes on; `--save` is refused before the game starts (exit 2).
+#[test]
+fn saving_into_a_missing_folder_makes_no_folder() {
+    let fixture = common::Fixture::with_games(&["aether"]);
+    let missing = fixture.data().join("missing");
+    let file = missing.join("dir").join("x.toml");
+    let file = file.to_str().unwrap();
+    let (out, code) = play(
+        fixture.data(),
+        &["aether", "--bots", "random", "--seed", "1"],
+        &format!("save {file}\nquit\n"),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("could not save"), "{out}");
+    assert!(!missing.exists(), "save made {}", missing.display());
+    let run = common::run_with_input(
+        fixture.data(),
+        &["play", "aether", "--bots", "random", "--save", file],
+        "quit\n",
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("does not exist"), "{}", run.stderr);
+    assert!(!missing.exists(), "--save made {}", missing.display());
+}
+
+/// A game of one player count says it once: `2 players`, never `2-2 players`.
+#[test]
+fn a_game_for_one_count_of_players_says_it_once() {
+    let fixture = common::Fixture::with_games(&["capek-golems"]);
+    let run = fixture.run(&["simulate", "capek-golems", "--players", "3", "--games", "1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("takes 2 players, not 3") && !run.stderr.contains("2-2"),
+        "{}",
+        run.stderr
+    );
+}

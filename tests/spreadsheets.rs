@@ -1,5 +1,6 @@
-//! Spreadsheets both ways: every deck of every shipped game moves to a CSV sheet and to an
-//! XLSX workbook and back to a byte-identical `cards.pdf`; `sheet = "..."` picks a worksheet
+//! Spreadsheets both ways: every deck of every shipped game, the scaffold's deck and a deck of
+//! every kind of column move to a CSV sheet and to an XLSX workbook and back to the same cards
+//! (and a byte-identical `cards.pdf`); `sheet = "..."` picks a worksheet
 //! (XLSX and ODS); what a spreadsheet may hold (formulas, their errors, dates, numbers, merged
 //! cells, empty rows, any Unicode) reads as a sensible value or is one error at its sheet and
 //! cell.
@@ -97,11 +98,19 @@ fn every_shipped_deck_round_trips_through_csv_and_xlsx_to_the_same_pdf() {
             assert!(!ids.is_empty(), "{game} has no deck");
             // Every card now comes from a sheet.
             let loaded = load_game(f.data(), &game).unwrap_or_else(|p| panic!("{p:?}"));
+            let as_shipped = load_game(shipped.data(), &game).unwrap();
             for deck in &loaded.components.decks {
                 assert!(
                     deck.cards.iter().all(|c| c.file.is_some()),
                     "{game}/{}",
                     deck.id.get_ref()
+                );
+                // The same cards, key for key.
+                let id = deck.id.get_ref();
+                assert_eq!(
+                    card_tables(&loaded, id),
+                    card_tables(&as_shipped, id),
+                    "{game}/{id} ({format:?})"
                 );
             }
             let pdf = cards_pdf(&f, &game, "out");
@@ -614,4 +623,192 @@ fn export_xlsx_to_standard_output_writes_the_workbook() {
     assert!(out.status.success());
     assert!(out.stdout.starts_with(b"PK"), "not a zip");
     assert!(unzip(&out.stdout)["xl/workbook.xml"].contains(r#"name="golem""#));
+}
+
+/// The cards of a deck as tables of what they carry (the file they were read from aside).
+fn card_tables(game: &printplay::model::Game, deck: &str) -> Vec<toml::Value> {
+    game.deck(deck)
+        .unwrap()
+        .cards
+        .iter()
+        .map(|c| toml::Value::try_from(c).unwrap())
+        .collect()
+}
+
+/// A quote inside a quoted cell that is neither doubled nor followed by the separator or the
+/// line's end is one error where it stands; the reader does not run on into the next cells
+/// and rows (where a card would vanish into the text of the one above).
+#[test]
+fn a_stray_quote_in_a_quoted_cell_is_an_error_where_it_stands() {
+    let cell = "\"Draw a card, then gain [coin].\"";
+    for (text, line_end) in [
+        // Runs on into the next rows: no quote closes it on its line.
+        ("\"Lopussa \"x kortti, jonka", "\n"),
+        ("\"Discard a \"big\" card, then draw.\"", "\n"),
+        ("\"Discard a \"big\" card, then draw.\"", "\r\n"),
+    ] {
+        let f = designer();
+        let path = f.file(SLUG, "cards.csv");
+        let sheet = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace(cell, text)
+            .replace('\n', line_end);
+        std::fs::write(&path, &sheet).unwrap();
+        let run = f.run(&["check", SLUG]);
+        assert_eq!(run.code, 1, "{text}: {}", run.stderr);
+        let e = errors(&run);
+        assert_eq!(e.len(), 1, "{text}: {}", run.stderr);
+        // Row 4 (sun-3), at the second quote of the cell.
+        let row = sheet.split(line_end).nth(3).unwrap();
+        let column = row.find(text).unwrap() + text[1..].find('"').unwrap() + 2;
+        let at = format!("{}:4:{column}: ", path.display());
+        assert!(e[0].starts_with(&at), "{text}: {} (wanted {at})", e[0]);
+        assert!(e[0].contains("inside a quoted cell ends it"), "{}", e[0]);
+    }
+}
+
+/// A formula saved with no value (openpyxl and other scripts write them so: they compute
+/// nothing) is an error at its sheet and cell, not an empty cell (`text`) or a count of 1.
+#[test]
+fn a_formula_with_no_saved_value_is_an_error_at_its_cell() {
+    let f = designer();
+    std::fs::copy(
+        repo().join("tests/fixtures/sheets/formulas-without-values.xlsx"),
+        f.file(SLUG, "cards.xlsx"),
+    )
+    .unwrap();
+    point_deck_at(&f, "cards.xlsx", Some("Cards"));
+    let run = f.run(&["check", SLUG]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let e = errors(&run);
+    assert_eq!(e.len(), 3, "{}", run.stderr);
+    let cards = f.file(SLUG, "cards.xlsx");
+    for (error, (cell, formula)) in e.iter().zip([
+        ("C3", "=1+1"),
+        ("D4", "=CONCAT(\"Draw \",\"two\")"),
+        ("G5", "=2*2"),
+    ]) {
+        assert!(
+            error.starts_with(&format!(
+                "{}, sheet `Cards`, cell {cell}: the cell holds the formula `{formula}` with no \
+                 saved value",
+                cards.display()
+            )),
+            "{error}"
+        );
+    }
+}
+
+/// `printplay new`'s deck moves to a CSV sheet and to a workbook with `export-csv` and
+/// `export-xlsx` (its Comet has a back of its own) and back: the same cards, and a
+/// byte-identical `cards.pdf`.
+#[test]
+fn the_scaffold_deck_round_trips_through_csv_and_xlsx_to_the_same_pdf() {
+    let f = Fixture::with_games(&[]);
+    ok(&f.run(&["new", "starter"]));
+    let shipped = load_game(f.data(), "starter").unwrap();
+    assert!(
+        shipped
+            .deck("deck")
+            .unwrap()
+            .cards
+            .iter()
+            .any(|c| c.back.is_some()),
+        "the scaffold has no card with a back of its own"
+    );
+    let original = cards_pdf(&f, "starter", "out0");
+    for (command, file) in [("export-csv", "cards.csv"), ("export-xlsx", "cards.xlsx")] {
+        let out = f.file("starter", file);
+        ok(&f.run(&[command, "starter", "deck", "--out", out.to_str().unwrap()]));
+        if file.ends_with(".xlsx") {
+            f.edit(
+                "starter",
+                "components.toml",
+                "cards = \"cards.csv\"",
+                "cards = \"cards.xlsx\"",
+            );
+        }
+        let game = load_game(f.data(), "starter").unwrap_or_else(|p| panic!("{file}: {p:?}"));
+        assert_eq!(
+            card_tables(&game, "deck"),
+            card_tables(&shipped, "deck"),
+            "{file}"
+        );
+        ok(&f.run(&["check", "starter"]));
+        let pdf = cards_pdf(&f, "starter", &format!("out-{file}"));
+        assert!(pdf == original, "cards.pdf differs once the deck is {file}");
+    }
+}
+
+/// A deck using every kind of column (a card's own front `template`, `back` with its title,
+/// colour and a value of its own, `name.<lang>`, `text.<lang>`, `source.<field>`, quotes and
+/// line breaks in text) is written by `export-csv` and `export-xlsx` so that it reads back as
+/// the same cards.
+#[test]
+fn a_deck_of_every_column_kind_reads_back_the_same_from_csv_and_xlsx() {
+    let sheet = "id,name,name.fi,count,text,text.fi,art,suit,power,template,back,back.title,back.colour,back.label,source.power\n\
+        sun-1,Sun One,Aurinko yksi,2,\"He said \"\"hi\"\", then\nleft.\",Hän sanoi hei.,art/emblem.png,sun,1,emblem-card,,,,,\n\
+        sun-2,Sun Two,,1,,,art/emblem.png,sun,2,,basic-back,,,,reconstructed: a guess\n\
+        moon-1,Moon One,Kuu,1, spaced ,,art/emblem.png,moon,3,,basic-back,Moon,#223344,Spent,\n";
+    let f = designer();
+    std::fs::write(f.file(SLUG, "cards.csv"), sheet).unwrap();
+    let original = load_game(f.data(), SLUG).unwrap_or_else(|p| panic!("{p:?}"));
+    let cards = card_tables(&original, "emblems");
+    assert_eq!(cards.len(), 4, "{cards:?}");
+    // Every kind of column was read into its card.
+    let moon = original.deck("emblems").unwrap().cards[3].clone();
+    let back = moon.back.as_ref().unwrap().get_ref();
+    assert_eq!(back.title.as_deref(), Some("Moon"));
+    assert_eq!(back.colour.as_deref(), Some("#223344"));
+    assert_eq!(back.fields["label"].as_str(), Some("Spent"));
+    assert_eq!(moon.names["fi"], "Kuu");
+    // Without the TOML card, so that the deck is only what the sheet holds.
+    let without_toml_card = |f: &Fixture| {
+        let path = f.file(SLUG, "components.toml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (start, end) = (
+            text.find("[[deck.card]]").unwrap(),
+            text.find("[[piece]]").unwrap(),
+        );
+        std::fs::write(&path, format!("{}{}", &text[..start], &text[end..])).unwrap();
+    };
+    for (command, file) in [("export-csv", "cards.csv"), ("export-xlsx", "cards.xlsx")] {
+        let g = designer();
+        let out = g.file(SLUG, file);
+        ok(&f.run(&[command, SLUG, "emblems", "--out", out.to_str().unwrap()]));
+        without_toml_card(&g);
+        if file.ends_with(".xlsx") {
+            point_deck_at(&g, file, Some("emblems"));
+        }
+        let game = load_game(g.data(), SLUG).unwrap_or_else(|p| panic!("{file}: {p:?}"));
+        assert_eq!(card_tables(&game, "emblems"), cards, "{file}");
+    }
+}
+
+/// A card that no sheet cell can hold as it is (a number among the values of its own back,
+/// which a sheet reads as text) is not exported as other cards: the export names the card and
+/// the key, and writes no file.
+#[test]
+fn an_export_that_would_read_back_as_other_cards_is_refused() {
+    let f = designer();
+    f.edit(
+        SLUG,
+        "components.toml",
+        "text = \"Gain 2 [coin].\"",
+        "text = \"Gain 2 [coin].\"\nback = { template = \"basic-back\", uses = 3 }",
+    );
+    ok(&f.run(&["check", SLUG]));
+    for command in ["export-csv", "export-xlsx"] {
+        let out = f.data().join("out.sheet");
+        let run = f.run(&[command, SLUG, "emblems", "--out", out.to_str().unwrap()]);
+        assert_eq!(run.code, 2, "{command}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("card `crest`: `back` is")
+                && run.stderr.contains("uses = 3")
+                && run.stderr.contains("keep this card in components.toml"),
+            "{command}: {}",
+            run.stderr
+        );
+        assert!(!out.exists(), "{command} wrote a file");
+    }
 }

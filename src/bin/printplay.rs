@@ -17,6 +17,27 @@ fn main() {
     // in the same time.
     // SAFETY: sets one of mimalloc's options before any thread is started; any value is valid.
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 10) };
+    quiet_on_closed_pipes();
     let cli = Cli::parse();
     std::process::exit(run(cli) as i32);
+}
+
+/// A reader that closes standard output or error early (`printplay ... 2>&1 | head -1`) makes
+/// `println!` and `eprintln!` panic: the program stops there, quietly, with exit 2 (an I/O
+/// problem) instead of a panic's 101 and a message nobody can read. Any other panic is
+/// reported as before.
+fn quiet_on_closed_pipes() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
+            std::process::exit(2);
+        }
+        report(info);
+    }));
 }

@@ -21,6 +21,15 @@ use crate::model::Game;
 /// A seat at the table, numbered from 0.
 pub type Player = usize;
 
+/// A game's player counts in words: `2 players`, `1 player`, `2-4 players`.
+pub fn players_text(counts: &std::ops::RangeInclusive<usize>) -> String {
+    match (counts.start(), counts.end()) {
+        (1, 1) => "1 player".into(),
+        (a, b) if a == b => format!("{a} players"),
+        (a, b) => format!("{a}-{b} players"),
+    }
+}
+
 /// Who acts next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Turn {
@@ -279,4 +288,14 @@ pub trait Engine: Send + Sync + Sized {
     /// A game-specific bot by name; every engine offers `heuristic`.
     /// (`random` and `mcts` are generic and live in the simulator.)
     fn bot(&self, name: &str) -> Option<Box<dyn Bot<Self::State>>>;
+}
+
+#[cfg(test)]
+mod players_text_tests {
+    #[test]
+    fn player_counts_in_words_say_one_count_once() {
+        assert_eq!(super::players_text(&(2..=2)), "2 players");
+        assert_eq!(super::players_text(&(1..=1)), "1 player");
+        assert_eq!(super::players_text(&(2..=4)), "2-4 players");
+    }
 }

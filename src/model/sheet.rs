@@ -5,7 +5,10 @@
 //! as such a sheet, every key a card carries ([`export_rows`]).
 //!
 //! Columns: `id`, `name`, `count` (default 1), `text`, `name.<lang>` and `text.<lang>`, each
-//! field the deck declares, and `source.<what>` (`kind: reason`). An empty cell leaves the
+//! field the deck declares, `source.<what>` (`kind: reason`), a card's own front `template`,
+//! and its own back: `back` (or `back.template`) with `back.title`, `back.colour` and
+//! `back.<key>` (text). What an export writes is read back before it is written, so that it
+//! loads as the same cards. An empty cell leaves the
 //! field out. Lists (`ints`, `symbols`) separate their items with `;`; `[]` is an empty list.
 //! Cells are typed by the deck's declaration and then checked like TOML values, so a problem
 //! names `cards.csv:ROW:COL` (or the worksheet and cell).
@@ -174,17 +177,31 @@ fn workbook_as_csv(
     shown: &Path,
     pick: Option<Pick>,
 ) -> Result<SourceFile, Vec<Problem>> {
+    match calamine::open_workbook_auto(path) {
+        Ok(book) => workbook_text(book, shown, pick),
+        Err(e) => Err(unreadable(shown, &e)),
+    }
+}
+
+/// A workbook that calamine cannot read.
+fn unreadable(shown: &Path, e: &dyn std::fmt::Display) -> Vec<Problem> {
+    vec![
+        Problem::data(format!(
+            "{}: the spreadsheet cannot be read: {e}",
+            shown.display()
+        ))
+        .help("save it again from the spreadsheet program, or export the worksheet as CSV"),
+    ]
+}
+
+/// [`workbook_as_csv`] of an open workbook.
+fn workbook_text<RS: std::io::Read + std::io::Seek>(
+    mut book: calamine::Sheets<RS>,
+    shown: &Path,
+    pick: Option<Pick>,
+) -> Result<SourceFile, Vec<Problem>> {
     use calamine::{Data, Reader, Sheets};
-    let fail = |e: &dyn std::fmt::Display| {
-        vec![
-            Problem::data(format!(
-                "{}: the spreadsheet cannot be read: {e}",
-                shown.display()
-            ))
-            .help("save it again from the spreadsheet program, or export the worksheet as CSV"),
-        ]
-    };
-    let mut book = calamine::open_workbook_auto(path).map_err(|e| fail(&e))?;
+    let fail = |e: &dyn std::fmt::Display| unreadable(shown, e);
     let names = book.sheet_names();
     let name = match pick {
         Some((wanted, at_worksheet)) => match names.iter().find(|n| *n == wanted) {
@@ -213,6 +230,9 @@ fn workbook_as_csv(
         // calamine tells no merged cells of these: their covered cells read empty.
         Sheets::Xlsb(_) | Sheets::Ods(_) => Vec::new(),
     };
+    // A formula's cells; calamine reads one saved with no value (as openpyxl and other
+    // scripts write them: they compute nothing) as an empty cell.
+    let formulas = book.worksheet_formula(&name).unwrap_or_default();
     let (row0, col0) = range.start().unwrap_or((0, 0));
     let (height, width) = range.get_size();
     // The worksheet from A1, as text; and the cells that hold a formula's error.
@@ -241,6 +261,30 @@ fn workbook_as_csv(
                     e.to_string()
                 }
             };
+        }
+    }
+    let (f_row0, f_col0) = formulas.start().unwrap_or((0, 0));
+    for (r, c, formula) in formulas.used_cells() {
+        let (r, c) = (f_row0 as usize + r, f_col0 as usize + c);
+        let value = range.get_value((r as u32, c as u32));
+        if !formula.is_empty() && matches!(value, None | Some(Data::Empty)) {
+            if grid.len() <= r {
+                grid.resize(r + 1, Vec::new());
+            }
+            if grid[r].len() <= c {
+                grid[r].resize(c + 1, String::new());
+            }
+            errors.push((
+                r,
+                c,
+                format!(
+                    "the cell holds the formula `={}` with no saved value: the program that \
+                     wrote the workbook did not compute it",
+                    formula.trim_start_matches('=')
+                ),
+                "open the workbook in a spreadsheet program and save it (that computes every \
+                 formula), or type the value the card shows",
+            ));
         }
     }
     for block in &merged {
@@ -390,8 +434,10 @@ enum Column {
     Blank,
     /// The card's own front template.
     Template,
-    /// The card's own back template.
+    /// The card's own back template (`back`, or `back.template`).
     Back,
+    /// A value the card's own back shows: `back.title`, `back.colour` or `back.<key>`.
+    BackValue(String),
 }
 
 /// One cell of the sheet: its text, where it stands in the file, its column (0 is A), and
@@ -447,14 +493,24 @@ fn rows(file: &SourceFile, delimiter: u8) -> Result<Vec<Vec<Cell>>, Vec<Problem>
     } else {
         0
     };
-    let placed = scan(text, base, delimiter).map_err(|quote| {
-        vec![
-            Problem::data("a quoted cell is never closed: its opening `\"` has no closing `\"`")
-                .at(file, quote..quote + 1, "this quote opens the cell")
-                .help(
-                    "end the cell with `\"`; a `\"` inside a quoted cell is written twice (`\"\"`)",
-                ),
-        ]
+    let placed = scan(text, base, delimiter).map_err(|bad| {
+        vec![match bad {
+            BadQuote::Unclosed(quote) => Problem::data(
+                "a quoted cell is never closed: its opening `\"` has no closing `\"`",
+            )
+            .at(file, quote..quote + 1, "this quote opens the cell")
+            .help("end the cell with `\"`; a `\"` inside a quoted cell is written twice (`\"\"`)"),
+            BadQuote::Stray(quote) => Problem::data(
+                "a `\"` inside a quoted cell ends it, and text follows it: the rest of the \
+                 row would be read into this cell",
+            )
+            .at(file, quote..quote + 1, "this quote")
+            .help(format!(
+                "write a `\"` inside a quoted cell twice (`\"\"`); a quote that closes a cell \
+                 is followed by `{}` or the line's end",
+                char::from(delimiter).escape_default()
+            )),
+        }]
     })?;
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter)
@@ -507,11 +563,22 @@ struct Placed {
     quoted: bool,
 }
 
+/// A quote that makes a CSV sheet mean something else than it shows, at its offset.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum BadQuote {
+    /// The opening quote of a cell that is never closed.
+    Unclosed(usize),
+    /// A quote that closes a quoted cell with more text after it (`"a "b" c"`): a reader
+    /// would go on reading into the next cells and rows.
+    Stray(usize),
+}
+
 /// The records of CSV text from byte `start`, each a list of its cells' places, read as the
 /// csv crate reads them: a `"` at a cell's start quotes it up to the next lone `"` (`""` is a
 /// quote inside it), a `"` elsewhere is text; a CR, LF or CRLF ends a record; empty lines
-/// are no records. A quote that is never closed is an error at its offset.
-fn scan(text: &[u8], start: usize, delimiter: u8) -> Result<Vec<Vec<Placed>>, usize> {
+/// are no records. A quote that is never closed, and a quote that closes a cell but is
+/// followed by more than the delimiter or the line's end, are errors at their offset.
+fn scan(text: &[u8], start: usize, delimiter: u8) -> Result<Vec<Vec<Placed>>, BadQuote> {
     let is_end = |b: u8| b == b'\n' || b == b'\r';
     let mut records = Vec::new();
     let mut i = start;
@@ -530,7 +597,7 @@ fn scan(text: &[u8], start: usize, delimiter: u8) -> Result<Vec<Vec<Placed>>, us
                 i += 1;
                 loop {
                     match text.get(i) {
-                        None => return Err(cell_start),
+                        None => return Err(BadQuote::Unclosed(cell_start)),
                         Some(b'"') if text.get(i + 1) == Some(&b'"') => i += 2,
                         Some(b'"') => {
                             i += 1;
@@ -538,6 +605,9 @@ fn scan(text: &[u8], start: usize, delimiter: u8) -> Result<Vec<Vec<Placed>>, us
                         }
                         Some(_) => i += 1,
                     }
+                }
+                if text.get(i).is_some_and(|b| *b != delimiter && !is_end(*b)) {
+                    return Err(BadQuote::Stray(i - 1));
                 }
             }
             while i < text.len() && text[i] != delimiter && !is_end(text[i]) {
@@ -585,9 +655,12 @@ fn columns(deck: &Deck, file: &SourceFile, header: &[Cell]) -> Result<Vec<Column
             "" => Some(Column::Blank),
             "template" if !deck.fields.contains_key("template") => Some(Column::Template),
             "back" if !deck.fields.contains_key("back") => Some(Column::Back),
+            "back.template" => Some(Column::Back),
             _ => {
                 if let Some(what) = name.strip_prefix("source.").filter(|w| !w.is_empty()) {
                     Some(Column::Source(what.to_string()))
+                } else if let Some(key) = name.strip_prefix("back.").filter(|k| !k.is_empty()) {
+                    Some(Column::BackValue(key.to_string()))
                 } else if let Some(lang) = name.strip_prefix("name.") {
                     Some(Column::NameIn(lang.to_string()))
                 } else if let Some(lang) = name.strip_prefix("text.") {
@@ -617,7 +690,7 @@ fn columns(deck: &Deck, file: &SourceFile, header: &[Cell]) -> Result<Vec<Column
                 )
                 .help(format!(
                     "columns: id, name, count, text, name.<lang>, text.<lang>, \
-                     source.<column>, template, back{}",
+                     source.<column>, template, back, back.title, back.colour, back.<key>{}",
                     deck.fields
                         .declared()
                         .map(|(k, _)| format!(", {k}"))
@@ -670,6 +743,9 @@ fn card(
         file: Some(file.clone()),
     };
     let row_start = row.first().map_or(0, |c| c.span.start);
+    // The card's own back: its template, and what it shows.
+    let mut back_template: Option<Spanned<&str>> = None;
+    let mut back_values: Vec<(&Cell, &String, &str)> = Vec::new();
     for (i, cell) in row.iter().enumerate() {
         let Some(column) = columns.get(i).filter(|c| **c != Column::Blank) else {
             if !cell.text.trim().is_empty() {
@@ -712,17 +788,8 @@ fn card(
             Column::Template => {
                 card.template = Some(Spanned::new(cell.span.clone(), text.to_string()));
             }
-            Column::Back => {
-                card.back = Some(Spanned::new(
-                    cell.span.clone(),
-                    super::components::CardBack {
-                        template: text.to_string(),
-                        title: None,
-                        colour: None,
-                        fields: BTreeMap::new(),
-                    },
-                ));
-            }
+            Column::Back => back_template = Some(Spanned::new(cell.span.clone(), text)),
+            Column::BackValue(key) => back_values.push((cell, key, text)),
             Column::Field(name, kind) => {
                 card.fields.insert(
                     name.clone(),
@@ -741,6 +808,42 @@ fn card(
                 ),
             },
             Column::Blank => {}
+        }
+    }
+    match back_template {
+        Some(template) => {
+            let mut back = super::components::CardBack {
+                template: template.get_ref().to_string(),
+                title: None,
+                colour: None,
+                fields: BTreeMap::new(),
+            };
+            for (_, key, text) in back_values {
+                let text = text.to_string();
+                match key.as_str() {
+                    "title" => back.title = Some(text),
+                    "colour" => back.colour = Some(text),
+                    _ => {
+                        back.fields.insert(key.clone(), Value::String(text));
+                    }
+                }
+            }
+            card.back = Some(Spanned::new(template.span(), back));
+        }
+        None => {
+            if let Some((cell, key, _)) = back_values.first() {
+                problems.push(
+                    at_cell(
+                        file,
+                        cell,
+                        format!(
+                            "`back.{key}` is a value of the card's own back, and the row names \
+                             no back template"
+                        ),
+                    )
+                    .help("name the back's template in the `back` column, or empty this cell"),
+                );
+            }
         }
     }
     let row_span = row_start..(row_start + 1).min(file.text.len());
@@ -893,6 +996,28 @@ pub fn export_rows(game: &Game, deck_id: &str) -> Result<SheetRows, String> {
                     columns.push((format!("{prefix}.{entry}"), vec![key.clone(), entry]));
                 }
             }
+            "back" => {
+                // `back` names the template; `back.title`, `back.colour`, `back.<key>` what it
+                // shows (a back written as only its template is a table of one entry here).
+                if present().next().is_some() {
+                    columns.push((key.clone(), vec![key.clone(), "template".into()]));
+                }
+                let mut entries = entries();
+                entries.remove("template");
+                let known = ["title", "colour"].map(String::from);
+                let others: Vec<String> = entries
+                    .iter()
+                    .filter(|e| !known.contains(e))
+                    .cloned()
+                    .collect();
+                for entry in known
+                    .into_iter()
+                    .filter(|k| entries.contains(k))
+                    .chain(others)
+                {
+                    columns.push((format!("back.{entry}"), vec![key.clone(), entry]));
+                }
+            }
             _ => {
                 let mut paths = std::collections::BTreeSet::new();
                 for value in present() {
@@ -1012,7 +1137,58 @@ pub fn export_csv(game: &Game, deck_id: &str) -> Result<String, String> {
         let cells: Vec<String> = row.iter().map(SheetValue::text).collect();
         write_record(&mut out, &cells, b',');
     }
+    let file = SourceFile::new(format!("{deck_id}.csv"), out.clone());
+    reads_back(game, deck_id, Ok(file))?;
     Ok(out)
+}
+
+/// Whether a written sheet reads back as the deck's cards, key for key; else what differs, so
+/// that no export writes a sheet that loads as other cards (or not at all).
+fn reads_back(
+    game: &Game,
+    deck_id: &str,
+    file: Result<SourceFile, Vec<Problem>>,
+) -> Result<(), String> {
+    let Some(deck) = game.deck(deck_id) else {
+        return Err(format!("{} has no deck `{deck_id}`", game.slug));
+    };
+    let refused = |problems: Vec<Problem>| {
+        format!(
+            "deck `{deck_id}`: the sheet written would not read back: {}",
+            problems
+                .first()
+                .map_or_else(String::new, |p| p.message.clone())
+        )
+    };
+    let read = read_cards(deck, &file.map_err(refused)?, b',').map_err(refused)?;
+    let as_table = |card: &Card| match Value::try_from(card) {
+        Ok(Value::Table(t)) => t,
+        _ => toml::Table::new(),
+    };
+    if read.len() != deck.cards.len() {
+        return Err(format!(
+            "deck `{deck_id}`: the sheet written reads back as {} cards instead of {}",
+            read.len(),
+            deck.cards.len()
+        ));
+    }
+    for (card, back) in deck.cards.iter().zip(&read) {
+        let (want, got) = (as_table(card), as_table(back));
+        let keys: std::collections::BTreeSet<&String> = want.keys().chain(got.keys()).collect();
+        if let Some(key) = keys.into_iter().find(|k| want.get(*k) != got.get(*k)) {
+            let shown =
+                |v: Option<&Value>| v.map_or_else(|| "nothing".into(), |v| format!("`{v}`"));
+            return Err(format!(
+                "deck `{deck_id}`, card `{}`: `{key}` is {}, and a sheet cell reads back as {}; \
+                 keep this card in {} instead",
+                card.id.get_ref(),
+                shown(want.get(key)),
+                shown(got.get(key)),
+                super::COMPONENTS_FILE
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The worksheet name of a deck's exported workbook: its id, without the characters a
@@ -1110,7 +1286,18 @@ pub fn export_xlsx(game: &Game, deck_id: &str) -> Result<Vec<u8>, String> {
     worksheet
         .autofilter(0, 0, last_row, last_col)
         .map_err(failed)?;
-    book.save_to_buffer().map_err(failed)
+    let bytes = book.save_to_buffer().map_err(failed)?;
+    let written = <calamine::Xlsx<_> as calamine::Reader<_>>::new(std::io::Cursor::new(&bytes))
+        .map_err(|e| unreadable(Path::new("the workbook"), &e))
+        .and_then(|x| {
+            workbook_text(
+                calamine::Sheets::Xlsx(x),
+                Path::new(&format!("{deck_id}.xlsx")),
+                None,
+            )
+        });
+    reads_back(game, deck_id, written)?;
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -1195,11 +1382,27 @@ mod tests {
                         .collect();
                     assert_eq!(placed, read, "{:?}", String::from_utf8_lossy(&text));
                 }
-                Err(at) => {
+                Err(BadQuote::Unclosed(at)) => {
                     assert_eq!(text[at], b'"');
                     let closing = text[at + 1..].split(|b| *b == b'"').count();
                     // An odd number of quotes after the opening one leaves it open.
                     assert!(closing % 2 == 1, "{:?}", String::from_utf8_lossy(&text));
+                }
+                Err(BadQuote::Stray(at)) => {
+                    // A lone quote (not doubled, not the cell's opening one) followed by text.
+                    let t = String::from_utf8_lossy(&text);
+                    assert_eq!(text[at], b'"', "{t:?}");
+                    assert!(
+                        !matches!(text[at + 1], b',' | b'\n' | b'\r' | b'"'),
+                        "{t:?}"
+                    );
+                    // The csv crate reads the text after it into the quoted cell.
+                    assert!(
+                        read.iter()
+                            .flatten()
+                            .any(|cell| cell.contains(&text[at + 1])),
+                        "{t:?}: {read:?}"
+                    );
                 }
             }
         }

@@ -194,10 +194,9 @@ impl<S: State> Typed<S> {
         let range = engine.player_counts();
         if !range.contains(&t.players) {
             return Err(format!(
-                "{} takes {}-{} players, not {}",
+                "{} takes {}, not {}",
                 game.slug,
-                range.start(),
-                range.end(),
+                crate::engine::players_text(&range),
                 t.players
             ));
         }

@@ -149,9 +149,8 @@ pub fn config_for<E: Engine>(engine: &E, opts: &SimOptions) -> Result<Config, St
     };
     if !engine.player_counts().contains(&players) {
         return Err(format!(
-            "the game takes {}-{} players, not {players}",
-            engine.player_counts().start(),
-            engine.player_counts().end()
+            "the game takes {}, not {players}",
+            crate::engine::players_text(&engine.player_counts())
         ));
     }
     if opts.bots.is_empty() || (opts.bots.len() != 1 && opts.bots.len() != players) {

@@ -117,9 +117,8 @@ impl Engine for LuaEngine {
         }
         if !seats.contains(&config.players) {
             return Err(format!(
-                "the game takes {}-{} players (game.toml), not {}",
-                seats.start(),
-                seats.end(),
+                "the game takes {} (game.toml), not {}",
+                crate::engine::players_text(seats),
                 config.players
             ));
         }

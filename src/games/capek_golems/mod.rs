@@ -133,9 +133,8 @@ impl Engine for CapekEngine {
             n if self.rules.players.contains(&n) => n,
             n => {
                 return Err(format!(
-                    "Capek Golems is for {}-{} players, not {n}",
-                    self.rules.players.start(),
-                    self.rules.players.end()
+                    "Capek Golems is for {}, not {n}",
+                    crate::engine::players_text(&self.rules.players)
                 ));
             }
         };
