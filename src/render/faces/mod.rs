@@ -9,6 +9,7 @@
 pub mod budget;
 pub mod fonts;
 pub mod functions;
+mod growth;
 pub mod images;
 pub mod marks;
 pub mod markup;
