@@ -715,6 +715,107 @@ mod tests {
         assert_eq!(print_dpi(&art, Fit::Stretch, 25.4, 25.4), Some(300.0));
     }
 
+    /// A `w` x `h` PNG of one colour whose header is then made to declare `declared` pixels.
+    fn png_declaring(w: u32, h: u32, declared: (u32, u32)) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let mut encoder = png::Encoder::new(&mut bytes, w, h);
+        encoder.set_color(png::ColorType::Rgb);
+        let mut writer = encoder.write_header().unwrap();
+        let data = vec![90u8; (w * h * 3) as usize];
+        writer.write_image_data(&data).unwrap();
+        writer.finish().unwrap();
+        bytes[16..20].copy_from_slice(&declared.0.to_be_bytes());
+        bytes[20..24].copy_from_slice(&declared.1.to_be_bytes());
+        let mut crc = !0u32;
+        for b in &bytes[12..29] {
+            crc ^= u32::from(*b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        bytes[29..33].copy_from_slice(&(!crc).to_be_bytes());
+        bytes
+    }
+
+    #[test]
+    fn the_pixel_bound_is_exact() {
+        assert!(within_bounds((10_000, 10_000)).is_ok());
+        assert!(within_bounds((100_000_000, 1)).is_ok());
+        let e = within_bounds((10_001, 10_000)).unwrap_err();
+        assert!(e.contains("10001 x 10000"), "{e}");
+        // No overflow at the largest sides a header can declare.
+        assert!(within_bounds((u32::MAX, u32::MAX)).is_err());
+    }
+
+    /// The header is read before anything is allocated: a 60000 x 60000 PNG of a few bytes
+    /// is refused as such (decoding it would take 10 GB), an image within the bound loads.
+    #[test]
+    fn art_past_the_bound_is_refused_from_its_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = png_declaring(4, 4, (60_000, 60_000));
+        std::fs::write(dir.path().join("big.png"), &big).unwrap();
+        assert_eq!(header_size(Format::Png, &big).unwrap(), (60_000, 60_000));
+        let e = load(dir.path(), "big.png").unwrap_err();
+        assert!(e.starts_with("`big.png` is 60000 x 60000 pixels"), "{e}");
+        let fine = png_declaring(16, 8, (16, 8));
+        std::fs::write(dir.path().join("fine.png"), &fine).unwrap();
+        assert_eq!(load(dir.path(), "fine.png").unwrap().pixels, Some((16, 8)));
+        // The same raster inside SVG art is the art's problem, and pages leave it out.
+        let svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image width="10" height="10" href="data:image/png;base64,{}"/></svg>"#,
+            base64(&big)
+        );
+        std::fs::write(dir.path().join("a.svg"), &svg).unwrap();
+        let e = load(dir.path(), "a.svg").unwrap_err();
+        assert!(e.contains("embeds an image that is 60000 x 60000"), "{e}");
+        let fonts = crate::render::fonts::builtin();
+        let page = crate::render::pdf::parse(&svg, &fonts).unwrap();
+        assert!(!page.root().has_children(), "the raster is left out");
+        let ok = svg.replace(&base64(&big), &base64(&fine));
+        assert!(
+            crate::render::pdf::parse(&ok, &fonts)
+                .unwrap()
+                .root()
+                .has_children()
+        );
+        // SVG art of absurd size.
+        std::fs::write(
+            dir.path().join("wide.svg"),
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="1e9" height="10"/>"#,
+        )
+        .unwrap();
+        assert!(
+            load(dir.path(), "wide.svg")
+                .unwrap_err()
+                .contains("at most 100000 units")
+        );
+    }
+
+    fn base64(bytes: &[u8]) -> String {
+        const ABC: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = String::new();
+        for chunk in bytes.chunks(3) {
+            let b = [
+                chunk[0],
+                *chunk.get(1).unwrap_or(&0),
+                *chunk.get(2).unwrap_or(&0),
+            ];
+            let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+            for i in 0..4 {
+                out.push(if i <= chunk.len() {
+                    ABC[(n >> (18 - 6 * i) & 63) as usize] as char
+                } else {
+                    '='
+                });
+            }
+        }
+        out
+    }
+
     #[test]
     fn anchors_read_as_svg_alignment() {
         assert_eq!(aspect(Fit::Cover, "top-left").unwrap(), "xMinYMin slice");
