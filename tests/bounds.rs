@@ -255,7 +255,7 @@ fn cmyk_jpeg_declaring(w: u16, h: u16) -> Vec<u8> {
         )
         .unwrap();
     let sof = (2..bytes.len() - 1)
-        .find(|&i| bytes[i] == 0xFF && matches!(bytes[i + 1], 0xC0 | 0xC1 | 0xC2))
+        .find(|&i| bytes[i] == 0xFF && matches!(bytes[i + 1], 0xC0..=0xC2))
         .unwrap();
     bytes[sof + 5..sof + 7].copy_from_slice(&h.to_be_bytes());
     bytes[sof + 7..sof + 9].copy_from_slice(&w.to_be_bytes());
