@@ -52,6 +52,12 @@ pub const TEMPLATE_ELEMENTS: usize = 100_000;
 /// Most pixels the rasteriser allocates for one picture (a face, a board, a sheet).
 pub const RASTER_MAX_PIXELS: u64 = 100_000_000;
 
+/// Most pixels of one image of the game's art (a PNG, JPEG or WebP file, or a raster inside
+/// SVG art), as its header declares them.
+pub const ART_MAX_PIXELS: u64 = 100_000_000;
+/// Largest width or height of SVG art (a file, or an SVG inside it), in its own units (px).
+pub const SVG_ART_MAX_SIDE: f64 = 100_000.0;
+
 /// One bound, as the user's guide lists it.
 #[derive(Debug, Clone, Copy)]
 pub struct Limit {
@@ -153,6 +159,19 @@ pub const ALL: &[Limit] = &[
         reason: "a laptop's memory, behind the bounds above; a 300 mm card at 300 dpi is 13 million",
     },
     Limit {
+        what: "pixels of one image of art (a PNG, JPEG or WebP file, or a raster inside SVG art)",
+        range: "up to 100 million (10000 x 10000), read from the file's header",
+        reason: "decoded, it takes 400 MB (800 MB at 16 bits a channel); a 1000 mm board at 250 dpi \
+                 is 97 million, and a 60000 x 60000 file of one colour is a few megabytes that would \
+                 decode to 14 GB",
+    },
+    Limit {
+        what: "`width` and `height` of SVG art",
+        range: "up to 100000",
+        reason: "art is drawn into a card or a board; a larger drawing is a unit mistake whose \
+                 filters and patterns would be rasterised at that size",
+    },
+    Limit {
         what: "memory of a Lua engine",
         range: "up to 256 MB",
         reason: "a laptop runs one VM per thread",
@@ -221,6 +240,14 @@ mod tests {
         assert!(
             range("pixels")
                 .starts_with(&format!("up to {} million", RASTER_MAX_PIXELS / 1_000_000))
+        );
+        assert!(
+            range("pixels of one image")
+                .starts_with(&format!("up to {} million", ART_MAX_PIXELS / 1_000_000))
+        );
+        assert_eq!(
+            range("`width` and `height` of SVG art"),
+            format!("up to {SVG_ART_MAX_SIDE}")
         );
         assert_eq!(
             range("memory of a Lua"),

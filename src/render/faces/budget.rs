@@ -141,7 +141,7 @@ fn first_loop(text: &str) -> Option<Range<usize>> {
 }
 
 /// The spans of every `{% ... %}` tag.
-fn tags(text: &str) -> Vec<Range<usize>> {
+pub(super) fn tags(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(open) = text[from..].find("{%").map(|i| from + i) {
@@ -155,7 +155,7 @@ fn tags(text: &str) -> Vec<Range<usize>> {
 }
 
 /// A tag's keyword: `for`, `macro`, `include`...
-fn keyword(tag: &str) -> &str {
+pub(super) fn keyword(tag: &str) -> &str {
     let inner = tag
         .trim_start_matches("{%")
         .trim_start_matches('-')

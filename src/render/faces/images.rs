@@ -80,7 +80,7 @@ pub fn load(dir: &Path, rel: &str) -> Result<Arc<Art>, String> {
     let bytes = std::fs::read(&path).map_err(|e| format!("`{rel}` cannot be read: {e}"))?;
     let format = sniff(&bytes, &path)
         .ok_or_else(|| format!("`{rel}` is not a PNG, JPEG, WebP or SVG image"))?;
-    let pixels = decode(format, &bytes).map_err(|e| format!("`{rel}` does not decode: {e}"))?;
+    let pixels = decode(format, &bytes).map_err(|e| format!("`{rel}` {e}"))?;
     let rgb = match format {
         Format::Jpeg => cmyk_jpeg_as_png(&bytes)
             .map_err(|e| format!("`{rel}` is a CMYK JPEG whose colours cannot be read: {e}"))?
@@ -118,45 +118,185 @@ fn sniff(bytes: &[u8], path: &Path) -> Option<Format> {
     }
 }
 
+/// The pixel size a raster image's header declares, read without decoding (or allocating
+/// for) a single pixel.
+pub fn header_size(format: Format, bytes: &[u8]) -> Result<(u32, u32), String> {
+    match format {
+        Format::Png => {
+            let mut decoder = png::Decoder::new(Cursor::new(bytes));
+            let info = decoder.read_header_info().map_err(|e| e.to_string())?;
+            Ok((info.width, info.height))
+        }
+        Format::Jpeg => {
+            let mut decoder =
+                zune_jpeg::JpegDecoder::new_with_options(Cursor::new(bytes), jpeg_options());
+            decoder.decode_headers().map_err(|e| format!("{e:?}"))?;
+            let info = decoder.info().ok_or("no image header")?;
+            Ok((u32::from(info.width), u32::from(info.height)))
+        }
+        Format::Webp => {
+            let decoder =
+                image_webp::WebPDecoder::new(Cursor::new(bytes)).map_err(|e| e.to_string())?;
+            Ok(decoder.dimensions())
+        }
+        Format::Svg => Err("SVG has no pixel size".into()),
+    }
+}
+
+/// zune-jpeg's options for art: any side a JPEG can declare, as [`within_bounds`] holds the
+/// pixels to [`ART_MAX_PIXELS`](crate::limits::ART_MAX_PIXELS).
+fn jpeg_options() -> zune_jpeg::zune_core::options::DecoderOptions {
+    zune_jpeg::zune_core::options::DecoderOptions::default()
+        .set_max_width(usize::from(u16::MAX))
+        .set_max_height(usize::from(u16::MAX))
+}
+
+/// Why a raster of `w` x `h` pixels is not decoded: past
+/// [`ART_MAX_PIXELS`](crate::limits::ART_MAX_PIXELS).
+pub fn within_bounds((w, h): (u32, u32)) -> Result<(), String> {
+    let pixels = u64::from(w) * u64::from(h);
+    let max = crate::limits::ART_MAX_PIXELS;
+    if pixels > max {
+        return Err(format!(
+            "is {w} x {h} pixels ({:.0} million); art may have at most {} million pixels, \
+             so scale it down (a 1000 mm board at 250 dpi is 97 million)",
+            pixels as f64 / 1e6,
+            max / 1_000_000
+        ));
+    }
+    Ok(())
+}
+
 /// Decodes the whole image, so a truncated or corrupt file is found by `check`, not by a
-/// renderer that would leave the art out. Returns the pixel size of raster images.
+/// renderer that would leave the art out. The header's pixel size is held to its bound
+/// before anything is allocated for the pixels, and SVG art to its own (its size, the rasters
+/// inside it). Returns the pixel size of raster images; the message follows the file's name.
 fn decode(format: Format, bytes: &[u8]) -> Result<Option<(u32, u32)>, String> {
+    let size = match format {
+        Format::Svg => return decode_svg(bytes).map(|()| None),
+        _ => header_size(format, bytes).map_err(|e| format!("does not decode: {e}"))?,
+    };
+    within_bounds(size)?;
+    let undecodable = |e: String| format!("does not decode: {e}");
     match format {
         Format::Png => {
             let mut reader = png::Decoder::new(Cursor::new(bytes))
                 .read_info()
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| undecodable(e.to_string()))?;
             let size = reader
                 .output_buffer_size()
-                .ok_or("the image is too large")?;
+                .ok_or_else(|| undecodable("the image is too large".into()))?;
             let mut buf = vec![0; size];
-            let info = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
+            let info = reader
+                .next_frame(&mut buf)
+                .map_err(|e| undecodable(e.to_string()))?;
             Ok(Some((info.width, info.height)))
         }
         Format::Jpeg => {
-            let mut decoder = zune_jpeg::JpegDecoder::new(Cursor::new(bytes));
-            decoder.decode().map_err(|e| format!("{e:?}"))?;
-            let info = decoder.info().ok_or("no image header")?;
+            let mut decoder =
+                zune_jpeg::JpegDecoder::new_with_options(Cursor::new(bytes), jpeg_options());
+            decoder
+                .decode()
+                .map_err(|e| undecodable(format!("{e:?}")))?;
+            let info = decoder
+                .info()
+                .ok_or_else(|| undecodable("no image header".into()))?;
             Ok(Some((u32::from(info.width), u32::from(info.height))))
         }
         Format::Webp => {
-            let mut decoder =
-                image_webp::WebPDecoder::new(Cursor::new(bytes)).map_err(|e| e.to_string())?;
+            let mut decoder = image_webp::WebPDecoder::new(Cursor::new(bytes))
+                .map_err(|e| undecodable(e.to_string()))?;
             let size = decoder
                 .output_buffer_size()
-                .ok_or("the image is too large")?;
+                .ok_or_else(|| undecodable("the image is too large".into()))?;
             let mut buf = vec![0; size];
-            decoder.read_image(&mut buf).map_err(|e| e.to_string())?;
+            decoder
+                .read_image(&mut buf)
+                .map_err(|e| undecodable(e.to_string()))?;
             Ok(Some(decoder.dimensions()))
         }
-        Format::Svg => {
-            usvg::Tree::from_data(
-                bytes,
-                &crate::render::pdf::usvg_options(&crate::render::fonts::builtin()),
-            )
-            .map_err(|e| e.to_string())?;
-            Ok(None)
-        }
+        Format::Svg => Ok(None),
+    }
+}
+
+/// Reads SVG art as pages will, holding its size to
+/// [`SVG_ART_MAX_SIDE`](crate::limits::SVG_ART_MAX_SIDE) and every raster inside it to
+/// [`ART_MAX_PIXELS`](crate::limits::ART_MAX_PIXELS) (pages leave such a raster out; here it
+/// is the art's problem).
+fn decode_svg(bytes: &[u8]) -> Result<(), String> {
+    REFUSED.with(|r| r.borrow_mut().take());
+    let tree = usvg::Tree::from_data(
+        bytes,
+        &crate::render::pdf::usvg_options(&crate::render::fonts::builtin()),
+    );
+    if let Some(why) = REFUSED.with(|r| r.borrow_mut().take()) {
+        return Err(why);
+    }
+    let tree = tree.map_err(|e| format!("does not decode: {e}"))?;
+    svg_within_bounds(tree.size())
+}
+
+/// Why SVG of this size is not drawn: a side past
+/// [`SVG_ART_MAX_SIDE`](crate::limits::SVG_ART_MAX_SIDE).
+fn svg_within_bounds(size: usvg::Size) -> Result<(), String> {
+    let max = crate::limits::SVG_ART_MAX_SIDE;
+    if f64::from(size.width()) > max || f64::from(size.height()) > max {
+        return Err(format!(
+            "is an SVG drawing {} x {} units large; SVG art may be at most {max} units a side, \
+             so set its `width`, `height` or `viewBox` in its own units",
+            size.width(),
+            size.height()
+        ));
+    }
+    Ok(())
+}
+
+thread_local! {
+    /// Why the last SVG read on this thread left a raster or drawing out (see [`bounded_data`]).
+    static REFUSED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// usvg's resolver of `data:` images, held to art's bounds: a raster past
+/// [`ART_MAX_PIXELS`](crate::limits::ART_MAX_PIXELS), an SVG past
+/// [`SVG_ART_MAX_SIDE`](crate::limits::SVG_ART_MAX_SIDE), or a format art may not have
+/// (GIF) is left out, so that no renderer ever decodes it, and the reason noted for the
+/// caller (see [`decode_svg`]).
+fn bounded_data() -> usvg::ImageHrefDataResolverFn<'static> {
+    let default = usvg::ImageHrefResolver::default_data_resolver();
+    Box::new(
+        move |mime: &str, data: Arc<Vec<u8>>, opts: &usvg::Options| {
+            let kind = default(mime, data, opts)?;
+            let why = match &kind {
+                usvg::ImageKind::PNG(d) => raster_refusal(Format::Png, d),
+                usvg::ImageKind::JPEG(d) => raster_refusal(Format::Jpeg, d),
+                usvg::ImageKind::WEBP(d) => raster_refusal(Format::Webp, d),
+                usvg::ImageKind::GIF(_) => {
+                    Some("embeds a GIF image; art may be PNG, JPEG or WebP".into())
+                }
+                usvg::ImageKind::SVG(tree) => svg_within_bounds(tree.size())
+                    .err()
+                    .map(|e| e.replacen("is an SVG drawing", "embeds an SVG drawing", 1)),
+            };
+            match why {
+                None => Some(kind),
+                Some(why) => {
+                    REFUSED.with(|r| {
+                        r.borrow_mut().get_or_insert(why);
+                    });
+                    None
+                }
+            }
+        },
+    )
+}
+
+/// Why an embedded raster is left out: a header that does not read, or pixels past the bound.
+fn raster_refusal(format: Format, bytes: &[u8]) -> Option<String> {
+    match header_size(format, bytes) {
+        Err(e) => Some(format!("embeds an image that does not decode: {e}")),
+        Ok(size) => within_bounds(size)
+            .err()
+            .map(|e| format!("embeds an image that {e}")),
     }
 }
 
@@ -166,8 +306,7 @@ fn decode(format: Format, bytes: &[u8]) -> Result<Option<(u32, u32)>, String> {
 /// CMYK profile when it has one, else the bundled print profile.
 fn cmyk_jpeg_as_png(bytes: &[u8]) -> Result<Option<Vec<u8>>, String> {
     use zune_jpeg::zune_core::colorspace::ColorSpace;
-    use zune_jpeg::zune_core::options::DecoderOptions;
-    let mut probe = zune_jpeg::JpegDecoder::new(Cursor::new(bytes));
+    let mut probe = zune_jpeg::JpegDecoder::new_with_options(Cursor::new(bytes), jpeg_options());
     probe.decode_headers().map_err(|e| format!("{e:?}"))?;
     let info = probe.info().ok_or("no image header")?;
     let space = match probe.input_colorspace() {
@@ -175,10 +314,7 @@ fn cmyk_jpeg_as_png(bytes: &[u8]) -> Result<Option<Vec<u8>>, String> {
         _ => return Ok(None),
     };
     // The samples as stored, without a colour conversion.
-    let options = DecoderOptions::default()
-        .jpeg_set_out_colorspace(space)
-        .set_max_width(usize::from(u16::MAX))
-        .set_max_height(usize::from(u16::MAX));
+    let options = jpeg_options().jpeg_set_out_colorspace(space);
     let mut decoder = zune_jpeg::JpegDecoder::new_with_options(Cursor::new(bytes), options);
     let samples = decoder.decode().map_err(|e| format!("{e:?}"))?;
     let icc = decoder.icc_profile();
@@ -302,7 +438,7 @@ pub fn stray_href(svg: &str) -> Option<&str> {
 /// `raster` pages (drawn by resvg, not written to PDF), a CMYK JPEG is its sRGB pixels.
 pub fn href_resolver(raster: bool) -> usvg::ImageHrefResolver<'static> {
     usvg::ImageHrefResolver {
-        resolve_data: usvg::ImageHrefResolver::default_data_resolver(),
+        resolve_data: bounded_data(),
         resolve_string: Box::new(move |href: &str, opts: &usvg::Options| {
             let art = registry().read().ok()?.get(href).cloned()?;
             Some(match art.format {
@@ -577,6 +713,107 @@ mod tests {
         assert_eq!(print_dpi(&art, Fit::Cover, 25.4, 25.4), Some(300.0));
         assert_eq!(print_dpi(&art, Fit::Contain, 25.4, 25.4), Some(600.0));
         assert_eq!(print_dpi(&art, Fit::Stretch, 25.4, 25.4), Some(300.0));
+    }
+
+    /// A `w` x `h` PNG of one colour whose header is then made to declare `declared` pixels.
+    fn png_declaring(w: u32, h: u32, declared: (u32, u32)) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let mut encoder = png::Encoder::new(&mut bytes, w, h);
+        encoder.set_color(png::ColorType::Rgb);
+        let mut writer = encoder.write_header().unwrap();
+        let data = vec![90u8; (w * h * 3) as usize];
+        writer.write_image_data(&data).unwrap();
+        writer.finish().unwrap();
+        bytes[16..20].copy_from_slice(&declared.0.to_be_bytes());
+        bytes[20..24].copy_from_slice(&declared.1.to_be_bytes());
+        let mut crc = !0u32;
+        for b in &bytes[12..29] {
+            crc ^= u32::from(*b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        bytes[29..33].copy_from_slice(&(!crc).to_be_bytes());
+        bytes
+    }
+
+    #[test]
+    fn the_pixel_bound_is_exact() {
+        assert!(within_bounds((10_000, 10_000)).is_ok());
+        assert!(within_bounds((100_000_000, 1)).is_ok());
+        let e = within_bounds((10_001, 10_000)).unwrap_err();
+        assert!(e.contains("10001 x 10000"), "{e}");
+        // No overflow at the largest sides a header can declare.
+        assert!(within_bounds((u32::MAX, u32::MAX)).is_err());
+    }
+
+    /// The header is read before anything is allocated: a 60000 x 60000 PNG of a few bytes
+    /// is refused as such (decoding it would take 10 GB), an image within the bound loads.
+    #[test]
+    fn art_past_the_bound_is_refused_from_its_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = png_declaring(4, 4, (60_000, 60_000));
+        std::fs::write(dir.path().join("big.png"), &big).unwrap();
+        assert_eq!(header_size(Format::Png, &big).unwrap(), (60_000, 60_000));
+        let e = load(dir.path(), "big.png").unwrap_err();
+        assert!(e.starts_with("`big.png` is 60000 x 60000 pixels"), "{e}");
+        let fine = png_declaring(16, 8, (16, 8));
+        std::fs::write(dir.path().join("fine.png"), &fine).unwrap();
+        assert_eq!(load(dir.path(), "fine.png").unwrap().pixels, Some((16, 8)));
+        // The same raster inside SVG art is the art's problem, and pages leave it out.
+        let svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image width="10" height="10" href="data:image/png;base64,{}"/></svg>"#,
+            base64(&big)
+        );
+        std::fs::write(dir.path().join("a.svg"), &svg).unwrap();
+        let e = load(dir.path(), "a.svg").unwrap_err();
+        assert!(e.contains("embeds an image that is 60000 x 60000"), "{e}");
+        let fonts = crate::render::fonts::builtin();
+        let page = crate::render::pdf::parse(&svg, &fonts).unwrap();
+        assert!(!page.root().has_children(), "the raster is left out");
+        let ok = svg.replace(&base64(&big), &base64(&fine));
+        assert!(
+            crate::render::pdf::parse(&ok, &fonts)
+                .unwrap()
+                .root()
+                .has_children()
+        );
+        // SVG art of absurd size.
+        std::fs::write(
+            dir.path().join("wide.svg"),
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="1e9" height="10"/>"#,
+        )
+        .unwrap();
+        assert!(
+            load(dir.path(), "wide.svg")
+                .unwrap_err()
+                .contains("at most 100000 units")
+        );
+    }
+
+    fn base64(bytes: &[u8]) -> String {
+        const ABC: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = String::new();
+        for chunk in bytes.chunks(3) {
+            let b = [
+                chunk[0],
+                *chunk.get(1).unwrap_or(&0),
+                *chunk.get(2).unwrap_or(&0),
+            ];
+            let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+            for i in 0..4 {
+                out.push(if i <= chunk.len() {
+                    ABC[(n >> (18 - 6 * i) & 63) as usize] as char
+                } else {
+                    '='
+                });
+            }
+        }
+        out
     }
 
     #[test]

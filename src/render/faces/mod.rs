@@ -10,6 +10,7 @@ pub mod budget;
 pub mod drawn;
 pub mod fonts;
 pub mod functions;
+mod growth;
 pub mod images;
 pub mod marks;
 pub mod markup;

@@ -463,6 +463,8 @@ fn parse_template(name: &str, file: &SourceFile) -> Result<tera::Template, Probl
                 None => problem.in_file(file).help(message),
             }
         })?;
+    // Values built with `set` stay bounded: see `growth`.
+    super::growth::check(name, file, &template.ast)?;
     // Subscripts are looked up by value: see `subscript`.
     crate::render::subscript::rewrite(&mut template).map_err(|r| {
         let problem = Problem::data(format!("template `{name}`: {}", r.message)).help(r.help);
