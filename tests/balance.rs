@@ -770,3 +770,60 @@ fn under_the_null_the_intervals_leave_zero_out_one_time_in_twenty() {
         );
     }
 }
+
+#[test]
+fn a_flag_agrees_in_sign_with_the_columns_shown_first_and_mixed_bots_are_stratified() {
+    let fixture = Fixture::with_games(&["the-search", "capek-golems"]);
+    // The Search: a police card is compared among police seats, so the with and without
+    // columns, their difference and the seat-controlled difference the flag rests on agree.
+    let game = load_game(fixture.data(), "the-search").unwrap();
+    let opts = SimOptions {
+        games: 300,
+        seed: 1,
+        bots: vec!["heuristic".into()],
+        cards: true,
+        ..Default::default()
+    };
+    let file = simulate(&game, &opts, None).unwrap();
+    let rows = file.runs[0].cards.as_ref().unwrap();
+    assert!(rows.iter().any(|r| r.flagged), "{rows:?}");
+    for r in rows.iter().filter(|r| r.flagged) {
+        let shown = r.win_rate_with.rate - r.win_rate_without.rate;
+        let d = r.difference.unwrap().difference;
+        let s = r.seat_controlled.unwrap().difference;
+        assert!(
+            shown * s > 0.0 && d * s > 0.0,
+            "{}: with - without {shown}, difference {d}, by seat {s}",
+            r.name
+        );
+        assert_eq!(
+            r.held_at.len(),
+            1,
+            "one side holds {}: {:?}",
+            r.name,
+            r.held_at
+        );
+    }
+    // Capek with a heuristic and a random bot: the by-seat difference is taken within each
+    // seat and bot, and the table says so.
+    let game = load_game(fixture.data(), "capek-golems").unwrap();
+    let opts = SimOptions {
+        games: 60,
+        seed: 2,
+        players: 2,
+        bots: vec!["heuristic".into(), "random".into()],
+        cards: true,
+        ..Default::default()
+    };
+    let file = simulate(&game, &opts, None).unwrap();
+    let rows = file.runs[0].cards.as_ref().unwrap();
+    assert!(rows.iter().all(|r| r.strata == "seat and bot"), "{rows:?}");
+    assert!(file.text().contains("taken within each seat and bot"));
+    let same = SimOptions {
+        bots: vec!["heuristic".into()],
+        ..opts
+    };
+    let file = simulate(&game, &same, None).unwrap();
+    let rows = file.runs[0].cards.as_ref().unwrap();
+    assert!(rows.iter().all(|r| r.strata == "seat"));
+}

@@ -642,6 +642,13 @@ pub fn text(rows: &[CardRow], limit: Option<usize>) -> String {
         "  {:<24} {:>6} {:>7} {:>6} {:>7}  {:<22} {:<22} {:>7}  flag",
         "design", "games", "times", "with", "without", "difference", "by seat", "q"
     );
+    if let Some(r) = rows.iter().find(|r| r.strata == "seat and bot") {
+        let _ = writeln!(
+            out,
+            "  different bots played: \"by seat\" is taken within each {} (a bot's own strength does not count for the cards it plays)",
+            r.strata
+        );
+    }
     for r in rows.iter().take(limit.unwrap_or(usize::MAX)) {
         let _ = writeln!(
             out,
