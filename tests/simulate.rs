@@ -375,7 +375,7 @@ fn json_fields_are_labelled() {
     let file = simulate(&game, &opts(40, &["heuristic", "random"]), None).unwrap();
     let json: Value = serde_json::from_str(&file.to_json()).unwrap();
     let run = &json["runs"][0];
-    assert_eq!(json["format"], "printplay-sim/3");
+    assert_eq!(json["format"], "printplay-sim/4");
     assert_eq!(
         run["seat_names"],
         serde_json::json!(["player 1", "player 2"])

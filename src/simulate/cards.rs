@@ -4,11 +4,12 @@
 //! a Lua script's `game.cards_of`). Per design the run counts the games in which some seat
 //! played it, how often it was played, and, per seat, how many seat-games had it and the points
 //! those seats scored. From these come the win rate of seats that played it against seats that
-//! did not (Wilson intervals, Newcombe's difference) and the same difference taken seat by
-//! seat and combined with Mantel-Haenszel weights, so that a seat that both wins more and plays
-//! a card more (the first seat, a role) does not make the card look strong. Its
-//! Cochran-Mantel-Haenszel test gives a p-value per design; Benjamini-Hochberg at 5 % over
-//! all designs says which are flagged. Every count is an integer, so shards merge exactly.
+//! did not, and the same difference taken seat by seat (and bot by bot) and combined with
+//! Mantel-Haenszel weights, so that a seat that both wins more and plays a card more (the first
+//! seat, a role) does not make the card look strong. Its Cochran-Mantel-Haenszel test gives a
+//! p-value per design; Benjamini-Hochberg at 5 % over all designs says which are flagged. The
+//! game is the sample, not the seat: every interval and test takes its variance over games
+//! (`clustered.rs`). Every count is an integer, so shards merge exactly.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -16,8 +17,9 @@ use std::fmt::Write;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
+use super::clustered::{Cells, PairMap, PairSums, add_game, add_pairs};
 use super::report::{Rate, percent};
-use super::stats::{POINT, difference, wilson};
+use super::stats::{POINT, wilson};
 use crate::model::Game;
 
 /// The false discovery rate of the flags.
@@ -35,6 +37,18 @@ pub struct CardCounts {
     /// Per seat: the points (millionths) of those seat-games.
     #[serde(rename = "points_with_millionths")]
     pub points_with: Vec<u64>,
+    /// Over the games in which some seat played it: the sums of pairs of seats by cell (see
+    /// `clustered.rs`), so that its intervals count games, not seats.
+    #[serde(default)]
+    pub pairs: Vec<PairSums>,
+}
+
+/// A stratum seats are compared within: a seat, and the bot that played it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Stratum {
+    /// 0 for the first seat.
+    pub seat: usize,
+    pub bot: String,
 }
 
 /// The card totals of a run (`simulate --cards`).
@@ -43,19 +57,52 @@ pub struct CardStats {
     /// Moves the engine named cards for (`0`: the engine does not say which cards a move
     /// involves, and no card statistics can be given).
     pub moves_said: u64,
+    /// Every (seat, bot) met, in order; cells `2 i` and `2 i + 1` are stratum `i`'s seats
+    /// without and with a design.
+    #[serde(default)]
+    pub strata: Vec<Stratum>,
+    /// Over every game, the sums of pairs of its seats by stratum (all in even cells).
+    #[serde(default)]
+    pub all_games: Vec<PairSums>,
     pub designs: BTreeMap<String, CardCounts>,
 }
 
 impl CardStats {
     pub fn merge(&mut self, o: &CardStats) {
         self.moves_said += o.moves_said;
-        for (id, c) in &o.designs {
-            let mine = self.designs.entry(id.clone()).or_default();
-            mine.games += c.games;
-            mine.times += c.times;
-            add_vec(&mut mine.seats_with, &c.seats_with);
-            add_vec(&mut mine.points_with, &c.points_with);
+        let mut strata: Vec<Stratum> = self.strata.iter().chain(&o.strata).cloned().collect();
+        strata.sort();
+        strata.dedup();
+        let renumber = |from: &[Stratum]| -> Vec<u32> {
+            from.iter()
+                .map(|s| strata.binary_search(s).unwrap_or(0) as u32)
+                .collect()
+        };
+        let (mine, theirs) = (renumber(&self.strata), renumber(&o.strata));
+        let cell =
+            |map: &[u32], c: u32| 2 * map.get((c / 2) as usize).copied().unwrap_or(0) + c % 2;
+        let both = |a: &[PairSums], b: &[PairSums]| -> Vec<PairSums> {
+            let mut to = PairMap::new();
+            add_pairs(&mut to, a, |c| cell(&mine, c));
+            add_pairs(&mut to, b, |c| cell(&theirs, c));
+            to.into_values().collect()
+        };
+        self.all_games = both(&self.all_games, &o.all_games);
+        for c in self.designs.values_mut() {
+            c.pairs = both(&c.pairs, &[]);
         }
+        for (id, c) in &o.designs {
+            let mine_design = self.designs.entry(id.clone()).or_default();
+            mine_design.games += c.games;
+            mine_design.times += c.times;
+            add_vec(&mut mine_design.seats_with, &c.seats_with);
+            add_vec(&mut mine_design.points_with, &c.points_with);
+            let mut to = PairMap::new();
+            add_pairs(&mut to, &mine_design.pairs, |c| c);
+            add_pairs(&mut to, &c.pairs, |c| cell(&theirs, c));
+            mine_design.pairs = to.into_values().collect();
+        }
+        self.strata = strata;
     }
 }
 
@@ -117,6 +164,8 @@ impl GameCards {
 struct Design {
     id: &'static str,
     counts: CardCounts,
+    /// Pair sums by the tally's own stratum numbers.
+    pairs: PairMap,
     /// The number of the last game counted in `games`, and per seat in `seats_with`.
     last_game: u64,
     last_seat_game: Vec<u64>,
@@ -134,11 +183,21 @@ pub(super) struct CardTally {
     games: u64,
     /// The seats' points (millionths) of the game being added.
     points: Vec<u64>,
+    /// The (seat, bot) strata met, numbered in the order met.
+    strata: Vec<(usize, String)>,
+    /// The stratum of each seat of the game being added.
+    seat_strata: Vec<u32>,
+    /// Every game's pairs of seats, by stratum.
+    all_games: PairMap,
+    /// The designs the game being added touched.
+    touched: Vec<u32>,
+    /// (cell, points) of each seat, for one design of the game being added.
+    cells: Vec<(u32, u64)>,
 }
 
 impl CardTally {
-    /// Adds one game's cards, with its seats' results.
-    pub(super) fn add(&mut self, cards: &GameCards, returns: &[f64]) {
+    /// Adds one game's cards, with its seats' results and the bot of each seat.
+    pub(super) fn add(&mut self, cards: &GameCards, returns: &[f64], bots: &[String]) {
         self.moves_said += cards.moves_said;
         self.games += 1;
         let game = self.games;
@@ -146,6 +205,23 @@ impl CardTally {
         self.points.clear();
         self.points
             .extend(returns.iter().map(|r| (r * POINT).round().max(0.0) as u64));
+        self.seat_strata.clear();
+        for seat in 0..seats {
+            let bot = bots.get(seat).map_or("", String::as_str);
+            let k = match self.strata.iter().position(|(s, b)| *s == seat && b == bot) {
+                Some(k) => k,
+                None => {
+                    self.strata.push((seat, bot.to_string()));
+                    self.strata.len() - 1
+                }
+            };
+            self.seat_strata.push(k as u32);
+        }
+        self.cells.clear();
+        self.cells
+            .extend((0..seats).map(|s| (2 * self.seat_strata[s], self.points[s])));
+        add_game(&mut self.all_games, &self.cells);
+        self.touched.clear();
         for &(id, seat) in &cards.plays {
             let at = self.design(id);
             let d = &mut self.designs[at];
@@ -158,13 +234,23 @@ impl CardTally {
             if d.last_game != game {
                 d.last_game = game;
                 c.games += 1;
+                self.touched.push(at as u32);
             }
             c.times += 1;
-            if d.last_seat_game[seat] != game {
+            if seat < seats && d.last_seat_game[seat] != game {
                 d.last_seat_game[seat] = game;
                 c.seats_with[seat] += 1;
                 c.points_with[seat] += self.points[seat];
             }
+        }
+        for &at in &self.touched {
+            let d = &mut self.designs[at as usize];
+            self.cells.clear();
+            self.cells.extend((0..seats).map(|s| {
+                let with = d.last_seat_game[s] == game;
+                (2 * self.seat_strata[s] + with as u32, self.points[s])
+            }));
+            add_game(&mut d.pairs, &self.cells);
         }
     }
 
@@ -179,6 +265,7 @@ impl CardTally {
             self.designs.push(Design {
                 id,
                 counts: CardCounts::default(),
+                pairs: PairMap::new(),
                 last_game: 0,
                 last_seat_game: Vec::new(),
             });
@@ -187,15 +274,39 @@ impl CardTally {
         at as usize
     }
 
-    /// The totals keyed by text.
+    /// The totals keyed by text, the strata in order.
     pub(super) fn into_stats(self) -> CardStats {
+        let mut order: Vec<(Stratum, u32)> = self
+            .strata
+            .into_iter()
+            .enumerate()
+            .map(|(i, (seat, bot))| (Stratum { seat, bot }, i as u32))
+            .collect();
+        order.sort();
+        let mut map = vec![0u32; order.len()];
+        for (new, (_, old)) in order.iter().enumerate() {
+            map[*old as usize] = new as u32;
+        }
+        let cell = |c: u32| 2 * map[(c / 2) as usize] + c % 2;
+        let renumbered = |pairs: &PairMap| -> Vec<PairSums> {
+            let mut to = PairMap::new();
+            let list: Vec<PairSums> = pairs.values().cloned().collect();
+            add_pairs(&mut to, &list, cell);
+            to.into_values().collect()
+        };
         CardStats {
             moves_said: self.moves_said,
+            all_games: renumbered(&self.all_games),
             designs: self
                 .designs
-                .into_iter()
-                .map(|d| (d.id.to_string(), d.counts))
+                .iter()
+                .map(|d| {
+                    let mut counts = d.counts.clone();
+                    counts.pairs = renumbered(&d.pairs);
+                    (d.id.to_string(), counts)
+                })
                 .collect(),
+            strata: order.into_iter().map(|(s, _)| s).collect(),
         }
     }
 }
@@ -217,21 +328,32 @@ pub struct CardRow {
     pub games: u64,
     /// Times it was played or acquired.
     pub times: u64,
-    /// Seat-games in which the seat played or acquired it, and in which it did not.
+    /// Seat-games in which the seat played or acquired it, and in which it did not, counted
+    /// over the seats that could hold it (the seat and bot strata in which some seat ever
+    /// played it): a design only one side can hold is compared within that side.
     pub seats_with: u64,
     pub seats_without: u64,
+    /// The seats (1 for the first) at which some seat ever played or acquired it.
+    #[serde(default)]
+    pub held_at: Vec<usize>,
+    /// What `seat_controlled` is taken within: `seat`, or `seat and bot` when different bots
+    /// played.
+    #[serde(default)]
+    pub strata: String,
     /// Win rate (points per seat-game) of the seats that played it, and of those that did not.
     pub win_rate_with: Rate,
     pub win_rate_without: Rate,
-    /// `win_rate_with` minus `win_rate_without`, Newcombe's 95 % interval; `None` when every
-    /// seat-game played it or none did (nothing to compare).
+    /// `win_rate_with` minus `win_rate_without`, with its 95 % interval from the variance over
+    /// games (the game is the sample, not the seat); `None` when every seat-game that could
+    /// hold it played it (nothing to compare).
     pub difference: Option<Diff>,
-    /// The same difference taken seat by seat and combined (Mantel-Haenszel weights), so that
-    /// a seat's own advantage does not count for the card.
+    /// The same difference taken seat by seat (and bot by bot, when different bots played)
+    /// and combined (Mantel-Haenszel weights), so that a seat's own advantage does not count
+    /// for the card; its interval from the variance over games.
     /// `None` when no seat both played it and went without it.
     pub seat_controlled: Option<Diff>,
-    /// The Cochran-Mantel-Haenszel test of no difference at any seat; `None` when no seat
-    /// both played it and went without it.
+    /// The Cochran-Mantel-Haenszel test of no difference at any seat, its variance taken over
+    /// games; `None` when no seat both played it and went without it.
     pub p_value: Option<f64>,
     /// Benjamini-Hochberg adjusted p-value over every design tested.
     pub q_value: Option<f64>,
@@ -243,8 +365,10 @@ pub struct CardRow {
 pub const CARDS_EXPLANATION: &str = "\
 how to read the cards table:
   with / without  the win rate of seats that played or acquired the design in a game, and of
-                 seats that did not. A card bought by players who are already ahead wins
-                 more without being strong: this is correlation, under these bots, not proof.
+                 seats that could have (a seat where it was ever played) and did not. A card
+                 bought by players who are already ahead wins more without being strong:
+                 this is correlation, under these bots, not proof. Every interval counts
+                 games, not seats: one seat's win is another's loss.
   by seat        the same difference taken seat by seat and combined, so that a seat's own
                  advantage (moving first, a role) does not count for the card.
   flagged        the seat-controlled difference is unlikely to be chance alone
@@ -263,18 +387,13 @@ pub fn not_offered(engine: &str) -> String {
     )
 }
 
-/// The rows, most telling first (flagged, then by p-value), each design once.
-pub fn rows(
-    stats: &CardStats,
-    seat_games: u64,
-    seat_points: &[u64],
-    names: &BTreeMap<String, String>,
-) -> Vec<CardRow> {
-    let seats = seat_points.len();
+/// The rows, most telling first (flagged, then by p-value), each design once. `games`: the
+/// games of the run, every one of which is a sample (the seats of a game are not).
+pub fn rows(stats: &CardStats, games: u64, names: &BTreeMap<String, String>) -> Vec<CardRow> {
     let mut rows: Vec<CardRow> = stats
         .designs
         .iter()
-        .map(|(id, c)| row(id, c, seat_games, seat_points, seats, names))
+        .map(|(id, c)| row(id, c, stats, games, names))
         .collect();
     benjamini_hochberg(&mut rows);
     rows.sort_by(|a, b| {
@@ -290,55 +409,141 @@ pub fn rows(
     rows
 }
 
+const Z: f64 = 1.959_963_984_540_054;
+
+/// The variance of a cell's mean as Wilson's interval has it: a rate of 0 or 1 has no spread
+/// of its own, and Wilson's half-width keeps an interval honest there.
+fn wilson_variance(points: f64, n: f64) -> f64 {
+    let (lo, hi) = wilson(points, n);
+    ((hi - lo) / (2.0 * Z)).powi(2)
+}
+
+/// A rate of `points` over `n` seat-games whose variance over games is `clustered` where
+/// seats taken one by one would give `independent`: Wilson's interval on the sample size
+/// that variance is worth (`n` over the design effect, at most `most` times `n`).
+fn clustered_rate(points: f64, n: f64, clustered: f64, independent: f64, most: f64) -> Rate {
+    if n <= 0.0 {
+        return Rate::of(0.0, 0.0);
+    }
+    let effect = if independent > 0.0 {
+        (clustered / independent).max(1.0 / most)
+    } else {
+        1.0
+    };
+    let n_eff = n / effect;
+    let r = Rate::of(points / n * n_eff, n_eff);
+    Rate {
+        rate: points / n,
+        ..r
+    }
+}
+
 fn row(
     id: &str,
     c: &CardCounts,
-    seat_games: u64,
-    seat_points: &[u64],
-    seats: usize,
+    stats: &CardStats,
+    games: u64,
     names: &BTreeMap<String, String>,
 ) -> CardRow {
-    let at = |v: &[u64], s: usize| v.get(s).copied().unwrap_or(0);
-    let with: u64 = c.seats_with.iter().sum();
-    let without = seat_games * seats as u64 - with;
-    let points_with: u64 = c.points_with.iter().sum();
-    let points_all: u64 = seat_points.iter().sum();
-    let points_without = points_all.saturating_sub(points_with);
-    let rw = Rate::of(points_with as f64 / POINT, with as f64);
-    let ro = Rate::of(points_without as f64 / POINT, without as f64);
-    let (d, low, high) = difference(rw.rate, (rw.low, rw.high), ro.rate, (ro.low, ro.high));
-    // Seat by seat: Mantel-Haenszel weights n1 n0 / n, the difference's variance without
-    // pooling for the interval, and pooled (no difference) for the test.
-    let (mut sum_w, mut sum_wd, mut var_ci, mut var_null) = (0.0, 0.0, 0.0, 0.0);
-    for s in 0..seats {
-        let n1 = at(&c.seats_with, s) as f64;
-        let n0 = seat_games as f64 - n1;
-        if n1 <= 0.0 || n0 <= 0.0 {
+    let strata = stats.strata.len();
+    let cells = Cells::of(&stats.all_games, &c.pairs, strata, games);
+    let (with, without) = (|k: usize| 2 * k + 1, |k: usize| 2 * k);
+    // The seats that could hold it: the strata in which some seat ever played it. A design
+    // only one side can hold is compared within that side.
+    let side: Vec<usize> = (0..strata).filter(|&k| cells.n[with(k)] > 0.0).collect();
+    let sum = |v: &[f64], cell: fn(usize) -> usize| side.iter().map(|&k| v[cell(k)]).sum::<f64>();
+    let (n1, n0) = (sum(&cells.n, with), sum(&cells.n, without));
+    let (x1, x0) = (sum(&cells.points, with), sum(&cells.points, without));
+    let (p1, p0) = (x1 / n1.max(1.0), x0 / n0.max(1.0));
+    let players = stats.strata.iter().map(|s| s.seat + 1).max().unwrap_or(1) as f64;
+    let cell_count = 2 * strata;
+    let mut centre = vec![0.0; cell_count];
+    for &k in &side {
+        centre[with(k)] = p1;
+        centre[without(k)] = p0;
+    }
+    // Each rate alone, and their difference, with the game as the sample.
+    let group = |cell: fn(usize) -> usize, n: f64| {
+        let mut alpha = vec![0.0; cell_count];
+        for &k in &side {
+            alpha[cell(k)] = 1.0 / n.max(1.0);
+        }
+        alpha
+    };
+    let (a1, a0) = (group(with, n1), group(without, n0));
+    let rw = clustered_rate(
+        x1,
+        n1,
+        cells.variance(&a1, &centre),
+        cells.independent_variance(&a1, &centre),
+        players,
+    );
+    let ro = clustered_rate(
+        x0,
+        n0,
+        cells.variance(&a0, &centre),
+        cells.independent_variance(&a0, &centre),
+        players,
+    );
+    let difference = (n1 > 0.0 && n0 > 0.0).then(|| {
+        let alpha: Vec<f64> = a1.iter().zip(&a0).map(|(w, o)| w - o).collect();
+        let mut v = cells.variance(&alpha, &centre);
+        for (x, n, a) in [(x1, n1, &a1), (x0, n0, &a0)] {
+            let own = cells.independent_variance(a, &centre);
+            v += (wilson_variance(x, n) - own).max(0.0);
+        }
+        let half = Z * v.sqrt();
+        let d = p1 - p0;
+        Diff {
+            difference: d,
+            low: d - half,
+            high: d + half,
+        }
+    });
+    // Stratum by stratum (seat, and bot): Mantel-Haenszel weights n1 n0 / n, the variance
+    // over games, unpooled for the interval and pooled (no difference) for the test.
+    let mut alpha = vec![0.0; cell_count];
+    let mut pooled = vec![0.0; cell_count];
+    let mut floor = 0.0;
+    let mut sum_w = 0.0;
+    let mut sum_wd = 0.0;
+    let mut tested = Vec::new();
+    for k in 0..strata {
+        let (m1, m0) = (cells.n[with(k)], cells.n[without(k)]);
+        if m1 <= 0.0 || m0 <= 0.0 {
             continue;
         }
-        let x1 = at(&c.points_with, s) as f64 / POINT;
-        let x0 = (at(seat_points, s) as f64 / POINT - x1).max(0.0);
-        let (p1, p0) = (x1 / n1, x0 / n0);
-        let n = n1 + n0;
-        let w = n1 * n0 / n;
+        let w = m1 * m0 / (m1 + m0);
         sum_w += w;
-        sum_wd += w * (p1 - p0);
-        // A rate of 0 or 1 in a stratum has no spread of its own: Wilson's half-width keeps
-        // the interval honest there.
-        let spread = |p: f64, x: f64, m: f64| {
-            let (lo, hi) = wilson(x, m);
-            (p * (1.0 - p) / m).max(((hi - lo) / (2.0 * 1.96)).powi(2))
-        };
-        var_ci += w * w * (spread(p1, x1, n1) + spread(p0, x0, n0));
-        let pooled = (x1 + x0) / n;
-        var_null += w * pooled * (1.0 - pooled);
+        sum_wd += w * (cells.mean(with(k)) - cells.mean(without(k)));
+        tested.push((k, w));
     }
     let (seat_controlled, p_value) = if sum_w > 0.0 {
+        let mut own = vec![0.0; cell_count];
+        for &(k, w) in &tested {
+            let (m1, m0) = (cells.n[with(k)], cells.n[without(k)]);
+            alpha[with(k)] = w / (sum_w * m1);
+            alpha[without(k)] = -w / (sum_w * m0);
+            own[with(k)] = cells.mean(with(k));
+            own[without(k)] = cells.mean(without(k));
+            let p = (cells.points[with(k)] + cells.points[without(k)]) / (m1 + m0);
+            pooled[with(k)] = p;
+            pooled[without(k)] = p;
+            for cell in [with(k), without(k)] {
+                let mut one = vec![0.0; cell_count];
+                one[cell] = alpha[cell];
+                let spread = cells.independent_variance(&one, &own);
+                let wilson = alpha[cell].powi(2)
+                    * cells.n[cell].powi(2)
+                    * wilson_variance(cells.points[cell], cells.n[cell]);
+                floor += (wilson - spread).max(0.0);
+            }
+        }
         let d = sum_wd / sum_w;
-        let half = 1.959_963_984_540_054 * var_ci.sqrt() / sum_w;
-        let p = if var_null > 0.0 {
-            let z = sum_wd / var_null.sqrt();
-            libm::erfc(z.abs() / std::f64::consts::SQRT_2)
+        let half = Z * (cells.variance(&alpha, &own) + floor).sqrt();
+        let null = cells.variance(&alpha, &pooled);
+        let p = if null > 0.0 {
+            libm::erfc((d / null.sqrt()).abs() / std::f64::consts::SQRT_2)
         } else {
             1.0
         };
@@ -353,20 +558,28 @@ fn row(
     } else {
         (None, None)
     };
+    let mixed_bots = {
+        let mut bots: Vec<&str> = stats.strata.iter().map(|s| s.bot.as_str()).collect();
+        bots.sort_unstable();
+        bots.dedup();
+        bots.len() > 1
+    };
     CardRow {
         id: id.to_string(),
         name: names.get(id).cloned().unwrap_or_else(|| id.to_string()),
         games: c.games,
         times: c.times,
-        seats_with: with,
-        seats_without: without,
+        seats_with: n1 as u64,
+        seats_without: n0 as u64,
+        held_at: {
+            let mut seats: Vec<usize> = side.iter().map(|&k| stats.strata[k].seat + 1).collect();
+            seats.dedup();
+            seats
+        },
+        strata: if mixed_bots { "seat and bot" } else { "seat" }.to_string(),
         win_rate_with: rw,
         win_rate_without: ro,
-        difference: (with > 0 && without > 0).then_some(Diff {
-            difference: d,
-            low,
-            high,
-        }),
+        difference,
         seat_controlled,
         p_value,
         q_value: None,
@@ -429,6 +642,13 @@ pub fn text(rows: &[CardRow], limit: Option<usize>) -> String {
         "  {:<24} {:>6} {:>7} {:>6} {:>7}  {:<22} {:<22} {:>7}  flag",
         "design", "games", "times", "with", "without", "difference", "by seat", "q"
     );
+    if let Some(r) = rows.iter().find(|r| r.strata == "seat and bot") {
+        let _ = writeln!(
+            out,
+            "  different bots played: \"by seat\" is taken within each {} (a bot's own strength does not count for the cards it plays)",
+            r.strata
+        );
+    }
     for r in rows.iter().take(limit.unwrap_or(usize::MAX)) {
         let _ = writeln!(
             out,
@@ -573,13 +793,13 @@ mod tests {
         });
         // A move the engine does not name cards for is not counted as said.
         game.add_move(1, |_| false);
-        tally.add(&game, &[1.0, 0.0]);
+        tally.add(&game, &[1.0, 0.0], &[]);
         let mut second = GameCards::default();
         second.add_move(1, |out| {
             out.push(a1);
             true
         });
-        tally.add(&second, &[0.5, 0.5]);
+        tally.add(&second, &[0.5, 0.5], &[]);
         let stats = tally.into_stats();
         assert_eq!(stats.moves_said, 4);
         assert_eq!(stats.designs.len(), 2);
@@ -593,13 +813,21 @@ mod tests {
         assert_eq!(b.points_with, [1_000_000, 0]);
     }
 
-    fn counts(with: [u64; 2], points: [u64; 2]) -> CardCounts {
-        CardCounts {
-            games: with[0] + with[1],
-            times: with[0] + with[1],
-            seats_with: with.to_vec(),
-            points_with: points.iter().map(|p| p * POINT as u64).collect(),
+    /// The card stats of games given as (returns, seats that played design `c`).
+    fn games(list: &[(Vec<f64>, Vec<usize>)], bots: &[&str]) -> CardStats {
+        let mut tally = CardTally::default();
+        let bots: Vec<String> = bots.iter().map(|b| b.to_string()).collect();
+        for (returns, seats) in list {
+            let mut g = GameCards::default();
+            for &s in seats {
+                g.add_move(s, |out| {
+                    out.push("c");
+                    true
+                });
+            }
+            tally.add(&g, returns, &bots);
         }
+        tally.into_stats()
     }
 
     #[test]
@@ -608,10 +836,26 @@ mod tests {
         // 80 games and wins 56 of them (70 %, as without it); the second plays it in 20 and
         // wins 6 (30 %). Pooled, the card looks strong (62 % against 37 %); seat by seat it
         // makes no difference.
-        let mut stats = CardStats::default();
-        stats.designs.insert("c".into(), counts([80, 20], [56, 6]));
-        let seat_points = [70 * POINT as u64, 30 * POINT as u64];
-        let rows = rows(&stats, 100, &seat_points, &BTreeMap::new());
+        let list: Vec<(Vec<f64>, Vec<usize>)> = (0..100)
+            .map(|i| {
+                let returns = if i < 70 {
+                    vec![1.0, 0.0]
+                } else {
+                    vec![0.0, 1.0]
+                };
+                let mut seats = Vec::new();
+                if i < 56 || (70..94).contains(&i) {
+                    seats.push(0);
+                }
+                if (70..76).contains(&i) || i < 14 {
+                    seats.push(1);
+                }
+                (returns, seats)
+            })
+            .collect();
+        let stats = games(&list, &["random", "random"]);
+        assert_eq!(stats.designs["c"].seats_with, [80, 20]);
+        let rows = rows(&stats, 100, &BTreeMap::new());
         let r = &rows[0];
         assert!(
             r.difference.unwrap().low > 0.0,
@@ -624,6 +868,7 @@ mod tests {
             r.seat_controlled
         );
         assert!(r.p_value.unwrap() > 0.99 && !r.flagged, "{r:?}");
+        assert_eq!(r.strata, "seat");
     }
 
     #[test]
@@ -632,7 +877,13 @@ mod tests {
         let mut rows: Vec<CardRow> = [0.01, 0.04, 0.03, 0.005]
             .iter()
             .map(|&p| {
-                let mut r = row("x", &CardCounts::default(), 0, &[0, 0], 2, &BTreeMap::new());
+                let mut r = row(
+                    "x",
+                    &CardCounts::default(),
+                    &CardStats::default(),
+                    0,
+                    &BTreeMap::new(),
+                );
                 r.p_value = Some(p);
                 r
             })

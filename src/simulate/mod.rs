@@ -5,6 +5,7 @@
 
 pub mod bots;
 pub mod cards;
+mod clustered;
 pub mod html;
 mod replay;
 mod report;

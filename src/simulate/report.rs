@@ -13,7 +13,7 @@ use super::sweep::{self, SweepPoint};
 use crate::model::Game;
 
 /// The JSON format's name and version.
-pub const FORMAT: &str = "printplay-sim/3";
+pub const FORMAT: &str = "printplay-sim/4";
 
 /// One reading of the rules, simulated.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -268,12 +268,7 @@ impl RunReport {
             self.cards = None;
             self.cards_note = Some(cards::not_offered(&self.engine));
         } else {
-            self.cards = Some(cards::rows(
-                c,
-                self.stats.games,
-                &self.stats.seat_points,
-                names,
-            ));
+            self.cards = Some(cards::rows(c, self.stats.games, names));
             self.cards_note = None;
         }
     }

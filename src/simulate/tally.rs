@@ -45,7 +45,7 @@ impl Tally {
         self.games += 1;
         if let Some(cards) = &g.cards {
             let tally = self.cards.get_or_insert_with(Default::default);
-            tally.add(cards, &g.returns);
+            tally.add(cards, &g.returns, &g.seat_bots);
         }
         for (i, &(kind, n)) in g.actions.iter().enumerate() {
             *named(&mut self.actions, kind, i) += n;
