@@ -246,8 +246,9 @@ pub struct RunArgs {
 pub struct SimulateArgs {
     #[command(flatten)]
     pub run: RunArgs,
-    /// Games to play.
-    #[arg(long, default_value_t = 1000)]
+    /// Games to play (1 or more: a report on no games would claim nothing and overwrite the
+    /// last one).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
     /// Write the full report as JSON (for `printplay merge`).
     #[arg(long)]

@@ -397,3 +397,26 @@ fn a_closed_standard_output_or_error_is_no_panic() {
         assert!(matches!(status.code(), Some(0..=2)), "{args:?}: {status:?}");
     }
 }
+
+/// A run of no games is a usage error before anything is played or written: a report on
+/// nothing would claim nothing and overwrite the last one.
+#[test]
+fn simulating_no_games_is_refused_and_writes_nothing() {
+    let f = Fixture::with_games(&["capek-golems"]);
+    let out = tempfile::tempdir().unwrap();
+    let run = run_in(
+        out.path(),
+        &[
+            "--data",
+            f.data().to_str().unwrap(),
+            "simulate",
+            "capek-golems",
+            "--games",
+            "0",
+            "--cards",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--games"), "{}", run.stderr);
+    assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0);
+}

@@ -166,7 +166,11 @@ mod tests {
         let range = FUNCTIONS.iter().find(|f| f.name == "range").expect("range");
         let n = crate::limits::TEMPLATE_RANGE_ITEMS;
         let written = format!("{},{:03}", n / 1000, n % 1000);
-        assert!(range.doc.contains(&written), "{written} not in {}", range.doc);
+        assert!(
+            range.doc.contains(&written),
+            "{written} not in {}",
+            range.doc
+        );
     }
 
     #[test]
