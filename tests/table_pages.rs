@@ -90,11 +90,23 @@ fn every_table_page_has_no_axe_violation_and_a_held_spectator_is_offered_no_rest
     let banner = "#data-banner:not([hidden]) #data-text:not(:empty)";
     let pages = vec![
         page("rules-seat", &link_of(&rules.lines, "criminal"), DRAWN),
-        page("rules-spectator", &link_of(&rules.lines, "spectator"), DRAWN),
+        page(
+            "rules-spectator",
+            &link_of(&rules.lines, "spectator"),
+            DRAWN,
+        ),
         page("free-seat", &link_of(&free.lines, "player 1"), ".free-card"),
-        page("free-spectator", &link_of(&free.lines, "spectator"), ".free-card"),
+        page(
+            "free-spectator",
+            &link_of(&free.lines, "spectator"),
+            ".free-card",
+        ),
         page("held-seat", &moved(&link_of(&links, "criminal")), banner),
-        page("held-spectator", &moved(&link_of(&links, "spectator")), banner),
+        page(
+            "held-spectator",
+            &moved(&link_of(&links, "spectator")),
+            banner,
+        ),
     ];
     let cfg = json!({"exe": chromium, "pages": pages, "shots": shots()});
     let results = browser_script(&browser_dir, "table_axe.mjs", &cfg, dir.path());
@@ -104,7 +116,10 @@ fn every_table_page_has_no_axe_violation_and_a_held_spectator_is_offered_no_rest
     for r in results {
         let at = format!("{} ({}, {} px)", r["page"], r["scheme"], r["width"]);
         for v in r["violations"].as_array().unwrap() {
-            problems.push(format!("{at}: {} [{}] {}: {}", v["id"], v["impact"], v["help"], v["nodes"]));
+            problems.push(format!(
+                "{at}: {} [{}] {}: {}",
+                v["id"], v["impact"], v["help"], v["nodes"]
+            ));
         }
         if r["errors"] != json!([]) {
             problems.push(format!("{at}: page errors {}", r["errors"]));

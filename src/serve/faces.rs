@@ -93,7 +93,11 @@ impl Faces {
             let back = add(&mut faces, &deck.back, deck.size)?;
             let mut designs = Vec::new();
             for card in &deck.cards {
-                designs.push((card.id.clone(), card.name.clone(), add(&mut faces, &card.svg, deck.size)?));
+                designs.push((
+                    card.id.clone(),
+                    card.name.clone(),
+                    add(&mut faces, &card.svg, deck.size)?,
+                ));
             }
             faces.add_deck(&deck.id, &deck.name, back, designs);
         }
@@ -110,16 +114,33 @@ impl Faces {
             let designs = deck
                 .cards
                 .iter()
-                .map(|c| (c.id.get_ref().clone(), c.name.clone(), digest(c.id.get_ref().as_bytes())))
+                .map(|c| {
+                    (
+                        c.id.get_ref().clone(),
+                        c.name.clone(),
+                        digest(c.id.get_ref().as_bytes()),
+                    )
+                })
                 .collect();
             let id = deck.id.get_ref();
-            faces.add_deck(id, &deck.name, digest(format!("back of {id}").as_bytes()), designs);
+            faces.add_deck(
+                id,
+                &deck.name,
+                digest(format!("back of {id}").as_bytes()),
+                designs,
+            );
         }
         faces.index();
         faces
     }
 
-    fn add_deck(&mut self, id: &str, name: &str, back: String, designs: Vec<(String, String, String)>) {
+    fn add_deck(
+        &mut self,
+        id: &str,
+        name: &str,
+        back: String,
+        designs: Vec<(String, String, String)>,
+    ) {
         self.decks.push(Deck {
             id: id.to_string(),
             name: name.to_string(),

@@ -395,7 +395,7 @@
   let heldSpectator = false;
   function showHeld(why) {
     held = true;
-    document.querySelector('main').hidden = true;
+    $('board').hidden = true;
     if (socket) socket.close();
     showError('');
     connection('');
@@ -414,13 +414,15 @@
       }
     });
   }
-  request('GET', '', null).then(fresh).catch((e) => {
+  // The live connection once the table answers (a held table has none to offer).
+  request('GET', '', null).then((view) => { fresh(view); connect(); }).catch((e) => {
     showError(e.message);
     if (e.status === 409) {
       heldSpectator = e.spectator;
       showHeld(e.message);
       setTimeout(lookAgain, 5000);
+    } else {
+      connect();
     }
   });
-  connect();
 })();
