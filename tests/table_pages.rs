@@ -173,7 +173,7 @@ fn a_page_says_the_connection_dropped_reconnects_and_plays_on() {
         "printplay": env!("CARGO_BIN_EXE_printplay"),
         "first": ["table", "the-search", "--seats", "criminal=person,police=person", "--seed", "3", "--port", port, "--db", db],
         "again": ["serve", "--port", port, "--db", db],
-        "seat": "criminal",
+        "seats": ["criminal", "police"],
         "shots": shots(),
     });
     let r = browser_script(&browser_dir, "reconnect.mjs", &cfg, dir.path());
@@ -187,7 +187,7 @@ fn a_page_says_the_connection_dropped_reconnects_and_plays_on() {
     );
     assert_eq!(r["downVisible"], json!(true), "{r}");
     let back = r["back"].as_str().unwrap();
-    assert!(back.contains("back"), "{back}");
+    assert!(back.contains("is back"), "{back}");
     assert!(
         r["logAfter"].as_u64().unwrap() > r["logBefore"].as_u64().unwrap(),
         "{r}"

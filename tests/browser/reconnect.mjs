@@ -2,8 +2,8 @@
 // printplay binary with "first" args, which prints the links), opens a seat's page, stops the
 // server (SIGKILL), reads what the page says, starts the server again on the same port and
 // store ("again" args), and plays a move once the page says it is back. Reads the JSON config
-// file (argv[2]): {"exe", "printplay", "first", "again", "seat", "shots"}; prints what the
-// connection line said before, while down and after, and the log's length before and after.
+// file (argv[2]): {"exe", "printplay", "first", "again", "seats", "shots"}; prints what the
+// connection line of the page of the seat to act said before, while down and after, and the log's length before and after.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -28,14 +28,25 @@ function stop(child) {
 }
 
 let server = await serve(cfg.first, 3);
-const url = server.lines.map((l) => l.trim()).find((l) => l.startsWith(cfg.seat + ' ')).slice(cfg.seat.length + 1);
+const link = (seat) => server.lines.map((l) => l.trim()).find((l) => l.startsWith(seat + ' ')).slice(seat.length + 1);
 const browser = await chromium.launch({ executablePath: cfg.exe, args: ['--no-sandbox'] });
-const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
 const errors = [];
-page.on('pageerror', (e) => errors.push(String(e)));
+// Each person's page; the one whose seat is to act plays after the server is back.
+const pages = [];
+for (const seat of cfg.seats) {
+  const p = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  p.on('pageerror', (e) => errors.push(String(e)));
+  await p.goto(link(seat));
+  await p.waitForSelector('#status:not(:empty)');
+  pages.push(p);
+}
+await until(async () => {
+  for (const p of pages) if (await p.locator('#moves button.move').count()) return true;
+  return false;
+});
+let page = pages[0];
+for (const p of pages) if (await p.locator('#moves button.move').count()) page = p;
 const said = async () => ((await page.textContent('#connection')) || '').trim();
-await page.goto(url);
-await page.waitForSelector('#moves button.move');
 const before = (await page.isVisible('#connection')) ? await said() : '';
 const logBefore = await page.locator('#log li').count();
 
@@ -46,7 +57,7 @@ const downVisible = await page.isVisible('#connection');
 if (cfg.shots) await page.screenshot({ path: path.join(cfg.shots, 'connection-lost.png') });
 
 server = await serve(cfg.again, 1);
-await until(async () => (await said()).includes('back'));
+await until(async () => (await said()).includes('is back'));
 const back = await said();
 if (cfg.shots) await page.screenshot({ path: path.join(cfg.shots, 'connection-back.png') });
 await page.waitForSelector('#moves button.move:not([disabled])');

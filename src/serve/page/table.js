@@ -370,7 +370,7 @@
       live = null;
       if (held) return;
       lost = true;
-      connection('Connection to the server lost: reconnecting (next try in ' + Math.ceil(retry / 1000) + ' s). Moves wait until it is back.');
+      connection('Connection to the server lost: reconnecting (next try in ' + Math.ceil(retry / 1000) + ' s). Moves wait until the server answers.');
       for (const b of document.querySelectorAll('#moves button')) b.disabled = true;
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 10000);
