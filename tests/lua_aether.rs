@@ -14,6 +14,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use printplay::engine::lua::LuaEngine;
+use printplay::engine::view::Observer;
 use printplay::engine::{Config, Engine, State, Turn};
 use printplay::games::aether::AetherEngine;
 use printplay::model::{Game, load_game};
@@ -135,7 +136,10 @@ fn play_side_by_side(rust: &AetherEngine, lua: &LuaEngine, g: u64) -> Result<u32
                 same_generator(&rng, &probe).map_err(|e| at(&r, e))?;
                 let la = lo[ro.iter().position(|o| o.0 == a).unwrap()].0;
                 // Every seat (and an onlooker) learns of the draw in the same words.
-                for observer in (0..r.num_players()).map(Some).chain([None]) {
+                for observer in (0..r.num_players())
+                    .map(Observer::Seat)
+                    .chain([Observer::Public, Observer::Omniscient])
+                {
                     let (x, y) = (r.chance_name(a, observer), l.chance_name(la, observer));
                     if x != y {
                         return Err(at(&r, format!("{observer:?} is told `{x}` and `{y}`")));

@@ -72,26 +72,32 @@ pub trait State: Clone + Send + Sync + 'static {
     /// The action in words, in full: as the seat that makes the move, or an onlooker who sees
     /// every hand, knows it. Outputs never show it directly; they ask [`view`], which picks
     /// [`State::move_name`] or [`State::chance_name`] for the observer.
+    ///
+    /// The observer of the wording functions below is a [`view::Observer`]: a seat, the
+    /// public (what every seat knows and nobody's hand: a spectator, a screen several people
+    /// share) or the onlooker who sees every hand. An engine asks
+    /// [`view::Observer::sees_hand`] whether the observer sees a seat's hand, never compares
+    /// seats itself: that one function decides what each observer may see.
     fn action_name(&self, action: Self::Action) -> String;
 
-    /// A player's move in words as `observer` may know it (`None`: an onlooker who sees every
-    /// hand). An engine whose moves hide something from the other seats (the order cards are
-    /// put back on a pile, a secret choice) names them without it for those seats. The
-    /// default: the move's [`State::action_name`], for games whose moves are all in the open.
-    fn move_name(&self, action: Self::Action, _observer: Option<Player>) -> String {
+    /// A player's move in words as `observer` may know it. An engine whose moves hide
+    /// something from those who do not see the mover's hand (the order cards are put back on
+    /// a pile, a secret choice, a card handed to another seat) names them without it for
+    /// those observers, the public included. The default: the move's
+    /// [`State::action_name`], for games whose moves are all in the open.
+    fn move_name(&self, action: Self::Action, _observer: view::Observer) -> String {
         self.action_name(action)
     }
 
-    /// A chance outcome in words as `observer` may know it (`None`: an onlooker who sees
-    /// every hand). An engine names an outcome that goes into a hidden hand without the card
-    /// for the other seats, and a public one (a card turned face up) in full. The default,
-    /// for an engine that does not say: the outcome's [`State::action_name`] for the
-    /// onlooker and [`view::UNNAMED_CHANCE`] for a seat, which cannot show a card it should
-    /// not.
-    fn chance_name(&self, action: Self::Action, observer: Option<Player>) -> String {
+    /// A chance outcome in words as `observer` may know it. An engine names an outcome that
+    /// goes into a hidden hand without the card for every observer that does not see that
+    /// hand, and a public one (a card turned face up) in full. The default, for an engine
+    /// that does not say: the outcome's [`State::action_name`] for the onlooker and
+    /// [`view::UNNAMED_CHANCE`] for anyone else, which cannot show a card it should not.
+    fn chance_name(&self, action: Self::Action, observer: view::Observer) -> String {
         match observer {
-            None => self.action_name(action),
-            Some(_) => view::UNNAMED_CHANCE.to_string(),
+            view::Observer::Omniscient => self.action_name(action),
+            _ => view::UNNAMED_CHANCE.to_string(),
         }
     }
 
@@ -125,9 +131,9 @@ pub trait State: Clone + Send + Sync + 'static {
     }
 
     /// Chance events inside the last move that no chance outcome shows (a card discarded at
-    /// random, a reshuffle), in words as `observer` may know them (`None`: an onlooker who
-    /// sees every hand), given the state before it. The default: none.
-    fn hidden_events(&self, _before: &Self, _observer: Option<Player>) -> Vec<String> {
+    /// random, a reshuffle, cards dealt into hands), in words as `observer` may know them,
+    /// given the state before it. The default: none.
+    fn hidden_events(&self, _before: &Self, _observer: view::Observer) -> Vec<String> {
         Vec::new()
     }
 

@@ -5,11 +5,15 @@
 //! names moves, chance outcomes, the events inside a move and the table only through the
 //! functions of this module, never through [`State::action_name`], [`State::chance_name`],
 //! [`State::hidden_events`] or [`State::observation`] directly. The engines word things per
-//! observer ([`State::chance_name`], [`State::move_name`], [`State::hidden_events`] take the
-//! observer); this module picks the observer's wording and the hands it may see.
+//! [`Observer`] ([`State::chance_name`], [`State::move_name`], [`State::hidden_events`] take
+//! it) and decide what it may know by one function, [`Observer::sees_hand`], which
+//! [`table`] also uses to pick the hands it shows. The public is an observer of its own, not
+//! the least-told seat: what every seat knows apart (a card handed from one seat to the other
+//! of a two-seat game, each seat's own dealt cards) is still hidden from a spectator.
 //!
 //! `tests/observer.rs` checks the rule over every engine and every observer: what an
-//! observer is told never depends on what the seat cannot see at the table.
+//! observer is told (the log's words, the table, the card faces of the table's page) never
+//! depends on what it cannot see at the table.
 
 use crate::engine::{Player, State, Turn};
 
@@ -18,8 +22,9 @@ use crate::engine::{Player, State, Turn};
 pub enum Observer {
     /// One seat (0-based): what that seat sees at the table, its own hand included.
     Seat(Player),
-    /// What every seat sees: the shared table and no hand; a move or a chance outcome as the
-    /// seats that did not make it know it (a screen several people share, a spectator).
+    /// What every seat sees: the shared table and no hand; a move, a chance outcome or an
+    /// event without anything only some seats know (a spectator, a screen several people
+    /// share).
     Public,
     /// An onlooker who sees every hand and every card drawn.
     Omniscient,
@@ -58,7 +63,11 @@ impl Observer {
         }
     }
 
-    /// Whether the observer sees `seat`'s hand.
+    /// Whether the observer sees `seat`'s hand (and what only that seat knows: the cards it
+    /// drew, the order it put cards back in, a card handed to it). The one rule of hidden
+    /// information: the engines word moves, chance and events by it, and [`table`] shows the
+    /// hands by it. The public sees no hand, so it is told nothing only seats know, not even
+    /// what every seat knows apart (in a two-seat game, a card one hands to the other).
     pub fn sees_hand(self, seat: Player) -> bool {
         match self {
             Observer::Seat(s) => s == seat,
@@ -99,26 +108,16 @@ pub struct Seen {
 /// chance outcome without what the observer cannot see (a card drawn into a hidden hand, the
 /// order cards are put back in).
 pub fn action_words<S: State>(before: &S, action: S::Action, observer: Observer) -> String {
-    let name = |seat: Option<Player>| match before.turn() {
-        Turn::Chance => before.chance_name(action, seat),
-        _ => before.move_name(action, seat),
-    };
-    match observer {
-        Observer::Seat(s) => name(Some(s)),
-        Observer::Omniscient => name(None),
-        Observer::Public => least_known(before.num_players(), name(None), name),
+    match before.turn() {
+        Turn::Chance => before.chance_name(action, observer),
+        _ => before.move_name(action, observer),
     }
 }
 
 /// The chance events inside the move from `before` to `after`, in words as `observer` may
 /// know them.
 pub fn events<S: State>(before: &S, after: &S, observer: Observer) -> Vec<String> {
-    let events = |seat: Option<Player>| after.hidden_events(before, seat);
-    match observer {
-        Observer::Seat(s) => events(Some(s)),
-        Observer::Omniscient => events(None),
-        Observer::Public => least_known(after.num_players(), events(None), events),
-    }
+    after.hidden_events(before, observer)
 }
 
 /// A move at `before` with the state `after` it, as `observer` knows it.
@@ -161,15 +160,6 @@ pub fn choices<S: State>(state: &S, seat: Player) -> Vec<String> {
         .into_iter()
         .map(|a| action_words(state, a, Observer::Seat(seat)))
         .collect()
-}
-
-/// What every seat knows: the wording of a seat that is told less than the omniscient
-/// onlooker, if any seat is (the seats that did not draw the card); else the full wording.
-fn least_known<T: PartialEq>(players: usize, full: T, for_seat: impl Fn(Option<Player>) -> T) -> T {
-    (0..players)
-        .map(|p| for_seat(Some(p)))
-        .find(|w| *w != full)
-        .unwrap_or(full)
 }
 
 /// A chance outcome as a seat is told it by an engine that does not name chance per seat

@@ -260,8 +260,8 @@ function game.cards_of(state, action)
   return { designs[action].id }
 end
 
--- Optional: a chance outcome as seat `observer` may know it (`nil`: an onlooker who sees every
--- hand). A card drawn into a hand is named only for its owner; the others learn that a card was
+-- Optional: a chance outcome as seat `observer` may know it (0: the public, who sees no hand;
+-- `nil`: an onlooker who sees every hand). A card drawn into a hand is named only for its owner; the others learn that a card was
 -- drawn. Without this function printplay tells a seat only that chance decided something.
 function game.chance_name(state, action, observer)
   if observer == nil or observer == state.current then

@@ -40,7 +40,7 @@ struct Deck {
 
 /// One game version's faces.
 #[derive(Debug, Default)]
-pub(crate) struct Faces {
+pub struct Faces {
     /// Each face file by its digest.
     pub(crate) files: HashMap<String, Arc<[u8]>>,
     designs: Vec<Design>,
@@ -86,41 +86,86 @@ impl Faces {
         };
         for deck in &drawn.decks {
             let back = add(&mut faces, &deck.back, deck.size)?;
-            faces.decks.push(Deck {
-                id: deck.id.clone(),
-                name: deck.name.clone(),
-                back,
-            });
+            let mut designs = Vec::new();
             for card in &deck.cards {
-                let face = add(&mut faces, &card.svg, deck.size)?;
-                faces.by_id.insert(card.id.clone(), faces.designs.len());
-                faces.designs.push(Design {
-                    id: card.id.clone(),
-                    name: card.name.clone(),
-                    face,
-                });
+                designs.push((
+                    card.id.clone(),
+                    card.name.clone(),
+                    add(&mut faces, &card.svg, deck.size)?,
+                ));
             }
+            faces.add_deck(&deck.id, &deck.name, back, designs);
         }
+        faces.index();
+        Ok(faces)
+    }
+
+    /// Every design and deck of `game` with an address made from its id, without drawing
+    /// anything: the faces a view is given, by design, as [`Faces::draw`] names them (tests
+    /// compare which faces an observer is given without drawing a game).
+    pub fn unpainted(game: &Game) -> Faces {
+        let mut faces = Faces::default();
+        for deck in &game.components.decks {
+            let designs = deck
+                .cards
+                .iter()
+                .map(|c| {
+                    (
+                        c.id.get_ref().clone(),
+                        c.name.clone(),
+                        digest(c.id.get_ref().as_bytes()),
+                    )
+                })
+                .collect();
+            let id = deck.id.get_ref();
+            faces.add_deck(
+                id,
+                &deck.name,
+                digest(format!("back of {id}").as_bytes()),
+                designs,
+            );
+        }
+        faces.index();
+        faces
+    }
+
+    fn add_deck(
+        &mut self,
+        id: &str,
+        name: &str,
+        back: String,
+        designs: Vec<(String, String, String)>,
+    ) {
+        self.decks.push(Deck {
+            id: id.to_string(),
+            name: name.to_string(),
+            back,
+        });
+        for (id, name, face) in designs {
+            self.by_id.insert(id.clone(), self.designs.len());
+            self.designs.push(Design { id, name, face });
+        }
+    }
+
+    /// The look-ups by name, once every deck is in.
+    fn index(&mut self) {
         let mut count: HashMap<&str, usize> = HashMap::new();
-        for d in &faces.designs {
+        for d in &self.designs {
             *count.entry(d.name.as_str()).or_default() += 1;
         }
-        let names: Vec<(String, usize)> = faces
+        let names: Vec<(String, usize)> = self
             .designs
             .iter()
             .enumerate()
             .filter(|(_, d)| count[d.name.as_str()] == 1 && !d.name.trim().is_empty())
             .map(|(i, d)| (d.name.clone(), i))
             .collect();
-        faces.by_key = names.iter().cloned().collect();
-        faces
-            .by_key
-            .extend(faces.by_id.iter().map(|(k, &i)| (k.clone(), i)));
-        faces.names = names;
-        faces
-            .names
+        self.by_key = names.iter().cloned().collect();
+        self.by_key
+            .extend(self.by_id.iter().map(|(k, &i)| (k.clone(), i)));
+        self.names = names;
+        self.names
             .sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
-        Ok(faces)
     }
 
     fn design(&self, key: &str) -> Option<usize> {
@@ -240,7 +285,7 @@ impl Faces {
     /// observer sees, and a back for each hand it does not) and, on each legal move whose
     /// `cards` the engine named, those cards as faces. Only what the view itself names is
     /// given a face.
-    pub(crate) fn annotate(&self, view: &mut Value, seat_names: &[String], id: &str) {
+    pub fn annotate(&self, view: &mut Value, seat_names: &[String], id: &str) {
         let inner = &view["view"];
         let table = self.found(
             id,

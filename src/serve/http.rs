@@ -338,7 +338,16 @@ async fn view(
     Path(id): Path<String>,
     Query(params): Params,
 ) -> Result<Response, ApiError> {
-    let (slot, access) = app.open(&id, token(&params))?;
+    let (slot, access) = match app.open(&id, token(&params)) {
+        // A held table: why, and whether the link is the spectator's (who has no say on
+        // starting it over, so its page offers no such button).
+        Err(ApiError(409, why)) => {
+            let spectator = app.held_access(&id, token(&params)) == Some(None);
+            let body = json!({"error": why, "spectator": spectator});
+            return Ok((StatusCode::CONFLICT, axum::Json(body)).into_response());
+        }
+        opened => opened?,
+    };
     Ok(json_text(slot.view(&app, access, at(&params)?).await?))
 }
 

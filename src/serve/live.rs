@@ -276,27 +276,34 @@ impl<S: State> Typed<S> {
     }
 
     fn hand_json(&self, state: &S, observer: Observer) -> Value {
-        let table = view::table(state, observer);
-        // Built by moving each part in: `json!` would copy every tree it is given.
-        let hands: Vec<Value> = table
-            .hands
-            .into_iter()
-            .zip(table.hands_data)
-            .map(|((seat, text), (_, data))| {
-                object([
-                    ("seat", seat.into()),
-                    ("name", self.names[seat].clone().into()),
-                    ("text", text.into()),
-                    ("data", data),
-                ])
-            })
-            .collect();
-        object([
-            ("public", table.public.into()),
-            ("public_data", table.public_data),
-            ("hands", hands.into()),
-        ])
+        table_json(state, observer, &self.names)
     }
+}
+
+/// The table as `observer` sees it, as a table's page is sent it (`public`, `public_data`,
+/// and `hands`: the seat, its name in `names`, the hand's words and data), from
+/// [`view::table`].
+pub fn table_json<S: State>(state: &S, observer: Observer, names: &[String]) -> Value {
+    let table = view::table(state, observer);
+    // Built by moving each part in: `json!` would copy every tree it is given.
+    let hands: Vec<Value> = table
+        .hands
+        .into_iter()
+        .zip(table.hands_data)
+        .map(|((seat, text), (_, data))| {
+            object([
+                ("seat", seat.into()),
+                ("name", names[seat].clone().into()),
+                ("text", text.into()),
+                ("data", data),
+            ])
+        })
+        .collect();
+    object([
+        ("public", table.public.into()),
+        ("public_data", table.public_data),
+        ("hands", hands.into()),
+    ])
 }
 
 /// The log's entry for `action`, taken from `before` to `after`, as `observer` knows it.

@@ -10,7 +10,7 @@
 //! a game's edited data that passes its check is used by new tables, running tables keep the
 //! [`Version`] they started on and may start again on the new one.
 
-mod faces;
+pub mod faces;
 mod http;
 pub mod live;
 mod page;
@@ -967,6 +967,12 @@ impl App {
         };
         let access = slot.access(token).ok_or_else(ApiError::forbidden)?;
         Ok((slot, access))
+    }
+
+    /// What `token` opens at the held table `id`, if it is one.
+    pub(crate) fn held_access(&self, id: &str, token: &str) -> Option<Access> {
+        let held = self.held.read().ok()?;
+        access_of(&held.get(id)?.stored.tokens, token)
     }
 
     /// Makes a table: checks the seats and bots, draws the tokens, stores it.

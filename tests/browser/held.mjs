@@ -13,7 +13,7 @@ await until(async () => (await said(second)).includes('agreed: ' + first.name));
 const secondSaw = await said(second);
 await second.page.click('#restart-agree');
 for (const s of seats) {
-  await until(async () => (await s.page.locator('main').isVisible()) && (await s.page.textContent('#status')) !== '');
+  await until(async () => (await s.page.locator('#board').isVisible()) && (await s.page.textContent('#status')) !== '');
 }
 const status = [];
 for (const s of seats) status.push(await s.page.textContent('#status'));

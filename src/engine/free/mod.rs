@@ -26,6 +26,7 @@ use serde_json::{Value, json};
 
 use crate::diag::Problem;
 use crate::diag::place::in_components;
+use crate::engine::view::Observer;
 use crate::engine::{Bot, Config, Engine, Player, State, Turn, Variant};
 use crate::games::settlers_aztecs;
 use crate::model::{BoardKind, Game, TableSetup};
@@ -949,14 +950,14 @@ impl State for FreeTable {
     }
 
     fn action_name(&self, action: Act) -> String {
-        self.move_name(action, None)
+        self.move_name(action, Observer::Omniscient)
     }
 
-    fn move_name(&self, action: Act, observer: Option<Player>) -> String {
+    fn move_name(&self, action: Act, observer: Observer) -> String {
         words::move_name(self, action, observer)
     }
 
-    fn chance_name(&self, action: Act, _observer: Option<Player>) -> String {
+    fn chance_name(&self, action: Act, _observer: Observer) -> String {
         match (action, self.rolling) {
             (Act::Die(v), Some(i)) => {
                 format!("die {} (d{}) shows {v}", i + 1, self.def.dice[i as usize])
@@ -1102,7 +1103,7 @@ impl State for FreeTable {
         json!({"hand": hand})
     }
 
-    fn hidden_events(&self, _before: &Self, observer: Option<Player>) -> Vec<String> {
+    fn hidden_events(&self, _before: &Self, observer: Observer) -> Vec<String> {
         words::events(self, observer)
     }
 

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use super::{Act, Dest, Event, FreeTable, Loc};
 use crate::engine::Player;
+use crate::engine::view::Observer;
 
 fn card(t: &FreeTable, c: u16) -> &str {
     &t.def.cards[c as usize].name
@@ -58,10 +59,17 @@ fn on_table(t: &FreeTable, i: u16) -> String {
     }
 }
 
-/// A move of the seat to act at `t`, as `observer` may know it (`None`: every hand seen).
-pub(super) fn move_name(t: &FreeTable, action: Act, observer: Option<Player>) -> String {
+/// Whether `observer` sees seat `q`'s hand: its own, the onlooker's, or a hand shown to
+/// everyone.
+fn sees(t: &FreeTable, observer: Observer, q: Player) -> bool {
+    observer.sees_hand(q) || t.shown.get(q).copied().unwrap_or(false)
+}
+
+/// A move of the seat to act at `t`, as `observer` may know it: a card from a hidden hand is
+/// named only to those who see that hand (and, handed over, to those who see the receiver's).
+pub(super) fn move_name(t: &FreeTable, action: Act, observer: Observer) -> String {
     let p = t.turn;
-    let knows = observer.is_none_or(|o| o == p) || t.shown[p];
+    let knows = sees(t, observer, p);
     match action {
         Act::Shuffle(d) => format!("shuffle the {} pile", deck(t, d as usize)),
         Act::Gather(d) => format!(
@@ -99,7 +107,7 @@ pub(super) fn move_name(t: &FreeTable, action: Act, observer: Option<Player>) ->
                 Dest::PileTop => format!("put a card from the hand on top of the {d} pile"),
                 Dest::Hand(q) => {
                     let to = seat(t, q as usize);
-                    if knows || observer == Some(q as usize) {
+                    if knows || sees(t, observer, q as usize) {
                         format!("give {name} to {to}")
                     } else {
                         format!("give a card to {to}")
@@ -149,13 +157,14 @@ pub(super) fn move_name(t: &FreeTable, action: Act, observer: Option<Player>) ->
     }
 }
 
-/// What the last move let `observer` see that its name does not say.
-pub(super) fn events(t: &FreeTable, observer: Option<Player>) -> Vec<String> {
+/// What the last move let `observer` see that its name does not say: cards into a hand only
+/// to those who see that hand.
+pub(super) fn events(t: &FreeTable, observer: Observer) -> Vec<String> {
     let mut out = Vec::new();
     for e in &t.events {
         match e {
             Event::Into(q, cards) => {
-                if observer.is_none_or(|o| o == *q) || t.shown[*q] {
+                if sees(t, observer, *q) {
                     let names: Vec<&str> = cards.iter().map(|&c| card(t, c)).collect();
                     out.push(format!("{} gets {}", seat(t, *q), names.join(", ")));
                 }

@@ -28,6 +28,7 @@ use rand_chacha::ChaCha8Rng;
 pub use vm::{INSTRUCTION_BUDGET, MEMORY_LIMIT, SCRIPT_FILE};
 use vm::{Script, Vm};
 
+use super::view::{Observer, UNNAMED_CHANCE};
 use super::{Bot, Config, Engine, Player, State, Turn, Variant};
 use crate::model::Game;
 
@@ -670,31 +671,43 @@ impl State for LuaState {
     }
 
     /// The script's optional `chance_name(state, action, observer)`, `observer` a seat from
-    /// 1 or nil for an onlooker who sees every hand; without it, `action_name`.
-    fn chance_name(&self, action: i64, observer: Option<Player>) -> String {
+    /// 1, 0 for the public (what every seat knows: no hand) or nil for an onlooker who sees
+    /// every hand; without it, `action_name` for the onlooker.
+    fn chance_name(&self, action: i64, observer: Observer) -> String {
         // Without the script's own wording, a seat is told only that chance decided
         // something, as the Rust engines' default: an outcome may go into another seat's
         // hidden hand, and only the script could say which are public.
         let Some(f) = optional_fn(&self.vm, "chance_name") else {
             return match observer {
-                None => self.action_name(action),
-                Some(_) => crate::engine::view::UNNAMED_CHANCE.to_string(),
+                Observer::Omniscient => self.action_name(action),
+                _ => UNNAMED_CHANCE.to_string(),
             };
         };
         if self.failed() {
             return format!("outcome {action}");
         }
-        let seat = observer.map(|p| p + 1);
+        let seat = match observer {
+            Observer::Seat(p) => Some(p + 1),
+            Observer::Public => Some(0),
+            Observer::Omniscient => None,
+        };
         let named = self
             .vm
             .run_fn("chance_name", f, || {
                 f.call::<String>((&self.table, action, seat))
             })
             .map_err(|e| format!("{e} (in `chance_name`)"));
-        named.unwrap_or_else(|e| {
-            self.fail(e);
-            format!("outcome {action}")
-        })
+        match (named, observer) {
+            (Ok(words), _) => words,
+            // A script written before the public was an observer of its own may not know
+            // seat 0: the public is told only that chance decided something, and the game
+            // goes on (a spectator's wording never stops it).
+            (Err(_), Observer::Public) => UNNAMED_CHANCE.to_string(),
+            (Err(e), _) => {
+                self.fail(e);
+                format!("outcome {action}")
+            }
+        }
     }
 
     fn observation(&self, player: Player) -> String {

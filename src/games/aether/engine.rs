@@ -19,6 +19,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::bots::HeuristicBot;
 use super::rules::{Budget, CellRole, NONE, Rules, Setup};
+use crate::engine::view::Observer;
 use crate::engine::{Bot, Config, Engine, Player, State, Turn, Variant};
 use crate::model::Game;
 
@@ -794,9 +795,9 @@ impl State for AetherState {
 
     /// The tile drawn goes behind its player's screen (rulebook: Pelivuoro, "asettaa sen näkösuojansa taakse"): other seats
     /// learn only that a tile was drawn.
-    fn chance_name(&self, action: Action, observer: Option<Player>) -> String {
-        match (action, observer) {
-            (Action::Draw(_), Some(seat)) if seat != self.current() => {
+    fn chance_name(&self, action: Action, observer: Observer) -> String {
+        match action {
+            Action::Draw(_) if !observer.sees_hand(self.current()) => {
                 format!("{} draws a tile", self.colour(self.current()))
             }
             _ => self.action_name(action),

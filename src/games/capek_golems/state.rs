@@ -8,6 +8,7 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use super::rules::{Flags, MAX_GOLEM, MAX_PLAYERS, MAX_SLOTS, NO_CARD, Rules};
+use crate::engine::view::Observer;
 use crate::engine::{Player, State, Turn};
 
 /// A move or a chance outcome.
@@ -204,7 +205,7 @@ impl CapekState {
     }
     /// Where the turn stands, in words: the step under way and the actions used so far
     /// (the observation carries it so that equal observations mean equal choices).
-    fn step_in_words(&self) -> String {
+    pub(super) fn step_in_words(&self) -> String {
         let step = match self.phase {
             Phase::ShortChoice => "short of cards: draw or not".to_string(),
             Phase::Main => "choosing an action".to_string(),
@@ -762,9 +763,9 @@ impl State for CapekState {
 
     /// A card dealt into a hand is hidden from the other player: they learn only that a card
     /// was drawn (the Auction House deals stay public).
-    fn chance_name(&self, action: Action, observer: Option<Player>) -> String {
-        match (action, observer) {
-            (Action::Deal(_), Some(seat)) if self.to_auction == 0 && seat != self.current() => {
+    fn chance_name(&self, action: Action, observer: Observer) -> String {
+        match action {
+            Action::Deal(_) if self.to_auction == 0 && !observer.sees_hand(self.current()) => {
                 format!("player {} draws a card", self.current + 1)
             }
             _ => self.action_name(action),
@@ -773,7 +774,7 @@ impl State for CapekState {
 
     /// The reshuffle (rulebook: "When the Draw Pile is exhausted, shuffle the Discard Pile
     /// and place face down on the left as a new Draw Pile"), seen by every seat alike.
-    fn hidden_events(&self, before: &Self, _observer: Option<Player>) -> Vec<String> {
+    fn hidden_events(&self, before: &Self, _observer: Observer) -> Vec<String> {
         if self.reshuffles > before.reshuffles {
             vec![format!(
                 "the draw pile is empty: the discard pile ({} cards) is shuffled into a new draw pile",

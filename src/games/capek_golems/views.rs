@@ -30,6 +30,9 @@ pub fn public_view(s: &CapekState) -> String {
         s.outrage,
         s.rules.outrage_max
     );
+    // Where the seat to act is in its turn (what it is paying for, deciding on): every seat
+    // sees it, so the public does.
+    let _ = writeln!(out, "{}", s.step_in_words());
     let slots: Vec<String> = s
         .auction()
         .iter()
@@ -60,9 +63,16 @@ pub fn public_view(s: &CapekState) -> String {
                 )
             })
             .collect();
+        // The cards a seat was seen taking into its hand (from the auction house) are known
+        // to every seat, so to the public too.
+        let seen = if s.known[p] == 0 {
+            String::new()
+        } else {
+            format!(" (seen taken into hand: {})", names(s, s.known[p]))
+        };
         let _ = writeln!(
             out,
-            "player {}: {} cards in hand; golem research {}",
+            "player {}: {} cards in hand{seen}; golem research {}",
             p + 1,
             s.hands[p].count_ones(),
             golems.join(", ")

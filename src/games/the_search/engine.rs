@@ -20,6 +20,7 @@ use super::layout::{DIRECTIONS, Grid, ORTHOGONAL, random_layout, validate};
 use super::rules::{
     Effect, Icon, MAX_BARRICADES, MAX_CARDS, MAX_KINDS, MAX_OFFICERS, MAX_STEPS, Rules, Side,
 };
+use crate::engine::view::Observer;
 use crate::engine::{Bot, Config, Engine, Player, State, Turn, Variant};
 use crate::model::Game;
 
@@ -1738,7 +1739,7 @@ impl State for SearchState {
         super::words::action_name(self, action)
     }
 
-    fn move_name(&self, action: Action, observer: Option<Player>) -> String {
+    fn move_name(&self, action: Action, observer: Observer) -> String {
         super::words::move_name(self, action, observer)
     }
 
@@ -1783,7 +1784,7 @@ impl State for SearchState {
         super::views::private_data(self, seat)
     }
 
-    fn hidden_events(&self, before: &Self, _observer: Option<Player>) -> Vec<String> {
+    fn hidden_events(&self, before: &Self, _observer: Observer) -> Vec<String> {
         super::views::hidden_events(before, self)
     }
 

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use super::engine::{Action, SearchState, Target, order_of};
 use super::rules::Side;
 use crate::engine::Player;
+use crate::engine::view::Observer;
 
 fn cell(state: &SearchState, c: u8) -> String {
     state.table().grid.cell_name(c)
@@ -66,13 +67,13 @@ pub fn action_name(state: &SearchState, action: Action) -> String {
     }
 }
 
-/// The move as `observer` knows it (`None`: an onlooker who sees everything): the order the
-/// canvassing side puts its top cards back in stays with that side (the cards go back face
-/// down); every other move is made in the open.
-pub fn move_name(state: &SearchState, action: Action, observer: Option<Player>) -> String {
+/// The move as `observer` knows it: the order the canvassing side puts its top cards back in
+/// stays with those who see that side's hand (the cards go back face down); every other move
+/// is made in the open.
+pub fn move_name(state: &SearchState, action: Action, observer: Observer) -> String {
     let side = state.side_to_act().unwrap_or(Side::Criminal);
     match action {
-        Action::Arrange(_) if observer.is_some_and(|seat| side_of(seat) != side) => {
+        Action::Arrange(_) if !observer.sees_hand(seat_of(side)) => {
             let look = state.arrange_look().unwrap_or(0);
             format!(
                 "{}: put the top {look} cards back face down, in an order of their choosing",
@@ -80,6 +81,14 @@ pub fn move_name(state: &SearchState, action: Action, observer: Option<Player>) 
             )
         }
         _ => action_name(state, action),
+    }
+}
+
+/// The seat that plays a side: the criminal first.
+pub(super) fn seat_of(side: Side) -> Player {
+    match side {
+        Side::Criminal => 0,
+        Side::Police => 1,
     }
 }
 

@@ -99,8 +99,11 @@
     } else {
       b.append(el('span', 'free-back-mark', 'face down'));
     }
-    if (extra) b.append(el('small', null, extra));
-    b.setAttribute('aria-label', (up ? card.name : 'a face-down card') + (extra ? ', ' + extra : ''));
+    // (A space between the parts, so that their words do not run together when read.)
+    if (extra) b.append(' ', el('small', null, extra));
+    // The name says what the tile shows, in the order it shows it (its visible words are part
+    // of its name: label-content-name-mismatch).
+    b.setAttribute('aria-label', (up ? card.name : 'a card, face down') + (extra ? ', ' + extra : ''));
     return b;
   }
 
@@ -234,7 +237,7 @@
       const pile = el('div', 'free-pile');
       const back = cardTile({ face_up: false, deck: p.deck }, p.count + (p.count === 1 ? ' card' : ' cards'));
       back.classList.add('free-stack');
-      back.setAttribute('aria-label', p.name + ': ' + p.count + ' cards, face down');
+      back.setAttribute('aria-label', p.name + ': face down, ' + p.count + (p.count === 1 ? ' card' : ' cards'));
       back.addEventListener('click', () => zoom(p.name, [p.count + ' cards, face down' + (p.shuffled ? '; shuffled ' + p.shuffled + ' times' : '')], false,
         (m) => m.includes(p.name) && !/ table place \d+/.test(m) && !/^(play|put .* from the hand)/.test(m)), backs[p.deck]);
       pile.append(el('span', 'free-label', p.name), back);

@@ -262,6 +262,7 @@
     if (!res.ok) {
       const err = new Error(data.error || ('the server answered ' + res.status));
       err.status = res.status;
+      err.spectator = data.spectator === true;
       throw err;
     }
     return data;
@@ -325,10 +326,28 @@
     }
   }
 
+  // The connection line: said only while the connection is lost, and once when it is back.
+  let lost = false;
+  let backTimer = null;
+  function connection(text) {
+    const c = $('connection');
+    clearTimeout(backTimer);
+    c.textContent = text;
+    c.hidden = !text;
+    c.className = lost ? 'lost' : 'back';
+  }
+
   function connect() {
     const scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
     socket = new WebSocket(scheme + location.host + api + '/ws' + query);
-    socket.addEventListener('open', () => { retry = 500; });
+    socket.addEventListener('open', () => {
+      retry = 500;
+      if (lost) {
+        lost = false;
+        connection('Connection to the server is back: the table is up to date.');
+        backTimer = setTimeout(() => connection(''), 6000);
+      }
+    });
     socket.addEventListener('message', (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch (_) { return; }
@@ -350,6 +369,9 @@
       socket = null;
       live = null;
       if (held) return;
+      lost = true;
+      connection('Connection to the server lost: reconnecting (next try in ' + Math.ceil(retry / 1000) + ' s). Moves wait until the server answers.');
+      for (const b of document.querySelectorAll('#moves button')) b.disabled = true;
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 10000);
     });
@@ -370,30 +392,37 @@
   // table to show until it resumes or starts over, which the page looks for every few
   // seconds (another person's agreement, or the data put back).
   let held = false;
+  let heldSpectator = false;
   function showHeld(why) {
     held = true;
-    document.querySelector('main').hidden = true;
+    $('board').hidden = true;
     if (socket) socket.close();
     showError('');
+    connection('');
     $('data-banner').hidden = false;
-    $('data-text').textContent = why;
-    $('restart-agree').hidden = false;
+    // A spectator has no say on starting the table over: no button the server refuses.
+    $('data-text').textContent = why + (heldSpectator ? ' You are watching: the persons at this table decide.' : '');
+    $('restart-agree').hidden = heldSpectator;
     $('restart-decline').hidden = true;
   }
   function lookAgain() {
     request('GET', '', null).then(() => location.reload()).catch((e) => {
       if (e.status === 409) {
+        heldSpectator = e.spectator;
         showHeld(e.message);
         setTimeout(lookAgain, 5000);
       }
     });
   }
-  request('GET', '', null).then(fresh).catch((e) => {
+  // The live connection once the table answers (a held table has none to offer).
+  request('GET', '', null).then((view) => { fresh(view); connect(); }).catch((e) => {
     showError(e.message);
     if (e.status === 409) {
+      heldSpectator = e.spectator;
       showHeld(e.message);
       setTimeout(lookAgain, 5000);
+    } else {
+      connect();
     }
   });
-  connect();
 })();

@@ -1,0 +1,58 @@
+// Checks table pages (a rules table, a free table, a held table; a seat's and the spectator's)
+// with axe-core in Debian's Chromium, in the light and the dark colour scheme, at a phone's
+// width and a desktop's, as a person sees them once the page has drawn its view. Reads a JSON
+// config file (argv[2]): {"exe", "pages": [{"name", "url", "ready": a CSS selector}], "shots":
+// folder or null} and prints, as JSON, one entry per page, scheme and width: its axe
+// violations (rule id, impact, help and the failing elements), the page's errors and how many
+// pixels it is wider than the window, the buttons it shows and what its data banner says.
+// With "shots", also saves a full-page screenshot of each.
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const cfg = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const browser = await chromium.launch({ executablePath: cfg.exe, args: ['--no-sandbox'] });
+const results = [];
+for (const p of cfg.pages) {
+  for (const scheme of ['light', 'dark']) {
+    for (const width of [390, 1280]) {
+      // The pages allow only their own scripts; the checker is injected past that policy.
+      const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme, bypassCSP: true });
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      page.on('console', (m) => {
+        // A held table's API answers 409 by design: the browser logs the status.
+        if (m.type() === 'error' && !/status of 409/.test(m.text())) errors.push(m.text());
+      });
+      await page.goto(p.url);
+      await page.waitForSelector(p.ready);
+      // Images (card faces) loaded, so that contrast is judged on what a person sees.
+      await page.waitForLoadState('networkidle').catch(() => {});
+      await page.addScriptTag({ content: axeSource });
+      const found = await page.evaluate(async () => {
+        // eslint-disable-next-line no-undef
+        const r = await axe.run(document, { resultTypes: ['violations'] });
+        return r.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          help: v.help,
+          nodes: v.nodes.map((x) => ({ target: x.target.join(' '), html: x.html.slice(0, 200), summary: x.failureSummary })),
+        }));
+      });
+      const buttons = await page.locator('button:visible').allTextContents();
+      const said = (await page.textContent('#data-text').catch(() => '')) || '';
+      const wider = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      if (cfg.shots) {
+        await page.screenshot({ path: path.join(cfg.shots, `${p.name}-${width}-${scheme}.png`), fullPage: true });
+      }
+      results.push({ page: p.name, scheme, width, violations: found, errors, wider, buttons, said });
+      await context.close();
+    }
+  }
+}
+await browser.close();
+process.stdout.write(JSON.stringify(results));
