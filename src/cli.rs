@@ -173,8 +173,8 @@ pub enum Command {
     /// Serve rules-enforced tables in the browser: a home page that lists the games and
     /// makes tables; players join by link, bots take the other seats (Ctrl-C stops).
     Serve(ServeArgs),
-    /// Serve one new table: prints `SEAT URL` for each person seat and `spectator URL`,
-    /// then serves until Ctrl-C.
+    /// Serve one new table: prints `SEAT URL` for each person seat, `spectator URL` and
+    /// `admin URL` (the server's admin link), then serves until Ctrl-C.
     Table(TableArgs),
     /// Summarise a game's stored tables: results per seat and per person or bot, lengths,
     /// and how often people chose the heuristic bot's move.
