@@ -74,7 +74,9 @@ fn start(bin: &str) -> Server {
             }
         }
     });
-    let first = rx.recv_timeout(Duration::from_secs(60)).expect("the address");
+    let first = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the address");
     let host = first
         .split_whitespace()
         .find_map(|w| w.strip_prefix("http://"))

@@ -201,7 +201,9 @@ fn main() {
             }
         }
     });
-    let line = rx.recv_timeout(Duration::from_secs(60)).expect("the address");
+    let line = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the address");
     // The admin token makes tables (a build from before it prints no second line).
     let make = match rx
         .recv_timeout(Duration::from_secs(2))

@@ -455,7 +455,9 @@ fn bot_seconds(s: &str) -> Result<f64, String> {
     if (0.001..=3600.0).contains(&secs) {
         Ok(secs)
     } else {
-        Err(format!("`{s}`: a bot thinks from 0.001 to 3600 seconds a move"))
+        Err(format!(
+            "`{s}`: a bot thinks from 0.001 to 3600 seconds a move"
+        ))
     }
 }
 

@@ -225,7 +225,9 @@ fn mcts_in_slices_decides_as_in_one_piece_and_stops_when_told() {
             decide: true,
             ..Slice::WHOLE
         };
-        let a = huge.think(&p.state, &mut rng, late).expect("decides at once");
+        let a = huge
+            .think(&p.state, &mut rng, late)
+            .expect("decides at once");
         assert!(p.state.legal_actions().contains(&a));
         // Capped at 10 iterations a move by the server: decides in one slice.
         let capped = Slice {

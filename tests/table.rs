@@ -972,7 +972,10 @@ fn a_held_table_starts_over_on_the_data_now_once_every_person_agrees() {
 /// The admin token of the `admin URL` line a server printed (`.../?admin=TOKEN`).
 fn admin_of(lines: &[String]) -> String {
     let link = link_of(lines, "admin");
-    link.split_once("?admin=").expect("an admin link").1.to_string()
+    link.split_once("?admin=")
+        .expect("an admin link")
+        .1
+        .to_string()
 }
 
 /// One request with exactly the header lines `head` (no others but Host, Connection and
@@ -1030,19 +1033,27 @@ fn changes_need_json_from_the_servers_own_pages_and_new_tables_need_the_admin_to
     assert_eq!(raw("POST", &make, evil, b"game=the-search").0, 403);
     let evil_json = format!("Origin: http://localhost:1\r\n{json}");
     assert_eq!(raw("POST", &make, &evil_json, NEW_TABLE).0, 403);
-    assert_eq!(raw("POST", &make, &format!("Origin: null\r\n{json}"), NEW_TABLE).0, 403);
+    assert_eq!(
+        raw("POST", &make, &format!("Origin: null\r\n{json}"), NEW_TABLE).0,
+        403
+    );
     // No content type, or one a form or a simple cross-site request can send: 415.
     assert_eq!(raw("POST", &make, "", NEW_TABLE).0, 415);
-    assert_eq!(raw("POST", &make, "Content-Type: text/plain\r\n", NEW_TABLE).0, 415);
-    let own_form = format!(
-        "Origin: http://{host}\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+    assert_eq!(
+        raw("POST", &make, "Content-Type: text/plain\r\n", NEW_TABLE).0,
+        415
     );
+    let own_form =
+        format!("Origin: http://{host}\r\nContent-Type: application/x-www-form-urlencoded\r\n");
     assert_eq!(raw("POST", &make, &own_form, b"game=the-search").0, 415);
     // Without the admin token, or with another: 403.
     let (status, body) = raw("POST", &format!("{base}/api/tables"), json, NEW_TABLE);
     assert_eq!(status, 403, "{body}");
     assert!(body.contains("admin link"), "{body}");
-    let forged = format!("{base}/api/tables?admin={}", admin.replace(&admin[..2], "zz"));
+    let forged = format!(
+        "{base}/api/tables?admin={}",
+        admin.replace(&admin[..2], "zz")
+    );
     assert_eq!(raw("POST", &forged, json, NEW_TABLE).0, 403);
     let conn = rusqlite::Connection::open(&db).unwrap();
     let count = || -> i64 {
@@ -1059,7 +1070,10 @@ fn changes_need_json_from_the_servers_own_pages_and_new_tables_need_the_admin_to
     assert_eq!(count(), 2);
     // A move from another site's page, or not as JSON, changes nothing.
     let made: Value = serde_json::from_str(&body).unwrap();
-    let me = api(&format!("{base}{}", made["seats"][0]["link"].as_str().unwrap()));
+    let me = api(&format!(
+        "{base}{}",
+        made["seats"][0]["link"].as_str().unwrap()
+    ));
     let before = settle(&me);
     let moves = with_path(&me, "moves");
     let evil_move = format!("Origin: http://evil.example\r\n{json}");
@@ -1084,7 +1098,10 @@ fn closing_and_deleting_a_table_need_the_admin_token_or_every_person() {
     // Neither a spectator nor a forged token may.
     assert_eq!(ask(&spectator, "delete", b"{}").0, 403);
     assert_eq!(ask(&spectator, "close", b"{}").0, 403);
-    assert_eq!(ask(&criminal.replace("token=", "token=0"), "delete", b"{}").0, 403);
+    assert_eq!(
+        ask(&criminal.replace("token=", "token=0"), "delete", b"{}").0,
+        403
+    );
     // One person asks to close: the table waits for the other.
     let (status, body) = ask(&criminal, "close", b"{}");
     assert_eq!(status, 202, "{body}");
@@ -1092,7 +1109,10 @@ fn closing_and_deleting_a_table_need_the_admin_token_or_every_person() {
     assert_eq!(waiting["waiting"], serde_json::json!(["police"]));
     let v = settle(&police);
     assert_eq!(v["data"]["closed"], false);
-    assert_eq!(v["data"]["close"]["agreed"], serde_json::json!(["criminal"]));
+    assert_eq!(
+        v["data"]["close"]["agreed"],
+        serde_json::json!(["criminal"])
+    );
     // The other agrees: closed, no one moves, still viewable.
     let (status, body) = ask(&police, "close", b"{}");
     assert_eq!(status, 200, "{body}");
@@ -1116,10 +1136,17 @@ fn closing_and_deleting_a_table_need_the_admin_token_or_every_person() {
         assert_eq!(rows_of(&db, table, &id), 0, "{table} still holds the table");
     }
     // The admin closes and deletes at once, a table it made or not.
-    let (status, body) = http("POST", &format!("{base}/api/tables?admin={admin}"), NEW_TABLE);
+    let (status, body) = http(
+        "POST",
+        &format!("{base}/api/tables?admin={admin}"),
+        NEW_TABLE,
+    );
     assert_eq!(status, 201, "{body}");
     let made: Value = serde_json::from_str(&body).unwrap();
-    let other = api(&format!("{base}{}", made["seats"][0]["link"].as_str().unwrap()));
+    let other = api(&format!(
+        "{base}{}",
+        made["seats"][0]["link"].as_str().unwrap()
+    ));
     let other_id = made["id"].as_str().unwrap().to_string();
     let by_admin = |what: &str| {
         http(
@@ -1137,7 +1164,11 @@ fn closing_and_deleting_a_table_need_the_admin_token_or_every_person() {
     // A deleted table does not come back with the server.
     drop(server);
     let server = start(&["serve", "--port", "0", "--db", &db], 2);
-    let moved = format!("{}{}", server.base(), &other[other.find("/api/").unwrap()..]);
+    let moved = format!(
+        "{}{}",
+        server.base(),
+        &other[other.find("/api/").unwrap()..]
+    );
     assert_eq!(get(&moved).0, 403);
 }
 
@@ -1146,21 +1177,35 @@ fn a_bot_asking_for_more_than_the_servers_maximum_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let db = db_in(dir.path());
     let server = start(
-        &["serve", "--port", "0", "--db", &db, "--bot-iterations", "1000"],
+        &[
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            &db,
+            "--bot-iterations",
+            "1000",
+        ],
         2,
     );
     let admin = admin_of(&server.lines);
     let make = format!("{}/api/tables?admin={admin}", server.base());
-    let seats = |bot: &str| {
-        format!(r#"{{"game": "the-search", "seats": ["person", "{bot}"], "seed": 1}}"#)
-    };
+    let seats =
+        |bot: &str| format!(r#"{{"game": "the-search", "seats": ["person", "{bot}"], "seed": 1}}"#);
     let (status, body) = http("POST", &make, seats("mcts:1001:random").as_bytes());
     assert_eq!(status, 400, "{body}");
-    assert!(body.contains("at most 1000") && body.contains("--bot-iterations"), "{body}");
+    assert!(
+        body.contains("at most 1000") && body.contains("--bot-iterations"),
+        "{body}"
+    );
     assert_eq!(http("POST", &make, seats("mcts:1000").as_bytes()).0, 201);
     // `printplay table` with the default maximum: a usage error naming it.
     let out = Command::new(env!("CARGO_BIN_EXE_printplay"))
-        .args(table_args(&db, "criminal=person,police=mcts:2000000000", "1"))
+        .args(table_args(
+            &db,
+            "criminal=person,police=mcts:2000000000",
+            "1",
+        ))
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -1219,9 +1264,19 @@ fn a_game_whose_data_fails_its_check_is_listed_with_its_problems_and_gets_no_tab
     let admin = admin_of(&server.lines);
     let games = games_until(&base, |g| g["games"][0]["playable"] == false);
     let game = &games["games"][0];
-    assert!(game["note"].as_str().unwrap().contains("no-such-template"), "{games}");
-    assert!(games["problems"].to_string().contains("no-such-template"), "{games}");
-    let (status, body) = http("POST", &format!("{base}/api/tables?admin={admin}"), NEW_TABLE);
+    assert!(
+        game["note"].as_str().unwrap().contains("no-such-template"),
+        "{games}"
+    );
+    assert!(
+        games["problems"].to_string().contains("no-such-template"),
+        "{games}"
+    );
+    let (status, body) = http(
+        "POST",
+        &format!("{base}/api/tables?admin={admin}"),
+        NEW_TABLE,
+    );
     assert_eq!(status, 409, "{body}");
     assert!(body.contains("no-such-template"), "{body}");
     // `printplay table` refuses it too, naming the problem.

@@ -189,8 +189,11 @@ async fn guard(request: Request, next: Next) -> Response {
         .and_then(|v| v.split(';').next())
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
     if !json {
-        return ApiError(415, "send JSON, with `Content-Type: application/json`".into())
-            .into_response();
+        return ApiError(
+            415,
+            "send JSON, with `Content-Type: application/json`".into(),
+        )
+        .into_response();
     }
     next.run(request).await
 }
@@ -390,14 +393,17 @@ async fn create(
 }
 
 /// Who asks, by the admin token or a person's token at table `id`.
-fn who(app: &App, id: &str, params: &HashMap<String, String>) -> Result<(Option<Arc<Slot>>, Who), ApiError> {
+fn who(
+    app: &App,
+    id: &str,
+    params: &HashMap<String, String>,
+) -> Result<(Option<Arc<Slot>>, Who), ApiError> {
     if admin(app, params) {
         return Ok((app.slot(id), Who::Admin));
     }
     let (slot, access) = app.open(id, token(params))?;
-    let seat = access.ok_or_else(|| {
-        ApiError(403, "a spectator cannot close or delete the table".into())
-    })?;
+    let seat = access
+        .ok_or_else(|| ApiError(403, "a spectator cannot close or delete the table".into()))?;
     Ok((Some(slot), Who::Seat(seat)))
 }
 
@@ -417,7 +423,10 @@ async fn close(
     let (slot, who) = who(&app, &id, &params)?;
     let Some(slot) = slot else {
         return Err(match app.open(&id, "") {
-            Err(ApiError(409, _)) => ApiError(409, "a held table cannot be closed; delete it or start it over".into()),
+            Err(ApiError(409, _)) => ApiError(
+                409,
+                "a held table cannot be closed; delete it or start it over".into(),
+            ),
             _ => ApiError::forbidden(),
         });
     };
@@ -432,7 +441,9 @@ async fn delete(
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let (slot, who) = who(&app, &id, &params)?;
-    let done = app.delete(&id, slot.as_ref(), who, declines(&body)?).await?;
+    let done = app
+        .delete(&id, slot.as_ref(), who, declines(&body)?)
+        .await?;
     Ok(agreement(&id, "deleted", done))
 }
 

@@ -47,15 +47,6 @@ impl BotJob {
     pub fn think(&mut self, slice: Slice) -> Option<BotDone> {
         (self.0)(slice)
     }
-
-    /// Thinks to the end (may take long: run it where it stalls nothing).
-    pub fn run(mut self) -> BotDone {
-        loop {
-            if let Some(done) = self.think(Slice::WHOLE) {
-                return done;
-            }
-        }
-    }
 }
 
 /// A bot's decision, with the bot to hand back to the table.
@@ -423,7 +414,6 @@ impl<S: State> Live for Typed<S> {
             })
         })))
     }
-
 
     fn bot_done(&mut self, done: BotDone) -> Option<usize> {
         let bot = done.bot.downcast::<Box<dyn Bot<S>>>().ok()?;

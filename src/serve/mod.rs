@@ -1062,9 +1062,7 @@ impl App {
         };
         let slug = &version.game.slug;
         // Listed on the home page, once, while it is the game's data.
-        let current = self
-            .current(slug)
-            .is_some_and(|v| Arc::ptr_eq(&v, version));
+        let current = self.current(slug).is_some_and(|v| Arc::ptr_eq(&v, version));
         let listed = self
             .problems
             .read()
@@ -1212,7 +1210,10 @@ impl App {
                 ));
             }
             if inner.closed {
-                return Err(ApiError(409, "the table is closed: no one moves here any more".into()));
+                return Err(ApiError(
+                    409,
+                    "the table is closed: no one moves here any more".into(),
+                ));
             }
             if inner.live.next() != Next::Person(seat) {
                 return Err(ApiError(409, "it is not this seat's turn".into()));

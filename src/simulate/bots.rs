@@ -341,8 +341,7 @@ impl<S: State> Bot<S> for Mcts<S> {
             let world = state.determinize(pending.me, rng);
             self.iterate(&mut pending.tree, world, rng);
             pending.done += 1;
-            if pending.done < total && slice.pause.is_some_and(|p| std::time::Instant::now() >= p)
-            {
+            if pending.done < total && slice.pause.is_some_and(|p| std::time::Instant::now() >= p) {
                 self.pending = Some(pending);
                 return None;
             }
