@@ -1069,7 +1069,8 @@ impl App {
             .is_ok_and(|p| p.get(slug) == Some(problems));
         if current
             && !listed
-            && let (Ok(mut ps), Ok(games)) = (self.problems.write(), self.games.read())
+            // The order every other path takes them in: the games, then the problems.
+            && let (Ok(games), Ok(mut ps)) = (self.games.read(), self.problems.write())
         {
             ps.insert(slug.clone(), problems.clone());
             if let Ok(mut catalog) = self.catalog.write() {
