@@ -1632,19 +1632,6 @@ async fn run(
     for note in notes {
         eprintln!("{note}");
     }
-    // Every game's data is checked as `printplay check` checks it, beside serving: a game
-    // that fails is listed with its problems and gets no new table.
-    let versions: Vec<Arc<Version>> = app
-        .games
-        .read()
-        .map(|g| g.values().cloned().collect())
-        .unwrap_or_default();
-    for version in versions {
-        let app = app.clone();
-        tokio::spawn(async move {
-            let _ = app.checked(&version).await;
-        });
-    }
     if app.expire_days > 0 {
         let app = app.clone();
         tokio::spawn(async move {
@@ -1691,6 +1678,30 @@ async fn run(
         .unwrap_or_default();
     for slot in slots {
         app.drive(slot).await;
+    }
+    // Every game's data is checked as `printplay check` checks it, beside serving, one game
+    // after another: a game that fails is listed with its problems and gets no new table (a
+    // table asked for meanwhile waits for its own game's check). With a first table, its
+    // game is checked first and the others once its page's faces are drawn, so that they do
+    // not slow its first view.
+    let versions: Vec<Arc<Version>> = app
+        .games
+        .read()
+        .map(|g| g.values().cloned().collect())
+        .unwrap_or_default();
+    let first_game = first.as_ref().and_then(|req| app.current(&req.game));
+    {
+        let app = app.clone();
+        let first_game = first_game.clone();
+        tokio::spawn(async move {
+            if let Some(version) = &first_game {
+                let _ = app.checked(version).await;
+                app.faces(version).await;
+            }
+            for version in versions {
+                let _ = app.checked(&version).await;
+            }
+        });
     }
     match first {
         Some(req) => {
