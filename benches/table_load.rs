@@ -239,7 +239,7 @@ fn main() {
             let made = post(&host, &make, &body);
             let link = made["seats"][0]["link"]
                 .as_str()
-                .expect("a link")
+                .unwrap_or_else(|| panic!("no table made: {made}"))
                 .to_string();
             format!(
                 "ws://{host}{}",
