@@ -192,9 +192,27 @@ fn main() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("the server starts");
-    let mut line = String::new();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    out.read_line(&mut line).unwrap();
+    let out = BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in out.lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let line = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the address");
+    // The admin token makes tables (a build from before it prints no second line).
+    let make = match rx
+        .recv_timeout(Duration::from_secs(2))
+        .ok()
+        .and_then(|l| l.split_once("?admin=").map(|(_, t)| t.to_string()))
+    {
+        Some(admin) => format!("/api/tables?admin={admin}"),
+        None => "/api/tables".to_string(),
+    };
     let base = line
         .split_whitespace()
         .find(|w| w.starts_with("http://"))
@@ -207,7 +225,7 @@ fn main() {
     // once) is then in the empty server's memory, not counted per table.
     let warm = post(
         &host,
-        "/api/tables",
+        &make,
         r#"{"game":"the-search","seats":["person","heuristic"],"seed":999999}"#,
     );
     let warm_link = warm["seats"][0]["link"].as_str().expect("a link");
@@ -218,10 +236,10 @@ fn main() {
         .map(|i| {
             let body =
                 format!(r#"{{"game":"the-search","seats":["person","heuristic"],"seed":{i}}}"#);
-            let made = post(&host, "/api/tables", &body);
+            let made = post(&host, &make, &body);
             let link = made["seats"][0]["link"]
                 .as_str()
-                .expect("a link")
+                .unwrap_or_else(|| panic!("no table made: {made}"))
                 .to_string();
             format!(
                 "ws://{host}{}",

@@ -173,8 +173,8 @@ pub enum Command {
     /// Serve rules-enforced tables in the browser: a home page that lists the games and
     /// makes tables; players join by link, bots take the other seats (Ctrl-C stops).
     Serve(ServeArgs),
-    /// Serve one new table: prints `SEAT URL` for each person seat and `spectator URL`,
-    /// then serves until Ctrl-C.
+    /// Serve one new table: prints `SEAT URL` for each person seat, `spectator URL` and
+    /// `admin URL` (the server's admin link), then serves until Ctrl-C.
     Table(TableArgs),
     /// Summarise a game's stored tables: results per seat and per person or bot, lengths,
     /// and how often people chose the heuristic bot's move.
@@ -432,6 +432,34 @@ pub struct ServeArgs {
     /// Where tables are kept (SQLite); every move is stored before it is acknowledged.
     #[arg(long, default_value = crate::serve::DEFAULT_DB)]
     pub db: PathBuf,
+    /// The most search iterations a bot may make a move: a seat's `mcts:N` above it is
+    /// refused (the tables' bots share the cores, taking turns in 20 ms slices).
+    #[arg(long, value_name = "N", default_value_t = crate::serve::think::DEFAULT_ITERATIONS,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub bot_iterations: u32,
+    /// The most time a bot may think a move, in seconds (the time it runs, not the time it
+    /// waits for its turn); then it plays the best move it found.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::serve::think::DEFAULT_SECONDS,
+          value_parser = bot_seconds)]
+    pub bot_seconds: f64,
+    /// Tables nobody moved at, or that were closed, for this many days are deleted with
+    /// everything stored of them (at the start and every hour); 0 keeps every table.
+    #[arg(long, value_name = "DAYS", default_value_t = crate::serve::DEFAULT_EXPIRE_DAYS)]
+    pub expire_days: u32,
+}
+
+/// `--bot-seconds`: a time from a millisecond to an hour.
+fn bot_seconds(s: &str) -> Result<f64, String> {
+    let secs: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if (0.001..=3600.0).contains(&secs) {
+        Ok(secs)
+    } else {
+        Err(format!(
+            "`{s}`: a bot thinks from 0.001 to 3600 seconds a move"
+        ))
+    }
 }
 
 /// Options of `printplay table`.
@@ -1132,10 +1160,19 @@ fn serve(data: &Path, args: &ServeArgs, first: Option<crate::serve::NewTable>) -
         host: args.host.clone(),
         port: args.port,
         db: args.db.clone(),
+        budget: crate::serve::think::Budget {
+            iterations: args.bot_iterations,
+            time: std::time::Duration::from_secs_f64(args.bot_seconds),
+        },
+        expire_days: args.expire_days,
     };
     match crate::serve::serve(opts, first, &mut Stdout) {
         Ok(()) => Exit::Ok,
-        Err(e) => usage(e),
+        Err(crate::serve::ServeError::Data(e)) => {
+            eprintln!("error: {e}");
+            Exit::DataProblems
+        }
+        Err(crate::serve::ServeError::Other(e)) => usage(e),
     }
 }
 

@@ -188,3 +188,52 @@ fn mcts_runs_are_the_same_whatever_the_thread_count() {
     };
     assert_eq!(json(1), json(3));
 }
+
+/// A search thought in slices (as the server's bots think, taking turns on its threads)
+/// decides exactly what one uninterrupted search decides, whatever the slices; a slice that
+/// says the move's time is up decides at once, and the server's iteration cap is the bot's
+/// count when lower.
+#[test]
+fn mcts_in_slices_decides_as_in_one_piece_and_stops_when_told() {
+    use printplay::engine::Slice;
+    use std::time::Instant;
+    let engine = capek();
+    let (wins, losses) = positions(&engine);
+    for p in wins.iter().chain(&losses).take(12) {
+        let mut whole = make_bot(&engine, "mcts:150:random").unwrap();
+        let mut sliced = make_bot(&engine, "mcts:150:random").unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let expected = whole.choose(&p.state, &mut rng);
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut slices = 0;
+        let got = loop {
+            // Slices that end at once: one iteration each.
+            let slice = Slice {
+                pause: Some(Instant::now()),
+                ..Slice::WHOLE
+            };
+            slices += 1;
+            if let Some(a) = sliced.think(&p.state, &mut rng, slice) {
+                break a;
+            }
+        };
+        assert_eq!(got, expected);
+        assert!(p.legal < 2 || slices == 150, "{slices} slices");
+        // Told its time is up at once: a legal move, without a search of 2 000 000 000.
+        let mut huge = make_bot(&engine, "mcts:2000000000:random").unwrap();
+        let late = Slice {
+            decide: true,
+            ..Slice::WHOLE
+        };
+        let a = huge
+            .think(&p.state, &mut rng, late)
+            .expect("decides at once");
+        assert!(p.state.legal_actions().contains(&a));
+        // Capped at 10 iterations a move by the server: decides in one slice.
+        let capped = Slice {
+            iterations: 10,
+            ..Slice::WHOLE
+        };
+        assert!(huge.think(&p.state, &mut rng, capped).is_some());
+    }
+}

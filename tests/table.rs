@@ -707,15 +707,16 @@ fn data_edited_while_serving_reaches_new_tables_and_running_ones_offer_to_restar
     let dir = tempfile::tempdir().unwrap();
     let db = db_in(dir.path());
     let data = fixture.data().to_str().unwrap().to_string();
-    let server = start(&["--data", &data, "serve", "--port", "0", "--db", &db], 1);
+    let server = start(&["--data", &data, "serve", "--port", "0", "--db", &db], 2);
     let base = server.base();
+    let admin = admin_of(&server.lines);
     let make = || {
         let (status, body) = http(
             "POST",
-            &format!("{base}/api/tables"),
+            &format!("{base}/api/tables?admin={admin}"),
             br#"{"game": "the-search", "seats": ["person", "heuristic"], "seed": 1}"#,
         );
-        assert_eq!(status, 200, "{body}");
+        assert_eq!(status, 201, "{body}");
         let made: Value = serde_json::from_str(&body).unwrap();
         api(&format!(
             "{base}{}",
@@ -964,4 +965,327 @@ fn a_held_table_starts_over_on_the_data_now_once_every_person_agrees() {
     let resumed = settle(&police);
     assert_eq!(resumed["data"]["version"], now.as_str());
     assert_eq!(resumed["log"], played["log"]);
+}
+
+// --- Who may change what (issue 35) -----------------------------------------------------
+
+/// The admin token of the `admin URL` line a server printed (`.../?admin=TOKEN`).
+fn admin_of(lines: &[String]) -> String {
+    let link = link_of(lines, "admin");
+    link.split_once("?admin=")
+        .expect("an admin link")
+        .1
+        .to_string()
+}
+
+/// One request with exactly the header lines `head` (no others but Host, Connection and
+/// Content-Length): the status and the body.
+fn raw(method: &str, url: &str, head: &str, body: &[u8]) -> (u16, String) {
+    use std::io::{Read, Write};
+    let rest = url.strip_prefix("http://").unwrap();
+    let (host, path) = rest.split_at(rest.find('/').unwrap());
+    let mut s = std::net::TcpStream::connect(host).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{head}Content-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    s.write_all(body).unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, body.to_string())
+}
+
+/// How many rows of `table` the database holds for the table `id`.
+fn rows_of(db: &str, table: &str, id: &str) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let column = if table == "tables" { "id" } else { "table_id" };
+    conn.query_row(
+        &format!("SELECT COUNT(*) FROM {table} WHERE {column} = ?1"),
+        [id],
+        |r| r.get(0),
+    )
+    .unwrap()
+}
+
+fn id_of(link: &str) -> String {
+    let after = &link[link.find("/tables/").unwrap() + "/tables/".len()..];
+    after[..after.find('?').unwrap()].to_string()
+}
+
+const NEW_TABLE: &[u8] = br#"{"game": "the-search", "seats": ["person", "heuristic"], "seed": 3}"#;
+
+#[test]
+fn changes_need_json_from_the_servers_own_pages_and_new_tables_need_the_admin_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let server = start(&["serve", "--port", "0", "--db", &db], 2);
+    let base = server.base();
+    let admin = admin_of(&server.lines);
+    let make = format!("{base}/api/tables?admin={admin}");
+    let host = base.trim_start_matches("http://");
+    let json = "Content-Type: application/json\r\n";
+    // A form on another site (a cross-site form posts without asking), with the token even.
+    let evil = "Origin: http://evil.example\r\nContent-Type: application/x-www-form-urlencoded\r\n";
+    assert_eq!(raw("POST", &make, evil, b"game=the-search").0, 403);
+    let evil_json = format!("Origin: http://localhost:1\r\n{json}");
+    assert_eq!(raw("POST", &make, &evil_json, NEW_TABLE).0, 403);
+    assert_eq!(
+        raw("POST", &make, &format!("Origin: null\r\n{json}"), NEW_TABLE).0,
+        403
+    );
+    // No content type, or one a form or a simple cross-site request can send: 415.
+    assert_eq!(raw("POST", &make, "", NEW_TABLE).0, 415);
+    assert_eq!(
+        raw("POST", &make, "Content-Type: text/plain\r\n", NEW_TABLE).0,
+        415
+    );
+    let own_form =
+        format!("Origin: http://{host}\r\nContent-Type: application/x-www-form-urlencoded\r\n");
+    assert_eq!(raw("POST", &make, &own_form, b"game=the-search").0, 415);
+    // Without the admin token, or with another: 403.
+    let (status, body) = raw("POST", &format!("{base}/api/tables"), json, NEW_TABLE);
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("admin link"), "{body}");
+    let forged = format!(
+        "{base}/api/tables?admin={}",
+        admin.replace(&admin[..2], "zz")
+    );
+    assert_eq!(raw("POST", &forged, json, NEW_TABLE).0, 403);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let count = || -> i64 {
+        conn.query_row("SELECT COUNT(*) FROM tables", [], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(count(), 0, "a refused request made a table");
+    // With it, from this server's page or from a client that is no browser: 201.
+    let own = format!("Origin: http://{host}\r\n{json}");
+    let (status, body) = raw("POST", &make, &own, NEW_TABLE);
+    assert_eq!(status, 201, "{body}");
+    let (status, body) = raw("POST", &make, json, NEW_TABLE);
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(count(), 2);
+    // A move from another site's page, or not as JSON, changes nothing.
+    let made: Value = serde_json::from_str(&body).unwrap();
+    let me = api(&format!(
+        "{base}{}",
+        made["seats"][0]["link"].as_str().unwrap()
+    ));
+    let before = settle(&me);
+    let moves = with_path(&me, "moves");
+    let evil_move = format!("Origin: http://evil.example\r\n{json}");
+    assert_eq!(raw("POST", &moves, &evil_move, br#"{"index": 0}"#).0, 403);
+    assert_eq!(raw("POST", &moves, "", br#"{"index": 0}"#).0, 415);
+    assert_eq!(raw("POST", &with_path(&me, "undo"), evil, b"").0, 403);
+    assert_eq!(settle(&me), before);
+}
+
+#[test]
+fn closing_and_deleting_a_table_need_the_admin_token_or_every_person() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let server = start(&table_args(&db, "criminal=person,police=person", "1"), 4);
+    let criminal = api(&link_of(&server.lines, "criminal"));
+    let police = api(&link_of(&server.lines, "police"));
+    let spectator = api(&link_of(&server.lines, "spectator"));
+    let admin = admin_of(&server.lines);
+    let base = base_of(&criminal);
+    let id = id_of(&criminal);
+    let ask = |url: &str, what: &str, body: &[u8]| http("POST", &with_path(url, what), body);
+    // Neither a spectator nor a forged token may.
+    assert_eq!(ask(&spectator, "delete", b"{}").0, 403);
+    assert_eq!(ask(&spectator, "close", b"{}").0, 403);
+    assert_eq!(
+        ask(&criminal.replace("token=", "token=0"), "delete", b"{}").0,
+        403
+    );
+    // One person asks to close: the table waits for the other.
+    let (status, body) = ask(&criminal, "close", b"{}");
+    assert_eq!(status, 202, "{body}");
+    let waiting: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(waiting["waiting"], serde_json::json!(["police"]));
+    let v = settle(&police);
+    assert_eq!(v["data"]["closed"], false);
+    assert_eq!(
+        v["data"]["close"]["agreed"],
+        serde_json::json!(["criminal"])
+    );
+    // The other agrees: closed, no one moves, still viewable.
+    let (status, body) = ask(&police, "close", b"{}");
+    assert_eq!(status, 200, "{body}");
+    let v = settle(&criminal);
+    assert_eq!(v["data"]["closed"], true);
+    let mover = if v["legal"].as_array().unwrap().is_empty() {
+        &police
+    } else {
+        &criminal
+    };
+    let (status, body) = http("POST", &with_path(mover, "moves"), br#"{"index": 0}"#);
+    assert_eq!(status, 409, "{body}");
+    assert!(body.contains("closed"), "{body}");
+    // Deleting likewise: one person is not enough, both are; then nothing of it is left.
+    assert_eq!(ask(&criminal, "delete", b"{}").0, 202);
+    assert!(rows_of(&db, "tables", &id) == 1 && rows_of(&db, "tokens", &id) == 3);
+    let (status, body) = ask(&police, "delete", b"{}");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(get(&criminal).0, 403);
+    for table in ["tables", "tokens", "moves"] {
+        assert_eq!(rows_of(&db, table, &id), 0, "{table} still holds the table");
+    }
+    // The admin closes and deletes at once, a table it made or not.
+    let (status, body) = http(
+        "POST",
+        &format!("{base}/api/tables?admin={admin}"),
+        NEW_TABLE,
+    );
+    assert_eq!(status, 201, "{body}");
+    let made: Value = serde_json::from_str(&body).unwrap();
+    let other = api(&format!(
+        "{base}{}",
+        made["seats"][0]["link"].as_str().unwrap()
+    ));
+    let other_id = made["id"].as_str().unwrap().to_string();
+    let by_admin = |what: &str| {
+        http(
+            "POST",
+            &format!("{base}/api/tables/{other_id}/{what}?admin={admin}"),
+            b"",
+        )
+    };
+    assert_eq!(by_admin("close").0, 200);
+    // Closed whoever was to act (the bot thinks no more).
+    assert_eq!(get(&other).1["data"]["closed"], true);
+    assert_eq!(by_admin("delete").0, 200);
+    assert_eq!(get(&other).0, 403);
+    assert_eq!(rows_of(&db, "tables", &other_id), 0);
+    // A deleted table does not come back with the server.
+    drop(server);
+    let server = start(&["serve", "--port", "0", "--db", &db], 2);
+    let moved = format!(
+        "{}{}",
+        server.base(),
+        &other[other.find("/api/").unwrap()..]
+    );
+    assert_eq!(get(&moved).0, 403);
+}
+
+#[test]
+fn a_bot_asking_for_more_than_the_servers_maximum_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let server = start(
+        &[
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            &db,
+            "--bot-iterations",
+            "1000",
+        ],
+        2,
+    );
+    let admin = admin_of(&server.lines);
+    let make = format!("{}/api/tables?admin={admin}", server.base());
+    let seats =
+        |bot: &str| format!(r#"{{"game": "the-search", "seats": ["person", "{bot}"], "seed": 1}}"#);
+    let (status, body) = http("POST", &make, seats("mcts:1001:random").as_bytes());
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains("at most 1000") && body.contains("--bot-iterations"),
+        "{body}"
+    );
+    assert_eq!(http("POST", &make, seats("mcts:1000").as_bytes()).0, 201);
+    // `printplay table` with the default maximum: a usage error naming it.
+    let out = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .args(table_args(
+            &db,
+            "criminal=person,police=mcts:2000000000",
+            "1",
+        ))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("at most 20000"), "{err}");
+}
+
+#[test]
+fn a_table_idle_longer_than_the_admins_rule_is_gone_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let old = start(&table_args(&db, "criminal=person,police=heuristic", "1"), 2);
+    let old_link = api(&link_of(&old.lines, "criminal"));
+    settle(&old_link);
+    drop(old);
+    let fresh = start(&table_args(&db, "criminal=person,police=heuristic", "2"), 2);
+    let fresh_link = api(&link_of(&fresh.lines, "criminal"));
+    settle(&fresh_link);
+    drop(fresh);
+    // The first was last moved at 31 days ago; the rule keeps tables 30 days.
+    let id = id_of(&old_link);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute(
+        "UPDATE tables SET active = active - 31 * 86400 WHERE id = ?1",
+        [&id],
+    )
+    .unwrap();
+    drop(conn);
+    let server = start(
+        &["serve", "--port", "0", "--db", &db, "--expire-days", "30"],
+        2,
+    );
+    let moved = |url: &str| format!("{}{}", server.base(), &url[url.find("/api/").unwrap()..]);
+    assert_eq!(get(&moved(&old_link)).0, 403);
+    assert_eq!(get(&moved(&fresh_link)).0, 200);
+    for table in ["tables", "tokens", "moves"] {
+        assert_eq!(rows_of(&db, table, &id), 0, "{table} still holds the table");
+    }
+    assert_eq!(rows_of(&db, "tables", &id_of(&fresh_link)), 1);
+}
+
+#[test]
+fn a_game_whose_data_fails_its_check_is_listed_with_its_problems_and_gets_no_table() {
+    let fixture = common::Fixture::with_games(&["the-search"]);
+    fixture.edit(
+        "the-search",
+        "components.toml",
+        r#"template = "search-police""#,
+        r#"template = "no-such-template""#,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let data = fixture.data().to_str().unwrap().to_string();
+    let server = start(&["--data", &data, "serve", "--port", "0", "--db", &db], 2);
+    let base = server.base();
+    let admin = admin_of(&server.lines);
+    let games = games_until(&base, |g| g["games"][0]["playable"] == false);
+    let game = &games["games"][0];
+    assert!(
+        game["note"].as_str().unwrap().contains("no-such-template"),
+        "{games}"
+    );
+    assert!(
+        games["problems"].to_string().contains("no-such-template"),
+        "{games}"
+    );
+    let (status, body) = http(
+        "POST",
+        &format!("{base}/api/tables?admin={admin}"),
+        NEW_TABLE,
+    );
+    assert_eq!(status, 409, "{body}");
+    assert!(body.contains("no-such-template"), "{body}");
+    // `printplay table` refuses it too, naming the problem.
+    let out = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .args(["--data", &data])
+        .args(table_args(&db, "criminal=person,police=heuristic", "1"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("no-such-template"), "{err}");
 }

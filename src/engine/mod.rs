@@ -266,6 +266,36 @@ pub trait Bot<S: State>: Send {
     fn needs_view(&self) -> bool {
         true
     }
+
+    /// Thinks for at most `slice` (a server shares its cores between the tables' bots): the
+    /// move once decided, or `None` to be asked again later with the same state and
+    /// generator, a search keeping what it learned meanwhile. Thinking in slices decides
+    /// exactly what [`Bot::choose`] decides unless `slice` ends the move early. Bots that do
+    /// not search decide at once (the default).
+    fn think(&mut self, state: &S, rng: &mut ChaCha8Rng, slice: Slice) -> Option<S::Action> {
+        let _ = slice;
+        Some(self.choose(state, rng))
+    }
+}
+
+/// How long a bot may think now ([`Bot::think`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Slice {
+    /// Stop at this instant and be asked again (`None`: think to the end).
+    pub pause: Option<std::time::Instant>,
+    /// The move's thinking time is up: decide now with what was learned so far.
+    pub decide: bool,
+    /// At most this many search iterations for the whole move, whatever the bot's own count.
+    pub iterations: u32,
+}
+
+impl Slice {
+    /// Think to the end, as [`Bot::choose`] does.
+    pub const WHOLE: Slice = Slice {
+        pause: None,
+        decide: false,
+        iterations: u32::MAX,
+    };
 }
 
 /// A game's rules, read once from the model; makes new games and bots.

@@ -2,7 +2,8 @@
 //!
 //! - `GET /` the home page; `GET /tables/ID?token=T` a table's page (the same page for every
 //!   seat; its script asks the API with the token in the address);
-//! - `GET /api/games`; `POST /api/tables` makes a table and answers its links;
+//! - `GET /api/games`; `POST /api/tables?admin=A` makes a table and answers its links (201;
+//!   the admin token `A` is the one the server printed at its start, 403 without it);
 //! - `GET /api/tables/ID?token=T[&at=K]` the view of the token's seat (or the spectator's),
 //!   `at`: after the first K entries of the move list (time travel);
 //! - `POST /api/tables/ID/moves?token=T` `{"index": I, "at": N}` plays a legal move;
@@ -14,6 +15,12 @@
 //!   for good);
 //! - `GET /tables/ID/rules?token=T` the rules reference of the data the table plays on;
 //! - `GET /api/tables/ID/transcript?token=T` the transcript once the game is over;
+//! - `POST /api/tables/ID/close?admin=A` or `?token=T` closes the table (no one moves any more;
+//!   it stays viewable until it expires): at once for the admin, for a person once every
+//!   person at it agrees (202 `{"agreed": [...], "waiting": [...]}` until then;
+//!   `{"decline": true}` withdraws the agreements);
+//! - `POST /api/tables/ID/delete?admin=A` or `?token=T` deletes the table and everything
+//!   stored of it, likewise (the admin may delete a held table too);
 //! - `GET /api/tables/ID/ws?token=T` live views: first the whole view (`{"type": "view",
 //!   "view": ...}`), then after each change what changed (`{"type": "update", "log_from": K,
 //!   "view": ...}`: the parts of the view that differ and the log's entries from entry K on);
@@ -22,7 +29,10 @@
 //! A table held because its data changed since it began answers its links with 409 and
 //! why. Unknown tables and tokens get 403; messages over [`MAX_MESSAGE`] bytes or not in the form
 //! above get an error and change nothing; each connection may send [`RATE_PER_SECOND`]
-//! requests a second (bursts of [`RATE_BURST`]).
+//! requests a second (bursts of [`RATE_BURST`]). Every request that changes something (any
+//! method but GET and HEAD) must say `Content-Type: application/json` (415 otherwise) and, if
+//! it comes from a browser (which names the page's `Origin`), come from this server's own
+//! pages (403 otherwise): a page of another site, or a form anywhere, changes nothing here.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -40,6 +50,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::admin::{Asked, Who};
 use super::{ApiError, App, Built, HeldRestart, NewTable, Slot, page};
 use crate::serve::store::Access;
 
@@ -157,6 +168,36 @@ async fn headers(request: Request, next: Next) -> Response {
     response
 }
 
+/// Requests that change something: JSON only (a form cannot send it across sites without
+/// the browser asking first), and only from this server's own pages when from a browser.
+async fn guard(request: Request, next: Next) -> Response {
+    let method = request.method();
+    if method == axum::http::Method::GET || method == axum::http::Method::HEAD {
+        return next.run(request).await;
+    }
+    if !same_origin(request.headers()) {
+        return ApiError(
+            403,
+            "a page of another site cannot change anything here".into(),
+        )
+        .into_response();
+    }
+    let json = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return ApiError(
+            415,
+            "send JSON, with `Content-Type: application/json`".into(),
+        )
+        .into_response();
+    }
+    next.run(request).await
+}
+
 pub(crate) fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(home))
@@ -173,9 +214,12 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{id}/undo", post(undo))
         .route("/api/tables/{id}/restart", post(restart))
         .route("/api/tables/{id}/transcript", get(transcript))
+        .route("/api/tables/{id}/close", post(close))
+        .route("/api/tables/{id}/delete", post(delete))
         .route("/api/tables/{id}/ws", get(ws))
         .fallback(|| async { ApiError(404, "no such page".into()) })
         .layer(DefaultBodyLimit::max(MAX_MESSAGE))
+        .layer(middleware::from_fn(guard))
         .layer(middleware::from_fn_with_state(
             Arc::new(Limiter::default()),
             limit,
@@ -317,20 +361,90 @@ fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| ApiError(400, format!("not a valid message: {e}")))
 }
 
-async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, ApiError> {
+/// Whether the request carries the admin token (`?admin=A`).
+fn admin(app: &App, params: &HashMap<String, String>) -> bool {
+    params.get("admin").is_some_and(|a| app.is_admin(a))
+}
+
+async fn create(
+    State(app): State<Arc<App>>,
+    Query(params): Params,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    if !admin(&app, &params) {
+        return Err(ApiError(
+            403,
+            "making a table needs the admin link the server printed when it started (`/?admin=...`)".into(),
+        ));
+    }
     let req: NewTable = parse(&body)?;
-    let app2 = app.clone();
-    let (created, slot) = tokio::task::spawn_blocking(move || app2.create(req))
-        .await
-        .map_err(|e| ApiError(500, e.to_string()))??;
+    let (created, slot) = app.make(req).await?;
     app.drive(slot).await;
     let link = |t: &str| format!("/tables/{}?token={t}", created.id);
-    Ok(axum::Json(json!({
-        "id": created.id,
-        "seats": created.seats.iter().map(|(n, t)| json!({"seat": n, "link": link(t)})).collect::<Vec<_>>(),
-        "spectator": link(&created.spectator),
-    }))
-    .into_response())
+    Ok((
+        StatusCode::CREATED,
+        axum::Json(json!({
+            "id": created.id,
+            "seats": created.seats.iter().map(|(n, t)| json!({"seat": n, "link": link(t)})).collect::<Vec<_>>(),
+            "spectator": link(&created.spectator),
+        })),
+    )
+        .into_response())
+}
+
+/// Who asks, by the admin token or a person's token at table `id`.
+fn who(
+    app: &App,
+    id: &str,
+    params: &HashMap<String, String>,
+) -> Result<(Option<Arc<Slot>>, Who), ApiError> {
+    if admin(app, params) {
+        return Ok((app.slot(id), Who::Admin));
+    }
+    let (slot, access) = app.open(id, token(params))?;
+    let seat = access
+        .ok_or_else(|| ApiError(403, "a spectator cannot close or delete the table".into()))?;
+    Ok((Some(slot), Who::Seat(seat)))
+}
+
+fn agreement(id: &str, done: &str, a: Asked) -> Response {
+    match a {
+        Asked::Done => axum::Json(json!({ done: id })).into_response(),
+        Asked::Waiting(w) => (StatusCode::ACCEPTED, axum::Json(w)).into_response(),
+    }
+}
+
+async fn close(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(params): Params,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let (slot, who) = who(&app, &id, &params)?;
+    let Some(slot) = slot else {
+        return Err(match app.open(&id, "") {
+            Err(ApiError(409, _)) => ApiError(
+                409,
+                "a held table cannot be closed; delete it or start it over".into(),
+            ),
+            _ => ApiError::forbidden(),
+        });
+    };
+    let done = app.close(&slot, who, declines(&body)?).await?;
+    Ok(agreement(&id, "closed", done))
+}
+
+async fn delete(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(params): Params,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let (slot, who) = who(&app, &id, &params)?;
+    let done = app
+        .delete(&id, slot.as_ref(), who, declines(&body)?)
+        .await?;
+    Ok(agreement(&id, "deleted", done))
 }
 
 async fn view(
@@ -643,6 +757,10 @@ async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket:
                 }
             }
             note = changed.recv() => {
+                if slot.deleted.load(std::sync::atomic::Ordering::SeqCst) {
+                    let _ = send_error(&mut socket, ApiError::gone()).await;
+                    return;
+                }
                 match note {
                     Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
                         // Several changes may have come at once: one view of the latest.

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 
 use crate::engine::free::with_table;
 use crate::engine::view::{self, Observer};
-use crate::engine::{Bot, Config, Engine, Player, State, Turn};
+use crate::engine::{Bot, Config, Engine, Player, Slice, State, Turn};
 use crate::model::Game;
 use crate::play::{PERSON, Transcript};
 use crate::simulate::{EngineTask, check_choices, game_rng, make_bot, seat_names};
@@ -36,13 +36,16 @@ pub enum Next {
     Over,
 }
 
-/// A bot's decision, to be taken off the table and worked out on a blocking thread.
-pub struct BotJob(Box<dyn FnOnce() -> BotDone + Send>);
+/// A bot's decision, to be taken off the table and worked out elsewhere, in slices
+/// ([`BotJob::think`]) so that one table's long search does not hold a core while another
+/// table's bot waits.
+pub struct BotJob(Box<dyn FnMut(Slice) -> Option<BotDone> + Send>);
 
 impl BotJob {
-    /// Thinks (may take long: run it where it stalls nothing).
-    pub fn run(self) -> BotDone {
-        (self.0)()
+    /// Thinks for at most `slice`: the decision, or `None` to be asked again (the search goes
+    /// on where it stopped).
+    pub fn think(&mut self, slice: Slice) -> Option<BotDone> {
+        (self.0)(slice)
     }
 }
 
@@ -394,25 +397,27 @@ impl<S: State> Live for Typed<S> {
         let Next::Bot(seat) = self.next() else {
             return None;
         };
-        let mut bot = self.bots.get_mut(seat)?.take()?;
+        let bot = self.bots.get_mut(seat)?.take()?;
         let state = self.state.clone();
         let at = self.transcript.moves.len();
-        let seed = self.transcript.seed;
-        Some(BotJob(Box::new(move || {
-            let mut rng = game_rng(seed, at as u64 + 1);
-            let view = state.determinize(seat, &mut rng);
-            let action = bot.choose(&view, &mut rng);
+        let mut rng = game_rng(self.transcript.seed, at as u64 + 1);
+        let mut bot = Some(bot);
+        let mut view: Option<S> = None;
+        Some(BotJob(Box::new(move |slice| {
+            let thinking = bot.as_mut()?;
+            let view = view.get_or_insert_with(|| state.determinize(seat, &mut rng));
+            let action = thinking.think(view, &mut rng, slice)?;
             let index = state
                 .legal_actions()
                 .iter()
                 .position(|&a| a == action)
                 .ok_or_else(|| format!("the bot chose {action:?}, which is not a legal move"));
-            BotDone {
+            Some(BotDone {
                 at,
                 seat,
                 index,
-                bot: Box::new(bot),
-            }
+                bot: Box::new(bot.take()?),
+            })
         })))
     }
 

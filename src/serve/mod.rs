@@ -10,12 +10,14 @@
 //! a game's edited data that passes its check is used by new tables, running tables keep the
 //! [`Version`] they started on and may start again on the new one.
 
+mod admin;
 pub mod faces;
 mod http;
 pub mod live;
 mod page;
 pub mod playtests;
 pub mod store;
+pub mod think;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
@@ -46,7 +48,15 @@ pub struct ServeOptions {
     /// 0: a free port, chosen by the system (printed).
     pub port: u16,
     pub db: PathBuf,
+    /// What a bot may spend on a move at most.
+    pub budget: think::Budget,
+    /// Tables nobody moved at (or that were closed) for this many days are deleted, at the
+    /// start and every hour; 0 keeps them.
+    pub expire_days: u32,
 }
+
+/// Days a table may sit idle (or closed) before it is deleted, unless `serve` says otherwise.
+pub const DEFAULT_EXPIRE_DAYS: u32 = 30;
 
 /// A table to make: the game, its seats and seed.
 #[derive(Debug, Clone, Deserialize)]
@@ -90,6 +100,8 @@ pub(crate) struct Version {
     rules: OnceLock<Result<String, String>>,
     /// Its face files are in [`App::files`].
     served: AtomicBool,
+    /// What `printplay check` says of it (`Err`: its problems), run once.
+    check: tokio::sync::OnceCell<Result<(), Vec<String>>>,
 }
 
 impl Version {
@@ -100,7 +112,20 @@ impl Version {
             faces: tokio::sync::OnceCell::new(),
             rules: OnceLock::new(),
             served: AtomicBool::new(false),
+            check: tokio::sync::OnceCell::new(),
         })
+    }
+
+    /// A version whose data passed the check already.
+    fn passed(game: Game) -> Arc<Version> {
+        let version = Version::new(game);
+        let _ = version.check.set(Ok(()));
+        version
+    }
+
+    /// Its check's problems, if the check has run and failed.
+    fn failed(&self) -> Option<&Vec<String>> {
+        self.check.get().and_then(|c| c.as_ref().err())
     }
 
     /// Whether the game has a rules reference to show.
@@ -158,6 +183,8 @@ pub(crate) struct Slot {
     generation: AtomicU64,
     /// The view of each token's seat built last, while a connection holds it.
     built: std::sync::Mutex<HashMap<Access, std::sync::Weak<Built>>>,
+    /// Deleted (by agreement, the admin or expiry): its connections close.
+    deleted: AtomicBool,
 }
 
 struct Inner {
@@ -173,6 +200,11 @@ struct Inner {
     /// Counts the times the log was taken back (an undo, a restart): a connection that
     /// knows the log of an earlier epoch is sent all of it again.
     epoch: u64,
+    /// Closed: no one moves any more; kept (viewable) until it expires or is deleted.
+    closed: bool,
+    /// The person seats that agree to close the table, and to delete it.
+    closing: BTreeSet<usize>,
+    deleting: BTreeSet<usize>,
 }
 
 /// The server's state.
@@ -193,9 +225,14 @@ pub(crate) struct App {
     tables: RwLock<HashMap<String, Arc<Slot>>>,
     /// Stored tables whose data changed since they began, by id: not resumed ([`Held`]).
     held: RwLock<BTreeMap<String, Held>>,
-    /// Bots thinking at once: one per core, so that many tables' bots never starve the
-    /// server of the time it needs to answer the people.
-    thinking: tokio::sync::Semaphore,
+    /// The threads bots think on: one per core, taking turns in slices ([`think`]), so that
+    /// many tables' bots never starve the server, nor one table's search another's bot.
+    thinkers: think::Thinkers,
+    /// The digest of the admin token ([`store::token_digest`]): drawn at each start, printed
+    /// once, kept only so. It makes, closes and deletes tables.
+    admin: String,
+    /// Days after which idle and closed tables are deleted (0: never).
+    expire_days: u32,
 }
 
 /// The thread that saves moves. Tables that move at the same time queue their saves; the
@@ -364,6 +401,10 @@ impl ApiError {
     pub(crate) fn forbidden() -> ApiError {
         ApiError(403, "unknown table or token".into())
     }
+
+    pub(crate) fn gone() -> ApiError {
+        ApiError(410, "this table was deleted".into())
+    }
 }
 
 impl Slot {
@@ -427,11 +468,17 @@ impl Slot {
             })
         });
         view["title"] = json!(self.title);
+        let asked = |agreed: &BTreeSet<usize>| {
+            (!agreed.is_empty()).then(|| admin::proposal(names, &persons, agreed))
+        };
         view["data"] = json!({
             "version": inner.version.digest,
             "newer": newer,
             "restart": restart,
             "rules": inner.version.has_rules(),
+            "closed": inner.closed,
+            "close": asked(&inner.closing),
+            "delete": asked(&inner.deleting),
         });
         if let Some(faces) = faces {
             faces.annotate(&mut view, names, &self.id);
@@ -476,6 +523,9 @@ impl Slot {
         access: Access,
         knows: Option<(u64, usize)>,
     ) -> Result<(Arc<Built>, usize, String), ApiError> {
+        if self.deleted.load(Ordering::SeqCst) {
+            return Err(ApiError::gone());
+        }
         let (faces, inner) = self.locked(app).await;
         // Changes are made under the lock: the count read here is the state's.
         let generation = self.generation.load(Ordering::SeqCst);
@@ -706,16 +756,18 @@ fn now() -> i64 {
 }
 
 impl App {
-    /// Loads the games and resumes every stored table.
-    fn new(opts: &ServeOptions) -> Result<(App, Vec<String>), String> {
+    /// Loads the games, deletes the tables that expired and resumes every other stored
+    /// table; answers the admin token too (printed once by the caller, kept as a digest).
+    fn new(opts: &ServeOptions) -> Result<(App, String, Vec<String>), String> {
         let store = store::Sqlite::open(&opts.db)?;
         let mut games = BTreeMap::new();
         let mut problems = BTreeMap::new();
         match crate::model::game_slugs(&opts.data) {
             Ok(slugs) => {
                 for slug in slugs {
-                    // A game `check` refuses is listed with its problems, not served.
-                    match crate::pipeline::load_checked(&opts.data, &slug) {
+                    // Checked beside serving ([`App::checked`]): a game that fails is
+                    // listed with its problems and gets no table.
+                    match crate::model::load_game(&opts.data, &slug) {
                         Ok(g) => {
                             games.insert(slug, Version::new(g));
                         }
@@ -730,6 +782,7 @@ impl App {
             }
         }
         let store: Arc<dyn Store> = Arc::new(store);
+        let admin = random_hex(TOKEN_BYTES)?;
         let app = App {
             writer: Writer::start(store.clone())?,
             data: opts.data.clone(),
@@ -740,11 +793,21 @@ impl App {
             store,
             tables: RwLock::new(HashMap::new()),
             held: RwLock::new(BTreeMap::new()),
-            thinking: tokio::sync::Semaphore::new(
+            thinkers: think::Thinkers::start(
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
-            ),
+                opts.budget,
+            )?,
+            admin: store::token_digest(&admin),
+            expire_days: opts.expire_days,
         };
         let mut notes = Vec::new();
+        let expired = app.expire()?;
+        if expired > 0 {
+            notes.push(format!(
+                "{expired} tables idle or closed for more than {} days deleted",
+                app.expire_days
+            ));
+        }
         for stored in app.store.all()? {
             let id = stored.id.clone();
             match app.resume(stored) {
@@ -753,7 +816,7 @@ impl App {
                 Err(e) => notes.push(format!("table {id} not resumed: {e}")),
             }
         }
-        Ok((app, notes))
+        Ok((app, admin, notes))
     }
 
     /// Resumes a stored table on the data it began on; if the game's data is other data now,
@@ -844,7 +907,11 @@ impl App {
             Err(ps) => Err(ps.iter().map(|p| p.to_string()).collect::<Vec<_>>()),
             Ok(game) => {
                 let digest = data_version(&game);
-                if self.current(slug).is_some_and(|v| v.digest == digest) {
+                let current = self.current(slug).filter(|v| v.digest == digest);
+                if let Some(ps) = current.as_ref().and_then(|v| v.failed().cloned()) {
+                    // The data that failed its check at the start, unchanged.
+                    Err(ps)
+                } else if current.is_some() {
                     Ok(None)
                 } else {
                     let report = crate::check::check_game_report(&game);
@@ -874,7 +941,7 @@ impl App {
         if let Ok(Some(game)) = outcome
             && let Ok(mut games) = self.games.write()
         {
-            games.insert(slug.to_string(), Version::new(game));
+            games.insert(slug.to_string(), Version::passed(game));
         }
         // Held tables of the game whose data is back resume; the others learn the new version.
         let waiting: Vec<StoredTable> = self
@@ -939,10 +1006,14 @@ impl App {
                 restart: BTreeSet::new(),
                 driving: false,
                 epoch: 0,
+                closed: stored.closed.is_some(),
+                closing: BTreeSet::new(),
+                deleting: BTreeSet::new(),
             }),
             changed,
             generation: AtomicU64::new(0),
             built: std::sync::Mutex::new(HashMap::new()),
+            deleted: AtomicBool::new(false),
         });
         if let Ok(mut tables) = self.tables.write() {
             tables.insert(stored.id.clone(), slot.clone());
@@ -975,6 +1046,68 @@ impl App {
         access_of(&held.get(id)?.stored.tokens, token)
     }
 
+    /// Whether a version's data passes the check `printplay check` runs (run once, on a
+    /// blocking thread); the failure (409) lists its problems, which the home page lists too.
+    pub(crate) async fn checked(&self, version: &Arc<Version>) -> Result<(), ApiError> {
+        let result = version
+            .check
+            .get_or_init(|| async {
+                let game = version.game.clone();
+                tokio::task::spawn_blocking(move || {
+                    let report = crate::check::check_game_report(&game);
+                    if report.problems.is_empty() {
+                        Ok(())
+                    } else {
+                        Err(report.problems.iter().map(|p| p.to_string()).collect())
+                    }
+                })
+                .await
+                .unwrap_or_else(|e| Err(vec![format!("the check stopped: {e}")]))
+            })
+            .await;
+        let Err(problems) = result else {
+            return Ok(());
+        };
+        let slug = &version.game.slug;
+        // Listed on the home page, once, while it is the game's data.
+        let current = self.current(slug).is_some_and(|v| Arc::ptr_eq(&v, version));
+        let listed = self
+            .problems
+            .read()
+            .is_ok_and(|p| p.get(slug) == Some(problems));
+        if current
+            && !listed
+            // The order every other path takes them in: the games, then the problems.
+            && let (Ok(games), Ok(mut ps)) = (self.games.read(), self.problems.write())
+        {
+            ps.insert(slug.clone(), problems.clone());
+            if let Ok(mut catalog) = self.catalog.write() {
+                *catalog = catalog_of(&games, &ps);
+            }
+        }
+        Err(ApiError(
+            409,
+            format!(
+                "{slug} fails its check, so no table of it is made here until its data is fixed: {}",
+                problems.join("; ")
+            ),
+        ))
+    }
+
+    /// Makes a table ([`App::create`]) once the game's data has passed its check.
+    pub(crate) async fn make(
+        self: &Arc<Self>,
+        req: NewTable,
+    ) -> Result<(Created, Arc<Slot>), ApiError> {
+        if let Some(version) = self.current(&req.game) {
+            self.checked(&version).await?;
+        }
+        let app = self.clone();
+        tokio::task::spawn_blocking(move || app.create(req))
+            .await
+            .map_err(|e| ApiError(500, e.to_string()))?
+    }
+
     /// Makes a table: checks the seats and bots, draws the tokens, stores it.
     pub(crate) fn create(&self, req: NewTable) -> Result<(Created, Arc<Slot>), ApiError> {
         let bad = |e: String| ApiError(400, e);
@@ -989,6 +1122,10 @@ impl App {
                 "{} seats given for {players} players",
                 req.seats.len()
             )));
+        }
+        let budget = self.thinkers.budget();
+        for spec in &req.seats {
+            budget.allows(spec).map_err(bad)?;
         }
         let mut seats = req.seats.clone();
         seats.resize(players, PERSON.to_string());
@@ -1033,6 +1170,7 @@ impl App {
                 .map(|(a, t)| (*a, store::token_digest(t)))
                 .collect(),
             created: now(),
+            closed: None,
         };
         self.store.create(&stored).map_err(|e| ApiError(500, e))?;
         let slot = self.insert(&stored, live, version.clone());
@@ -1078,6 +1216,12 @@ impl App {
                 return Err(ApiError(
                     409,
                     format!("the table is at move {len}, not {}", at.unwrap_or(0)),
+                ));
+            }
+            if inner.closed {
+                return Err(ApiError(
+                    409,
+                    "the table is closed: no one moves here any more".into(),
                 ));
             }
             if inner.live.next() != Next::Person(seat) {
@@ -1276,7 +1420,10 @@ impl App {
     pub(crate) async fn drive(self: &Arc<Self>, slot: Arc<Slot>) {
         {
             let mut inner = slot.inner.lock().await;
-            if inner.driving || !matches!(inner.live.next(), Next::Bot(_) | Next::Chance) {
+            if inner.driving
+                || inner.closed
+                || !matches!(inner.live.next(), Next::Bot(_) | Next::Chance)
+            {
                 return;
             }
             inner.driving = true;
@@ -1293,6 +1440,10 @@ impl App {
     async fn drive_loop(&self, slot: &Arc<Slot>) -> Result<(), ApiError> {
         loop {
             let mut inner = slot.inner.lock().await;
+            if inner.closed || slot.deleted.load(Ordering::SeqCst) {
+                inner.driving = false;
+                return Ok(());
+            }
             match inner.live.next() {
                 Next::Chance => {
                     let index = inner.live.chance_index().map_err(|e| ApiError(500, e))?;
@@ -1303,17 +1454,16 @@ impl App {
                         return Ok(());
                     };
                     drop(inner);
-                    let permit = self
-                        .thinking
-                        .acquire()
+                    let done = self
+                        .thinkers
+                        .think(job)
                         .await
-                        .map_err(|e| ApiError(500, e.to_string()))?;
-                    let done = tokio::task::spawn_blocking(move || job.run())
-                        .await
-                        .map_err(|e| ApiError(500, e.to_string()))?;
-                    drop(permit);
+                        .map_err(|e| ApiError(500, e))?;
                     let mut inner = slot.inner.lock().await;
-                    if let Some(index) = inner.live.bot_done(done) {
+                    if let Some(index) = inner.live.bot_done(done)
+                        && !inner.closed
+                        && !slot.deleted.load(Ordering::SeqCst)
+                    {
                         self.commit(slot, &mut inner, index).await?;
                     }
                 }
@@ -1341,6 +1491,17 @@ fn catalog_of(
                 "name": game.info.name,
                 "summary": game.info.summary,
             });
+            if let Some(ps) = version.failed() {
+                entry["playable"] = json!(false);
+                entry["note"] = json!(format!(
+                    "its data fails the check ({} problems): {}",
+                    ps.len(),
+                    ps.join("; ")
+                ));
+                entry["problems"] = json!(ps);
+                entry["version"] = json!(version.digest);
+                return entry;
+            }
             // A game without an engine gets the free table: its variants are the table's.
             let free = !crate::engine::free::has_rules(game);
             let seating = live::seating(game, 0, free);
@@ -1386,6 +1547,9 @@ fn catalog_of(
     let problems: Vec<&String> = problems.values().flatten().collect();
     json!({"games": list, "problems": problems})
 }
+
+/// How often idle and closed tables are looked for, to delete those that expired.
+const EXPIRE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// How long the data folder must be quiet after a change before it is read again (an editor
 /// saving several files, or one file in several writes).
@@ -1436,13 +1600,29 @@ fn link_host(host: &str, addr: SocketAddr) -> String {
     format!("http://{shown}:{}", addr.port())
 }
 
+/// Why the server stopped or did not start.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServeError {
+    /// The game of the first table fails its check: its problems (a data problem).
+    Data(String),
+    /// Anything else (flags, the address, the database, I/O).
+    Other(String),
+}
+
+impl From<String> for ServeError {
+    fn from(e: String) -> ServeError {
+        ServeError::Other(e)
+    }
+}
+
 /// Runs the server until Ctrl-C. With `first`, makes that table and prints one line per
-/// person seat (`SEAT URL`) and `spectator URL`; else prints the address.
+/// person seat (`SEAT URL`), `spectator URL` and `admin URL`; else prints the address and
+/// `admin URL` (the admin token is printed only then).
 pub fn serve(
     opts: ServeOptions,
     first: Option<NewTable>,
     out: &mut dyn Write,
-) -> Result<(), String> {
+) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -1454,11 +1634,28 @@ async fn run(
     opts: ServeOptions,
     first: Option<NewTable>,
     out: &mut dyn Write,
-) -> Result<(), String> {
-    let (app, notes) = App::new(&opts)?;
+) -> Result<(), ServeError> {
+    let (app, admin, notes) = App::new(&opts)?;
     let app = Arc::new(app);
     for note in notes {
         eprintln!("{note}");
+    }
+    if app.expire_days > 0 {
+        let app = app.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(EXPIRE_EVERY);
+            every.tick().await;
+            loop {
+                every.tick().await;
+                let app = app.clone();
+                match tokio::task::spawn_blocking(move || app.expire()).await {
+                    Ok(Ok(0)) => {}
+                    Ok(Ok(n)) => eprintln!("{n} tables idle or closed too long deleted"),
+                    Ok(Err(e)) => eprintln!("deleting expired tables: {e}"),
+                    Err(e) => eprintln!("deleting expired tables: {e}"),
+                }
+            }
+        });
     }
     // Kept for as long as the server runs: edits to the data reach new tables.
     let _watching = match watch_data(app.clone()) {
@@ -1478,7 +1675,7 @@ async fn run(
     let io = |e: std::io::Error| format!("writing to standard output: {e}");
     if matches!(opts.host.as_str(), "0.0.0.0" | "::" | "[::]") {
         eprintln!(
-            "listening on every network interface: anyone who can reach this machine on port {} can open the home page and make tables, and each link lets its holder play that seat; links print with 127.0.0.1, give others this machine's address instead",
+            "listening on every network interface: anyone who can reach this machine on port {} can open the home page (making, closing and deleting tables needs the admin link), and each link lets its holder play that seat; links print with 127.0.0.1, give others this machine's address instead",
             addr.port()
         );
     }
@@ -1490,9 +1687,36 @@ async fn run(
     for slot in slots {
         app.drive(slot).await;
     }
+    // Every game's data is checked as `printplay check` checks it, beside serving, one game
+    // after another: a game that fails is listed with its problems and gets no new table (a
+    // table asked for meanwhile waits for its own game's check). With a first table, its
+    // game is checked first and the others once its page's faces are drawn, so that they do
+    // not slow its first view.
+    let versions: Vec<Arc<Version>> = app
+        .games
+        .read()
+        .map(|g| g.values().cloned().collect())
+        .unwrap_or_default();
+    let first_game = first.as_ref().and_then(|req| app.current(&req.game));
+    {
+        let app = app.clone();
+        let first_game = first_game.clone();
+        tokio::spawn(async move {
+            if let Some(version) = &first_game {
+                let _ = app.checked(version).await;
+                app.faces(version).await;
+            }
+            for version in versions {
+                let _ = app.checked(&version).await;
+            }
+        });
+    }
     match first {
         Some(req) => {
-            let (created, slot) = app.create(req).map_err(|e| e.1)?;
+            let (created, slot) = app.make(req).await.map_err(|e| match e.0 {
+                409 => ServeError::Data(e.1),
+                _ => ServeError::Other(e.1),
+            })?;
             for (name, token) in &created.seats {
                 writeln!(out, "{name} {base}/tables/{}?token={token}", created.id).map_err(io)?;
             }
@@ -1502,6 +1726,7 @@ async fn run(
                 created.id, created.spectator
             )
             .map_err(io)?;
+            writeln!(out, "admin {base}/?admin={admin}").map_err(io)?;
             app.drive(slot).await;
         }
         None => {
@@ -1511,6 +1736,10 @@ async fn run(
                 "printplay serve: {base}/ ({n} tables resumed; Ctrl-C stops)"
             )
             .map_err(io)?;
+            writeln!(out, "admin {base}/?admin={admin}").map_err(io)?;
+            eprintln!(
+                "the admin link makes, closes and deletes tables; it is shown only now (a new one at each start)"
+            );
         }
     }
     out.flush().map_err(io)?;
@@ -1523,5 +1752,5 @@ async fn run(
         let _ = tokio::signal::ctrl_c().await;
     })
     .await
-    .map_err(|e| format!("the server stopped: {e}"))
+    .map_err(|e| ServeError::Other(format!("the server stopped: {e}")))
 }

@@ -32,8 +32,10 @@ pub fn token_digest(token: &str) -> String {
 
 /// The layout of the database: 1 keeps token digests (0, before it, the tokens); 2 keeps each
 /// move as a row of `moves` and, in `tables.transcript`, the transcript without its moves (1
-/// kept the whole transcript there, written again on every move).
-const SCHEMA: i64 = 2;
+/// kept the whole transcript there, written again on every move); 3 keeps when each table was
+/// last active (`active`: made, moved at, restarted, closed) and when it was closed (`closed`),
+/// for tables to expire.
+const SCHEMA: i64 = 3;
 
 /// A table as stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,6 +49,8 @@ pub struct StoredTable {
     pub tokens: Vec<(Access, String)>,
     /// Seconds since 1970 when the table was made.
     pub created: i64,
+    /// Seconds since 1970 when it was closed; `None`: open.
+    pub closed: Option<i64>,
 }
 
 /// One table's moves to store: its transcript, if the stored moves number `expected`.
@@ -83,6 +87,13 @@ pub trait Store: Send + Sync {
     ) -> Result<(), String>;
     /// Every stored table, oldest first.
     fn all(&self) -> Result<Vec<StoredTable>, String>;
+    /// Marks a table closed at `at` (seconds since 1970).
+    fn close(&self, id: &str, at: i64) -> Result<(), String>;
+    /// Deletes a table with its moves and tokens; whether it was stored.
+    fn delete(&self, id: &str) -> Result<bool, String>;
+    /// Deletes every table last active (made, moved at, restarted or closed) before
+    /// `before` (seconds since 1970); their ids.
+    fn expire(&self, before: i64) -> Result<Vec<String>, String>;
     /// The stored tables of one game, oldest first.
     fn of_game(&self, game: &str) -> Result<Vec<StoredTable>, String> {
         Ok(self
@@ -108,18 +119,22 @@ impl Sqlite {
         }
         let conn = Connection::open(path).map_err(|e| format!("{name}: {e}"))?;
         // WAL: a commit is durable against the process being killed as soon as it returns
-        // (synchronous=NORMAL only risks the last commits on a power cut).
+        // (synchronous=NORMAL only risks the last commits on a power cut). A deleted table's
+        // pages are overwritten (secure_delete), not left for a copy of the file to read.
         conn.execute_batch(
             "PRAGMA journal_mode=WAL;
              PRAGMA synchronous=NORMAL;
              PRAGMA busy_timeout=5000;
+             PRAGMA secure_delete=ON;
              CREATE TABLE IF NOT EXISTS tables (
                  id TEXT PRIMARY KEY,
                  game TEXT NOT NULL,
                  data_version TEXT NOT NULL,
                  created INTEGER NOT NULL,
                  moves INTEGER NOT NULL,
-                 transcript TEXT NOT NULL
+                 transcript TEXT NOT NULL,
+                 active INTEGER NOT NULL DEFAULT 0,
+                 closed INTEGER
              );
              CREATE TABLE IF NOT EXISTS tokens (
                  digest TEXT PRIMARY KEY,
@@ -200,6 +215,23 @@ impl Sqlite {
             // The old pages: rewritten (VACUUM) and the log emptied.
             conn.execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")
                 .map_err(|e| self.err(e))?;
+        }
+        let active: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM pragma_table_info('tables') WHERE name = 'active'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err(e))?;
+        if active == 0 {
+            // An earlier layout: its tables count as active now, so that none expires on the
+            // first start of this printplay, however old.
+            conn.execute_batch(
+                "ALTER TABLE tables ADD COLUMN active INTEGER NOT NULL DEFAULT 0;
+                 ALTER TABLE tables ADD COLUMN closed INTEGER;
+                 UPDATE tables SET active = CAST(strftime('%s', 'now') AS INTEGER);",
+            )
+            .map_err(|e| self.err(e))?;
         }
         if version < 2 {
             let tx = conn.transaction().map_err(|e| self.err(e))?;
@@ -285,9 +317,16 @@ impl Sqlite {
         transcript: &Transcript,
     ) -> Result<(), String> {
         let changed = conn
-            .prepare_cached("UPDATE tables SET moves = ?1 WHERE id = ?2 AND moves = ?3")
+            .prepare_cached(
+                "UPDATE tables SET moves = ?1, active = ?4 WHERE id = ?2 AND moves = ?3",
+            )
             .and_then(|mut stmt| {
-                stmt.execute(params![transcript.moves.len() as i64, id, expected as i64])
+                stmt.execute(params![
+                    transcript.moves.len() as i64,
+                    id,
+                    expected as i64,
+                    now()
+                ])
             })
             .map_err(|e| self.err(e))?;
         if changed == 1 {
@@ -310,15 +349,16 @@ impl Store for Sqlite {
         let mut conn = self.conn()?;
         let tx = conn.transaction().map_err(|e| self.err(e))?;
         tx.execute(
-            "INSERT INTO tables (id, game, data_version, created, moves, transcript)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            "INSERT INTO tables (id, game, data_version, created, moves, transcript, active, closed)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?4, ?7)",
             params![
                 table.id,
                 table.transcript.game,
                 table.data_version,
                 table.created,
                 table.transcript.moves.len() as i64,
-                head(&table.transcript)
+                head(&table.transcript),
+                table.closed
             ],
         )
         .map_err(|e| self.err(e))?;
@@ -371,14 +411,15 @@ impl Store for Sqlite {
         let tx = conn.transaction().map_err(|e| self.err(e))?;
         let changed = tx
             .execute(
-                "UPDATE tables SET moves = ?1, transcript = ?2, data_version = ?3
+                "UPDATE tables SET moves = ?1, transcript = ?2, data_version = ?3, active = ?6
                  WHERE id = ?4 AND moves = ?5",
                 params![
                     transcript.moves.len() as i64,
                     head(transcript),
                     data_version,
                     id,
-                    expected as i64
+                    expected as i64,
+                    now()
                 ],
             )
             .map_err(|e| self.err(e))?;
@@ -395,7 +436,7 @@ impl Store for Sqlite {
         let conn = self.conn()?;
         let mut stmt = conn
             .prepare(
-                "SELECT id, data_version, created, transcript, moves FROM tables
+                "SELECT id, data_version, created, transcript, moves, closed FROM tables
                  ORDER BY created, id",
             )
             .map_err(|e| self.err(e))?;
@@ -407,6 +448,7 @@ impl Store for Sqlite {
                     r.get::<_, i64>(2)?,
                     r.get::<_, String>(3)?,
                     r.get::<_, i64>(4)?,
+                    r.get::<_, Option<i64>>(5)?,
                 ))
             })
             .map_err(|e| self.err(e))?
@@ -419,7 +461,7 @@ impl Store for Sqlite {
             .prepare("SELECT move FROM moves WHERE table_id = ?1 ORDER BY n")
             .map_err(|e| self.err(e))?;
         let mut tables = Vec::new();
-        for (id, data_version, created, text, count) in rows {
+        for (id, data_version, created, text, count, closed) in rows {
             let mut transcript = self.read_transcript(&id, &text)?;
             transcript.moves = moves
                 .query_map([&id], |r| r.get::<_, i64>(0).map(|m| m as usize))
@@ -448,10 +490,69 @@ impl Store for Sqlite {
                 transcript,
                 tokens: toks,
                 created,
+                closed,
             });
         }
         Ok(tables)
     }
+
+    fn close(&self, id: &str, at: i64) -> Result<(), String> {
+        let conn = self.conn()?;
+        let changed = conn
+            .execute(
+                "UPDATE tables SET closed = ?1, active = ?1 WHERE id = ?2",
+                params![at, id],
+            )
+            .map_err(|e| self.err(e))?;
+        if changed == 1 {
+            Ok(())
+        } else {
+            Err(format!("table {id} is not stored"))
+        }
+    }
+
+    fn delete(&self, id: &str) -> Result<bool, String> {
+        let mut conn = self.conn()?;
+        let tx = conn.transaction().map_err(|e| self.err(e))?;
+        let gone = Self::delete_on(&tx, id).map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(gone)
+    }
+
+    fn expire(&self, before: i64) -> Result<Vec<String>, String> {
+        let mut conn = self.conn()?;
+        let tx = conn.transaction().map_err(|e| self.err(e))?;
+        let ids = {
+            let mut stmt = tx
+                .prepare("SELECT id FROM tables WHERE active < ?1 ORDER BY id")
+                .map_err(|e| self.err(e))?;
+            stmt.query_map([before], |r| r.get::<_, String>(0))
+                .map_err(|e| self.err(e))?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| self.err(e))?
+        };
+        for id in &ids {
+            Self::delete_on(&tx, id).map_err(|e| self.err(e))?;
+        }
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(ids)
+    }
+}
+
+impl Sqlite {
+    /// Deletes a table's rows (moves, tokens, the table); whether it was stored.
+    fn delete_on(conn: &Connection, id: &str) -> rusqlite::Result<bool> {
+        conn.execute("DELETE FROM moves WHERE table_id = ?1", [id])?;
+        conn.execute("DELETE FROM tokens WHERE table_id = ?1", [id])?;
+        Ok(conn.execute("DELETE FROM tables WHERE id = ?1", [id])? == 1)
+    }
+}
+
+/// Seconds since 1970.
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }
 
 /// A transcript as `tables.transcript` keeps it: without its moves, which are rows of `moves`.
@@ -490,6 +591,7 @@ mod tests {
             transcript: transcript(vec![]),
             tokens: vec![(Some(0), "t0".into()), (None, "ts".into())],
             created: 5,
+            closed: None,
         };
         store.create(&table).unwrap();
         store.save_moves("abc", 0, &transcript(vec![3])).unwrap();
@@ -521,6 +623,7 @@ mod tests {
                     transcript: transcript(vec![]),
                     tokens: vec![(None, format!("t{id}"))],
                     created: 5,
+                    closed: None,
                 })
                 .unwrap();
         }
@@ -555,6 +658,7 @@ mod tests {
                 transcript: transcript(vec![7]),
                 tokens: vec![],
                 created: 1,
+                closed: None,
             })
             .unwrap();
         store

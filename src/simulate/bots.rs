@@ -11,7 +11,7 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::engine::{Bot, Engine, State, Turn};
+use crate::engine::{Bot, Engine, Slice, State, Turn};
 
 /// Iterations of `mcts` when the spec gives none.
 pub const DEFAULT_MCTS_ITERATIONS: u32 = 200;
@@ -172,6 +172,31 @@ pub struct Mcts<S: State> {
     /// instead (`margin=Z`; 0 plays the search's move always).
     margin: f64,
     name: String,
+    /// The search of the move being thought about in slices ([`Bot::think`]).
+    pending: Option<Pending<S::Action>>,
+}
+
+/// A search under way between two slices of thinking.
+struct Pending<A> {
+    me: usize,
+    legal: Vec<A>,
+    tree: Vec<Node<A>>,
+    /// Iterations made so far.
+    done: u32,
+}
+
+/// The iterations a bot spec searches a move with: `mcts:N` asks for N (`mcts` alone for
+/// [`DEFAULT_MCTS_ITERATIONS`]); `None` for a bot that does not search, or a spec that does
+/// not parse (making the bot says why).
+pub fn spec_iterations(spec: &str) -> Option<u32> {
+    let mut parts = spec.split(':');
+    if parts.next() != Some("mcts") {
+        return None;
+    }
+    match parts.next() {
+        None => Some(DEFAULT_MCTS_ITERATIONS),
+        Some(n) => n.parse().ok(),
+    }
 }
 
 impl<S: State> Mcts<S> {
@@ -182,6 +207,7 @@ impl<S: State> Mcts<S> {
             branch_chance: BRANCH_CHANCE,
             margin: DEFAULT_MARGIN,
             name,
+            pending: None,
         }
     }
 
@@ -276,24 +302,64 @@ impl<S: State> Bot<S> for Mcts<S> {
     }
 
     fn choose(&mut self, state: &S, rng: &mut ChaCha8Rng) -> S::Action {
-        // A game that failed (a script's error, here or in the copy the bot was given) has no
-        // player to act and no moves: the engine's placeholder move, and the simulator
-        // reports the failure.
-        let Turn::Player(me) = state.turn() else {
-            return state.random_action(rng);
+        self.pending = None;
+        loop {
+            if let Some(action) = self.think(state, rng, Slice::WHOLE) {
+                return action;
+            }
+        }
+    }
+
+    /// The search in slices: the same iterations, drawing from `rng` in the same order, as
+    /// one call of [`Bot::choose`]; a slice ends after the iteration that passes its pause.
+    fn think(&mut self, state: &S, rng: &mut ChaCha8Rng, slice: Slice) -> Option<S::Action> {
+        let mut pending = match self.pending.take() {
+            Some(p) => p,
+            None => {
+                // A game that failed (a script's error, here or in the copy the bot was
+                // given) has no player to act and no moves: the engine's placeholder move,
+                // and the simulator reports the failure.
+                let Turn::Player(me) = state.turn() else {
+                    return Some(state.random_action(rng));
+                };
+                let legal = state.legal_actions();
+                match legal.len() {
+                    0 => return Some(state.random_action(rng)),
+                    1 => return Some(legal[0]),
+                    _ => {}
+                }
+                Pending {
+                    me,
+                    legal,
+                    tree: vec![Node::new(me)],
+                    done: 0,
+                }
+            }
         };
-        let legal = state.legal_actions();
-        match legal.len() {
-            0 => return state.random_action(rng),
-            1 => return legal[0],
-            _ => {}
+        let total = self.iterations.min(slice.iterations);
+        while !slice.decide && pending.done < total {
+            let world = state.determinize(pending.me, rng);
+            self.iterate(&mut pending.tree, world, rng);
+            pending.done += 1;
+            if pending.done < total && slice.pause.is_some_and(|p| std::time::Instant::now() >= p) {
+                self.pending = Some(pending);
+                return None;
+            }
         }
-        let mut tree: Vec<Node<S::Action>> = vec![Node::new(me)];
-        for _ in 0..self.iterations {
-            let world = state.determinize(me, rng);
-            self.iterate(&mut tree, world, rng);
-        }
-        let searched = most_visited(&tree, &legal).unwrap_or(legal[0]);
+        Some(self.decide(state, rng, &pending.tree, &pending.legal))
+    }
+}
+
+impl<S: State> Mcts<S> {
+    /// The move the search found, unless the policy's own is as good.
+    fn decide(
+        &mut self,
+        state: &S,
+        rng: &mut ChaCha8Rng,
+        tree: &[Node<S::Action>],
+        legal: &[S::Action],
+    ) -> S::Action {
+        let searched = most_visited(tree, legal).unwrap_or(legal[0]);
         // The search overrules the policy only when its move is clearly better: where single
         // moves barely change the odds (a game scored by a target), the difference
         // between moves is smaller than a few hundred playouts can measure.

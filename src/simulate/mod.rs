@@ -33,7 +33,7 @@ use crate::games::settlers_aztecs;
 use crate::games::the_search::{self, SearchEngine};
 use crate::model::Game;
 
-pub use bots::make_bot;
+pub use bots::{make_bot, spec_iterations};
 pub use replay::{Observer, Replay, replay, variants_in_effect, variants_line};
 pub use report::{
     BotNote, EXPLANATION, Reading, RestsOn, RunReport, SimFile, Summary, merge_files,

@@ -102,7 +102,9 @@
     const body = { game: g.slug, players: Number($('players').value), seats, variants };
     if ($('seed').value !== '') body.seed = Number($('seed').value);
     try {
-      const res = await fetch('/api/tables', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      // Making a table needs the admin token of the link the server printed (`/?admin=...`).
+      const admin = new URLSearchParams(location.search).get('admin') || '';
+      const res = await fetch('/api/tables?admin=' + encodeURIComponent(admin), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const data = await res.json();
       if (!res.ok) throw new Error(data.error || 'the server answered ' + res.status);
       showError('');
