@@ -102,6 +102,12 @@ struct Check {
     configs: Vec<Config>,
     games: u64,
     max_steps: usize,
+    /// Whether each configuration must have compared every kind of move offered for every
+    /// observer. The free table's random walks offer moves of cards that a world dealt
+    /// afresh does not hold, so some kinds go uncompared for some observers there; its
+    /// test asserts the words it compared instead (and the spectator's deal and hand-over
+    /// have their own test below).
+    every_kind: bool,
 }
 
 impl EngineTask for Check {
@@ -127,8 +133,10 @@ impl EngineTask for Check {
                     }
                 }
             }
-            one.every_kind_for_everyone(config.players)
-                .map_err(|e| format!("config {c}: {e}"))?;
+            if self.every_kind {
+                one.every_kind_for_everyone(config.players)
+                    .map_err(|e| format!("config {c}: {e}"))?;
+            }
             seen.nodes += one.nodes;
             seen.blind_pairs += one.blind_pairs;
             seen.hidden_pairs += one.hidden_pairs;
@@ -411,6 +419,7 @@ fn check(game: &Game, configs: Vec<Config>, games: u64, max_steps: usize) -> See
                 configs,
                 games,
                 max_steps,
+                every_kind: true,
             },
         )
     })
@@ -721,6 +730,7 @@ fn the_free_table_tells_no_seat_another_hand_a_pile_order_or_a_face_down_card() 
                     ),
                     games: 2,
                     max_steps: 120,
+                    every_kind: false,
                 },
             )
         })
