@@ -3,13 +3,14 @@
 //! stays off every card's bleed; a card's own words stay off every other card's trim).
 //! Every game on A4 and Letter, every duplex mode, with and without `--pack`, the boards
 //! (tiled and on one large page), the token sheets and the calibration sheet. And nothing
-//! of any page is printed in the 5 mm margin home printers leave blank (the pages drawn as
-//! pixels, one a millimetre).
+//! of any page is printed nearer the paper's edge than the 3 mm home printers leave blank
+//! (the pages drawn as pixels, one a millimetre): crop marks reach into the 5 mm margin to be
+//! long enough to see, never further.
 
 use std::path::Path;
 
 use printplay::model::load_game;
-use printplay::render::layout::{PAPER_MARGIN, Rect};
+use printplay::render::layout::{MARK_EDGE, Rect};
 use printplay::render::sheets::CardPage;
 use printplay::render::{self, BuildOptions, Duplex, Marks, Paper};
 
@@ -142,9 +143,9 @@ fn page_faults(what: &str, page: &Page, cards: Option<&CardPage>) -> Vec<String>
 /// Ink darker than this (0 black, 255 white) counts as printed.
 const INK: u8 = 250;
 
-/// The pages that print anything in the [`PAPER_MARGIN`]: each page drawn at one pixel a
-/// millimetre, greyscale; the outer 4 mm must be blank (the fifth holds the antialiased
-/// edge of marks that end at the margin).
+/// The pages that print anything nearer the edge than [`MARK_EDGE`]: each page drawn at one
+/// pixel a millimetre, greyscale; the outer 2 mm must be blank (the third holds the
+/// antialiased end of crop marks that stop at 3 mm).
 fn margin_faults(what: &str, pdf: &[u8]) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("x.pdf");
@@ -162,7 +163,7 @@ fn margin_faults(what: &str, pdf: &[u8]) -> Vec<String> {
         .filter(|p| p.extension().is_some_and(|e| e == "pgm"))
         .collect();
     files.sort();
-    let blank = (PAPER_MARGIN - 1.0) as usize;
+    let blank = (MARK_EDGE - 1.0) as usize;
     let mut faults = Vec::new();
     for (n, file) in files.iter().enumerate() {
         let (magic, w, h, pixels) = common::read_pnm(&std::fs::read(file).unwrap());
@@ -175,7 +176,7 @@ fn margin_faults(what: &str, pdf: &[u8]) -> Vec<String> {
             .collect();
         if let Some(&(x, y)) = inked.first() {
             faults.push(format!(
-                "{what} page {}: {} mm² printed in the {PAPER_MARGIN} mm margin, the first at ({x}, {y}) mm",
+                "{what} page {}: {} mm² printed within {MARK_EDGE} mm of the edge, the first at ({x}, {y}) mm",
                 n + 1,
                 inked.len()
             ));
