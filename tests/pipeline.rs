@@ -210,13 +210,18 @@ impl Watcher {
         Watcher { child, lines }
     }
 
-    /// Waits (at most `limit`) for a line that starts with "built"; the lines before it.
+    /// Waits (at most `limit`) for a round's closing line ("built ... in N ms; watching ..."
+    /// or "GAME not built (N problem(s)); watching ..."); the lines before it and, last, that
+    /// line.
     fn next_round(&self, limit: Duration) -> Vec<String> {
         let deadline = Instant::now() + limit;
         let mut seen = Vec::new();
         while let Some(left) = deadline.checked_duration_since(Instant::now()) {
             match self.lines.recv_timeout(left) {
-                Ok(line) if line.starts_with("built") => return seen,
+                Ok(line) if line.ends_with("(Ctrl-C stops)") => {
+                    seen.push(line);
+                    return seen;
+                }
                 Ok(line) => seen.push(line),
                 Err(_) => break,
             }
@@ -295,6 +300,9 @@ fn watch_rebuilds_a_game_when_its_data_changes_and_keeps_output_when_it_breaks()
     std::fs::write(&sheet, renamed.replacen(",Dawn,2,", ",Dawn,two,", 1)).unwrap();
     let lines = watcher.next_round(limit);
     assert!(lines.iter().any(|l| l.contains("not built")), "{lines:?}");
+    // The round that built nothing does not say it built.
+    let last = lines.last().unwrap();
+    assert!(!last.starts_with("built"), "{lines:?}");
     assert_eq!(std::fs::read(&pdf).unwrap(), second);
 }
 
