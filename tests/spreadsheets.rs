@@ -752,6 +752,9 @@ fn a_deck_of_every_column_kind_reads_back_the_same_from_csv_and_xlsx() {
         moon-1,Moon One,Kuu,1, spaced ,,art/emblem.png,moon,3,,basic-back,Moon,#223344,Spent,\n";
     let f = designer();
     std::fs::write(f.file(SLUG, "cards.csv"), sheet).unwrap();
+    // The game's own count of its deck, now the sheet's four and the TOML card (an export
+    // checks the game first).
+    f.edit(SLUG, "game.toml", "equals = 12", "equals = 5");
     let original = load_game(f.data(), SLUG).unwrap_or_else(|p| panic!("{p:?}"));
     let cards = card_tables(&original, "emblems");
     assert_eq!(cards.len(), 4, "{cards:?}");
