@@ -26,17 +26,7 @@ pub fn warnings(game: &Game) -> Vec<Problem> {
         let file = &game.components_file;
         let at = deck.id.span();
         value(&faces, &mut out, &what, "name", &deck.name, file, &at);
-        for (lang, name) in &deck.names {
-            value(
-                &faces,
-                &mut out,
-                &what,
-                &format!("name.{lang}"),
-                name,
-                file,
-                &at,
-            );
-        }
+        translated(&faces, &mut out, &what, "name", &deck.names, file, &at);
         let title = &deck.back.title;
         value(&faces, &mut out, &what, "back.title", title, file, &at);
         for card in &deck.cards {
@@ -44,31 +34,11 @@ pub fn warnings(game: &Game) -> Vec<Problem> {
             let file = game.card_file(card);
             let at = card.id.span();
             value(&faces, &mut out, &what, "name", &card.name, file, &at);
-            for (lang, name) in &card.names {
-                value(
-                    &faces,
-                    &mut out,
-                    &what,
-                    &format!("name.{lang}"),
-                    name,
-                    file,
-                    &at,
-                );
-            }
+            translated(&faces, &mut out, &what, "name", &card.names, file, &at);
             if let Some(text) = &card.text {
                 value(&faces, &mut out, &what, "text", text, file, &at);
             }
-            for (lang, text) in &card.texts {
-                value(
-                    &faces,
-                    &mut out,
-                    &what,
-                    &format!("text.{lang}"),
-                    text,
-                    file,
-                    &at,
-                );
-            }
+            translated(&faces, &mut out, &what, "text", &card.texts, file, &at);
             for (name, v) in &card.fields {
                 if let toml::Value::String(s) = v.get_ref() {
                     // The field's own value: its span is where it is written.
@@ -95,17 +65,7 @@ pub fn warnings(game: &Game) -> Vec<Problem> {
         let file = &game.components_file;
         let at = piece.id.span();
         value(&faces, &mut out, &what, "name", &piece.name, file, &at);
-        for (lang, name) in &piece.names {
-            value(
-                &faces,
-                &mut out,
-                &what,
-                &format!("name.{lang}"),
-                name,
-                file,
-                &at,
-            );
-        }
+        translated(&faces, &mut out, &what, "name", &piece.names, file, &at);
         if let Some(label) = &piece.label {
             value(&faces, &mut out, &what, "label", label, file, &at);
         }
@@ -125,6 +85,21 @@ pub fn undrawable(faces: &GameFaces, text: &str) -> Vec<char> {
         }
     }
     out
+}
+
+/// The warnings for a value's translations (`KEY.<lang>` of `what`), each as [`value`].
+fn translated(
+    faces: &GameFaces,
+    out: &mut Vec<Problem>,
+    what: &str,
+    key: &str,
+    texts: &std::collections::BTreeMap<String, String>,
+    file: &SourceFile,
+    at: &Range<usize>,
+) {
+    for (lang, text) in texts {
+        value(faces, out, what, &format!("{key}.{lang}"), text, file, at);
+    }
 }
 
 /// The warning for one value (`key` of `what`), when it has characters no face can draw:
