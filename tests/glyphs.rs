@@ -236,6 +236,12 @@ fn check_warns_at_the_value_naming_characters_no_font_draws() {
         said.contains("sun-high") && said.contains("`name`") && said.contains("U+2728"),
         "{said}"
     );
+    // The same character in another card is the same cause: one warning, naming both.
+    f.edit(SLUG, "cards.csv", ",Morning,", ",Morning ✨,");
+    let check = f.run(&["check", SLUG]);
+    let said = format!("{}{}", check.stdout, check.stderr);
+    assert_eq!(said.matches("U+2728").count(), 1, "{said}");
+    assert!(said.contains("1 more value(s)"), "{said}");
     let out = f.data().join("out");
     let build = f.run(&[
         "build",

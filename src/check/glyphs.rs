@@ -12,7 +12,13 @@ use crate::diag::{Problem, SourceFile};
 use crate::model::Game;
 use crate::render::fonts::{GameFaces, game_faces};
 
-/// One warning per printed value that holds a character no font of the game can draw.
+/// A value found holding characters no font draws: those characters, the value's name
+/// (`text` of card `x` of deck `y`) and its warning, still without its help.
+type Found = (Vec<char>, String, Problem);
+
+/// One warning per cause: the first printed value that holds a set of characters no font of
+/// the game can draw, at that value; the other values holding the same ones are named in its
+/// help (a deck whose every card shows one emoji is one warning, not one a card).
 pub fn warnings(game: &Game) -> Vec<Problem> {
     // A fonts/ folder that cannot be read is an error of its own, said by the faces' check.
     let Ok(faces) = game_faces(&game.dir) else {
@@ -73,7 +79,29 @@ pub fn warnings(game: &Game) -> Vec<Problem> {
             value(&faces, &mut out, &what, "back.label", label, file, &at);
         }
     }
-    out
+    let mut said: Vec<(Vec<char>, Problem, Vec<String>)> = Vec::new();
+    for (missing, name, problem) in out {
+        match said.iter_mut().find(|(m, _, _)| *m == missing) {
+            Some((_, _, also)) => also.push(name),
+            None => said.push((missing, problem, Vec::new())),
+        }
+    }
+    said.into_iter()
+        .map(|(_, problem, also)| {
+            let elsewhere = match also.len() {
+                0 => String::new(),
+                n => format!(
+                    "; the same characters are in {n} more value(s): {}",
+                    also.join(", ")
+                ),
+            };
+            problem.help(format!(
+                "add a font that has them to the game's fonts/ folder (a character the text's \
+                 own face lacks is set in another face of the game, of the same weight and \
+                 slant where one has it), or write the text without them{elsewhere}"
+            ))
+        })
+        .collect()
 }
 
 /// The characters of `text` no face can draw, each once, in the order written.
@@ -90,7 +118,7 @@ pub fn undrawable(faces: &GameFaces, text: &str) -> Vec<char> {
 /// The warnings for a value's translations (`KEY.<lang>` of `what`), each as [`value`].
 fn translated(
     faces: &GameFaces,
-    out: &mut Vec<Problem>,
+    out: &mut Vec<Found>,
     what: &str,
     key: &str,
     texts: &std::collections::BTreeMap<String, String>,
@@ -107,7 +135,7 @@ fn translated(
 /// (the value itself, or the record holding it), else at `at`.
 fn value(
     faces: &GameFaces,
-    out: &mut Vec<Problem>,
+    out: &mut Vec<Found>,
     what: &str,
     key: &str,
     text: &str,
@@ -133,15 +161,11 @@ fn value(
         listed.join(", ")
     );
     let span = place(file, at, key, text, first).unwrap_or_else(|| at.clone());
-    out.push(
-        Problem::warning(message)
-            .at(file, span, "written here")
-            .help(
-                "add a font that has them to the game's fonts/ folder (a character the text's \
-                 own face lacks is set in another face of the game, of the same weight and \
-                 slant where one has it), or write the text without them",
-            ),
-    );
+    out.push((
+        missing,
+        format!("`{key}` of {what}"),
+        Problem::warning(message).at(file, span, "written here"),
+    ));
 }
 
 /// Where `c` of the value `text` is written in `file`: inside the span `at` when the value
