@@ -787,6 +787,22 @@ fn a_flag_agrees_in_sign_with_the_columns_shown_first_and_mixed_bots_are_stratif
     let file = simulate(&game, &opts, None).unwrap();
     let rows = file.runs[0].cards.as_ref().unwrap();
     assert!(rows.iter().any(|r| r.flagged), "{rows:?}");
+    // A difference of two rates lies within -100 and +100 points, and so do its intervals
+    // (200 games put A Shot in the Dark's at +56 to +101 before they were kept within).
+    let few = simulate(
+        &game,
+        &SimOptions {
+            games: 200,
+            ..opts.clone()
+        },
+        None,
+    )
+    .unwrap();
+    for r in rows.iter().chain(few.runs[0].cards.as_ref().unwrap()) {
+        for diff in [r.difference, r.seat_controlled].into_iter().flatten() {
+            assert!(diff.low >= -1.0 && diff.high <= 1.0, "{}: {diff:?}", r.name);
+        }
+    }
     for r in rows.iter().filter(|r| r.flagged) {
         let shown = r.win_rate_with.rate - r.win_rate_without.rate;
         let d = r.difference.unwrap().difference;

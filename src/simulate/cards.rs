@@ -496,8 +496,8 @@ fn row(
         let d = p1 - p0;
         Diff {
             difference: d,
-            low: d - half,
-            high: d + half,
+            low: (d - half).max(-1.0),
+            high: (d + half).min(1.0),
         }
     });
     // Stratum by stratum (seat, and bot): Mantel-Haenszel weights n1 n0 / n, the variance
@@ -550,8 +550,8 @@ fn row(
         (
             Some(Diff {
                 difference: d,
-                low: d - half,
-                high: d + half,
+                low: (d - half).max(-1.0),
+                high: (d + half).min(1.0),
             }),
             Some(p.clamp(0.0, 1.0)),
         )
