@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 mod common;
 
 use common::server::{
-    Seen, api, composed, http, http_with, is_live_view, link_of, listen, start, with_path,
+    Seen, admin_of, api, composed, http, http_with, is_live_view, link_of, listen, start, with_path,
 };
 
 use printplay::engine::view::Observer;
@@ -968,15 +968,6 @@ fn a_held_table_starts_over_on_the_data_now_once_every_person_agrees() {
 }
 
 // --- Who may change what (issue 35) -----------------------------------------------------
-
-/// The admin token of the `admin URL` line a server printed (`.../?admin=TOKEN`).
-fn admin_of(lines: &[String]) -> String {
-    let link = link_of(lines, "admin");
-    link.split_once("?admin=")
-        .expect("an admin link")
-        .1
-        .to_string()
-}
 
 /// One request with exactly the header lines `head` (no others but Host, Connection and
 /// Content-Length): the status and the body.

@@ -214,3 +214,12 @@ pub fn browser_script(
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }
+
+/// The admin token of the `admin URL` line a server printed (`.../?admin=TOKEN`).
+pub fn admin_of(lines: &[String]) -> String {
+    let link = link_of(lines, "admin");
+    link.split_once("?admin=")
+        .expect("an admin link")
+        .1
+        .to_string()
+}
