@@ -638,8 +638,10 @@ mod coin_flip {
         fn end_stats(&self) -> Vec<(&'static str, f64)> {
             Vec::new()
         }
-        fn cards_of(&self, _: usize, out: &mut Vec<&'static str>) -> bool {
-            out.push(DESIGNS[usize::from(self.deck[self.played])]);
+        fn cards_of(&self, _: usize, out: &mut Vec<printplay::engine::CardUse>) -> bool {
+            out.push(printplay::engine::CardUse::effect(
+                DESIGNS[usize::from(self.deck[self.played])],
+            ));
             true
         }
     }

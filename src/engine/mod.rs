@@ -39,6 +39,27 @@ pub enum Turn {
     Terminal,
 }
 
+/// A card a move names ([`State::cards_of`]): its id in the data, and whether the move plays
+/// it for its effect (`true`) or only discards it for none (`false`: a "(no effect)" play,
+/// which `simulate --cards` counts apart and leaves out of the with/without comparison).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardUse {
+    pub id: &'static str,
+    pub effect: bool,
+}
+
+impl CardUse {
+    /// Played for its effect.
+    pub fn effect(id: &'static str) -> CardUse {
+        CardUse { id, effect: true }
+    }
+
+    /// Discarded for no effect.
+    pub fn dead(id: &'static str) -> CardUse {
+        CardUse { id, effect: false }
+    }
+}
+
 /// One game in progress. Cloning is cheap enough for search.
 pub trait State: Clone + Send + Sync + 'static {
     /// An action: a player's move or a chance outcome.
@@ -192,13 +213,15 @@ pub trait State: Clone + Send + Sync + 'static {
     }
 
     /// The card designs (and pieces) a player's move plays or acquires, by their id in the
-    /// data (a design's `id`, a piece's `id`), for `simulate --cards`: pushed onto `out`
-    /// (nothing for a move that involves none; the caller keeps one buffer for a whole game,
-    /// so naming a move's cards allocates nothing). The same id should be the same
-    /// `&'static str` every time (`engine::lua::intern`), which the tally finds by address.
-    /// Returns whether the engine says: `false` (the default) means it does not, and card
-    /// statistics are not offered for it.
-    fn cards_of(&self, _action: Self::Action, _out: &mut Vec<&'static str>) -> bool {
+    /// data (a design's `id`, a piece's `id`), for `simulate --cards`: pushed onto `out`, each
+    /// with whether the move plays it for its effect or only discards it for none
+    /// ([`CardUse`]; nothing for a move that involves none; the caller keeps one buffer for a
+    /// whole game, so naming a move's cards allocates nothing). Each id at most once per move,
+    /// and only ids of the data: the simulator refuses anything else. The same id should be
+    /// the same `&'static str` every time (`engine::lua::intern`), which the tally finds by
+    /// address. Returns whether the engine says: `false` (the default) means it does not, and
+    /// card statistics are not offered for it.
+    fn cards_of(&self, _action: Self::Action, _out: &mut Vec<CardUse>) -> bool {
         false
     }
 

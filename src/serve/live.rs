@@ -464,7 +464,7 @@ impl<S: State> Live for Typed<S> {
                         object([
                             ("index", index.into()),
                             ("name", view::action_words(&self.state, a, observer).into()),
-                            ("cards", cards.iter().map(|&c| Value::from(c)).collect()),
+                            ("cards", cards.iter().map(|c| Value::from(c.id)).collect()),
                         ])
                     })
                     .collect()

@@ -1,9 +1,11 @@
 //! `simulate --cards`: which card designs (and pieces) go with winning.
 //!
 //! The engine names the designs each move plays or acquires ([`crate::engine::State::cards_of`],
-//! a Lua script's `game.cards_of`). Per design the run counts the games in which some seat
-//! played it, how often it was played, and, per seat, how many seat-games had it and the points
-//! those seats scored. From these come the win rate of seats that played it against seats that
+//! a Lua script's `game.cards_of`), each played for its effect or only discarded for none (a
+//! "(no effect)" play). Per design the run counts the games in which some seat played it for
+//! its effect, how often it was played for its effect and how often discarded for none, and,
+//! per seat, how many seat-games played it for its effect and the points those seats scored: a
+//! seat that only discarded a design for no effect is a seat without it. From these come the win rate of seats that played it against seats that
 //! did not, and the same difference taken seat by seat (and bot by bot) and combined with
 //! Mantel-Haenszel weights, so that a seat that both wins more and plays a card more (the first
 //! seat, a role) does not make the card look strong. Its Cochran-Mantel-Haenszel test gives a
@@ -19,7 +21,8 @@ use serde::{Deserialize, Serialize};
 
 use super::clustered::{Cells, PairMap, PairSums, add_game, add_pairs};
 use super::report::{Rate, percent};
-use super::stats::{POINT, wilson};
+use super::stats::{POINT, Stats, wilson};
+use crate::engine::CardUse;
 use crate::model::Game;
 
 /// The false discovery rate of the flags.
@@ -28,10 +31,13 @@ pub const FDR: f64 = 0.05;
 /// One design's totals over a run.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CardCounts {
-    /// Games in which at least one seat played or acquired it.
+    /// Games in which at least one seat played or acquired it for its effect.
     pub games: u64,
-    /// Times it was played or acquired.
+    /// Times it was played or acquired for its effect.
     pub times: u64,
+    /// Times it was discarded for no effect (not counted in `times` nor as a seat with it).
+    #[serde(default)]
+    pub dead: u64,
     /// Per seat: seat-games in which that seat played or acquired it.
     pub seats_with: Vec<u64>,
     /// Per seat: the points (millionths) of those seat-games.
@@ -95,6 +101,7 @@ impl CardStats {
             let mine_design = self.designs.entry(id.clone()).or_default();
             mine_design.games += c.games;
             mine_design.times += c.times;
+            mine_design.dead += c.dead;
             add_vec(&mut mine_design.seats_with, &c.seats_with);
             add_vec(&mut mine_design.points_with, &c.points_with);
             let mut to = PairMap::new();
@@ -130,10 +137,12 @@ fn address(id: &'static str) -> Address {
 pub struct GameCards {
     /// Moves the engine named cards for.
     pub moves_said: u64,
-    /// (design, seat), one entry for every time the seat played or acquired it.
-    pub plays: Vec<(&'static str, usize)>,
+    /// (design, seat, for its effect), one entry for every time the seat played or acquired it.
+    pub plays: Vec<(&'static str, usize, bool)>,
+    /// The first broken promise of the engine's `cards_of` (a design named twice in one move).
+    pub error: Option<String>,
     /// The engine writes a move's cards here: one buffer for the whole game.
-    ids: Vec<&'static str>,
+    ids: Vec<CardUse>,
 }
 
 impl Default for GameCards {
@@ -141,6 +150,7 @@ impl Default for GameCards {
         GameCards {
             moves_said: 0,
             plays: Vec::with_capacity(64),
+            error: None,
             ids: Vec::with_capacity(8),
         }
     }
@@ -148,14 +158,43 @@ impl Default for GameCards {
 
 impl GameCards {
     /// Adds the cards of one move by `seat`: `cards_of` writes them into a buffer and says
-    /// whether the engine names cards at all ([`crate::engine::State::cards_of`]).
+    /// whether the engine names cards at all ([`crate::engine::State::cards_of`]). A design
+    /// named twice in one move is not counted twice: it is [`GameCards::error`].
     #[inline]
-    pub fn add_move(&mut self, seat: usize, cards_of: impl FnOnce(&mut Vec<&'static str>) -> bool) {
+    pub fn add_move(&mut self, seat: usize, cards_of: impl FnOnce(&mut Vec<CardUse>) -> bool) {
         self.ids.clear();
         if cards_of(&mut self.ids) {
             self.moves_said += 1;
-            self.plays.extend(self.ids.iter().map(|&id| (id, seat)));
+            for (i, c) in self.ids.iter().enumerate() {
+                if self.ids[..i].iter().any(|o| o.id == c.id) {
+                    if self.error.is_none() {
+                        self.error = Some(format!(
+                            "the engine's cards_of named `{}` twice for move {} (each card once a move)",
+                            c.id, self.moves_said
+                        ));
+                    }
+                    return;
+                }
+            }
+            self.plays
+                .extend(self.ids.iter().map(|c| (c.id, seat, c.effect)));
         }
+    }
+}
+
+/// Refuses card totals that name an id the data does not hold (an engine's `cards_of` naming
+/// what is no design or piece): they would be counted as a design nobody can find.
+pub fn check_ids(stats: &Stats, game: &Game) -> Result<(), String> {
+    let Some(cards) = &stats.cards else {
+        return Ok(());
+    };
+    let names = names(game);
+    match cards.designs.keys().find(|id| !names.contains_key(*id)) {
+        Some(id) => Err(format!(
+            "{}: the engine's cards_of named `{id}`, which is no design or piece id of the data",
+            game.slug
+        )),
+        None => Ok(()),
     }
 }
 
@@ -222,10 +261,14 @@ impl CardTally {
             .extend((0..seats).map(|s| (2 * self.seat_strata[s], self.points[s])));
         add_game(&mut self.all_games, &self.cells);
         self.touched.clear();
-        for &(id, seat) in &cards.plays {
+        for &(id, seat, effect) in &cards.plays {
             let at = self.design(id);
             let d = &mut self.designs[at];
             let c = &mut d.counts;
+            if !effect {
+                c.dead += 1;
+                continue;
+            }
             if c.seats_with.len() < seats {
                 c.seats_with.resize(seats, 0);
                 c.points_with.resize(seats, 0);
@@ -324,10 +367,14 @@ pub struct Diff {
 pub struct CardRow {
     pub id: String,
     pub name: String,
-    /// Games in which some seat played or acquired it.
+    /// Games in which some seat played or acquired it for its effect.
     pub games: u64,
-    /// Times it was played or acquired.
+    /// Times it was played or acquired for its effect.
     pub times: u64,
+    /// Times it was discarded for no effect: counted apart, a seat that only did so is a seat
+    /// without it.
+    #[serde(default)]
+    pub dead: u64,
     /// Seat-games in which the seat played or acquired it, and in which it did not, counted
     /// over the seats that could hold it (the seat and bot strata in which some seat ever
     /// played it): a design only one side can hold is compared within that side.
@@ -364,8 +411,11 @@ pub struct CardRow {
 /// What a flag means and does not: printed with every cards table.
 pub const CARDS_EXPLANATION: &str = "\
 how to read the cards table:
-  with / without  the win rate of seats that played or acquired the design in a game, and of
-                 seats that could have (a seat where it was ever played) and did not. A card
+  times / dead   plays of the design for its effect, and plays that only discarded it for no
+                 effect (a \"(no effect)\" play), counted apart.
+  with / without  the win rate of seats that played or acquired the design for its effect in
+                 a game, and of seats that could have (a seat where it was ever played for
+                 its effect) and did not; a seat that only discarded it is without it. A card
                  bought by players who are already ahead wins more without being strong:
                  this is correlation, under these bots, not proof. Every interval counts
                  games, not seats: one seat's win is another's loss.
@@ -376,6 +426,17 @@ how to read the cards table:
                  over every design). A flag says where to look, not that the card is too
                  strong or too weak: better bots, another reading of the rules or more
                  games can change it. No flag does not prove a design balanced.";
+
+/// The rule for dead plays, with how many the run met.
+pub fn dead_rule(dead: u64) -> String {
+    if dead == 0 {
+        "No card was discarded for no effect: every play counted is a play for its effect.".into()
+    } else {
+        format!(
+            "{dead} plays discarded a card for no effect (\"dead\"): they are counted apart and left out of the comparison; with and without count only plays for the card's effect."
+        )
+    }
+}
 
 /// Said when no design has seats with it and seats without it at the same seat.
 pub const NOTHING_TO_COMPARE: &str = "every seat that could play a design played it in every game: only the counts can be given, there is nothing to compare with.";
@@ -569,6 +630,7 @@ fn row(
         name: names.get(id).cloned().unwrap_or_else(|| id.to_string()),
         games: c.games,
         times: c.times,
+        dead: c.dead,
         seats_with: n1 as u64,
         seats_without: n0 as u64,
         held_at: {
@@ -635,12 +697,16 @@ pub fn text(rows: &[CardRow], limit: Option<usize>) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "\ncards (win rate of seats that played or acquired each design; 95 % intervals, percentage points):"
+        "\ncards (win rate of seats that played or acquired each design for its effect; 95 % intervals, percentage points):"
     );
+    let dead: u64 = rows.iter().map(|r| r.dead).sum();
+    let _ = writeln!(out, "  {}", dead_rule(dead));
+    let labels = labels(rows, limit);
+    let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0).max(6);
     let _ = writeln!(
         out,
-        "  {:<24} {:>6} {:>7} {:>6} {:>7}  {:<22} {:<22} {:>7}  flag",
-        "design", "games", "times", "with", "without", "difference", "by seat", "q"
+        "  {:<width$} {:>6} {:>7} {:>6} {:>6} {:>7}  {:<22} {:<22} {:>7}  flag",
+        "design", "games", "times", "dead", "with", "without", "difference", "by seat", "q"
     );
     if let Some(r) = rows.iter().find(|r| r.strata == "seat and bot") {
         let _ = writeln!(
@@ -649,13 +715,13 @@ pub fn text(rows: &[CardRow], limit: Option<usize>) -> String {
             r.strata
         );
     }
-    for r in rows.iter().take(limit.unwrap_or(usize::MAX)) {
+    for (r, label) in rows.iter().zip(&labels) {
         let _ = writeln!(
             out,
-            "  {:<24} {:>6} {:>7} {:>6} {:>7}  {:<22} {:<22} {:>7}  {}",
-            clip(&r.name, 24),
+            "  {label:<width$} {:>6} {:>7} {:>6} {:>6} {:>7}  {:<22} {:<22} {:>7}  {}",
             r.games,
             r.times,
+            r.dead,
             share(r.seats_with, &r.win_rate_with),
             share(r.seats_without, &r.win_rate_without),
             diff_or_none(&r.difference),
@@ -675,14 +741,45 @@ pub fn text(rows: &[CardRow], limit: Option<usize>) -> String {
     out
 }
 
-fn clip(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        let mut c: String = s.chars().take(n - 1).collect();
-        c.push('…');
-        c
+/// The widest a design's label in the text table.
+const LABEL_WIDTH: usize = 32;
+
+/// Each shown row's label in the text table: its name, with its id where another design has
+/// the same name, shortened in the middle (the end tells numbered designs apart) to
+/// [`LABEL_WIDTH`]; the id alone where shortening would still leave two alike.
+fn labels(rows: &[CardRow], limit: Option<usize>) -> Vec<String> {
+    let shown = &rows[..rows.len().min(limit.unwrap_or(usize::MAX))];
+    let named = |r: &CardRow| {
+        if rows.iter().filter(|o| o.name == r.name).count() > 1 {
+            format!("{} ({})", r.name, r.id)
+        } else {
+            r.name.clone()
+        }
+    };
+    let mut labels: Vec<String> = shown.iter().map(|r| clip(&named(r), LABEL_WIDTH)).collect();
+    for i in 0..labels.len() {
+        if labels.iter().filter(|l| **l == labels[i]).count() > 1 {
+            let same: Vec<usize> = (0..labels.len()).filter(|&j| labels[j] == labels[i]).collect();
+            for j in same {
+                labels[j] = clip(&shown[j].id, LABEL_WIDTH);
+            }
+        }
     }
+    labels
+}
+
+/// `s` in at most `n` characters: the start and the end, with `…` for the middle.
+fn clip(s: &str, n: usize) -> String {
+    let count = s.chars().count();
+    if count <= n {
+        return s.to_string();
+    }
+    let tail = (n - 1) / 3;
+    let head = n - 1 - tail;
+    let mut c: String = s.chars().take(head).collect();
+    c.push('…');
+    c.extend(s.chars().skip(count - tail));
+    c
 }
 
 /// A win rate as `52.3%`, or `-` for an empty group.
@@ -718,6 +815,7 @@ pub fn csv(runs: &[(Option<String>, &[CardRow])]) -> Result<Vec<u8>, String> {
         "name",
         "games",
         "times",
+        "dead plays",
         "seats with",
         "seats without",
         "win rate with",
@@ -746,6 +844,7 @@ pub fn csv(runs: &[(Option<String>, &[CardRow])]) -> Result<Vec<u8>, String> {
                 r.name.clone(),
                 r.games.to_string(),
                 r.times.to_string(),
+                r.dead.to_string(),
                 r.seats_with.to_string(),
                 r.seats_without.to_string(),
             ];
@@ -780,15 +879,15 @@ mod tests {
         let mut tally = CardTally::default();
         let mut game = GameCards::default();
         game.add_move(0, |out| {
-            out.extend([a1, b]);
+            out.extend([CardUse::effect(a1), CardUse::effect(b)]);
             true
         });
         game.add_move(0, |out| {
-            out.push(a2);
+            out.push(CardUse::effect(a2));
             true
         });
         game.add_move(1, |out| {
-            out.push(a2);
+            out.push(CardUse::effect(a2));
             true
         });
         // A move the engine does not name cards for is not counted as said.
@@ -796,7 +895,7 @@ mod tests {
         tally.add(&game, &[1.0, 0.0], &[]);
         let mut second = GameCards::default();
         second.add_move(1, |out| {
-            out.push(a1);
+            out.push(CardUse::effect(a1));
             true
         });
         tally.add(&second, &[0.5, 0.5], &[]);
@@ -813,6 +912,94 @@ mod tests {
         assert_eq!(b.points_with, [1_000_000, 0]);
     }
 
+    #[test]
+    fn a_dead_play_is_counted_apart_and_a_seat_that_only_discarded_is_without() {
+        let mut tally = CardTally::default();
+        // Game 1: seat 0 plays "c" for its effect and wins; seat 1 only discards it.
+        let mut g = GameCards::default();
+        g.add_move(0, |out| {
+            out.push(CardUse::effect("c"));
+            true
+        });
+        g.add_move(1, |out| {
+            out.push(CardUse::dead("c"));
+            true
+        });
+        tally.add(&g, &[1.0, 0.0], &[]);
+        // Game 2: seat 1 only discards "d", which nobody plays for its effect.
+        let mut g = GameCards::default();
+        g.add_move(1, |out| {
+            out.extend([CardUse::dead("d"), CardUse::effect("c")]);
+            true
+        });
+        tally.add(&g, &[0.0, 1.0], &[]);
+        let stats = tally.into_stats();
+        let c = &stats.designs["c"];
+        assert_eq!((c.games, c.times, c.dead), (2, 2, 1));
+        assert_eq!(c.seats_with, [1, 1], "seat 1 discarding in game 1 is not a seat with it");
+        let d = &stats.designs["d"];
+        assert_eq!((d.games, d.times, d.dead), (0, 0, 1));
+        let rows = rows(&stats, 2, &BTreeMap::new());
+        let d = rows.iter().find(|r| r.id == "d").unwrap();
+        assert_eq!((d.seats_with, d.dead, d.difference), (0, 1, None));
+        let c = rows.iter().find(|r| r.id == "c").unwrap();
+        assert_eq!((c.times, c.dead, c.seats_with), (2, 1, 2));
+    }
+
+    #[test]
+    fn a_design_named_twice_in_one_move_is_an_error_not_two_plays() {
+        let mut g = GameCards::default();
+        g.add_move(0, |out| {
+            out.extend([CardUse::effect("c"), CardUse::dead("c")]);
+            true
+        });
+        assert!(g.plays.is_empty(), "{:?}", g.plays);
+        let e = g.error.expect("an error");
+        assert!(e.contains("`c` twice"), "{e}");
+    }
+
+    #[test]
+    fn names_in_the_text_table_are_told_apart() {
+        let base = row(
+            "x",
+            &CardCounts::default(),
+            &CardStats::default(),
+            0,
+            &BTreeMap::new(),
+        );
+        let named = |id: String, name: String| CardRow {
+            id,
+            name,
+            ..base.clone()
+        };
+        let rows: Vec<CardRow> = (1..=6)
+            .map(|i| {
+                named(
+                    format!("ventilation-systems-integration-{i}"),
+                    "Ventilation Systems Integration Research".into(),
+                )
+            })
+            .chain((1..=3).map(|i| {
+                named(
+                    format!("v{i}"),
+                    format!("Ventilation Systems Integration Research, Advanced Part {i}"),
+                )
+            }))
+            .collect();
+        let text = text(&rows, None);
+        let shown: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("  V") || l.starts_with("  v"))
+            .map(|l| l.split("   ").next().unwrap().trim())
+            .collect();
+        assert_eq!(shown.len(), 9, "{text}");
+        let mut unique = shown.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), 9, "{shown:#?}");
+        assert!(shown.iter().all(|l| l.chars().count() <= LABEL_WIDTH), "{shown:#?}");
+    }
+
     /// The card stats of games given as (returns, seats that played design `c`).
     fn games(list: &[(Vec<f64>, Vec<usize>)], bots: &[&str]) -> CardStats {
         let mut tally = CardTally::default();
@@ -821,7 +1008,7 @@ mod tests {
             let mut g = GameCards::default();
             for &s in seats {
                 g.add_move(s, |out| {
-                    out.push("c");
+                    out.push(CardUse::effect("c"));
                     true
                 });
             }

@@ -8,7 +8,7 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use super::cards::{CARDS_EXPLANATION, CardRow, diff_or_none};
+use super::cards::{CARDS_EXPLANATION, CardRow, dead_rule, diff_or_none};
 use super::report::{EXPLANATION, Rate, RunReport, SimFile, percent};
 use super::tune::TuneFile;
 use crate::output::write_atomic;
@@ -473,9 +473,11 @@ fn cards_section(rows: &[CardRow], n: usize, heading: Option<&str>) -> String {
         Some(h) => format!("<h2 id=\"cards{n}\">{}</h2>", esc(h)),
         None => format!("<h3 id=\"cards{n}\">Cards</h3>"),
     };
+    let dead: u64 = rows.iter().map(|r| r.dead).sum();
     let mut out = format!(
-        "{heading}\n<p>{flagged} of {} designs flagged. A flag marks a design whose seats win more (or less) than seats without it, seat by seat, beyond what chance explains over all designs at once (Benjamini-Hochberg, 5 %). It is a correlation under these bots, not proof: a card bought by players already ahead wins more without being strong.</p>\n",
-        rows.len()
+        "{heading}\n<p>{flagged} of {} designs flagged. A flag marks a design whose seats win more (or less) than seats without it, seat by seat, beyond what chance explains over all designs at once (Benjamini-Hochberg, 5 %). It is a correlation under these bots, not proof: a card bought by players already ahead wins more without being strong.</p>\n<p>{}</p>\n",
+        rows.len(),
+        esc(&dead_rule(dead))
     );
     let cells: Vec<String> = rows
         .iter()
@@ -486,11 +488,12 @@ fn cards_section(rows: &[CardRow], n: usize, heading: Option<&str>) -> String {
                 (true, false) => "<td data-sort=\"1\" class=\"flag\">wins less</td>".to_string(),
             };
             format!(
-                "<td>{} <span class=\"muted\">({})</span></td><td>{}</td><td>{}</td><td data-sort=\"{}\">{}</td><td data-sort=\"{}\">{}</td><td data-sort=\"{}\">{}</td><td data-sort=\"{}\">{}</td><td data-sort=\"{}\">{}</td>{flag}",
+                "<td>{} <span class=\"muted\">({})</span></td>{flag}<td>{}</td><td>{}</td><td>{}</td><td data-sort=\"{}\">{}</td><td data-sort=\"{}\">{}</td><td data-sort=\"{}\">{}</td><td data-sort=\"{}\">{}</td><td data-sort=\"{}\">{}</td>",
                 esc(&r.name),
                 esc(&r.id),
                 r.games,
                 r.times,
+                r.dead,
                 r.win_rate_with.rate,
                 pc(r.win_rate_with.rate),
                 r.win_rate_without.rate,
@@ -509,17 +512,18 @@ fn cards_section(rows: &[CardRow], n: usize, heading: Option<&str>) -> String {
         })
         .collect();
     out.push_str(&table(
-        "Per design: games and times played or acquired, win rates with and without, differences in percentage points with 95 % intervals",
+        "Per design: the flag, games and times played or acquired for its effect, times discarded for no effect, win rates with and without, differences in percentage points with 95 % intervals",
         &[
             "design",
+            "flag",
             "games",
             "times",
+            "dead",
             "with",
             "without",
             "difference",
             "by seat",
             "q",
-            "flag",
         ],
         &cells,
     ));

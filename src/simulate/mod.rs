@@ -272,7 +272,8 @@ pub fn play_watched<E: Engine>(
         actions: actions.counts(),
         cards,
     };
-    match state.failure() {
+    let broken = result.cards.as_ref().and_then(|c| c.error.clone());
+    match state.failure().or(broken) {
         Some(e) => Err(format!("game {}: {e}", index + 1)),
         None => Ok(result),
     }
@@ -506,6 +507,7 @@ pub fn simulate_with_rows(
             let mut runs = Vec::new();
             let mut kept = Vec::new();
             for ((_, opts), (config, (stats, games))) in readings.iter().zip(played?) {
+                cards::check_ids(&stats, game)?;
                 let names = seat_names(&engine, game, config.players);
                 let rests_on = rests_on(&engine, game, opts);
                 runs.push(RunReport::new(game, opts, names, rests_on, stats));
@@ -552,6 +554,7 @@ pub fn simulate_sweep(
         fn run<E: Engine>(self, engine: E, game: &Game) -> Result<RunReport, String> {
             let config = checked_config(&engine, game, self.opts)?;
             let stats = run_games_kept(&engine, self.opts, false, self.bar)?.0;
+            cards::check_ids(&stats, game)?;
             let names = seat_names(&engine, game, config.players);
             let rests_on = rests_on(&engine, game, self.opts);
             let mut run = RunReport::new(game, self.opts, names, rests_on, stats);

@@ -29,7 +29,7 @@ pub use vm::{INSTRUCTION_BUDGET, MEMORY_LIMIT, SCRIPT_FILE};
 use vm::{Script, Vm};
 
 use super::view::{Observer, UNNAMED_CHANCE};
-use super::{Bot, Config, Engine, Player, State, Turn, Variant};
+use super::{Bot, CardUse, Config, Engine, Player, State, Turn, Variant};
 use crate::model::Game;
 
 /// The `engine` id in `game.toml` that selects a Lua script.
@@ -52,6 +52,8 @@ struct Declared {
     variants: &'static [Variant],
     bots: Vec<String>,
     returns_sum: Option<f64>,
+    /// The ids of the data's designs and pieces (interned): all `cards_of` may name.
+    ids: Arc<HashSet<&'static str>>,
 }
 
 /// A game's `engine.lua`, ready to start games.
@@ -133,6 +135,7 @@ impl Engine for LuaEngine {
             table,
             players: config.players,
             returns_sum: self.declared.returns_sum,
+            ids: self.declared.ids.clone(),
             moves: 0,
             turn: Turn::Terminal,
             failure: Arc::new(OnceLock::new()),
@@ -241,6 +244,12 @@ fn declared(vm: &Vm, game: &Game) -> Result<Declared, String> {
         variants: declared_variants(vm)?,
         bots,
         returns_sum,
+        ids: Arc::new(
+            crate::simulate::cards::names(game)
+                .keys()
+                .map(|id| intern(id))
+                .collect(),
+        ),
     })
 }
 
@@ -352,6 +361,8 @@ pub struct LuaState {
     table: Table,
     players: usize,
     returns_sum: Option<f64>,
+    /// The ids `cards_of` may name (the data's designs and pieces).
+    ids: Arc<HashSet<&'static str>>,
     moves: u32,
     /// Whose turn it is, asked once after every change.
     turn: Turn,
@@ -375,6 +386,7 @@ impl Clone for LuaState {
             table,
             players: self.players,
             returns_sum: self.returns_sum,
+            ids: self.ids.clone(),
             moves: self.moves,
             turn: self.turn,
             failure: self.failure.clone(),
@@ -495,6 +507,29 @@ impl LuaState {
 }
 
 /// A Lua value in a message.
+impl LuaState {
+    /// One entry of a `cards_of` list: an id, or `{ id = "...", effect = false }`; the id as
+    /// text, and whether the card is played for its effect.
+    fn card_use(entry: &Value) -> Option<(String, bool)> {
+        let id = |v: &Value| match v {
+            Value::String(s) => s.to_str().ok().map(|s| s.to_string()),
+            _ => None,
+        };
+        match entry {
+            Value::String(_) => id(entry).map(|id| (id, true)),
+            Value::Table(t) => {
+                let effect = match t.raw_get::<Value>("effect").ok()? {
+                    Value::Nil => true,
+                    Value::Boolean(b) => b,
+                    _ => return None,
+                };
+                Some((id(&t.raw_get::<Value>("id").ok()?)?, effect))
+            }
+            _ => None,
+        }
+    }
+}
+
 fn show(v: &Value) -> String {
     match v {
         Value::String(s) => format!("\"{}\"", s.to_string_lossy()),
@@ -787,15 +822,54 @@ impl State for LuaState {
     }
 
     /// The script's optional `cards_of(state, action)`: a list of design or piece ids (`nil`
-    /// or an empty list for a move that involves none).
-    fn cards_of(&self, action: i64, out: &mut Vec<&'static str>) -> bool {
+    /// or an empty list for a move that involves none), each an id (played for its effect) or
+    /// `{ id = "...", effect = false }` (discarded for no effect). An id the data does not
+    /// hold, or one named twice in a move, breaks the contract.
+    fn cards_of(&self, action: i64, out: &mut Vec<CardUse>) -> bool {
         if optional_fn(&self.vm, "cards_of").is_none() {
             return false;
         }
-        let Some(ids) = self.call::<Option<Vec<String>>>("cards_of", action) else {
+        let Some(list) = self.call::<Option<Vec<Value>>>("cards_of", action) else {
             return false;
         };
-        out.extend(ids.unwrap_or_default().iter().map(|id| intern(id)));
+        let from = out.len();
+        for (i, entry) in list.unwrap_or_default().iter().enumerate() {
+            let Some((text, effect)) = Self::card_use(entry) else {
+                self.contract(
+                    "cards_of",
+                    &format!(
+                        "gave {} as card {}; a card is an id (played for its effect) or {{ id = \"...\", effect = false }} (discarded for no effect)",
+                        show(entry),
+                        i + 1
+                    ),
+                );
+                out.truncate(from);
+                return true;
+            };
+            let Some(&id) = self.ids.get(text.as_str()) else {
+                self.contract(
+                    "cards_of",
+                    &format!(
+                        "named \"{text}\", which is no design or piece id of the data (the ids of the game's decks and pieces are its cards)"
+                    ),
+                );
+                out.truncate(from);
+                return true;
+            };
+            let card = CardUse { id, effect };
+            if out[from..].iter().any(|c| std::ptr::eq(c.id, card.id)) {
+                self.contract(
+                    "cards_of",
+                    &format!(
+                        "named \"{}\" twice for one move; name each card once (a move that plays two copies of a design names the design once)",
+                        card.id
+                    ),
+                );
+                out.truncate(from);
+                return true;
+            }
+            out.push(card);
+        }
         true
     }
 

@@ -20,7 +20,7 @@ use rand_chacha::ChaCha8Rng;
 use super::bots::HeuristicBot;
 use super::rules::{Budget, CellRole, NONE, Rules, Setup};
 use crate::engine::view::Observer;
-use crate::engine::{Bot, Config, Engine, Player, State, Turn, Variant};
+use crate::engine::{Bot, CardUse, Config, Engine, Player, State, Turn, Variant};
 use crate::model::Game;
 
 /// The rulebook's ambiguities and options, selectable with `--variant NAME=VALUE`.
@@ -1008,15 +1008,20 @@ impl State for AetherState {
     /// all four elements in nearly every game (a tile must be placed each turn, and which
     /// element is the draw's), so tiles placed alone would tell the designs apart by nothing;
     /// the choice is which element a seat's elementals draw their strength from. A
-    /// placement without an elemental names no design.
-    fn cards_of(&self, action: Action, out: &mut Vec<&'static str>) -> bool {
+    /// placement without an elemental names no design. Every placement is for its effect.
+    fn cards_of(&self, action: Action, out: &mut Vec<CardUse>) -> bool {
         if let Action::Place {
             element,
             elemental: true,
             ..
         } = action
         {
-            out.extend(self.rules.tile_ids.get(usize::from(element)));
+            out.extend(
+                self.rules
+                    .tile_ids
+                    .get(usize::from(element))
+                    .map(|&id| CardUse::effect(id)),
+            );
         }
         true
     }

@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::rules::{Flags, MAX_GOLEM, MAX_PLAYERS, MAX_SLOTS, NO_CARD, Rules};
 use crate::engine::view::Observer;
-use crate::engine::{Player, State, Turn};
+use crate::engine::{CardUse, Player, State, Turn};
 
 /// A move or a chance outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -991,9 +991,10 @@ impl State for CapekState {
         stats
     }
 
-    /// The game card a purchase acquires, and the cards a set plays.
-    fn cards_of(&self, action: Action, out: &mut Vec<&'static str>) -> bool {
-        let id = |card: u8| self.rules.card_ids[card as usize];
+    /// The game card a purchase acquires, and the cards a set plays: each for its effect (a
+    /// card discarded towards a price or to draw is not named).
+    fn cards_of(&self, action: Action, out: &mut Vec<CardUse>) -> bool {
+        let id = |card: u8| CardUse::effect(self.rules.card_ids[card as usize]);
         match action {
             Action::Buy(slot) => match self.auction.get(slot as usize) {
                 Some(&card) if card != NO_CARD => out.push(id(card)),

@@ -21,7 +21,7 @@ use super::rules::{
     Effect, Icon, MAX_BARRICADES, MAX_CARDS, MAX_KINDS, MAX_OFFICERS, MAX_STEPS, Rules, Side,
 };
 use crate::engine::view::Observer;
-use crate::engine::{Bot, Config, Engine, Player, State, Turn, Variant};
+use crate::engine::{Bot, CardUse, Config, Engine, Player, State, Turn, Variant};
 use crate::model::Game;
 
 /// A pawn or barricade not yet on the map.
@@ -1792,13 +1792,17 @@ impl State for SearchState {
         self.moves_played
     }
 
-    /// The card a play plays (by its design), whatever it was aimed at.
-    fn cards_of(&self, action: Action, out: &mut Vec<&'static str>) -> bool {
-        if let Action::Play { kind, .. } = action {
+    /// The card a play plays (by its design): for its effect, or discarded for none (a card
+    /// that needs a target played without one, which `action_kind` calls "play a card for no
+    /// effect").
+    fn cards_of(&self, action: Action, out: &mut Vec<CardUse>) -> bool {
+        if let Action::Play { kind, target } = action {
+            let side = self.to_act;
+            let effect = target != Target::None || self.needs_no_target(side, kind);
             out.extend(
-                self.table.rules.kinds[self.to_act.index()]
+                self.table.rules.kinds[side.index()]
                     .get(usize::from(kind))
-                    .map(|k| k.design),
+                    .map(|k| CardUse { id: k.design, effect }),
             );
         }
         true
