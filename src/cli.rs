@@ -194,8 +194,9 @@ pub enum Command {
         /// Write the merged JSON here (printed as a table on stdout either way).
         #[arg(long)]
         json: Option<PathBuf>,
-        /// Also write the merged run's report page as <OUT>/<slug>/sim/report.html (the
-        /// page one machine's `simulate` writes, byte for byte).
+        /// Also write the merged run's report page and charts under <OUT>/<slug>/sim/ (its
+        /// own page, report.html and the index, as one machine's `simulate` writes them, byte
+        /// for byte).
         #[arg(long, value_name = "OUT")]
         out: Option<PathBuf>,
     },
@@ -267,7 +268,8 @@ pub struct SimulateArgs {
     /// Play every game under two readings of a variant: NAME=A,B.
     #[arg(long, value_name = "VARIANT=A,B")]
     pub compare: Option<String>,
-    /// Where the charts go (`<out>/<slug>/sim/`).
+    /// Where the report page and charts go: `<out>/<slug>/sim/<run>.html`, one per run,
+    /// listed in `index.html` there; `report.html` is the latest run's page.
     #[arg(long, default_value = "output")]
     pub out: PathBuf,
     /// Write no charts and no report page (a shard's show only its share of the games;
@@ -306,7 +308,8 @@ pub struct TuneArgs {
     /// Write the result as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
-    /// Where the report page goes (`<out>/<slug>/sim/report.html`).
+    /// Where the report page goes: `<out>/<slug>/sim/<run>.html`, one per run, listed in
+    /// `index.html` there; `report.html` is the latest run's page.
     #[arg(long, default_value = "output")]
     pub out: PathBuf,
     /// Write no report page.
@@ -845,7 +848,7 @@ fn parse_compare(text: &str) -> Result<(String, Vec<String>), String> {
 }
 
 fn simulate(data: &Path, args: SimulateArgs) -> Exit {
-    use crate::simulate::{simulate_with_rows, write_charts};
+    use crate::simulate::simulate_with_rows;
     let game = match load_one(data, &args.run.game) {
         Ok(g) => g,
         Err(exit) => return exit,
@@ -902,14 +905,7 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
     if args.no_charts {
         return Exit::Ok;
     }
-    let page = crate::simulate::html::report_html(&file);
-    let written = write_charts(&file, &args.out).and_then(|mut paths| {
-        paths.push(crate::simulate::html::write_report(
-            &args.out, &game.slug, &page,
-        )?);
-        Ok(paths)
-    });
-    match written {
+    match crate::simulate::html::write_simulation(&args.out, &file) {
         Ok(paths) => {
             for p in paths {
                 eprintln!("wrote {}", p.display());
@@ -1007,10 +1003,11 @@ fn tune(data: &Path, args: TuneArgs) -> Exit {
     if args.no_report {
         return Exit::Ok;
     }
-    let page = crate::simulate::html::tune_html(&file, &command);
-    match crate::simulate::html::write_report(&args.out, &game.slug, &page) {
-        Ok(p) => {
-            eprintln!("wrote {}", p.display());
+    match crate::simulate::html::write_tuning(&args.out, &file, &command) {
+        Ok(paths) => {
+            for p in paths {
+                eprintln!("wrote {}", p.display());
+            }
             Exit::Ok
         }
         Err(e) => usage(format!(
@@ -1263,7 +1260,8 @@ fn table_request(game: &Game, args: &TableArgs) -> Result<crate::serve::NewTable
 /// A run that stopped: a game script's error is a data problem (exit 1), anything else a
 /// usage error.
 fn run_failed(message: String) -> Exit {
-    if crate::engine::lua::is_script_error(&message) {
+    let broken_cards = message.contains(crate::simulate::cards::CARDS_OF_BROKEN);
+    if crate::engine::lua::is_script_error(&message) || broken_cards {
         eprintln!("error: {message}");
         Exit::DataProblems
     } else {
@@ -1360,10 +1358,9 @@ fn merge(args: &[String], json: Option<&Path>, out: Option<&Path>) -> Exit {
     {
         return usage(format!("{}: {e}", path.display()));
     }
-    if let (Some(out), Some(run)) = (out, merged.runs.first()) {
-        let page = crate::simulate::html::report_html(&merged);
-        match crate::simulate::html::write_report(out, &run.game, &page) {
-            Ok(p) => eprintln!("wrote {}", p.display()),
+    if let Some(out) = out {
+        match crate::simulate::html::write_simulation(out, &merged) {
+            Ok(paths) => paths.iter().for_each(|p| eprintln!("wrote {}", p.display())),
             Err(e) => return usage(format!("writing the report under {}: {e}", out.display())),
         }
     }
@@ -1391,9 +1388,8 @@ fn merge_tune(texts: &[(String, String)], json: Option<&Path>, out: Option<&Path
         return usage(format!("{}: {e}", path.display()));
     }
     if let Some(out) = out {
-        let page = crate::simulate::html::tune_html(&file, &command);
-        match crate::simulate::html::write_report(out, &file.game, &page) {
-            Ok(p) => eprintln!("wrote {}", p.display()),
+        match crate::simulate::html::write_tuning(out, &file, &command) {
+            Ok(paths) => paths.iter().for_each(|p| eprintln!("wrote {}", p.display())),
             Err(e) => return usage(format!("writing the report under {}: {e}", out.display())),
         }
     }

@@ -25,6 +25,10 @@ use super::stats::{POINT, Stats, wilson};
 use crate::engine::CardUse;
 use crate::model::Game;
 
+/// How an error of a Rust engine's `cards_of` begins (a design named twice in a move, or an
+/// id the data does not hold): a broken engine contract, reported as a data problem.
+pub const CARDS_OF_BROKEN: &str = "the engine's cards_of";
+
 /// The false discovery rate of the flags.
 pub const FDR: f64 = 0.05;
 
@@ -169,7 +173,7 @@ impl GameCards {
                 if self.ids[..i].iter().any(|o| o.id == c.id) {
                     if self.error.is_none() {
                         self.error = Some(format!(
-                            "the engine's cards_of named `{}` twice for move {} (each card once a move)",
+                            "{CARDS_OF_BROKEN} named `{}` twice for move {} (each card once a move)",
                             c.id, self.moves_said
                         ));
                     }
@@ -191,7 +195,7 @@ pub fn check_ids(stats: &Stats, game: &Game) -> Result<(), String> {
     let names = names(game);
     match cards.designs.keys().find(|id| !names.contains_key(*id)) {
         Some(id) => Err(format!(
-            "{}: the engine's cards_of named `{id}`, which is no design or piece id of the data",
+            "{}: {CARDS_OF_BROKEN} named `{id}`, which is no design or piece id of the data",
             game.slug
         )),
         None => Ok(()),

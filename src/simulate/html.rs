@@ -26,6 +26,22 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// Text for a page: escaped, with each `quoted` span (as the terminal prints names of bots,
+/// engines, functions) set as code instead of showing its backticks.
+fn prose(s: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in s.split('`').enumerate() {
+        if i % 2 == 1 {
+            let _ = write!(out, "<code>{}</code>", esc(part));
+        } else {
+            out.push_str(&esc(part));
+        }
+    }
+    // An unpaired backtick: the last part was opened as code and is closed above; nothing
+    // shows a backtick either way.
+    out
+}
+
 fn pc(x: f64) -> String {
     format!("{:.1} %", percent(x))
 }
@@ -63,6 +79,7 @@ th button { font: inherit; font-weight: bold; color: inherit; background: none; 
 th[aria-sort=ascending] button::after { content: ' \\2191'; }
 th[aria-sort=descending] button::after { content: ' \\2193'; }
 .flag { color: var(--flag); font-weight: bold; }
+td.wrap { white-space: normal; overflow-wrap: anywhere; text-align: left; min-width: 16rem; }
 pre { overflow-x: auto; background: var(--code);
   padding: .6rem; border-radius: 4px; }
 pre.command { white-space: pre-wrap; overflow-wrap: anywhere; }
@@ -287,33 +304,63 @@ pub fn command(file: &SimFile) -> String {
     c
 }
 
-fn rests_on(run: &RunReport) -> String {
+fn rests_on(file: &SimFile) -> String {
+    let Some(run) = file.runs.first() else {
+        return String::new();
+    };
     let r = &run.rests_on;
-    let mut s = format!(
-        "<h2>What these figures rest on</h2>\n<ul>\n<li>{} reconstructed and {} inferred values of the data (values the rulebook does not print; <code>printplay check {} --provenance</code> lists them).</li>\n",
-        r.reconstructed_values,
-        r.inferred_values,
-        esc(&run.game)
-    );
-    for reading in &r.readings {
+    let mut s = String::from("<h2>What these figures rest on</h2>\n<ul>\n");
+    if r.original {
         let _ = writeln!(
             s,
-            "<li>Reading <code>{}={}</code> ({}).</li>",
-            esc(&reading.variant),
-            esc(&reading.value),
-            if reading.default {
-                "the default reading"
-            } else {
-                "not the default"
-            }
+            "<li>An original design: every value of the data is the designer's own (no rulebook to reconstruct values from).</li>"
         );
+    } else {
+        let _ = writeln!(
+            s,
+            "<li>{} reconstructed and {} inferred values of the data (values the rulebook does not print; <code>printplay check {} --provenance</code> lists them).</li>",
+            r.reconstructed_values,
+            r.inferred_values,
+            esc(&run.game)
+        );
+    }
+    for reading in &r.readings {
+        // Every value the runs were played by (two for a --compare or a swept variant).
+        let mut values: Vec<(String, bool)> = Vec::new();
+        for other in &file.runs {
+            for o in &other.rests_on.readings {
+                if o.variant == reading.variant && !values.iter().any(|(v, _)| *v == o.value) {
+                    values.push((o.value.clone(), o.default));
+                }
+            }
+        }
+        let shown = |(v, default): &(String, bool)| {
+            format!(
+                "<code>{}={}</code> ({})",
+                esc(&reading.variant),
+                esc(v),
+                if *default {
+                    "the default reading"
+                } else {
+                    "not the default"
+                }
+            )
+        };
+        let _ = match values.as_slice() {
+            [one] => writeln!(s, "<li>Reading {}.</li>", shown(one)),
+            many => writeln!(
+                s,
+                "<li>Readings {}: each run says which it played by.</li>",
+                many.iter().map(shown).collect::<Vec<_>>().join(" and ")
+            ),
+        };
     }
     for b in &r.bots {
         let _ = writeln!(
             s,
             "<li>Bot <code>{}</code>: {}.</li>",
             esc(&b.bot),
-            esc(&b.plays)
+            prose(&b.plays)
         );
     }
     if r.bots.iter().any(|b| b.bot == "random") {
@@ -453,15 +500,17 @@ fn run_section(run: &RunReport, n: usize, heading: &str) -> String {
     }
     let _ = writeln!(
         out,
-        ". Stopped at the {}-move cap: {}.</p>",
+        ". Stopped at the {}-move cap: {} of {} games ({}); they have no winner (every seat's win rate counts them as a loss) and no length (left out of the lengths).</p>",
         run.max_moves,
+        run.stats.timeouts,
+        run.stats.games,
         pc(s.timeout_rate.rate)
     );
     if let Some(rows) = &run.cards {
         out.push_str(&cards_section(rows, n, None));
     }
     if let Some(note) = &run.cards_note {
-        let _ = writeln!(out, "<h3>Cards</h3>\n<p>{}.</p>", esc(note));
+        let _ = writeln!(out, "<h3>Cards</h3>\n<p>{}.</p>", prose(note));
     }
     out
 }
@@ -549,16 +598,21 @@ fn sweep_section(file: &SimFile) -> String {
         .sweep
         .first()
         .map_or("turns", |p| p.length.unit.as_str());
+    let games: u64 = file.sweep.iter().map(|p| p.games).sum();
+    let stopped: u64 = file.sweep.iter().map(|p| p.stopped).sum();
     let mut out = format!(
-        "<h2>Sweep of {}</h2>\n<p>Every value plays the same games (the same seeds), so the differences between rows are the value's, not the dice's.</p>\n",
-        esc(&names.join(" × "))
+        "<h2>Sweep of {}</h2>\n<p>Every value plays the same games (the same seeds), so the differences between rows are the value's, not the dice's. {games} games in all, {stopped} of them stopped at the {}-move cap. {}</p>\n",
+        esc(&names.join(" × ")),
+        file.runs.first().map_or(0, |r| r.max_moves),
+        esc(super::sweep::STOPPED_RULE)
     );
     let mut heads: Vec<String> = names.clone();
+    heads.push("games".into());
     for s in &seats {
         heads.push(format!("{s} win rate"));
     }
     heads.extend([
-        format!("mean {unit}"),
+        format!("mean {unit} of the finished games"),
         "decisiveness".into(),
         "stopped at the cap".into(),
     ]);
@@ -572,6 +626,7 @@ fn sweep_section(file: &SimFile) -> String {
                 let v = p.values.get(n).map_or("", String::as_str);
                 let _ = write!(r, "<td>{}</td>", esc(v));
             }
+            let _ = write!(r, "<td>{}</td>", p.games);
             for w in &p.win_rates {
                 let _ = write!(
                     r,
@@ -584,7 +639,7 @@ fn sweep_section(file: &SimFile) -> String {
             }
             let _ = write!(
                 r,
-                "<td data-sort=\"{}\">{:.1} <span class=\"muted\">({:.1} to {:.1})</span></td><td data-sort=\"{}\">{}</td><td data-sort=\"{}\">{}</td>",
+                "<td data-sort=\"{}\">{:.1} <span class=\"muted\">({:.1} to {:.1})</span></td><td data-sort=\"{}\">{}</td><td data-sort=\"{}\">{} <span class=\"muted\">({})</span></td>",
                 p.length.mean,
                 p.length.mean,
                 p.length.low,
@@ -592,13 +647,14 @@ fn sweep_section(file: &SimFile) -> String {
                 p.decisiveness.rate,
                 pc(p.decisiveness.rate),
                 p.timeouts.rate,
+                p.stopped,
                 pc(p.timeouts.rate)
             );
             r
         })
         .collect();
     out.push_str(&table(
-        "Per value: win rate by seat, mean length, decisiveness and games stopped at the move cap, with 95 % intervals",
+        "Per value: games, win rate by seat, mean length of the finished games, decisiveness and games stopped at the move cap, with 95 % intervals",
         &heads,
         &rows,
     ));
@@ -630,7 +686,7 @@ fn sweep_section(file: &SimFile) -> String {
         "sweep-win",
         &format!("Win rate by seat at each value of {}", names.join(" and ")),
         &format!(
-            "Win rate of each seat ({}) at each value of {}, with 95 % intervals; the table above gives the figures.",
+            "Win rate of each seat ({}) at each value of {}, with 95 % intervals, over every game ({stopped} stopped at the move cap count as a loss for every seat); the table above gives the figures.",
             seats.join(", "),
             names.join(" and ")
         ),
@@ -650,8 +706,12 @@ fn sweep_section(file: &SimFile) -> String {
         .sweep
         .iter()
         .map(|p| {
+            let label = match p.stopped {
+                0 => label(p),
+                n => format!("{} ({n} stopped)", label(p)),
+            };
             (
-                label(p),
+                label,
                 vec![Bar {
                     value: p.length.mean,
                     low: p.length.low,
@@ -664,7 +724,7 @@ fn sweep_section(file: &SimFile) -> String {
         "sweep-len",
         &format!("Mean game length in {unit} at each value"),
         &format!(
-            "Mean length in {unit} at each value of {}, with 95 % intervals.",
+            "Mean length in {unit} of the finished games at each value of {}, with 95 % intervals; {stopped} of {games} games stopped at the move cap are left out of the means and shown under each value that had them.",
             names.join(" and ")
         ),
         &[format!("mean {unit}")],
@@ -737,7 +797,7 @@ pub fn report_html(file: &SimFile) -> String {
             }
         }
     }
-    page.push_str(&rests_on(first));
+    page.push_str(&rests_on(file));
     page.push_str("<h2>How to read this</h2>\n");
     page.push_str(&explanation(EXPLANATION, false));
     page.push_str(FOOT);
@@ -754,12 +814,14 @@ pub fn tune_html(file: &TuneFile, command: &str) -> String {
     );
     let _ = writeln!(
         page,
-        "<p>Target: {} at {}. {} games in {} rounds of successive halving: every value played the same first games (the same seeds), the half nearer the target went on to twice as many.</p>\n<p><strong>{}</strong></p>",
+        "<p>Target: {} at {}. {} games played (budget {}) in {} rounds of successive halving: every value played the same first games (the same seeds), the half nearer the target went on to twice as many.</p>\n<p>{}</p>\n<p><strong>{}</strong></p>",
         esc(&file.measure),
         esc(&file.figure(file.goal)),
+        file.played,
         file.budget,
         file.rounds,
-        esc(&file.verdict())
+        prose(&capitalised(&file.stopped_rule())),
+        prose(&file.verdict())
     );
     let rows: Vec<String> = file
         .candidates
@@ -772,23 +834,27 @@ pub fn tune_html(file: &TuneFile, command: &str) -> String {
                 .collect::<Vec<_>>()
                 .join(" ");
             format!(
-                "<td>{}</td><td>{}</td><td data-sort=\"{}\">{}</td><td>{} to {}</td><td>{}</td><td>{}</td>",
+                "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td data-sort=\"{}\">{}</td><td>{} to {}</td><td>{}</td><td>{}</td>",
                 esc(&values),
                 c.games,
+                c.stopped,
+                c.rests_on,
                 c.estimate,
                 esc(&file.figure(c.estimate)),
                 esc(&file.figure(c.low)),
                 esc(&file.figure(c.high)),
                 c.round,
-                if c.supported { "yes" } else { "no" }
+                esc(&file.includes(c))
             )
         })
         .collect();
     page.push_str(&table(
-        "Every value tried: games played, the estimate with its 95 % interval, the round it reached, and whether its interval includes the target",
+        "Every value tried: games played, games stopped at the move cap, the games the estimate rests on, the estimate with its 95 % interval, the round it reached, and whether its interval includes the target",
         &[
             "values",
             "games",
+            "stopped at the cap",
+            "estimate rests on",
             "estimate",
             "95 % interval",
             "round",
@@ -850,22 +916,209 @@ pub fn tune_html(file: &TuneFile, command: &str) -> String {
             page,
             "<li>Bot <code>{}</code>: {}.</li>",
             esc(&b.bot),
-            esc(&b.plays)
+            prose(&b.plays)
         );
     }
     if let Some(w) = file.random_warning() {
-        let _ = writeln!(page, "<li>{}</li>", esc(&w));
+        let _ = writeln!(page, "<li>{}</li>", prose(&w));
     }
     page.push_str("</ul>\n");
     page.push_str(FOOT);
     page
 }
 
-/// Writes `page` as `<out>/<slug>/sim/report.html`, with the sorting script beside it.
-pub fn write_report(out: &Path, slug: &str, page: &str) -> std::io::Result<PathBuf> {
+/// The index of every run's page inside `<out>/<slug>/sim/`.
+pub const INDEX_FILE: &str = "index.html";
+/// The list of runs the index is made from.
+const RUNS_FILE: &str = "runs.json";
+
+/// One run as the index lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct RunEntry {
+    id: String,
+    command: String,
+    /// What `games` counts, in words ("games", "games per reading"...).
+    games_label: String,
+    games: u64,
+    /// Chart files, relative to the `sim/` folder.
+    charts: Vec<String>,
+}
+
+/// A run's id: the command's kind and a hash of the command line that reproduces it (game,
+/// seed, games, bots, readings, values), so the same run writes the same page and another run
+/// another page.
+pub fn run_id(command: &str) -> String {
+    let kind = command
+        .split_whitespace()
+        .nth(1)
+        .filter(|k| k.chars().all(|c| c.is_ascii_lowercase()))
+        .unwrap_or("run");
+    let hash = blake3::hash(command.as_bytes()).to_hex();
+    format!("{kind}-{}", &hash[..12])
+}
+
+/// A run to write: its page, the command that reproduces it, what its games count and its
+/// charts (file name, SVG).
+pub struct RunPage<'a> {
+    pub command: &'a str,
+    pub page: &'a str,
+    pub games_label: &'a str,
+    pub games: u64,
+    pub charts: Vec<(String, String)>,
+}
+
+/// Writes a run under `<out>/<slug>/sim/`: its page as `<run-id>.html` and its charts under
+/// `<run-id>/`; `report.html` and the charts beside it as the latest run's; and the index of
+/// every run kept there (`index.html`, from `runs.json`). The files written.
+pub fn write_run(out: &Path, slug: &str, run: &RunPage<'_>) -> std::io::Result<Vec<PathBuf>> {
     let dir = out.join(slug).join("sim");
+    let id = run_id(run.command);
+    let mut written = Vec::new();
     write_atomic(&dir.join(SCRIPT_FILE), SCRIPT.as_bytes())?;
-    let path = dir.join(REPORT_FILE);
-    write_atomic(&path, page.as_bytes())?;
-    Ok(path)
+    // The run's own charts, and no chart an earlier run of the same id left.
+    let own = dir.join(&id);
+    remove_charts(&own)?;
+    // The latest run's charts beside report.html: an earlier run's go.
+    remove_charts(&dir)?;
+    let mut charts = Vec::new();
+    for (name, svg) in &run.charts {
+        for path in [own.join(name), dir.join(name)] {
+            write_atomic(&path, svg.as_bytes())?;
+            written.push(path);
+        }
+        charts.push(format!("{id}/{name}"));
+    }
+    let page = dir.join(format!("{id}.html"));
+    write_atomic(&page, run.page.as_bytes())?;
+    written.push(page);
+    write_atomic(&dir.join(REPORT_FILE), run.page.as_bytes())?;
+    written.push(dir.join(REPORT_FILE));
+    let mut runs: Vec<RunEntry> = std::fs::read(dir.join(RUNS_FILE))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or_default();
+    runs.retain(|r| r.id != id && dir.join(format!("{}.html", r.id)).is_file());
+    runs.push(RunEntry {
+        id,
+        command: run.command.to_string(),
+        games_label: run.games_label.to_string(),
+        games: run.games,
+        charts,
+    });
+    runs.sort_by(|a, b| a.command.cmp(&b.command).then(a.id.cmp(&b.id)));
+    let list = serde_json::to_string_pretty(&runs).map_err(std::io::Error::other)? + "\n";
+    write_atomic(&dir.join(RUNS_FILE), list.as_bytes())?;
+    let latest: Vec<String> = run.charts.iter().map(|(n, _)| n.clone()).collect();
+    let index = dir.join(INDEX_FILE);
+    write_atomic(&index, index_html(slug, &runs, &latest).as_bytes())?;
+    written.push(index);
+    Ok(written)
+}
+
+/// Removes the SVG files directly in `dir` (a run's charts), if any.
+fn remove_charts(dir: &Path) -> std::io::Result<()> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for e in entries {
+        let path = e?.path();
+        if path.extension().is_some_and(|x| x == "svg") && path.is_file() {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    Ok(())
+}
+
+/// The index page: every run kept, by its command line, with its games, page and charts.
+/// It holds no date, so the same runs give the same page.
+fn index_html(slug: &str, runs: &[RunEntry], latest: &[String]) -> String {
+    let mut page = head(&format!("{slug}: simulation runs"));
+    let _ = writeln!(
+        page,
+        "<p>Every run of <code>printplay simulate</code> and <code>printplay tune</code> written to this folder keeps its own page, named by a hash of its command line: the same command writes the same page again, another command another page. <a href=\"{REPORT_FILE}\">{REPORT_FILE}</a> is the latest run's page{}.</p>",
+        if latest.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", and its charts are beside it ({})",
+                latest
+                    .iter()
+                    .map(|c| format!("<a href=\"{0}\">{0}</a>", esc(c)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    );
+    let rows: Vec<String> = runs
+        .iter()
+        .map(|r| {
+            let charts = r
+                .charts
+                .iter()
+                .map(|c| {
+                    let name = c.rsplit('/').next().unwrap_or(c);
+                    format!("<a href=\"{}\">{}</a>", esc(c), esc(name))
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+            format!(
+                "<td><a href=\"{0}.html\">{0}</a></td><td class=\"wrap\"><code>{1}</code></td><td data-sort=\"{2}\">{2} {3}</td><td class=\"wrap\">{4}</td>",
+                esc(&r.id),
+                esc(&r.command),
+                r.games,
+                esc(&r.games_label),
+                if charts.is_empty() { "-".to_string() } else { charts }
+            )
+        })
+        .collect();
+    page.push_str(&table(
+        "Every run kept: its page, the command that reproduces it, its games and its charts",
+        &["page", "command", "games", "charts"],
+        &rows,
+    ));
+    page.push_str(FOOT);
+    page
+}
+
+/// Writes a simulation report's run ([`write_run`]): its page, charts and index entry.
+pub fn write_simulation(out: &Path, file: &SimFile) -> std::io::Result<Vec<PathBuf>> {
+    let Some(first) = file.runs.first() else {
+        return Ok(Vec::new());
+    };
+    let command = command(file);
+    let page = report_html(file);
+    let games_label = if file.compare.is_some() {
+        "games per reading"
+    } else if !file.swept.is_empty() {
+        "games per value"
+    } else {
+        "games"
+    };
+    write_run(
+        out,
+        &first.game,
+        &RunPage {
+            command: &command,
+            page: &page,
+            games_label,
+            games: first.games,
+            charts: super::svg::charts(file),
+        },
+    )
+}
+
+/// Writes a tuning run ([`write_run`]): its page and index entry.
+pub fn write_tuning(out: &Path, file: &TuneFile, command: &str) -> std::io::Result<Vec<PathBuf>> {
+    let page = tune_html(file, command);
+    write_run(
+        out,
+        &file.game,
+        &RunPage {
+            command,
+            page: &page,
+            games_label: "games played",
+            games: file.played,
+            charts: Vec::new(),
+        },
+    )
 }

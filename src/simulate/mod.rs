@@ -40,7 +40,7 @@ pub use report::{
 };
 pub use shard::{SHARDS_VAR, Shard, shard_files};
 pub use stats::{GameResult, Stats};
-pub use svg::{win_rates, write_charts};
+pub use svg::{charts, win_rates};
 pub use tally::Tally;
 pub use variants::{VariantInfo, check_choices, variants, variants_text};
 
@@ -670,6 +670,7 @@ fn rests_on<E: Engine>(engine: &E, game: &Game, opts: &SimOptions) -> RestsOn {
     RestsOn {
         reconstructed_values: reconstructed,
         inferred_values: provenance.len() - reconstructed,
+        original: game.is_original(),
         readings,
         bots,
     }

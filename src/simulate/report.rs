@@ -55,6 +55,9 @@ pub struct RestsOn {
     pub reconstructed_values: usize,
     /// Values inferred from printed facts.
     pub inferred_values: usize,
+    /// An original design (no rulebook): its values are the designer's own.
+    #[serde(default)]
+    pub original: bool,
     /// Every rule variant of the engine and the reading these games were played by.
     pub readings: Vec<Reading>,
     /// What each bot is.
@@ -367,8 +370,14 @@ impl RunReport {
 
     /// The text table.
     pub fn text(&self) -> String {
+        self.text_at(None)
+    }
+
+    /// The text table, its heading naming the swept values `at` (`hand_size=4`) when the run
+    /// is one value of a sweep.
+    pub fn text_at(&self, at: Option<&str>) -> String {
         let mut out = String::new();
-        self.write_heading(&mut out);
+        self.write_heading(&mut out, at);
         self.write_rates(&mut out);
         self.write_lengths(&mut out);
         self.write_end(&mut out);
@@ -382,7 +391,7 @@ impl RunReport {
         out
     }
 
-    fn write_heading(&self, out: &mut String) {
+    fn write_heading(&self, out: &mut String, at: Option<&str>) {
         let st = &self.stats;
         let seats: Vec<String> = self
             .seat_names
@@ -392,8 +401,9 @@ impl RunReport {
             .collect();
         let _ = writeln!(
             out,
-            "{}: {} games, seed {}, {} players ({}), bots {}",
+            "{}{}: {} games, seed {}, {} players ({}), bots {}",
             self.game,
+            at.map_or(String::new(), |at| format!(" at {at}")),
             st.games,
             self.seed,
             self.players,
@@ -495,11 +505,18 @@ impl RunReport {
 
     fn write_rests_on(&self, out: &mut String) {
         let r = &self.rests_on;
-        let _ = writeln!(
-            out,
-            "\nthese figures rest on: {} reconstructed and {} inferred values of the data (printplay check {} --provenance lists them)",
-            r.reconstructed_values, r.inferred_values, self.game
-        );
+        if r.original {
+            let _ = writeln!(
+                out,
+                "\nthese figures rest on: an original design's data (every value the designer's own)"
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "\nthese figures rest on: {} reconstructed and {} inferred values of the data (printplay check {} --provenance lists them)",
+                r.reconstructed_values, r.inferred_values, self.game
+            );
+        }
         for reading in &r.readings {
             let how = if reading.default {
                 "the default reading"
@@ -545,6 +562,11 @@ how to read this:
 /// `100 * n / games` and `rate * 100` once printed 62.0 % and 62.1 %).
 pub fn percent(share: f64) -> f64 {
     (share * 1000.0).round() / 10.0
+}
+
+/// A share as text: `24.6 %`.
+pub fn percent_text(share: f64) -> String {
+    format!("{:.1} %", percent(share))
 }
 
 fn pct(n: u64, of: u64) -> f64 {
@@ -649,7 +671,25 @@ impl SimFile {
     }
 
     pub fn text(&self) -> String {
-        let mut out: Vec<String> = self.runs.iter().map(RunReport::text).collect();
+        let mut out: Vec<String> = self
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let at = self.sweep.get(i).map(|p| {
+                    p.values
+                        .iter()
+                        .map(|(k, v)| format!("{k}={v}"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                });
+                let at = at.or_else(|| {
+                    let name = self.compare.as_ref()?;
+                    Some(format!("{name}={}", r.variants.get(name)?))
+                });
+                r.text_at(at.as_deref())
+            })
+            .collect();
         if let (Some(name), [a, b]) = (&self.compare, self.runs.as_slice()) {
             let mut t = format!(
                 "{name}={} minus {name}={}, game by game on the same seeds (95 % intervals):\n",

@@ -1,10 +1,8 @@
 //! SVG charts of a run: the game-length histogram and win rates with their intervals.
 
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
 
 use super::report::{Rate, RunReport, SimFile, percent};
-use crate::output::write_atomic;
 
 const W: f64 = 640.0;
 const H: f64 = 360.0;
@@ -196,11 +194,11 @@ pub fn win_rates(run: &RunReport) -> String {
     out
 }
 
-/// Writes both charts of every run under `<out>/<slug>/sim/`; returns the files written.
-pub fn write_charts(file: &SimFile, out: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut written = Vec::new();
+/// Both charts of every run, each with its file name (without the run's id): `lengths.svg`
+/// and `win-rates.svg`, with the reading or swept values in the name when the run has several.
+pub fn charts(file: &SimFile) -> Vec<(String, String)> {
+    let mut charts = Vec::new();
     for run in &file.runs {
-        let dir = out.join(&run.game).join("sim");
         let suffix = match &file.compare {
             Some(name) => format!("-{}", run.variants.get(name).map_or("", String::as_str)),
             // A sweep's runs differ by their swept values: one chart each.
@@ -211,22 +209,21 @@ pub fn write_charts(file: &SimFile, out: &Path) -> std::io::Result<Vec<PathBuf>>
                     let v = run.params.get(n).or_else(|| run.variants.get(n));
                     format!("-{n}-{}", v.map_or("", String::as_str))
                 })
-                .collect::<String>()
-                .chars()
-                .map(|c| match c {
-                    'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '-' | '_' => c,
-                    _ => '_',
-                })
-                .collect(),
+                .collect::<String>(),
         };
+        let suffix: String = suffix
+            .chars()
+            .map(|c| match c {
+                'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '-' | '_' => c,
+                _ => '_',
+            })
+            .collect();
         for (name, svg) in [
             ("lengths", length_histogram(run)),
             ("win-rates", win_rates(run)),
         ] {
-            let path = dir.join(format!("{name}{suffix}.svg"));
-            write_atomic(&path, svg.as_bytes())?;
-            written.push(path);
+            charts.push((format!("{name}{suffix}.svg"), svg));
         }
     }
-    Ok(written)
+    charts
 }

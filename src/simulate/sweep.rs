@@ -166,6 +166,10 @@ pub struct SweepPoint {
     /// The swept names and the values this point ran with.
     pub values: BTreeMap<String, String>,
     pub games: u64,
+    /// Games stopped at the move cap: no seat wins them (they count in the win rates as a
+    /// loss for every seat) and they have no length (the mean leaves them out).
+    #[serde(default)]
+    pub stopped: u64,
     /// Win rate by seat, the first seat first.
     pub win_rates: Vec<Rate>,
     pub decisiveness: Rate,
@@ -203,6 +207,7 @@ impl SweepPoint {
         SweepPoint {
             values,
             games: run.stats.games,
+            stopped: run.stats.timeouts,
             win_rates: s.seats.iter().map(|x| x.win_rate).collect(),
             decisiveness: Rate::of(run.stats.decided as f64, run.stats.games as f64),
             timeouts: s.timeout_rate,
@@ -228,6 +233,9 @@ fn mean_length(run: &RunReport) -> MeanLength {
     }
 }
 
+/// How a sweep counts the games stopped at the move cap, in a sentence.
+pub const STOPPED_RULE: &str = "A game stopped at the move cap has no winner (it counts in every seat's win rate as a loss) and no length (the mean length is that of the finished games); each value's stopped games are counted in the last column.";
+
 /// The sweep table in words.
 pub fn text(names: &[String], seat_names: &[String], points: &[SweepPoint]) -> String {
     use std::fmt::Write;
@@ -235,6 +243,7 @@ pub fn text(names: &[String], seat_names: &[String], points: &[SweepPoint]) -> S
         "sweep of {} on the same seeds at every value (95 % intervals):\n",
         names.join(" x ")
     );
+    let _ = writeln!(out, "  {STOPPED_RULE}");
     let mut header = names.join(" ");
     for s in seat_names {
         let _ = write!(header, " | {s} win rate");
@@ -242,7 +251,7 @@ pub fn text(names: &[String], seat_names: &[String], points: &[SweepPoint]) -> S
     let unit = points.first().map_or("turns", |p| p.length.unit.as_str());
     let _ = writeln!(
         out,
-        "  {header} | mean {unit} | decisiveness | stopped at the cap"
+        "  {header} | games | mean {unit} of the finished games | decisiveness | stopped at the cap"
     );
     for p in points {
         let mut line = names
@@ -255,11 +264,13 @@ pub fn text(names: &[String], seat_names: &[String], points: &[SweepPoint]) -> S
         }
         let _ = write!(
             line,
-            " | {:.1} ({:.1} to {:.1}) | {} | {}",
+            " | {} | {:.1} ({:.1} to {:.1}) | {} | {} games, {}",
+            p.games,
             p.length.mean,
             p.length.low,
             p.length.high,
             rate(&p.decisiveness),
+            p.stopped,
             rate(&p.timeouts)
         );
         let _ = writeln!(out, "  {line}");

@@ -2,8 +2,12 @@
 //! (`balance`: the first seat wins its even share of the decided games; `length=T`: games
 //! last T turns on average), found by successive halving on common seeds: every candidate
 //! plays the same games, the better half goes on to twice as many, and so on until the
-//! budget is spent. The report gives every candidate's games and interval, and names a value
-//! only when its interval includes the target.
+//! budget is spent. The report gives every candidate's games, its games stopped at the move
+//! cap and its interval, and names a value only when its interval includes the target, is
+//! narrow enough to tell values apart ([`resolution`]) and rests on games that finished: a
+//! value with more than [`MAX_STOPPED`] of its games stopped at the cap is not eligible (the
+//! games left out are the long ones, so its mean length, and its balance, would rest on a
+//! biased sample).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -18,7 +22,10 @@ use crate::engine::Engine;
 use crate::model::Game;
 
 /// The JSON format's name and version.
-pub const FORMAT: &str = "printplay-tune/1";
+pub const FORMAT: &str = "printplay-tune/2";
+
+/// The largest share of a value's games that may stop at the move cap for it to be named best.
+pub const MAX_STOPPED: f64 = 0.05;
 
 /// What `tune` aims for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -72,6 +79,14 @@ pub struct Candidate {
     pub values: BTreeMap<String, String>,
     /// Games it played (all on the seeds 0..games of the run's master seed).
     pub games: u64,
+    /// Of those, games stopped at the move cap: no winner and no length, so the estimate
+    /// leaves them out.
+    pub stopped: u64,
+    /// The games the estimate rests on: the decided games (balance) or the finished games
+    /// (length).
+    pub rests_on: u64,
+    /// At most [`MAX_STOPPED`] of its games stopped at the cap: it may be named best.
+    pub eligible: bool,
     /// The measure and its 95 % interval: the first seat's share of decided games, or the
     /// mean length.
     pub estimate: f64,
@@ -98,11 +113,23 @@ pub struct TuneFile {
     /// The target value of the measure.
     pub goal: f64,
     pub budget: u64,
+    /// Games played in all (every candidate's games): at least one per candidate, so more
+    /// than a budget smaller than the candidates.
+    pub played: u64,
+    /// The move cap, at which a game is stopped.
+    pub max_moves: u32,
     pub rounds: u32,
+    /// The widest a best value's interval may be on either side of its estimate: narrower
+    /// tells the values apart ([`resolution`]).
+    pub resolution: f64,
     /// Every candidate, the best first (the finalists by distance from the goal).
     pub candidates: Vec<Candidate>,
-    /// The best candidate whose interval includes the goal, if any.
+    /// The best eligible finalist whose interval includes the goal and is no wider than the
+    /// resolution, if any.
     pub best: Option<BTreeMap<String, String>>,
+    /// When the finalists' intervals are too wide to name a best: the budget that would
+    /// narrow them to the resolution (`None` when it cannot be estimated, or is not needed).
+    pub budget_needed: Option<u64>,
 }
 
 /// Options of one tuning run.
@@ -229,9 +256,14 @@ fn race(
             left_in[c] = round + 1;
         }
         if round + 1 < rounds {
+            // Values with too many games stopped at the cap rank after every other.
             alive.sort_by(|&a, &b| {
-                distance(target, &stats[a], players)
-                    .total_cmp(&distance(target, &stats[b], players))
+                (!eligible(&stats[a]))
+                    .cmp(&!eligible(&stats[b]))
+                    .then(
+                        distance(target, &stats[a], players)
+                            .total_cmp(&distance(target, &stats[b], players)),
+                    )
                     .then(a.cmp(&b))
             });
             alive.truncate(alive.len().div_ceil(2));
@@ -266,10 +298,11 @@ pub fn tune(game: &Game, t: &TuneOptions) -> Result<TuneFile, String> {
         bot_notes: notes,
         target: t.target.clone(),
         budget: t.budget,
+        max_moves: t.sim.max_moves,
         rounds,
     };
     let points = cands.into_iter().map(|(p, _, _)| p).collect::<Vec<_>>();
-    Ok(result(head, &points, &ends, stats, &left_in))
+    Ok(result(head, &points, stats, &left_in))
 }
 
 /// What identifies a tuning run, as its files give it.
@@ -281,13 +314,13 @@ struct Head {
     bot_notes: Vec<BotNote>,
     target: Target,
     budget: u64,
+    max_moves: u32,
     rounds: u32,
 }
 
 fn result(
     head: Head,
     points: &[Vec<(String, String)>],
-    ends: &[u64],
     stats: Vec<Stats>,
     left_in: &[u32],
 ) -> TuneFile {
@@ -299,17 +332,23 @@ fn result(
         bot_notes,
         target,
         budget,
+        max_moves,
         rounds,
     } = head;
     let goal = goal(&target, players);
+    let resolution = resolution(&target, players);
     let mut candidates: Vec<Candidate> = points
         .iter()
         .enumerate()
         .map(|(i, point)| {
-            let (estimate, low, high) = measure(&target, &stats[i]);
+            let s = &stats[i];
+            let (estimate, low, high) = measure(&target, s);
             Candidate {
                 values: point.iter().cloned().collect(),
-                games: ends[left_in[i] as usize - 1],
+                games: s.games,
+                stopped: s.timeouts,
+                rests_on: rests_on(&target, s),
+                eligible: eligible(s),
                 estimate,
                 low,
                 high,
@@ -319,16 +358,39 @@ fn result(
         })
         .collect();
     candidates.sort_by(|a, b| {
-        b.round.cmp(&a.round).then(
-            (a.estimate - goal)
-                .abs()
-                .total_cmp(&(b.estimate - goal).abs()),
-        )
+        b.round
+            .cmp(&a.round)
+            .then(b.eligible.cmp(&a.eligible))
+            .then(
+                (a.estimate - goal)
+                    .abs()
+                    .total_cmp(&(b.estimate - goal).abs()),
+            )
     });
+    let narrow = |c: &Candidate| (c.high - c.low) / 2.0 <= resolution;
     let best = candidates
         .iter()
-        .find(|c| c.supported && c.round == rounds)
+        .find(|c| c.supported && c.round == rounds && c.eligible && narrow(c))
         .map(|c| c.values.clone());
+    // Too wide to tell: the finalists' games were too few. What would narrow them.
+    let finalists: Vec<usize> = (0..points.len())
+        .filter(|&i| left_in[i] == rounds && eligible(&stats[i]))
+        .collect();
+    let too_wide = best.is_none()
+        && candidates
+            .iter()
+            .any(|c| c.round == rounds && c.eligible && c.supported && !narrow(c));
+    let budget_needed = too_wide
+        .then(|| {
+            let mut pooled = Stats::default();
+            for &i in &finalists {
+                pooled.merge(&stats[i]);
+            }
+            games_needed(&target, &pooled, players)
+                .map(|n| budget_for(points.len(), n).max(budget.saturating_add(1)))
+        })
+        .flatten();
+    let played = stats.iter().map(|s| s.games).sum();
     TuneFile {
         format: FORMAT.into(),
         game,
@@ -343,10 +405,78 @@ fn result(
         target,
         goal,
         budget,
+        played,
+        max_moves,
         rounds,
+        resolution,
         candidates,
         best,
+        budget_needed,
     }
+}
+
+/// Whether a candidate's games stopped at the cap are few enough ([`MAX_STOPPED`]) for its
+/// estimate to stand for the value.
+fn eligible(s: &Stats) -> bool {
+    s.timeouts as f64 <= MAX_STOPPED * s.games as f64
+}
+
+/// The games the estimate rests on.
+fn rests_on(target: &Target, s: &Stats) -> u64 {
+    match target {
+        Target::Balance => s.decided,
+        Target::Length(_) if s.turns.games > 0 => s.turns.games,
+        Target::Length(_) => s.moves.games,
+    }
+}
+
+/// The widest a best value's interval may be on either side: 5 percentage points of the
+/// first seat's share, or 5 % of the target length.
+pub fn resolution(target: &Target, players: usize) -> f64 {
+    0.05 * match target {
+        Target::Balance => 1.0,
+        Target::Length(_) => goal(target, players),
+    }
+}
+
+/// The games a finalist needs for its interval to narrow to the resolution, from the
+/// finalists' games so far (their share of decided or finished games, their spread).
+fn games_needed(target: &Target, s: &Stats, players: usize) -> Option<u64> {
+    const Z: f64 = 1.959_963_984_540_054;
+    let r = resolution(target, players);
+    let (samples, share) = match target {
+        Target::Balance => {
+            let g = goal(target, players);
+            (Z * Z * g * (1.0 - g) / (r * r), s.decided as f64 / s.games as f64)
+        }
+        Target::Length(_) => {
+            let h = if s.turns.games > 0 { &s.turns } else { &s.moves };
+            let sd = h.sd().max(1.0);
+            ((Z * sd / r).powi(2), h.games as f64 / s.games as f64)
+        }
+    };
+    (share > 0.0 && samples.is_finite()).then(|| (samples / share).ceil() as u64)
+}
+
+/// The smallest budget whose finalists play at least `games` games each, rounded up to two
+/// significant figures.
+fn budget_for(k: usize, games: u64) -> u64 {
+    let finalists = |b: u64| schedule(k, b).1.last().copied().unwrap_or(0);
+    let (mut low, mut high) = (1u64, 1u64);
+    while finalists(high) < games && high < u64::MAX / 4 {
+        high *= 2;
+    }
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if finalists(mid) >= games {
+            high = mid;
+        } else {
+            low = mid + 1;
+        }
+    }
+    let digits = high.checked_ilog10().unwrap_or(0);
+    let unit = 10u64.pow(digits.saturating_sub(1));
+    high.div_ceil(unit) * unit
 }
 
 /// The JSON format of one shard of a tuning run.
@@ -372,6 +502,9 @@ pub struct TuneShard {
     pub bot_notes: Vec<BotNote>,
     pub target: Target,
     pub budget: u64,
+    /// The move cap.
+    #[serde(default = "default_max_moves")]
+    pub max_moves: u32,
     pub rounds: u32,
     /// Games per candidate by the end of each round.
     pub ends: Vec<u64>,
@@ -465,6 +598,7 @@ pub fn tune_shard(
         bot_notes,
         target: t.target.clone(),
         budget: t.budget,
+        max_moves: t.sim.max_moves,
         rounds,
         ends,
         candidates,
@@ -538,14 +672,19 @@ pub fn merge_shards(files: &[(String, TuneShard)]) -> Result<(TuneFile, String),
         bot_notes: first.bot_notes.clone(),
         target: first.target.clone(),
         budget: first.budget,
+        max_moves: first.max_moves,
         rounds: first.rounds,
     };
     let points: Vec<Vec<(String, String)>> =
         first.candidates.iter().map(|c| c.values.clone()).collect();
     Ok((
-        result(head, &points, &first.ends, stats, &left_in),
+        result(head, &points, stats, &left_in),
         first.command.clone(),
     ))
+}
+
+fn default_max_moves() -> u32 {
+    super::DEFAULT_MAX_MOVES
 }
 
 fn goal(target: &Target, players: usize) -> f64 {
@@ -605,18 +744,20 @@ impl TuneFile {
         let goal = self.figure(self.goal);
         let _ = writeln!(
             out,
-            "{}: tuning {} towards {goal}, {} games in {} rounds of successive halving on common seeds (seed {}), bots {}",
+            "{}: tuning {} towards {goal}, {} games played (budget {}) in {} rounds of successive halving on common seeds (seed {}), bots {}",
             self.game,
             self.measure,
+            self.played,
             self.budget,
             self.rounds,
             self.seed,
             self.bots.join(",")
         );
+        let _ = writeln!(out, "{}", self.stopped_rule());
         let _ = writeln!(
             out,
-            "\n  {:<30} {:>7}  {:<28} {:>5}  interval includes {goal}",
-            "values", "games", "estimate (95 % interval)", "round"
+            "\n  {:<30} {:>7} {:>7} {:>8}  {:<28} {:>5}  interval includes {goal}",
+            "values", "games", "stopped", "rests on", "estimate (95 % interval)", "round"
         );
         for c in &self.candidates {
             let values = c
@@ -627,8 +768,10 @@ impl TuneFile {
                 .join(" ");
             let _ = writeln!(
                 out,
-                "  {values:<30} {:>7}  {:<28} {:>5}  {}",
+                "  {values:<30} {:>7} {:>7} {:>8}  {:<28} {:>5}  {}",
                 c.games,
+                c.stopped,
+                c.rests_on,
                 format!(
                     "{} ({} to {})",
                     self.figure(c.estimate),
@@ -636,7 +779,7 @@ impl TuneFile {
                     self.figure(c.high)
                 ),
                 c.round,
-                if c.supported { "yes" } else { "no" }
+                self.includes(c)
             );
         }
         out.push('\n');
@@ -651,24 +794,78 @@ impl TuneFile {
         out
     }
 
+    /// The last column of a candidate's row: whether its interval includes the goal, and
+    /// why it is not eligible.
+    pub fn includes(&self, c: &Candidate) -> String {
+        let yes = if c.supported { "yes" } else { "no" };
+        if c.eligible {
+            yes.to_string()
+        } else {
+            format!(
+                "{yes}, but {} of its games stopped at the cap",
+                super::report::percent_text(c.stopped as f64 / c.games.max(1) as f64)
+            )
+        }
+    }
+
+    /// How games stopped at the move cap count, in a sentence.
+    pub fn stopped_rule(&self) -> String {
+        let stopped: u64 = self.candidates.iter().map(|c| c.stopped).sum();
+        format!(
+            "games stopped at the {}-move cap: {stopped} of {}; they have no winner and no length, so each estimate rests on the other games, and a value with more than {} of its games stopped is not eligible to be named best.",
+            self.max_moves,
+            self.played,
+            super::report::percent_text(MAX_STOPPED)
+        )
+    }
+
     /// The claim the figures support, in a sentence.
     pub fn verdict(&self) -> String {
-        match &self.best {
-            Some(values) => {
-                let v = values
-                    .iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                format!(
-                    "best: {v}, the finalist nearest {}; its 95 % interval includes it. Values whose interval also includes it are as good on these games.",
-                    self.figure(self.goal)
-                )
-            }
-            None => format!(
-                "no finalist's 95 % interval includes {}: none is claimed; widen the ranges or raise --budget.",
-                self.figure(self.goal)
-            ),
+        let goal = self.figure(self.goal);
+        if let Some(values) = &self.best {
+            let v = values
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            return format!(
+                "best: {v}, the finalist nearest {goal}; its 95 % interval includes it. Values whose interval also includes it are as good on these games.",
+            );
+        }
+        let finalists = || self.candidates.iter().filter(|c| c.round == self.rounds);
+        let within = self.figure_width(self.resolution);
+        if let Some(c) = finalists().find(|c| c.supported && c.eligible) {
+            let half = (c.high - c.low) / 2.0;
+            let more = match self.budget_needed {
+                Some(b) => format!("about --budget {b} would narrow them to ±{within}"),
+                None => format!(
+                    "no game gave a figure to say how many would narrow them to ±{within}"
+                ),
+            };
+            return format!(
+                "no best is claimed: the budget is too small to tell the values apart ({} games played, each finalist's 95 % interval is about ±{} wide, more than ±{within}); {more}.",
+                self.played,
+                self.figure_width(half)
+            );
+        }
+        if finalists().any(|c| c.supported) {
+            return format!(
+                "no best is claimed: every finalist whose interval includes {goal} had more than {} of its games stopped at the {}-move cap; raise --max-moves or change the ranges.",
+                super::report::percent_text(MAX_STOPPED),
+                self.max_moves
+            );
+        }
+        format!(
+            "no finalist's 95 % interval includes {goal}: none is claimed; widen the ranges or raise --budget."
+        )
+    }
+
+    /// A width of the measure in its unit (percentage points for a share).
+    fn figure_width(&self, x: f64) -> String {
+        if self.is_share() {
+            format!("{:.1} points", super::report::percent(x))
+        } else {
+            format!("{x:.1}")
         }
     }
 
