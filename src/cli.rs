@@ -1360,7 +1360,9 @@ fn merge(args: &[String], json: Option<&Path>, out: Option<&Path>) -> Exit {
     }
     if let Some(out) = out {
         match crate::simulate::html::write_simulation(out, &merged) {
-            Ok(paths) => paths.iter().for_each(|p| eprintln!("wrote {}", p.display())),
+            Ok(paths) => paths
+                .iter()
+                .for_each(|p| eprintln!("wrote {}", p.display())),
             Err(e) => return usage(format!("writing the report under {}: {e}", out.display())),
         }
     }
@@ -1389,7 +1391,9 @@ fn merge_tune(texts: &[(String, String)], json: Option<&Path>, out: Option<&Path
     }
     if let Some(out) = out {
         match crate::simulate::html::write_tuning(out, &file, &command) {
-            Ok(paths) => paths.iter().for_each(|p| eprintln!("wrote {}", p.display())),
+            Ok(paths) => paths
+                .iter()
+                .for_each(|p| eprintln!("wrote {}", p.display())),
             Err(e) => return usage(format!("writing the report under {}: {e}", out.display())),
         }
     }

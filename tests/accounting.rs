@@ -27,7 +27,10 @@ fn json(path: &Path) -> serde_json::Value {
 #[test]
 fn a_lua_cards_of_naming_an_unknown_id_or_a_card_twice_is_a_contract_error_at_its_line() {
     for (to, says) in [
-        ("return { \"no-such-card\" }", "\"no-such-card\", which is no design"),
+        (
+            "return { \"no-such-card\" }",
+            "\"no-such-card\", which is no design",
+        ),
         (
             "return { designs[action].id, { id = designs[action].id, effect = false } }",
             "twice for one move",
@@ -35,7 +38,12 @@ fn a_lua_cards_of_naming_an_unknown_id_or_a_card_twice_is_a_contract_error_at_it
         ("return { 7 }", "gave 7 as card 1"),
     ] {
         let fixture = tutorial();
-        let line = fixture.edit(SLUG, "engine.lua", "function game.cards_of(", "function game.cards_of(");
+        let line = fixture.edit(
+            SLUG,
+            "engine.lua",
+            "function game.cards_of(",
+            "function game.cards_of(",
+        );
         fixture.edit(SLUG, "engine.lua", "return { designs[action].id }", to);
         let run = fixture.run(&["simulate", SLUG, "--games", "4", "--cards", "--no-charts"]);
         assert_eq!(run.code, 1, "{to}: {}{}", run.stdout, run.stderr);
@@ -71,8 +79,15 @@ fn a_lua_cards_of_naming_an_unknown_id_or_a_card_twice_is_a_contract_error_at_it
     let low = rows.iter().find(|r| r["id"] == "sun-low").unwrap();
     assert_eq!(low["times"], 0, "{low}");
     assert!(low["dead"].as_u64().unwrap() > 0, "{low}");
-    assert!(low["difference"].is_null(), "a design never played for its effect compares nothing: {low}");
-    assert!(run.stdout.contains("discarded a card for no effect"), "{}", run.stdout);
+    assert!(
+        low["difference"].is_null(),
+        "a design never played for its effect compares nothing: {low}"
+    );
+    assert!(
+        run.stdout.contains("discarded a card for no effect"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -104,12 +119,25 @@ fn the_searchs_plays_for_no_effect_are_counted_apart() {
         .as_object()
         .unwrap()
         .iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "place a pawn" | "move" | "canvass: reorder" | "wound another officer" | "end turn"))
+        .filter(|(k, _)| {
+            !matches!(
+                k.as_str(),
+                "place a pawn" | "move" | "canvass: reorder" | "wound another officer" | "end turn"
+            )
+        })
         .map(|(_, n)| n.as_u64().unwrap())
         .sum();
     let times: u64 = rows.iter().map(|r| r["times"].as_u64().unwrap()).sum();
-    assert_eq!(times + dead, plays, "every card play is counted once, as effect or dead");
-    for name in ["Take to the Sewers", "Call in Reinforcements", "One Step Ahead"] {
+    assert_eq!(
+        times + dead,
+        plays,
+        "every card play is counted once, as effect or dead"
+    );
+    for name in [
+        "Take to the Sewers",
+        "Call in Reinforcements",
+        "One Step Ahead",
+    ] {
         let r = rows.iter().find(|r| r["name"] == name).unwrap();
         assert!(r["dead"].as_u64().unwrap() > 0, "{r}");
     }
@@ -232,13 +260,28 @@ fn tune_leaves_a_value_with_many_games_stopped_at_the_cap_out_of_best() {
         .unwrap();
     // Its mean over the finished games is on target: without the rule it would be named.
     assert_eq!(slow["supported"], true, "{slow}");
-    let (games, stopped) = (slow["games"].as_u64().unwrap(), slow["stopped"].as_u64().unwrap());
+    let (games, stopped) = (
+        slow["games"].as_u64().unwrap(),
+        slow["stopped"].as_u64().unwrap(),
+    );
     assert!(stopped * 2 > games, "{slow}");
-    assert_eq!(slow["rests_on"].as_u64().unwrap(), games - stopped, "{slow}");
+    assert_eq!(
+        slow["rests_on"].as_u64().unwrap(),
+        games - stopped,
+        "{slow}"
+    );
     assert_eq!(slow["eligible"], false, "{slow}");
     assert!(v["best"].is_null(), "{}", run.stdout);
-    assert!(run.stdout.contains("is not eligible to be named best"), "{}", run.stdout);
-    assert!(run.stdout.contains("stopped at the 10-move cap"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("is not eligible to be named best"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("stopped at the 10-move cap"),
+        "{}",
+        run.stdout
+    );
     assert_eq!(v["played"].as_u64().unwrap(), 2000);
 }
 
@@ -263,10 +306,18 @@ fn tune_on_a_budget_too_small_names_no_best_and_says_what_would_do() {
     assert!(run.stdout.contains("budget is too small"), "{}", run.stdout);
     let needed = v["budget_needed"].as_u64().expect("a budget that would do");
     assert!(needed > 1000, "{needed}");
-    assert!(run.stdout.contains(&format!("--budget {needed}")), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(&format!("--budget {needed}")),
+        "{}",
+        run.stdout
+    );
     // The header says the games played (one per value), not the budget.
     assert_eq!(v["played"], 11);
-    assert!(run.stdout.contains("11 games played (budget 1)"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("11 games played (budget 1)"),
+        "{}",
+        run.stdout
+    );
     // The budget it names is enough: a best is named there.
     let run = fixture.run(&[
         "tune",
@@ -293,7 +344,14 @@ fn every_run_keeps_its_page_and_the_index_lists_them() {
     let simulate = fixture.run(&["simulate", "coin", "--games", "10", "--out", o]);
     assert_eq!(simulate.code, 0, "{}", simulate.stderr);
     let tune = fixture.run(&[
-        "tune", "coin", "--params", "handicap=0,1", "--budget", "20", "--out", o,
+        "tune",
+        "coin",
+        "--params",
+        "handicap=0,1",
+        "--budget",
+        "20",
+        "--out",
+        o,
     ]);
     assert_eq!(tune.code, 0, "{}", tune.stderr);
     let refused = fixture.run(&["simulate", "coin", "--games", "0", "--cards", "--out", o]);
@@ -308,23 +366,61 @@ fn every_run_keeps_its_page_and_the_index_lists_them() {
     for p in &pages {
         assert!(index.contains(&format!("href=\"{p}\"")), "{p} in {index}");
     }
-    assert!(index.contains("printplay simulate coin --games 10"), "{index}");
+    assert!(
+        index.contains("printplay simulate coin --games 10"),
+        "{index}"
+    );
     assert!(index.contains("printplay tune coin"), "{index}");
     // The latest run's page is report.html too.
     let latest = std::fs::read_to_string(sim.join("report.html")).unwrap();
-    assert!(latest.contains("tuning report"), "report.html is the latest run's page");
-    // Every chart in the folder belongs to a run the index lists.
-    for e in std::fs::read_dir(&sim).unwrap() {
-        let name = e.unwrap().file_name().to_string_lossy().into_owned();
-        if name.ends_with(".svg") {
-            assert!(index.contains(&format!("href=\"{name}\"")), "{name} unlisted");
+    assert!(
+        latest.contains("tuning report"),
+        "report.html is the latest run's page"
+    );
+    // Every run's charts are listed; the charts beside report.html are the latest run's.
+    let runs: serde_json::Value = json(&sim.join("runs.json"));
+    for run in runs.as_array().unwrap() {
+        let id = run["id"].as_str().unwrap();
+        for e in std::fs::read_dir(sim.join(id)).into_iter().flatten() {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            assert!(
+                index.contains(&format!("href=\"{id}/{name}\"")),
+                "{name} unlisted"
+            );
         }
     }
-    // The same run again writes the same page and the same index, byte for byte.
+    let simulated = runs
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["command"].as_str().unwrap().contains("simulate"))
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The same run again writes the same page and the same index, byte for byte, and its
+    // charts (only its) beside report.html.
     let before = std::fs::read(sim.join("index.html")).unwrap();
     let again = fixture.run(&["simulate", "coin", "--games", "10", "--out", o]);
     assert_eq!(again.code, 0, "{}", again.stderr);
-    assert_eq!(std::fs::read(sim.join("index.html")).unwrap(), before);
+    assert!(
+        std::fs::read(sim.join("index.html")).unwrap() == before,
+        "the index changed"
+    );
+    let mut latest: Vec<String> = std::fs::read_dir(&sim)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".svg"))
+        .collect();
+    latest.sort();
+    assert_eq!(latest, ["lengths.svg", "win-rates.svg"]);
+    for name in &latest {
+        assert!(
+            std::fs::read(sim.join(name)).unwrap()
+                == std::fs::read(sim.join(&simulated).join(name)).unwrap(),
+            "{name} is the latest run's"
+        );
+    }
     // No page shows a backtick.
     for e in std::fs::read_dir(&sim).unwrap() {
         let path = e.unwrap().path();

@@ -706,7 +706,12 @@ pub fn text(rows: &[CardRow], limit: Option<usize>) -> String {
     let dead: u64 = rows.iter().map(|r| r.dead).sum();
     let _ = writeln!(out, "  {}", dead_rule(dead));
     let labels = labels(rows, limit);
-    let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0).max(6);
+    let width = labels
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
     let _ = writeln!(
         out,
         "  {:<width$} {:>6} {:>7} {:>6} {:>6} {:>7}  {:<22} {:<22} {:>7}  flag",
@@ -763,7 +768,9 @@ fn labels(rows: &[CardRow], limit: Option<usize>) -> Vec<String> {
     let mut labels: Vec<String> = shown.iter().map(|r| clip(&named(r), LABEL_WIDTH)).collect();
     for i in 0..labels.len() {
         if labels.iter().filter(|l| **l == labels[i]).count() > 1 {
-            let same: Vec<usize> = (0..labels.len()).filter(|&j| labels[j] == labels[i]).collect();
+            let same: Vec<usize> = (0..labels.len())
+                .filter(|&j| labels[j] == labels[i])
+                .collect();
             for j in same {
                 labels[j] = clip(&shown[j].id, LABEL_WIDTH);
             }
@@ -940,7 +947,11 @@ mod tests {
         let stats = tally.into_stats();
         let c = &stats.designs["c"];
         assert_eq!((c.games, c.times, c.dead), (2, 2, 1));
-        assert_eq!(c.seats_with, [1, 1], "seat 1 discarding in game 1 is not a seat with it");
+        assert_eq!(
+            c.seats_with,
+            [1, 1],
+            "seat 1 discarding in game 1 is not a seat with it"
+        );
         let d = &stats.designs["d"];
         assert_eq!((d.games, d.times, d.dead), (0, 0, 1));
         let rows = rows(&stats, 2, &BTreeMap::new());
@@ -1001,7 +1012,10 @@ mod tests {
         unique.sort_unstable();
         unique.dedup();
         assert_eq!(unique.len(), 9, "{shown:#?}");
-        assert!(shown.iter().all(|l| l.chars().count() <= LABEL_WIDTH), "{shown:#?}");
+        assert!(
+            shown.iter().all(|l| l.chars().count() <= LABEL_WIDTH),
+            "{shown:#?}"
+        );
     }
 
     /// The card stats of games given as (returns, seats that played design `c`).

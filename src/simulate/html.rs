@@ -1008,9 +1008,8 @@ pub fn write_run(out: &Path, slug: &str, run: &RunPage<'_>) -> std::io::Result<V
     runs.sort_by(|a, b| a.command.cmp(&b.command).then(a.id.cmp(&b.id)));
     let list = serde_json::to_string_pretty(&runs).map_err(std::io::Error::other)? + "\n";
     write_atomic(&dir.join(RUNS_FILE), list.as_bytes())?;
-    let latest: Vec<String> = run.charts.iter().map(|(n, _)| n.clone()).collect();
     let index = dir.join(INDEX_FILE);
-    write_atomic(&index, index_html(slug, &runs, &latest).as_bytes())?;
+    write_atomic(&index, index_html(slug, &runs).as_bytes())?;
     written.push(index);
     Ok(written)
 }
@@ -1031,23 +1030,11 @@ fn remove_charts(dir: &Path) -> std::io::Result<()> {
 
 /// The index page: every run kept, by its command line, with its games, page and charts.
 /// It holds no date, so the same runs give the same page.
-fn index_html(slug: &str, runs: &[RunEntry], latest: &[String]) -> String {
+fn index_html(slug: &str, runs: &[RunEntry]) -> String {
     let mut page = head(&format!("{slug}: simulation runs"));
     let _ = writeln!(
         page,
-        "<p>Every run of <code>printplay simulate</code> and <code>printplay tune</code> written to this folder keeps its own page, named by a hash of its command line: the same command writes the same page again, another command another page. <a href=\"{REPORT_FILE}\">{REPORT_FILE}</a> is the latest run's page{}.</p>",
-        if latest.is_empty() {
-            String::new()
-        } else {
-            format!(
-                ", and its charts are beside it ({})",
-                latest
-                    .iter()
-                    .map(|c| format!("<a href=\"{0}\">{0}</a>", esc(c)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        }
+        "<p>Every run of <code>printplay simulate</code> and <code>printplay tune</code> written to this folder keeps its own page, named by a hash of its command line, and its charts in a folder of that name: the same command writes the same page again, another command another page. <a href=\"{REPORT_FILE}\">{REPORT_FILE}</a> is the latest run's page, and the charts directly in this folder are its charts.</p>"
     );
     let rows: Vec<String> = runs
         .iter()

@@ -447,10 +447,17 @@ fn games_needed(target: &Target, s: &Stats, players: usize) -> Option<u64> {
     let (samples, share) = match target {
         Target::Balance => {
             let g = goal(target, players);
-            (Z * Z * g * (1.0 - g) / (r * r), s.decided as f64 / s.games as f64)
+            (
+                Z * Z * g * (1.0 - g) / (r * r),
+                s.decided as f64 / s.games as f64,
+            )
         }
         Target::Length(_) => {
-            let h = if s.turns.games > 0 { &s.turns } else { &s.moves };
+            let h = if s.turns.games > 0 {
+                &s.turns
+            } else {
+                &s.moves
+            };
             let sd = h.sd().max(1.0);
             ((Z * sd / r).powi(2), h.games as f64 / s.games as f64)
         }
@@ -838,9 +845,9 @@ impl TuneFile {
             let half = (c.high - c.low) / 2.0;
             let more = match self.budget_needed {
                 Some(b) => format!("about --budget {b} would narrow them to ±{within}"),
-                None => format!(
-                    "no game gave a figure to say how many would narrow them to ±{within}"
-                ),
+                None => {
+                    format!("no game gave a figure to say how many would narrow them to ±{within}")
+                }
             };
             return format!(
                 "no best is claimed: the budget is too small to tell the values apart ({} games played, each finalist's 95 % interval is about ±{} wide, more than ±{within}); {more}.",

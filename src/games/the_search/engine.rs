@@ -1802,7 +1802,10 @@ impl State for SearchState {
             out.extend(
                 self.table.rules.kinds[side.index()]
                     .get(usize::from(kind))
-                    .map(|k| CardUse { id: k.design, effect }),
+                    .map(|k| CardUse {
+                        id: k.design,
+                        effect,
+                    }),
             );
         }
         true
