@@ -7,6 +7,7 @@ pub mod bots;
 pub mod cards;
 mod clustered;
 pub mod html;
+mod pages;
 mod replay;
 mod report;
 mod rows;
