@@ -252,7 +252,10 @@ end
 
 -- Optional: the card designs a move plays or acquires, by their `id` in the data, for
 -- `printplay simulate --cards` (which designs go with winning). Without it printplay offers
--- no card statistics. Here: a played card is its design; a draw (a chance event) plays none.
+-- no card statistics. Each entry is an id (played for its effect) or
+-- { id = "...", effect = false } for a card only discarded, for no effect (counted apart);
+-- each id of the data, at most once a move. Here: a played card is its design; a draw (a
+-- chance event) plays none.
 function game.cards_of(state, action)
   if state.drawing then
     return {}
