@@ -89,7 +89,7 @@ pre.command { white-space: pre-wrap; overflow-wrap: anywhere; }
 .explain dd { margin: 0 0 0 1.5rem; }
 caption { text-align: left; }
 caption span { display: inline-block; position: sticky; left: 0;
-  max-width: min(100%, calc(100vw - 2rem)); padding: 0 .6rem .3rem 0; }
+  max-width: min(100%, calc(100vw - 2rem), 72rem); padding: 0 .6rem .3rem 0; }
 figure { margin: 1rem 0; }
 svg { max-width: 100%; height: auto; }
 svg text { fill: var(--fg); font: 12px system-ui, sans-serif; }
@@ -608,14 +608,11 @@ fn sweep_section(file: &SimFile) -> String {
     );
     let mut heads: Vec<String> = names.clone();
     heads.push("games".into());
+    heads.push("stopped at the cap".into());
     for s in &seats {
         heads.push(format!("{s} win rate"));
     }
-    heads.extend([
-        format!("mean {unit} of the finished games"),
-        "decisiveness".into(),
-        "stopped at the cap".into(),
-    ]);
+    heads.extend([format!("mean {unit} (finished)"), "decisiveness".into()]);
     let heads: Vec<&str> = heads.iter().map(String::as_str).collect();
     let rows: Vec<String> = file
         .sweep
@@ -626,7 +623,14 @@ fn sweep_section(file: &SimFile) -> String {
                 let v = p.values.get(n).map_or("", String::as_str);
                 let _ = write!(r, "<td>{}</td>", esc(v));
             }
-            let _ = write!(r, "<td>{}</td>", p.games);
+            let _ = write!(
+                r,
+                "<td>{}</td><td data-sort=\"{}\">{} <span class=\"muted\">({})</span></td>",
+                p.games,
+                p.timeouts.rate,
+                p.stopped,
+                pc(p.timeouts.rate)
+            );
             for w in &p.win_rates {
                 let _ = write!(
                     r,
@@ -639,22 +643,19 @@ fn sweep_section(file: &SimFile) -> String {
             }
             let _ = write!(
                 r,
-                "<td data-sort=\"{}\">{:.1} <span class=\"muted\">({:.1} to {:.1})</span></td><td data-sort=\"{}\">{}</td><td data-sort=\"{}\">{} <span class=\"muted\">({})</span></td>",
+                "<td data-sort=\"{}\">{:.1} <span class=\"muted\">({:.1} to {:.1})</span></td><td data-sort=\"{}\">{}</td>",
                 p.length.mean,
                 p.length.mean,
                 p.length.low,
                 p.length.high,
                 p.decisiveness.rate,
-                pc(p.decisiveness.rate),
-                p.timeouts.rate,
-                p.stopped,
-                pc(p.timeouts.rate)
+                pc(p.decisiveness.rate)
             );
             r
         })
         .collect();
     out.push_str(&table(
-        "Per value: games, win rate by seat, mean length of the finished games, decisiveness and games stopped at the move cap, with 95 % intervals",
+        "Per value: games, games stopped at the move cap, win rate by seat, mean length of the finished games and decisiveness, with 95 % intervals",
         &heads,
         &rows,
     ));

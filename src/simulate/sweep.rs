@@ -234,7 +234,7 @@ fn mean_length(run: &RunReport) -> MeanLength {
 }
 
 /// How a sweep counts the games stopped at the move cap, in a sentence.
-pub const STOPPED_RULE: &str = "A game stopped at the move cap has no winner (it counts in every seat's win rate as a loss) and no length (the mean length is that of the finished games); each value's stopped games are counted in the last column.";
+pub const STOPPED_RULE: &str = "A game stopped at the move cap has no winner (it counts in every seat's win rate as a loss) and no length (the mean length is that of the finished games); each value's stopped games are counted in a column of their own.";
 
 /// The sweep table in words.
 pub fn text(names: &[String], seat_names: &[String], points: &[SweepPoint]) -> String {
