@@ -523,7 +523,12 @@ fn the_report_pages_pass_the_nu_checker_and_axe_and_load_no_inline_script() {
         assert!(dir.join("sort.js").is_file(), "{page}");
         nu_check(dir);
     }
-    axe_check(&pages, fixture.data());
+    // The index of the runs kept beside them is checked as well (the Nu checker took every
+    // page of each folder above).
+    let mut checked = pages.to_vec();
+    checked.push(format!("{out}/coin/sim/index.html"));
+    checked.push(format!("{out}/{SLUG}/sim/index.html"));
+    axe_check(&checked, fixture.data());
     let tune = std::fs::read_to_string(format!("{out}/coin/sim/report.html")).unwrap();
     assert!(tune.contains("printplay tune coin --params handicap=0..1:0.25"));
     assert!(tune.contains("random"), "the page warns of the random bot");
