@@ -3,6 +3,8 @@
 //! the booklet's printer's order, the outline and links, no heading at a page's foot and no
 //! question apart from its answer in the text as extracted, and the same bytes on a rerun.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -334,4 +336,31 @@ fn same_input_same_bytes() {
             );
         }
     }
+}
+
+/// A rules text that would print past the page bound is refused by `check` at its rules
+/// file, so that `build` never meets it; laying it out stops at the bound.
+#[test]
+fn a_rulebook_past_the_page_bound_is_a_check_problem_at_its_file() {
+    let fixture = common::Fixture::with_games(&["capek-golems"]);
+    let long: String = "- a\n".repeat(30_000);
+    fixture.edit(
+        "capek-golems",
+        "rules.en.toml",
+        "overview = \"\"\"\n",
+        &format!("overview = \"\"\"\n{long}\n"),
+    );
+    let game = load_game(fixture.data(), "capek-golems").unwrap();
+    let found = printplay::check::check_game(&game);
+    let bound = printplay::limits::RULEBOOK_MAX_PAGES;
+    let p = found
+        .iter()
+        .find(|p| p.message.contains(&format!("more than {bound} pages")))
+        .unwrap_or_else(|| panic!("no page-bound problem in {found:#?}"));
+    assert!(!p.is_warning());
+    assert!(
+        p.location().is_some_and(|l| l.contains("rules.en.toml")),
+        "{:?}",
+        p.location()
+    );
 }

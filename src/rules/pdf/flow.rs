@@ -2,6 +2,7 @@
 //! the rulebook lays out: its structure (sections, headings, tables, figures) as the
 //! document gives it, and each block's Markdown read with pulldown-cmark into styled text.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
@@ -29,6 +30,8 @@ struct Builder<'a> {
     lists: usize,
     fonts: &'a FontDb,
     files: &'a [OutFile],
+    /// Diagrams already read, by file name (a book is laid out on three papers).
+    trees: &'a mut BTreeMap<String, Arc<usvg::Tree>>,
     body: f32,
 }
 
@@ -52,7 +55,13 @@ fn inline(md: &str) -> Vec<Frag> {
     text::frags_of(Parser::new_ext(md, markdown::options()))
 }
 
-pub fn build(ctx: &PageContext, files: &[OutFile], fonts: &FontDb, body: f32) -> Flow {
+pub fn build(
+    ctx: &PageContext,
+    files: &[OutFile],
+    fonts: &FontDb,
+    trees: &mut BTreeMap<String, Arc<usvg::Tree>>,
+    body: f32,
+) -> Flow {
     let title = unescape(&ctx.title);
     let mut b = Builder {
         flow: Flow {
@@ -67,6 +76,7 @@ pub fn build(ctx: &PageContext, files: &[OutFile], fonts: &FontDb, body: f32) ->
         lists: 0,
         fonts,
         files,
+        trees,
         body,
     };
     let msg = |k: &str| ctx.msg.get(k).cloned().unwrap_or_default();
@@ -331,17 +341,27 @@ impl Builder<'_> {
                         whole: true,
                         outline: None,
                     });
-                    let tree = self.files.iter().find(|f| &f.name == file).and_then(|f| {
-                        usvg::Tree::from_data(
-                            f.text.as_bytes(),
-                            &crate::render::svg_clean::options(self.fonts),
-                        )
-                        .ok()
-                    });
+                    let tree = match self.trees.get(file) {
+                        Some(t) => Some(t.clone()),
+                        None => {
+                            let read = self.files.iter().find(|f| &f.name == file).and_then(|f| {
+                                usvg::Tree::from_data(
+                                    f.text.as_bytes(),
+                                    &crate::render::svg_clean::options(self.fonts),
+                                )
+                                .ok()
+                            });
+                            let read = read.map(Arc::new);
+                            if let Some(t) = &read {
+                                self.trees.insert(file.clone(), t.clone());
+                            }
+                            read
+                        }
+                    };
                     if let Some(tree) = tree {
                         self.push(Block::Figure {
                             anchors: Vec::new(),
-                            tree: Arc::new(tree),
+                            tree,
                             alt: unescape(alt),
                             keep_with_next: !caption.is_empty(),
                         });

@@ -48,6 +48,7 @@ pub struct Book {
     lang: String,
     title: String,
     file: Option<crate::diag::SourceFile>,
+    trees: std::collections::BTreeMap<String, std::sync::Arc<usvg::Tree>>,
 }
 
 impl Book {
@@ -69,6 +70,7 @@ impl Book {
             db,
             lang: lang.to_string(),
             file: game.rules.texts.get(lang).map(|lr| lr.file.clone()),
+            trees: Default::default(),
         })
     }
 
@@ -80,6 +82,7 @@ impl Book {
             &self.page.context,
             &self.page.extra_files,
             &self.db,
+            &mut self.trees,
             geometry.body,
         );
         let units = layout::measure(&mut self.fonts, &flow.blocks, &flow.placing, &geometry);
