@@ -31,8 +31,11 @@ use super::text::{self, Fonts, Link, Style};
 pub struct Sheets {
     /// Each PDF page: its size and the laid-out pages on it (`None`: a blank page) with
     /// their x offsets.
-    pub sides: Vec<((f32, f32), Vec<(Option<usize>, f32)>)>,
+    pub sides: Vec<Side>,
 }
+
+/// A PDF page: its size (points) and the laid-out pages on it with their x offsets.
+pub type Side = ((f32, f32), Vec<(Option<usize>, f32)>);
 
 impl Sheets {
     /// One PDF page per laid-out page.
@@ -99,7 +102,11 @@ pub fn write(
             for (p, dx) in on {
                 let Some(p) = *p else { continue };
                 surface.push_transform(&Transform::from_translate(*dx, 0.0));
-                let x0 = if p % 2 == 0 { geo.inner } else { geo.outer };
+                let x0 = if p.is_multiple_of(2) {
+                    geo.inner
+                } else {
+                    geo.outer
+                };
                 furniture(&mut surface, fonts, flow, units, pages, p, geo, x0);
                 for placed in &pages[p].placed {
                     let top = geo.top + placed.y;
@@ -172,7 +179,11 @@ fn furniture(
     )));
     let w = fonts.width(&number, fonts.face(Style::default(), false), size);
     // The number at the outer edge of the page.
-    let x = if p % 2 == 0 { x0 + width - w } else { x0 };
+    let x = if p.is_multiple_of(2) {
+        x0 + width - w
+    } else {
+        x0
+    };
     set_text(
         surface,
         fonts,

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::text::{self, Fonts, Frag, Line, Link};
+use super::text::{self, Fonts, Frag, Line};
 
 /// Millimetres to points.
 pub const PT_PER_MM: f32 = 72.0 / 25.4;
@@ -608,11 +608,6 @@ pub fn paginate(units: &[Unit], room: f32, max_pages: usize) -> Result<Vec<Page>
         pages.push(page);
     }
     Ok(pages)
-}
-
-/// The link a word of a line carries.
-pub fn link_of<'a>(frags: &'a [Frag], frag: usize) -> Option<&'a Link> {
-    frags.get(frag).and_then(|f| f.link.as_ref())
 }
 
 impl Unit {

@@ -67,8 +67,9 @@ fn no_page_ends_with_a_heading_and_no_question_is_split() {
                         }
                         // A table's header never ends a page and its rows go on under a
                         // repeated header.
-                        if unit.header.is_some() && !unit.is_header {
-                            let h = unit.header.unwrap();
+                        if let Some(h) = unit.header
+                            && !unit.is_header
+                        {
                             assert!(
                                 page.placed.iter().any(|pl| pl.unit == h),
                                 "{at}: page {} holds rows of a table without its header",
