@@ -263,6 +263,31 @@ fn the_outline_lists_the_sections_and_the_links_work() {
             ],
         );
         let text = String::from_utf8_lossy(&std::fs::read(&qdf).unwrap()).into_owned();
+        // Tagged: the document's structure, in its language.
+        for kind in [
+            "/S /H1",
+            "/S /H2",
+            "/S /P",
+            "/S /L",
+            "/S /LI",
+            "/S /Table",
+            "/S /TH",
+            "/S /TD",
+            "/S /Link",
+            "/S /TOC",
+        ] {
+            assert!(text.contains(kind), "{pdf}: no `{kind}` in the structure");
+        }
+        assert!(
+            text.contains(&format!("/Lang ({})", w.lang)),
+            "{pdf}: no /Lang"
+        );
+        // A figure carries its alt text.
+        assert_eq!(
+            text.matches("/S /Figure").count(),
+            text.matches("/Alt").count(),
+            "{pdf}"
+        );
         let links = text.matches("/Subtype /Link").count();
         let internal = text.matches("/Dest ").count();
         // The contents link each section, at least, to a place in the book.

@@ -93,10 +93,12 @@ pub fn write(
             .creator("printplay".to_string()),
     );
     let mut leaves: BTreeMap<TagPath, Vec<Identifier>> = BTreeMap::new();
+    // The link annotations of each block.
+    let mut annotations: BTreeMap<usize, Vec<Identifier>> = BTreeMap::new();
     for (size, on) in &sheets.sides {
         let settings = PageSettings::from_wh(size.0, size.1).ok_or("a page has no size")?;
         let mut page = doc.start_page_with(settings);
-        let mut links: Vec<(Rect, Link)> = Vec::new();
+        let mut links: Vec<(Rect, Link, TagPath)> = Vec::new();
         {
             let mut surface = page.surface();
             for (p, dx) in on {
@@ -129,7 +131,7 @@ pub fn write(
             }
             surface.finish();
         }
-        for (rect, link) in links {
+        for (rect, link, tag) in links {
             let target = match link {
                 Link::External(uri) => Target::Action(Action::Link(LinkAction::new(uri))),
                 Link::Internal(a) => {
@@ -143,15 +145,17 @@ pub fn write(
                     )))
                 }
             };
-            page.add_annotation(Annotation::new_link(
+            // Each link is tagged, as a Link element of the block it is in.
+            let id = page.add_tagged_annotation(Annotation::new_link(
                 LinkAnnotation::new(rect, target),
                 None,
             ));
+            annotations.entry(tag.block).or_default().push(id);
         }
         page.finish();
     }
     doc.set_outline(outline(units, pages, geo, sheets));
-    doc.set_tag_tree(tag_tree(flow, leaves, meta.lang));
+    doc.set_tag_tree(tag_tree(flow, leaves, annotations, meta.lang));
     doc.finish()
         .map_err(|e| format!("the PDF could not be written: {e:?}"))
 }
@@ -310,7 +314,7 @@ fn draw_item(
     (x0, top): (f32, f32),
     repeat: bool,
     leaves: &mut BTreeMap<TagPath, Vec<Identifier>>,
-    links: &mut Vec<(Rect, Link)>,
+    links: &mut Vec<(Rect, Link, TagPath)>,
     anchors: &BTreeMap<&str, (usize, f32)>,
     sheets: &Sheets,
     dx: f32,
@@ -354,7 +358,7 @@ fn draw_item(
                         size * 1.15,
                     )
                 {
-                    links.push((rect, link.clone()));
+                    links.push((rect, link.clone(), *tag));
                 }
             }
             surface.end_tagged();
@@ -404,6 +408,7 @@ fn draw_item(
             baseline,
             size,
             target,
+            tag,
         } => {
             let Some(&(p, _)) = anchors.get(target.as_str()) else {
                 return;
@@ -426,7 +431,7 @@ fn draw_item(
             );
             surface.end_tagged();
             if let Some(rect) = Rect::from_xywh(x0 + dx, top, *x, size * 1.3) {
-                links.push((rect, Link::Internal(target.clone())));
+                links.push((rect, Link::Internal(target.clone()), *tag));
             }
         }
     }
@@ -484,15 +489,30 @@ fn outline(units: &[Unit], pages: &[Page], geo: &Geometry, sheets: &Sheets) -> O
 
 /// The structure: each block a heading, paragraph, caption, list item, table or figure, in
 /// reading order, holding the content drawn for it.
-fn tag_tree(flow: &Flow, mut leaves: BTreeMap<TagPath, Vec<Identifier>>, lang: &str) -> TagTree {
+fn tag_tree(
+    flow: &Flow,
+    mut leaves: BTreeMap<TagPath, Vec<Identifier>>,
+    mut annotations: BTreeMap<usize, Vec<Identifier>>,
+    lang: &str,
+) -> TagTree {
     let mut tree = TagTree::new().with_lang(Some(lang.to_string()));
     let mut take = |path: TagPath| -> Vec<Node> {
-        leaves
+        let mut nodes: Vec<Node> = leaves
             .remove(&path)
             .unwrap_or_default()
             .into_iter()
             .map(Node::from)
-            .collect()
+            .collect();
+        // A block's links go with its text (a cell's, with its table's first cell taken).
+        if !path.label
+            && let Some(ids) = annotations.remove(&path.block)
+        {
+            nodes.extend(
+                ids.into_iter()
+                    .map(|id| TagGroup::with_children(Tag::Link, vec![Node::from(id)]).into()),
+            );
+        }
+        nodes
     };
     let mut open_list: Option<(usize, TagGroup)> = None;
     let mut toc: Option<TagGroup> = None;
@@ -591,6 +611,11 @@ fn tag_tree(flow: &Flow, mut leaves: BTreeMap<TagPath, Vec<Identifier>>, lang: &
     }
     if let Some(group) = toc {
         tree.push(group);
+    }
+    // Links of a block that took no content (none in practice): still in the structure.
+    let annotations = std::mem::take(&mut annotations);
+    for id in annotations.into_values().flatten() {
+        tree.push(TagGroup::with_children(Tag::Link, vec![Node::from(id)]));
     }
     tree
 }

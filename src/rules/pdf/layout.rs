@@ -165,8 +165,6 @@ pub enum Item {
         line: Line,
         /// The fragments the line's words index.
         frags: Arc<Vec<Frag>>,
-        heading: bool,
-        grey: bool,
         tag: TagPath,
     },
     Rule {
@@ -190,6 +188,7 @@ pub enum Item {
         baseline: f32,
         size: f32,
         target: String,
+        tag: TagPath,
     },
 }
 
@@ -302,8 +301,6 @@ pub fn measure(
                         size,
                         line,
                         frags: frags.clone(),
-                        heading,
-                        grey: false,
                         tag: TagPath {
                             block: b,
                             cell: None,
@@ -322,8 +319,6 @@ pub fn measure(
                                 size,
                                 line: first,
                                 frags: Arc::new(lf),
-                                heading: false,
-                                grey: false,
                                 tag: TagPath {
                                     block: b,
                                     cell: None,
@@ -340,6 +335,11 @@ pub fn measure(
                             baseline: size * 0.95,
                             size,
                             target: target.clone(),
+                            tag: TagPath {
+                                block: b,
+                                cell: None,
+                                label: false,
+                            },
                         });
                     }
                     let mut u = unit(leading, items, Some(role.clone()));
@@ -425,8 +425,6 @@ pub fn measure(
                                 size,
                                 line,
                                 frags: frags.clone(),
-                                heading: r == 0,
-                                grey: false,
                                 tag,
                             });
                         }
