@@ -132,7 +132,8 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Write a game's rules reference (HTML and Markdown) from its data.
+    /// Write a game's rules reference (HTML and Markdown) from its data, and with --pdf the
+    /// printed rulebook.
     Rules {
         /// The game's slug.
         game: String,
@@ -142,6 +143,10 @@ pub enum Command {
         /// One format (default: both).
         #[arg(long, value_enum)]
         format: Option<crate::rules::Format>,
+        /// Also write the printed rulebook: rules.<lang>.a4.pdf, .letter.pdf and .booklet.pdf
+        /// (A5 pages imposed for saddle stitching on A4 landscape sheets).
+        #[arg(long)]
+        pdf: bool,
         /// Output folder; the files go to DIR/<slug>/ (default: output).
         #[arg(long)]
         out: Option<PathBuf>,
@@ -540,8 +545,9 @@ pub struct BuildArgs {
     /// Where the Tabletop Simulator images will be hosted (default: file:// paths).
     #[arg(long, value_name = "URL")]
     pub tts_base_url: Option<String>,
-    /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, shop, rules,
-    /// index (`shop` writes the print-shop files, as `--shop` does).
+    /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, shop, rulebook,
+    /// rules, index (`shop` writes the print-shop files, as `--shop` does; `rulebook` the
+    /// printed rulebook PDFs).
     #[arg(long, value_parser = pipeline::parse_only)]
     pub only: Option<BTreeSet<String>>,
     /// Draw every face and image again instead of reusing those the last build kept in
@@ -601,8 +607,9 @@ pub fn run(cli: Cli) -> Exit {
             game,
             lang,
             format,
+            pdf,
             out,
-        } => rules(&cli.data, &game, lang, format, out),
+        } => rules(&cli.data, &game, lang, format, pdf, out),
         Command::New { slug, engine } => match match engine.as_deref() {
             Some(engine) => scaffold::new_game_with_engine(&cli.data, &slug, engine),
             None => scaffold::new_game(&cli.data, &slug),
@@ -1549,6 +1556,7 @@ fn rules(
     slug: &str,
     lang: Option<String>,
     format: Option<crate::rules::Format>,
+    pdf: bool,
     out: Option<PathBuf>,
 ) -> Exit {
     use crate::rules::{Assets, Format};
@@ -1581,7 +1589,14 @@ fn rules(
     let dir = out
         .unwrap_or_else(|| PathBuf::from("output"))
         .join(&game.slug);
-    match crate::rules::write(game, &langs, &formats, &assets, &dir) {
+    let written =
+        crate::rules::write(game, &langs, &formats, &assets, &dir).and_then(|mut paths| {
+            if pdf {
+                paths.extend(crate::rules::pdf::write(game, &langs, &assets, &dir)?);
+            }
+            Ok(paths)
+        });
+    match written {
         Ok(paths) => {
             paths.iter().for_each(|p| println!("wrote {}", p.display()));
             Exit::Ok

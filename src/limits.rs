@@ -58,6 +58,9 @@ pub const ART_MAX_PIXELS: u64 = 100_000_000;
 /// Largest width or height of SVG art (a file, or an SVG inside it), in its own units (px).
 pub const SVG_ART_MAX_SIDE: f64 = 100_000.0;
 
+/// Most pages of a printed rulebook (`rules --pdf`), on any paper.
+pub const RULEBOOK_MAX_PAGES: usize = 500;
+
 /// One bound, as the user's guide lists it.
 #[derive(Debug, Clone, Copy)]
 pub struct Limit {
@@ -172,6 +175,12 @@ pub const ALL: &[Limit] = &[
                  filters and patterns would be rasterised at that size",
     },
     Limit {
+        what: "pages of a printed rulebook (A4, Letter, the A5 booklet)",
+        range: "up to 500",
+        reason: "a rules text is read at the table; laying out stops there, so no text can make \
+                 the layout run on",
+    },
+    Limit {
         what: "memory of a Lua engine",
         range: "up to 256 MB",
         reason: "a laptop runs one VM per thread",
@@ -248,6 +257,10 @@ mod tests {
         assert_eq!(
             range("`width` and `height` of SVG art"),
             format!("up to {SVG_ART_MAX_SIDE}")
+        );
+        assert_eq!(
+            range("pages of a printed"),
+            format!("up to {RULEBOOK_MAX_PAGES}")
         );
         assert_eq!(
             range("memory of a Lua"),

@@ -185,6 +185,7 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
         ("png", png_stage),
         ("tts", tts::stage),
         ("shop", shop::stage),
+        ("rulebook", |b| crate::rules::pdf::stage(b.game, &b.dir)),
         ("rules", |b| crate::rules::stage(b.game, &b.dir)),
     ]
 }

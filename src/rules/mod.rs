@@ -7,6 +7,7 @@ mod diagrams;
 pub mod document;
 pub mod markdown;
 pub mod messages;
+pub mod pdf;
 pub mod placeholders;
 pub mod provenance;
 mod validate;

@@ -71,6 +71,8 @@ pub struct FaceStyle {
 /// A loaded face: its bytes (kept for the process's life), metrics and SVG attributes.
 struct Entry {
     data: &'static [u8],
+    /// The face's index in its file (a collection holds several).
+    index: u32,
     attrs: &'static str,
     /// The attributes that select it whatever the element around it selects.
     span_attrs: &'static str,
@@ -144,6 +146,7 @@ fn registry() -> &'static RwLock<Registry> {
                 };
                 &*Box::leak(Box::new(Entry {
                     data,
+                    index: 0,
                     attrs,
                     span_attrs: span_attrs(&style),
                     style,
@@ -183,6 +186,12 @@ impl Face {
     /// Whether the face has a glyph of its own for `c`.
     pub fn has_char(self, c: char) -> bool {
         Metrics::of(self).has_char(c)
+    }
+
+    /// The font file's bytes and the face's index in it (for a PDF that sets text itself).
+    pub fn data(self) -> (&'static [u8], u32) {
+        let e = entry(self);
+        (e.data, e.index)
     }
 
     /// Whether the face is one of the bundled DejaVu faces.
@@ -537,6 +546,7 @@ fn register(bytes: Vec<u8>) -> Result<Vec<(String, Face)>, String> {
         let face = Face(r.entries.len());
         r.entries.push(Box::leak(Box::new(Entry {
             data,
+            index,
             attrs: Box::leak(attrs.into_boxed_str()),
             span_attrs: span_attrs(&style),
             style,
