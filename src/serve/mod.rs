@@ -24,6 +24,7 @@ mod seats;
 pub mod store;
 mod tables;
 pub mod think;
+mod voices;
 
 pub(crate) use reload::{Held, HeldRestart};
 use reload::{catalog_of, watch_data};
@@ -132,6 +133,10 @@ pub(crate) struct Slot {
     built: std::sync::Mutex<HashMap<Access, std::sync::Weak<Built>>>,
     /// Deleted (by agreement, the admin or expiry): its connections close.
     deleted: AtomicBool,
+    /// Who is connected: open connections by what their token opens ([`voices`]).
+    present: std::sync::Mutex<BTreeMap<Access, usize>>,
+    /// Each seat's (and the spectators') allowance of chat and notes ([`voices`]).
+    voice_rate: std::sync::Mutex<HashMap<Access, voices::Rate>>,
 }
 
 struct Inner {
@@ -152,6 +157,8 @@ struct Inner {
     /// The person seats that agree to close the table, and to delete it.
     closing: BTreeSet<usize>,
     deleting: BTreeSet<usize>,
+    /// What the testers said at the table, oldest first, as stored.
+    voices: Vec<store::Voice>,
 }
 
 /// The server's state.

@@ -96,11 +96,14 @@ impl App {
                 closed: stored.closed.is_some(),
                 closing: BTreeSet::new(),
                 deleting: BTreeSet::new(),
+                voices: stored.voices.clone(),
             }),
             changed,
             generation: AtomicU64::new(0),
             built: std::sync::Mutex::new(HashMap::new()),
             deleted: AtomicBool::new(false),
+            present: std::sync::Mutex::new(Default::default()),
+            voice_rate: std::sync::Mutex::new(HashMap::new()),
         });
         if let Ok(mut tables) = self.tables.write() {
             tables.insert(stored.id.clone(), slot.clone());
@@ -185,6 +188,8 @@ impl App {
                 .collect(),
             created: now(),
             closed: None,
+            times: Vec::new(),
+            voices: Vec::new(),
         };
         self.store.create(&stored).map_err(|e| ApiError(500, e))?;
         let slot = self.insert(&stored, live, version.clone());
