@@ -9,7 +9,9 @@ use std::process::Command;
 
 mod common;
 
-use common::server::{admin_of, api, http, link_of, start, with_path};
+use common::server::{
+    admin_of, api, browser_script, browser_tools, http, link_of, start, with_path,
+};
 
 use serde_json::{Value, json};
 
@@ -305,4 +307,77 @@ fn the_voices_script_writes_text_only() {
         assert!(!script.contains(sink), "voices.js uses {sink}");
     }
     assert!(script.contains("textContent"));
+}
+
+/// In Chromium: chat holding markup, typed into the page's form, is shown as text on every
+/// page (nothing parsed, nothing run); a note kept to oneself reaches no other page, nor any
+/// other seat's traffic; a shared one reaches every page; each page says who is connected and
+/// whose turn it is in its title and icon.
+#[test]
+fn pages_show_chat_as_text_and_keep_an_unshared_note_to_its_writer() {
+    let Some((browser_dir, chromium)) = browser_tools() else {
+        eprintln!("skipped: Chromium, node or tests/browser/node_modules (npm ci) missing");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tables.sqlite").display().to_string();
+    let server = two_persons(&db);
+    let chat =
+        "<script>window.pwned = 1</script><img src=x onerror=\"window.pwned = 2\"><b>bold?</b>";
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/table-pages");
+    std::fs::create_dir_all(&shots).unwrap();
+    let seat = |name: &str| json!({"name": name, "url": link_of(&server.lines, name)});
+    let cfg = json!({
+        "exe": chromium,
+        "seats": [seat("criminal"), seat("police"), seat("spectator")],
+        "chat": chat,
+        "secret": SECRET,
+        "shared": SHARED,
+        "shots": shots,
+    });
+    let r = browser_script(&browser_dir, "voices.mjs", &cfg, dir.path());
+    let pages = &r["pages"];
+    let (_, v) = get(&api(&link_of(&server.lines, "criminal")));
+    let acting = v["to_act"][0].as_str().unwrap().to_string();
+    for name in ["criminal", "police", "spectator"] {
+        let p = &pages[name];
+        assert_eq!(p["chat"], json!([chat]), "{name}: {p}");
+        assert_eq!(
+            p["markup"], 0,
+            "{name}: markup from chat became elements: {p}"
+        );
+        assert!(p["pwned"].is_null(), "{name}: chat ran as script: {p}");
+        let notes = if name == "criminal" {
+            json!([SECRET, SHARED])
+        } else {
+            json!([SHARED])
+        };
+        assert_eq!(p["notes"], notes, "{name}: {p}");
+        let present = p["present"].as_str().unwrap();
+        assert!(
+            present.contains("criminal")
+                && present.contains("police")
+                && present.contains("1 spectator"),
+            "{name}: {present}"
+        );
+        let turn = p["title"].as_str().unwrap().starts_with("(Your turn)");
+        assert_eq!(turn, name == acting, "{name}: {p}");
+        let icon = p["icon"].as_str().unwrap();
+        assert_eq!(
+            icon.ends_with("icon-turn.svg"),
+            name == acting,
+            "{name}: {icon}"
+        );
+    }
+    for s in r["seats"].as_array().unwrap() {
+        assert_eq!(s["errors"], json!([]), "{s}");
+        if s["name"] != "criminal" {
+            let heard = s["traffic"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t.as_str().unwrap().contains("alibi rule"));
+            assert!(!heard, "{} was sent the criminal's note", s["name"]);
+        }
+    }
 }
