@@ -177,7 +177,8 @@ pub enum Command {
     /// `admin URL` (the server's admin link), then serves until Ctrl-C.
     Table(TableArgs),
     /// Summarise a game's stored tables: results per seat and per person or bot, lengths,
-    /// and how often people chose the heuristic bot's move.
+    /// and how often people chose the heuristic bot's move; or export every session (moves
+    /// with their times, chat, notes, card plays) as JSON or CSV.
     Playtests {
         /// The game's slug.
         game: String,
