@@ -204,7 +204,7 @@ fn chat_notes_and_move_times_survive_a_sigkill_and_come_out_of_the_export() {
     assert_eq!(export["sessions"].as_array().unwrap().len(), 1);
     let played = session["moves"].as_array().unwrap();
     assert_eq!(played.len(), moves);
-    let mut before = session["created_ms"].as_i64().unwrap();
+    let mut before = session["began_ms"].as_i64().unwrap();
     for m in played {
         let at = m["at"].as_i64().unwrap_or_else(|| panic!("no time: {m}"));
         assert!(at >= before, "{m}");
@@ -380,4 +380,89 @@ fn pages_show_chat_as_text_and_keep_an_unshared_note_to_its_writer() {
             assert!(!heard, "{} was sent the criminal's note", s["name"]);
         }
     }
+}
+
+/// A rematch: the same links and seats, a new seed, once both persons agree (or the admin
+/// says so); the game played stays stored, with its chat, as a session of its own.
+#[test]
+fn a_rematch_plays_again_behind_the_same_links_and_keeps_the_game_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tables.sqlite").display().to_string();
+    let server = two_persons(&db);
+    let admin = admin_of(&server.lines);
+    let criminal = api(&link_of(&server.lines, "criminal"));
+    let police = api(&link_of(&server.lines, "police"));
+    let spectator = api(&link_of(&server.lines, "spectator"));
+    let links = vec![
+        ("criminal".to_string(), criminal.clone()),
+        ("police".to_string(), police.clone()),
+    ];
+    play(&links, 3);
+    let (_, before) = get(&criminal);
+    let played = before["moves"].as_u64().unwrap();
+    assert_eq!(
+        post(
+            &with_path(&criminal, "chat"),
+            &json!({"text": "first game"})
+        )
+        .0,
+        201
+    );
+    let (status, waiting) = post(&with_path(&criminal, "rematch"), &json!({}));
+    assert_eq!(status, 202, "{waiting}");
+    assert_eq!(waiting["waiting"], json!(["police"]));
+    let (_, v) = get(&police);
+    assert_eq!(v["rematch"]["asked"]["agreed"], json!(["criminal"]));
+    assert_eq!(post(&with_path(&spectator, "rematch"), &json!({})).0, 403);
+    let (status, done) = post(&with_path(&police, "rematch"), &json!({}));
+    assert_eq!(status, 200, "{done}");
+    let (status, v) = get(&criminal);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["rematch"]["round"], 1);
+    assert!(v["rematch"]["asked"].is_null());
+    assert!(v["moves"].as_u64().unwrap() < played, "{v}");
+    // The chat goes on; the admin may call a rematch alone.
+    assert_eq!(
+        post(&with_path(&police, "chat"), &json!({"text": "second game"})).0,
+        201
+    );
+    play(&links, 2);
+    let base = criminal.split('?').next().unwrap();
+    let (status, body) = post(&format!("{base}/rematch?admin={admin}"), &json!({}));
+    assert_eq!(status, 200, "{body}");
+    let (_, v) = get(&police);
+    assert_eq!(v["rematch"]["round"], 2);
+    assert_eq!(texts(&v["chat"]), vec!["first game", "second game"]);
+    drop(server);
+
+    let out = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .args(["playtests", "the-search", "--db", &db, "--json", "-"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let export: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sessions = export["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 3);
+    for (k, s) in sessions.iter().enumerate() {
+        assert_eq!(s["round"], k);
+    }
+    assert_eq!(
+        sessions[0]["moves"].as_array().unwrap().len() as u64,
+        played
+    );
+    assert_eq!(sessions[0]["seed"], 5);
+    assert_ne!(sessions[1]["seed"], 5);
+    assert_ne!(sessions[2]["seed"], sessions[1]["seed"]);
+    assert_eq!(texts(&sessions[0]["chat"]), vec!["first game"]);
+    assert_eq!(texts(&sessions[1]["chat"]), vec!["second game"]);
+    let summary = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .args(["playtests", "the-search", "--db", &db])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(summary.stdout).unwrap();
+    assert!(text.starts_with("the-search: 3 stored sessions"), "{text}");
 }

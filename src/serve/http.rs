@@ -25,13 +25,17 @@
 //!   table (201 `{"n": N}`); `POST /api/tables/ID/notes?token=T` `{"text": "...", "move": K,
 //!   "card": "name", "shared": false}` keeps a note on a move or a card for the designer (and,
 //!   if `shared`, the other testers); both refuse a text past its bound (413) or sent too
-//!   often (429) ([`super::voices`]), and the view carries `chat`, `notes` and `present`;
+//!   often (429) ([`super::voices`]), and the view carries `chat`, `notes` and `rematch`;
 //! - `GET /api/tables/ID/voices?admin=A` every chat line and note, shared or not (the
 //!   designer's);
+//! - `POST /api/tables/ID/rematch?admin=A` or `?token=T` plays again behind the same links
+//!   with the same seats and a new seed (the game played is kept for `playtests`): at once for
+//!   the admin, for a person once every person agrees (202 until then, as closing);
 //! - `GET /api/tables/ID/ws?token=T` live views: first the whole view (`{"type": "view",
 //!   "view": ...}`), then after each change what changed (`{"type": "update", "log_from": K,
 //!   "view": ...}`: the parts of the view that differ and the log's entries from entry K on);
-//!   takes `{"type": "move", ...}` as the POST.
+//!   takes `{"type": "move", ...}` as the POST; and, first and whenever it changes, who is
+//!   connected (`{"type": "presence", "present": {"seats": [names], "spectators": N}}`).
 //!
 //! A table held because its data changed since it began answers its links with 409 and
 //! why. Unknown tables and tokens get 403; messages over [`MAX_MESSAGE`] bytes or not in the form
@@ -238,6 +242,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
             post(notes).layer(DefaultBodyLimit::max(VOICE_BODY)),
         )
         .route("/api/tables/{id}/voices", get(voices))
+        .route("/api/tables/{id}/rematch", post(rematch))
         .fallback(|| async { ApiError(404, "no such page".into()) })
         .layer(DefaultBodyLimit::max(MAX_MESSAGE))
         .layer(middleware::from_fn(guard))
@@ -424,8 +429,12 @@ fn who(
         return Ok((app.slot(id), Who::Admin));
     }
     let (slot, access) = app.open(id, token(params))?;
-    let seat = access
-        .ok_or_else(|| ApiError(403, "a spectator cannot close or delete the table".into()))?;
+    let seat = access.ok_or_else(|| {
+        ApiError(
+            403,
+            "a spectator cannot close, delete or rematch the table".into(),
+        )
+    })?;
     Ok((Some(slot), Who::Seat(seat)))
 }
 
@@ -621,6 +630,18 @@ async fn voices(
     Ok(axum::Json(app.voices(&slot).await).into_response())
 }
 
+async fn rematch(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(params): Params,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let (slot, who) = who(&app, &id, &params)?;
+    let slot = slot.ok_or_else(ApiError::forbidden)?;
+    let done = app.rematch(&slot, who, declines(&body)?).await?;
+    Ok(agreement(&id, "rematch", done))
+}
+
 async fn transcript(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -781,6 +802,21 @@ async fn send_past(
     }
 }
 
+/// Tells who is connected, if it changed since this connection last told it (`told`).
+async fn send_presence(
+    socket: &mut WebSocket,
+    slot: &Slot,
+    names: &[String],
+    told: &mut String,
+) -> bool {
+    let now = slot.presence_message(names);
+    if now == *told {
+        return true;
+    }
+    *told = now.clone();
+    socket.send(Message::Text(now.into())).await.is_ok()
+}
+
 /// A connection counted as present while it lives ([`Slot::presence`]).
 struct Present(Arc<Slot>, Access);
 
@@ -793,10 +829,14 @@ impl Drop for Present {
 async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket: WebSocket) {
     slot.presence(access, true);
     let _present = Present(slot.clone(), access);
+    let names = slot.inner.lock().await.live.seat_names().to_vec();
+    let mut told = String::new();
     let mut changed = slot.changed.subscribe();
     let mut bucket = Bucket::new();
     let mut sent = Sent::default();
-    if !send_view(&mut socket, &app, &slot, access, &mut sent, true).await {
+    if !send_view(&mut socket, &app, &slot, access, &mut sent, true).await
+        || !send_presence(&mut socket, &slot, &names, &mut told).await
+    {
         return;
     }
     loop {
@@ -852,6 +892,7 @@ async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket:
                         // Several changes may have come at once: one view of the latest.
                         while changed.try_recv().is_ok() {}
                         if !send_view(&mut socket, &app, &slot, access, &mut sent, false).await { return; }
+                        if !send_presence(&mut socket, &slot, &names, &mut told).await { return; }
                     }
                     Err(_) => return,
                 }

@@ -159,6 +159,10 @@ struct Inner {
     deleting: BTreeSet<usize>,
     /// What the testers said at the table, oldest first, as stored.
     voices: Vec<store::Voice>,
+    /// The table's game: 0, then one more at each rematch ([`voices`]).
+    round: usize,
+    /// The person seats that agree to a rematch.
+    rematch: BTreeSet<usize>,
 }
 
 /// The server's state.

@@ -15,7 +15,53 @@ use crate::simulate::{EngineTask, game_rng, make_bot, seat_names};
 
 use serde_json::{Value, json};
 
-use super::store::{StoredTable, VoiceKind};
+use super::store::{StoredTable, Voice, VoiceKind};
+
+/// One game played at a stored table: a past round (before a rematch) or the game now.
+struct Played<'a> {
+    id: &'a str,
+    round: usize,
+    data_version: &'a str,
+    transcript: &'a Transcript,
+    times: &'a [Option<i64>],
+    /// When it began, in milliseconds since 1970: the table's making, or the last move of the
+    /// round before it (`None`: unknown).
+    began: Option<i64>,
+    closed: Option<i64>,
+    voices: Vec<&'a Voice>,
+}
+
+/// Every game played at a table, its past rounds first.
+fn played(t: &StoredTable) -> Vec<Played<'_>> {
+    let mut out = Vec::new();
+    let mut began = Some(t.created * 1000);
+    let said = |round: usize| t.voices.iter().filter(|v| v.round == round).collect();
+    for (round, r) in t.rounds.iter().enumerate() {
+        out.push(Played {
+            id: &t.id,
+            round,
+            data_version: &r.data_version,
+            transcript: &r.transcript,
+            times: &r.times,
+            began,
+            closed: None,
+            voices: said(round),
+        });
+        began = r.times.iter().rev().find_map(|t| *t).or(began);
+    }
+    let round = t.rounds.len();
+    out.push(Played {
+        id: &t.id,
+        round,
+        data_version: &t.data_version,
+        transcript: &t.transcript,
+        times: &t.times,
+        began,
+        closed: t.closed,
+        voices: said(round),
+    });
+    out
+}
 
 /// Wins (results added up) and games, for one seat or one kind of player.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -60,9 +106,12 @@ pub fn summarise(game: &Game, tables: &[StoredTable]) -> Result<Playtests, Strin
                 .iter()
                 .filter(|t| t.transcript.game == game.slug && (free || !t.transcript.free))
             {
-                p.sessions += 1;
-                if let Err(e) = session(&engine, game, &t.transcript, &mut p) {
-                    p.unreadable.push(format!("table {}: {e}", t.id));
+                for r in played(t) {
+                    p.sessions += 1;
+                    if let Err(e) = session(&engine, game, r.transcript, &mut p) {
+                        p.unreadable
+                            .push(format!("table {} round {}: {e}", t.id, r.round));
+                    }
                 }
             }
             Ok(p)
@@ -203,7 +252,9 @@ pub fn export(game: &Game, tables: &[StoredTable]) -> Result<Export, String> {
                 .iter()
                 .filter(|t| t.transcript.game == game.slug && (free || !t.transcript.free))
             {
-                sessions.push(session_out(&engine, game, t, &mut plays, &mut rows));
+                for r in played(t) {
+                    sessions.push(session_out(&engine, game, &r, &mut plays, &mut rows));
+                }
             }
             for (card, (persons, bots)) in &plays {
                 for (player, count) in [("person", persons), ("bot", bots)] {
@@ -240,7 +291,7 @@ pub fn export(game: &Game, tables: &[StoredTable]) -> Result<Export, String> {
 
 /// The CSV's columns: one row per move, chat line and note of every session, then two per
 /// card (its plays by persons and by bots).
-pub const COLUMNS: [&str; 12] = [
+pub const COLUMNS: [&str; 13] = [
     "table",
     "kind",
     "n",
@@ -253,6 +304,7 @@ pub const COLUMNS: [&str; 12] = [
     "text",
     "shared",
     "count",
+    "round",
 ];
 
 /// A text a tester or the data wrote, made safe to open in a spreadsheet: a cell starting
@@ -270,11 +322,11 @@ fn cell(text: &str) -> String {
 fn session_out<E: Engine>(
     engine: &E,
     game: &Game,
-    t: &StoredTable,
+    t: &Played,
     plays: &mut BTreeMap<&'static str, (u64, u64)>,
     rows: &mut Vec<Vec<String>>,
 ) -> Value {
-    let tr = &t.transcript;
+    let tr = t.transcript;
     let names = seat_names(engine, game, tr.players);
     let name = |seat: Option<usize>| {
         seat.and_then(|s| names.get(s).cloned())
@@ -288,7 +340,7 @@ fn session_out<E: Engine>(
         players: tr.players,
         variants: tr.variants.clone(),
     };
-    let mut before = Some(t.created * 1000);
+    let mut before = t.began;
     let mut last = None;
     match engine.new_game(&config, &mut game_rng(tr.seed, 0)) {
         Err(e) => unreadable = Some(e),
@@ -335,7 +387,7 @@ fn session_out<E: Engine>(
                 }
                 let words = state.action_name(action);
                 rows.push(vec![
-                    t.id.clone(),
+                    t.id.to_string(),
                     "move".into(),
                     k.to_string(),
                     at.map(|a| a.to_string()).unwrap_or_default(),
@@ -347,6 +399,7 @@ fn session_out<E: Engine>(
                     String::new(),
                     String::new(),
                     String::new(),
+                    t.round.to_string(),
                 ]);
                 moves.push(json!({
                     "n": k,
@@ -374,7 +427,7 @@ fn session_out<E: Engine>(
             VoiceKind::Note => ("note", &mut notes),
         };
         rows.push(vec![
-            t.id.clone(),
+            t.id.to_string(),
             kind.into(),
             v.n.to_string(),
             v.at.to_string(),
@@ -390,6 +443,7 @@ fn session_out<E: Engine>(
                 String::new()
             },
             String::new(),
+            t.round.to_string(),
         ]);
         let mut line = json!({"n": v.n, "who": who, "at": v.at, "move": v.at_move, "text": v.text});
         if v.kind == VoiceKind::Note {
@@ -402,13 +456,14 @@ fn session_out<E: Engine>(
     let end = last.max(last_said);
     json!({
         "id": t.id,
+        "round": t.round,
         "data_version": t.data_version,
         "seed": tr.seed,
         "variants": tr.variants,
         "seats": names.iter().zip(&tr.seats).map(|(n, p)| json!({"name": n, "plays": p})).collect::<Vec<_>>(),
-        "created_ms": t.created * 1000,
+        "began_ms": t.began,
         "closed_ms": t.closed.map(|c| c * 1000),
-        "length_seconds": end.map(|e| (e - t.created * 1000) as f64 / 1000.0),
+        "length_seconds": end.zip(t.began).map(|(e, b)| (e - b) as f64 / 1000.0),
         "finished": finished,
         "returns": if finished { json!(returns) } else { Value::Null },
         "unreadable": unreadable,

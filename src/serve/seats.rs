@@ -98,7 +98,7 @@ impl Slot {
             "close": asked(&inner.closing),
             "delete": asked(&inner.deleting),
         });
-        super::voices::view_parts(self, inner, access, &mut view);
+        super::voices::view_parts(inner, access, &mut view);
         if let Some(faces) = faces {
             faces.annotate(&mut view, names, &self.id);
         }

@@ -35,7 +35,8 @@ pub fn token_digest(token: &str) -> String {
 /// kept the whole transcript there, written again on every move); 3 keeps when each table was
 /// last active (`active`: made, moved at, restarted, closed) and when it was closed (`closed`),
 /// for tables to expire; 4 keeps when each move was stored (`moves.at`, milliseconds since
-/// 1970) and the testers' chat and notes (`voices`).
+/// 1970), the testers' chat and notes (`voices`) and the games played before a rematch
+/// (`rounds`).
 const SCHEMA: i64 = 4;
 
 /// A table as stored.
@@ -57,6 +58,17 @@ pub struct StoredTable {
     pub times: Vec<Option<i64>>,
     /// What the testers said at the table: chat and notes, oldest first.
     pub voices: Vec<Voice>,
+    /// The games played at the table before each rematch, oldest first: the transcript
+    /// holds the game now, round `rounds.len()`.
+    pub rounds: Vec<Round>,
+}
+
+/// A game played at a table before a rematch: its data version, transcript and move times.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Round {
+    pub data_version: String,
+    pub transcript: Transcript,
+    pub times: Vec<Option<i64>>,
 }
 
 /// What a tester said at a table: a chat line (everyone at the table reads it) or a note on a
@@ -65,6 +77,8 @@ pub struct StoredTable {
 pub struct Voice {
     /// Its place among the table's voices, from 0.
     pub n: usize,
+    /// The table's game it was said in: 0, then one more at each rematch.
+    pub round: usize,
     pub kind: VoiceKind,
     /// Who: a seat, or (`None`) a spectator.
     pub seat: Access,
@@ -137,6 +151,9 @@ pub trait Store: Send + Sync {
     /// Keeps what a tester said at table `id` (its `n` is the table's count of voices so
     /// far); committed when it returns.
     fn add_voice(&self, id: &str, voice: &Voice) -> Result<(), String>;
+    /// Keeps the table's game as a past round and starts `fresh` (no moves) in its place, if
+    /// its stored moves number `expected`: a rematch behind the same links.
+    fn rematch(&self, id: &str, expected: usize, fresh: &Transcript) -> Result<(), String>;
     /// Deletes a table with its moves and tokens; whether it was stored.
     fn delete(&self, id: &str) -> Result<bool, String>;
     /// Deletes every table last active (made, moved at, restarted or closed) before
@@ -196,9 +213,18 @@ impl Sqlite {
                  at INTEGER,
                  PRIMARY KEY (table_id, n)
              ) WITHOUT ROWID;
+             CREATE TABLE IF NOT EXISTS rounds (
+                 table_id TEXT NOT NULL REFERENCES tables(id),
+                 round INTEGER NOT NULL,
+                 data_version TEXT NOT NULL,
+                 transcript TEXT NOT NULL,
+                 times TEXT NOT NULL,
+                 PRIMARY KEY (table_id, round)
+             ) WITHOUT ROWID;
              CREATE TABLE IF NOT EXISTS voices (
                  table_id TEXT NOT NULL REFERENCES tables(id),
                  n INTEGER NOT NULL,
+                 round INTEGER NOT NULL DEFAULT 0,
                  kind TEXT NOT NULL,
                  seat INTEGER,
                  at INTEGER NOT NULL,
@@ -538,8 +564,14 @@ impl Store for Sqlite {
             .map_err(|e| self.err(e))?;
         let mut voices = conn
             .prepare(
-                "SELECT n, kind, seat, at, move, card, shared, text FROM voices
+                "SELECT n, kind, seat, at, move, card, shared, text, round FROM voices
                  WHERE table_id = ?1 ORDER BY n",
+            )
+            .map_err(|e| self.err(e))?;
+        let mut rounds = conn
+            .prepare(
+                "SELECT data_version, transcript, times FROM rounds
+                 WHERE table_id = ?1 ORDER BY round",
             )
             .map_err(|e| self.err(e))?;
         let mut tables = Vec::new();
@@ -570,11 +602,33 @@ impl Store for Sqlite {
                         card: r.get(5)?,
                         shared: r.get::<_, i64>(6)? != 0,
                         text: r.get(7)?,
+                        round: r.get::<_, i64>(8)? as usize,
                     })
                 })
                 .map_err(|e| self.err(e))?
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|e| self.err(e))?;
+            let past = rounds
+                .query_map([&id], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                    ))
+                })
+                .map_err(|e| self.err(e))?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| self.err(e))?
+                .into_iter()
+                .map(|(data_version, text, times)| {
+                    Ok(Round {
+                        data_version,
+                        transcript: self.read_transcript(&id, &text)?,
+                        times: serde_json::from_str(&times)
+                            .map_err(|e| self.err(format!("table {id}: {e}")))?,
+                    })
+                })
+                .collect::<Result<Vec<_>, String>>()?;
             if transcript.moves.len() as i64 != count {
                 return Err(self.err(format!(
                     "table {id}: {count} moves counted, {} stored",
@@ -600,6 +654,7 @@ impl Store for Sqlite {
                 closed,
                 times,
                 voices: said,
+                rounds: past,
             });
         }
         Ok(tables)
@@ -633,8 +688,8 @@ impl Store for Sqlite {
             return Err(format!("table {id} is not stored"));
         }
         tx.execute(
-            "INSERT INTO voices (table_id, n, kind, seat, at, move, card, shared, text)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO voices (table_id, n, kind, seat, at, move, card, shared, text, round)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 id,
                 voice.n as i64,
@@ -644,10 +699,60 @@ impl Store for Sqlite {
                 voice.at_move as i64,
                 voice.card,
                 i64::from(voice.shared),
-                voice.text
+                voice.text,
+                voice.round as i64
             ],
         )
         .map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))
+    }
+
+    fn rematch(&self, id: &str, expected: usize, fresh: &Transcript) -> Result<(), String> {
+        let mut conn = self.conn()?;
+        let tx = conn.transaction().map_err(|e| self.err(e))?;
+        let (data_version, text, count): (String, String, i64) = tx
+            .query_row(
+                "SELECT data_version, transcript, moves FROM tables WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+            .map_err(|e| self.err(e))?
+            .ok_or_else(|| format!("table {id} is not stored"))?;
+        if count != expected as i64 {
+            return Err(format!(
+                "table {id} has {count} moves stored, not {expected}"
+            ));
+        }
+        let mut played = self.read_transcript(id, &text)?;
+        let (moves, times): (Vec<usize>, Vec<Option<i64>>) = {
+            let mut stmt = tx
+                .prepare("SELECT move, at FROM moves WHERE table_id = ?1 ORDER BY n")
+                .map_err(|e| self.err(e))?;
+            stmt.query_map([id], |r| {
+                Ok((r.get::<_, i64>(0)? as usize, r.get::<_, Option<i64>>(1)?))
+            })
+            .map_err(|e| self.err(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.err(e))?
+            .into_iter()
+            .unzip()
+        };
+        played.moves = moves;
+        let times = serde_json::to_string(&times).map_err(|e| self.err(e))?;
+        tx.execute(
+            "INSERT INTO rounds (table_id, round, data_version, transcript, times)
+             VALUES (?1, (SELECT COUNT(*) FROM rounds WHERE table_id = ?1), ?2, ?3, ?4)",
+            params![id, data_version, played.to_toml(), times],
+        )
+        .map_err(|e| self.err(e))?;
+        tx.execute(
+            "UPDATE tables SET moves = 0, transcript = ?2, active = ?3 WHERE id = ?1",
+            params![id, head(fresh), now()],
+        )
+        .map_err(|e| self.err(e))?;
+        tx.execute("DELETE FROM moves WHERE table_id = ?1", [id])
+            .map_err(|e| self.err(e))?;
         tx.commit().map_err(|e| self.err(e))
     }
 
@@ -684,6 +789,7 @@ impl Sqlite {
     fn delete_on(conn: &Connection, id: &str) -> rusqlite::Result<bool> {
         conn.execute("DELETE FROM moves WHERE table_id = ?1", [id])?;
         conn.execute("DELETE FROM voices WHERE table_id = ?1", [id])?;
+        conn.execute("DELETE FROM rounds WHERE table_id = ?1", [id])?;
         conn.execute("DELETE FROM tokens WHERE table_id = ?1", [id])?;
         Ok(conn.execute("DELETE FROM tables WHERE id = ?1", [id])? == 1)
     }
@@ -742,6 +848,7 @@ mod tests {
             closed: None,
             times: vec![],
             voices: vec![],
+            rounds: vec![],
         };
         store.create(&table).unwrap();
         store.save_moves("abc", 0, &transcript(vec![3])).unwrap();
@@ -774,12 +881,14 @@ mod tests {
             closed: None,
             times: vec![],
             voices: vec![],
+            rounds: vec![],
         };
         store.create(&table).unwrap();
         let before = now_ms();
         store.save_moves("v", 0, &transcript(vec![1, 2])).unwrap();
         let note = Voice {
             n: 0,
+            round: 0,
             kind: VoiceKind::Note,
             seat: Some(1),
             at: before,
@@ -796,12 +905,25 @@ mod tests {
         assert_eq!(again.voices, vec![note]);
         assert_eq!(again.times.len(), 2);
         assert!(again.times.iter().all(|t| t.is_some_and(|t| t >= before)));
+        // A rematch keeps the game as a round and starts afresh behind the same id.
+        let mut next = transcript(vec![]);
+        next.seed = 9;
+        assert!(store.rematch("v", 1, &next).is_err());
+        store.rematch("v", 2, &next).unwrap();
+        let again = &store.all().unwrap()[0];
+        assert_eq!(again.transcript, next);
+        assert_eq!(again.rounds.len(), 1);
+        assert_eq!(again.rounds[0].transcript, transcript(vec![1, 2]));
+        assert_eq!(again.rounds[0].times.len(), 2);
+        assert_eq!(again.voices.len(), 1);
         assert!(store.delete("v").unwrap());
         let conn = store.conn().unwrap();
-        let left: i64 = conn
-            .query_row("SELECT COUNT(*) FROM voices", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(left, 0);
+        for table in ["voices", "rounds", "moves"] {
+            let left: i64 = conn
+                .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(left, 0, "{table}");
+        }
     }
 
     #[test]
@@ -820,6 +942,7 @@ mod tests {
                     closed: None,
                     times: vec![],
                     voices: vec![],
+                    rounds: vec![],
                 })
                 .unwrap();
         }
@@ -857,6 +980,7 @@ mod tests {
                 closed: None,
                 times: vec![],
                 voices: vec![],
+                rounds: vec![],
             })
             .unwrap();
         store

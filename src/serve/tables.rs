@@ -97,6 +97,8 @@ impl App {
                 closing: BTreeSet::new(),
                 deleting: BTreeSet::new(),
                 voices: stored.voices.clone(),
+                round: stored.rounds.len(),
+                rematch: BTreeSet::new(),
             }),
             changed,
             generation: AtomicU64::new(0),
@@ -190,6 +192,7 @@ impl App {
             closed: None,
             times: Vec::new(),
             voices: Vec::new(),
+            rounds: Vec::new(),
         };
         self.store.create(&stored).map_err(|e| ApiError(500, e))?;
         let slot = self.insert(&stored, live, version.clone());

@@ -1,6 +1,7 @@
 //! The testers' voices at a table: chat (everyone at the table reads it), notes on a move or a
 //! card (for the designer: the admin link and `printplay playtests`; for the other testers
-//! only if the tester shares it), and presence (who is connected).
+//! only if the tester shares it), presence (who is connected), and the rematch (the same
+//! seats and links, a new seed).
 //!
 //! Every line is untrusted text: at most [`VOICE_MAX_CHARS`] characters, at most
 //! [`VOICE_MAX_PER_TABLE`] a table, [`VOICE_BURST`] at once from a seat and then one every
@@ -11,8 +12,12 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use super::admin::{self, Asked, Who};
 use super::store::{self, Access, Voice, VoiceKind};
-use super::{ApiError, App, Inner, Slot};
+use super::{ApiError, App, Inner, Slot, live, person_seats};
 use crate::limits::{VOICE_BURST, VOICE_EVERY_SECONDS, VOICE_MAX_CHARS, VOICE_MAX_PER_TABLE};
 
 /// Chat lines a seat's view carries: the newest (every one is stored and exported).
@@ -120,6 +125,7 @@ impl App {
         let played = inner.live.transcript().moves.len();
         let voice = Voice {
             n: inner.voices.len(),
+            round: inner.round,
             kind,
             seat: access,
             at: store::now_ms(),
@@ -139,6 +145,62 @@ impl App {
         inner.voices.push(voice);
         slot.touch();
         Ok(n)
+    }
+
+    /// A rematch: the same seats, variants, data and links, a new seed (drawn from the OS:
+    /// the old seed is told once a game is over, and one derived from it would tell the new
+    /// game's hidden cards). At once for the admin; for a person, once every person at the
+    /// table agrees (`decline` withdraws every agreement). The game played is kept as a past
+    /// round ([`store::Round`]), for `printplay playtests`.
+    pub(crate) async fn rematch(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        who: Who,
+        decline: bool,
+    ) -> Result<Asked, ApiError> {
+        {
+            let mut inner = slot.inner.lock().await;
+            if inner.closed {
+                return Err(ApiError(409, "the table is closed: no rematch here".into()));
+            }
+            let persons = person_seats(inner.live.transcript());
+            if let Who::Seat(seat) = who {
+                if decline {
+                    inner.rematch.clear();
+                } else {
+                    inner.rematch.insert(seat);
+                }
+                if decline || !persons.iter().all(|s| inner.rematch.contains(s)) {
+                    let waiting =
+                        admin::proposal(inner.live.seat_names(), &persons, &inner.rematch);
+                    slot.touch();
+                    return Ok(Asked::Waiting(waiting));
+                }
+            }
+            let mut fresh = inner.live.transcript().clone();
+            fresh.moves.clear();
+            let mut seed = [0u8; 8];
+            getrandom::fill(&mut seed).map_err(|e| ApiError(500, e.to_string()))?;
+            fresh.seed = u64::from_le_bytes(seed);
+            let game = inner.version.game.clone();
+            let started = live::open(&game, fresh.clone()).map_err(|e| ApiError(409, e))?;
+            let expected = inner.live.transcript().moves.len();
+            let store = self.store.clone();
+            let id = slot.id.clone();
+            tokio::task::spawn_blocking(move || store.rematch(&id, expected, &fresh))
+                .await
+                .map_err(|e| ApiError(500, e.to_string()))?
+                .map_err(|e| ApiError(500, e))?;
+            inner.live = started;
+            inner.epoch += 1;
+            inner.round += 1;
+            inner.rematch = BTreeSet::new();
+            inner.undo = None;
+            inner.restart.clear();
+            slot.touch();
+        }
+        self.drive(slot.clone()).await;
+        Ok(Asked::Done)
     }
 
     /// Everything said at `slot`, for the designer (the admin link): every chat line and
@@ -201,8 +263,8 @@ impl Slot {
 }
 
 /// The voices part of the view `access` gets: the newest chat lines, the notes it may read
-/// (its own and those shared), and who is connected.
-pub(crate) fn view_parts(slot: &Slot, inner: &Inner, access: Access, view: &mut Value) {
+/// (its own and those shared), and the rematch asked for.
+pub(crate) fn view_parts(inner: &Inner, access: Access, view: &mut Value) {
     let names = inner.live.seat_names();
     let chat: Vec<&Voice> = inner
         .voices
@@ -220,9 +282,27 @@ pub(crate) fn view_parts(slot: &Slot, inner: &Inner, access: Access, view: &mut 
         .filter(|v| v.kind == VoiceKind::Note && (v.shared || v.seat == access))
         .map(|v| line(v, names, Some(access)))
         .collect();
-    let present = slot.present.lock().map(|p| p.clone()).unwrap_or_default();
-    view["present"] = json!({
-        "seats": present.keys().filter_map(|a| a.and_then(|s| names.get(s))).collect::<Vec<_>>(),
-        "spectators": present.get(&None).copied().unwrap_or(0),
+    let persons = person_seats(inner.live.transcript());
+    view["rematch"] = json!({
+        "round": inner.round,
+        "asked": (!inner.rematch.is_empty())
+            .then(|| admin::proposal(names, &persons, &inner.rematch)),
     });
+}
+
+impl Slot {
+    /// Who is connected now, as the WebSocket tells it (`{"type": "presence", "present":
+    /// {"seats": [names], "spectators": N}}`): not part of the view, which is the game's and
+    /// the same over HTTP, where no one is connected.
+    pub(crate) fn presence_message(&self, names: &[String]) -> String {
+        let present = self.present.lock().map(|p| p.clone()).unwrap_or_default();
+        json!({
+            "type": "presence",
+            "present": {
+                "seats": present.keys().filter_map(|a| a.and_then(|s| names.get(s))).collect::<Vec<_>>(),
+                "spectators": present.get(&None).copied().unwrap_or(0),
+            },
+        })
+        .to_string()
+    }
 }

@@ -1,7 +1,8 @@
 'use strict';
 // What testers say and do at the table: chat (everyone at the table reads it), notes on a
 // move or a card (for the designer; for the other testers only if shared), who is connected,
-// and the turn told in the page's title and icon (and, if asked for, a sound). It draws from
+// the turn told in the page's title and icon (and, if asked for, a sound), and the rematch
+// (the same seats and links, a new seed, once every person agrees). It draws from
 // the view table.js renders (`printplay:render`). Everything a tester wrote is untrusted: it
 // goes in as text (textContent), never as markup.
 (function () {
@@ -48,6 +49,15 @@
     sound.addEventListener('change', () => localStorage.setItem(SOUND_KEY, sound.checked ? 'on' : 'off'));
     turn.append(sound, ' ', el('label', { for: 'turn-sound' }, 'Play a sound when it is my turn'));
     section.append(turn);
+
+    const rematch = el('div', { id: 'rematch', hidden: '' });
+    rematch.append(el('p', { id: 'rematch-text' }));
+    const ask = el('button', { type: 'button', id: 'rematch-ask' }, 'Ask for a rematch');
+    const no = el('button', { type: 'button', id: 'rematch-decline' }, 'Decline the rematch');
+    ask.addEventListener('click', () => rematchSay(false));
+    no.addEventListener('click', () => rematchSay(true));
+    rematch.append(ask, ' ', no);
+    section.append(rematch);
 
     section.append(el('h3', { id: 'chat-h' }, 'Chat'));
     section.append(el('ol', { id: 'chat', 'aria-labelledby': 'chat-h', 'aria-live': 'polite' }));
@@ -105,6 +115,33 @@
       const data = await res.json().catch(() => ({}));
       throw new Error(data.error || ('the server answered ' + res.status));
     }
+  }
+
+  async function rematchSay(decline) {
+    try {
+      await post('/rematch', { decline });
+      problem('');
+    } catch (e) {
+      problem('Rematch: ' + e.message);
+    }
+  }
+
+  // A person may ask for a rematch, agree to one asked, or decline it.
+  function renderRematch(view) {
+    const box = $('rematch');
+    const r = view.rematch || {};
+    box.hidden = !view.you || (view.data && view.data.closed);
+    if (box.hidden) return;
+    const asked = r.asked;
+    const agreed = !!asked && asked.agreed.indexOf(view.you) >= 0;
+    const round = r.round ? ' This is game ' + (r.round + 1) + ' at this table.' : '';
+    $('rematch-text').textContent = asked
+      ? 'A rematch (same seats and links, a new seed) is asked: agreed ' + asked.agreed.join(', ') + '; waiting for ' + (asked.waiting.join(', ') || 'nobody') + '.' + round
+      : 'A rematch plays again with the same seats and links and a new seed, once every person agrees; the game played is kept for the designer.' + round;
+    const ask = $('rematch-ask');
+    ask.textContent = asked ? 'Agree to the rematch' : 'Ask for a rematch';
+    ask.hidden = agreed;
+    $('rematch-decline').hidden = !asked;
   }
 
   async function sendChat() {
@@ -204,8 +241,18 @@
     }
   }
 
+  // Who is connected, as the WebSocket tells it (table.js passes on `printplay:message`).
+  let present = null;
+  let you = null;
+  document.addEventListener('printplay:message', (ev) => {
+    if (!ev.detail || ev.detail.type !== 'presence') return;
+    present = ev.detail.present;
+    if (built) renderPresent({ you });
+  });
+
   function renderPresent(view) {
-    const p = view.present || { seats: [], spectators: 0 };
+    you = view.you;
+    const p = present || { seats: [], spectators: 0 };
     const seats = (p.seats || []).map((s) => s === view.you ? s + ' (you)' : s);
     const parts = seats.slice();
     if (p.spectators === 1) parts.push('1 spectator');
@@ -248,6 +295,7 @@
     shownNotes = renderList('notes', view.notes || [], true, shownNotes);
     renderAbout(view);
     renderPresent(view);
+    renderRematch(view);
     renderTurn(view);
   });
 })();
