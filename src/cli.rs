@@ -182,13 +182,23 @@ pub enum Command {
     /// `admin URL` (the server's admin link), then serves until Ctrl-C.
     Table(TableArgs),
     /// Summarise a game's stored tables: results per seat and per person or bot, lengths,
-    /// and how often people chose the heuristic bot's move.
+    /// and how often people chose the heuristic bot's move; or export every session (moves
+    /// with their times, chat, notes, card plays) as JSON or CSV.
     Playtests {
         /// The game's slug.
         game: String,
         /// The tables' database (as given to `serve`).
         #[arg(long, default_value = crate::serve::DEFAULT_DB)]
         db: PathBuf,
+        /// Write every session out as JSON to this file (`-`: standard output, instead of
+        /// the summary): seats, each move with its time and the seconds it took, chat, notes,
+        /// and each card's plays by persons and by bots.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// The same as CSV, one row per move, chat message, note and card (`-`: standard
+        /// output).
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
     },
     /// Add up the `--json` files of the shards of one `simulate` or `tune` run.
     Merge {
@@ -635,7 +645,12 @@ pub fn run(cli: Cli) -> Exit {
         Command::Play(args) => play(&cli.data, args),
         Command::Serve(args) => serve(&cli.data, &args, None),
         Command::Table(args) => table(&cli.data, args),
-        Command::Playtests { game, db } => playtests(&cli.data, &game, &db),
+        Command::Playtests {
+            game,
+            db,
+            json,
+            csv,
+        } => playtests(&cli.data, &game, &db, json.as_deref(), csv.as_deref()),
         Command::Variants { games } => variants(&cli.data, &games),
         Command::Merge { files, json, out } => merge(&files, json.as_deref(), out.as_deref()),
         Command::Analyze(args) => analyze(&cli.data, args),
@@ -1192,8 +1207,12 @@ fn table(data: &Path, args: TableArgs) -> Exit {
     }
 }
 
-fn playtests(data: &Path, slug: &str, db: &Path) -> Exit {
+fn playtests(data: &Path, slug: &str, db: &Path, json: Option<&Path>, csv: Option<&Path>) -> Exit {
     use crate::serve::store::Store;
+    let stdout = |p: Option<&Path>| p.is_some_and(|p| p == Path::new("-"));
+    if stdout(json) && stdout(csv) {
+        return usage("--json - and --csv - would both write to standard output; give one a file");
+    }
     let game = match load_one(data, slug) {
         Ok(g) => g,
         Err(exit) => return exit,
@@ -1201,10 +1220,32 @@ fn playtests(data: &Path, slug: &str, db: &Path) -> Exit {
     if !db.exists() {
         return usage(format!("{}: no tables stored here yet", db.display()));
     }
-    let summary = crate::serve::store::Sqlite::open(db)
-        .and_then(|store| store.of_game(slug))
-        .and_then(|tables| crate::serve::playtests::summarise(&game, &tables));
-    match summary {
+    let tables = match crate::serve::store::Sqlite::open(db).and_then(|store| store.of_game(slug)) {
+        Ok(t) => t,
+        Err(e) => return run_failed(e),
+    };
+    if json.is_some() || csv.is_some() {
+        let export = match crate::serve::playtests::export(&game, &tables) {
+            Ok(e) => e,
+            Err(e) => return run_failed(e),
+        };
+        let json_text = match serde_json::to_string_pretty(&export.json) {
+            Ok(t) => t + "\n",
+            Err(e) => return run_failed(e.to_string()),
+        };
+        for (path, text) in [(json, json_text), (csv, export.csv)] {
+            let Some(path) = path else { continue };
+            if stdout(Some(path)) {
+                print!("{text}");
+            } else if let Err(e) = crate::output::write_atomic(path, text.as_bytes()) {
+                return usage(format!("{}: {e}", path.display()));
+            }
+        }
+    }
+    if stdout(json) || stdout(csv) {
+        return Exit::Ok;
+    }
+    match crate::serve::playtests::summarise(&game, &tables) {
         Ok(s) => {
             print!("{}", s.text());
             Exit::Ok

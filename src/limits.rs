@@ -60,6 +60,14 @@ pub const SVG_ART_MAX_SIDE: f64 = 100_000.0;
 
 /// Most pages of a printed rulebook (`rules --pdf`), on any paper.
 pub const RULEBOOK_MAX_PAGES: usize = 500;
+/// Longest chat message or note a tester may send at a playtest table, in characters.
+pub const VOICE_MAX_CHARS: usize = 500;
+/// Most chat messages and notes one playtest table keeps.
+pub const VOICE_MAX_PER_TABLE: usize = 2_000;
+/// Chat messages and notes one seat (or the spectators) may send at once...
+pub const VOICE_BURST: u32 = 5;
+/// ...and then one every this many seconds.
+pub const VOICE_EVERY_SECONDS: u32 = 2;
 
 /// One bound, as the user's guide lists it.
 #[derive(Debug, Clone, Copy)]
@@ -185,6 +193,21 @@ pub const ALL: &[Limit] = &[
         range: "up to 256 MB",
         reason: "a laptop runs one VM per thread",
     },
+    Limit {
+        what: "a chat message or note at the playtest table",
+        range: "up to 500 characters",
+        reason: "a remark, not a document: every connection at the table is sent it",
+    },
+    Limit {
+        what: "chat messages and notes of one playtest table",
+        range: "up to 2000",
+        reason: "they are stored with the table and sent with its view",
+    },
+    Limit {
+        what: "chat messages and notes one seat sends",
+        range: "5 at once, then one every 2 seconds",
+        reason: "a tester types; a script flooding the table is refused (429)",
+    },
 ];
 
 /// Whether `v` lies in `min..=max` (false for NaN).
@@ -265,6 +288,18 @@ mod tests {
         assert_eq!(
             range("memory of a Lua"),
             format!("up to {} MB", crate::engine::lua::MEMORY_LIMIT >> 20)
+        );
+        assert_eq!(
+            range("a chat message"),
+            format!("up to {VOICE_MAX_CHARS} characters")
+        );
+        assert_eq!(
+            range("chat messages and notes of one"),
+            format!("up to {VOICE_MAX_PER_TABLE}")
+        );
+        assert_eq!(
+            range("chat messages and notes one seat"),
+            format!("{VOICE_BURST} at once, then one every {VOICE_EVERY_SECONDS} seconds")
         );
     }
 }

@@ -21,10 +21,21 @@
 //!   `{"decline": true}` withdraws the agreements);
 //! - `POST /api/tables/ID/delete?admin=A` or `?token=T` deletes the table and everything
 //!   stored of it, likewise (the admin may delete a held table too);
+//! - `POST /api/tables/ID/chat?token=T` `{"text": "..."}` says something to everyone at the
+//!   table (201 `{"n": N}`); `POST /api/tables/ID/notes?token=T` `{"text": "...", "move": K,
+//!   "card": "name", "shared": false}` keeps a note on a move or a card for the designer (and,
+//!   if `shared`, the other testers); both refuse a text past its bound (413) or sent too
+//!   often (429) ([`super::voices`]), and the view carries `chat`, `notes` and `rematch`;
+//! - `GET /api/tables/ID/voices?admin=A` every chat line and note, shared or not (the
+//!   designer's);
+//! - `POST /api/tables/ID/rematch?admin=A` or `?token=T` plays again behind the same links
+//!   with the same seats and a new seed (the game played is kept for `playtests`): at once for
+//!   the admin, for a person once every person agrees (202 until then, as closing);
 //! - `GET /api/tables/ID/ws?token=T` live views: first the whole view (`{"type": "view",
 //!   "view": ...}`), then after each change what changed (`{"type": "update", "log_from": K,
 //!   "view": ...}`: the parts of the view that differ and the log's entries from entry K on);
-//!   takes `{"type": "move", ...}` as the POST.
+//!   takes `{"type": "move", ...}` as the POST; and, first and whenever it changes, who is
+//!   connected (`{"type": "presence", "present": {"seats": [names], "spectators": N}}`).
 //!
 //! A table held because its data changed since it began answers its links with 409 and
 //! why. Unknown tables and tokens get 403; messages over [`MAX_MESSAGE`] bytes or not in the form
@@ -51,11 +62,16 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::admin::{Asked, Who};
+use super::store::VoiceKind;
+use super::voices::Said;
 use super::{ApiError, App, Built, HeldRestart, NewTable, Slot, page};
 use crate::serve::store::Access;
 
 /// The largest message a client may send (a move is a few bytes).
 pub const MAX_MESSAGE: usize = 1024;
+/// The largest chat message or note's request: its longest text, each character written as
+/// JSON's longest escape, with room for the other fields.
+const VOICE_BODY: usize = crate::limits::VOICE_MAX_CHARS * 6 + 1024;
 /// A WebSocket's read buffer: a few of the largest messages.
 const READ_BUFFER: usize = 4 * MAX_MESSAGE;
 /// Requests a connection may make each second, on average.
@@ -217,6 +233,16 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{id}/close", post(close))
         .route("/api/tables/{id}/delete", post(delete))
         .route("/api/tables/{id}/ws", get(ws))
+        .route(
+            "/api/tables/{id}/chat",
+            post(chat).layer(DefaultBodyLimit::max(VOICE_BODY)),
+        )
+        .route(
+            "/api/tables/{id}/notes",
+            post(notes).layer(DefaultBodyLimit::max(VOICE_BODY)),
+        )
+        .route("/api/tables/{id}/voices", get(voices))
+        .route("/api/tables/{id}/rematch", post(rematch))
         .fallback(|| async { ApiError(404, "no such page".into()) })
         .layer(DefaultBodyLimit::max(MAX_MESSAGE))
         .layer(middleware::from_fn(guard))
@@ -352,11 +378,12 @@ async fn games(State(app): State<Arc<App>>) -> Response {
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiError> {
-    if body.len() > MAX_MESSAGE {
-        return Err(ApiError(
-            413,
-            format!("messages are at most {MAX_MESSAGE} bytes"),
-        ));
+    parse_within(body, MAX_MESSAGE)
+}
+
+fn parse_within<T: for<'de> Deserialize<'de>>(body: &[u8], most: usize) -> Result<T, ApiError> {
+    if body.len() > most {
+        return Err(ApiError(413, format!("messages are at most {most} bytes")));
     }
     serde_json::from_slice(body).map_err(|e| ApiError(400, format!("not a valid message: {e}")))
 }
@@ -402,8 +429,12 @@ fn who(
         return Ok((app.slot(id), Who::Admin));
     }
     let (slot, access) = app.open(id, token(params))?;
-    let seat = access
-        .ok_or_else(|| ApiError(403, "a spectator cannot close or delete the table".into()))?;
+    let seat = access.ok_or_else(|| {
+        ApiError(
+            403,
+            "a spectator cannot close, delete or rematch the table".into(),
+        )
+    })?;
     Ok((Some(slot), Who::Seat(seat)))
 }
 
@@ -544,6 +575,71 @@ async fn restart(
     let seat = seat_of(access)?;
     app.restart(&slot, seat, declines(&body)?).await?;
     Ok(json_text(slot.view(&app, access, None).await?))
+}
+
+async fn chat(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(params): Params,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    say(app, id, params, body, VoiceKind::Chat).await
+}
+
+async fn notes(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(params): Params,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    say(app, id, params, body, VoiceKind::Note).await
+}
+
+async fn say(
+    app: Arc<App>,
+    id: String,
+    params: HashMap<String, String>,
+    body: Bytes,
+    kind: VoiceKind,
+) -> Result<Response, ApiError> {
+    let (slot, access) = app.open(&id, token(&params))?;
+    let said: Said = parse_within(&body, VOICE_BODY)?;
+    if kind == VoiceKind::Chat && (said.card.is_some() || said.at_move.is_some() || said.shared) {
+        return Err(ApiError(
+            400,
+            "a chat message is `{\"text\": ...}` alone; a note names a move or a card".into(),
+        ));
+    }
+    let n = app.say(&slot, access, kind, said).await?;
+    Ok((StatusCode::CREATED, axum::Json(json!({ "n": n }))).into_response())
+}
+
+/// Every chat line and note of a table, for the designer (the admin link).
+async fn voices(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(params): Params,
+) -> Result<Response, ApiError> {
+    if !admin(&app, &params) {
+        return Err(ApiError(
+            403,
+            "a table's notes are the designer's: they need the admin link".into(),
+        ));
+    }
+    let slot = app.slot(&id).ok_or_else(ApiError::forbidden)?;
+    Ok(axum::Json(app.voices(&slot).await).into_response())
+}
+
+async fn rematch(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(params): Params,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let (slot, who) = who(&app, &id, &params)?;
+    let slot = slot.ok_or_else(ApiError::forbidden)?;
+    let done = app.rematch(&slot, who, declines(&body)?).await?;
+    Ok(agreement(&id, "rematch", done))
 }
 
 async fn transcript(
@@ -706,11 +802,41 @@ async fn send_past(
     }
 }
 
+/// Tells who is connected, if it changed since this connection last told it (`told`).
+async fn send_presence(
+    socket: &mut WebSocket,
+    slot: &Slot,
+    names: &[String],
+    told: &mut String,
+) -> bool {
+    let now = slot.presence_message(names);
+    if now == *told {
+        return true;
+    }
+    *told = now.clone();
+    socket.send(Message::Text(now.into())).await.is_ok()
+}
+
+/// A connection counted as present while it lives ([`Slot::presence`]).
+struct Present(Arc<Slot>, Access);
+
+impl Drop for Present {
+    fn drop(&mut self) {
+        self.0.presence(self.1, false);
+    }
+}
+
 async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket: WebSocket) {
+    slot.presence(access, true);
+    let _present = Present(slot.clone(), access);
+    let names = slot.inner.lock().await.live.seat_names().to_vec();
+    let mut told = String::new();
     let mut changed = slot.changed.subscribe();
     let mut bucket = Bucket::new();
     let mut sent = Sent::default();
-    if !send_view(&mut socket, &app, &slot, access, &mut sent, true).await {
+    if !send_view(&mut socket, &app, &slot, access, &mut sent, true).await
+        || !send_presence(&mut socket, &slot, &names, &mut told).await
+    {
         return;
     }
     loop {
@@ -766,6 +892,7 @@ async fn live_socket(app: Arc<App>, slot: Arc<Slot>, access: Access, mut socket:
                         // Several changes may have come at once: one view of the latest.
                         while changed.try_recv().is_ok() {}
                         if !send_view(&mut socket, &app, &slot, access, &mut sent, false).await { return; }
+                        if !send_presence(&mut socket, &slot, &names, &mut told).await { return; }
                     }
                     Err(_) => return,
                 }

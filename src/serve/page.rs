@@ -24,6 +24,15 @@ pub fn asset(name: &str) -> Option<(&'static str, &'static str)> {
             include_str!("page/free.js"),
         ),
         "free.css" => ("text/css; charset=utf-8", include_str!("page/free.css")),
+        // Chat, notes, presence and the turn told in the title and icon, drawn after table.js
+        // renders a view (`printplay:render`).
+        "voices.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("page/voices.js"),
+        ),
+        "voices.css" => ("text/css; charset=utf-8", include_str!("page/voices.css")),
+        "icon.svg" => ("image/svg+xml", include_str!("page/icon.svg")),
+        "icon-turn.svg" => ("image/svg+xml", include_str!("page/icon-turn.svg")),
         _ => return None,
     })
 }

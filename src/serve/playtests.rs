@@ -1,7 +1,9 @@
 //! `printplay playtests GAME`: what the stored tables of a game say. Sessions played and
 //! finished, results per seat and per kind of player (a person or a bot spec), game lengths,
 //! and how often the people chose the move the engine's `heuristic` bot would have chosen in
-//! their place (seen as they saw the game).
+//! their place (seen as they saw the game). [`export`] writes every session out, move by
+//! move with its time, with the testers' chat and notes and how often each card was played,
+//! as JSON and CSV.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -11,7 +13,55 @@ use crate::model::Game;
 use crate::play::{PERSON, Transcript};
 use crate::simulate::{EngineTask, game_rng, make_bot, seat_names};
 
-use super::store::StoredTable;
+use serde_json::{Value, json};
+
+use super::store::{StoredTable, Voice, VoiceKind};
+
+/// One game played at a stored table: a past round (before a rematch) or the game now.
+struct Played<'a> {
+    id: &'a str,
+    round: usize,
+    data_version: &'a str,
+    transcript: &'a Transcript,
+    times: &'a [Option<i64>],
+    /// When it began, in milliseconds since 1970: the table's making, or the last move of the
+    /// round before it (`None`: unknown).
+    began: Option<i64>,
+    closed: Option<i64>,
+    voices: Vec<&'a Voice>,
+}
+
+/// Every game played at a table, its past rounds first.
+fn played(t: &StoredTable) -> Vec<Played<'_>> {
+    let mut out = Vec::new();
+    let mut began = Some(t.created * 1000);
+    let said = |round: usize| t.voices.iter().filter(|v| v.round == round).collect();
+    for (round, r) in t.rounds.iter().enumerate() {
+        out.push(Played {
+            id: &t.id,
+            round,
+            data_version: &r.data_version,
+            transcript: &r.transcript,
+            times: &r.times,
+            began,
+            closed: None,
+            voices: said(round),
+        });
+        began = r.times.iter().rev().find_map(|t| *t).or(began);
+    }
+    let round = t.rounds.len();
+    out.push(Played {
+        id: &t.id,
+        round,
+        data_version: &t.data_version,
+        transcript: &t.transcript,
+        times: &t.times,
+        began,
+        closed: t.closed,
+        voices: said(round),
+    });
+    out
+}
 
 /// Wins (results added up) and games, for one seat or one kind of player.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -56,9 +106,12 @@ pub fn summarise(game: &Game, tables: &[StoredTable]) -> Result<Playtests, Strin
                 .iter()
                 .filter(|t| t.transcript.game == game.slug && (free || !t.transcript.free))
             {
-                p.sessions += 1;
-                if let Err(e) = session(&engine, game, &t.transcript, &mut p) {
-                    p.unreadable.push(format!("table {}: {e}", t.id));
+                for r in played(t) {
+                    p.sessions += 1;
+                    if let Err(e) = session(&engine, game, r.transcript, &mut p) {
+                        p.unreadable
+                            .push(format!("table {} round {}: {e}", t.id, r.round));
+                    }
                 }
             }
             Ok(p)
@@ -172,4 +225,250 @@ impl Playtests {
         }
         s
     }
+}
+
+/// Every stored session of a game, written out: its seats, each move (who, what, the cards
+/// it plays, when it was stored and the seconds since the move before, or since the table was
+/// made), its chat and notes (every one: the designer's), its length, and how often each card
+/// was played by persons and by bots over all sessions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Export {
+    pub json: Value,
+    pub csv: String,
+}
+
+/// Writes out every stored session of `game` ([`Export`]).
+pub fn export(game: &Game, tables: &[StoredTable]) -> Result<Export, String> {
+    struct Task<'a>(&'a [StoredTable]);
+    impl EngineTask for Task<'_> {
+        type Output = Export;
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Export, String> {
+            let free = !crate::engine::free::has_rules(game);
+            let mut sessions = Vec::new();
+            let mut plays: BTreeMap<&'static str, (u64, u64)> = BTreeMap::new();
+            let mut rows = Vec::new();
+            for t in self
+                .0
+                .iter()
+                .filter(|t| t.transcript.game == game.slug && (free || !t.transcript.free))
+            {
+                for r in played(t) {
+                    sessions.push(session_out(&engine, game, &r, &mut plays, &mut rows));
+                }
+            }
+            for (card, (persons, bots)) in &plays {
+                for (player, count) in [("person", persons), ("bot", bots)] {
+                    let mut row = vec![String::new(); COLUMNS.len()];
+                    row[1] = "plays".into();
+                    row[6] = player.into();
+                    row[8] = cell(card);
+                    row[11] = count.to_string();
+                    rows.push(row);
+                }
+            }
+            let card_plays: serde_json::Map<String, Value> = plays
+                .iter()
+                .map(|(c, (p, b))| (c.to_string(), json!({"persons": p, "bots": b})))
+                .collect();
+            let json = json!({
+                "game": game.slug,
+                "sessions": sessions,
+                "card_plays": card_plays,
+            });
+            let mut w = csv::Writer::from_writer(Vec::new());
+            let io = |e: csv::Error| format!("writing CSV: {e}");
+            w.write_record(COLUMNS).map_err(io)?;
+            for row in &rows {
+                w.write_record(row).map_err(io)?;
+            }
+            let bytes = w.into_inner().map_err(|e| format!("writing CSV: {e}"))?;
+            let csv = String::from_utf8(bytes).map_err(|e| format!("writing CSV: {e}"))?;
+            Ok(Export { json, csv })
+        }
+    }
+    crate::engine::free::with_table(game, false, Task(tables))
+}
+
+/// The CSV's columns: one row per move, chat line and note of every session, then two per
+/// card (its plays by persons and by bots).
+pub const COLUMNS: [&str; 13] = [
+    "table",
+    "kind",
+    "n",
+    "at_ms",
+    "turn_seconds",
+    "seat",
+    "player",
+    "move",
+    "card",
+    "text",
+    "shared",
+    "count",
+    "round",
+];
+
+/// A text a tester or the data wrote, made safe to open in a spreadsheet: a cell starting
+/// with `=`, `+`, `-`, `@` or a control character is a formula there, so it is led by `'`.
+fn cell(text: &str) -> String {
+    match text.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r' | '\n') => format!("'{text}"),
+        _ => text.to_string(),
+    }
+}
+
+/// One session as JSON, its rows pushed onto `rows` and its players' cards onto `plays`. A
+/// session whose moves no longer replay on the data says so (`unreadable`) and keeps its
+/// chat and notes.
+fn session_out<E: Engine>(
+    engine: &E,
+    game: &Game,
+    t: &Played,
+    plays: &mut BTreeMap<&'static str, (u64, u64)>,
+    rows: &mut Vec<Vec<String>>,
+) -> Value {
+    let tr = t.transcript;
+    let names = seat_names(engine, game, tr.players);
+    let name = |seat: Option<usize>| {
+        seat.and_then(|s| names.get(s).cloned())
+            .unwrap_or_else(|| "spectator".to_string())
+    };
+    let mut moves = Vec::new();
+    let mut unreadable = None;
+    let mut finished = false;
+    let mut returns = Vec::new();
+    let config = crate::engine::Config {
+        players: tr.players,
+        variants: tr.variants.clone(),
+    };
+    let mut before = t.began;
+    let mut last = None;
+    match engine.new_game(&config, &mut game_rng(tr.seed, 0)) {
+        Err(e) => unreadable = Some(e),
+        Ok(mut state) => {
+            let mut cards = Vec::new();
+            for (k, &index) in tr.moves.iter().enumerate() {
+                let turn = state.turn();
+                let choices: Vec<_> = match turn {
+                    Turn::Chance => state.chance_outcomes().into_iter().map(|o| o.0).collect(),
+                    Turn::Player(_) => state.legal_actions(),
+                    Turn::Terminal => Vec::new(),
+                };
+                let Some(&action) = choices.get(index) else {
+                    unreadable = Some(format!("move {} is not open", k + 1));
+                    break;
+                };
+                let (seat, player) = match turn {
+                    Turn::Player(s) => (
+                        names.get(s).cloned().unwrap_or_default(),
+                        tr.seats.get(s).cloned().unwrap_or_default(),
+                    ),
+                    _ => ("chance".to_string(), "chance".to_string()),
+                };
+                cards.clear();
+                if matches!(turn, Turn::Player(_)) {
+                    state.cards_of(action, &mut cards);
+                    for &c in &cards {
+                        let e = plays.entry(c).or_default();
+                        if player == PERSON {
+                            e.0 += 1;
+                        } else {
+                            e.1 += 1;
+                        }
+                    }
+                }
+                let at = t.times.get(k).copied().flatten();
+                let seconds = match (at, before) {
+                    (Some(a), Some(b)) => Some((a - b) as f64 / 1000.0),
+                    _ => None,
+                };
+                if at.is_some() {
+                    before = at;
+                    last = at;
+                }
+                let words = state.action_name(action);
+                rows.push(vec![
+                    t.id.to_string(),
+                    "move".into(),
+                    k.to_string(),
+                    at.map(|a| a.to_string()).unwrap_or_default(),
+                    seconds.map(|s| format!("{s:.3}")).unwrap_or_default(),
+                    cell(&seat),
+                    cell(&player),
+                    cell(&words),
+                    cell(&cards.join(";")),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    t.round.to_string(),
+                ]);
+                moves.push(json!({
+                    "n": k,
+                    "seat": seat,
+                    "player": player,
+                    "move": words,
+                    "cards": cards,
+                    "at": at,
+                    "turn_seconds": seconds,
+                }));
+                state.apply(action);
+            }
+            if unreadable.is_none() && state.turn() == Turn::Terminal && state.failure().is_none() {
+                finished = true;
+                returns = state.returns();
+            }
+        }
+    }
+    let mut chat = Vec::new();
+    let mut notes = Vec::new();
+    for v in &t.voices {
+        let who = name(v.seat);
+        let (kind, list) = match v.kind {
+            VoiceKind::Chat => ("chat", &mut chat),
+            VoiceKind::Note => ("note", &mut notes),
+        };
+        rows.push(vec![
+            t.id.to_string(),
+            kind.into(),
+            v.n.to_string(),
+            v.at.to_string(),
+            String::new(),
+            cell(&who),
+            String::new(),
+            v.at_move.to_string(),
+            cell(v.card.as_deref().unwrap_or("")),
+            cell(&v.text),
+            if v.kind == VoiceKind::Note {
+                v.shared.to_string()
+            } else {
+                String::new()
+            },
+            String::new(),
+            t.round.to_string(),
+        ]);
+        let mut line = json!({"n": v.n, "who": who, "at": v.at, "move": v.at_move, "text": v.text});
+        if v.kind == VoiceKind::Note {
+            line["card"] = json!(v.card);
+            line["shared"] = json!(v.shared);
+        }
+        list.push(line);
+    }
+    let last_said = t.voices.iter().map(|v| v.at).max();
+    let end = last.max(last_said);
+    json!({
+        "id": t.id,
+        "round": t.round,
+        "data_version": t.data_version,
+        "seed": tr.seed,
+        "variants": tr.variants,
+        "seats": names.iter().zip(&tr.seats).map(|(n, p)| json!({"name": n, "plays": p})).collect::<Vec<_>>(),
+        "began_ms": t.began,
+        "closed_ms": t.closed.map(|c| c * 1000),
+        "length_seconds": end.zip(t.began).map(|(e, b)| (e - b) as f64 / 1000.0),
+        "finished": finished,
+        "returns": if finished { json!(returns) } else { Value::Null },
+        "unreadable": unreadable,
+        "moves": moves,
+        "chat": chat,
+        "notes": notes,
+    })
 }

@@ -34,8 +34,10 @@ pub fn token_digest(token: &str) -> String {
 /// move as a row of `moves` and, in `tables.transcript`, the transcript without its moves (1
 /// kept the whole transcript there, written again on every move); 3 keeps when each table was
 /// last active (`active`: made, moved at, restarted, closed) and when it was closed (`closed`),
-/// for tables to expire.
-const SCHEMA: i64 = 3;
+/// for tables to expire; 4 keeps when each move was stored (`moves.at`, milliseconds since
+/// 1970), the testers' chat and notes (`voices`) and the games played before a rematch
+/// (`rounds`).
+const SCHEMA: i64 = 4;
 
 /// A table as stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,6 +53,63 @@ pub struct StoredTable {
     pub created: i64,
     /// Seconds since 1970 when it was closed; `None`: open.
     pub closed: Option<i64>,
+    /// When each move was stored, in milliseconds since 1970 (`None`: stored by a printplay
+    /// that did not keep it), one per move of the transcript.
+    pub times: Vec<Option<i64>>,
+    /// What the testers said at the table: chat and notes, oldest first.
+    pub voices: Vec<Voice>,
+    /// The games played at the table before each rematch, oldest first: the transcript
+    /// holds the game now, round `rounds.len()`.
+    pub rounds: Vec<Round>,
+}
+
+/// A game played at a table before a rematch: its data version, transcript and move times.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Round {
+    pub data_version: String,
+    pub transcript: Transcript,
+    pub times: Vec<Option<i64>>,
+}
+
+/// What a tester said at a table: a chat line (everyone at the table reads it) or a note on a
+/// move or a card (for the designer, and for the other testers only if `shared`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Voice {
+    /// Its place among the table's voices, from 0.
+    pub n: usize,
+    /// The table's game it was said in: 0, then one more at each rematch.
+    pub round: usize,
+    pub kind: VoiceKind,
+    /// Who: a seat, or (`None`) a spectator.
+    pub seat: Access,
+    /// When, in milliseconds since 1970.
+    pub at: i64,
+    /// The move it was said at (a chat line: the moves played then) or is about (a note).
+    #[serde(rename = "move")]
+    pub at_move: usize,
+    /// The card a note is about, as the tester named it.
+    pub card: Option<String>,
+    /// A note the other testers may read too (chat always is).
+    pub shared: bool,
+    /// The words, as typed: untrusted text, shown only as text.
+    pub text: String,
+}
+
+/// Chat or a note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VoiceKind {
+    Chat,
+    Note,
+}
+
+impl VoiceKind {
+    fn word(self) -> &'static str {
+        match self {
+            VoiceKind::Chat => "chat",
+            VoiceKind::Note => "note",
+        }
+    }
 }
 
 /// One table's moves to store: its transcript, if the stored moves number `expected`.
@@ -89,6 +148,12 @@ pub trait Store: Send + Sync {
     fn all(&self) -> Result<Vec<StoredTable>, String>;
     /// Marks a table closed at `at` (seconds since 1970).
     fn close(&self, id: &str, at: i64) -> Result<(), String>;
+    /// Keeps what a tester said at table `id` (its `n` is the table's count of voices so
+    /// far); committed when it returns.
+    fn add_voice(&self, id: &str, voice: &Voice) -> Result<(), String>;
+    /// Keeps the table's game as a past round and starts `fresh` (no moves) in its place, if
+    /// its stored moves number `expected`: a rematch behind the same links.
+    fn rematch(&self, id: &str, expected: usize, fresh: &Transcript) -> Result<(), String>;
     /// Deletes a table with its moves and tokens; whether it was stored.
     fn delete(&self, id: &str) -> Result<bool, String>;
     /// Deletes every table last active (made, moved at, restarted or closed) before
@@ -145,6 +210,28 @@ impl Sqlite {
                  table_id TEXT NOT NULL REFERENCES tables(id),
                  n INTEGER NOT NULL,
                  move INTEGER NOT NULL,
+                 at INTEGER,
+                 PRIMARY KEY (table_id, n)
+             ) WITHOUT ROWID;
+             CREATE TABLE IF NOT EXISTS rounds (
+                 table_id TEXT NOT NULL REFERENCES tables(id),
+                 round INTEGER NOT NULL,
+                 data_version TEXT NOT NULL,
+                 transcript TEXT NOT NULL,
+                 times TEXT NOT NULL,
+                 PRIMARY KEY (table_id, round)
+             ) WITHOUT ROWID;
+             CREATE TABLE IF NOT EXISTS voices (
+                 table_id TEXT NOT NULL REFERENCES tables(id),
+                 n INTEGER NOT NULL,
+                 round INTEGER NOT NULL DEFAULT 0,
+                 kind TEXT NOT NULL,
+                 seat INTEGER,
+                 at INTEGER NOT NULL,
+                 move INTEGER NOT NULL,
+                 card TEXT,
+                 shared INTEGER NOT NULL,
+                 text TEXT NOT NULL,
                  PRIMARY KEY (table_id, n)
              ) WITHOUT ROWID;",
         )
@@ -172,6 +259,18 @@ impl Sqlite {
                 |r| r.get(0),
             )
             .map_err(|e| self.err(e))?;
+        let timed: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM pragma_table_info('moves') WHERE name = 'at'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err(e))?;
+        if timed == 0 {
+            // Moves stored before their times were kept have none (`NULL`).
+            conn.execute_batch("ALTER TABLE moves ADD COLUMN at INTEGER;")
+                .map_err(|e| self.err(e))?;
+        }
         if version >= SCHEMA && plain == 0 {
             return Ok(());
         }
@@ -246,7 +345,7 @@ impl Sqlite {
             };
             for (id, text) in rows {
                 let transcript = self.read_transcript(&id, &text)?;
-                Self::write_moves(&tx, &id, &transcript.moves, 0).map_err(|e| self.err(e))?;
+                Self::write_moves(&tx, &id, &transcript.moves, 0, None).map_err(|e| self.err(e))?;
                 tx.execute(
                     "UPDATE tables SET transcript = ?1, moves = ?2 WHERE id = ?3",
                     params![head(&transcript), transcript.moves.len() as i64, id],
@@ -266,18 +365,19 @@ impl Sqlite {
     }
 
     /// Stores `moves[from..]` as the table's moves from the `from`th on (those before it are
-    /// stored already).
+    /// stored already), stored `at` (milliseconds since 1970; `None`: unknown).
     fn write_moves(
         conn: &Connection,
         id: &str,
         moves: &[usize],
         from: usize,
+        at: Option<i64>,
     ) -> rusqlite::Result<()> {
         let mut stmt = conn.prepare_cached(
-            "INSERT OR REPLACE INTO moves (table_id, n, move) VALUES (?1, ?2, ?3)",
+            "INSERT OR REPLACE INTO moves (table_id, n, move, at) VALUES (?1, ?2, ?3, ?4)",
         )?;
         for (n, m) in moves.iter().enumerate().skip(from) {
-            stmt.execute(params![id, n as i64, *m as i64])?;
+            stmt.execute(params![id, n as i64, *m as i64, at])?;
         }
         Ok(())
     }
@@ -295,7 +395,7 @@ impl Sqlite {
             conn.prepare_cached("DELETE FROM moves WHERE table_id = ?1 AND n >= ?2")?
                 .execute(params![id, moves.len() as i64])?;
         }
-        Self::write_moves(conn, id, moves, stored)
+        Self::write_moves(conn, id, moves, stored, Some(now_ms()))
     }
 
     fn conn(&self) -> Result<std::sync::MutexGuard<'_, Connection>, String> {
@@ -362,7 +462,8 @@ impl Store for Sqlite {
             ],
         )
         .map_err(|e| self.err(e))?;
-        Self::write_moves(&tx, &table.id, &table.transcript.moves, 0).map_err(|e| self.err(e))?;
+        Self::write_moves(&tx, &table.id, &table.transcript.moves, 0, Some(now_ms()))
+            .map_err(|e| self.err(e))?;
         for (seat, token) in &table.tokens {
             tx.execute(
                 "INSERT INTO tokens (digest, table_id, seat) VALUES (?1, ?2, ?3)",
@@ -428,7 +529,8 @@ impl Store for Sqlite {
         }
         tx.execute("DELETE FROM moves WHERE table_id = ?1", [id])
             .map_err(|e| self.err(e))?;
-        Self::write_moves(&tx, id, &transcript.moves, 0).map_err(|e| self.err(e))?;
+        Self::write_moves(&tx, id, &transcript.moves, 0, Some(now_ms()))
+            .map_err(|e| self.err(e))?;
         tx.commit().map_err(|e| self.err(e))
     }
 
@@ -458,16 +560,75 @@ impl Store for Sqlite {
             .prepare("SELECT digest, seat FROM tokens WHERE table_id = ?1 ORDER BY seat")
             .map_err(|e| self.err(e))?;
         let mut moves = conn
-            .prepare("SELECT move FROM moves WHERE table_id = ?1 ORDER BY n")
+            .prepare("SELECT move, at FROM moves WHERE table_id = ?1 ORDER BY n")
+            .map_err(|e| self.err(e))?;
+        let mut voices = conn
+            .prepare(
+                "SELECT n, kind, seat, at, move, card, shared, text, round FROM voices
+                 WHERE table_id = ?1 ORDER BY n",
+            )
+            .map_err(|e| self.err(e))?;
+        let mut rounds = conn
+            .prepare(
+                "SELECT data_version, transcript, times FROM rounds
+                 WHERE table_id = ?1 ORDER BY round",
+            )
             .map_err(|e| self.err(e))?;
         let mut tables = Vec::new();
         for (id, data_version, created, text, count, closed) in rows {
             let mut transcript = self.read_transcript(&id, &text)?;
-            transcript.moves = moves
-                .query_map([&id], |r| r.get::<_, i64>(0).map(|m| m as usize))
+            let (played, times): (Vec<usize>, Vec<Option<i64>>) = moves
+                .query_map([&id], |r| {
+                    Ok((r.get::<_, i64>(0)? as usize, r.get::<_, Option<i64>>(1)?))
+                })
+                .map_err(|e| self.err(e))?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| self.err(e))?
+                .into_iter()
+                .unzip();
+            transcript.moves = played;
+            let said = voices
+                .query_map([&id], |r| {
+                    Ok(Voice {
+                        n: r.get::<_, i64>(0)? as usize,
+                        kind: if r.get::<_, String>(1)? == "note" {
+                            VoiceKind::Note
+                        } else {
+                            VoiceKind::Chat
+                        },
+                        seat: r.get::<_, Option<i64>>(2)?.map(|s| s as usize),
+                        at: r.get(3)?,
+                        at_move: r.get::<_, i64>(4)? as usize,
+                        card: r.get(5)?,
+                        shared: r.get::<_, i64>(6)? != 0,
+                        text: r.get(7)?,
+                        round: r.get::<_, i64>(8)? as usize,
+                    })
+                })
                 .map_err(|e| self.err(e))?
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|e| self.err(e))?;
+            let past = rounds
+                .query_map([&id], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                    ))
+                })
+                .map_err(|e| self.err(e))?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| self.err(e))?
+                .into_iter()
+                .map(|(data_version, text, times)| {
+                    Ok(Round {
+                        data_version,
+                        transcript: self.read_transcript(&id, &text)?,
+                        times: serde_json::from_str(&times)
+                            .map_err(|e| self.err(format!("table {id}: {e}")))?,
+                    })
+                })
+                .collect::<Result<Vec<_>, String>>()?;
             if transcript.moves.len() as i64 != count {
                 return Err(self.err(format!(
                     "table {id}: {count} moves counted, {} stored",
@@ -491,6 +652,9 @@ impl Store for Sqlite {
                 tokens: toks,
                 created,
                 closed,
+                times,
+                voices: said,
+                rounds: past,
             });
         }
         Ok(tables)
@@ -509,6 +673,87 @@ impl Store for Sqlite {
         } else {
             Err(format!("table {id} is not stored"))
         }
+    }
+
+    fn add_voice(&self, id: &str, voice: &Voice) -> Result<(), String> {
+        let mut conn = self.conn()?;
+        let tx = conn.transaction().map_err(|e| self.err(e))?;
+        let changed = tx
+            .execute(
+                "UPDATE tables SET active = ?2 WHERE id = ?1",
+                params![id, voice.at / 1000],
+            )
+            .map_err(|e| self.err(e))?;
+        if changed != 1 {
+            return Err(format!("table {id} is not stored"));
+        }
+        tx.execute(
+            "INSERT INTO voices (table_id, n, kind, seat, at, move, card, shared, text, round)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            params![
+                id,
+                voice.n as i64,
+                voice.kind.word(),
+                voice.seat.map(|s| s as i64),
+                voice.at,
+                voice.at_move as i64,
+                voice.card,
+                i64::from(voice.shared),
+                voice.text,
+                voice.round as i64
+            ],
+        )
+        .map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))
+    }
+
+    fn rematch(&self, id: &str, expected: usize, fresh: &Transcript) -> Result<(), String> {
+        let mut conn = self.conn()?;
+        let tx = conn.transaction().map_err(|e| self.err(e))?;
+        let (data_version, text, count): (String, String, i64) = tx
+            .query_row(
+                "SELECT data_version, transcript, moves FROM tables WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+            .map_err(|e| self.err(e))?
+            .ok_or_else(|| format!("table {id} is not stored"))?;
+        if count != expected as i64 {
+            return Err(format!(
+                "table {id} has {count} moves stored, not {expected}"
+            ));
+        }
+        let mut played = self.read_transcript(id, &text)?;
+        let (moves, times): (Vec<usize>, Vec<Option<i64>>) = {
+            let mut stmt = tx
+                .prepare("SELECT move, at FROM moves WHERE table_id = ?1 ORDER BY n")
+                .map_err(|e| self.err(e))?;
+            stmt.query_map([id], |r| {
+                Ok((r.get::<_, i64>(0)? as usize, r.get::<_, Option<i64>>(1)?))
+            })
+            .map_err(|e| self.err(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.err(e))?
+            .into_iter()
+            .unzip()
+        };
+        played.moves = moves;
+        let times = serde_json::to_string(&times).map_err(|e| self.err(e))?;
+        tx.execute(
+            "INSERT INTO rounds (table_id, round, data_version, transcript, times)
+             VALUES (?1, (SELECT COUNT(*) FROM rounds WHERE table_id = ?1), ?2, ?3, ?4)",
+            params![id, data_version, played.to_toml(), times],
+        )
+        .map_err(|e| self.err(e))?;
+        tx.execute(
+            "UPDATE tables SET moves = 0, transcript = ?2, active = ?3 WHERE id = ?1",
+            params![id, head(fresh), now()],
+        )
+        .map_err(|e| self.err(e))?;
+        tx.execute("DELETE FROM moves WHERE table_id = ?1", [id])
+            .map_err(|e| self.err(e))?;
+        tx.commit().map_err(|e| self.err(e))
     }
 
     fn delete(&self, id: &str) -> Result<bool, String> {
@@ -543,6 +788,8 @@ impl Sqlite {
     /// Deletes a table's rows (moves, tokens, the table); whether it was stored.
     fn delete_on(conn: &Connection, id: &str) -> rusqlite::Result<bool> {
         conn.execute("DELETE FROM moves WHERE table_id = ?1", [id])?;
+        conn.execute("DELETE FROM voices WHERE table_id = ?1", [id])?;
+        conn.execute("DELETE FROM rounds WHERE table_id = ?1", [id])?;
         conn.execute("DELETE FROM tokens WHERE table_id = ?1", [id])?;
         Ok(conn.execute("DELETE FROM tables WHERE id = ?1", [id])? == 1)
     }
@@ -553,6 +800,13 @@ fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Milliseconds since 1970.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// A transcript as `tables.transcript` keeps it: without its moves, which are rows of `moves`.
@@ -592,6 +846,9 @@ mod tests {
             tokens: vec![(Some(0), "t0".into()), (None, "ts".into())],
             created: 5,
             closed: None,
+            times: vec![],
+            voices: vec![],
+            rounds: vec![],
         };
         store.create(&table).unwrap();
         store.save_moves("abc", 0, &transcript(vec![3])).unwrap();
@@ -611,6 +868,65 @@ mod tests {
     }
 
     #[test]
+    fn voices_and_move_times_come_back_and_go_with_the_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tables.sqlite");
+        let store = Sqlite::open(&path).unwrap();
+        let table = StoredTable {
+            id: "v".into(),
+            data_version: "v1".into(),
+            transcript: transcript(vec![]),
+            tokens: vec![(None, "tv".into())],
+            created: 5,
+            closed: None,
+            times: vec![],
+            voices: vec![],
+            rounds: vec![],
+        };
+        store.create(&table).unwrap();
+        let before = now_ms();
+        store.save_moves("v", 0, &transcript(vec![1, 2])).unwrap();
+        let note = Voice {
+            n: 0,
+            round: 0,
+            kind: VoiceKind::Note,
+            seat: Some(1),
+            at: before,
+            at_move: 1,
+            card: Some("Alibi".into()),
+            shared: false,
+            text: "<b>this card confused me</b>".into(),
+        };
+        store.add_voice("v", &note).unwrap();
+        assert!(store.add_voice("nope", &note).is_err());
+        drop(store);
+        let store = Sqlite::open(&path).unwrap();
+        let again = &store.all().unwrap()[0];
+        assert_eq!(again.voices, vec![note]);
+        assert_eq!(again.times.len(), 2);
+        assert!(again.times.iter().all(|t| t.is_some_and(|t| t >= before)));
+        // A rematch keeps the game as a round and starts afresh behind the same id.
+        let mut next = transcript(vec![]);
+        next.seed = 9;
+        assert!(store.rematch("v", 1, &next).is_err());
+        store.rematch("v", 2, &next).unwrap();
+        let again = &store.all().unwrap()[0];
+        assert_eq!(again.transcript, next);
+        assert_eq!(again.rounds.len(), 1);
+        assert_eq!(again.rounds[0].transcript, transcript(vec![1, 2]));
+        assert_eq!(again.rounds[0].times.len(), 2);
+        assert_eq!(again.voices.len(), 1);
+        assert!(store.delete("v").unwrap());
+        let conn = store.conn().unwrap();
+        for table in ["voices", "rounds", "moves"] {
+            let left: i64 = conn
+                .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(left, 0, "{table}");
+        }
+    }
+
+    #[test]
     fn a_batch_commits_each_save_that_holds_and_refuses_each_stale_one_alone() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("tables.sqlite");
@@ -624,6 +940,9 @@ mod tests {
                     tokens: vec![(None, format!("t{id}"))],
                     created: 5,
                     closed: None,
+                    times: vec![],
+                    voices: vec![],
+                    rounds: vec![],
                 })
                 .unwrap();
         }
@@ -659,6 +978,9 @@ mod tests {
                 tokens: vec![],
                 created: 1,
                 closed: None,
+                times: vec![],
+                voices: vec![],
+                rounds: vec![],
             })
             .unwrap();
         store

@@ -363,6 +363,8 @@
       } else if (msg.type === 'error') {
         showError(msg.error);
         if (now && travel === null) render(now);
+      } else {
+        document.dispatchEvent(new CustomEvent('printplay:message', { detail: msg })); // voices.js
       }
     });
     socket.addEventListener('close', () => {
