@@ -365,9 +365,11 @@ fn session_out<E: Engine>(
                     _ => ("chance".to_string(), "chance".to_string()),
                 };
                 cards.clear();
+                let mut ids: Vec<&str> = Vec::new();
                 if matches!(turn, Turn::Player(_)) {
                     state.cards_of(action, &mut cards);
-                    for &c in &cards {
+                    ids = cards.iter().map(|c| c.id).collect();
+                    for &c in &ids {
                         let e = plays.entry(c).or_default();
                         if player == PERSON {
                             e.0 += 1;
@@ -395,7 +397,7 @@ fn session_out<E: Engine>(
                     cell(&seat),
                     cell(&player),
                     cell(&words),
-                    cell(&cards.join(";")),
+                    cell(&ids.join(";")),
                     String::new(),
                     String::new(),
                     String::new(),
@@ -406,7 +408,7 @@ fn session_out<E: Engine>(
                     "seat": seat,
                     "player": player,
                     "move": words,
-                    "cards": cards,
+                    "cards": ids,
                     "at": at,
                     "turn_seconds": seconds,
                 }));
