@@ -967,13 +967,11 @@ fn only_the_view_module_asks_a_state_for_words() {
 
 /// The seat counts and ways of passing the turn each game is checked with at the free
 /// table: every game at two seats, and at three and four seats the scaffold (the one with
-/// dice and pieces on mats and a board) and a shipped game; each way of passing the turn at
-/// each seat count.
+/// every kind of component: decks, dice, pieces on mats and a board); both ways of passing
+/// the turn.
 fn free_configs(slug: &str) -> &'static [(usize, &'static str)] {
     match slug {
         "my-game" => &[(2, "free"), (3, "free"), (4, "seat-order")],
-        "aether" => &[(2, "seat-order"), (3, "seat-order")],
-        "imperial-settlers-aztecs" => &[(2, "seat-order"), (4, "free")],
         _ => &[(2, "seat-order")],
     }
 }
