@@ -14,6 +14,9 @@
 //!   named to the criminal, fails here.
 //! * Tables: a determinization for a seat (everything it cannot see dealt afresh) shows that
 //!   seat, and the public, the same table, and the seat the same observation, as the real game.
+//! * Every observer is taken through every kind of move of every engine, the free table's
+//!   (src/engine/free, by the move's shape, listed in `FREE_KINDS`) included at 2, 3 and 4
+//!   seats; a configuration's walk stops once that holds (and fails at its bound if not).
 //!
 //! Then one test per shipped game runs `replay --observer` through the library and the CLI
 //! and looks for the leaks the issue reported, and one drives `play`.
