@@ -281,7 +281,8 @@ pub struct SimulateArgs {
     /// Write the cards table as CSV, one row per design (implies --cards).
     #[arg(long, value_name = "FILE")]
     pub cards_csv: Option<PathBuf>,
-    /// Play the same games at every value of a `[params.*]` value or a variant:
+    /// Play the same games at every value of a `[params.*]` value, a variant, or a card
+    /// design's (or piece's) number, DESIGN.FIELD or DESIGN.count (`the-engineer.value`):
     /// NAME=A..B[:STEP] or NAME=v1,v2,... Twice for a grid of both.
     #[arg(long, value_name = "NAME=VALUES", conflicts_with_all = ["compare", "csv"])]
     pub sweep: Vec<String>,
@@ -292,8 +293,9 @@ pub struct SimulateArgs {
 pub struct TuneArgs {
     #[command(flatten)]
     pub run: RunArgs,
-    /// The values to try: NAME=A..B[:STEP] or NAME=v1,v2 for a `[params.*]` value or a
-    /// variant; two, comma-separated, for a grid.
+    /// The values to try: NAME=A..B[:STEP] or NAME=v1,v2 for a `[params.*]` value, a
+    /// variant, or a card design's number (DESIGN.FIELD, DESIGN.count); two, comma-separated,
+    /// for a grid.
     #[arg(long, value_name = "NAME=RANGE[,NAME=RANGE]")]
     pub params: String,
     /// `balance` (the first seat wins its even share of decided games) or `length=T`
@@ -1263,7 +1265,9 @@ fn table_request(game: &Game, args: &TableArgs) -> Result<crate::serve::NewTable
 /// A run that stopped: a game script's error is a data problem (exit 1), anything else a
 /// usage error.
 fn run_failed(message: String) -> Exit {
-    if crate::engine::lua::is_script_error(&message) {
+    if crate::engine::lua::is_script_error(&message)
+        || crate::simulate::design_params::is_refusal(&message)
+    {
         eprintln!("error: {message}");
         Exit::DataProblems
     } else {

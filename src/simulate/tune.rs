@@ -174,10 +174,13 @@ fn candidates(game: &Game, t: &TuneOptions) -> Result<Candidates, String> {
         for (name, value) in &point {
             if game.params.contains_key(name) {
                 g = sweep::with_param(&g, name, value)?;
+            } else if super::design_params::names_field(name) {
+                g = super::design_params::with_field(&g, name, value)?;
             } else {
                 o.variants.insert(name.clone(), value.clone());
             }
         }
+        super::design_params::recheck(&g, &point)?;
         cands.push((point, g, o));
     }
     Ok(cands)
