@@ -160,6 +160,10 @@ pub enum Command {
     /// Find the values of one or two parameters (or variants) nearest a target (balance, or a
     /// game length) by successive halving on common seeds, with intervals.
     Tune(TuneArgs),
+    /// How much skill decides the game: bots of rising strength (random, heuristic, MCTS at
+    /// rising iterations), each stronger one against each weaker on the same seeds, and one
+    /// figure of skill against luck, with 95 % intervals by game.
+    Ladder(LadderArgs),
     /// Print one simulated game move by move (the same game as `simulate`'s game K): after
     /// every move the public state and the hands the observer may see, then the scores.
     Replay(ReplayArgs),
@@ -324,6 +328,39 @@ pub struct TuneArgs {
     /// completions); else read from PRINTPLAY_SHARDS.
     #[arg(long, value_name = "N")]
     pub shard_count: Option<u64>,
+}
+
+/// Options of `printplay ladder`.
+#[derive(Debug, clap::Args)]
+pub struct LadderArgs {
+    /// The game's slug.
+    pub game: String,
+    /// The bots, weakest first (2 to 8): random, heuristic (or the game's own bot),
+    /// mcts[:N[:POLICY][:eps=E][:depth=D]].
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "random,heuristic,mcts:50,mcts:200,mcts:800"
+    )]
+    pub levels: Vec<String>,
+    /// Games of each pairing (every stronger level against every weaker one).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=crate::simulate::ladder::MAX_GAMES))]
+    pub games: u64,
+    /// Master seed; each game's seed derives from it and the game's index.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Seats (default: the game's smallest count).
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// A rule variant, NAME=VALUE (repeatable).
+    #[arg(long = "variant")]
+    pub variants: Vec<String>,
+    /// Moves after which a game is stopped (a win for nobody, and counted).
+    #[arg(long, default_value_t = crate::simulate::DEFAULT_MAX_MOVES)]
+    pub max_moves: u32,
+    /// Write the ladder as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
 }
 
 /// Options of `printplay replay`.
@@ -614,6 +651,7 @@ pub fn run(cli: Cli) -> Exit {
         },
         Command::Simulate(args) => simulate(&cli.data, args),
         Command::Tune(args) => tune(&cli.data, args),
+        Command::Ladder(args) => ladder(&cli.data, args),
         Command::Replay(args) => match args.moves.clone() {
             Some(file) => {
                 let observer = match args.omniscient {
@@ -933,6 +971,44 @@ fn shard_of(shard: Option<&str>, count: Option<u64>) -> Result<crate::simulate::
         }
         Some(s) => Shard::parse(s),
     }
+}
+
+fn ladder(data: &Path, args: LadderArgs) -> Exit {
+    use crate::simulate::ladder::{LadderOptions, ladder};
+    let game = match load_one(data, &args.game) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let run = RunArgs {
+        game: args.game.clone(),
+        seed: args.seed,
+        players: args.players,
+        bots: vec!["random".into()],
+        variants: args.variants.clone(),
+        max_moves: args.max_moves,
+    };
+    let opts = match sim_options(&run) {
+        Ok(mut sim) => {
+            sim.games = args.games;
+            sim.progress = true;
+            LadderOptions {
+                sim,
+                levels: args.levels.iter().map(|l| l.trim().to_string()).collect(),
+            }
+        }
+        Err(e) => return usage(e),
+    };
+    let result = match ladder(&game, &opts) {
+        Ok(l) => l,
+        Err(e) => return run_failed(e),
+    };
+    print!("{}", result.text());
+    if let Some(path) = &args.json
+        && let Err(e) = crate::output::write_named(path, result.to_json().as_bytes())
+    {
+        return usage(format!("{}: {e}", path.display()));
+    }
+    Exit::Ok
 }
 
 /// The command one machine runs for a tuning run (shown on its page, kept in its shards).

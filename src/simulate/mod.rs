@@ -8,6 +8,7 @@ pub mod cards;
 mod clustered;
 pub mod design_params;
 pub mod html;
+pub mod ladder;
 mod replay;
 mod report;
 mod rows;
