@@ -31,8 +31,10 @@ use serde::{Deserialize, Serialize};
 use super::clustered::{Cells, PairMap, PairSums, add_game};
 use super::report::{BotNote, percent};
 use super::stats::{POINT, wilson};
+
+const Z: f64 = 1.959_963_984_540_054;
 use super::{
-    EngineTask, Progress, SimOptions, checked_config, play_game, seat_bots, with_engine,
+    EngineTask, Progress, SimOptions, checked_config, play_game, with_engine,
 };
 use crate::engine::Engine;
 use crate::model::Game;
@@ -78,21 +80,29 @@ pub struct Pairing {
     pub stopped: u64,
     /// The stronger bot's share of the wins (a tie's share counted), with its interval.
     pub stronger_wins: Share,
-    /// The share a seat would win by lot: 1 / players.
-    pub chance: f64,
-    /// Whether the interval lies wholly above chance.
-    pub beats_chance: bool,
+    /// The weaker bot's own share in the same seat among its likes, on the same seeds: what
+    /// the stronger would win were it no stronger (1 / players when every game has one
+    /// winner; less when games end in shared losses or at the cap).
+    pub even: Share,
+    /// Games stopped at the move cap among the weaker bot's own games.
+    pub even_stopped: u64,
+    /// `(w - b) / (1 - b)`, `w` the stronger's share and `b` the even one: 0 when it wins no
+    /// more than the weaker would, 1 when it wins every game.
+    pub skill: Share,
+    /// Whether the skill's interval lies wholly above 0: the stronger bot wins more.
+    pub stronger_wins_more: bool,
 }
 
-/// The figure of skill against luck.
+/// The figure of skill against luck: the skill of the strongest level against the weakest.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Skill {
-    /// The pairing it comes from (the strongest level against the weakest).
     pub stronger: String,
     pub weaker: String,
+    /// Games of each of the two runs it rests on (the pairing, and the weaker among its likes).
     pub games: u64,
+    /// Games stopped at the cap: in the pairing, and in the weaker's own games.
     pub stopped: u64,
-    /// `(w - c) / (1 - c)`, with the interval of `w` carried over.
+    pub even_stopped: u64,
     pub value: f64,
     pub low: f64,
     pub high: f64,
@@ -116,22 +126,28 @@ pub struct Ladder {
     pub skill: Skill,
 }
 
-/// One pairing's totals: the stronger bot's seats in cell 0, and the stopped games.
+/// One pairing's totals: the stronger bot's seat in cell 0, each game's points of that seat
+/// (millionths, in game order), and the stopped games.
 #[derive(Default)]
 struct Tally {
     pairs: PairMap,
-    games: u64,
+    points: Vec<u64>,
     stopped: u64,
 }
 
 impl Tally {
+    fn games(&self) -> u64 {
+        self.points.len() as u64
+    }
+
+    /// `o`'s games after this one's.
     fn merge(mut self, o: Tally) -> Tally {
         super::clustered::add_pairs(
             &mut self.pairs,
             &o.pairs.into_values().collect::<Vec<_>>(),
             |c| c,
         );
-        self.games += o.games;
+        self.points.extend(o.points);
         self.stopped += o.stopped;
         self
     }
@@ -141,7 +157,7 @@ impl Tally {
 /// over games: Wilson's interval on the sample size that variance is worth.
 fn share(t: &Tally) -> Share {
     let all: Vec<PairSums> = t.pairs.values().cloned().collect();
-    let cells = Cells::of(&all, &[], 1, t.games);
+    let cells = Cells::of(&all, &[], 1, t.games());
     let (n, points) = (cells.n[0], cells.points[0]);
     if n <= 0.0 {
         return Share {
@@ -166,7 +182,9 @@ fn share(t: &Tally) -> Share {
     Share { rate, low, high }
 }
 
-/// Plays one pairing's games in parallel (each game's stream fixed by its index).
+/// Plays one pairing's games in parallel (each game's stream fixed by its index): `stronger`
+/// in one seat and `weaker` in the others, the stronger's seat moving on one a game. With
+/// `stronger == weaker` it is the weaker bot's own result among its likes.
 fn play_pairing<E: Engine>(
     engine: &E,
     game: &Game,
@@ -187,11 +205,10 @@ fn play_pairing<E: Engine>(
     if players < 2 {
         return Err("a ladder needs two seats or more: give --players 2 or more".into());
     }
-    // The stronger bot in one seat, the weaker in the others, rotating with the game.
     let mut seats = vec![weaker.to_string(); players];
     seats[0] = stronger.to_string();
     let o = SimOptions {
-        bots: seats.clone(),
+        bots: seats,
         ..opts.clone()
     };
     let config = checked_config(engine, game, &o)?;
@@ -202,15 +219,12 @@ fn play_pairing<E: Engine>(
             let mut t = Tally::default();
             for &i in block {
                 let result = play_game(engine, &config, &o, i, |_, _| {})?;
-                let placed = seat_bots(&seats, players, i);
-                let strong: Vec<(u32, u64)> = placed
-                    .iter()
-                    .zip(&result.returns)
-                    .filter(|(bot, _)| bot.as_str() == stronger)
-                    .map(|(_, r)| (0, (r.clamp(0.0, 1.0) * POINT).round() as u64))
-                    .collect();
-                add_game(&mut t.pairs, &strong);
-                t.games += 1;
+                // Seats take the bot list turned by the game's index (`seat_bots`): the
+                // list's first bot sits at the seat that brings it to 0.
+                let seat = (players - (i % players as u64) as usize) % players;
+                let y = (result.returns[seat].clamp(0.0, 1.0) * POINT).round() as u64;
+                add_game(&mut t.pairs, &[(0, y)]);
+                t.points.push(y);
                 t.stopped += u64::from(result.timeout);
                 bar.game_played();
             }
@@ -221,6 +235,42 @@ fn play_pairing<E: Engine>(
         players,
         tallies.into_iter().fold(Tally::default(), Tally::merge),
     ))
+}
+
+/// The skill figure `(w - b) / (1 - b)` from the strongest bot's points `top` and the
+/// beginner's own `base`, game by game on the same seeds, with a 95 % interval from the
+/// variance over games (the delta method: each game's pair of results is one sample).
+fn skill_of(top: &Tally, base: &Tally) -> Share {
+    let n = top.points.len().min(base.points.len());
+    let none = Share {
+        rate: 0.0,
+        low: -1.0,
+        high: 1.0,
+    };
+    if n == 0 {
+        return none;
+    }
+    let y = |v: &[u64], i: usize| v[i] as f64 / POINT;
+    let w = (0..n).map(|i| y(&top.points, i)).sum::<f64>() / n as f64;
+    let b = (0..n).map(|i| y(&base.points, i)).sum::<f64>() / n as f64;
+    if 1.0 - b < 1e-9 {
+        // The weaker bot wins every game among its likes: nothing is left to skill.
+        return none;
+    }
+    let value = (w - b) / (1.0 - b);
+    // Influence of game i: d/dw = 1 / (1 - b), d/db = (w - 1) / (1 - b)^2.
+    let (dw, db) = (1.0 / (1.0 - b), (w - 1.0) / (1.0 - b).powi(2));
+    let sum_sq: f64 = (0..n)
+        .map(|i| (dw * (y(&top.points, i) - w) + db * (y(&base.points, i) - b)).powi(2))
+        .sum();
+    let g = n as f64;
+    let var = sum_sq / (g * g) * if g > 1.0 { g / (g - 1.0) } else { 1.0 };
+    let half = Z * var.sqrt();
+    Share {
+        rate: value,
+        low: (value - half).max(-1.0),
+        high: (value + half).min(1.0),
+    }
 }
 
 /// Checks the options: two to [`MAX_LEVELS`] distinct levels, 1 to [`MAX_GAMES`] games.
@@ -265,8 +315,15 @@ pub fn ladder(game: &Game, o: &LadderOptions) -> Result<Ladder, String> {
                     pairs.push((s, w));
                 }
             }
-            let bar = Progress::new(o.sim.progress, o.sim.games * pairs.len() as u64);
+            // Each weaker level also plays among its likes: what "no stronger" wins.
+            let runs = pairs.len() + k - 1;
+            let bar = Progress::new(o.sim.progress, o.sim.games * runs as u64);
             let played = (|| {
+                let mut alone = Vec::new();
+                for l in &levels[..k - 1] {
+                    bar.playing(&format!("({l} among its likes)"));
+                    alone.push(play_pairing(&engine, game, &o.sim, l, l, &bar)?.1);
+                }
                 let mut out = Vec::new();
                 for &(s, w) in &pairs {
                     bar.playing(&format!("({} against {})", levels[s], levels[w]));
@@ -274,43 +331,43 @@ pub fn ladder(game: &Game, o: &LadderOptions) -> Result<Ladder, String> {
                         &engine, game, &o.sim, &levels[s], &levels[w], &bar,
                     )?);
                 }
-                Ok::<_, String>(out)
+                Ok::<_, String>((alone, out))
             })();
             bar.finish();
-            let played = played?;
+            let (alone, played) = played?;
             let players = played.first().map_or(2, |p| p.0);
-            let chance = 1.0 / players as f64;
             let pairings: Vec<Pairing> = pairs
                 .iter()
                 .zip(&played)
                 .map(|(&(s, w), (_, t))| {
-                    let sh = share(t);
+                    let skill = skill_of(t, &alone[w]);
                     Pairing {
                         stronger: levels[s].clone(),
                         weaker: levels[w].clone(),
-                        games: t.games,
+                        games: t.games(),
                         stopped: t.stopped,
-                        beats_chance: sh.low > chance,
-                        stronger_wins: sh,
-                        chance,
+                        stronger_wins: share(t),
+                        even: share(&alone[w]),
+                        even_stopped: alone[w].stopped,
+                        stronger_wins_more: skill.low > 0.0,
+                        skill,
                     }
                 })
                 .collect();
-            // The strongest against the weakest: the first pairing of the strongest level
-            // that meets level 0.
+            // The strongest level against the weakest.
             let top = pairings
                 .iter()
                 .find(|p| p.stronger == levels[k - 1] && p.weaker == levels[0])
                 .expect("every pair is played");
-            let norm = |x: f64| (x - chance) / (1.0 - chance);
             let skill = Skill {
                 stronger: top.stronger.clone(),
                 weaker: top.weaker.clone(),
                 games: top.games,
                 stopped: top.stopped,
-                value: norm(top.stronger_wins.rate),
-                low: norm(top.stronger_wins.low),
-                high: norm(top.stronger_wins.high),
+                even_stopped: top.even_stopped,
+                value: top.skill.rate,
+                low: top.skill.low,
+                high: top.skill.high,
             };
             Ok(Ladder {
                 format: FORMAT.to_string(),
@@ -360,41 +417,59 @@ impl Ladder {
             .map(|p| p.stronger.len() + p.weaker.len() + 9)
             .max()
             .unwrap_or(0)
-            .max(20);
+            .max(23);
         let _ = writeln!(
             out,
-            "\n{:<width$}  {:>7}  {:>7}  {:>13}  95 % interval (by game)",
-            "stronger against weaker", "games", "stopped", "stronger wins"
+            "\n{:<width$}  {:>5}  {:>7}  {:>21}  {:>21}  skill (95 % interval)",
+            "stronger against weaker", "games", "stopped", "stronger wins", "weaker among its likes"
         );
         for p in &self.pairings {
             let label = format!("{} against {}", p.stronger, p.weaker);
+            let pc = |s: &Share| {
+                format!(
+                    "{:.1} % ({:.1}-{:.1})",
+                    percent(s.rate),
+                    percent(s.low),
+                    percent(s.high)
+                )
+            };
             let _ = writeln!(
                 out,
-                "{label:<width$}  {:>7}  {:>7}  {:>11.1} %  {:.1} - {:.1} %{}",
+                "{label:<width$}  {:>5}  {:>7}  {:>21}  {:>22}  {:+.2} ({:+.2} to {:+.2}){}",
                 p.games,
-                p.stopped,
-                percent(p.stronger_wins.rate),
-                percent(p.stronger_wins.low),
-                percent(p.stronger_wins.high),
-                if p.beats_chance { "" } else { "  (not above chance)" }
+                p.stopped + p.even_stopped,
+                pc(&p.stronger_wins),
+                pc(&p.even),
+                p.skill.rate,
+                p.skill.low,
+                p.skill.high,
+                if p.stronger_wins_more {
+                    ""
+                } else {
+                    "  not shown stronger"
+                }
             );
         }
         let s = &self.skill;
         let _ = writeln!(
             out,
-            "\nchance: {:.1} % (one seat of {}, the winner drawn by lot)",
-            percent(1.0 / self.players as f64),
+            "\nskill against luck: {:.2} (95 % interval {:.2} to {:.2}): {} against {}, {} games \
+             of each ({} of the pairing and {} of {} among its likes stopped at the cap, a win \
+             for nobody)",
+            s.value,
+            s.low,
+            s.high,
+            s.stronger,
+            s.weaker,
+            s.games,
+            s.stopped,
+            s.even_stopped,
+            s.weaker
+        );
+        let _ = writeln!(
+            out,
+            "\nhow to read this:\n  stronger wins  the stronger bot's share of the wins in its one seat (a tie's share\n                 counted), its interval taken over games, each game one sample.\n  weaker among its likes  the weaker bot's share in that seat when every seat is\n                 the weaker bot, on the same seeds: what the stronger would win were it no\n                 stronger (1 / {} when every game has one winner).\n  skill          (w - b) / (1 - b), w the stronger's share and b the weaker's among its\n                 likes: 0 when the stronger wins no more, luck decides; 1 when it wins\n                 every game, skill decides. The relative skill of Dreef, Borm and van der\n                 Genugten (2004), a lower bound of it: see the balance how-to.",
             self.players
-        );
-        let _ = writeln!(
-            out,
-            "skill against luck: {:.2} (95 % interval {:.2} to {:.2}), from {} against {} over \
-             {} games ({} stopped at the cap, a win for nobody)",
-            s.value, s.low, s.high, s.stronger, s.weaker, s.games, s.stopped
-        );
-        let _ = writeln!(
-            out,
-            "\nhow to read this:\n  stronger wins  the stronger bot's share of the wins (a tie's share counted), its\n                 interval taken over games, each game one sample.\n  skill          (w - c) / (1 - c): w the strongest bot's share against the weakest, c the\n                 chance share. 0: it wins no more than chance, luck decides; 1: it wins\n                 every game, skill decides. Dreef, Borm and van der Genugten's relative\n                 skill (2004), a lower bound of it: see the balance how-to."
         );
         let _ = writeln!(out, "\nlevels, weakest first:");
         for l in &self.levels {
