@@ -239,7 +239,7 @@ fn play_pairing<E: Engine>(
 
 /// The skill figure `(w - b) / (1 - b)` from the strongest bot's points `top` and the
 /// beginner's own `base`, game by game on the same seeds, with a 95 % interval from the
-/// variance over games (the delta method: each game's pair of results is one sample).
+/// variance over games.
 fn skill_of(top: &Tally, base: &Tally) -> Share {
     let n = top.points.len().min(base.points.len());
     let none = Share {
@@ -258,13 +258,32 @@ fn skill_of(top: &Tally, base: &Tally) -> Share {
         return none;
     }
     let value = (w - b) / (1.0 - b);
-    // Influence of game i: d/dw = 1 / (1 - b), d/db = (w - 1) / (1 - b)^2.
+    // The delta method: d/dw = 1 / (1 - b), d/db = (w - 1) / (1 - b)^2, each game's pair of
+    // results one sample. A share of 0 or 1 has no spread of its own in the games, so each
+    // share's variance is at least Wilson's (as the cards table keeps its rates honest).
     let (dw, db) = (1.0 / (1.0 - b), (w - 1.0) / (1.0 - b).powi(2));
-    let sum_sq: f64 = (0..n)
-        .map(|i| (dw * (y(&top.points, i) - w) + db * (y(&base.points, i) - b)).powi(2))
-        .sum();
     let g = n as f64;
-    let var = sum_sq / (g * g) * if g > 1.0 { g / (g - 1.0) } else { 1.0 };
+    let small = if g > 1.0 { g / (g - 1.0) } else { 1.0 };
+    let (mut vw, mut vb, mut cov) = (0.0, 0.0, 0.0);
+    for i in 0..n {
+        let (ew, eb) = (y(&top.points, i) - w, y(&base.points, i) - b);
+        vw += ew * ew;
+        vb += eb * eb;
+        cov += ew * eb;
+    }
+    let (vw, vb, cov) = (vw / (g * g) * small, vb / (g * g) * small, cov / (g * g) * small);
+    let wilson_var = |p: f64| {
+        let (lo, hi) = wilson(p * g, g);
+        ((hi - lo) / (2.0 * Z)).powi(2)
+    };
+    let (fw, fb) = (vw.max(wilson_var(w)), vb.max(wilson_var(b)));
+    // The covariance scaled as the variances were (the correlation kept).
+    let cov = if vw > 0.0 && vb > 0.0 {
+        cov * ((fw / vw) * (fb / vb)).sqrt()
+    } else {
+        0.0
+    };
+    let var = (dw * dw * fw + db * db * fb + 2.0 * dw * db * cov).max(0.0);
     let half = Z * var.sqrt();
     Share {
         rate: value,
@@ -494,13 +513,41 @@ mod tests {
                 _ => 500_000,
             };
             add_game(&mut t.pairs, &[(0, y)]);
-            t.games += 1;
+            t.points.push(y);
         }
         let s = share(&t);
         assert!((s.rate - 0.65).abs() < 1e-12, "{s:?}");
         // One seat a game: the design effect is the spread of the points against a coin's.
-        // One seat a game: the interval is Wilson's on the 100 games.
-        let (low, high) = wilson(65.0, 100.0);
+        // One seat a game: the interval is Wilson's on the 100 games (less the small-sample
+        // factor 100 / 99 of the variance over games).
+        let (low, high) = wilson(65.0 * 0.99, 99.0);
         assert!((s.low - low).abs() < 1e-9 && (s.high - high).abs() < 1e-9, "{s:?}");
+    }
+
+    fn tally(points: &[u64]) -> Tally {
+        let mut t = Tally::default();
+        for &y in points {
+            add_game(&mut t.pairs, &[(0, y)]);
+            t.points.push(y);
+        }
+        t
+    }
+
+    #[test]
+    fn skill_is_normalised_to_the_beginners_share_and_keeps_an_interval_at_the_edge() {
+        let won = |k: usize, n: usize| -> Vec<u64> {
+            (0..n).map(|i| if i < k { 1_000_000 } else { 0 }).collect()
+        };
+        // The stronger wins 75 of 100, the weaker among its likes 50: (0.75 - 0.5) / 0.5.
+        let s = skill_of(&tally(&won(75, 100)), &tally(&won(50, 100)));
+        assert!((s.rate - 0.5).abs() < 1e-12, "{s:?}");
+        assert!(s.low > 0.2 && s.high < 0.8, "{s:?}");
+        // Shared losses leave the beginners 10 %: winning 55 % is half the way to always.
+        let s = skill_of(&tally(&won(55, 100)), &tally(&won(10, 100)));
+        assert!((s.rate - 0.5).abs() < 1e-12, "{s:?}");
+        // Every game won: the figure is 1, and 20 games do not make it certain.
+        let s = skill_of(&tally(&won(20, 20)), &tally(&won(10, 20)));
+        assert_eq!(s.rate, 1.0);
+        assert!(s.low < 0.9 && s.high == 1.0, "{s:?}");
     }
 }
