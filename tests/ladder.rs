@@ -57,7 +57,12 @@ fn a_design_fields_sweep_reproduces_and_moves_the_figure_it_should() {
     // Morning worth 9 instead of 1: whoever holds it reaches the goal sooner, so the race is
     // shorter on the same seeds.
     let length = |i: usize| points[i]["length"]["mean"].as_f64().unwrap();
-    assert!(length(1) < length(0) - 0.2, "{} then {}", length(0), length(1));
+    assert!(
+        length(1) < length(0) - 0.2,
+        "{} then {}",
+        length(0),
+        length(1)
+    );
 }
 
 #[test]
@@ -68,7 +73,15 @@ fn an_unknown_or_non_numeric_field_is_a_usage_error_naming_the_near_ones() {
         ("sun-lo.value=1,2", "`sun-low`"),
         ("sun-low.suit=1,2", "not a number"),
     ] {
-        let run = f.run(&["simulate", SLUG, "--games", "5", "--sweep", sweep, "--no-charts"]);
+        let run = f.run(&[
+            "simulate",
+            SLUG,
+            "--games",
+            "5",
+            "--sweep",
+            sweep,
+            "--no-charts",
+        ]);
         assert_eq!(run.code, 2, "{sweep}: {}", run.stderr);
         assert!(run.stderr.contains(says), "{sweep}: {}", run.stderr);
     }
@@ -102,7 +115,11 @@ fn a_value_that_breaks_an_invariant_is_refused_with_the_reason() {
     ]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(run.stderr.contains("sun-low.count=3"), "{}", run.stderr);
-    assert!(run.stderr.contains("The deck holds 12 cards"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("The deck holds 12 cards"),
+        "{}",
+        run.stderr
+    );
     assert!(!json.exists(), "nothing written for a refused sweep");
     // Outside the field's declared range (1 to 9), for `tune` too.
     let run = f.run(&[
@@ -141,7 +158,11 @@ fn tune_over_a_design_field_names_it() {
     let v: serde_json::Value = serde_json::from_slice(&read(&json)).unwrap();
     let cands = v["candidates"].as_array().unwrap();
     assert_eq!(cands.len(), 3);
-    assert!(cands.iter().all(|c| c["values"]["sun-low.value"].is_string()));
+    assert!(
+        cands
+            .iter()
+            .all(|c| c["values"]["sun-low.value"].is_string())
+    );
 }
 
 #[test]
@@ -168,7 +189,11 @@ fn the_starters_heuristic_beats_random_and_its_suit_bonus_matters() {
         "the heuristic bot wins more than half: {heuristic:?}"
     );
     // The race is not always the same length.
-    assert!(run.stats.moves.games_by_length.len() > 2, "{:?}", run.stats.moves);
+    assert!(
+        run.stats.moves.games_by_length.len() > 2,
+        "{:?}",
+        run.stats.moves
+    );
     // Without the suit bonus a card scores less, so the race lasts longer.
     let compared = simulate(
         &game,
@@ -226,10 +251,21 @@ fn the_ladder_shows_the_starters_heuristic_beats_random_the_same_on_any_thread_c
 fn the_ladder_command_prints_every_pairing_with_its_games_and_refuses_bad_levels() {
     let f = starter();
     let run = f.run(&[
-        "ladder", SLUG, "--levels", "random,heuristic", "--games", "40", "--seed", "1",
+        "ladder",
+        SLUG,
+        "--levels",
+        "random,heuristic",
+        "--games",
+        "40",
+        "--seed",
+        "1",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("heuristic against random"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("heuristic against random"),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("skill against luck"), "{}", run.stdout);
     assert!(run.stdout.contains("40 games of each"), "{}", run.stdout);
     for levels in ["random", "random,random", "random,clever"] {
@@ -264,7 +300,12 @@ fn a_rust_engine_plays_the_swept_card_value() {
     let points = v["sweep"].as_array().unwrap();
     let length = |i: usize| points[i]["length"]["mean"].as_f64().unwrap();
     // A wild that counts for two completes sets sooner: shorter games.
-    assert!(length(1) < length(0) - 2.0, "{} then {}", length(0), length(1));
+    assert!(
+        length(1) < length(0) - 2.0,
+        "{} then {}",
+        length(0),
+        length(1)
+    );
     // 3 is outside the field's declared 1 to 2: refused before a game is played.
     let run = f.run(&[
         "simulate",

@@ -8,8 +8,8 @@
 
 use std::fmt::Write;
 
-use crate::model::Game;
 use crate::model::Count;
+use crate::model::Game;
 
 /// The phrase that opens every refusal of a value by the check: a data problem (exit 1), not
 /// a mistake on the command line.
@@ -50,10 +50,7 @@ fn designs(game: &Game) -> Vec<(String, Place)> {
     let mut out = Vec::new();
     for (d, deck) in game.components.decks.iter().enumerate() {
         for (c, card) in deck.cards.iter().enumerate() {
-            out.push((
-                card.id.get_ref().clone(),
-                Place::Card { deck: d, card: c },
-            ));
+            out.push((card.id.get_ref().clone(), Place::Card { deck: d, card: c }));
         }
     }
     for (p, piece) in game.components.pieces.iter().enumerate() {
@@ -62,7 +59,10 @@ fn designs(game: &Game) -> Vec<(String, Place)> {
     out
 }
 
-fn fields_of(game: &Game, place: Place) -> &std::collections::BTreeMap<String, toml::Spanned<toml::Value>> {
+fn fields_of(
+    game: &Game,
+    place: Place,
+) -> &std::collections::BTreeMap<String, toml::Spanned<toml::Value>> {
     match place {
         Place::Card { deck, card } => &game.components.decks[deck].cards[card].fields,
         Place::Piece(p) => &game.components.pieces[p].fields,
@@ -274,7 +274,10 @@ mod tests {
         let e = with_field(&game, "sun-low.valeu", "1").unwrap_err();
         assert!(e.contains("`sun-low.value`"), "{e}");
         let e = with_field(&game, "sun-low.suit", "1").unwrap_err();
-        assert!(e.contains("not a number") && e.contains("`sun-low.value`"), "{e}");
+        assert!(
+            e.contains("not a number") && e.contains("`sun-low.value`"),
+            "{e}"
+        );
         let e = with_field(&game, "sun-low.value", "x").unwrap_err();
         assert!(e.contains("whole number"), "{e}");
         assert!(with_field(&game, "sun-low.count", "-1").is_err());

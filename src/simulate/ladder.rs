@@ -33,9 +33,7 @@ use super::report::{BotNote, percent};
 use super::stats::{POINT, wilson};
 
 const Z: f64 = 1.959_963_984_540_054;
-use super::{
-    EngineTask, Progress, SimOptions, checked_config, play_game, with_engine,
-};
+use super::{EngineTask, Progress, SimOptions, checked_config, play_game, with_engine};
 use crate::engine::Engine;
 use crate::model::Game;
 
@@ -271,7 +269,11 @@ fn skill_of(top: &Tally, base: &Tally) -> Share {
         vb += eb * eb;
         cov += ew * eb;
     }
-    let (vw, vb, cov) = (vw / (g * g) * small, vb / (g * g) * small, cov / (g * g) * small);
+    let (vw, vb, cov) = (
+        vw / (g * g) * small,
+        vb / (g * g) * small,
+        cov / (g * g) * small,
+    );
     let wilson_var = |p: f64| {
         let (lo, hi) = wilson(p * g, g);
         ((hi - lo) / (2.0 * Z)).powi(2)
@@ -440,7 +442,11 @@ impl Ladder {
         let _ = writeln!(
             out,
             "\n{:<width$}  {:>5}  {:>7}  {:>21}  {:>21}  skill (95 % interval)",
-            "stronger against weaker", "games", "stopped", "stronger wins", "weaker among its likes"
+            "stronger against weaker",
+            "games",
+            "stopped",
+            "stronger wins",
+            "weaker among its likes"
         );
         for p in &self.pairings {
             let label = format!("{} against {}", p.stronger, p.weaker);
@@ -521,7 +527,10 @@ mod tests {
         // One seat a game: the interval is Wilson's on the 100 games (less the small-sample
         // factor 100 / 99 of the variance over games).
         let (low, high) = wilson(65.0 * 0.99, 99.0);
-        assert!((s.low - low).abs() < 1e-9 && (s.high - high).abs() < 1e-9, "{s:?}");
+        assert!(
+            (s.low - low).abs() < 1e-9 && (s.high - high).abs() < 1e-9,
+            "{s:?}"
+        );
     }
 
     fn tally(points: &[u64]) -> Tally {
