@@ -594,9 +594,12 @@ pub fn simulate_sweep(
         }
         prepared.push((point, g, o, params));
     }
-    for (point, g, _, _) in &prepared {
-        design_params::recheck(g, point)?;
-    }
+    prepared
+        .par_iter()
+        .map(|(point, g, _, _)| design_params::recheck(g, point))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect::<Result<Vec<()>, String>>()?;
     let bar = Progress::new(
         opts.progress,
         opts.shard.len(opts.games) * prepared.len() as u64,

@@ -180,9 +180,17 @@ fn candidates(game: &Game, t: &TuneOptions) -> Result<Candidates, String> {
                 o.variants.insert(name.clone(), value.clone());
             }
         }
-        super::design_params::recheck(&g, &point)?;
         cands.push((point, g, o));
     }
+    // Every candidate with a design's field set is checked again (in parallel) before any
+    // game is played.
+    use rayon::prelude::*;
+    cands
+        .par_iter()
+        .map(|(point, g, _)| super::design_params::recheck(g, point))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect::<Result<Vec<()>, String>>()?;
     Ok(cands)
 }
 
