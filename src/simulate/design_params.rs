@@ -155,12 +155,6 @@ fn resolve(game: &Game, name: &str) -> Result<(Place, String, Kind), String> {
     }
 }
 
-/// Checks that `name` is a design's numeric field of the game (or its count), without
-/// setting it: the usage error of [`with_field`], before any game is played.
-pub fn check_name(game: &Game, name: &str) -> Result<(), String> {
-    resolve(game, name).map(|_| ())
-}
-
 /// The game with the design field `name` (`DESIGN.FIELD`) set to `value`, typed as the
 /// data's value is (a whole number, a number, or a count from 0). Not yet checked: see
 /// [`recheck`]. The error (a usage error) names the field and the value.
