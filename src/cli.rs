@@ -165,6 +165,10 @@ pub enum Command {
     /// Find the values of one or two parameters (or variants) nearest a target (balance, or a
     /// game length) by successive halving on common seeds, with intervals.
     Tune(TuneArgs),
+    /// How much skill decides the game: bots of rising strength (random, heuristic, MCTS at
+    /// rising iterations), each stronger one against each weaker on the same seeds, and one
+    /// figure of skill against luck, with 95 % intervals by game.
+    Ladder(LadderArgs),
     /// Print one simulated game move by move (the same game as `simulate`'s game K): after
     /// every move the public state and the hands the observer may see, then the scores.
     Replay(ReplayArgs),
@@ -298,7 +302,8 @@ pub struct SimulateArgs {
     /// Write the cards table as CSV, one row per design (implies --cards).
     #[arg(long, value_name = "FILE")]
     pub cards_csv: Option<PathBuf>,
-    /// Play the same games at every value of a `[params.*]` value or a variant:
+    /// Play the same games at every value of a `[params.*]` value, a variant, or a card
+    /// design's (or piece's) number, DESIGN.FIELD or DESIGN.count (`the-engineer.value`):
     /// NAME=A..B[:STEP] or NAME=v1,v2,... Twice for a grid of both.
     #[arg(long, value_name = "NAME=VALUES", conflicts_with_all = ["compare", "csv"])]
     pub sweep: Vec<String>,
@@ -309,8 +314,9 @@ pub struct SimulateArgs {
 pub struct TuneArgs {
     #[command(flatten)]
     pub run: RunArgs,
-    /// The values to try: NAME=A..B[:STEP] or NAME=v1,v2 for a `[params.*]` value or a
-    /// variant; two, comma-separated, for a grid.
+    /// The values to try: NAME=A..B[:STEP] or NAME=v1,v2 for a `[params.*]` value, a
+    /// variant, or a card design's number (DESIGN.FIELD, DESIGN.count); two, comma-separated,
+    /// for a grid.
     #[arg(long, value_name = "NAME=RANGE[,NAME=RANGE]")]
     pub params: String,
     /// `balance` (the first seat wins its even share of decided games) or `length=T`
@@ -340,6 +346,39 @@ pub struct TuneArgs {
     /// completions); else read from PRINTPLAY_SHARDS.
     #[arg(long, value_name = "N")]
     pub shard_count: Option<u64>,
+}
+
+/// Options of `printplay ladder`.
+#[derive(Debug, clap::Args)]
+pub struct LadderArgs {
+    /// The game's slug.
+    pub game: String,
+    /// The bots, weakest first (2 to 8): random, heuristic (or the game's own bot),
+    /// mcts[:N[:POLICY][:eps=E][:depth=D]].
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "random,heuristic,mcts:50,mcts:200,mcts:800"
+    )]
+    pub levels: Vec<String>,
+    /// Games of each pairing (every stronger level against every weaker one).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=crate::simulate::ladder::MAX_GAMES))]
+    pub games: u64,
+    /// Master seed; each game's seed derives from it and the game's index.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Seats (default: the game's smallest count).
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// A rule variant, NAME=VALUE (repeatable).
+    #[arg(long = "variant")]
+    pub variants: Vec<String>,
+    /// Moves after which a game is stopped (a win for nobody, and counted).
+    #[arg(long, default_value_t = crate::simulate::DEFAULT_MAX_MOVES)]
+    pub max_moves: u32,
+    /// Write the ladder as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
 }
 
 /// Options of `printplay replay`.
@@ -632,6 +671,7 @@ pub fn run(cli: Cli) -> Exit {
         },
         Command::Simulate(args) => simulate(&cli.data, args),
         Command::Tune(args) => tune(&cli.data, args),
+        Command::Ladder(args) => ladder(&cli.data, args),
         Command::Replay(args) => match args.moves.clone() {
             Some(file) => {
                 let observer = match args.omniscient {
@@ -949,6 +989,44 @@ fn shard_of(shard: Option<&str>, count: Option<u64>) -> Result<crate::simulate::
         }
         Some(s) => Shard::parse(s),
     }
+}
+
+fn ladder(data: &Path, args: LadderArgs) -> Exit {
+    use crate::simulate::ladder::{LadderOptions, ladder};
+    let game = match load_one(data, &args.game) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let run = RunArgs {
+        game: args.game.clone(),
+        seed: args.seed,
+        players: args.players,
+        bots: vec!["random".into()],
+        variants: args.variants.clone(),
+        max_moves: args.max_moves,
+    };
+    let opts = match sim_options(&run) {
+        Ok(mut sim) => {
+            sim.games = args.games;
+            sim.progress = true;
+            LadderOptions {
+                sim,
+                levels: args.levels.iter().map(|l| l.trim().to_string()).collect(),
+            }
+        }
+        Err(e) => return usage(e),
+    };
+    let result = match ladder(&game, &opts) {
+        Ok(l) => l,
+        Err(e) => return run_failed(e),
+    };
+    print!("{}", result.text());
+    if let Some(path) = &args.json
+        && let Err(e) = crate::output::write_named(path, result.to_json().as_bytes())
+    {
+        return usage(format!("{}: {e}", path.display()));
+    }
+    Exit::Ok
 }
 
 /// The command one machine runs for a tuning run (shown on its page, kept in its shards).
@@ -1309,7 +1387,10 @@ fn table_request(game: &Game, args: &TableArgs) -> Result<crate::serve::NewTable
 /// usage error.
 fn run_failed(message: String) -> Exit {
     let broken_cards = message.contains(crate::simulate::cards::CARDS_OF_BROKEN);
-    if crate::engine::lua::is_script_error(&message) || broken_cards {
+    if crate::engine::lua::is_script_error(&message)
+        || broken_cards
+        || crate::simulate::design_params::is_refusal(&message)
+    {
         eprintln!("error: {message}");
         Exit::DataProblems
     } else {

@@ -1,10 +1,13 @@
 -- engine.lua: the rules of this game as a program, so that `printplay simulate` can play it.
 --
 -- This starter plays a small example game with the starter deck; replace its rules with yours.
--- The example: the deck is shared out, at most `hand_size` cards each. On your turn you play
--- one card from your hand into your row and score its value, plus one point for every card
--- of the same suit already in your row; then you draw a card if the deck has any. The game
--- ends when every hand is empty; the highest score wins (a tie shares the win).
+-- The example, a race (rules.en.toml says it for players): the deck is shared out, at most
+-- `hand_size` cards each. On your turn you choose one card from your hand and play it into
+-- your row: it scores its value, plus one point for every card of the same suit already in
+-- your row; then you draw a card if the deck has any. The first player to reach `goal`
+-- points wins at once; if every hand runs out first, the highest score wins (a tie shares
+-- the win). The choice is real: which card, a high one now or one that builds a suit for
+-- later, decides how soon you reach the goal.
 --
 -- How printplay talks to this file (the same contract as its built-in Rust engines):
 -- * The file returns a table `game` of functions. printplay calls them; they never call it.
@@ -37,6 +40,7 @@ end
 assert(deck, "components.toml has no deck with id `deck`")
 local designs = deck.card -- one entry per design; `count` copies of each
 local HAND_SIZE = model.params.hand_size.value
+local GOAL = model.params.goal.value
 
 -- Optional: readings of the rules a simulation can compare (`--variant`, `--compare`).
 -- The first value is the default; `config.variants` holds the chosen ones.
@@ -98,7 +102,20 @@ local function cards_in(counts)
   return n
 end
 
+-- The seat that reached the goal, if one has.
+local function goal_reached(state)
+  for seat = 1, state.players do
+    if state.scores[seat] >= GOAL then
+      return seat
+    end
+  end
+  return nil
+end
+
 local function game_over(state)
+  if goal_reached(state) then
+    return true
+  end
   for seat = 1, state.players do
     if cards_in(state.hands[seat]) > 0 then
       return false
@@ -217,6 +234,9 @@ function game.apply(state, action)
   state.rows[seat][suit] = (state.rows[seat][suit] or 0) + 1
   table.insert(state.played[seat], action)
   state.hands[seat][action] = state.hands[seat][action] - 1
+  if state.scores[seat] >= GOAL then
+    return -- the race is won: no more draws
+  end
   if cards_in(state.deck) > 0 then
     state.drawing = true
   else
@@ -225,6 +245,7 @@ function game.apply(state, action)
 end
 
 -- Each seat's result once the game is over: 1 for a win, 0 for a loss, shares for a tie.
+-- Only the player who just played can have reached the goal, so the highest score wins.
 function game.returns(state)
   local best = math.max(table.unpack(state.scores))
   local winners = 0
@@ -302,6 +323,9 @@ end
 
 -- Optional: how the game ended and numbers about it, for the balance report.
 function game.end_reason(state)
+  if goal_reached(state) then
+    return "goal reached"
+  end
   return "hands empty"
 end
 

@@ -6,7 +6,9 @@
 pub mod bots;
 pub mod cards;
 mod clustered;
+pub mod design_params;
 pub mod html;
+pub mod ladder;
 mod pages;
 mod replay;
 mod report;
@@ -576,27 +578,41 @@ pub fn simulate_sweep(
         }
         names.push(s.name.clone());
     }
-    let points = sweep::grid(sweeps);
+    // Every point's game is made (and, with a design's field set, checked again) before any
+    // game is played: a value the check refuses stops the sweep before it starts.
+    let mut prepared = Vec::new();
+    for point in sweep::grid(sweeps) {
+        let mut g = game.clone();
+        let mut o = opts.clone();
+        let mut params = BTreeMap::new();
+        for (name, value) in &point {
+            if game.params.contains_key(name) {
+                g = sweep::with_param(&g, name, value)?;
+                params.insert(name.clone(), value.clone());
+            } else if design_params::names_field(name) {
+                g = design_params::with_field(&g, name, value)?;
+                params.insert(name.clone(), value.clone());
+            } else {
+                o.variants.insert(name.clone(), value.clone());
+            }
+        }
+        prepared.push((point, g, o, params));
+    }
+    prepared
+        .par_iter()
+        .map(|(point, g, _, _)| design_params::recheck(g, point))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect::<Result<Vec<()>, String>>()?;
     let bar = Progress::new(
         opts.progress,
-        opts.shard.len(opts.games) * points.len() as u64,
+        opts.shard.len(opts.games) * prepared.len() as u64,
     );
     let runs = (|| {
         let mut runs = Vec::new();
-        for point in points {
+        for (point, g, o, params) in prepared {
             let at: Vec<String> = point.iter().map(|(n, v)| format!("{n}={v}")).collect();
             bar.playing(&format!("at {}", at.join(", ")));
-            let mut g = game.clone();
-            let mut o = opts.clone();
-            let mut params = BTreeMap::new();
-            for (name, value) in point {
-                if game.params.contains_key(&name) {
-                    g = sweep::with_param(&g, &name, &value)?;
-                    params.insert(name, value);
-                } else {
-                    o.variants.insert(name, value);
-                }
-            }
             runs.push(with_engine(
                 &g,
                 Task {

@@ -202,12 +202,23 @@ fn candidates(game: &Game, t: &TuneOptions) -> Result<Candidates, String> {
         for (name, value) in &point {
             if game.params.contains_key(name) {
                 g = sweep::with_param(&g, name, value)?;
+            } else if super::design_params::names_field(name) {
+                g = super::design_params::with_field(&g, name, value)?;
             } else {
                 o.variants.insert(name.clone(), value.clone());
             }
         }
         cands.push((point, g, o));
     }
+    // Every candidate with a design's field set is checked again (in parallel) before any
+    // game is played.
+    use rayon::prelude::*;
+    cands
+        .par_iter()
+        .map(|(point, g, _)| super::design_params::recheck(g, point))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect::<Result<Vec<()>, String>>()?;
     Ok(cands)
 }
 
