@@ -89,6 +89,7 @@ pub fn check_and_draw(
             problems.extend(art::check(game));
             problems.extend(invariants::evaluate(game));
             problems.extend(crate::rules::check(game));
+            problems.extend(crate::translate::check(game));
             problems
         },
         || {
