@@ -222,3 +222,91 @@ fn import_refuses_unknown_keys_and_malformed_files_at_their_line() {
         before
     );
 }
+
+/// The glossary and style checks find, at the key, each kind of sentence a native reading of
+/// the Finnish Aether found (../shared/reviews/aether-fi.md): two colons in one sentence (the
+/// page's label counts), a label its own sentence repeats, a pronoun that can refer to two
+/// nouns, a word the language's glossary rules out and one the game's glossary rules out.
+#[test]
+fn the_finnish_style_checks_find_the_reviews_patterns_at_their_key() {
+    let shipped = load_game(Path::new("data"), "aether").unwrap();
+    let style = |w: &printplay::diag::Problem| {
+        w.rule.as_deref().is_some_and(|r| {
+            [
+                "a sentence has at most one colon",
+                "a sentence does not repeat its label",
+                "an unambiguous pronoun",
+                "the language's words",
+                "the prose uses the glossary's terms",
+            ]
+            .contains(&r)
+        })
+    };
+    let report = check_game_report(&shipped);
+    let found: Vec<_> = report
+        .warnings
+        .iter()
+        .chain(&report.problems)
+        .filter(|w| style(w))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "the shipped Finnish reads clean: {found:?}"
+    );
+
+    let f = Fixture::with_games(&["aether"]);
+    let cases = [
+        (
+            "Alkuvalmisteluja on kaksi. Normaalissa",
+            "Alkuvalmisteluja on kaksi: normaalissa",
+            "Alkuvalmisteluja",
+            "`variant.setup.ambiguity`: a sentence with 2 colons",
+        ),
+        (
+            "Kirjasta ei selviä, mitkä",
+            "Sääntökirja ei näytä, mitkä",
+            "Sääntökirja ei näytä",
+            "`variant.setup.ambiguity`: the label `Sääntökirja:` is repeated",
+        ),
+        (
+            "vastaelementin laatta vähentää voimaa yhdellä",
+            "vastaelementin laatta heikentää sitä yhdellä",
+            "heikentää sitä",
+            "`turn`: `heikentää sitä` reads two ways",
+        ),
+        (
+            "laudan tyhjään\nkuusikulmioon",
+            "laudan tyhjään\nheksaan",
+            "heksaan",
+            "`turn`: says `heksa` where the language's term is `kuusikulmio`",
+        ),
+        (
+            "ottaa näkösuojan",
+            "ottaa sermin",
+            "sermin",
+            "says `sermi` where the glossary's term is `näkösuoja`",
+        ),
+    ];
+    for (from, to, _, _) in &cases {
+        f.edit("aether", "rules.fi.toml", from, to);
+    }
+    let text = std::fs::read_to_string(f.file("aether", "rules.fi.toml")).unwrap();
+    let game = load_game(f.data(), "aether").unwrap();
+    let report = check_game_report(&game);
+    let all: Vec<_> = report.warnings.iter().chain(&report.problems).collect();
+    for (_, _, at, message) in cases {
+        let offset = text.find(at).unwrap();
+        let line = text[..offset].matches('\n').count() + 1;
+        let col = text[..offset].rsplit('\n').next().unwrap().chars().count() + 1;
+        let hit = all
+            .iter()
+            .find(|p| p.message.contains(message))
+            .unwrap_or_else(|| panic!("no `{message}` in {all:#?}"));
+        let place = hit.location().unwrap();
+        assert!(
+            place.ends_with(&format!("rules.fi.toml:{line}:{col}"))
+                || place.ends_with(&format!("rules.fi.toml:{line}:1")),
+            "`{message}` at {place}, not at line {line} col {col}"
+        );
+    }
+}

@@ -397,10 +397,16 @@ impl Writer<'_> {
         if let Some(y) = info.year {
             out.push((self.msg("year"), y.to_string()));
         }
+        // "(suomenkielinen)": the rulebook's language as an adjective where the file has one.
         let rulebook_lang = self
             .msgs
             .text
-            .get(&format!("language_{}", info.rulebook_language));
+            .get(&format!("rulebook_language_{}", info.rulebook_language))
+            .or_else(|| {
+                self.msgs
+                    .text
+                    .get(&format!("language_{}", info.rulebook_language))
+            });
         // The rulebook by its title (and its publisher, listed above), never its file name;
         // an original design cites none.
         if info.rulebook.is_some() {

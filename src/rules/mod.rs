@@ -9,6 +9,7 @@ pub mod markdown;
 pub mod messages;
 pub mod placeholders;
 pub mod provenance;
+mod style;
 mod validate;
 
 use std::collections::BTreeMap;
