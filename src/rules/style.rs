@@ -204,10 +204,10 @@ fn units(text: &str) -> Vec<Range<usize>> {
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim();
         let item = is_item(trimmed);
-        if trimmed.is_empty() || item || trimmed.starts_with('#') {
-            if let Some(s) = start.take() {
-                out.push(s..offset);
-            }
+        if (trimmed.is_empty() || item || trimmed.starts_with('#'))
+            && let Some(s) = start.take()
+        {
+            out.push(s..offset);
         }
         if !trimmed.is_empty() {
             if trimmed.starts_with('#') {
@@ -328,7 +328,7 @@ mod tests {
             Some("Pisteet".into())
         );
         assert_eq!(
-            inline_label("1. *Halutessasi:* uhraa").map(|(l, e)| (l, e)),
+            inline_label("1. *Halutessasi:* uhraa"),
             Some(("Halutessasi".into(), 17))
         );
     }
