@@ -5,6 +5,7 @@
 
 mod diagrams;
 pub mod document;
+mod links;
 pub mod markdown;
 pub mod messages;
 pub mod placeholders;

@@ -72,8 +72,13 @@ pub fn check(game: &Game) -> Vec<Problem> {
         seen.push(key);
         first
     });
-    if out.is_empty() {
-        out.extend(trial_render(game, &assets));
+    out.extend(super::links::text_warnings(game));
+    if !out.iter().any(|p| !p.is_warning()) {
+        let rendered = trial_render(game, &assets);
+        if rendered.is_empty() {
+            out.extend(super::links::link_warnings(game, &assets));
+        }
+        out.extend(rendered);
     }
     out
 }
