@@ -229,7 +229,7 @@ pub fn check(game: &Game) -> Vec<Problem> {
             match k.state {
                 State::Stale => out.push(
                     Problem::warning(format!(
-                        "`{}` was translated from a {} text that has changed since ({})",
+                        "`{}` was translated from an older version of its `{}` text ({})",
                         k.key,
                         coverage.source_lang,
                         source_file.place(k.source.span.start)
