@@ -13,6 +13,8 @@ use crate::pipeline::{self, Outcome, load_games};
 use crate::render::{BuildOptions, Duplex, Paper};
 use crate::scaffold;
 
+mod translate;
+
 /// Standard output for everything the commands print. A reader that stops early
 /// (`printplay simulate ... | head`) closes the pipe; the program then ends quietly with
 /// status 0, as a filter in a pipeline should, instead of panicking in `println!`.
@@ -226,6 +228,11 @@ pub enum Command {
     Build(BuildArgs),
     /// Build, then rebuild a game whenever a file in its folder changes (Ctrl-C stops).
     Watch(BuildArgs),
+    /// Translations of a game's rules texts: coverage, marks, and PO files for gettext tools.
+    Translate {
+        #[command(subcommand)]
+        command: translate::TranslateCommand,
+    },
     /// Write a two-sided test sheet for measuring a printer's front/back offset.
     Calibrate {
         /// The paper the test sheet is printed on.
@@ -697,6 +704,7 @@ pub fn run(cli: Cli) -> Exit {
         Command::Build(args) => build(&cli.data, args),
         Command::Watch(args) => watch(&cli.data, args),
         Command::Calibrate { paper, duplex, out } => calibrate(paper, duplex, &out),
+        Command::Translate { command } => translate::run(&cli.data, command),
     }
 }
 

@@ -22,4 +22,5 @@ pub mod scaffold;
 pub mod schema;
 pub mod serve;
 pub mod simulate;
+pub mod translate;
 pub mod watch;

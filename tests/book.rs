@@ -131,19 +131,21 @@ fn every_key_flag_and_template_function_is_documented() {
     }
     // Every flag of every command appears in the commands page.
     let page = reference::commands_markdown(&Cli::command());
-    fn flags(cmd: &clap::Command, out: &mut Vec<String>) {
+    // A nested command (`translate status`) is headed by its whole path.
+    fn flags(cmd: &clap::Command, path: &str, out: &mut Vec<String>) {
         for a in cmd.get_arguments() {
             if let Some(long) = a.get_long().filter(|l| *l != "help" && *l != "version") {
                 out.push(format!("`--{long}"));
             }
         }
         for s in cmd.get_subcommands() {
-            out.push(format!("## `printplay {}", s.get_name()));
-            flags(s, out);
+            let path = format!("{path}{} ", s.get_name());
+            out.push(format!("## `printplay {}", path.trim_end()));
+            flags(s, &path, out);
         }
     }
     let mut wanted = Vec::new();
-    flags(&Cli::command(), &mut wanted);
+    flags(&Cli::command(), "", &mut wanted);
     for w in wanted.iter().filter(|w| !w.contains("printplay help")) {
         assert!(page.contains(w.as_str()), "{w} is not in the commands page");
     }

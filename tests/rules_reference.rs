@@ -788,7 +788,8 @@ fn finnish_numbers_take_the_right_plural() {
     for phrase in [
         "Laita kaikki 92 elementtilaattaa laattapussiin",
         "14/11/9 elementaalia, kun pelaajia on 2/3/4",
-        "Siirrä yksi käyttämätön elementaali toiseen uhrikuopista",
+        "Siirrä yksi käyttämätön elementaalisi toiseen uhrikuopista",
+        "Laudalla on kaksi uhrikuoppaa uhratuille elementaaleille",
         "Nosta pussista neljä uutta elementtilaattaa",
         "saa silti kolme pistettä",
         "Neljällä pelaajalla voidaan pelata myös joukkueina",
@@ -811,7 +812,7 @@ fn finnish_numbers_take_the_right_plural() {
     let game = load_edited(&dir, "aether").unwrap();
     let md = flat(main_file(&game, "fi", Format::Md, &assets));
     assert!(
-        md.contains("Siirrä kaksi käyttämätöntä elementaalia toiseen uhrikuopista"),
+        md.contains("Siirrä kaksi käyttämätöntä elementaaliasi toiseen uhrikuopista"),
         "{md}"
     );
     assert!(md.contains("saa silti yksi piste."), "{md}");
@@ -1041,6 +1042,35 @@ fn finnish_aether_uses_the_rulebooks_words() {
         "pienempi rooli",
         "sääntökirja: ei kerro",
         "kuusikulmiossa on sen koordinaatit",
+        // A native reading, fourth pass (../shared/reviews/aether-fi.md): each sentence as it
+        // was printed.
+        "kuusikulmioon, myös vaaleanharmaisiin",
+        "arvot: rekonstruoitu",
+        "uhrikuoppia on kaksi",
+        "numeroidulla paikallaan",
+        "joukkue saa pisteensä yhdessä",
+        "vastaukset ovat meidän tulkintojamme",
+        "tämä sivu kielellä",
+        "pelilaudan yksi paikka",
+        "hallitsemasi aether-laatat",
+        "jokaisessa lukee voittaa",
+        "laatan asettamisia",
+        "ilman sen kuutta kulmaa",
+        "sen --variant-valitsin",
+        "uhratuista elementaaleista saa",
+        "käyttämätön elementaali toiseen",
+        "heikentää sitä",
+        "tätä painosta varten",
+        "merkitsevät jotakin",
+        "aiempi lauta",
+        "ovat pelin julkisesta",
+        "pelata, kohdissa",
+        "arvoltaan 9 ja 10",
+        "(suomi)",
+        "kortit ja pelinappulat",
+        "nimeää vain nämä kaksi.",
+        "sääntökirja ei näytä, mitkä",
+        "sääntökirja ei kerro, lasketaanko",
     ] {
         assert!(!page.contains(wrong), "the Finnish page says `{wrong}`");
     }

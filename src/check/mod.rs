@@ -90,6 +90,7 @@ pub fn check_and_draw(
             problems.extend(invariants::evaluate(game));
             problems.extend(crate::rules::check(game));
             problems.extend(crate::rules::pdf::check(game));
+            problems.extend(crate::translate::check(game));
             problems
         },
         || {

@@ -13,6 +13,8 @@ use super::{Assets, Format, OutFile};
 use crate::diag::Problem;
 use crate::model::{Game, LangRules, Prose, SectionId, Source};
 
+mod stale;
+
 /// What the page templates receive (`page.*` for the full reference, `quick.*` for the one-page
 /// quick reference).
 #[derive(Debug, Serialize)]
@@ -217,11 +219,11 @@ pub fn build(
             lang: lang.to_string(),
             title: w.plain(game.name_in(lang)),
             credits,
-            msg: page_messages(game, msgs),
+            msg: page_messages(game, lang, msgs),
             sections,
             appendix,
             appendix_anchor: heading_anchor(
-                page_messages(game, msgs)
+                page_messages(game, lang, msgs)
                     .get("appendix")
                     .map_or("", String::as_str),
             ),
@@ -395,10 +397,16 @@ impl Writer<'_> {
         if let Some(y) = info.year {
             out.push((self.msg("year"), y.to_string()));
         }
+        // "(suomenkielinen)": the rulebook's language as an adjective where the file has one.
         let rulebook_lang = self
             .msgs
             .text
-            .get(&format!("language_{}", info.rulebook_language));
+            .get(&format!("rulebook_language_{}", info.rulebook_language))
+            .or_else(|| {
+                self.msgs
+                    .text
+                    .get(&format!("language_{}", info.rulebook_language))
+            });
         // The rulebook by its title (and its publisher, listed above), never its file name;
         // an original design cites none.
         if info.rulebook.is_some() {
@@ -465,6 +473,7 @@ impl Writer<'_> {
                     files.extend(file);
                 }
             }
+            blocks.splice(0..0, self.stale_note(id));
             let title = self.msg(&format!("section_{}", id.key()));
             sections.push(Section {
                 id: id.key().to_string(),
@@ -1198,8 +1207,20 @@ impl Writer<'_> {
 /// The interface words the page templates receive: for an original design, each key's
 /// `<key>_original` form where the message file has one (the footer and the appendix's
 /// title say nothing about a rulebook).
-fn page_messages(game: &Game, msgs: &Messages) -> BTreeMap<String, String> {
+fn page_messages(game: &Game, lang: &str, msgs: &Messages) -> BTreeMap<String, String> {
     let mut text = msgs.text.clone();
+    // A page with one other language names it in the label's own grammar ("Sivu englanniksi").
+    if let [other] = game
+        .info
+        .languages
+        .iter()
+        .filter(|l| *l != lang)
+        .collect::<Vec<_>>()
+        .as_slice()
+        && let Some(label) = msgs.text.get(&format!("language_switch_{other}"))
+    {
+        text.insert("language_switch".to_string(), label.clone());
+    }
     if game.is_original() {
         for (key, value) in &msgs.text {
             if let Some(plain) = key.strip_suffix("_original") {

@@ -67,6 +67,50 @@ pub struct Messages {
     /// Numbers from zero as words, by grammatical case, for `{value noun words}`.
     #[serde(default)]
     pub numerals: BTreeMap<String, Vec<String>>,
+    /// What `check` asks of every game's prose in this language (see [`Style`]).
+    #[serde(default)]
+    pub style: Style,
+}
+
+/// A language's style rules for prose, from `[style]` of its message file: words to avoid
+/// whatever the game, and constructions a reader can take two ways. `check` warns at the key
+/// of each text that has one.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Style {
+    /// Words no game's prose uses in this language, each with the word to use.
+    #[serde(default)]
+    pub avoid: Vec<AvoidWord>,
+    /// Constructions found ambiguous by a native reading, each with why and how to fix it.
+    #[serde(default)]
+    pub flagged: Vec<Flagged>,
+    /// A sentence has at most one colon (the label the page prints before a text counts).
+    #[serde(default)]
+    pub one_colon: bool,
+    /// A text does not repeat the label it is printed under ("Sääntökirja: … sääntökirja").
+    #[serde(default)]
+    pub label_not_repeated: bool,
+}
+
+/// A word to avoid and the term to use instead.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AvoidWord {
+    /// The word (any form starting so is found: `heksa` finds `heksat`).
+    pub word: String,
+    /// The term to use.
+    #[serde(rename = "use")]
+    pub instead: String,
+}
+
+/// A construction a reader can take two ways (`heikentää sitä`: the strength or the
+/// elemental?), found anywhere in a text, case-insensitively.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Flagged {
+    pub text: String,
+    /// Why it is ambiguous and what to write instead.
+    pub why: String,
 }
 
 impl Messages {
@@ -130,6 +174,7 @@ mod tests {
             text: BTreeMap::new(),
             nouns: BTreeMap::new(),
             numerals: BTreeMap::new(),
+            style: Style::default(),
         };
         let kortti = forms("kortti", "korttia");
         assert_eq!(m.count(1, &kortti), "1 kortti");

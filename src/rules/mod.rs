@@ -5,11 +5,13 @@
 
 mod diagrams;
 pub mod document;
+mod links;
 pub mod markdown;
 pub mod messages;
 pub mod pdf;
 pub mod placeholders;
 pub mod provenance;
+mod style;
 mod validate;
 
 use std::collections::BTreeMap;

@@ -63,6 +63,7 @@ pub fn check(game: &Game) -> Vec<Problem> {
         out.extend(image_files(game, lr));
     }
     out.extend(glossary(game));
+    out.extend(super::style::check(game, &assets));
     // One cause, one problem: a parameter several placeholders read is said once, at itself.
     let mut seen: Vec<(String, Option<String>)> = Vec::new();
     out.retain(|p| {
@@ -71,8 +72,13 @@ pub fn check(game: &Game) -> Vec<Problem> {
         seen.push(key);
         first
     });
-    if out.is_empty() {
-        out.extend(trial_render(game, &assets));
+    out.extend(super::links::text_warnings(game));
+    if !out.iter().any(|p| !p.is_warning()) {
+        let rendered = trial_render(game, &assets);
+        if rendered.is_empty() {
+            out.extend(super::links::link_warnings(game, &assets));
+        }
+        out.extend(rendered);
     }
     out
 }
@@ -180,7 +186,7 @@ pub fn all_prose(t: &RulesText) -> Vec<&Prose> {
 
 /// Where a part of a prose string sits in its file: the part's text is looked up inside the
 /// string's span (escapes in TOML strings move offsets, the text itself does not change).
-fn place(
+pub(super) fn place(
     file: &SourceFile,
     prose: &Prose,
     range: std::ops::Range<usize>,
@@ -609,15 +615,17 @@ fn glossary(game: &Game) -> Vec<Problem> {
             }
             for avoid in term.avoid.get(lang).into_iter().flatten() {
                 if contains_word(&text, &avoid.to_lowercase()) {
-                    out.push(
-                        Problem::data(format!(
-                            "{} says `{avoid}` where the glossary's term is `{}`",
-                            crate::model::rules_text_file(lang),
-                            word.get_ref()
-                        ))
-                        .in_file(&lr.file)
-                        .rule("the prose uses the glossary's terms"),
-                    );
+                    let problem = Problem::data(format!(
+                        "{} says `{avoid}` where the glossary's term is `{}`",
+                        crate::model::rules_text_file(lang),
+                        word.get_ref()
+                    ))
+                    .rule("the prose uses the glossary's terms");
+                    // At the key whose text says it first.
+                    out.push(match super::style::first_use(lr, avoid) {
+                        Some((key, at)) => problem.at(&lr.file, at, format!("`{key}`")),
+                        None => problem.in_file(&lr.file),
+                    });
                 }
             }
         }

@@ -294,7 +294,7 @@ pub fn strength_layout(
             .cloned()
             .ok_or_else(|| format!("[diagram.*.labels] needs `{k}`"))
     };
-    let legend = wrap(&label("legend")?, 44);
+    let legend = wrap_entries(&label("legend")?, 44);
     let legend_y = 268.0;
     Ok(StrengthLayout {
         width: 300.0,
@@ -315,4 +315,59 @@ pub fn strength_layout(
         legend,
         legend_y,
     })
+}
+
+/// A legend of entries separated by ` · `, wrapped between entries: a line holds whole entries
+/// (an entry longer than a line is wrapped by words on lines of its own), so no entry is cut
+/// in two across lines.
+pub fn wrap_entries(text: &str, width: usize) -> Vec<String> {
+    const SEP: &str = " · ";
+    let mut lines: Vec<String> = Vec::new();
+    let mut open = false;
+    for entry in text.split(SEP).map(str::trim).filter(|e| !e.is_empty()) {
+        let len = entry.chars().count();
+        match lines.last_mut() {
+            Some(line) if open && line.chars().count() + SEP.chars().count() + len <= width => {
+                line.push_str(SEP);
+                line.push_str(entry);
+            }
+            _ if len <= width => {
+                lines.push(entry.to_string());
+                open = true;
+            }
+            _ => {
+                lines.extend(wrap(entry, width));
+                open = false;
+            }
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod wrap_tests {
+    use super::*;
+
+    /// The strength legend breaks between its entries, in both languages (a native reading
+    /// found "−1: / vastaelementin laatta" and "no / effect").
+    #[test]
+    fn a_legend_breaks_between_its_entries() {
+        for legend in [
+            "+1: oman elementin laatta · −1: vastaelementin laatta · muut laatat: ei vaikutusta",
+            "+1: a tile of its own element · −1: a tile of its opposing element · other tiles: no effect",
+        ] {
+            let entries: Vec<&str> = legend.split(" · ").collect();
+            let lines = wrap_entries(legend, 44);
+            assert!(lines.iter().all(|l| l.chars().count() <= 44), "{lines:?}");
+            for line in &lines {
+                for part in line.split(" · ") {
+                    assert!(
+                        entries.contains(&part),
+                        "`{part}` is not a whole entry: {lines:?}"
+                    );
+                }
+            }
+            assert_eq!(lines.join(" · "), legend);
+        }
+    }
 }
