@@ -211,8 +211,8 @@ pub enum Command {
         /// The paper the test sheet is printed on.
         #[arg(long, value_enum, default_value = "a4")]
         paper: Paper,
-        /// How the printer turns the sheet: side 2 says whether it turned as this says
-        /// (`fold` needs no calibration).
+        /// How the printer turns the sheet (`fold` needs no calibration): side 2 says whether
+        /// it turned as this says.
         #[arg(long, value_enum, default_value = "long-edge")]
         duplex: Duplex,
         /// Output folder: the sheet goes to DIR/calibrate.pdf.
@@ -509,7 +509,8 @@ pub struct BuildArgs {
     /// given, sheets keep it, with fewer cards a sheet if need be (the build says so).
     #[arg(long, value_parser = parse_bleed)]
     pub bleed: Option<f64>,
-    /// Shift of the backs in millimetres, as read off `printplay calibrate`: X,Y.
+    /// Shift of the backs in millimetres, as read off `printplay calibrate`: X,Y (not for
+    /// `--duplex fold`, whose fold places the backs).
     #[arg(long, default_value = "0,0", value_parser = parse_offset, allow_hyphen_values = true)]
     pub back_offset: (f64, f64),
     /// Output folder.

@@ -9,7 +9,7 @@
 //! The page is landscape or portrait, whichever holds more cards (then more bleed, then
 //! landscape): poker cards go 2 x 2 a side on a landscape page, 4 cards a page on both A4
 //! and Letter (a portrait page holds 1 x 3 a side); mini cards go 2 x 4 a side on a
-//! portrait page.
+//! portrait A4 page, 2 x 3 on Letter.
 
 use crate::render::layout::{self, BAND_ROOM, Grid, MARK_WIDTH, MIN_BLEED, Paper, Rect, SIDE_ROOM};
 
@@ -126,9 +126,11 @@ mod tests {
                 );
             }
         }
-        // Mini cards stand more to a portrait page.
-        let mini = grid(Paper::A4, (41.0, 63.0), 3.0, false).unwrap();
+        // Mini cards stand more to a portrait page: 2 x 4 a side on A4, 2 x 3 on Letter.
+        let mini = grid(Paper::A4, (44.0, 63.0), 3.0, false).unwrap();
         assert_eq!((mini.paper, mini.cols, mini.rows), ((210.0, 297.0), 2, 4));
+        let mini = grid(Paper::Letter, (44.0, 63.0), 3.0, false).unwrap();
+        assert_eq!((mini.paper, mini.cols, mini.rows), ((215.9, 279.4), 2, 3));
         // An asked bleed is kept.
         assert_eq!(grid(Paper::A4, (63.0, 88.0), 3.0, true).unwrap().bleed, 3.0);
     }
