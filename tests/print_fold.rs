@@ -126,7 +126,11 @@ fn backs_mirrored_across_the_fold_line_cover_their_fronts_and_guides_keep_off_th
                         if p.back { "back" } else { "front" }
                     );
                     if p.back {
-                        assert!(trim.x > fold_x, "{what}: back of {} right of the fold", p.card);
+                        assert!(
+                            trim.x > fold_x,
+                            "{what}: back of {} right of the fold",
+                            p.card
+                        );
                         *backs.entry(key).or_default() += 1;
                         continue;
                     }
@@ -146,7 +150,10 @@ fn backs_mirrored_across_the_fold_line_cover_their_fronts_and_guides_keep_off_th
                 for s in &d.guides {
                     for b in &bleeds {
                         let gap = clearance(*s, *b);
-                        assert!(gap >= 0.3, "{what}: line {s:?} {gap:.2} mm from bleed {b:?}");
+                        assert!(
+                            gap >= 0.3,
+                            "{what}: line {s:?} {gap:.2} mm from bleed {b:?}"
+                        );
                     }
                 }
             }

@@ -172,4 +172,3 @@ fn axis_rect(points: &[(f64, f64)]) -> Option<Rect> {
         h: ys[1] - ys[0],
     })
 }
-
