@@ -1,5 +1,6 @@
 //! `--duplex fold` read back: a shipped game and the scaffold game (whose Comet has its own
-//! back) built with fold-over sheets on A4 and Letter by the binary; in each `cards.pdf`
+//! back) built with fold-over sheets on A4 and Letter (and once by the binary); in each
+//! `cards.pdf`
 //! every card's back, mirrored across the dashed fold line the page strokes, covers its
 //! front's trim to 0.01 mm; the fold line and every crop mark stay off every card's bleed;
 //! every card is printed `count` times with its own back (or its deck's).
@@ -46,27 +47,14 @@ fn backs_mirrored_across_the_fold_line_cover_their_fronts_and_guides_keep_off_th
         let faces = render::draw_faces(&game, &BuildOptions::default()).unwrap();
         for (paper, arg) in [(Paper::A4, "a4"), (Paper::Letter, "letter")] {
             let what = format!("{slug} {arg}");
-            let out = fx.data().join(format!("out-{arg}"));
-            let run = fx.run(&[
-                "build",
-                slug,
-                "--only",
-                "cards",
-                "--paper",
-                arg,
-                "--duplex",
-                "fold",
-                "--out",
-                out.to_str().unwrap(),
-            ]);
-            assert_eq!(run.code, 0, "{what}: {}{}", run.stdout, run.stderr);
-            let doc = Document::load(out.join(slug).join("cards.pdf")).unwrap();
             // The plan the PDF is drawn from names each card's place and side.
             let o = BuildOptions {
                 paper,
                 duplex: Duplex::Fold,
                 ..BuildOptions::default()
             };
+            let pdf = render::cards_pdf(&game, &faces, &o).unwrap();
+            let doc = Document::load_mem(&pdf).unwrap();
             let plan = render::card_plan(&faces, &o).unwrap();
             let specs = render::card_pages(&game, &faces, &o).unwrap();
             let ids = page_ids(&doc);
@@ -179,8 +167,39 @@ fn backs_mirrored_across_the_fold_line_cover_their_fronts_and_guides_keep_off_th
 }
 
 #[test]
-fn calibrate_says_a_fold_sheet_needs_none() {
+fn the_binary_builds_fold_over_sheets_and_calibrate_says_they_need_none() {
     let fx = Fixture::with_games(&[]);
+    assert_eq!(fx.run(&["new", "my-game"]).code, 0);
+    let out = fx.data().join("out");
+    let run = fx.run(&[
+        "build",
+        "my-game",
+        "--only",
+        "cards",
+        "--paper",
+        "letter",
+        "--duplex",
+        "fold",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let doc = Document::load(out.join("my-game").join("cards.pdf")).unwrap();
+    let game = load_game(fx.data(), "my-game").unwrap();
+    let o = BuildOptions {
+        paper: Paper::Letter,
+        duplex: Duplex::Fold,
+        ..BuildOptions::default()
+    };
+    let faces = render::draw_faces(&game, &o).unwrap();
+    let plan = render::card_plan(&faces, &o).unwrap();
+    assert_eq!(page_ids(&doc).len(), plan.len());
+    for (page, id) in plan.iter().zip(page_ids(&doc)) {
+        let media = page_box(&doc, id, b"MediaBox");
+        assert!((media.w - page.grid.paper.0).abs() < 0.05, "{media:?}");
+        assert!((media.h - page.grid.paper.1).abs() < 0.05, "{media:?}");
+    }
+
     let run = fx.run(&["calibrate", "--duplex", "fold", "--out", "/nonexistent"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("need no calibration"), "{}", run.stderr);
