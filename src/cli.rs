@@ -238,7 +238,8 @@ pub enum Command {
         /// The paper the test sheet is printed on.
         #[arg(long, value_enum, default_value = "a4")]
         paper: Paper,
-        /// How the printer turns the sheet: side 2 says whether it turned as this says.
+        /// How the printer turns the sheet (`fold` needs no calibration): side 2 says whether
+        /// it turned as this says.
         #[arg(long, value_enum, default_value = "long-edge")]
         duplex: Duplex,
         /// Output folder: the sheet goes to DIR/calibrate.pdf.
@@ -563,7 +564,8 @@ pub struct BuildArgs {
     #[arg(long, value_enum, default_value = "a4")]
     pub paper: Paper,
     /// How the printer turns the sheet; backs are mirrored (and turned for short-edge) to
-    /// match; `off` writes back sheets to glue onto the fronts.
+    /// match; `off` writes back sheets to glue onto the fronts; `fold` puts fronts and backs
+    /// on one page either side of a fold line (gutterfold), for printers without duplex.
     #[arg(long, value_enum, default_value = "long-edge")]
     pub duplex: Duplex,
     /// Bleed around every card, in millimetres (0 to 10). Without it, card art runs 3 mm
@@ -571,7 +573,8 @@ pub struct BuildArgs {
     /// given, sheets keep it, with fewer cards a sheet if need be (the build says so).
     #[arg(long, value_parser = parse_bleed)]
     pub bleed: Option<f64>,
-    /// Shift of the backs in millimetres, as read off `printplay calibrate`: X,Y.
+    /// Shift of the backs in millimetres, as read off `printplay calibrate`: X,Y (not for
+    /// `--duplex fold`, whose fold places the backs).
     #[arg(long, default_value = "0,0", value_parser = parse_offset, allow_hyphen_values = true)]
     pub back_offset: (f64, f64),
     /// Output folder.
@@ -843,6 +846,9 @@ fn print_build(games: &[pipeline::GameReport]) {
 }
 
 fn calibrate(paper: Paper, duplex: Duplex, out: &Path) -> Exit {
+    if duplex == Duplex::Fold {
+        return usage(crate::render::calibrate::FOLD_NEEDS_NONE);
+    }
     let path = out.join("calibrate.pdf");
     let result = crate::render::calibrate::calibration_pdf(paper, duplex)
         .map_err(|e| Problem::io(&path, e))
@@ -857,7 +863,7 @@ fn calibrate(paper: Paper, duplex: Duplex, out: &Path) -> Exit {
                 match duplex {
                     Duplex::LongEdge => "flip on long edge",
                     Duplex::ShortEdge => "flip on short edge",
-                    Duplex::Off => "print side 2 on the back by hand",
+                    Duplex::Off | Duplex::Fold => "print side 2 on the back by hand",
                 }
             );
             Exit::Ok

@@ -562,6 +562,30 @@ fn the_book_pictures_show_the_current_program() {
         .status()
         .unwrap();
     assert!(sheet.success());
+    // The first fold-over sheet of Capek Golems (`--duplex fold`) at 40 dpi.
+    let folded = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .arg("--data")
+        .arg(root().join("data"))
+        .args([
+            "build",
+            "capek-golems",
+            "--only",
+            "cards",
+            "--duplex",
+            "fold",
+            "--out",
+        ])
+        .arg(out.path().join("fold"))
+        .output()
+        .unwrap();
+    assert!(folded.status.success(), "{folded:?}");
+    let fold_sheet = Command::new("pdftoppm")
+        .args(["-r", "40", "-png", "-f", "1", "-l", "1", "-singlefile"])
+        .arg(out.path().join("fold/capek-golems/cards.pdf"))
+        .arg(shots.path().join("fold-sheet"))
+        .status()
+        .unwrap();
+    assert!(fold_sheet.success());
     let profile = tempfile::tempdir().unwrap();
     for (name, page, dark) in [
         ("gallery", "index.html", false),
@@ -589,7 +613,13 @@ fn the_book_pictures_show_the_current_program() {
     std::fs::create_dir_all(&dir).unwrap();
     let update = std::env::var_os("PRINTPLAY_UPDATE_SCREENSHOTS").is_some();
     let mut stale = Vec::new();
-    for name in ["sheet", "gallery", "rules-light", "rules-dark"] {
+    for name in [
+        "sheet",
+        "fold-sheet",
+        "gallery",
+        "rules-light",
+        "rules-dark",
+    ] {
         let new = shots.path().join(format!("{name}.png"));
         let old = dir.join(format!("{name}.png"));
         let d = common::pictures::difference(&new, &old);

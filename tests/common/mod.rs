@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub mod hidden;
+pub mod pdf_read;
 pub mod pictures;
 pub mod server;
 

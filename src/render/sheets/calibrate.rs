@@ -23,7 +23,7 @@ fn spots(paper: (f64, f64)) -> Vec<(char, (f64, f64))> {
 
 fn mirror(p: (f64, f64), paper: (f64, f64), duplex: Duplex) -> (f64, f64) {
     match duplex {
-        Duplex::LongEdge | Duplex::Off => (paper.0 - p.0, p.1),
+        Duplex::LongEdge | Duplex::Off | Duplex::Fold => (paper.0 - p.0, p.1),
         Duplex::ShortEdge => (p.0, paper.1 - p.1),
     }
 }
@@ -188,8 +188,16 @@ pub fn pages(paper: Paper, duplex: Duplex) -> Vec<PageSpec> {
         .collect()
 }
 
-/// The calibration sheet as PDF bytes.
+/// Why there is no calibration sheet for `--duplex fold`.
+pub const FOLD_NEEDS_NONE: &str = "fold-over sheets need no calibration: fronts and backs \
+     are printed on the same side of one page and the fold lines them up (--back-offset does \
+     not apply); print at 100 % and fold along the dashed line";
+
+/// The calibration sheet as PDF bytes (none for `--duplex fold`: [`FOLD_NEEDS_NONE`]).
 pub fn calibration_pdf(paper: Paper, duplex: Duplex) -> Result<Vec<u8>, String> {
+    if duplex == Duplex::Fold {
+        return Err(FOLD_NEEDS_NONE.to_string());
+    }
     write_pdf(
         "printplay calibration sheet",
         &pages(paper, duplex),

@@ -42,6 +42,10 @@ pub enum Duplex {
     /// One-sided: all fronts, then all backs, mirrored left to right like long-edge ones:
     /// glue each back sheet behind its front sheet, turned over its long edge.
     Off,
+    /// Fold-over ("gutterfold"), for printers without duplex: each page holds fronts on its
+    /// left half and their backs on the right, mirrored across a dashed fold line in the
+    /// middle (no --back-offset): fold along it, printed sides out, glue, then cut.
+    Fold,
 }
 
 /// How cut guides are drawn on card sheets.
@@ -110,10 +114,10 @@ pub const FURNITURE_SIZE: f64 = 2.2;
 pub const TEXT_ROW: f64 = 2.7;
 /// Room a card grid keeps beyond its outer bleed at the left and right: the margin and
 /// crop marks.
-const SIDE_ROOM: f64 = PAPER_MARGIN + SIDE_MARK_MIN + MARK_GAP;
+pub(crate) const SIDE_ROOM: f64 = PAPER_MARGIN + SIDE_MARK_MIN + MARK_GAP;
 /// Room a card grid keeps beyond its outer bleed at the top and bottom: a row of text, and
 /// crop marks with the card ids (or the ruler) between them.
-const BAND_ROOM: f64 = PAPER_MARGIN + TEXT_ROW + TEXT_ROW + MARK_GAP;
+pub(crate) const BAND_ROOM: f64 = PAPER_MARGIN + TEXT_ROW + TEXT_ROW + MARK_GAP;
 
 /// A rectangle in page millimetres, origin top-left.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -351,13 +355,20 @@ impl Grid {
     /// shows an upright back (180° for short-edge duplex), and shifted by the measured
     /// printer offset. One-sided back sheets are mirrored like long-edge ones, so that they
     /// line up when glued back to back onto the fronts (the sheet turned over its long edge).
+    /// A fold-over page's back lies on the other half of the same page, mirrored across the
+    /// fold in its middle (see [`crate::render::sheets::fold`]): no printer offset applies.
     pub fn back_cell(&self, i: usize, duplex: Duplex, offset: (f64, f64)) -> (Rect, u16) {
         let (f, front_turn) = self.front_cell(i);
         let (pw, ph) = self.paper;
+        let offset = if duplex == Duplex::Fold {
+            (0.0, 0.0)
+        } else {
+            offset
+        };
         // A flip over the long (vertical) edge mirrors a direction `t` degrees clockwise
         // from up to `-t`; over the short edge, to `180 - t`.
         let (mirrored, turn) = match duplex {
-            Duplex::LongEdge | Duplex::Off => (
+            Duplex::LongEdge | Duplex::Off | Duplex::Fold => (
                 Rect {
                     x: pw - f.x - f.w,
                     ..f
@@ -526,17 +537,17 @@ fn stroke(d: &str, width: f64) -> String {
 
 /// How far cut guides may reach: the page coordinates of their outer ends.
 #[derive(Debug, Clone, Copy)]
-struct Reach {
-    top: f64,
-    bottom: f64,
-    left: f64,
-    right: f64,
+pub(crate) struct Reach {
+    pub top: f64,
+    pub bottom: f64,
+    pub left: f64,
+    pub right: f64,
 }
 
 /// Crop marks end here: below the top row of text, above the bottom one, and at the sides
 /// at the [`PAPER_MARGIN`], unless that would make them shorter than [`MARK_MIN`]: then
 /// they reach nearer the edge, at the sides never nearer than [`MARK_EDGE`].
-fn guide_reach(paper: (f64, f64), bleed: Rect) -> Reach {
+pub(crate) fn guide_reach(paper: (f64, f64), bleed: Rect) -> Reach {
     // A block shifted by `--back-offset` keeps marks of the least length: the printer's own
     // shift, which the offset undoes, moves them back inside the margin.
     let least = MARK_GAP + MARK_MIN;

@@ -4,11 +4,13 @@
 //!
 //! This folder holds the page geometry in millimetres: [`layout`] (paper, grids, bleed,
 //! marks), the card and token sheets here, [`board`] (boards tiled over pages) and
-//! [`calibrate`] (the duplex test sheet).
+//! [`calibrate`] (the duplex test sheet) and [`fold`] (fold-over pages: fronts and backs
+//! either side of a fold line).
 
 pub mod board;
 pub mod boards;
 pub mod calibrate;
+pub mod fold;
 pub mod layout;
 pub mod sides;
 
@@ -34,7 +36,9 @@ pub struct Sheet {
 impl Sheet {
     /// The grid cards of `size` are laid out in with these settings.
     pub fn grid(&self, size: (f64, f64)) -> Option<Grid> {
-        if self.exact_bleed {
+        if self.duplex == Duplex::Fold {
+            fold::grid(self.paper, size, self.bleed, self.exact_bleed)
+        } else if self.exact_bleed {
             Grid::exact(self.paper, size, self.bleed)
         } else {
             Grid::new(self.paper, size, self.bleed)
@@ -46,7 +50,11 @@ impl Sheet {
     /// 9"), else nothing.
     pub fn grid_note(&self, size: (f64, f64)) -> Option<String> {
         let got = self.grid(size)?;
-        let densest = Grid::new(self.paper, size, self.bleed)?;
+        let densest = if self.duplex == Duplex::Fold {
+            fold::grid(self.paper, size, self.bleed, false)?
+        } else {
+            Grid::new(self.paper, size, self.bleed)?
+        };
         (got.per_page() < densest.per_page()).then(|| {
             format!(
                 "{} mm bleed: {} cards a sheet instead of {} ({} x {} mm cards on {}; \
@@ -72,6 +80,8 @@ pub struct Placed {
     pub trim: Rect,
     /// Clockwise turn of the face within its trim, in degrees (180 for short-edge backs).
     pub turn: u16,
+    /// The card's back is printed here (else its front).
+    pub back: bool,
 }
 
 /// Where every face of a card PDF sits, page by page; the PDF is drawn from this and the
@@ -80,6 +90,7 @@ pub struct Placed {
 pub struct CardPage {
     /// The decks on this sheet, in order.
     pub decks: Vec<String>,
+    /// A page of backs (else of fronts, or, fold-over, of both: see [`Placed::back`]).
     pub back: bool,
     pub sheet: usize,
     pub sheets: usize,
@@ -114,7 +125,8 @@ fn sheet_groups(decks: &[DeckFaces], pack: bool) -> Vec<Vec<&DeckFaces>> {
 }
 
 /// Plans every page of `cards.pdf`: group by group, each sheet's fronts followed (duplex) by
-/// its backs, or (one-sided) every front sheet, then every back sheet.
+/// its backs, or (one-sided) every front sheet, then every back sheet, or (fold-over) each
+/// sheet's fronts and backs on one page.
 pub fn plan_cards(decks: &[DeckFaces], sheet: &Sheet) -> Result<Vec<CardPage>, String> {
     let mut fronts = Vec::new();
     let mut backs = Vec::new();
@@ -161,6 +173,7 @@ pub fn plan_cards(decks: &[DeckFaces], sheet: &Sheet) -> Result<Vec<CardPage>, S
                             card: card.to_string(),
                             trim,
                             turn,
+                            back,
                         }
                     })
                     .collect(),
@@ -172,6 +185,15 @@ pub fn plan_cards(decks: &[DeckFaces], sheet: &Sheet) -> Result<Vec<CardPage>, S
     if sheet.duplex == Duplex::Off {
         fronts.extend(backs);
         Ok(fronts)
+    } else if sheet.duplex == Duplex::Fold {
+        Ok(fronts
+            .into_iter()
+            .zip(backs)
+            .map(|(mut f, b)| {
+                f.placed.extend(b.placed);
+                f
+            })
+            .collect())
     } else {
         Ok(fronts
             .into_iter()
@@ -256,7 +278,7 @@ pub fn draw_card_page(
             continue;
         };
         let card = deck.cards.iter().find(|c| c.id == p.card);
-        let svg = if page.back {
+        let svg = if p.back {
             // The card's own back, else its deck's.
             card.map_or(deck.back.as_str(), |c| c.back_or(&deck.back))
         } else {
@@ -283,7 +305,15 @@ pub fn draw_card_page(
         frame_bleeds,
         marks,
     ));
-    let side = if page.back { "backs" } else { "fronts" };
+    let fold = duplex == Duplex::Fold;
+    if fold {
+        body.push_str(&fold::fold_line(frame, frame_bleeds));
+    }
+    let side = match (fold, page.back) {
+        (true, _) => "fronts | backs",
+        (false, true) => "backs",
+        (false, false) => "fronts",
+    };
     let names: Vec<&str> = page
         .decks
         .iter()
@@ -295,7 +325,11 @@ pub fn draw_card_page(
         page.sheet,
         page.sheets
     );
-    let note = (page.back && duplex == Duplex::Off).then_some(GLUE_BACKS);
+    let note = if fold {
+        Some(fold::FOLD_NOTE)
+    } else {
+        (page.back && duplex == Duplex::Off).then_some(GLUE_BACKS)
+    };
     let columns = id_columns(&framed);
     body.push_str(&layout::furniture(
         frame,

@@ -2,7 +2,8 @@
 //! on which every two-sided copy's back lies behind its front, mirrored like a card sheet's
 //! backs (left to right for long-edge duplex, top to bottom and turned 180° for short-edge,
 //! shifted by the printer's measured offset). One-sided printing (`--duplex off`) puts the
-//! back pages after every front, mirrored the same way, to be glued behind them.
+//! back pages after every front, mirrored the same way, to be glued behind them; so does
+//! `--duplex fold`, whose fold-over layout is for cards.
 
 use crate::render::faces::{PIECE_BLEED, PieceFace};
 use crate::render::layout::{self, Duplex, MARK_WIDTH, Rect};
@@ -37,7 +38,7 @@ fn ordered(pieces: &[PieceFace]) -> Vec<PieceFace> {
 fn mirrored(front: Rect, paper: (f64, f64), sheet: &Sheet) -> (Rect, u16) {
     let (pw, ph) = paper;
     let (r, turn) = match sheet.duplex {
-        Duplex::LongEdge | Duplex::Off => (
+        Duplex::LongEdge | Duplex::Off | Duplex::Fold => (
             Rect {
                 x: pw - front.x - front.w,
                 ..front
@@ -110,7 +111,8 @@ pub fn token_pages(
         });
         entry.1.push((i, front, back, turn));
     }
-    let duplex = sheet.duplex != Duplex::Off;
+    // Fold-over card sheets leave token backs to be glued, as one-sided printing does.
+    let duplex = !matches!(sheet.duplex, Duplex::Off | Duplex::Fold);
     let back_page = |n: usize, stamps: Vec<Stamp>| {
         let side = if stamps.is_empty() {
             "no backs on this sheet"
