@@ -334,8 +334,9 @@ fn charts_are_written_atomically_under_the_game() {
 #[test]
 fn every_registered_engine_passes_the_random_play_harness() {
     use printplay::engine::Engine;
+    use printplay::engine::registry::{EngineTask, with_engine};
     use printplay::engine::testing::{Plan, random_play};
-    use printplay::simulate::{EngineTask, config_for, with_engine};
+    use printplay::simulate::config_for;
 
     struct Harness;
     impl EngineTask for Harness {
@@ -359,7 +360,7 @@ fn every_registered_engine_passes_the_random_play_harness() {
             .info
             .engine
             .as_deref()
-            .is_some_and(|id| printplay::simulate::ENGINES.contains(&id));
+            .is_some_and(|id| printplay::engine::registry::ENGINES.contains(&id));
         if known {
             assert_eq!(with_engine(&game, Harness), Ok(200), "{slug}");
             tested.push(slug);
@@ -908,8 +909,9 @@ fn cli_shards_count_from_one_and_merge_takes_patterns() {
 /// either way. Checked against the old loop (determinize, then a random move on the copy).
 #[test]
 fn random_bots_play_the_same_games_without_a_view() {
+    use printplay::engine::registry::{EngineTask, with_engine};
     use printplay::engine::{Engine, State, Turn};
-    use printplay::simulate::{EngineTask, config_for, game_rng, play_game, with_engine};
+    use printplay::simulate::{config_for, game_rng, play_game};
 
     struct Same;
     impl EngineTask for Same {
@@ -947,7 +949,7 @@ fn random_bots_play_the_same_games_without_a_view() {
             .info
             .engine
             .as_deref()
-            .is_some_and(|id| printplay::simulate::ENGINES.contains(&id));
+            .is_some_and(|id| printplay::engine::registry::ENGINES.contains(&id));
         if known {
             with_engine(&game, Same).unwrap();
         }

@@ -13,6 +13,7 @@ use rand_chacha::ChaCha8Rng;
 pub mod draws;
 pub mod free;
 pub mod lua;
+pub mod registry;
 pub mod testing;
 pub mod view;
 

@@ -26,11 +26,11 @@ use serde_json::{Value, json};
 
 use crate::diag::Problem;
 use crate::diag::place::in_components;
+use crate::engine::registry::{EngineTask, with_engine};
 use crate::engine::view::Observer;
 use crate::engine::{Bot, Config, Engine, Player, State, Turn, Variant};
 use crate::games::settlers_aztecs;
 use crate::model::{BoardKind, Game, TableSetup};
-use crate::simulate::{EngineTask, with_engine};
 
 /// The rule variants of the free table: how the turn passes.
 pub static VARIANTS: &[Variant] = &[Variant {
