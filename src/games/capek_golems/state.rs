@@ -341,10 +341,9 @@ impl CapekState {
         self.buying = Buying::NotYet;
         self.purchases = 0;
         self.phase = Phase::Main;
-        // Reading `auction-refill` (the book does not say): a space left empty because no
-        // card was left to draw is filled at the start of the next turn (`turn-start`), so
-        // the Auction House never stays short; `next-slide` waits for the next purchase.
-        if !self.flags.refill_at_slide && self.auction().contains(&NO_CARD) {
+        // A space still empty (which play never leaves: a purchase discards its payment
+        // before the row is refilled) is filled before the player acts.
+        if self.auction().contains(&NO_CARD) {
             self.slide_auction();
         }
         // Play / Additional Rules: a player short of cards draws before acting.

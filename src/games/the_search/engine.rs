@@ -1596,7 +1596,7 @@ impl SearchState {
 
     /// Moves the criminal (`criminal`) or an officer at the path's start along it, marking
     /// crime scenes the criminal visits. An officer may share the criminal's card
-    /// (`police-on-criminal=allowed`), so the start alone does not say whose move it is.
+    /// (`police-on-criminal`), so the start alone cannot tell whose move it is.
     fn follow(&mut self, path: Path, criminal: bool) {
         let end = path.end(&self.table.grid);
         if criminal {
