@@ -10,11 +10,10 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use printplay::engine::registry::{EngineTask, with_engine};
 use printplay::engine::{Config, Engine, State, Turn};
 use printplay::model::{Game, game_slugs, load_game};
-use printplay::simulate::{
-    EngineTask, SimOptions, Tally, config_for, game_rng, play_game, with_engine,
-};
+use printplay::simulate::{SimOptions, Tally, config_for, game_rng, play_game};
 
 fn budget() -> Duration {
     let secs = std::env::var("BENCH_SECONDS")

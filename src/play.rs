@@ -15,12 +15,11 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::free::with_table;
+use crate::engine::registry::{EngineTask, seat_names};
 use crate::engine::view::{self, Observer};
 use crate::engine::{Bot, Config, Engine, State, Turn};
 use crate::model::Game;
-use crate::simulate::{
-    EngineTask, game_rng, make_bot, seat_names, variants_in_effect, variants_line,
-};
+use crate::simulate::{game_rng, make_bot, variants_in_effect, variants_line};
 
 /// Who plays a seat in a transcript: a person, or a bot spec.
 pub const PERSON: &str = "person";

@@ -28,12 +28,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::rc::Rc;
 
+use printplay::engine::registry::{EngineTask, with_engine};
 use printplay::engine::view::{self, Observer};
 use printplay::engine::{Config, Engine, State, Turn};
 use printplay::model::{Game, load_game};
 use printplay::serve::faces::Faces;
 use printplay::serve::live;
-use printplay::simulate::{EngineTask, SimOptions, game_rng, replay, with_engine};
+use printplay::simulate::{SimOptions, game_rng, replay};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 

@@ -662,7 +662,9 @@ fn variants_described_are_the_engines_variants() {
     }
 }
 
-/// Every place an engine plays a reading the rulebook does not give names a declared variant:
+/// A second guard beside the registry of reading points (`tests/readings.rs`, which holds
+/// every branch an engine registers to a declared variant whose values play differently):
+/// every place an engine plays a reading the rulebook does not give names a declared variant:
 /// a comment that says the book is silent ("not in the rulebook", "does not say", "our
 /// reading"...) must name, in backquotes, a variant of that game, so that an engine cannot
 /// branch on a reading `printplay variants` does not list. The engines' own variant docs are
@@ -1334,6 +1336,23 @@ fn one_step_ahead_reads_the_same_on_the_card_the_references_and_the_engine() {
                 "The two orthogonal cards may be there and back, ending where the move started"
             ),
             "{format:?}"
+        );
+    }
+    // The quick reference states it too, in its One Step Ahead line.
+    for format in [Format::Md, Format::Html] {
+        let quick = &render(&game, "en", format, &assets()).unwrap()[1].text;
+        let flat = common::html_text(quick)
+            .replace('*', "")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let at = flat
+            .find("One Step Ahead: instead of the usual move")
+            .unwrap_or_else(|| panic!("{format:?}: no One Step Ahead line:\n{flat}"));
+        let item: String = flat[at..].chars().take(200).collect();
+        assert!(
+            item.contains("may be there and back when the move passes a crime scene"),
+            "{format:?}: {item}"
         );
     }
     let template = std::fs::read_to_string(

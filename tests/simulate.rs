@@ -102,6 +102,38 @@ fn merging_shards_of_different_runs_is_refused() {
 }
 
 #[test]
+fn merge_names_the_odd_file_even_when_it_sorts_first() {
+    // Shards 1 and 2 of a run, and a shard 3 of another seed whose name sorts before them:
+    // the odd one is the file that differs from the others, not the first file given.
+    let game = capek();
+    let o = opts(30, &["random"]);
+    let shard = |o: &SimOptions, i| simulate(&game, &sharded(o, i, 3), None).unwrap();
+    let other = SimOptions {
+        seed: 7,
+        ..o.clone()
+    };
+    let files = [
+        ("0-odd.json".to_string(), shard(&other, 2)),
+        ("shard-1.json".to_string(), shard(&o, 0)),
+        ("shard-2.json".to_string(), shard(&o, 1)),
+    ];
+    let err = merge_files(&files).unwrap_err();
+    assert!(
+        err.starts_with("0-odd.json is not a shard of the run in shard-1.json: seed 42 against 7"),
+        "{err}"
+    );
+    // Wherever it sorts.
+    for order in [[1, 0, 2], [1, 2, 0]] {
+        let files: Vec<_> = order.iter().map(|&i| files[i].clone()).collect();
+        let err = merge_files(&files).unwrap_err();
+        assert!(
+            err.starts_with("0-odd.json is not a shard"),
+            "{order:?}: {err}"
+        );
+    }
+}
+
+#[test]
 fn replay_is_the_simulated_game() {
     let game = capek();
     let o = opts(5, &["heuristic", "random"]);
@@ -176,7 +208,20 @@ fn replay_shows_the_table_after_every_move() {
         {
             pending = None;
         }
-        if step.action.contains("outrage +") || step.action.contains("outrage -") {
+        // A move of +0 (a card whose outrage is 0), or down from the track's floor, names no
+        // change.
+        let delta = step
+            .action
+            .split_once("outrage ")
+            .and_then(|(_, d)| d.parse::<i32>().ok());
+        let level = |public: &str| {
+            outrage_line(public)
+                .split_once("public outrage ")
+                .and_then(|(_, l)| l.split(' ').next()?.parse::<i32>().ok())
+        };
+        let moves =
+            delta.is_some_and(|d| level(&outrage_seen).is_some_and(|l| (l + d).max(0) != l));
+        if moves {
             assert!(pending.is_none(), "outrage never moved before {step:?}");
             let before = outrage_line(&outrage_seen).to_string();
             if before == outrage_line(&step.after.public) {
@@ -332,8 +377,9 @@ fn charts_are_drawn_for_every_run() {
 #[test]
 fn every_registered_engine_passes_the_random_play_harness() {
     use printplay::engine::Engine;
+    use printplay::engine::registry::{EngineTask, with_engine};
     use printplay::engine::testing::{Plan, random_play};
-    use printplay::simulate::{EngineTask, config_for, with_engine};
+    use printplay::simulate::config_for;
 
     struct Harness;
     impl EngineTask for Harness {
@@ -357,7 +403,7 @@ fn every_registered_engine_passes_the_random_play_harness() {
             .info
             .engine
             .as_deref()
-            .is_some_and(|id| printplay::simulate::ENGINES.contains(&id));
+            .is_some_and(|id| printplay::engine::registry::ENGINES.contains(&id));
         if known {
             assert_eq!(with_engine(&game, Harness), Ok(200), "{slug}");
             tested.push(slug);
@@ -663,6 +709,9 @@ type TaskScript<'a> = dyn Fn(u64, Option<&[u64]>) -> (String, Vec<(String, Strin
 /// variables set, then the merge; the merged report equals the whole run's. The tasks in
 /// `failed` fail the first time (they write nothing) and run again as a resubmission:
 /// `script(task, Some(failed))` gives their variables then.
+///
+/// The shard files are named `shard-I.json` with I counted from 1, as the merge's messages
+/// count shards: with `shard-3.json` taken away, the merge says shard 3 is missing.
 fn run_batch(shell: &str, script: &TaskScript<'_>, merge: &str, shards: u64, failed: &[u64]) {
     let dir = tempfile::tempdir().unwrap();
     let results = dir.path().join("results");
@@ -693,7 +742,7 @@ fn run_batch(shell: &str, script: &TaskScript<'_>, merge: &str, shards: u64, fai
         run(&text, &vars);
     }
     // The merge with shards missing: refused, and says they are missing.
-    let refused_merge = || {
+    let refused_merge = |says: &str| {
         let out = std::process::Command::new(shell)
             .arg("-c")
             .arg(merge)
@@ -702,11 +751,12 @@ fn run_batch(shell: &str, script: &TaskScript<'_>, merge: &str, shards: u64, fai
             .output()
             .unwrap();
         assert!(!out.status.success());
-        assert!(String::from_utf8_lossy(&out.stderr).contains("missing"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{says}: {err}");
     };
     if !failed.is_empty() {
         // The merge refuses the run with its failed shards missing...
-        refused_merge();
+        refused_merge("missing");
         // ...and takes it once they ran again.
         for &task in failed {
             let (text, vars) = script(task, Some(failed));
@@ -728,14 +778,17 @@ fn run_batch(shell: &str, script: &TaskScript<'_>, merge: &str, shards: u64, fai
             ]),
     );
     assert_eq!(merged, std::fs::read_to_string(whole).unwrap());
-    // A gap is refused: take one shard away and merge again.
-    let shard_files: Vec<_> = std::fs::read_dir(results.join("shards"))
+    // The files are numbered as people count shards, from 1.
+    let mut names: Vec<String> = std::fs::read_dir(results.join("shards"))
         .unwrap()
-        .map(|e| e.unwrap().path())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(shard_files.len() as u64, shards);
-    std::fs::remove_file(&shard_files[0]).unwrap();
-    refused_merge();
+    names.sort();
+    let expected: Vec<String> = (1..=shards).map(|i| format!("shard-{i}.json")).collect();
+    assert_eq!(names, expected);
+    // A gap is refused, and named as the file is: take shard-3.json away and merge again.
+    std::fs::remove_file(results.join("shards/shard-3.json")).unwrap();
+    refused_merge(&format!("shards 3 of {shards} are missing"));
 }
 
 fn deploy_file(path: &str) -> String {
@@ -846,6 +899,27 @@ fn kubernetes_manifests_name_a_versioned_image_and_validate() {
         deploy_file("Dockerfile").contains(&format!("-t printplay:{version} ")),
         "the Dockerfile's build line tags the image the manifests name"
     );
+    // kind's and minikube's default storage offer only ReadWriteOnce: the results volume asks
+    // for it, and the simulation Job keeps its pods on one node so that they can all mount it.
+    let volume = deploy_file("kubernetes/results-volume.yaml");
+    assert!(
+        volume.contains("accessModes: [\"ReadWriteOnce\"]"),
+        "{volume}"
+    );
+    let job = deploy_file("kubernetes/simulate-job.yaml");
+    let label = "app.kubernetes.io/name: printplay-sim";
+    assert_eq!(
+        job.matches(label).count(),
+        2,
+        "a pod label and the affinity's selector: {job}"
+    );
+    let affinity = &job[job.find("podAffinity:").expect("the Job's podAffinity")..];
+    assert!(
+        affinity.contains("requiredDuringSchedulingIgnoredDuringExecution")
+            && affinity.contains(label)
+            && affinity.contains("topologyKey: kubernetes.io/hostname"),
+        "{affinity}"
+    );
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/kubernetes");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -906,8 +980,9 @@ fn cli_shards_count_from_one_and_merge_takes_patterns() {
 /// either way. Checked against the old loop (determinize, then a random move on the copy).
 #[test]
 fn random_bots_play_the_same_games_without_a_view() {
+    use printplay::engine::registry::{EngineTask, with_engine};
     use printplay::engine::{Engine, State, Turn};
-    use printplay::simulate::{EngineTask, config_for, game_rng, play_game, with_engine};
+    use printplay::simulate::{config_for, game_rng, play_game};
 
     struct Same;
     impl EngineTask for Same {
@@ -945,7 +1020,7 @@ fn random_bots_play_the_same_games_without_a_view() {
             .info
             .engine
             .as_deref()
-            .is_some_and(|id| printplay::simulate::ENGINES.contains(&id));
+            .is_some_and(|id| printplay::engine::registry::ENGINES.contains(&id));
         if known {
             with_engine(&game, Same).unwrap();
         }

@@ -9,9 +9,9 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::diag::{Problem, SourceFile};
 use crate::engine::lua::SCRIPT_FILE;
+use crate::engine::registry::{ENGINES, EngineTask, with_engine};
 use crate::engine::{Config, Engine};
 use crate::model::Game;
-use crate::simulate::{ENGINES, EngineTask, with_engine};
 
 /// Sets up one game for each seat count the engine takes, with the default variants.
 struct SetupEach;

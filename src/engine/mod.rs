@@ -13,6 +13,8 @@ use rand_chacha::ChaCha8Rng;
 pub mod draws;
 pub mod free;
 pub mod lua;
+pub mod readings;
+pub mod registry;
 pub mod testing;
 pub mod view;
 
@@ -268,8 +270,10 @@ impl Config {
         }
     }
 
-    /// The chosen value of a variant, or its default.
+    /// The chosen value of a variant, or its default. Engines read their readings through it,
+    /// so that [`readings::variants_read`] sees which ones a game depends on.
     pub fn variant<'a>(&'a self, v: &'a Variant) -> &'a str {
+        readings::note_read(v.name);
         self.variants
             .get(v.name)
             .map_or(v.values[0], String::as_str)
@@ -330,6 +334,13 @@ pub trait Engine: Send + Sync + Sized {
 
     /// The rule variants this engine understands (the rulebook's ambiguities).
     fn variants(&self) -> &'static [Variant];
+
+    /// Every place the engine branches on a reading of its rulebook, each naming the variant
+    /// that picks the branch ([`readings`]). An engine with variants must list them all
+    /// (`tests/readings.rs` holds it to that); one without has none.
+    fn reading_points(&self) -> &'static [readings::ReadingPoint] {
+        &[]
+    }
 
     /// Seat counts the game supports.
     fn player_counts(&self) -> std::ops::RangeInclusive<usize>;

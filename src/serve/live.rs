@@ -1,8 +1,9 @@
 //! One table's game behind a small object-safe interface, [`Live`], so that the server, the
 //! storage and the page never see an engine's types. A game with an engine is a [`Typed`]
-//! over its [`State`], built through the same `with_engine` dispatch as `simulate`; the free
-//! table (a game without an engine, or any game played without its rules) is one more
-//! engine ([`crate::engine::free`]), so it is a `Typed` too.
+//! over its [`State`], built through the engine registry's `with_engine`
+//! ([`crate::engine::registry`]), as `simulate` builds it; the free table (a game without
+//! an engine, or any game played without its rules) is one more engine
+//! ([`crate::engine::free`]), so it is a `Typed` too.
 //!
 //! Moves are indices into the list of legal moves (or chance outcomes) at that point, as in
 //! the transcript `printplay play --save` writes, and the random streams are `play`'s: setup
@@ -17,11 +18,12 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::engine::free::with_table;
+use crate::engine::registry::{EngineTask, seat_names};
 use crate::engine::view::{self, Observer};
 use crate::engine::{Bot, Config, Engine, Player, Slice, State, Turn};
 use crate::model::Game;
 use crate::play::{PERSON, Transcript};
-use crate::simulate::{EngineTask, check_choices, game_rng, make_bot, seat_names};
+use crate::simulate::{check_choices, game_rng, make_bot};
 
 /// Who is to act at a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

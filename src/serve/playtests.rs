@@ -8,10 +8,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use crate::engine::registry::{EngineTask, seat_names};
 use crate::engine::{Engine, State, Turn};
 use crate::model::Game;
 use crate::play::{PERSON, Transcript};
-use crate::simulate::{EngineTask, game_rng, make_bot, seat_names};
+use crate::simulate::{game_rng, make_bot};
 
 use serde_json::{Value, json};
 

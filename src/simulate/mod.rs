@@ -1,7 +1,8 @@
 //! The simulator: many games between bots, in parallel, with results that depend only on
 //! the master seed and each game's index (never on the thread count).
 //!
-//! It is generic over [`Engine`]; [`with_engine`] picks the engine a game's `engine` id names.
+//! It is generic over [`Engine`]; [`crate::engine::registry::with_engine`] picks the engine a
+//! game's `engine` id names.
 
 pub mod bots;
 pub mod cards;
@@ -28,12 +29,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use crate::engine::lua::{self, LuaEngine};
+use crate::engine::registry::{EngineTask, seat_names, with_engine};
 use crate::engine::{Config, Engine, State, Turn};
-use crate::games::aether::AetherEngine;
-use crate::games::capek_golems::{self, CapekEngine};
-use crate::games::settlers_aztecs;
-use crate::games::the_search::{self, SearchEngine};
 use crate::model::Game;
 
 pub use bots::{make_bot, spec_iterations};
@@ -83,41 +80,6 @@ impl Default for SimOptions {
             progress: false,
             cards: false,
         }
-    }
-}
-
-/// Code that runs with whichever engine a game names.
-pub trait EngineTask {
-    type Output;
-    fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Self::Output, String>;
-}
-
-/// Engine ids this build can play.
-pub const ENGINES: &[&str] = &[
-    capek_golems::ID,
-    "aether",
-    the_search::ENGINE_ID,
-    lua::ENGINE_ID,
-];
-
-/// Builds the engine the game's `engine` id names and hands it to `task`.
-pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, String> {
-    let id = game
-        .info
-        .engine
-        .as_deref()
-        .ok_or_else(|| format!("{} names no engine in game.toml", game.slug))?;
-    match id {
-        capek_golems::ID => task.run(CapekEngine::from_model(game)?, game),
-        "aether" => task.run(AetherEngine::from_model(game)?, game),
-        settlers_aztecs::ID => Err(settlers_aztecs::no_simulation(game)),
-        the_search::ENGINE_ID => task.run(SearchEngine::from_model(game)?, game),
-        lua::ENGINE_ID => task.run(LuaEngine::from_model(game)?, game),
-        other => Err(format!(
-            "{}: no engine `{other}` in this build (known: {})",
-            game.slug,
-            ENGINES.join(", ")
-        )),
     }
 }
 
@@ -626,25 +588,6 @@ pub fn simulate_sweep(
     })();
     bar.finish();
     Ok(SimFile::swept(names, runs?))
-}
-
-/// The seats' names: the engine's roles, else the data's player colours, else "player N".
-pub fn seat_names<E: Engine>(engine: &E, game: &Game, players: usize) -> Vec<String> {
-    if let Some(names) = engine.seat_names(players).filter(|n| n.len() == players) {
-        return names;
-    }
-    let colours: Vec<String> = game
-        .components
-        .symbols
-        .iter()
-        .filter(|s| s.group == "player")
-        .map(|s| s.name.clone())
-        .collect();
-    if colours.len() >= players {
-        colours[..players].to_vec()
-    } else {
-        (1..=players).map(|i| format!("player {i}")).collect()
-    }
 }
 
 /// What a run's figures rest on: the data's unprinted values, the reading of every variant

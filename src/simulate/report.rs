@@ -287,7 +287,7 @@ impl RunReport {
 
     /// What differs between two reports' run settings, each as `name: mine against theirs`;
     /// empty when they are shards of one run.
-    fn run_differences(&self, o: &RunReport) -> Vec<String> {
+    pub(crate) fn run_differences(&self, o: &RunReport) -> Vec<String> {
         fn field<T: PartialEq + std::fmt::Debug>(out: &mut Vec<String>, name: &str, a: T, b: T) {
             if a != b {
                 out.push(format!("{name} {a:?} against {b:?}"));
@@ -779,6 +779,7 @@ fn mean_difference(measure: &str, unit: &str, a: &Histogram, b: &Histogram) -> D
 /// `printplay merge`: adds up shards of one run into the totals of the whole run. Each file
 /// comes with its name, which the errors give.
 pub fn merge_files(files: &[(String, SimFile)]) -> Result<SimFile, String> {
+    let files = &super::shard::majority_first(files);
     let ((first_name, first), rest) = files.split_first().ok_or("merge needs at least one file")?;
     let mut runs = first.runs.clone();
     for (name, f) in rest {

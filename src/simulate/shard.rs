@@ -7,6 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::SimFile;
+
 /// Which slice of the games a run plays: games whose index is `index` modulo `count`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shard {
@@ -147,6 +149,33 @@ pub fn shard_files(args: &[String]) -> Result<Vec<PathBuf>, String> {
     files.sort();
     files.dedup();
     Ok(files)
+}
+
+/// The shard files in their order, save that the first is one that agrees with the most
+/// others (the first such one): `merge` compares every file with the first, so a lone file of
+/// another run is the one named, wherever it sorts.
+pub fn majority_first(files: &[(String, SimFile)]) -> Vec<(String, SimFile)> {
+    let agree = |a: &SimFile, b: &SimFile| {
+        a.compare == b.compare
+            && a.swept == b.swept
+            && a.runs.len() == b.runs.len()
+            && a.runs
+                .iter()
+                .zip(&b.runs)
+                .all(|(x, y)| x.run_differences(y).is_empty())
+    };
+    let support = |i: usize| {
+        files
+            .iter()
+            .filter(|(_, other)| agree(&files[i].1, other))
+            .count()
+    };
+    let mut out = files.to_vec();
+    // `max_by_key` keeps the last of equals: scan from the end so the first wins.
+    if let Some(best) = (0..files.len()).rev().max_by_key(|&i| support(i)) {
+        out[..=best].rotate_right(1);
+    }
+    out
 }
 
 fn json_files_in(dir: &Path) -> Result<Vec<PathBuf>, String> {

@@ -26,11 +26,11 @@ use serde_json::{Value, json};
 
 use crate::diag::Problem;
 use crate::diag::place::in_components;
+use crate::engine::registry::{EngineTask, with_engine};
 use crate::engine::view::Observer;
 use crate::engine::{Bot, Config, Engine, Player, State, Turn, Variant};
 use crate::games::settlers_aztecs;
 use crate::model::{BoardKind, Game, TableSetup};
-use crate::simulate::{EngineTask, with_engine};
 
 /// The rule variants of the free table: how the turn passes.
 pub static VARIANTS: &[Variant] = &[Variant {
@@ -39,6 +39,14 @@ pub static VARIANTS: &[Variant] = &[Variant {
     doc: "The free table has no rules for whose turn it is: `seat-order` passes the turn to \
           the next seat; `free` lets the seat to act hand the turn to any seat.",
 }];
+
+/// Where the free table branches on its variant (see [`crate::engine::readings`]).
+pub static READING_POINTS: &[crate::engine::readings::ReadingPoint] =
+    &[crate::engine::readings::ReadingPoint {
+        variant: "turns",
+        at: "free/mod.rs, FreeEngine::new_game",
+        decides: "whether the turn passes to the next seat or to any seat the one acting names",
+    }];
 
 /// Deals at most this many cards to each seat in one move (the list of moves stays short;
 /// a larger hand is dealt in two moves).
@@ -464,6 +472,10 @@ impl Engine for FreeEngine {
         VARIANTS
     }
 
+    fn reading_points(&self) -> &'static [crate::engine::readings::ReadingPoint] {
+        READING_POINTS
+    }
+
     fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
         self.players.0..=self.players.1
     }
@@ -514,7 +526,7 @@ impl Engine for FreeEngine {
         for (s, surface) in surfaces.iter().enumerate() {
             locs.extend((0..surface.cells.len()).map(|c| Loc::Cell(s, c)));
         }
-        let free_turns = config.variants.get("turns").is_some_and(|v| v == "free");
+        let free_turns = config.variant(&VARIANTS[0]) == "free";
         let def = Def {
             names,
             decks: self

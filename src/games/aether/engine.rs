@@ -19,6 +19,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::bots::HeuristicBot;
 use super::rules::{Budget, CellRole, NONE, Rules, Setup};
+use crate::engine::readings::ReadingPoint;
 use crate::engine::view::Observer;
 use crate::engine::{Bot, CardUse, Config, Engine, Player, State, Turn, Variant};
 use crate::model::Game;
@@ -44,6 +45,30 @@ pub static VARIANTS: &[Variant] = &[
         name: "aether-contenders",
         values: &["adjacent", "everyone"],
         doc: "Who competes for an aether tile: only players with an elemental beside it (a tile with none scores for nobody), or every player, those without an elemental at strength 0 (a tile with none is split among all).",
+    },
+];
+
+/// Where the engine branches on each variant (see [`crate::engine::readings`]).
+pub static READING_POINTS: &[ReadingPoint] = &[
+    ReadingPoint {
+        variant: "setup",
+        at: "engine.rs, AetherState::new (the board's setup)",
+        decides: "whether setup fills every grey hex or only the light-grey ones",
+    },
+    ReadingPoint {
+        variant: "teams",
+        at: "engine.rs, side_of and sides",
+        decides: "whether four players play as two teams pooling strength and points",
+    },
+    ReadingPoint {
+        variant: "negative-strength",
+        at: "engine.rs, strength",
+        decides: "whether a strength below zero counts or is zero",
+    },
+    ReadingPoint {
+        variant: "aether-contenders",
+        at: "engine.rs, winners",
+        decides: "whether only players beside an aether tile compete for it",
     },
 ];
 
@@ -150,6 +175,10 @@ impl Engine for AetherEngine {
 
     fn variants(&self) -> &'static [Variant] {
         VARIANTS
+    }
+
+    fn reading_points(&self) -> &'static [ReadingPoint] {
+        READING_POINTS
     }
 
     fn player_counts(&self) -> std::ops::RangeInclusive<usize> {

@@ -128,8 +128,9 @@ impl<'a> View<'a> {
         cost * share
     }
 
-    /// Whether discarding this bought card for research activates the whole golem: the
-    /// markers go on first (Play 1A), so it wins whatever outrage it carries.
+    /// Whether discarding this bought card for research activates the whole golem (the
+    /// markers go on first, Play 1A; whether its outrage then still counts is the
+    /// `research-outrage` reading).
     fn research_wins(&self, card: u8) -> bool {
         let rules = self.s.rules();
         let open = self.s.open_research(self.me);
@@ -162,7 +163,10 @@ impl<'a> View<'a> {
         let rules = self.s.rules();
         let info = rules.cards[card as usize];
         let delta = info.outrage as i16;
-        if self.research_wins(card) {
+        // With `research-outrage=before-win` the outrage moves before the win counts, so a
+        // winning research that tips the track loses for both.
+        let price_first = self.s.flags().research_outrage_first;
+        if self.research_wins(card) && !(price_first && self.fatal(delta)) {
             return 1000.0;
         }
         if self.fatal(delta) {

@@ -13,7 +13,7 @@ mod views;
 use rand_chacha::ChaCha8Rng;
 
 pub use bots::{HEURISTIC, Heuristic, RISKY, Risky};
-pub use rules::{CardInfo, Flags, GolemCard, Rules, VARIANTS};
+pub use rules::{CardInfo, Flags, GolemCard, READING_POINTS, Rules, VARIANTS};
 pub use state::{Action, CapekState};
 
 use crate::diag::Problem;
@@ -120,6 +120,10 @@ impl Engine for CapekEngine {
 
     fn variants(&self) -> &'static [Variant] {
         VARIANTS
+    }
+
+    fn reading_points(&self) -> &'static [crate::engine::readings::ReadingPoint] {
+        READING_POINTS
     }
 
     fn player_counts(&self) -> std::ops::RangeInclusive<usize> {

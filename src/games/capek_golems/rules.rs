@@ -1,6 +1,7 @@
 //! Capek Golems' rules as numbers, read once from the model: the cards, the golem cards,
 //! the Auction House prices, the draws and the Public Outrage track.
 
+use crate::engine::readings::ReadingPoint;
 use crate::engine::{Config, Variant};
 use crate::model::{Card, Game};
 
@@ -48,12 +49,25 @@ pub const WILD_OUTRAGE: Variant = Variant {
     doc: "A set with wilds that activates a player's last golem card: Play 1A marks the resource before its price is paid, so the win comes first (after-win); Special Wild Cards only says using a wild comes at a price, which may be paid first and reach the track's end (before-win).",
 };
 
-/// An Auction House space left empty because no card was left to draw: refilled when the
-/// next turn starts, or only by the next slide.
-pub const AUCTION_REFILL: Variant = Variant {
-    name: "auction-refill",
-    values: &["turn-start", "next-slide"],
-    doc: "A space of the Auction House can be left empty when no card is left to draw; the book does not say when it is filled. By default at the start of the next turn, so the row never stays short (turn-start); `next-slide` leaves it empty until the next purchase slides the row.",
+/// No `auction-refill` variant: a space of the Auction House is emptied only by a purchase,
+/// and every purchase discards at least one card before the row is refilled, so a card is
+/// always left to fill it and no reading of when an empty space is filled can change play
+/// (`tests/readings.rs` found none in thousands of games before it was withdrawn).
+/// When a research move activates the last golem card: does the win come before the
+/// researched card's outrage moves, or does the outrage move first (and may end the game for
+/// both)?
+pub const RESEARCH_OUTRAGE: Variant = Variant {
+    name: "research-outrage",
+    values: &["after-win", "before-win"],
+    doc: "A card discarded for research whose markers activate a player's last golem card: Play 1A says to distribute the markers 'Then move the marker up or down the Public Outrage Track', so the golem is complete, and the game won, before the outrage moves (after-win, our reading); To Win adds 'However, if the marker ever reaches (25) on the Public Outrage Track both players lose the game', so the move may still be made and end the game for both (before-win).",
+};
+
+/// When the draw pile is refilled from the discard pile: the moment it is empty, or only when
+/// a card is next drawn from it.
+pub const RESHUFFLE: Variant = Variant {
+    name: "reshuffle",
+    values: &["when-empty", "at-next-draw"],
+    doc: "'When the Draw Pile is exhausted, shuffle the Discard Pile and place face down on the left as a new Draw Pile' and 'If the Draw Pile is ever exhausted, shuffle the Discard Pile and create a new Draw Pile' (Initial Game Setup; Additional Rules of Play): by default the discard pile becomes the draw pile the moment the draw pile is empty, so cards discarded after that wait for the next reshuffle (when-empty); `at-next-draw` reshuffles only when a card must be drawn from the empty pile, taking in every card discarded meanwhile.",
 };
 
 pub const VARIANTS: &[Variant] = &[
@@ -61,7 +75,42 @@ pub const VARIANTS: &[Variant] = &[
     AUCTION_SLIDE,
     WILD_ONLY_SET,
     WILD_OUTRAGE,
-    AUCTION_REFILL,
+    RESEARCH_OUTRAGE,
+    RESHUFFLE,
+];
+
+/// Where the engine branches on each variant (see [`crate::engine::readings`]).
+pub const READING_POINTS: &[ReadingPoint] = &[
+    ReadingPoint {
+        variant: "short-hand-draw",
+        at: "state.rs, begin_turn",
+        decides: "whether a player short of cards draws at once or chooses to",
+    },
+    ReadingPoint {
+        variant: "auction-slide",
+        at: "state.rs, close_buying and finish_purchase",
+        decides: "whether the Auction House slides after each purchase or once buying is over",
+    },
+    ReadingPoint {
+        variant: "wild-only-set",
+        at: "state.rs, set_actions and choose_set",
+        decides: "whether a set may hold wilds only",
+    },
+    ReadingPoint {
+        variant: "wild-outrage",
+        at: "state.rs, play_set",
+        decides: "whether a winning set's wilds move the outrage before the win counts",
+    },
+    ReadingPoint {
+        variant: "research-outrage",
+        at: "state.rs, apply_move (Action::Place)",
+        decides: "whether a winning research move's outrage moves before the win counts",
+    },
+    ReadingPoint {
+        variant: "reshuffle",
+        at: "state.rs, settle and apply_deal",
+        decides: "whether the discard pile becomes the draw pile when the draw pile empties or at the next draw",
+    },
 ];
 
 /// One game card, as play needs it.
@@ -132,8 +181,10 @@ pub struct Flags {
     pub wild_only_sets: bool,
     /// `wild-outrage=before-win`: a set's wilds move the outrage before the win is checked.
     pub wild_outrage_first: bool,
-    /// `auction-refill=next-slide`: an empty space waits for the next slide.
-    pub refill_at_slide: bool,
+    /// `research-outrage=before-win`: a researched card's outrage moves before the win counts.
+    pub research_outrage_first: bool,
+    /// `reshuffle=at-next-draw`: the empty draw pile is refilled only when a card is drawn.
+    pub reshuffle_at_draw: bool,
 }
 
 impl Rules {
@@ -233,7 +284,8 @@ impl Rules {
             slide_after_buying: config.variant(&AUCTION_SLIDE) == "after-buying",
             wild_only_sets: config.variant(&WILD_ONLY_SET) == "yes",
             wild_outrage_first: config.variant(&WILD_OUTRAGE) == "before-win",
-            refill_at_slide: config.variant(&AUCTION_REFILL) == "next-slide",
+            research_outrage_first: config.variant(&RESEARCH_OUTRAGE) == "before-win",
+            reshuffle_at_draw: config.variant(&RESHUFFLE) == "at-next-draw",
         })
     }
 

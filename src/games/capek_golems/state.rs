@@ -125,6 +125,8 @@ pub struct CapekState {
     pub(super) moves: u32,
     pub(super) turns: u32,
     pub(super) reshuffles: u32,
+    /// Cards the last reshuffle turned into the draw pile.
+    pub(super) reshuffled: u8,
     pub(super) wilds_used: u32,
     pub(super) researched: u32,
     pub(super) sets_played: u32,
@@ -185,6 +187,7 @@ impl CapekState {
             moves: 0,
             turns: 1,
             reshuffles: 0,
+            reshuffled: 0,
             wilds_used: 0,
             researched: 0,
             sets_played: 0,
@@ -338,10 +341,9 @@ impl CapekState {
         self.buying = Buying::NotYet;
         self.purchases = 0;
         self.phase = Phase::Main;
-        // Reading `auction-refill` (the book does not say): a space left empty because no
-        // card was left to draw is filled at the start of the next turn (`turn-start`), so
-        // the Auction House never stays short; `next-slide` waits for the next purchase.
-        if !self.flags.refill_at_slide && self.auction().contains(&NO_CARD) {
+        // A space still empty (which play never leaves: a purchase discards its payment
+        // before the row is refilled) is filled before the player acts.
+        if self.auction().contains(&NO_CARD) {
             self.slide_auction();
         }
         // Play / Additional Rules: a player short of cards draws before acting.
@@ -357,6 +359,12 @@ impl CapekState {
     /// Resolves what needs no decision: cancels draws when no card is left anywhere and
     /// passes the turn once its last draws are done.
     fn settle(&mut self) {
+        // `reshuffle=when-empty` (the rulebook's "When the Draw Pile is exhausted"): the
+        // moment the draw pile is empty the discard pile becomes the new one, so cards
+        // discarded later wait for the next reshuffle; `at-next-draw` waits for a draw.
+        if !self.flags.reshuffle_at_draw && self.draw == 0 && self.discard != 0 {
+            self.reshuffle();
+        }
         while !self.is_over() {
             if self.to_auction + self.to_hand > 0 {
                 if self.draw | self.discard != 0 {
@@ -435,13 +443,21 @@ impl CapekState {
         }
     }
 
+    /// The discard pile becomes the draw pile (rulebook: "When the Draw Pile is exhausted,
+    /// shuffle the Discard Pile and place face down on the left as a new Draw Pile").
+    fn reshuffle(&mut self) {
+        self.draw = self.discard;
+        self.drawable = self.discard;
+        self.reshuffled = self.discard.count_ones() as u8;
+        self.discard = 0;
+        self.reshuffles += 1;
+    }
+
     fn apply_deal(&mut self, card: u8) {
         if self.draw == 0 {
-            // Draw pile exhausted: the discard pile becomes the new draw pile.
-            self.draw = self.discard;
-            self.drawable = self.discard;
-            self.discard = 0;
-            self.reshuffles += 1;
+            // `reshuffle=at-next-draw`: the pile is refilled only now, when a card must come
+            // off it (with `when-empty` it never waits empty beside a discard pile).
+            self.reshuffle();
         }
         self.draw &= !bit(card);
         if self.to_auction > 0 {
@@ -503,17 +519,29 @@ impl CapekState {
                     unreachable!()
                 };
                 self.research[p][g as usize] += 1;
-                self.check_win();
-                if self.is_over() {
-                    // The last marker activated the whole golem: the game is won before
-                    // the outrage marker would move (To Win; Play 1A's order).
-                } else if left > 1 && self.open_research(p) > 0 {
+                if left > 1 && self.open_research(p) > 0 {
+                    // Markers still to place: no golem card is complete while a space of
+                    // it is open, so nothing is won yet.
                     self.phase = Phase::Place {
                         left: left - 1,
                         outrage,
                     };
-                } else {
+                } else if self.flags.research_outrage_first {
+                    // `research-outrage=before-win`: the outrage moves (and may end the game
+                    // for both, To Win: "However, if the marker ever reaches (25)"), then
+                    // the win is checked.
                     self.research_outrage(outrage);
+                    if !self.is_over() {
+                        self.check_win();
+                    }
+                } else {
+                    // `research-outrage=after-win`: the last marker activates the whole
+                    // golem and the game is won before the outrage marker would move (To
+                    // Win; Play 1A: the markers, "Then" the outrage).
+                    self.check_win();
+                    if !self.is_over() {
+                        self.research_outrage(outrage);
+                    }
                 }
             }
             Action::Set { golem, cards, .. } => self.play_set(golem, cards),
@@ -778,7 +806,7 @@ impl State for CapekState {
         if self.reshuffles > before.reshuffles {
             vec![format!(
                 "the draw pile is empty: the discard pile ({} cards) is shuffled into a new draw pile",
-                before.discard.count_ones()
+                self.reshuffled
             )]
         } else {
             Vec::new()

@@ -222,25 +222,130 @@ fn research_markers_go_on_before_the_outrage_moves() {
     assert_eq!(s.markers(0).iter().sum::<u8>(), info.research);
 }
 
-#[test]
-fn the_last_research_wins_before_its_outrage_could_end_the_game() {
-    // Play 1A distributes the markers, "then" moves the outrage marker; To Win: "a player
-    // must activate all six cards". Placing the last marker activates the golem, so the
-    // purchase wins even though its outrage would reach (25).
-    let e = engine();
-    let s = with_hand(game(&e, &[]), &["Organ Replacement 1", "Parts Machining 1"]);
+/// Player 1 buys Parts Machining 6 and discards it for research, its markers activating the
+/// last golem card, with the outrage `below` the track's end less the card's outrage; the
+/// state once every marker is placed.
+fn last_research_at_the_brink(
+    e: &CapekEngine,
+    variants: &[(&str, &str)],
+    below: i16,
+) -> CapekState {
+    let s = with_hand(
+        game(e, variants),
+        &["Organ Replacement 1", "Parts Machining 1"],
+    );
     let s = with_auction(s, &["Parts Machining 6"]);
     let info = s.rules.cards[s.auction[0] as usize];
     let mut s = nearly_done(s, info.research);
-    s.outrage = e.rules().outrage_max - info.outrage as i16;
+    s.outrage = e.rules().outrage_max - info.outrage as i16 - below;
     s.apply(Action::Buy(0));
     pay_all(&mut s);
     s.apply(Action::Research);
     place_markers(&mut s);
-    assert_eq!(s.turn(), Turn::Terminal);
-    assert_eq!(s.returns(), vec![1.0, 0.0]);
-    assert_eq!(s.end_reason(), Some("golem activated"));
-    assert!(s.outrage() < e.rules().outrage_max);
+    s
+}
+
+#[test]
+fn the_last_research_wins_before_its_outrage_could_end_the_game() {
+    // Play 1A distributes the markers, "then" moves the outrage marker; To Win: "a player
+    // must activate all six cards". Placing the last marker activates the golem, so the
+    // purchase wins even though its outrage would reach (25) (`research-outrage=after-win`,
+    // the default), whichever reading of the wilds' outrage is played.
+    let e = engine();
+    for variants in [
+        &[][..],
+        &[("research-outrage", "after-win")][..],
+        &[("wild-outrage", "before-win")][..],
+    ] {
+        let s = last_research_at_the_brink(&e, variants, 0);
+        assert_eq!(s.turn(), Turn::Terminal);
+        assert_eq!(s.returns(), vec![1.0, 0.0], "{variants:?}");
+        assert_eq!(s.end_reason(), Some("golem activated"));
+        assert!(s.outrage() < e.rules().outrage_max);
+    }
+}
+
+#[test]
+fn with_the_research_outrage_first_the_winning_research_ends_the_game_for_both() {
+    // `research-outrage=before-win`: To Win, "However, if the marker ever reaches (25) on the
+    // Public Outrage Track both players lose the game": the researched card's outrage moves
+    // before the win counts, under either reading of the wilds' outrage.
+    let e = engine();
+    for wild in ["after-win", "before-win"] {
+        let variants = [("research-outrage", "before-win"), ("wild-outrage", wild)];
+        let s = last_research_at_the_brink(&e, &variants, 0);
+        assert_eq!(s.turn(), Turn::Terminal);
+        assert_eq!(s.returns(), vec![0.0, 0.0], "{variants:?}");
+        assert_eq!(s.end_reason(), Some("public outrage"));
+        assert_eq!(s.outrage(), e.rules().outrage_max);
+        // One step lower the outrage is paid and the golem still wins.
+        let s = last_research_at_the_brink(&e, &variants, 1);
+        assert_eq!(s.returns(), vec![1.0, 0.0], "{variants:?}");
+        assert_eq!(s.outrage(), e.rules().outrage_max - 1);
+    }
+}
+
+/// Player 1 about to draw one card, the draw pile's last; two cards in the discard pile and
+/// every other card in player 2's hand.
+fn one_card_left(e: &CapekEngine, variants: &[(&str, &str)]) -> CapekState {
+    let mut s = with_hand(
+        game(e, variants),
+        &["Organ Replacement 1", "Parts Machining 1"],
+    );
+    let all = (1u64 << s.rules.cards.len()) - 1;
+    s.draw = 1 << card(&s, "Parts Machining 2");
+    s.discard = (1 << card(&s, "Parts Machining 3")) | (1 << card(&s, "Parts Machining 4"));
+    s.hands[1] = all & !s.hands[0] & !s.draw & !s.discard;
+    s.to_hand = 1;
+    s
+}
+
+fn chance_cards(s: &CapekState) -> u64 {
+    s.chance_outcomes().iter().fold(0, |m, (a, _)| match a {
+        Action::Deal(c) => m | 1 << c,
+        _ => m,
+    })
+}
+
+#[test]
+fn the_discard_pile_becomes_the_draw_pile_the_moment_the_draw_pile_is_empty() {
+    // "When the Draw Pile is exhausted, shuffle the Discard Pile and place face down on the
+    // left as a new Draw Pile" (`reshuffle=when-empty`, the default): a card discarded after
+    // the last card is drawn waits on the new discard pile.
+    let e = engine();
+    for variants in [&[][..], &[("reshuffle", "when-empty")][..]] {
+        let mut s = one_card_left(&e, variants);
+        let earlier = s.discard;
+        assert_eq!(s.turn(), Turn::Chance);
+        s.apply(Action::Deal(card(&s, "Parts Machining 2")));
+        assert_eq!(s.reshuffles, 1, "{variants:?}");
+        assert_eq!((s.draw, s.discard), (earlier, 0));
+        let cycled = card(&s, "Organ Replacement 1");
+        s.apply(Action::Discard(cycled));
+        assert_eq!(
+            chance_cards(&s),
+            earlier,
+            "the cycled card is not drawn again"
+        );
+        assert_eq!(s.discard, 1 << cycled);
+    }
+}
+
+#[test]
+fn at_the_next_draw_the_reshuffle_takes_in_the_cards_discarded_meanwhile() {
+    let e = engine();
+    let mut s = one_card_left(&e, &[("reshuffle", "at-next-draw")]);
+    let earlier = s.discard;
+    s.apply(Action::Deal(card(&s, "Parts Machining 2")));
+    // The empty pile waits beside the discard pile until a card must come off it.
+    assert_eq!((s.draw, s.discard, s.reshuffles), (0, earlier, 0));
+    let cycled = card(&s, "Organ Replacement 1");
+    s.apply(Action::Discard(cycled));
+    assert_eq!(chance_cards(&s), earlier | 1 << cycled);
+    s.apply(Action::Deal(cycled));
+    assert_eq!(s.reshuffles, 1);
+    assert_eq!((s.draw, s.discard), (earlier, 0));
+    assert!(s.hands[0] & 1 << cycled != 0);
 }
 
 /// The last golem card activated by a set holding The Engineer while the outrage stands
@@ -316,31 +421,33 @@ fn with_the_price_first_the_same_set_reaches_the_end_of_the_track() {
 }
 
 #[test]
-fn an_empty_auction_space_is_refilled_as_the_reading_says() {
-    // A space left empty (no card was left to draw) when a turn ends: `auction-refill`
-    // fills it as the next turn starts by default, or leaves it for the next slide.
+fn an_empty_auction_space_is_refilled_before_the_next_turn() {
+    // Play never leaves a space empty (a purchase discards its payment before the row is
+    // refilled); a state that has one, as set up here, has it filled as the next turn starts.
+    // The `auction-refill` variant that once let it wait for the next slide is withdrawn: it
+    // never changed a game (`tests/readings.rs`).
     let e = engine();
-    for (variants, refilled) in [
-        (vec![], true),
-        (vec![("auction-refill", "turn-start")], true),
-        (vec![("auction-refill", "next-slide")], false),
-    ] {
-        let s = with_hand(game(&e, &variants), &["Parts Machining 1"]);
-        let mut s = with_auction(s, &["Parts Machining 6", "Parts Machining 5"]);
-        assert!(s.auction.contains(&NO_CARD));
-        s.apply(Action::EndTurn);
-        while s.turn() == Turn::Chance {
-            let first = s.chance_outcomes()[0].0;
-            s.apply(first);
-        }
-        assert_eq!(s.current(), 1, "{variants:?}");
-        let empty = s
-            .auction
-            .iter()
-            .take(e.rules().prices.len())
-            .any(|&c| c == NO_CARD);
-        assert_eq!(!empty, refilled, "{variants:?}: {:?}", s.auction);
+    let s = with_hand(game(&e, &[]), &["Parts Machining 1"]);
+    let mut s = with_auction(s, &["Parts Machining 6", "Parts Machining 5"]);
+    assert!(s.auction.contains(&NO_CARD));
+    s.apply(Action::EndTurn);
+    while s.turn() == Turn::Chance {
+        let first = s.chance_outcomes()[0].0;
+        s.apply(first);
     }
+    assert_eq!(s.current(), 1);
+    assert!(
+        !s.auction[..e.rules().prices.len()].contains(&NO_CARD),
+        "{:?}",
+        s.auction
+    );
+    assert!(
+        e.new_game(
+            &config(&[("auction-refill", "next-slide")]),
+            &mut ChaCha8Rng::seed_from_u64(1)
+        )
+        .is_err()
+    );
 }
 
 #[test]

@@ -20,6 +20,7 @@ use super::layout::{DIRECTIONS, Grid, ORTHOGONAL, random_layout, validate};
 use super::rules::{
     Effect, Icon, MAX_BARRICADES, MAX_CARDS, MAX_KINDS, MAX_OFFICERS, MAX_STEPS, Rules, Side,
 };
+use crate::engine::readings::ReadingPoint;
 use crate::engine::view::Observer;
 use crate::engine::{Bot, CardUse, Config, Engine, Player, State, Turn, Variant};
 use crate::model::Game;
@@ -81,6 +82,85 @@ pub static VARIANTS: &[Variant] = &[
         values: &["allowed", "forbidden"],
         doc: "One Step Ahead moves 'across two map cards': the card does not say whether the two may be the same card there and back (C3 -> C4 -> C3, which visits C4 and ends where it started); by default they may, when the move marks a crime scene on the way; `forbidden` makes the move end on another card. The printed card states the default reading.",
     },
+    Variant {
+        name: RESHUFFLE,
+        values: &["when-empty", "at-next-draw"],
+        doc: "'Play an action card, discarding it beside the player's draw deck. When the draw deck is exhausted, shuffle the discard deck and create a new draw deck.' By default a side's discard pile becomes its draw pile the moment that pile is empty, so cards played after that wait for the next reshuffle (when-empty); `at-next-draw` reshuffles only when a card must be drawn (or looked at) from the empty pile, taking in every card discarded meanwhile.",
+    },
+    Variant {
+        name: POLICE_ON_CRIMINAL,
+        values: &["allowed", "forbidden"],
+        doc: "'The criminal player cannot move onto any map card occupied by a police pawn or on to any map card with a barricade marker on it', and Set Up a Barricade places one 'on any non crime scene map card': the book forbids the criminal only, so by default an officer may enter the criminal's card (by a move, Mistaken Identity or a reinforcement) and a barricade may go on it, neither counting toward surrounding the criminal (allowed); `forbidden` keeps officers and barricades off the criminal's card. With `stacking=exclusive` the card is closed either way: one pawn per card.",
+    },
+];
+
+/// When a side's discard pile becomes its draw pile.
+pub const RESHUFFLE: &str = "reshuffle";
+/// Whether officers and barricades may share the criminal's card.
+pub const POLICE_ON_CRIMINAL: &str = "police-on-criminal";
+
+/// Where the engine branches on each variant (see [`crate::engine::readings`]).
+pub static READING_POINTS: &[ReadingPoint] = &[
+    ReadingPoint {
+        variant: "criminal-move",
+        at: "engine.rs, may_end_turn",
+        decides: "whether the criminal may end a turn without moving",
+    },
+    ReadingPoint {
+        variant: "scene-marking",
+        at: "engine.rs, follow",
+        decides: "whether a crime scene passed over during a move is marked",
+    },
+    ReadingPoint {
+        variant: "wound-win",
+        at: "engine.rs, all_wounded",
+        decides: "whether the officers must all be in the hospital at once",
+    },
+    ReadingPoint {
+        variant: ONE_STEP_AHEAD,
+        at: "engine.rs, criminal_paths",
+        decides: "whether One Step Ahead's diagonal step is the whole move or one of two steps",
+    },
+    ReadingPoint {
+        variant: "stacking",
+        at: "engine.rs, placements, barricade_open and officer_open",
+        decides: "whether officers and barricades may share a card",
+    },
+    ReadingPoint {
+        variant: "police-on-scenes",
+        at: "engine.rs, officer_open",
+        decides: "whether officers may enter crime scenes after setup",
+    },
+    ReadingPoint {
+        variant: "enclosed-start",
+        at: "engine.rs, placements",
+        decides: "whether the criminal may start on a card the officers surround",
+    },
+    ReadingPoint {
+        variant: "empty-play",
+        at: "engine.rs, plays",
+        decides: "whether a card may be played for no effect",
+    },
+    ReadingPoint {
+        variant: "passing",
+        at: "engine.rs, may_end_turn",
+        decides: "whether a turn may hold only the draw",
+    },
+    ReadingPoint {
+        variant: ONE_STEP_AHEAD_RETURN,
+        at: "engine.rs, criminal_paths",
+        decides: "whether One Step Ahead may go there and back",
+    },
+    ReadingPoint {
+        variant: RESHUFFLE,
+        at: "engine.rs, apply_action and draw",
+        decides: "whether the discard pile becomes the draw pile when the draw pile empties or at the next draw",
+    },
+    ReadingPoint {
+        variant: POLICE_ON_CRIMINAL,
+        at: "engine.rs, officer_open and barricade_open",
+        decides: "whether officers and barricades may go on the criminal's card",
+    },
 ];
 
 /// Whether One Step Ahead may go out and back; the printed card's text states the reading.
@@ -105,6 +185,10 @@ pub struct Readings {
     pub passing_allowed: bool,
     /// `one-step-ahead-return=forbidden`: One Step Ahead never ends where it started.
     pub fast_move_no_return: bool,
+    /// `reshuffle=at-next-draw`: an empty draw pile is refilled only when a card is drawn.
+    pub reshuffle_at_draw: bool,
+    /// `police-on-criminal=forbidden`: no officer or barricade on the criminal's card.
+    pub criminal_card_closed: bool,
 }
 
 impl Readings {
@@ -133,6 +217,8 @@ impl Readings {
             no_empty_plays: second(7),
             passing_allowed: second(8),
             fast_move_no_return: second(9),
+            reshuffle_at_draw: second(10),
+            criminal_card_closed: second(11),
         })
     }
 }
@@ -293,6 +379,9 @@ struct Stats {
     fast_moves: u8,
     officers_moved_by_criminal: u8,
     cards_played: [u16; 2],
+    /// Each side's reshuffles, and the cards each side drew.
+    reshuffles: [u16; 2],
+    drawn: [u16; 2],
 }
 
 /// The rules and the grid, shared by every state of a run.
@@ -407,6 +496,10 @@ impl Engine for SearchEngine {
 
     fn variants(&self) -> &'static [Variant] {
         VARIANTS
+    }
+
+    fn reading_points(&self) -> &'static [ReadingPoint] {
+        READING_POINTS
     }
 
     fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
@@ -984,10 +1077,11 @@ impl SearchState {
         )
     }
 
-    /// Cards a barricade may go to: not a crime scene, the criminal or another barricade.
+    /// Cards a barricade may go to: not a crime scene or another barricade, nor the
+    /// criminal's card unless `police-on-criminal=allowed` (and cards are shared).
     fn barricade_open(&self) -> u64 {
         let mut open =
-            self.all_cells() & !self.scenes & !self.criminal_mask() & !self.barricade_mask();
+            self.all_cells() & !self.scenes & !self.closed_criminal_card() & !self.barricade_mask();
         if self.readings.exclusive {
             open &= !self.police_mask();
         }
@@ -1123,9 +1217,10 @@ impl SearchState {
         }
     }
 
-    /// Cards an officer at `from` may pass or stop on: never the criminal's.
+    /// Cards an officer at `from` may pass or stop on: the criminal's only with
+    /// `police-on-criminal=allowed` and shared cards.
     fn officer_open(&self, from: u8) -> u64 {
-        let mut open = self.all_cells() & !self.criminal_mask();
+        let mut open = self.all_cells() & !self.closed_criminal_card();
         if self.readings.exclusive {
             open &= !self.blocked() | 1 << from;
         }
@@ -1160,6 +1255,16 @@ impl SearchState {
     fn all_cells(&self) -> u64 {
         let n = self.table.grid.cells();
         if n == 64 { u64::MAX } else { (1u64 << n) - 1 }
+    }
+
+    /// The criminal's card when officers and barricades must keep off it
+    /// (`police-on-criminal=forbidden`, or `stacking=exclusive`: one pawn per card), else 0.
+    fn closed_criminal_card(&self) -> u64 {
+        if self.readings.criminal_card_closed || self.readings.exclusive {
+            self.criminal_mask()
+        } else {
+            0
+        }
     }
 
     fn criminal_mask(&self) -> u64 {
@@ -1421,12 +1526,22 @@ impl SearchState {
             Action::Move(path) => {
                 self.moves_left -= 1;
                 self.moved = true;
-                self.follow(path);
+                self.follow(path, self.to_act == Side::Criminal);
             }
             Action::Play { kind, target } => self.play(kind, target),
             Action::Arrange(p) => self.arrange(p),
             Action::Wound(c) => self.wound_at(c),
             Action::EndTurn => self.end_turn(),
+        }
+        // `reshuffle=when-empty` (the rulebook's "When the draw deck is exhausted"): the
+        // moment a side's draw pile is empty its discard pile becomes the new one, so cards
+        // played later wait for the next reshuffle; `at-next-draw` waits for a draw.
+        if !self.readings.reshuffle_at_draw {
+            for side in [Side::Criminal, Side::Police] {
+                if self.cards[side.index()].draw.len == 0 {
+                    self.reshuffle(side);
+                }
+            }
         }
         self.check_end();
     }
@@ -1479,10 +1594,12 @@ impl SearchState {
         self.moved = false;
     }
 
-    /// Moves the pawn at the path's start along it, marking crime scenes the criminal visits.
-    fn follow(&mut self, path: Path) {
+    /// Moves the criminal (`criminal`) or an officer at the path's start along it, marking
+    /// crime scenes the criminal visits. An officer may share the criminal's card
+    /// (`police-on-criminal`), so the start alone cannot tell whose move it is.
+    fn follow(&mut self, path: Path, criminal: bool) {
         let end = path.end(&self.table.grid);
-        if path.from == self.criminal {
+        if criminal {
             let grid = &self.table.grid;
             let visited = if self.readings.mark_at_end_only {
                 1 << end
@@ -1551,14 +1668,14 @@ impl SearchState {
                 self.stats.reinforcements += 1;
             }
             (Effect::MoveOfficer { .. }, Target::Path(p)) => {
-                self.follow(p);
+                self.follow(p, false);
                 self.stats.officers_moved_by_criminal += 1;
             }
             (Effect::FastMove { .. }, Target::Path(p)) => {
                 // One Step Ahead replaces the turn's usual move.
                 self.moves_left -= 1;
                 self.moved = true;
-                self.follow(p);
+                self.follow(p, true);
                 self.stats.fast_moves += 1;
             }
             (Effect::WoundOfficer { officers }, Target::Cell(c)) => {
@@ -1628,8 +1745,14 @@ impl SearchState {
         }
     }
 
+    /// The side's discard pile, shuffled, becomes its draw pile (nothing happens while the
+    /// discard pile is empty).
     fn reshuffle(&mut self, side: Side) {
         let cards = &mut self.cards[side.index()];
+        if cards.discard.len == 0 {
+            return;
+        }
+        self.stats.reshuffles[side.index()] += 1;
         while let Some(k) = cards.discard.pop() {
             cards.draw.push(k);
         }
@@ -1645,6 +1768,7 @@ impl SearchState {
         if let Some(k) = cards.draw.pop() {
             cards.hand.push(k);
             cards.known_top = cards.known_top.saturating_sub(1);
+            self.stats.drawn[side.index()] += 1;
         }
     }
 
@@ -1860,6 +1984,10 @@ impl State for SearchState {
             ),
             ("criminal cards played", f64::from(s.cards_played[0])),
             ("police cards played", f64::from(s.cards_played[1])),
+            (
+                "reshuffles",
+                f64::from(s.reshuffles[0]) + f64::from(s.reshuffles[1]),
+            ),
             // Turns begun, as `turns_played` counts them: a game ends within a turn.
             ("turns", f64::from(s.turns + 1)),
         ]
@@ -1911,6 +2039,14 @@ impl SearchState {
         let k = usize::from(c.known_top.min(c.draw.len));
         let len = usize::from(c.draw.len);
         &c.draw.cards[len - k..len]
+    }
+
+    /// The side's reshuffles so far, and the cards it has drawn.
+    pub(super) fn reshuffles_and_draws(&self, side: Side) -> (u16, u16) {
+        (
+            self.stats.reshuffles[side.index()],
+            self.stats.drawn[side.index()],
+        )
     }
 
     pub(super) fn discards(&self, side: Side) -> &[u8] {

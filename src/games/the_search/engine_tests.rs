@@ -257,7 +257,7 @@ fn anonymous_in_the_crowd_discards_from_the_police() {
 
 #[test]
 fn set_up_a_barricade_then_move_one() {
-    let mut s = placed(&[11, 13, 17, 7], 19, &[]);
+    let mut s = placed(&[11, 13, 17, 7], 19, &[("police-on-criminal", "forbidden")]);
     let b = kind(&s, Side::Police, |e| e == Effect::Barricade);
     let limit = usize::from(s.table.rules.barricades);
     for i in 0..limit {
@@ -486,7 +486,7 @@ fn in_pursuit_draws_an_extra_card() {
 
 #[test]
 fn mistaken_identity_moves_an_officer_but_not_onto_the_criminal() {
-    let mut s = placed(&[18, 13, 1, 3], 19, &[]);
+    let mut s = placed(&[18, 13, 1, 3], 19, &[("police-on-criminal", "forbidden")]);
     let m = kind(&s, Side::Criminal, |e| {
         matches!(e, Effect::MoveOfficer { .. })
     });
@@ -506,6 +506,114 @@ fn mistaken_identity_moves_an_officer_but_not_onto_the_criminal() {
     });
     assert!(s.officer_cells().any(|c| c == 13));
     assert!(!s.officer_cells().any(|c| c == 18));
+}
+
+#[test]
+fn officers_and_barricades_may_enter_the_criminals_card_as_the_book_forbids_only_the_criminal() {
+    // "The criminal player cannot move onto any map card occupied by a police pawn or on to
+    // any map card with a barricade marker on it"; Set Up a Barricade places one "on any non
+    // crime scene map card". Nothing keeps the police off the criminal's card
+    // (`police-on-criminal=allowed`, the default) unless cards are not shared.
+    let offered = |variants: &[(&str, &str)]| {
+        // The officer on E3 (18) next to the criminal on E4 (19).
+        let mut s = placed(&[18, 13, 1, 3], 19, variants);
+        let m = kind(&s, Side::Criminal, |e| {
+            matches!(e, Effect::MoveOfficer { .. })
+        });
+        set_hand(&mut s, Side::Criminal, &[m]);
+        let pushed = s.legal_actions().contains(&Action::Play {
+            kind: m,
+            target: Target::Path(step(18, &[E])),
+        });
+        end_criminal_turn(&mut s);
+        let walks = s.legal_actions().contains(&Action::Move(step(18, &[E])));
+        let b = kind(&s, Side::Police, |e| e == Effect::Barricade);
+        set_hand(&mut s, Side::Police, &[b]);
+        let barricade = s.legal_actions().contains(&Action::Play {
+            kind: b,
+            target: Target::Cell(19),
+        });
+        (pushed, walks, barricade, s)
+    };
+    for variants in [&[][..], &[("police-on-criminal", "allowed")][..]] {
+        let (pushed, walks, barricade, mut s) = offered(variants);
+        assert!(pushed && walks && barricade, "{variants:?}");
+        // An officer on the criminal's card blocks nothing around it.
+        s.apply(Action::Move(step(18, &[E])));
+        assert_eq!(s.officer_cells().filter(|&c| c == 19).count(), 1);
+        assert_ne!(s.exits(19), 0);
+        assert_eq!(s.turn(), Turn::Player(1));
+    }
+    for variants in [
+        &[("police-on-criminal", "forbidden")][..],
+        &[("stacking", "exclusive")][..],
+    ] {
+        let (pushed, walks, barricade, _) = offered(variants);
+        assert!(!pushed && !walks && !barricade, "{variants:?}");
+    }
+}
+
+/// The criminal holding three Anonymous in the Crowd, one card left in the draw pile and the
+/// rest discarded; it plays one card and ends the turn, drawing the pile's last card.
+fn last_card_drawn(variants: &[(&str, &str)]) -> SearchState {
+    let mut s = placed(&[11, 13, 17, 7], 19, variants);
+    let a = kind(&s, Side::Criminal, |e| {
+        matches!(e, Effect::OpponentDiscard { .. })
+    });
+    set_hand(&mut s, Side::Criminal, &[a, a, a]);
+    let c = &mut s.cards[Side::Criminal.index()];
+    while c.draw.len > 1 {
+        let k = c.draw.pop().unwrap();
+        c.discard.push(k);
+    }
+    s.apply(Action::Play {
+        kind: a,
+        target: Target::None,
+    });
+    end_criminal_turn(&mut s);
+    s
+}
+
+#[test]
+fn a_side_reshuffles_the_moment_its_draw_pile_is_empty() {
+    // "When the draw deck is exhausted, shuffle the discard deck and create a new draw deck"
+    // (`reshuffle=when-empty`, the default): the last card drawn, the discard pile is the new
+    // draw pile at once, and a card played afterwards waits on the new discard pile.
+    for variants in [&[][..], &[("reshuffle", "when-empty")][..]] {
+        let s = last_card_drawn(variants);
+        let (hand, draw, discard) = s.pile_sizes(Side::Criminal);
+        let total = usize::from(s.table.rules.kinds[0].iter().map(|k| k.count).sum::<u8>());
+        assert_eq!((hand, draw, discard), (3, total - 3, 0), "{variants:?}");
+        assert_eq!(s.reshuffles_and_draws(Side::Criminal).0, 1);
+    }
+}
+
+#[test]
+fn at_the_next_draw_a_side_reshuffles_the_cards_played_meanwhile_too() {
+    let s = last_card_drawn(&[("reshuffle", "at-next-draw")]);
+    let total = usize::from(s.table.rules.kinds[0].iter().map(|k| k.count).sum::<u8>());
+    assert_eq!(s.pile_sizes(Side::Criminal), (3, 0, total - 3));
+    assert_eq!(s.reshuffles_and_draws(Side::Criminal).0, 0);
+    // The police pass; the criminal plays a card, which joins the discard pile that the next
+    // draw shuffles into the new draw pile.
+    let mut s = s;
+    s.apply(Action::EndTurn);
+    let before = s.clone();
+    let a = s.hand(Side::Criminal)[0];
+    s.apply(Action::Play {
+        kind: a,
+        target: Target::None,
+    });
+    end_criminal_turn(&mut s);
+    assert_eq!(s.pile_sizes(Side::Criminal), (3, total - 3, 0));
+    assert_eq!(s.reshuffles_and_draws(Side::Criminal).0, 1);
+    let events = super::super::views::hidden_events(&before, &s);
+    assert!(
+        events
+            .iter()
+            .any(|e| e == "the criminal shuffles the discard pile into a new draw pile"),
+        "{events:?}"
+    );
 }
 
 #[test]
@@ -889,7 +997,8 @@ fn check_invariants(s: &SearchState, rng: &mut ChaCha8Rng) {
         0,
         "no barricade on a crime scene"
     );
-    if let Some(c) = s.criminal() {
+    let closed = s.readings().criminal_card_closed || s.readings().exclusive;
+    if let (Some(c), true) = (s.criminal(), closed) {
         assert_eq!(s.blocked() & 1 << c, 0, "the criminal never shares a card");
     }
     assert!(s.marked() & !s.scenes() == 0);
@@ -927,7 +1036,16 @@ fn random_games(games: u64, variants: &[(&str, &str)], cap: u32) {
             }
             let a = actions[rng.random_range(0..actions.len())];
             let _ = s.action_name(a);
+            let (from, blocked) = (s.criminal(), s.blocked());
+            let name = s.action_name(a);
             s.apply(a);
+            if let (Some(_), Some(to)) = (from, s.criminal()) {
+                assert!(
+                    from == Some(to) || blocked & 1 << to == 0,
+                    "game {seed}: the criminal moved onto an officer or a barricade: {}",
+                    name
+                );
+            }
         }
         check_invariants(&s, &mut rng);
         *reasons.entry(s.end_reason().unwrap()).or_insert(0) += 1;
@@ -960,6 +1078,8 @@ fn random_games_under_the_other_readings() {
             ("empty-play", "forbidden"),
             ("passing", "allowed"),
             ("one-step-ahead-return", "forbidden"),
+            ("reshuffle", "at-next-draw"),
+            ("police-on-criminal", "forbidden"),
         ],
         5000,
     );

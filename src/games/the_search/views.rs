@@ -103,7 +103,9 @@ pub fn hidden_events(before: &SearchState, after: &SearchState) -> Vec<String> {
     let actor = before.side_to_act();
     for side in [Side::Criminal, Side::Police] {
         let (old, new) = (before.discards(side), after.discards(side));
-        if new.len() < old.len() {
+        let (old_shuffles, _) = before.reshuffles_and_draws(side);
+        let (new_shuffles, _) = after.reshuffles_and_draws(side);
+        if new_shuffles > old_shuffles {
             events.push(format!(
                 "the {} shuffles the discard pile into a new draw pile",
                 side.name()
@@ -124,12 +126,11 @@ pub fn hidden_events(before: &SearchState, after: &SearchState) -> Vec<String> {
     events
 }
 
-/// Cards that left `side`'s draw pile (a reshuffle refills it first).
+/// Cards `side` drew between the two states.
 fn drawn(before: &SearchState, after: &SearchState, side: Side) -> usize {
-    let (_, old_draw, old_discard) = before.pile_sizes(side);
-    let (_, new_draw, new_discard) = after.pile_sizes(side);
-    let refilled = old_discard.saturating_sub(new_discard);
-    (old_draw + refilled).saturating_sub(new_draw)
+    let (_, old) = before.reshuffles_and_draws(side);
+    let (_, new) = after.reshuffles_and_draws(side);
+    usize::from(new.saturating_sub(old))
 }
 
 /// A side's cards as data: each kind once, with how many.
