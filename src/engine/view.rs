@@ -15,7 +15,7 @@
 //! observer is told (the log's words, the table, the card faces of the table's page) never
 //! depends on what it cannot see at the table.
 
-use crate::engine::{Player, State, Turn};
+use crate::engine::{BoardView, Placed, Player, State, Turn};
 
 /// Whose eyes a game is shown through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,6 +88,11 @@ pub struct Table {
     pub public_data: serde_json::Value,
     /// The hands the observer may see as data ([`State::private_data`]), in seat order.
     pub hands_data: Vec<(Player, serde_json::Value)>,
+    /// The board as every seat sees it ([`State::board`]), where the engine draws one.
+    pub board: Option<BoardView>,
+    /// The pieces of the seats whose hands the observer sees ([`State::hand_pieces`]), in seat
+    /// order (a seat without any left out).
+    pub supplies: Vec<(Player, Vec<Placed>)>,
 }
 
 /// One move or chance outcome as an observer knows it.
@@ -145,6 +150,12 @@ pub fn table<S: State>(state: &S, observer: Observer) -> Table {
         hands: seen.iter().map(|&p| (p, state.private_view(p))).collect(),
         public_data: state.public_data(),
         hands_data: seen.iter().map(|&p| (p, state.private_data(p))).collect(),
+        board: state.board(),
+        supplies: seen
+            .iter()
+            .map(|&p| (p, state.hand_pieces(p)))
+            .filter(|(_, s)| !s.is_empty())
+            .collect(),
     }
 }
 
@@ -159,6 +170,22 @@ pub fn choices<S: State>(state: &S, seat: Player) -> Vec<String> {
         .legal_actions()
         .into_iter()
         .map(|a| action_words(state, a, Observer::Seat(seat)))
+        .collect()
+}
+
+/// Where each of the moves open to `seat` acts, as [`Target::key`]s in the order they are
+/// clicked, in the order of [`State::legal_actions`] (empty lists where the engine does not
+/// say). Only the seat to act is given them: they are its own moves.
+///
+/// [`Target::key`]: crate::engine::Target::key
+pub fn targets<S: State>(state: &S, seat: Player) -> Vec<Vec<String>> {
+    if state.turn() != Turn::Player(seat) {
+        return Vec::new();
+    }
+    state
+        .legal_actions()
+        .into_iter()
+        .map(|a| state.targets(a).iter().map(|t| t.key()).collect())
         .collect()
 }
 

@@ -315,6 +315,12 @@ impl AetherState {
         self.rules.board(self.opts.setup)
     }
 
+    /// A cell's name on the table's board: its axial coordinates `q,r`.
+    pub fn cell_name(&self, cell: usize) -> String {
+        let (q, r) = self.board().coords[cell];
+        format!("{q},{r}")
+    }
+
     pub fn tile(&self, cell: usize) -> Option<u8> {
         Some(self.tiles[cell]).filter(|&t| t != NONE)
     }
@@ -1002,6 +1008,95 @@ impl State for AetherState {
 
     fn turns_played(&self) -> Option<u32> {
         Some(self.turns)
+    }
+
+    /// A placement: the tile from behind the screen, the seat's elemental if it goes with
+    /// it, then the hex (`q,r`); a swap: the bag the old hand goes back to.
+    fn targets(&self, action: Action) -> Vec<crate::engine::Target> {
+        use crate::engine::Target;
+        match action {
+            Action::Swap => vec![Target::Zone("bag".into())],
+            Action::Place {
+                cell,
+                element,
+                elemental,
+            } => {
+                let piece = |id: Option<&&'static str>| Target::Piece {
+                    piece: id.map_or("?", |s| *s).to_string(),
+                    at: None,
+                };
+                let mut out = vec![piece(self.rules.tile_ids.get(usize::from(element)))];
+                if elemental {
+                    out.push(piece(self.rules.elemental_ids.get(self.current())));
+                }
+                out.push(Target::Cell(self.cell_name(usize::from(cell))));
+                out
+            }
+            Action::Draw(_) => Vec::new(),
+        }
+    }
+
+    /// The data's board, with each placed tile and elemental on its hex.
+    fn board(&self) -> Option<crate::engine::BoardView> {
+        let mut pieces = Vec::new();
+        for cell in 0..self.board().coords.len() {
+            let at = Some(self.cell_name(cell));
+            if let Some(t) = self.tile(cell) {
+                pieces.extend(self.rules.tile_ids.get(usize::from(t)).map(|id| {
+                    crate::engine::Placed {
+                        piece: id.to_string(),
+                        at: at.clone(),
+                        count: 1,
+                    }
+                }));
+            }
+            if let Some(o) = self.elemental(cell) {
+                pieces.extend(
+                    self.rules
+                        .elemental_ids
+                        .get(o)
+                        .map(|id| crate::engine::Placed {
+                            piece: id.to_string(),
+                            at: at.clone(),
+                            count: 1,
+                        }),
+                );
+            }
+        }
+        Some(crate::engine::BoardView {
+            board: Some(self.rules.board_id.clone()),
+            pieces,
+            ..Default::default()
+        })
+    }
+
+    /// The tiles behind the seat's screen and its unused elementals.
+    fn hand_pieces(&self, seat: Player) -> Vec<crate::engine::Placed> {
+        let mut out: Vec<crate::engine::Placed> = self
+            .hand(seat)
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(e, &n)| crate::engine::Placed {
+                piece: self.rules.tile_ids.get(e).map_or("?", |s| *s).to_string(),
+                at: None,
+                count: u32::from(n),
+            })
+            .collect();
+        let left = self.supply(seat);
+        if left > 0 {
+            out.push(crate::engine::Placed {
+                piece: self
+                    .rules
+                    .elemental_ids
+                    .get(seat)
+                    .map_or("?", |s| *s)
+                    .to_string(),
+                at: None,
+                count: u32::from(left),
+            });
+        }
+        out
     }
 
     /// The element tile a seat puts one of its elementals on. Every seat places tiles of

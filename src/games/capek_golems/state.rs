@@ -992,6 +992,10 @@ impl State for CapekState {
     }
 
     /// The game card a purchase acquires, and the cards a set plays.
+    fn targets(&self, action: Action) -> Vec<crate::engine::Target> {
+        super::views::targets(self, action)
+    }
+
     fn cards_of(&self, action: Action, out: &mut Vec<&'static str>) -> bool {
         let id = |card: u8| self.rules.card_ids[card as usize];
         match action {

@@ -1793,6 +1793,14 @@ impl State for SearchState {
     }
 
     /// The card a play plays (by its design), whatever it was aimed at.
+    fn targets(&self, action: Action) -> Vec<crate::engine::Target> {
+        super::board::targets(self, action)
+    }
+
+    fn board(&self) -> Option<crate::engine::BoardView> {
+        Some(super::board::board(self))
+    }
+
     fn cards_of(&self, action: Action, out: &mut Vec<&'static str>) -> bool {
         if let Action::Play { kind, .. } = action {
             out.extend(
