@@ -173,22 +173,6 @@ pub fn choices<S: State>(state: &S, seat: Player) -> Vec<String> {
         .collect()
 }
 
-/// Where each of the moves open to `seat` acts, as [`Target::key`]s in the order they are
-/// clicked, in the order of [`State::legal_actions`] (empty lists where the engine does not
-/// say). Only the seat to act is given them: they are its own moves.
-///
-/// [`Target::key`]: crate::engine::Target::key
-pub fn targets<S: State>(state: &S, seat: Player) -> Vec<Vec<String>> {
-    if state.turn() != Turn::Player(seat) {
-        return Vec::new();
-    }
-    state
-        .legal_actions()
-        .into_iter()
-        .map(|a| state.targets(a).iter().map(|t| t.key()).collect())
-        .collect()
-}
-
 /// A chance outcome as a seat is told it by an engine that does not name chance per seat
 /// ([`State::chance_name`]'s default): that something was decided at random, not what.
 pub const UNNAMED_CHANCE: &str = "a chance outcome, not shown to this seat";
