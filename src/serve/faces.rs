@@ -141,10 +141,17 @@ impl Faces {
                 },
             );
         }
-        // Each board as the build prints it, in the game's first language.
+        // Each board as the build prints it: in English (the table's language) where the
+        // build prints it in English, else in the game's first language.
         let templates = crate::render::template::Templates::new(game)?;
+        let langs = crate::render::board::board_languages(game);
+        let lang = if langs.contains(&"en") {
+            "en"
+        } else {
+            crate::render::board::first_language(game)
+        };
         for board in &game.components.boards {
-            let (svg, size) = crate::render::board::board_svg(game, board, &templates)?;
+            let (svg, size) = crate::render::board::board_svg_in(game, board, &templates, lang)?;
             let face = add(&mut faces, &svg, size)?;
             faces
                 .boards
