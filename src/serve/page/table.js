@@ -134,7 +134,8 @@
     const e = document.querySelector('[data-target="' + CSS.escape(key) + '"]:not([data-extra])');
     const img = e && e.querySelector('img');
     const title = e && e.querySelector('title');
-    const name = (img && img.getAttribute('alt')) || (title && title.textContent) || '';
+    const own = e && (e.getAttribute('alt') || e.getAttribute('title'));
+    const name = own || (img && img.getAttribute('alt')) || (title && title.textContent) || '';
     const rest = key.slice(key.indexOf(':') + 1);
     const words = name || (key.startsWith('cell:') ? 'the cell ' + rest : rest);
     return words.charAt(0).toUpperCase() + words.slice(1);
