@@ -1179,6 +1179,48 @@ mod tests {
         AetherEngine::from_model(&load()).expect("engine reads the shipped data")
     }
 
+    #[test]
+    fn every_legal_move_says_where_it_acts_and_the_clicks_name_one_move() {
+        let game = load();
+        let board = crate::games::aether::rules::the_board(&game).unwrap();
+        let cells: Vec<String> = board
+            .hex_cells()
+            .iter()
+            .map(|c| format!("{},{}", c.q, c.r))
+            .collect();
+        for players in [2, 4] {
+            let seen = crate::engine::testing::check_targets(
+                &engine(),
+                &config(players, &[]),
+                6,
+                9,
+                &cells,
+            )
+            .unwrap_or_else(|e| panic!("{players} players: {e}"));
+            assert!(seen.moves > 2000, "{seen:?}");
+            let kinds: Vec<&str> = seen.kinds.iter().map(String::as_str).collect();
+            assert_eq!(kinds, ["cell", "piece", "zone"]);
+        }
+        // A placement is its tile, the elemental if it goes with it, then its hex.
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let s = engine().new_game(&config(2, &[]), &mut rng).unwrap();
+        let with = s
+            .legal_actions()
+            .into_iter()
+            .find(|a| matches!(a, Action::Place { elemental: true, .. }))
+            .unwrap();
+        let keys: Vec<String> = s.targets(with).iter().map(|t| t.key()).collect();
+        assert_eq!(keys.len(), 3);
+        assert!(keys[0].starts_with("piece:tile-"), "{keys:?}");
+        assert_eq!(keys[1], "piece:elemental-yellow");
+        assert!(keys[2].starts_with("cell:"), "{keys:?}");
+        // The board shows the tiles the setup filled, on the hexes they lie on.
+        let b = State::board(&s).unwrap();
+        assert_eq!(b.board.as_deref(), Some("board"));
+        assert!(b.pieces.len() >= 14, "{}", b.pieces.len());
+        assert!(b.pieces.iter().all(|p| cells.contains(p.at.as_ref().unwrap())));
+    }
+
     fn config(players: usize, variants: &[(&str, &str)]) -> Config {
         Config::with_variants(players, variants)
     }
