@@ -114,6 +114,7 @@ pub fn public_data(s: &CapekState) -> serde_json::Value {
                 .map(|g| {
                     serde_json::json!({
                         "golem": s.rules.golem_names[p][g],
+                        "id": s.rules.golem_ids[p][g],
                         "research": s.research[p][g],
                         "research_needed": s.rules.golems[p][g].research,
                         "set": s.set_done(p, g),

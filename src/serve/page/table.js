@@ -137,7 +137,8 @@
     const own = e && (e.getAttribute('alt') || e.getAttribute('title'));
     const name = own || (img && img.getAttribute('alt')) || (title && title.textContent) || '';
     const rest = key.slice(key.indexOf(':') + 1);
-    const words = name || (key.startsWith('cell:') ? 'the cell ' + rest : rest);
+    const words = name || (key.startsWith('cell:') ? 'the cell ' + rest
+      : key.startsWith('zone:') ? rest : rest.split('@')[0].replace(/-/g, ' '));
     return words.charAt(0).toUpperCase() + words.slice(1);
   }
 
