@@ -62,6 +62,21 @@ fn every_table_page_has_no_axe_violation_and_a_held_spectator_is_offered_no_rest
         &db("free.sqlite"),
         None,
     );
+    // A drawn board (Aether's hexes) and a table of card zones (Capek's Auction House).
+    let board = persons(
+        "yellow=person,red=person",
+        "aether",
+        "4",
+        &db("board.sqlite"),
+        None,
+    );
+    let zones = persons(
+        "1=person,2=person",
+        "capek-golems",
+        "4",
+        &db("zones.sqlite"),
+        None,
+    );
     // A held table: made, the server stopped, the game's data edited, served again.
     let fixture = common::Fixture::with_games(&["the-search"]);
     let data = fixture.data().to_str().unwrap().to_string();
@@ -95,6 +110,8 @@ fn every_table_page_has_no_axe_violation_and_a_held_spectator_is_offered_no_rest
             &link_of(&rules.lines, "spectator"),
             DRAWN,
         ),
+        page("board-seat", &link_of(&board.lines, "Yellow"), ".board-img"),
+        page("zones-seat", &link_of(&zones.lines, "player 1"), DRAWN),
         page("free-seat", &link_of(&free.lines, "player 1"), ".free-card"),
         page(
             "free-spectator",
@@ -252,8 +269,16 @@ fn aether_plays_to_the_end_by_clicking_tiles_and_hexes_on_the_drawn_board() {
     );
     assert_played(&r, "Yellow: yellow places");
     // Tiles from behind the screen, then hexes of the drawn board.
-    assert!(r["clicks"]["piece"].as_u64().unwrap() >= 10, "{}", r["clicks"]);
-    assert!(r["clicks"]["cell"].as_u64().unwrap() >= 10, "{}", r["clicks"]);
+    assert!(
+        r["clicks"]["piece"].as_u64().unwrap() >= 10,
+        "{}",
+        r["clicks"]
+    );
+    assert!(
+        r["clicks"]["cell"].as_u64().unwrap() >= 10,
+        "{}",
+        r["clicks"]
+    );
     let dom = r["seats"][0]["dom"].as_str().unwrap();
     // The board is the build's drawing, served as a face file; the tiles as printed faces.
     assert!(dom.contains("class=\"board-img\""), "no drawn board");
@@ -274,8 +299,16 @@ fn the_search_plays_to_the_end_by_clicking_officers_and_map_cards() {
         "search",
     );
     assert_played(&r, "police: move");
-    assert!(r["clicks"]["piece"].as_u64().unwrap() >= 5, "{}", r["clicks"]);
-    assert!(r["clicks"]["cell"].as_u64().unwrap() >= 5, "{}", r["clicks"]);
+    assert!(
+        r["clicks"]["piece"].as_u64().unwrap() >= 5,
+        "{}",
+        r["clicks"]
+    );
+    assert!(
+        r["clicks"]["cell"].as_u64().unwrap() >= 5,
+        "{}",
+        r["clicks"]
+    );
     let dom = r["seats"][0]["dom"].as_str().unwrap();
     // The map is its 20 map cards laid in their grid.
     assert_eq!(dom.matches("class=\"grid-cell").count(), 20);

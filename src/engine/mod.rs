@@ -263,7 +263,10 @@ impl Target {
     pub fn key(&self) -> String {
         match self {
             Target::Cell(c) => format!("cell:{c}"),
-            Target::Piece { piece, at: Some(at) } => format!("piece:{piece}@{at}"),
+            Target::Piece {
+                piece,
+                at: Some(at),
+            } => format!("piece:{piece}@{at}"),
             Target::Piece { piece, at: None } => format!("piece:{piece}"),
             Target::Card { card, at: Some(at) } => format!("card:{card}@{at}"),
             Target::Card { card, at: None } => format!("card:{card}"),

@@ -209,7 +209,8 @@ pub fn check_targets<E: Engine>(
                     if let Some(c) = cell.filter(|c| !known(c)) {
                         return Err(at(&s, format!("`{key}` names `{c}`, no cell of the board")));
                     }
-                    seen.kinds.insert(key.split(':').next().unwrap_or("").to_string());
+                    seen.kinds
+                        .insert(key.split(':').next().unwrap_or("").to_string());
                 }
                 let keys: Vec<String> = targets.iter().map(Target::key).collect();
                 if !lists.insert(keys.clone()) {

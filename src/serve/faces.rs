@@ -530,7 +530,9 @@ impl Faces {
                 .iter()
                 .map(|(name, x, y)| json!([name, round(*x), round(*y)]))
                 .collect();
-            let hex = drawn.hex.map(|(r, pointy)| json!({"r": round(r), "pointy": pointy}));
+            let hex = drawn
+                .hex
+                .map(|(r, pointy)| json!({"r": round(r), "pointy": pointy}));
             let drawn = json!({
                 "image": url(table, &drawn.face),
                 "size": [round(drawn.size.0), round(drawn.size.1)],
@@ -545,13 +547,10 @@ impl Faces {
             .into_iter()
             .flatten()
             .map(|c| {
-                let card = c[1]
-                    .as_str()
-                    .and_then(|d| self.by_id.get(d))
-                    .map(|&i| {
-                        size = self.decks[self.designs[i].deck].size;
-                        self.card(table, i, None)
-                    });
+                let card = c[1].as_str().and_then(|d| self.by_id.get(d)).map(|&i| {
+                    size = self.decks[self.designs[i].deck].size;
+                    self.card(table, i, None)
+                });
                 json!({"name": c[0], "card": card})
             })
             .collect();

@@ -1207,7 +1207,15 @@ mod tests {
         let with = s
             .legal_actions()
             .into_iter()
-            .find(|a| matches!(a, Action::Place { elemental: true, .. }))
+            .find(|a| {
+                matches!(
+                    a,
+                    Action::Place {
+                        elemental: true,
+                        ..
+                    }
+                )
+            })
             .unwrap();
         let keys: Vec<String> = s.targets(with).iter().map(|t| t.key()).collect();
         assert_eq!(keys.len(), 3);
@@ -1218,7 +1226,11 @@ mod tests {
         let b = State::board(&s).unwrap();
         assert_eq!(b.board.as_deref(), Some("board"));
         assert!(b.pieces.len() >= 14, "{}", b.pieces.len());
-        assert!(b.pieces.iter().all(|p| cells.contains(p.at.as_ref().unwrap())));
+        assert!(
+            b.pieces
+                .iter()
+                .all(|p| cells.contains(p.at.as_ref().unwrap()))
+        );
     }
 
     fn config(players: usize, variants: &[(&str, &str)]) -> Config {

@@ -204,10 +204,7 @@ pub fn targets(state: &CapekState, action: super::state::Action) -> Vec<crate::e
                 .map_or("?", String::as_str);
             let mut out = vec![
                 golem(g),
-                zone(&format!(
-                    "option {}: a set of {size} {colour}",
-                    option + 1
-                )),
+                zone(&format!("option {}: a set of {size} {colour}", option + 1)),
             ];
             out.extend(
                 (0..64u8)

@@ -988,7 +988,10 @@ fn same_seed_same_game() {
 fn every_legal_move_says_where_it_acts_and_the_clicks_name_one_move() {
     let variants: [&[(&str, &str)]; 3] = [
         &[],
-        &[(ONE_STEP_AHEAD, DIAGONAL_WITHIN_TWO), ("stacking", "exclusive")],
+        &[
+            (ONE_STEP_AHEAD, DIAGONAL_WITHIN_TWO),
+            ("stacking", "exclusive"),
+        ],
         &[("criminal-move", "required"), ("empty-play", "forbidden")],
     ];
     for variant in variants {
@@ -1013,8 +1016,18 @@ fn the_map_is_twenty_map_cards_with_the_pawns_on_them() {
     }
     let b = s.board().expect("a map");
     assert_eq!((b.columns, b.rows, b.cells.len()), (5, 4, 20));
-    assert!(b.cells.iter().all(|(_, d)| d.as_deref().is_some_and(|d| d.starts_with("map-"))));
-    let count = |id: &str| -> u32 { b.pieces.iter().filter(|p| p.piece == id).map(|p| p.count).sum() };
+    assert!(
+        b.cells
+            .iter()
+            .all(|(_, d)| d.as_deref().is_some_and(|d| d.starts_with("map-")))
+    );
+    let count = |id: &str| -> u32 {
+        b.pieces
+            .iter()
+            .filter(|p| p.piece == id)
+            .map(|p| p.count)
+            .sum()
+    };
     assert_eq!(count("police-pawn"), 4);
     assert_eq!(count("criminal-pawn"), 1);
 }

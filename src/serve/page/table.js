@@ -444,7 +444,7 @@
     const list = path.length ? left : (picked === null ? view.legal : shown);
     const wrap = $('moves');
     let into = wrap;
-    if (targeted(view) && !path.length && picked === null && list.length > 8) {
+    if (targeted(view) && !path.length && picked === null && list.length > 60) {
       // Many moves and a board to click: the buttons wait folded (keyboard and screen
       // readers open them).
       const d = el('details', 'all-moves');
