@@ -134,7 +134,7 @@
     const e = document.querySelector('[data-target="' + CSS.escape(key) + '"]:not([data-extra])');
     const img = e && e.querySelector('img');
     const title = e && e.querySelector('title');
-    const own = e && (e.getAttribute('alt') || e.getAttribute('title'));
+    const own = e && (e.dataset.name || e.getAttribute('alt') || e.getAttribute('title'));
     const name = own || (img && img.getAttribute('alt')) || (title && title.textContent) || '';
     const rest = key.slice(key.indexOf(':') + 1);
     const words = name || (key.startsWith('cell:') ? 'the cell ' + rest
@@ -179,10 +179,11 @@
     return box;
   }
 
+  // A card's face inside a button that says its name: the image adds nothing to read.
   function cardFace(card) {
     const img = el('img');
     img.setAttribute('src', card.face);
-    img.setAttribute('alt', card.name);
+    img.setAttribute('alt', '');
     img.setAttribute('loading', 'lazy');
     img.draggable = false;
     return img;
@@ -193,8 +194,9 @@
     box.type = 'button';
     box.dataset.target = key;
     box.dataset.card = card.id;
+    box.dataset.name = card.name;
     box.append(cardFace(card), el('span', 'card-name', card.name + (card.count > 1 ? ' \u00d7' + card.count : '')));
-    box.setAttribute('aria-label', card.name + ': choose it for a move');
+    box.title = card.name + ': choose it for a move';
     return box;
   }
   // A card no move acts on: a button that shows it large (its text readable).
@@ -205,7 +207,7 @@
     box.dataset.zoom = card.face;
     box.dataset.name = card.name;
     box.append(cardFace(card), el('span', 'card-name', card.name + (card.count > 1 ? ' \u00d7' + card.count : '')));
-    box.setAttribute('aria-label', card.name + ': show it large');
+    box.title = card.name + ': show it large';
     return box;
   }
   function zoom(face, name) {
@@ -396,9 +398,12 @@
           const key = 'piece:' + p.piece;
           const mine = h.name === view.you && targeted(view) && view.legal.some((m) => (m.at || []).indexOf(key) >= 0);
           const b = el(mine ? 'button' : 'figure', 'piece-box' + (mine ? ' playable' : ''));
-          if (mine) { b.type = 'button'; b.setAttribute('aria-label', p.name + ' (' + p.count + '): choose it for a move'); }
+          if (mine) { b.type = 'button'; b.title = p.name + ': choose it for a move'; }
           b.dataset.target = key;
-          b.append(pieceImg(p, 'piece-face'), el(mine ? 'span' : 'figcaption', 'card-name', p.name + ' \u00d7' + p.count));
+          b.dataset.name = p.name;
+          const face = pieceImg(p, 'piece-face');
+          if (mine && face.tagName === 'IMG') face.setAttribute('alt', '');
+          b.append(face, el(mine ? 'span' : 'figcaption', 'card-name', p.name + ' \u00d7' + p.count));
           row.append(b);
         }
         sec.append(row);
