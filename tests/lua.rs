@@ -703,3 +703,38 @@ fn the_tutorials_samplers_draw_what_the_lists_would() {
         "{moves} moves, {draws} draws"
     );
 }
+
+/// The optional `targets(state, action)`: the tutorial engine names the card in hand each move
+/// plays, every legal move has its own targets, and a key of no known form breaks the contract
+/// with the script's line.
+#[test]
+fn targets_say_where_a_move_acts_and_a_bad_key_breaks_the_contract() {
+    let dir = scaffolded();
+    let game = load_game(dir.path(), SLUG).expect("the scaffold loads");
+    let engine = LuaEngine::from_model(&game).expect("the engine loads");
+    let config = printplay::engine::Config::with_variants(2, &[]);
+    let seen = printplay::engine::testing::check_targets(&engine, &config, 3, 1, &[])
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(seen.moves > 20, "{seen:?}");
+    assert_eq!(seen.kinds.iter().collect::<Vec<_>>(), ["card"]);
+
+    edit_engine(
+        dir.path(),
+        "return { \"card:\" .. designs[action].id }",
+        "return { \"somewhere\" }",
+    );
+    let game = load_game(dir.path(), SLUG).expect("the edited scaffold loads");
+    let engine = LuaEngine::from_model(&game).expect("the engine loads");
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+    let mut s = engine.new_game(&config, &mut rng).unwrap();
+    while !matches!(s.turn(), printplay::engine::Turn::Player(_)) {
+        let a = s.sample_chance(&mut rng);
+        s.apply(a);
+    }
+    let a = s.legal_actions()[0];
+    assert!(s.targets(a).is_empty());
+    let failure = s.failure().expect("a broken contract");
+    assert!(failure.contains("`targets`"), "{failure}");
+    assert!(failure.contains("somewhere"), "{failure}");
+    assert!(failure.contains("engine.lua:"), "{failure}");
+}

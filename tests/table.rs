@@ -507,6 +507,27 @@ fn check_faces(
     for m in v["legal"].as_array().into_iter().flatten() {
         collect(&m["cards"]);
     }
+    // The board (public): its drawing, the map's cards, the pieces on it; and the pieces of
+    // the hands the view shows.
+    if let Some(image) = v["board"]["image"].as_str() {
+        named.push(image.to_string());
+    }
+    for c in v["board"]["cells"].as_array().into_iter().flatten() {
+        if let Some(face) = c["card"]["face"].as_str() {
+            named.push(face.to_string());
+        }
+    }
+    let mut pieces = |list: &Value| {
+        for p in list.as_array().into_iter().flatten() {
+            if let Some(face) = p["face"].as_str() {
+                named.push(face.to_string());
+            }
+        }
+    };
+    pieces(&v["on_board"]);
+    for hand in v["cards"]["hands"].as_array().into_iter().flatten() {
+        pieces(&hand["pieces"]);
+    }
     for h in v["cards"]["hidden"].as_array().into_iter().flatten() {
         let back = h["back"].as_str().unwrap().to_string();
         assert!(

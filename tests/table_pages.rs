@@ -62,6 +62,21 @@ fn every_table_page_has_no_axe_violation_and_a_held_spectator_is_offered_no_rest
         &db("free.sqlite"),
         None,
     );
+    // A drawn board (Aether's hexes) and a table of card zones (Capek's Auction House).
+    let board = persons(
+        "yellow=person,red=person",
+        "aether",
+        "4",
+        &db("board.sqlite"),
+        None,
+    );
+    let zones = persons(
+        "1=person,2=person",
+        "capek-golems",
+        "4",
+        &db("zones.sqlite"),
+        None,
+    );
     // A held table: made, the server stopped, the game's data edited, served again.
     let fixture = common::Fixture::with_games(&["the-search"]);
     let data = fixture.data().to_str().unwrap().to_string();
@@ -95,6 +110,8 @@ fn every_table_page_has_no_axe_violation_and_a_held_spectator_is_offered_no_rest
             &link_of(&rules.lines, "spectator"),
             DRAWN,
         ),
+        page("board-seat", &link_of(&board.lines, "Yellow"), ".board-img"),
+        page("zones-seat", &link_of(&zones.lines, "player 1"), DRAWN),
         page("free-seat", &link_of(&free.lines, "player 1"), ".free-card"),
         page(
             "free-spectator",
@@ -193,4 +210,106 @@ fn a_page_says_the_connection_dropped_reconnects_and_plays_on() {
         "{r}"
     );
     assert_eq!(r["errors"], json!([]), "{r}");
+}
+
+/// Plays one person seat of `game` to the end by clicking the drawn board with
+/// `board_play.mjs` (bots at the other seats) and answers its report.
+fn played_by_clicks(game: &str, seats: &str, seat: &str, seed: &str, prefix: &str) -> Value {
+    let (browser_dir, chromium) = browser_tools().expect("checked by the caller");
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite").display().to_string();
+    let server = start(
+        &[
+            "table", game, "--seats", seats, "--seed", seed, "--port", "0", "--db", &db,
+        ],
+        2,
+    );
+    let cfg = json!({
+        "exe": chromium,
+        "seats": [{"name": seat, "url": link_of(&server.lines, seat)}],
+        "shots": shots(),
+        "prefix": prefix,
+        "shotAfter": 12,
+    });
+    browser_script(&browser_dir, "board_play.mjs", &cfg, dir.path())
+}
+
+/// What every game played by clicks must show: the game ended, no move button was pressed,
+/// the page met no error, and the log holds the person's moves.
+fn assert_played(r: &Value, person: &str) {
+    let status = r["status"].as_str().unwrap();
+    assert!(status.starts_with("Game over"), "{status}");
+    assert_eq!(r["moveButtons"], json!(0), "{r}");
+    let seat = &r["seats"][0];
+    assert_eq!(seat["errors"], json!([]), "{}", seat["errors"]);
+    let log: Vec<&str> = seat["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        log.iter().filter(|l| l.contains(person)).count() > 5,
+        "{log:?}"
+    );
+}
+
+#[test]
+fn aether_plays_to_the_end_by_clicking_tiles_and_hexes_on_the_drawn_board() {
+    if browser_tools().is_none() {
+        eprintln!("skipped: Chromium, node or tests/browser/node_modules (npm ci) missing");
+        return;
+    }
+    let r = played_by_clicks(
+        "aether",
+        "yellow=person,red=random",
+        "Yellow",
+        "5",
+        "aether",
+    );
+    assert_played(&r, "Yellow: yellow places");
+    // Tiles from behind the screen, then hexes of the drawn board.
+    assert!(
+        r["clicks"]["piece"].as_u64().unwrap() >= 10,
+        "{}",
+        r["clicks"]
+    );
+    assert!(
+        r["clicks"]["cell"].as_u64().unwrap() >= 10,
+        "{}",
+        r["clicks"]
+    );
+    let dom = r["seats"][0]["dom"].as_str().unwrap();
+    // The board is the build's drawing, served as a face file; the tiles as printed faces.
+    assert!(dom.contains("class=\"board-img\""), "no drawn board");
+    assert!(dom.contains("/faces/"), "no printed faces");
+}
+
+#[test]
+fn the_search_plays_to_the_end_by_clicking_officers_and_map_cards() {
+    if browser_tools().is_none() {
+        eprintln!("skipped: Chromium, node or tests/browser/node_modules (npm ci) missing");
+        return;
+    }
+    let r = played_by_clicks(
+        "the-search",
+        "criminal=random,police=person",
+        "police",
+        "7",
+        "search",
+    );
+    assert_played(&r, "police: move");
+    assert!(
+        r["clicks"]["piece"].as_u64().unwrap() >= 5,
+        "{}",
+        r["clicks"]
+    );
+    assert!(
+        r["clicks"]["cell"].as_u64().unwrap() >= 5,
+        "{}",
+        r["clicks"]
+    );
+    let dom = r["seats"][0]["dom"].as_str().unwrap();
+    // The map is its 20 map cards laid in their grid.
+    assert_eq!(dom.matches("class=\"grid-cell").count(), 20);
 }

@@ -234,12 +234,116 @@ pub trait State: Clone + Send + Sync + 'static {
         None
     }
 
+    /// Where a player's move acts on the table, for a page that plays a move by clicking what
+    /// it means: in the order a person clicks them (a piece, then the cell it goes to; a card
+    /// in hand; a zone). Every legal move's list is different from every other's, so that the
+    /// clicks name one move. Empty (the default): the engine does not say, and the page offers
+    /// the move as a button only.
+    fn targets(&self, _action: Self::Action) -> Vec<Target> {
+        Vec::new()
+    }
+
+    /// The board as a page draws it: the data's board the game is played on (or a grid of
+    /// cards), the card on each cell and the pieces on the cells, as every seat sees them.
+    /// Outputs ask [`view::table`], never this. `None` (the default): no board to draw.
+    fn board(&self) -> Option<BoardView> {
+        None
+    }
+
+    /// The pieces only `seat` sees in full (the tiles behind its screen, its unplayed
+    /// pieces), by the data's piece id. Outputs ask [`view::table`], which gives them only to
+    /// an observer who sees the seat's hand. The default: none.
+    fn hand_pieces(&self, _seat: Player) -> Vec<Placed> {
+        Vec::new()
+    }
+
     /// Each player's expected result from this state, in `0..=1`, for search that stops
     /// before the end. The default knows nothing: equal shares.
     fn estimate(&self) -> Vec<f64> {
         let n = self.num_players();
         vec![1.0 / n as f64; n]
     }
+}
+
+/// Where a move acts ([`State::targets`]): what a person clicks to make it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// A cell of the board, by the name the engine's [`BoardView`] gives it (`1,-2`: a hex's
+    /// axial coordinates q and r; `D2`: a grid's column letter and row).
+    Cell(String),
+    /// A piece, by the data's piece id: on the board's cell `at`, or in the seat's own supply
+    /// (`None`).
+    Piece { piece: String, at: Option<String> },
+    /// A card, by the data's design id: in the seat's hand (`at: None`) or in the zone of
+    /// the table `at` (`auction house`, `golems`), as the engine's view names it.
+    Card { card: String, at: Option<String> },
+    /// A zone of the table, by the name the engine's view gives it (`auction house`,
+    /// `discard pile`, `bag`, `end of turn`).
+    Zone(String),
+}
+
+impl Target {
+    /// The target as one string (`cell:1,-2`, `piece:police-pawn@D2`, `piece:tile-fire`,
+    /// `card:crowbar`, `card:torso@auction house`, `zone:bag`): how the page names what was clicked.
+    pub fn key(&self) -> String {
+        match self {
+            Target::Cell(c) => format!("cell:{c}"),
+            Target::Piece {
+                piece,
+                at: Some(at),
+            } => format!("piece:{piece}@{at}"),
+            Target::Piece { piece, at: None } => format!("piece:{piece}"),
+            Target::Card { card, at: Some(at) } => format!("card:{card}@{at}"),
+            Target::Card { card, at: None } => format!("card:{card}"),
+            Target::Zone(z) => format!("zone:{z}"),
+        }
+    }
+
+    /// A target read back from its [`Target::key`] (for the Lua contract, which gives keys);
+    /// `None` for a string that is no key.
+    pub fn parse(key: &str) -> Option<Target> {
+        let (kind, rest) = key.split_once(':')?;
+        if rest.is_empty() {
+            return None;
+        }
+        let (id, at) = match rest.split_once('@') {
+            Some((id, at)) if !id.is_empty() && !at.is_empty() => (id, Some(at.to_string())),
+            Some(_) => return None,
+            None => (rest, None),
+        };
+        let id = id.to_string();
+        Some(match (kind, at) {
+            ("cell", None) => Target::Cell(id),
+            ("piece", at) => Target::Piece { piece: id, at },
+            ("card", at) => Target::Card { card: id, at },
+            ("zone", None) => Target::Zone(id),
+            _ => return None,
+        })
+    }
+}
+
+/// A game's board as a page draws it ([`State::board`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BoardView {
+    /// The data's `[[board]]` the game is played on, by id, drawn as the build draws it (a hex
+    /// board's cells named `q,r`); `None`: a grid of cards (`columns` by `rows`).
+    pub board: Option<String>,
+    pub columns: u32,
+    pub rows: u32,
+    /// The cells of a grid of cards, in reading order: each cell's name and the card design
+    /// (by id) lying there, if shown.
+    pub cells: Vec<(String, Option<String>)>,
+    /// What lies on the cells: pieces by the data's id, `at` the cell's name.
+    pub pieces: Vec<Placed>,
+}
+
+/// Pieces of one design at one place: on a cell (`at`), or in a supply (`at: None`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placed {
+    /// The data's piece id.
+    pub piece: String,
+    pub at: Option<String>,
+    pub count: u32,
 }
 
 /// Options for a new game: seat count and named rule variants (`--variant NAME=VALUE`).

@@ -135,3 +135,99 @@ fn same_as_clone<S: State>(s: &S) -> Result<(), String> {
         Err("a clone differs from its original".into())
     }
 }
+
+/// What [`check_targets`] saw: player nodes and the moves whose targets it checked, and the
+/// target kinds met (`cell`, `piece`, `card`, `zone`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TargetsSeen {
+    pub nodes: u64,
+    pub moves: u64,
+    pub kinds: std::collections::BTreeSet<String>,
+}
+
+/// Plays `games` random games and checks, at every player node, where the legal moves act
+/// ([`State::targets`]): every legal move names at least one target; no two moves name the
+/// same list (clicks map back to exactly one move); every key reads back as its target; and
+/// every cell a target or a placed piece names is a cell of the engine's [`State::board`]
+/// (for a grid of cards, one of its cells; for a data board, one of `board_cells`).
+pub fn check_targets<E: Engine>(
+    engine: &E,
+    config: &Config,
+    games: u64,
+    seed: u64,
+    board_cells: &[String],
+) -> Result<TargetsSeen, String> {
+    use super::Target;
+    let mut seen = TargetsSeen::default();
+    for game in 0..games {
+        let mut rng = crate::simulate::game_rng(seed, game);
+        let mut s = engine.new_game(config, &mut rng)?;
+        loop {
+            let at = |s: &E::State, what: String| {
+                format!("game {game}, move {}: {what}", s.moves_played())
+            };
+            match s.turn() {
+                Turn::Terminal => break,
+                Turn::Chance => {
+                    let a = s.sample_chance(&mut rng);
+                    s.apply(a);
+                    continue;
+                }
+                Turn::Player(_) => {}
+            }
+            let board = s.board();
+            let cells: Vec<String> = match &board {
+                Some(b) if b.board.is_none() => b.cells.iter().map(|c| c.0.clone()).collect(),
+                _ => board_cells.to_vec(),
+            };
+            let known = |c: &str| cells.is_empty() || cells.iter().any(|x| x == c);
+            if let Some(b) = &board {
+                for p in &b.pieces {
+                    let cell = p.at.as_deref().unwrap_or("");
+                    if !known(cell) || p.count == 0 {
+                        return Err(at(&s, format!("a piece on no cell of the board: {p:?}")));
+                    }
+                }
+            }
+            let legal = s.legal_actions();
+            let mut lists = std::collections::HashSet::new();
+            for &a in &legal {
+                let targets = s.targets(a);
+                if targets.is_empty() {
+                    return Err(at(&s, format!("`{}` names no target", s.action_name(a))));
+                }
+                for t in &targets {
+                    let key = t.key();
+                    if Target::parse(&key).as_ref() != Some(t) {
+                        return Err(at(&s, format!("the key `{key}` reads back as another")));
+                    }
+                    let cell = match t {
+                        Target::Cell(c) => Some(c.as_str()),
+                        Target::Piece { at, .. } => at.as_deref(),
+                        _ => None,
+                    };
+                    if let Some(c) = cell.filter(|c| !known(c)) {
+                        return Err(at(&s, format!("`{key}` names `{c}`, no cell of the board")));
+                    }
+                    seen.kinds
+                        .insert(key.split(':').next().unwrap_or("").to_string());
+                }
+                let keys: Vec<String> = targets.iter().map(Target::key).collect();
+                if !lists.insert(keys.clone()) {
+                    return Err(at(
+                        &s,
+                        format!(
+                            "two moves click the same targets {keys:?} (one is `{}`)",
+                            s.action_name(a)
+                        ),
+                    ));
+                }
+                seen.moves += 1;
+            }
+            seen.nodes += 1;
+            let a = legal[rng.random_range(0..legal.len())];
+            s.apply(a);
+        }
+    }
+    Ok(seen)
+}

@@ -15,7 +15,7 @@
 //! observer is told (the log's words, the table, the card faces of the table's page) never
 //! depends on what it cannot see at the table.
 
-use crate::engine::{Player, State, Turn};
+use crate::engine::{BoardView, Placed, Player, State, Turn};
 
 /// Whose eyes a game is shown through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,6 +88,11 @@ pub struct Table {
     pub public_data: serde_json::Value,
     /// The hands the observer may see as data ([`State::private_data`]), in seat order.
     pub hands_data: Vec<(Player, serde_json::Value)>,
+    /// The board as every seat sees it ([`State::board`]), where the engine draws one.
+    pub board: Option<BoardView>,
+    /// The pieces of the seats whose hands the observer sees ([`State::hand_pieces`]), in seat
+    /// order (a seat without any left out).
+    pub supplies: Vec<(Player, Vec<Placed>)>,
 }
 
 /// One move or chance outcome as an observer knows it.
@@ -145,6 +150,12 @@ pub fn table<S: State>(state: &S, observer: Observer) -> Table {
         hands: seen.iter().map(|&p| (p, state.private_view(p))).collect(),
         public_data: state.public_data(),
         hands_data: seen.iter().map(|&p| (p, state.private_data(p))).collect(),
+        board: state.board(),
+        supplies: seen
+            .iter()
+            .map(|&p| (p, state.hand_pieces(p)))
+            .filter(|(_, s)| !s.is_empty())
+            .collect(),
     }
 }
 

@@ -284,6 +284,16 @@ function game.cards_of(state, action)
   return { designs[action].id }
 end
 
+-- Optional: where a move acts at the browser table (`printplay serve`), as the keys a person
+-- clicks in order: here the card in hand ("card:" and its design's id). Each move's list must
+-- differ from every other's. Without it the table offers moves as buttons only.
+function game.targets(state, action)
+  if state.drawing then
+    return {}
+  end
+  return { "card:" .. designs[action].id }
+end
+
 -- Optional: a chance outcome as seat `observer` may know it (0: the public, who sees no hand;
 -- `nil`: an onlooker who sees every hand). A card drawn into a hand is named only for its owner; the others learn that a card was
 -- drawn. Without this function printplay tells a seat only that chance decided something.

@@ -28,6 +28,8 @@ struct Design {
     name: String,
     /// The digest naming its face file.
     face: String,
+    /// Its deck, by index.
+    deck: usize,
 }
 
 /// A printed deck: its back and the designs in it.
@@ -36,6 +38,27 @@ struct Deck {
     id: String,
     name: String,
     back: String,
+    /// Its cards' trim size in millimetres.
+    size: (f64, f64),
+}
+
+/// A printed piece: its name, the digest of its face and its size in millimetres.
+#[derive(Debug, Clone)]
+struct PieceDrawn {
+    name: String,
+    face: String,
+    size: (f64, f64),
+}
+
+/// A board as the build draws it, once per game version: the digest of its drawing, its
+/// size in millimetres and, for a hex board, each cell's name (`q,r`) and centre on it.
+#[derive(Debug, Clone)]
+struct BoardDrawn {
+    face: String,
+    size: (f64, f64),
+    cells: Vec<(String, f64, f64)>,
+    /// A hex's corner radius and whether its point is up.
+    hex: Option<(f64, bool)>,
 }
 
 /// One game version's faces.
@@ -51,6 +74,10 @@ pub struct Faces {
     /// Those names, longest first (found in prose before the shorter names inside them).
     names: Vec<(String, usize)>,
     decks: Vec<Deck>,
+    /// Each printed piece by its id.
+    pieces: FxHashMap<String, PieceDrawn>,
+    /// Each board by its id.
+    boards: FxHashMap<String, BoardDrawn>,
 }
 
 /// Where a face file is served to a table's page: under the table's own address, so that a
@@ -94,7 +121,41 @@ impl Faces {
                     add(&mut faces, &card.svg, deck.size)?,
                 ));
             }
-            faces.add_deck(&deck.id, &deck.name, back, designs);
+            faces.add_deck(&deck.id, &deck.name, back, deck.size, designs);
+        }
+        for piece in &drawn.pieces {
+            let doc = crate::render::piece_document(piece);
+            let tree = pdf::parse_raster(&doc, &drawn.fonts)?;
+            let text = crate::render::svg_clean::write(&tree);
+            let key = digest(text.as_bytes());
+            faces
+                .files
+                .entry(key.clone())
+                .or_insert_with(|| Arc::from(text.into_bytes()));
+            faces.pieces.insert(
+                piece.id.clone(),
+                PieceDrawn {
+                    name: piece.name.clone(),
+                    face: key,
+                    size: piece.size,
+                },
+            );
+        }
+        // Each board as the build prints it: in English (the table's language) where the
+        // build prints it in English, else in the game's first language.
+        let templates = crate::render::template::Templates::new(game)?;
+        let langs = crate::render::board::board_languages(game);
+        let lang = if langs.contains(&"en") {
+            "en"
+        } else {
+            crate::render::board::first_language(game)
+        };
+        for board in &game.components.boards {
+            let (svg, size) = crate::render::board::board_svg_in(game, board, &templates, lang)?;
+            let face = add(&mut faces, &svg, size)?;
+            faces
+                .boards
+                .insert(board.id.get_ref().clone(), drawn_board(board, face, size));
         }
         faces.index();
         Ok(faces)
@@ -122,8 +183,31 @@ impl Faces {
                 id,
                 &deck.name,
                 digest(format!("back of {id}").as_bytes()),
+                (63.0, 88.0),
                 designs,
             );
+        }
+        for piece in &game.components.pieces {
+            let id = piece.id.get_ref();
+            faces.pieces.insert(
+                id.clone(),
+                PieceDrawn {
+                    name: piece.name.clone(),
+                    face: digest(format!("piece {id}").as_bytes()),
+                    size: (20.0, 20.0),
+                },
+            );
+        }
+        for board in &game.components.boards {
+            let id = board.id.get_ref();
+            let face = digest(format!("board {id}").as_bytes());
+            let size = board
+                .hex()
+                .map(|h| crate::render::board::hex_layout(h).size)
+                .unwrap_or((100.0, 100.0));
+            faces
+                .boards
+                .insert(id.clone(), drawn_board(board, face, size));
         }
         faces.index();
         faces
@@ -134,16 +218,24 @@ impl Faces {
         id: &str,
         name: &str,
         back: String,
+        size: (f64, f64),
         designs: Vec<(String, String, String)>,
     ) {
         self.decks.push(Deck {
             id: id.to_string(),
             name: name.to_string(),
             back,
+            size,
         });
+        let deck = self.decks.len() - 1;
         for (id, name, face) in designs {
             self.by_id.insert(id.clone(), self.designs.len());
-            self.designs.push(Design { id, name, face });
+            self.designs.push(Design {
+                id,
+                name,
+                face,
+                deck,
+            });
         }
     }
 
@@ -363,6 +455,28 @@ impl Faces {
                 m["cards"] = Value::Array(cards);
             }
         }
+        // The board: drawn once per version (its address, size and cells do not change as
+        // the game goes, so a live connection sends them once), and what lies on it now.
+        let board = view["view"]["board"].take();
+        if board.is_object() {
+            let (drawn, on) = self.board_json(id, &board);
+            view["board"] = drawn;
+            view["on_board"] = on;
+        }
+        let zones = self.zones(&view["view"]["public_data"], &table);
+        let hand_pieces: Vec<Value> = view["view"]["hands"]
+            .as_array()
+            .map(|hands| {
+                hands
+                    .iter()
+                    .map(|h| self.pieces_json(id, &h["pieces"]))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut hands = hands;
+        for (h, p) in hands.iter_mut().zip(hand_pieces) {
+            h["pieces"] = p;
+        }
         // Every deck's back is public (a pile, a face-down card): by deck id.
         let backs: serde_json::Map<String, Value> = self
             .decks
@@ -371,11 +485,140 @@ impl Faces {
             .collect();
         view["cards"] = super::live::object([
             ("table", table.into()),
+            ("zones", zones),
             ("hands", hands.into()),
             ("hidden", hidden.into()),
             ("backs", Value::Object(backs)),
         ]);
     }
+}
+
+impl Faces {
+    /// A piece's face, name and size (in millimetres) by its id; a piece the build does
+    /// not print is shown by its id alone.
+    fn piece(&self, table: &str, piece: &str) -> Value {
+        match self.pieces.get(piece) {
+            Some(p) => json!({"piece": piece, "name": p.name, "face": url(table, &p.face),
+                              "size": [round(p.size.0), round(p.size.1)]}),
+            None => json!({"piece": piece, "name": piece, "face": null, "size": null}),
+        }
+    }
+
+    /// Pieces of a view's data (`[{"piece", "at", "count"}]`) with their faces.
+    fn pieces_json(&self, table: &str, pieces: &Value) -> Value {
+        pieces
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|p| {
+                let mut v = self.piece(table, p["piece"].as_str().unwrap_or(""));
+                v["at"] = p["at"].clone();
+                v["count"] = p["count"].clone();
+                v
+            })
+            .collect()
+    }
+
+    /// A view's board (`{"board", "columns", "rows", "cells", "pieces"}`) as the page draws
+    /// it: the build's drawing of the data's board with each cell's centre on it, or a grid
+    /// of card faces; and, apart, the pieces on its cells now.
+    fn board_json(&self, table: &str, board: &Value) -> (Value, Value) {
+        let on = self.pieces_json(table, &board["pieces"]);
+        if let Some(drawn) = board["board"].as_str().and_then(|b| self.boards.get(b)) {
+            let cells: Vec<Value> = drawn
+                .cells
+                .iter()
+                .map(|(name, x, y)| json!([name, round(*x), round(*y)]))
+                .collect();
+            let hex = drawn
+                .hex
+                .map(|(r, pointy)| json!({"r": round(r), "pointy": pointy}));
+            let drawn = json!({
+                "image": url(table, &drawn.face),
+                "size": [round(drawn.size.0), round(drawn.size.1)],
+                "cells": cells,
+                "hex": hex,
+            });
+            return (drawn, on);
+        }
+        let mut size = (63.0, 88.0);
+        let cells: Vec<Value> = board["cells"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| {
+                let card = c[1].as_str().and_then(|d| self.by_id.get(d)).map(|&i| {
+                    size = self.decks[self.designs[i].deck].size;
+                    self.card(table, i, None)
+                });
+                json!({"name": c[0], "card": card})
+            })
+            .collect();
+        let drawn = json!({
+            "columns": board["columns"],
+            "rows": board["rows"],
+            "card_size": [round(size.0), round(size.1)],
+            "cells": cells,
+        });
+        (drawn, on)
+    }
+
+    /// The zones of the table as the view's public data names them (each top-level key:
+    /// `auction_house` is the zone `auction house`), each with the cards found in it: their
+    /// places in `table` and how many.
+    fn zones(&self, public: &Value, table: &[Value]) -> Value {
+        let Some(map) = public.as_object() else {
+            return Value::Array(Vec::new());
+        };
+        let mut zones = Vec::new();
+        for (key, v) in map {
+            let mut out = Vec::new();
+            self.in_data(v, &mut out);
+            if out.is_empty() {
+                continue;
+            }
+            let cards: Vec<Value> = out
+                .into_iter()
+                .filter_map(|(i, n)| {
+                    let id = &self.designs[i].id;
+                    let at = table.iter().position(|c| c["id"].as_str() == Some(id))?;
+                    Some(json!([at, n]))
+                })
+                .collect();
+            zones.push(json!({"name": key.replace('_', " "), "cards": cards}));
+        }
+        Value::Array(zones)
+    }
+}
+
+/// A board's drawing and, for a hex board, its cells' names and centres on it.
+fn drawn_board(board: &crate::model::Board, face: String, size: (f64, f64)) -> BoardDrawn {
+    let (cells, hex) = match board.hex() {
+        Some(h) => {
+            let layout = crate::render::board::hex_layout(h);
+            let (dx, dy) = layout.shift;
+            let cells = h
+                .cells
+                .iter()
+                .zip(&layout.centres)
+                .map(|(c, (x, y))| (format!("{},{}", c.q, c.r), x + dx, y + dy))
+                .collect();
+            let pointy = h.orientation == crate::model::HexOrientation::Pointy;
+            (cells, Some((h.hex_mm / 3f64.sqrt(), pointy)))
+        }
+        None => (Vec::new(), None),
+    };
+    BoardDrawn {
+        face,
+        size,
+        cells,
+        hex,
+    }
+}
+
+/// Millimetres to a hundredth, so that the page's numbers stay short.
+fn round(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
 }
 
 fn add_found(out: &mut Vec<(usize, Option<u64>)>, i: usize, n: Option<u64>) {

@@ -290,24 +290,46 @@ impl<S: State> Typed<S> {
 /// [`view::table`].
 pub fn table_json<S: State>(state: &S, observer: Observer, names: &[String]) -> Value {
     let table = view::table(state, observer);
+    let placed = |pieces: &[crate::engine::Placed]| -> Value {
+        pieces
+            .iter()
+            .map(|p| json!({"piece": p.piece, "at": p.at, "count": p.count}))
+            .collect()
+    };
+    let mut supplies = table.supplies;
     // Built by moving each part in: `json!` would copy every tree it is given.
     let hands: Vec<Value> = table
         .hands
         .into_iter()
         .zip(table.hands_data)
         .map(|((seat, text), (_, data))| {
+            let pieces = supplies
+                .iter_mut()
+                .find(|(s, _)| *s == seat)
+                .map_or(Value::Array(Vec::new()), |(_, p)| placed(p));
             object([
                 ("seat", seat.into()),
                 ("name", names[seat].clone().into()),
                 ("text", text.into()),
                 ("data", data),
+                ("pieces", pieces),
             ])
         })
         .collect();
+    let board = table.board.map_or(Value::Null, |b| {
+        json!({
+            "board": b.board,
+            "columns": b.columns,
+            "rows": b.rows,
+            "cells": b.cells,
+            "pieces": placed(&b.pieces),
+        })
+    });
     object([
         ("public", table.public.into()),
         ("public_data", table.public_data),
         ("hands", hands.into()),
+        ("board", board),
     ])
 }
 
@@ -463,10 +485,18 @@ impl<S: State> Live for Typed<S> {
                     .map(|(index, a)| {
                         cards.clear();
                         self.state.cards_of(a, &mut cards);
+                        // Where it acts, as the page clicks it (`State::targets`).
+                        let at: Value = self
+                            .state
+                            .targets(a)
+                            .iter()
+                            .map(|t| Value::from(t.key()))
+                            .collect();
                         object([
                             ("index", index.into()),
                             ("name", view::action_words(&self.state, a, observer).into()),
                             ("cards", cards.iter().map(|c| Value::from(c.id)).collect()),
+                            ("at", at),
                         ])
                     })
                     .collect()

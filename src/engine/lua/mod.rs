@@ -4,7 +4,7 @@
 //! The script returns a table of functions (see the README's "Simulating your own game" and
 //! the scaffold's tutorial script): `setup`, `current_player`, `legal_actions`,
 //! `chance_outcomes`, `apply`, `returns`, `action_name`, `observation`, `end_reason`,
-//! `end_stats`, and optionally `determinize`, `estimate`, `action_kind`, `cards_of`, `chance_name`, `bots`,
+//! `end_stats`, and optionally `determinize`, `estimate`, `action_kind`, `cards_of`, `targets`, `chance_name`, `bots`,
 //! `variants`, `returns_sum`, and `random_action`, `sample_chance` and `skip_determinize` (the
 //! random player's move and a chance outcome drawn inside the VM without listing, and what
 //! `determinize` draws without a copy; they must draw what the defaults do). Seats are numbered from 1 in Lua, actions are integers, and a game
@@ -41,6 +41,11 @@ pub const ENGINE_ID: &str = "lua";
 pub fn is_script_error(message: &str) -> bool {
     message.contains(SCRIPT_FILE) || message.contains(".lua:")
 }
+
+/// Most targets one move may name (`targets`).
+pub const MAX_TARGETS: usize = 32;
+/// Longest target key (`targets`), in bytes.
+pub const MAX_TARGET_KEY: usize = 200;
 
 /// Returns whose sum differs from the declared `returns_sum` by more than this break the
 /// contract.
@@ -871,6 +876,49 @@ impl State for LuaState {
             out.push(card);
         }
         true
+    }
+
+    /// The script's optional `targets(state, action)`: where the move acts, a list of
+    /// target keys in the order a person clicks them (`"cell:1,-2"`, `"piece:pawn@D2"`,
+    /// `"card:crowbar"`, `"card:torso@auction house"`, `"zone:bag"`); without it, none
+    /// (the table offers the move as a button only). A key that is not one of these forms, or
+    /// more than [`MAX_TARGETS`] of them, or one longer than [`MAX_TARGET_KEY`] bytes, breaks
+    /// the contract.
+    fn targets(&self, action: i64) -> Vec<super::Target> {
+        if optional_fn(&self.vm, "targets").is_none() {
+            return Vec::new();
+        }
+        let Some(keys) = self.call::<Option<Vec<String>>>("targets", action) else {
+            return Vec::new();
+        };
+        let keys = keys.unwrap_or_default();
+        if keys.len() > MAX_TARGETS {
+            self.contract(
+                "targets",
+                &format!(
+                    "gave {} targets for one move; at most {MAX_TARGETS}",
+                    keys.len()
+                ),
+            );
+            return Vec::new();
+        }
+        let mut out = Vec::with_capacity(keys.len());
+        for key in &keys {
+            match super::Target::parse(key).filter(|_| key.len() <= MAX_TARGET_KEY) {
+                Some(t) => out.push(t),
+                None => {
+                    let shown: String = key.chars().take(60).collect();
+                    self.contract(
+                        "targets",
+                        &format!(
+                            "gave `{shown}`; a target is `cell:NAME`, `piece:ID`, `piece:ID@CELL`, `card:ID`, `card:ID@ZONE` or `zone:NAME`, at most {MAX_TARGET_KEY} bytes"
+                        ),
+                    );
+                    return Vec::new();
+                }
+            }
+        }
+        out
     }
 
     fn estimate(&self) -> Vec<f64> {

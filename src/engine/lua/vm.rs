@@ -112,6 +112,7 @@ pub const ENGINE_FUNCTIONS: &[&str] = &[
     "estimate",
     "action_kind",
     "cards_of",
+    "targets",
     "random_action",
     "sample_chance",
     "chance_name",

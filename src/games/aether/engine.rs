@@ -344,6 +344,12 @@ impl AetherState {
         self.rules.board(self.opts.setup)
     }
 
+    /// A cell's name on the table's board: its axial coordinates `q,r`.
+    pub fn cell_name(&self, cell: usize) -> String {
+        let (q, r) = self.board().coords[cell];
+        format!("{q},{r}")
+    }
+
     pub fn tile(&self, cell: usize) -> Option<u8> {
         Some(self.tiles[cell]).filter(|&t| t != NONE)
     }
@@ -1033,6 +1039,95 @@ impl State for AetherState {
         Some(self.turns)
     }
 
+    /// A placement: the tile from behind the screen, the seat's elemental if it goes with
+    /// it, then the hex (`q,r`); a swap: the bag the old hand goes back to.
+    fn targets(&self, action: Action) -> Vec<crate::engine::Target> {
+        use crate::engine::Target;
+        match action {
+            Action::Swap => vec![Target::Zone("bag".into())],
+            Action::Place {
+                cell,
+                element,
+                elemental,
+            } => {
+                let piece = |id: Option<&&'static str>| Target::Piece {
+                    piece: id.map_or("?", |s| *s).to_string(),
+                    at: None,
+                };
+                let mut out = vec![piece(self.rules.tile_ids.get(usize::from(element)))];
+                if elemental {
+                    out.push(piece(self.rules.elemental_ids.get(self.current())));
+                }
+                out.push(Target::Cell(self.cell_name(usize::from(cell))));
+                out
+            }
+            Action::Draw(_) => Vec::new(),
+        }
+    }
+
+    /// The data's board, with each placed tile and elemental on its hex.
+    fn board(&self) -> Option<crate::engine::BoardView> {
+        let mut pieces = Vec::new();
+        for cell in 0..self.board().coords.len() {
+            let at = Some(self.cell_name(cell));
+            if let Some(t) = self.tile(cell) {
+                pieces.extend(self.rules.tile_ids.get(usize::from(t)).map(|id| {
+                    crate::engine::Placed {
+                        piece: id.to_string(),
+                        at: at.clone(),
+                        count: 1,
+                    }
+                }));
+            }
+            if let Some(o) = self.elemental(cell) {
+                pieces.extend(
+                    self.rules
+                        .elemental_ids
+                        .get(o)
+                        .map(|id| crate::engine::Placed {
+                            piece: id.to_string(),
+                            at: at.clone(),
+                            count: 1,
+                        }),
+                );
+            }
+        }
+        Some(crate::engine::BoardView {
+            board: Some(self.rules.board_id.clone()),
+            pieces,
+            ..Default::default()
+        })
+    }
+
+    /// The tiles behind the seat's screen and its unused elementals.
+    fn hand_pieces(&self, seat: Player) -> Vec<crate::engine::Placed> {
+        let mut out: Vec<crate::engine::Placed> = self
+            .hand(seat)
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(e, &n)| crate::engine::Placed {
+                piece: self.rules.tile_ids.get(e).map_or("?", |s| *s).to_string(),
+                at: None,
+                count: u32::from(n),
+            })
+            .collect();
+        let left = self.supply(seat);
+        if left > 0 {
+            out.push(crate::engine::Placed {
+                piece: self
+                    .rules
+                    .elemental_ids
+                    .get(seat)
+                    .map_or("?", |s| *s)
+                    .to_string(),
+                at: None,
+                count: u32::from(left),
+            });
+        }
+        out
+    }
+
     /// The element tile a seat puts one of its elementals on. Every seat places tiles of
     /// all four elements in nearly every game (a tile must be placed each turn, and which
     /// element is the draw's), so tiles placed alone would tell the designs apart by nothing;
@@ -1116,6 +1211,60 @@ mod tests {
 
     fn engine() -> AetherEngine {
         AetherEngine::from_model(&load()).expect("engine reads the shipped data")
+    }
+
+    #[test]
+    fn every_legal_move_says_where_it_acts_and_the_clicks_name_one_move() {
+        let game = load();
+        let board = crate::games::aether::rules::the_board(&game).unwrap();
+        let cells: Vec<String> = board
+            .hex_cells()
+            .iter()
+            .map(|c| format!("{},{}", c.q, c.r))
+            .collect();
+        for players in [2, 4] {
+            let seen = crate::engine::testing::check_targets(
+                &engine(),
+                &config(players, &[]),
+                6,
+                9,
+                &cells,
+            )
+            .unwrap_or_else(|e| panic!("{players} players: {e}"));
+            assert!(seen.moves > 2000, "{seen:?}");
+            let kinds: Vec<&str> = seen.kinds.iter().map(String::as_str).collect();
+            assert_eq!(kinds, ["cell", "piece", "zone"]);
+        }
+        // A placement is its tile, the elemental if it goes with it, then its hex.
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let s = engine().new_game(&config(2, &[]), &mut rng).unwrap();
+        let with = s
+            .legal_actions()
+            .into_iter()
+            .find(|a| {
+                matches!(
+                    a,
+                    Action::Place {
+                        elemental: true,
+                        ..
+                    }
+                )
+            })
+            .unwrap();
+        let keys: Vec<String> = s.targets(with).iter().map(|t| t.key()).collect();
+        assert_eq!(keys.len(), 3);
+        assert!(keys[0].starts_with("piece:tile-"), "{keys:?}");
+        assert_eq!(keys[1], "piece:elemental-yellow");
+        assert!(keys[2].starts_with("cell:"), "{keys:?}");
+        // The board shows the tiles the setup filled, on the hexes they lie on.
+        let b = State::board(&s).unwrap();
+        assert_eq!(b.board.as_deref(), Some("board"));
+        assert!(b.pieces.len() >= 14, "{}", b.pieces.len());
+        assert!(
+            b.pieces
+                .iter()
+                .all(|p| cells.contains(p.at.as_ref().unwrap()))
+        );
     }
 
     fn config(players: usize, variants: &[(&str, &str)]) -> Config {

@@ -101,6 +101,11 @@ pub struct Rules {
     pub weakened_by: Vec<u8>,
     /// Player colour symbol ids, in seat order.
     pub colours: Vec<String>,
+    /// The id of each colour's elemental piece (the colour's own id when no piece names it),
+    /// for the table's drawn board.
+    pub elemental_ids: Vec<&'static str>,
+    /// The id of the board the game is played on.
+    pub board_id: String,
     /// Elementals of each colour in the box.
     pub elementals_in_box: Vec<u32>,
     pub min_players: usize,
@@ -147,6 +152,16 @@ impl Rules {
             .symbols_in(PLAYER_GROUP)
             .map(|s| s.id.get_ref().clone())
             .collect();
+        let elemental_ids = colours
+            .iter()
+            .map(|c| {
+                let piece = game
+                    .pieces_of_kind(ELEMENTAL)
+                    .find(|p| p.symbol.as_deref() == Some(c.as_str()));
+                crate::engine::lua::intern(piece.map_or(c.as_str(), |p| p.id.get_ref()))
+            })
+            .collect();
+        let board_id = the_board(game)?.id.get_ref().clone();
         let elementals_in_box = colours
             .iter()
             .map(|c| piece_count(game, ELEMENTAL, c))
@@ -178,6 +193,8 @@ impl Rules {
             long: board_tables(game, Setup::Long)?,
             elements,
             colours,
+            elemental_ids,
+            board_id,
         };
         rules.validate()?;
         Ok(rules)

@@ -161,6 +161,8 @@ pub struct Rules {
     /// Golem cards per seat, by figure number.
     pub golems: Vec<Vec<GolemCard>>,
     pub golem_names: Vec<Vec<String>>,
+    /// Each golem card's design id, as `golem_names`.
+    pub golem_ids: Vec<Vec<String>>,
     /// Price of each Auction House slot, from the entry slot to the cheapest.
     pub prices: Vec<u8>,
     pub initial_hand: u8,
@@ -213,7 +215,7 @@ impl Rules {
                 )
             })
             .collect();
-        let (golems, golem_names) = read_golems(game, &colour_of)?;
+        let (golems, golem_names, golem_ids) = read_golems(game, &colour_of)?;
         let prices = game
             .param_ints("auction_prices")?
             .into_iter()
@@ -253,6 +255,7 @@ impl Rules {
             colours,
             golems,
             golem_names,
+            golem_ids,
             prices,
             initial_hand: int("initial_hand")?,
             short_hand_below: int("short_hand_below")?,
@@ -358,13 +361,13 @@ fn read_game_cards(
     Ok((cards, names))
 }
 
-type Golems = (Vec<Vec<GolemCard>>, Vec<Vec<String>>);
+type Golems = (Vec<Vec<GolemCard>>, Vec<Vec<String>>, Vec<Vec<String>>);
 
 fn read_golems(game: &Game, colour_of: &ColourOf) -> Result<Golems, String> {
     let deck = game
         .deck("golem")
         .ok_or("capek-golems needs a deck `golem`")?;
-    let mut by_player: Vec<Vec<(i64, GolemCard, String)>> = Vec::new();
+    let mut by_player: Vec<Vec<(i64, GolemCard, String, String)>> = Vec::new();
     for card in &deck.cards {
         let seat = field(card, "player")?;
         if !(1..=MAX_PLAYERS as i64).contains(&seat) {
@@ -387,10 +390,16 @@ fn read_golems(game: &Game, colour_of: &ColourOf) -> Result<Golems, String> {
         if by_player.len() <= seat {
             by_player.resize_with(seat + 1, Vec::new);
         }
-        by_player[seat].push((field(card, "figure")?, golem, card.name.clone()));
+        by_player[seat].push((
+            field(card, "figure")?,
+            golem,
+            card.name.clone(),
+            card.id.get_ref().clone(),
+        ));
     }
     let mut golems = Vec::new();
     let mut names = Vec::new();
+    let mut ids = Vec::new();
     for mut cards in by_player {
         if cards.is_empty() || cards.len() > MAX_GOLEM {
             return Err(format!(
@@ -400,7 +409,8 @@ fn read_golems(game: &Game, colour_of: &ColourOf) -> Result<Golems, String> {
         }
         cards.sort_by_key(|c| c.0);
         golems.push(cards.iter().map(|c| c.1).collect());
+        ids.push(cards.iter().map(|c| c.3.clone()).collect());
         names.push(cards.into_iter().map(|c| c.2).collect());
     }
-    Ok((golems, names))
+    Ok((golems, names, ids))
 }

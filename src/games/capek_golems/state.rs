@@ -1019,6 +1019,10 @@ impl State for CapekState {
         stats
     }
 
+    fn targets(&self, action: Action) -> Vec<crate::engine::Target> {
+        super::views::targets(self, action)
+    }
+
     /// The game card a purchase acquires, and the cards a set plays: each for its effect (a
     /// card discarded towards a price or to draw is not named).
     fn cards_of(&self, action: Action, out: &mut Vec<CardUse>) -> bool {

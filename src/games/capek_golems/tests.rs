@@ -901,3 +901,13 @@ fn observations_hold_no_debug_text() {
         }
     }
 }
+
+#[test]
+fn every_legal_move_says_where_it_acts_and_the_clicks_name_one_move() {
+    let seen = crate::engine::testing::check_targets(&engine(), &Config::default(), 30, 5, &[])
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(seen.moves > 1000, "{seen:?}");
+    // Cards (in hand, in the Auction House, golem cards) and zones.
+    let kinds: Vec<&str> = seen.kinds.iter().map(String::as_str).collect();
+    assert_eq!(kinds, ["card", "zone"]);
+}

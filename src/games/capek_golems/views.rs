@@ -114,6 +114,7 @@ pub fn public_data(s: &CapekState) -> serde_json::Value {
                 .map(|g| {
                     serde_json::json!({
                         "golem": s.rules.golem_names[p][g],
+                        "id": s.rules.golem_ids[p][g],
                         "research": s.research[p][g],
                         "research_needed": s.rules.golems[p][g].research,
                         "set": s.set_done(p, g),
@@ -141,4 +142,78 @@ pub fn public_data(s: &CapekState) -> serde_json::Value {
 /// [`private_view`] as data: the cards in `seat`'s hand.
 pub fn private_data(s: &CapekState, seat: Player) -> serde_json::Value {
     serde_json::json!({ "hand": names_data(s, s.hands[seat]) })
+}
+
+/// Where a move acts, as the table's page clicks it: a card of the Auction House to buy
+/// it; a card in hand to pay with it, or then the discard pile to discard it for a draw;
+/// the field research or the hand for the bought card; a golem card to mark research on it,
+/// or a golem card, one of its two options and the set's cards in hand (lowest first) to
+/// play a set; the draw pile for the short-hand draw; the end of the turn.
+pub fn targets(state: &CapekState, action: super::state::Action) -> Vec<crate::engine::Target> {
+    use super::state::Action;
+    use crate::engine::Target;
+    let card = |c: u8, at: Option<&str>| Target::Card {
+        card: state
+            .rules
+            .card_ids
+            .get(usize::from(c))
+            .map_or("?", |s| *s)
+            .to_string(),
+        at: at.map(str::to_string),
+    };
+    let me = state.current();
+    let golem = |g: u8| Target::Card {
+        card: state
+            .rules
+            .golem_ids
+            .get(me)
+            .and_then(|ids| ids.get(usize::from(g)))
+            .map_or("?", String::as_str)
+            .to_string(),
+        at: Some("players".into()),
+    };
+    let zone = |z: &str| Target::Zone(z.to_string());
+    match action {
+        Action::Deal(_) => Vec::new(),
+        Action::DrawShort => vec![zone("draw pile")],
+        Action::SkipShortDraw => vec![zone("no draw")],
+        Action::Buy(slot) => state
+            .auction()
+            .get(usize::from(slot))
+            .map(|&c| vec![card(c, Some("auction house"))])
+            .unwrap_or_else(|| vec![zone("auction house")]),
+        Action::Pay(c) => vec![card(c, None)],
+        Action::Research => vec![zone("field research")],
+        Action::Keep => vec![zone("hand")],
+        Action::Place(g) => vec![golem(g)],
+        Action::Set {
+            golem: g,
+            option,
+            cards,
+        } => {
+            let (colour, size) = state
+                .rules
+                .golems
+                .get(me)
+                .and_then(|gs| gs.get(usize::from(g)))
+                .map_or((0, 0), |gc| gc.options[usize::from(option) % 2]);
+            let colour = state
+                .rules
+                .colours
+                .get(usize::from(colour))
+                .map_or("?", String::as_str);
+            let mut out = vec![
+                golem(g),
+                zone(&format!("option {}: a set of {size} {colour}", option + 1)),
+            ];
+            out.extend(
+                (0..64u8)
+                    .filter(|&c| cards & (1u64 << c) != 0)
+                    .map(|c| card(c, None)),
+            );
+            out
+        }
+        Action::Discard(c) => vec![card(c, None), zone("discard pile")],
+        Action::EndTurn => vec![zone("end of turn")],
+    }
 }

@@ -1916,6 +1916,15 @@ impl State for SearchState {
         self.moves_played
     }
 
+    /// Where a move acts: the pawn, the map cards, a card in hand and what it aims at.
+    fn targets(&self, action: Action) -> Vec<crate::engine::Target> {
+        super::board::targets(self, action)
+    }
+
+    fn board(&self) -> Option<crate::engine::BoardView> {
+        Some(super::board::board(self))
+    }
+
     /// The card a play plays (by its design): for its effect, or discarded for none (a card
     /// that needs a target played without one, which `action_kind` calls "play a card for no
     /// effect").

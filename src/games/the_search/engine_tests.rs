@@ -1103,3 +1103,51 @@ fn same_seed_same_game() {
     assert_eq!(play(42), play(42));
     assert_ne!(play(42), play(43));
 }
+
+#[test]
+fn every_legal_move_says_where_it_acts_and_the_clicks_name_one_move() {
+    let variants: [&[(&str, &str)]; 3] = [
+        &[],
+        &[
+            (ONE_STEP_AHEAD, DIAGONAL_WITHIN_TWO),
+            ("stacking", "exclusive"),
+        ],
+        &[("criminal-move", "required"), ("empty-play", "forbidden")],
+    ];
+    for variant in variants {
+        let config = Config::with_variants(2, variant);
+        let seen = crate::engine::testing::check_targets(&engine(), &config, 40, 11, &[])
+            .unwrap_or_else(|e| panic!("{variant:?}: {e}"));
+        assert!(seen.moves > 2000, "{seen:?}");
+        // Map cards, pawns and barricades, cards in hand, the draw and discard piles.
+        let kinds: Vec<&str> = seen.kinds.iter().map(String::as_str).collect();
+        assert_eq!(kinds, ["card", "cell", "piece", "zone"], "{variant:?}");
+    }
+}
+
+#[test]
+fn the_map_is_twenty_map_cards_with_the_pawns_on_them() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut s = engine().new_game(&Config::default(), &mut rng).unwrap();
+    // Setup: every officer and the criminal placed.
+    while s.moves_played() < 5 {
+        let a = s.legal_actions()[0];
+        s.apply(a);
+    }
+    let b = s.board().expect("a map");
+    assert_eq!((b.columns, b.rows, b.cells.len()), (5, 4, 20));
+    assert!(
+        b.cells
+            .iter()
+            .all(|(_, d)| d.as_deref().is_some_and(|d| d.starts_with("map-")))
+    );
+    let count = |id: &str| -> u32 {
+        b.pieces
+            .iter()
+            .filter(|p| p.piece == id)
+            .map(|p| p.count)
+            .sum()
+    };
+    assert_eq!(count("police-pawn"), 4);
+    assert_eq!(count("criminal-pawn"), 1);
+}

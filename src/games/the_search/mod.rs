@@ -6,6 +6,7 @@
 //! - [`engine`] plays the game through the shared [`crate::engine`] traits;
 //! - [`bots`] holds the heuristic players.
 
+pub mod board;
 pub mod bots;
 pub mod check;
 pub mod engine;

@@ -137,7 +137,17 @@ pub struct Rules {
     pub first_to_place: Side,
     /// Card kinds per side, indexed by [`Side::index`].
     pub kinds: [Vec<Kind>; 2],
+    /// The design id of the map card of each icon (the first the map deck has), for the
+    /// table's drawn map.
+    pub map_designs: Vec<(Icon, String)>,
+    /// The data's piece ids of the criminal, an officer, a crime-scene marker and a
+    /// barricade, for the table's drawn map ([`PIECE_WORDS`]).
+    pub pieces: [String; 4],
 }
+
+/// The word each piece the map shows is found by in the data's piece ids (the first piece
+/// whose id holds it): the criminal, an officer, a crime-scene marker, a barricade.
+pub const PIECE_WORDS: [&str; 4] = ["criminal", "police", "scene", "barricade"];
 
 const SETUP: &str = "Setup and Map Card Overview";
 const PLAY: &str = "Play";
@@ -203,6 +213,32 @@ impl Rules {
         let first_player = side_param(game, "first_player", PLAY, &mut problems);
         let first_to_place = side_param(game, "first_to_place", SETUP, &mut problems);
         let map = read_map(game, &mut problems);
+        let map_designs = game
+            .deck(MAP_DECK)
+            .map(|deck| {
+                let mut out: Vec<(Icon, String)> = Vec::new();
+                for card in &deck.cards {
+                    let icon = match card.str("icon") {
+                        Some(CRIME_SCENE) => Icon::CrimeScene,
+                        Some(SEWER) => Icon::Sewer,
+                        Some(POLICE_STATION) => Icon::Station,
+                        _ => Icon::Plain,
+                    };
+                    if !out.iter().any(|(i, _)| *i == icon) {
+                        out.push((icon, card.id.get_ref().clone()));
+                    }
+                }
+                out
+            })
+            .unwrap_or_default();
+        let pieces = PIECE_WORDS.map(|word| {
+            game.components
+                .pieces
+                .iter()
+                .map(|p| p.id.get_ref())
+                .find(|id| id.contains(word))
+                .map_or_else(|| word.to_string(), Clone::clone)
+        });
         let police = read_kinds(game, POLICE_DECK, Side::Police, &mut problems);
         let criminal = read_kinds(game, CRIMINAL_DECK, Side::Criminal, &mut problems);
         if !problems.is_empty() {
@@ -222,6 +258,8 @@ impl Rules {
             first_player: first_player.unwrap_or(Side::Criminal),
             first_to_place: first_to_place.unwrap_or(Side::Police),
             kinds: [criminal, police],
+            map_designs,
+            pieces,
         })
     }
 

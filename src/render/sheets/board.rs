@@ -51,6 +51,42 @@ pub fn hex_board_size(hex: &crate::model::HexGrid) -> Option<(f64, f64)> {
     (!hex.cells.is_empty()).then_some(size)
 }
 
+/// Where a hex board's cells lie on its drawing ([`board_svg_in`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HexLayout {
+    /// Each cell's centre before `shift`, in data order.
+    pub centres: Vec<(f64, f64)>,
+    /// What moves the centres onto the drawing (its frame).
+    pub shift: (f64, f64),
+    /// The drawing's size in millimetres.
+    pub size: (f64, f64),
+}
+
+/// The layout of a hex board's cells on its drawing: the browser table places pieces on
+/// the cells of the board the build draws by it.
+pub fn hex_layout(hex: &crate::model::HexGrid) -> HexLayout {
+    let size = hex.hex_mm / 3f64.sqrt();
+    let o = hex.orientation;
+    let centres: Vec<(f64, f64)> = hex
+        .cells
+        .iter()
+        .map(|c| centre(c.q, c.r, size, o))
+        .collect();
+    let (half_w, half_h) = match o {
+        HexOrientation::Flat => (size, hex.hex_mm / 2.0),
+        HexOrientation::Pointy => (hex.hex_mm / 2.0, size),
+    };
+    let min_x = centres.iter().map(|c| c.0).fold(f64::MAX, f64::min) - half_w;
+    let min_y = centres.iter().map(|c| c.1).fold(f64::MAX, f64::min) - half_h;
+    let max_x = centres.iter().map(|c| c.0).fold(f64::MIN, f64::max) + half_w;
+    let max_y = centres.iter().map(|c| c.1).fold(f64::MIN, f64::max) + half_h;
+    HexLayout {
+        centres,
+        shift: (FRAME - min_x, FRAME - min_y),
+        size: (max_x - min_x + 2.0 * FRAME, max_y - min_y + 2.0 * FRAME),
+    }
+}
+
 /// The board as one SVG body in millimetres and its size, its words in the game's first
 /// language.
 pub fn board_svg(
@@ -77,21 +113,11 @@ pub fn board_svg_in(
     };
     let size = hex.hex_mm / 3f64.sqrt();
     let o = hex.orientation;
-    let centres: Vec<(f64, f64)> = hex
-        .cells
-        .iter()
-        .map(|c| centre(c.q, c.r, size, o))
-        .collect();
-    let (half_w, half_h) = match o {
-        HexOrientation::Flat => (size, hex.hex_mm / 2.0),
-        HexOrientation::Pointy => (hex.hex_mm / 2.0, size),
-    };
-    let min_x = centres.iter().map(|c| c.0).fold(f64::MAX, f64::min) - half_w;
-    let min_y = centres.iter().map(|c| c.1).fold(f64::MAX, f64::min) - half_h;
-    let max_x = centres.iter().map(|c| c.0).fold(f64::MIN, f64::max) + half_w;
-    let max_y = centres.iter().map(|c| c.1).fold(f64::MIN, f64::max) + half_h;
-    let (w, h) = (max_x - min_x + 2.0 * FRAME, max_y - min_y + 2.0 * FRAME);
-    let (dx, dy) = (FRAME - min_x, FRAME - min_y);
+    let HexLayout {
+        centres,
+        shift: (dx, dy),
+        size: (w, h),
+    } = hex_layout(hex);
     let mut cells = String::new();
     for (cell, (cx, cy)) in hex.cells.iter().zip(&centres) {
         let (cx, cy) = (cx + dx, cy + dy);

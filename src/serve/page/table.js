@@ -13,6 +13,8 @@
   let live = null;      // the view as this connection's messages built it
   let retry = 500;
   let picked = null;    // the id of the card whose moves are shown, or null
+  let path = [];        // the targets clicked so far (keys), toward one move
+  let publicDecided = false;
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -57,11 +59,98 @@
     return view.legal.filter((m) => (m.cards || []).some((c) => c.id === id));
   }
 
+  // Clicking what a move means: each legal move says where it acts (`at`, target keys in
+  // the order a person clicks them). The moves whose targets begin with what was clicked.
+  function candidates(view) {
+    if (travel !== null || !view.you) return [];
+    return view.legal.filter((m) => (m.at || []).length > path.length && path.every((k, i) => m.at[i] === k)
+      || (m.at || []).length === path.length && path.length > 0 && path.every((k, i) => m.at[i] === k));
+  }
+  function nextKeys(view) {
+    const keys = new Set();
+    for (const m of candidates(view)) if (m.at.length > path.length) keys.add(m.at[path.length]);
+    return keys;
+  }
+  function starts(view, key) {
+    return view.legal.some((m) => (m.at || [])[0] === key);
+  }
+  // A click on a target: the move it completes is played; else what is left to click lights.
+  function clickTarget(view, key, cellKey) {
+    if (travel !== null || !view.you || !view.legal.length) return false;
+    const next = nextKeys(view);
+    let k = next.has(key) ? key : (cellKey && next.has(cellKey) ? cellKey : null);
+    if (k === null && path.length && path[path.length - 1] === key) {
+      // The last target again: stop there (a shorter move among longer ones).
+      const exact = candidates(view).filter((m) => m.at.length === path.length);
+      if (exact.length === 1) { const m = exact[0]; path = []; picked = null; play(m.index, view.moves); return true; }
+    }
+    if (k === null) {
+      k = starts(view, key) ? key : (cellKey && starts(view, cellKey) ? cellKey : null);
+      if (k === null) { if (path.length) { path = []; render(view); } return false; }
+      path = [];
+    }
+    path.push(k);
+    picked = null;
+    const left = candidates(view);
+    const exact = left.filter((m) => m.at.length === path.length);
+    const longer = left.filter((m) => m.at.length > path.length);
+    if (exact.length === 1 && longer.length === 0) {
+      path = [];
+      play(exact[0].index, view.moves);
+      return true;
+    }
+    if (left.length === 0) path = [];
+    render(view);
+    return true;
+  }
+  function targeted(view) {
+    return travel === null && !!view.you && view.legal.some((m) => (m.at || []).length > 0);
+  }
+  // Marks what can be clicked next and what was clicked.
+  function lightTargets(view) {
+    const next = nextKeys(view);
+    for (const e of document.querySelectorAll('[data-target]')) {
+      const k = e.dataset.target;
+      const can = next.has(k) || !!(e.dataset.cell && next.has(e.dataset.cell) && !e.dataset.cellOnly);
+      e.classList.toggle('can', can);
+      e.classList.toggle('chosen', path.indexOf(k) >= 0);
+    }
+    // Targets the page draws nowhere (a zone it has no place for): offered as chips.
+    const extra = $('targets-extra');
+    extra.replaceChildren();
+    const drawn = new Set(Array.from(document.querySelectorAll('[data-target]')).map((e) => e.dataset.target));
+    for (const k of next) {
+      if (drawn.has(k)) continue;
+      const b = el('button', 'target can', targetWords(k));
+      b.type = 'button';
+      b.dataset.target = k;
+      b.dataset.extra = '1';
+      extra.append(b);
+    }
+    extra.hidden = extra.childElementCount === 0;
+  }
+  // A target in words: the name of what the page draws for it, else its key's name.
+  function targetWords(key) {
+    const e = document.querySelector('[data-target="' + CSS.escape(key) + '"]:not([data-extra])');
+    const img = e && e.querySelector('img');
+    const title = e && e.querySelector('title');
+    const own = e && (e.dataset.name || e.getAttribute('alt') || e.getAttribute('title'));
+    const name = own || (img && img.getAttribute('alt')) || (title && title.textContent) || '';
+    const rest = key.slice(key.indexOf(':') + 1);
+    const words = name || (key.startsWith('cell:') ? 'the cell ' + rest
+      : key.startsWith('zone:') ? rest : rest.split('@')[0].replace(/-/g, ' '));
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
   // A card as the build prints it: its face (an image the server drew), its name under it
   // and how many. A card some of the seat's moves involve is a button: one move plays it,
   // several are offered below.
-  function cardEl(view, card, kind) {
+  function cardEl(view, card, kind, zone) {
+    const key = 'card:' + card.id + (zone ? '@' + zone : '');
+    const aimed = targeted(view) && view.legal.some((m) => (m.at || []).indexOf(key) >= 0);
     const moves = kind === 'hand' ? movesOf(view, card.id) : [];
+    if (aimed) return aimedCard(view, card, key);
+    if (!moves.length) return zoomCard(card, key);
     const box = el(moves.length ? 'button' : 'figure', 'card' + (moves.length ? ' playable' : '') + (picked === card.id ? ' picked' : ''));
     const img = el('img');
     img.setAttribute('src', card.face);
@@ -88,6 +177,152 @@
       });
     }
     return box;
+  }
+
+  // A card's face inside a button that says its name: the image adds nothing to read.
+  function cardFace(card) {
+    const img = el('img');
+    img.setAttribute('src', card.face);
+    img.setAttribute('alt', '');
+    img.setAttribute('loading', 'lazy');
+    img.draggable = false;
+    return img;
+  }
+  // A card some moves act on: a button; clicking it is one step toward the move.
+  function aimedCard(view, card, key) {
+    const box = el('button', 'card playable');
+    box.type = 'button';
+    box.dataset.target = key;
+    box.dataset.card = card.id;
+    box.dataset.name = card.name;
+    box.append(cardFace(card), el('span', 'card-name', card.name + (card.count > 1 ? ' \u00d7' + card.count : '')));
+    box.title = card.name + ': choose it for a move';
+    return box;
+  }
+  // A card no move acts on: a button that shows it large (its text readable).
+  function zoomCard(card, key) {
+    const box = el('button', 'card zoomable');
+    box.type = 'button';
+    box.dataset.target = key;
+    box.dataset.zoom = card.face;
+    box.dataset.name = card.name;
+    box.append(cardFace(card), el('span', 'card-name', card.name + (card.count > 1 ? ' \u00d7' + card.count : '')));
+    box.title = card.name + ': show it large';
+    return box;
+  }
+  function zoom(face, name) {
+    const d = $('zoom');
+    $('zoom-img').setAttribute('src', face);
+    $('zoom-img').setAttribute('alt', name);
+    $('zoom-name').textContent = name;
+    if (!d.open) d.showModal();
+  }
+
+  // A piece as the build prints it (its face), or its name where the build prints none.
+  function pieceImg(p, cls) {
+    if (p.face) {
+      const img = el('img', cls);
+      img.setAttribute('src', p.face);
+      img.setAttribute('alt', p.name);
+      img.draggable = false;
+      return img;
+    }
+    return el('span', cls + ' piece-name', p.name);
+  }
+
+  // The board as the build draws it: the data's board with the pieces on its cells, or a grid
+  // of card faces (The Search's map). Each cell and piece is a target; the page draws none of
+  // the game itself, only where to click.
+  const SVGNS = 'http://www.w3.org/2000/svg';
+  function svgEl(tag, attrs) {
+    const e = document.createElementNS(SVGNS, tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    return e;
+  }
+  function renderBoard(view) {
+    const box = $('board-view');
+    box.replaceChildren();
+    const b = view.board;
+    box.hidden = !b;
+    if (!b) return;
+    const on = view.on_board || [];
+    if (b.image) {
+      const [w, h] = b.size;
+      const wrap = el('div', 'drawn-board');
+      const img = el('img', 'board-img');
+      img.setAttribute('src', b.image);
+      img.setAttribute('alt', 'The board');
+      img.draggable = false;
+      const svg = svgEl('svg', { viewBox: '0 0 ' + w + ' ' + h, class: 'board-over', 'aria-hidden': 'true' });
+      const hex = b.hex;
+      const at = {};
+      for (const [name, x, y] of b.cells) {
+        at[name] = [x, y];
+        let pts = '';
+        if (hex) {
+          for (let i = 0; i < 6; i++) {
+            const a = Math.PI / 180 * (60 * i + (hex.pointy ? 30 : 0));
+            pts += (x + hex.r * Math.cos(a)).toFixed(2) + ',' + (y + hex.r * Math.sin(a)).toFixed(2) + ' ';
+          }
+          const poly = svgEl('polygon', { points: pts.trim(), class: 'cell' });
+          poly.dataset.target = 'cell:' + name;
+          const t = svgEl('title', {});
+          t.textContent = name;
+          poly.append(t);
+          svg.append(poly);
+        }
+      }
+      const r = hex ? hex.r : 6;
+      const stack = {};
+      for (const p of on) {
+        const c = at[p.at];
+        if (!c) continue;
+        const n = stack[p.at] = (stack[p.at] || 0) + 1;
+        // A tile fills its hex; what stands on it (an elemental) sits smaller in its middle.
+        const size = n === 1 ? r * 1.72 : r * 0.95;
+        const g = p.face ? svgEl('image', { href: p.face, x: c[0] - size / 2, y: c[1] - size / 2, width: size, height: size, class: 'piece' })
+          : svgEl('circle', { cx: c[0], cy: c[1], r: size / 2, class: 'piece' });
+        g.dataset.target = 'piece:' + p.piece + '@' + p.at;
+        g.dataset.cell = 'cell:' + p.at;
+        const t = svgEl('title', {});
+        t.textContent = p.name + ' on ' + p.at;
+        g.append(t);
+        svg.append(g);
+      }
+      wrap.append(img, svg);
+      wrap.style.aspectRatio = w + ' / ' + h;
+      box.append(wrap);
+    } else {
+      const grid = el('div', 'card-grid');
+      grid.style.gridTemplateColumns = 'repeat(' + b.columns + ', minmax(0, 1fr))';
+      const [cw, ch] = b.card_size;
+      for (const c of b.cells) {
+        const cell = el('div', 'grid-cell');
+        cell.dataset.target = 'cell:' + c.name;
+        cell.style.aspectRatio = cw + ' / ' + ch;
+        if (c.card) {
+          const img = el('img', 'grid-card');
+          img.setAttribute('src', c.card.face);
+          img.setAttribute('alt', c.name + ': ' + c.card.name);
+          img.draggable = false;
+          cell.append(img);
+        }
+        cell.append(el('span', 'cell-name', c.name));
+        const here = el('div', 'on-cell');
+        for (const p of on.filter((x) => x.at === c.name)) {
+          for (let i = 0; i < Math.min(p.count || 1, 4); i++) {
+            const img = pieceImg(p, 'grid-piece');
+            img.dataset.target = 'piece:' + p.piece + '@' + p.at;
+            img.dataset.cell = 'cell:' + p.at;
+            img.title = p.name + ' on ' + p.at;
+            here.append(img);
+          }
+        }
+        cell.append(here);
+        grid.append(cell);
+      }
+      box.append(grid);
+    }
   }
 
   // A hidden hand's cards of one deck: that deck's back (a plain card where the build prints
@@ -123,7 +358,25 @@
       box.append(g);
     };
     group('Hidden hands', cards.hidden.map(backEl));
-    group('Cards on the table', cards.table.map((c) => cardEl(view, c, 'table')));
+    // Each zone the engine's view names (the auction house, the discard pile...) in its place.
+    const placed = new Set();
+    for (const z of (cards.zones || [])) {
+      const items = z.cards.map(([i, n]) => {
+        placed.add(i);
+        const c = Object.assign({}, cards.table[i], { count: n });
+        return cardEl(view, c, 'table', z.name);
+      });
+      if (!items.length) continue;
+      const g = el('div', 'group zone');
+      g.dataset.target = 'zone:' + z.name;
+      g.dataset.cellOnly = '1';
+      g.append(el('h3', null, z.name.charAt(0).toUpperCase() + z.name.slice(1)));
+      const row = el('div', 'cards');
+      row.append(...items);
+      g.append(row);
+      box.append(g);
+    }
+    group('Cards on the table', cards.table.filter((_, i) => !placed.has(i)).map((c) => cardEl(view, c, 'table')));
   }
 
   function renderHands(view) {
@@ -138,7 +391,27 @@
         for (const c of shown.cards) row.append(cardEl(view, c, 'hand'));
         sec.append(row);
       }
-      sec.append(el('pre', null, h.text));
+      // The seat's own pieces (tiles behind its screen, unplayed pieces) as printed.
+      if (shown && shown.pieces && shown.pieces.length) {
+        const row = el('div', 'pieces');
+        for (const p of shown.pieces) {
+          const key = 'piece:' + p.piece;
+          const mine = h.name === view.you && targeted(view) && view.legal.some((m) => (m.at || []).indexOf(key) >= 0);
+          const b = el(mine ? 'button' : 'figure', 'piece-box' + (mine ? ' playable' : ''));
+          if (mine) { b.type = 'button'; b.title = p.name + ': choose it for a move'; }
+          b.dataset.target = key;
+          b.dataset.name = p.name;
+          const face = pieceImg(p, 'piece-face');
+          if (mine && face.tagName === 'IMG') face.setAttribute('alt', '');
+          b.append(face, el(mine ? 'span' : 'figcaption', 'card-name', p.name + ' \u00d7' + p.count));
+          row.append(b);
+        }
+        sec.append(row);
+      }
+      const words = el('details', 'words');
+      words.append(el('summary', null, 'In words'), el('pre', null, h.text));
+      if (!(shown && (shown.cards.length || (shown.pieces || []).length))) words.open = true;
+      sec.append(words);
       box.append(sec);
     }
   }
@@ -146,6 +419,8 @@
   function renderMoves(view) {
     const box = $('moves');
     box.replaceChildren();
+    $('picked').hidden = true;
+    $('picked-text').textContent = '';
     if (travel !== null) {
       box.append(el('p', 'quiet', 'Go back to now to move.'));
       return;
@@ -160,12 +435,31 @@
     }
     const shown = picked === null ? view.legal : movesOf(view, picked);
     if (picked !== null && shown.length === 0) picked = null;
-    $('picked').hidden = picked === null;
+    const left = path.length ? candidates(view) : [];
+    if (path.length && left.length === 0) path = [];
+    $('picked').hidden = picked === null && path.length === 0;
+    if ($('picked').hidden) $('picked-text').textContent = '';
     if (picked !== null) {
       const card = shown[0].cards.find((c) => c.id === picked);
       $('picked-text').textContent = 'Moves with ' + (card ? card.name : 'this card') + ':';
+    } else if (path.length) {
+      const more = left.some((m) => m.at.length > path.length);
+      $('picked-text').textContent = 'Chosen: ' + path.map(targetWords).join(', then ') + (more ? '. Now click where it goes (lit), or a move below:' : ':');
     }
-    for (const m of (picked === null ? view.legal : shown)) {
+    const list = path.length ? left : (picked === null ? view.legal : shown);
+    const wrap = $('moves');
+    let into = wrap;
+    if (targeted(view) && !path.length && picked === null && list.length > 60) {
+      // Many moves and a board to click: the buttons wait folded (keyboard and screen
+      // readers open them).
+      const d = el('details', 'all-moves');
+      d.append(el('summary', null, 'Every move as a button (' + list.length + ')'));
+      const inner = el('div', 'move-list');
+      d.append(inner);
+      wrap.append(d);
+      into = inner;
+    }
+    for (const m of list) {
       const b = el('button', 'move');
       b.type = 'button';
       b.dataset.index = String(m.index);
@@ -176,8 +470,8 @@
         b.append(img);
       }
       b.append(el('span', null, m.name));
-      b.addEventListener('click', () => { picked = null; play(m.index, view.moves); });
-      box.append(b);
+      b.addEventListener('click', () => { picked = null; path = []; play(m.index, view.moves); });
+      into.append(b);
     }
   }
 
@@ -236,9 +530,16 @@
     $('who').textContent = whoLine(view);
     $('status').textContent = statusLine(view);
     $('public').textContent = view.view.public;
+    if (!publicDecided) {
+      // The words open where nothing is drawn; folded under a drawn board or cards.
+      $('public-words').open = !view.board && !(view.cards && view.cards.table.length);
+      publicDecided = true;
+    }
+    renderBoard(view);
     renderTableCards(view);
     renderHands(view);
     renderMoves(view);
+    lightTargets(view);
     renderData(view);
     renderLog(view);
     renderUndo(view);
@@ -387,7 +688,19 @@
   $('undo-decline').addEventListener('click', () => undo(true));
   $('restart-agree').addEventListener('click', () => restart(false));
   $('restart-decline').addEventListener('click', () => restart(true));
-  $('picked-clear').addEventListener('click', () => { picked = null; if (now) render(now); });
+  $('picked-clear').addEventListener('click', () => { picked = null; path = []; if (now) render(now); });
+  // One listener for every target the page draws (cells, pieces, cards, zones).
+  document.addEventListener('click', (ev) => {
+    const t = ev.target.closest ? ev.target.closest('[data-target]') : null;
+    if (!t || !now || travel !== null && !t.dataset.zoom) return;
+    const view = now;
+    const outer = t.parentElement && t.parentElement.closest('[data-target]');
+    const around = t.dataset.cell || (outer ? outer.dataset.target : null);
+    if (clickTarget(view, t.dataset.target, around)) { ev.preventDefault(); return; }
+    if (t.dataset.zoom) zoom(t.dataset.zoom, t.dataset.name);
+  });
+  $('zoom-close').addEventListener('click', () => $('zoom').close());
+  $('zoom').addEventListener('click', (ev) => { if (ev.target === $('zoom')) $('zoom').close(); });
 
   // A table held because its game's data changed since it began (409): its answer says why
   // and what to do, and a person may agree to start it over on the data now. There is no
