@@ -454,14 +454,19 @@ fn prints_to_pdf_on_a4_and_letter() {
                     "{name} {paper}: the quick reference is one page"
                 );
             } else if name.to_string().contains("the-search") && paper == "A4" {
+                // Four pages until its readings were all declared (reshuffle and
+                // police-on-criminal each explain their ambiguity): five now, and no more.
                 assert!(
-                    pages.len() <= 4,
+                    pages.len() <= 5,
                     "{name}: The Search's reference takes {} A4 pages",
                     pages.len()
                 );
-                // On paper the Source badges' appendix prints after the rules.
-                let last = *pages.keys().last().unwrap();
-                let text = doc.extract_text(&[last]).unwrap_or_default();
+                // On paper the Source badges' appendix prints after the rules: its heading on
+                // one of the last two pages (its table may run on to the last).
+                let numbers: Vec<u32> = pages.keys().copied().collect();
+                let text = doc
+                    .extract_text(&numbers[numbers.len().saturating_sub(2)..])
+                    .unwrap_or_default();
                 assert!(
                     text.contains("Values not printed"),
                     "{name}: the appendix is not printed: {text}"

@@ -1308,7 +1308,7 @@ fn one_step_ahead_reads_the_same_on_the_card_the_references_and_the_engine() {
             .join(" ");
         let at = flat
             .find("One Step Ahead (×4): instead of the usual move")
-            .or_else(|| flat.find("One Step Ahead: instead of the usual move"))
+            .or_else(|| flat.find("One Step Ahead: exactly"))
             .unwrap_or_else(|| panic!("{name} states no One Step Ahead move:\n{flat}"));
         let item: String = flat[at..].chars().take(120).collect();
         assert!(
@@ -1347,11 +1347,11 @@ fn one_step_ahead_reads_the_same_on_the_card_the_references_and_the_engine() {
             .collect::<Vec<_>>()
             .join(" ");
         let at = flat
-            .find("One Step Ahead: instead of the usual move")
+            .find("One Step Ahead: exactly")
             .unwrap_or_else(|| panic!("{format:?}: no One Step Ahead line:\n{flat}"));
         let item: String = flat[at..].chars().take(200).collect();
         assert!(
-            item.contains("may be there and back when the move passes a crime scene"),
+            item.contains("or to a crime scene and back"),
             "{format:?}: {item}"
         );
     }

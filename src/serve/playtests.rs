@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::engine::registry::{EngineTask, seat_names};
+use crate::engine::view::Observer;
 use crate::engine::{Engine, State, Turn};
 use crate::model::Game;
 use crate::play::{PERSON, Transcript};
@@ -388,7 +389,8 @@ fn session_out<E: Engine>(
                     before = at;
                     last = at;
                 }
-                let words = state.action_name(action);
+                // The designer reads every seat's moves, as an onlooker who sees every hand.
+                let words = crate::engine::view::action_words(&state, action, Observer::Omniscient);
                 rows.push(vec![
                     t.id.to_string(),
                     "move".into(),
