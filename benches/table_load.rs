@@ -148,6 +148,8 @@ async fn person(
                 legal = v.legal.map_or(legal, |l| l.len());
                 over = v.outcome.map_or(over, |o| !o.is_null());
             }
+            // Who is connected: nothing the person acts on.
+            "presence" => continue,
             _ => panic!("the server refused a move: {text}"),
         }
         if let Some((before, t)) = sent
