@@ -87,12 +87,17 @@ fn inverting_the_english_goal_makes_check_warn_at_the_finnish_key() {
     assert_eq!(translate::stale_keys(&game, "fi"), Vec::<String>::new());
 }
 
+/// `msgfmt --check` accepts the file; skipped (said on stderr) where gettext is missing, as
+/// the other tests that need a tool skip without it (`.ci/run` installs it).
 fn msgfmt_check(po: &Path) {
-    let out = Command::new("msgfmt")
+    let Ok(out) = Command::new("msgfmt")
         .args(["--check", "-o", "/dev/null"])
         .arg(po)
         .output()
-        .expect("msgfmt (gettext) is installed");
+    else {
+        eprintln!("skipping msgfmt --check: msgfmt (gettext) not found");
+        return;
+    };
     assert!(
         out.status.success() && out.stderr.is_empty(),
         "msgfmt --check: {}",
