@@ -1,7 +1,6 @@
 //! A PDF page read back in millimetres from its top-left corner: its boxes, the straight
 //! lines it strokes with no clip in force (crop marks, cut and fold lines, rulers) and the
-//! rectangles it clips to (each card's bleed). Lifted from `tests/print.rs` for other
-//! print tests.
+//! rectangles it clips to (each card's bleed).
 
 use lopdf::{Document, Object, ObjectId};
 use printplay::render::layout::Rect;
