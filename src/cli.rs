@@ -1397,14 +1397,10 @@ fn table_request(game: &Game, args: &TableArgs) -> Result<crate::serve::NewTable
     })
 }
 
-/// A run that stopped: a game script's error is a data problem (exit 1), anything else a
-/// usage error.
+/// A run that stopped: a problem of the game's data or script is exit 1
+/// ([`crate::simulate::is_data_problem`]), anything else a usage error.
 fn run_failed(message: String) -> Exit {
-    let broken_cards = message.contains(crate::simulate::cards::CARDS_OF_BROKEN);
-    if crate::engine::lua::is_script_error(&message)
-        || broken_cards
-        || crate::simulate::design_params::is_refusal(&message)
-    {
+    if crate::simulate::is_data_problem(&message) {
         eprintln!("error: {message}");
         Exit::DataProblems
     } else {

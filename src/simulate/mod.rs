@@ -44,6 +44,15 @@ pub use svg::{charts, win_rates};
 pub use tally::Tally;
 pub use variants::{VariantInfo, check_choices, variants, variants_text};
 
+/// Whether a run's error is a problem of the game's data or script (exit 1) rather than of
+/// the command line: a script's error at its line, a `cards_of` that names what the data does
+/// not hold, or a swept value `check` refuses. The one place the CLI asks it.
+pub fn is_data_problem(message: &str) -> bool {
+    crate::engine::lua::is_script_error(message)
+        || message.contains(cards::CARDS_OF_BROKEN)
+        || design_params::is_refusal(message)
+}
+
 /// Moves after which a game is stopped and counted as a timeout.
 pub const DEFAULT_MAX_MOVES: u32 = 2000;
 /// Games played one after another by a worker before it takes more.
