@@ -83,7 +83,7 @@ fn full_build(games: &[Game], options: &BuildOptions, out: &Path) {
             std::thread::scope(|s| {
                 let handles: Vec<_> = games
                     .iter()
-                    .map(|g| s.spawn(|| render::build_game(g, options)))
+                    .map(|g| s.spawn(|| printplay::pipeline::build_game(g, options)))
                     .collect();
                 handles
                     .into_iter()
@@ -128,7 +128,7 @@ fn stage_times(games: &[Game], options: &BuildOptions) {
             options,
             dir: options.out.join(&game.slug),
         };
-        for (name, stage) in render::stages() {
+        for (name, stage) in printplay::pipeline::stages() {
             let (r, wall, cpu) = timed(|| stage(&build));
             r.expect("stage runs");
             line.push_str(&format!("  {name} {:.0}/{}", ms(wall), cpu_ms(cpu)));

@@ -3,7 +3,7 @@
 //!
 //! `$PRINTPLAY_TEMPLATES` names a folder of the same layout that replaces the built-in one as a
 //! whole (for template authors); a game's own `templates/` folder overrides single card
-//! templates (see [`crate::render::template`]).
+//! templates (see [`crate::render::faces::template`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -597,10 +597,10 @@ pub struct BuildArgs {
     pub shop: bool,
     /// Colour of the print-shop PDFs (default: the preset's, else rgb); needs `--shop`.
     #[arg(long, value_enum)]
-    pub color: Option<crate::render::shop::Color>,
+    pub color: Option<crate::render::formats::shop::Color>,
     /// Size the print-shop files to a printer's card template; needs `--shop`.
     #[arg(long, value_enum)]
-    pub shop_preset: Option<crate::render::shop::Preset>,
+    pub shop_preset: Option<crate::render::formats::shop::Preset>,
     /// Where the Tabletop Simulator images will be hosted (default: file:// paths).
     #[arg(long, value_name = "URL")]
     pub tts_base_url: Option<String>,
@@ -799,7 +799,7 @@ pub fn build_options(args: &BuildArgs) -> Result<BuildOptions, String> {
         board_page: args.board_page,
         marks: args.marks,
         pack: args.pack,
-        shop: shop.then_some(crate::render::shop::ShopOptions {
+        shop: shop.then_some(crate::render::formats::shop::ShopOptions {
             color: args.color,
             preset: args.shop_preset,
         }),
@@ -847,10 +847,10 @@ fn print_build(games: &[pipeline::GameReport]) {
 
 fn calibrate(paper: Paper, duplex: Duplex, out: &Path) -> Exit {
     if duplex == Duplex::Fold {
-        return usage(crate::render::calibrate::FOLD_NEEDS_NONE);
+        return usage(crate::render::sheets::calibrate::FOLD_NEEDS_NONE);
     }
     let path = out.join("calibrate.pdf");
-    let result = crate::render::calibrate::calibration_pdf(paper, duplex)
+    let result = crate::render::sheets::calibrate::calibration_pdf(paper, duplex)
         .map_err(|e| Problem::io(&path, e))
         .and_then(|bytes| {
             crate::output::write_atomic(&path, &bytes).map_err(|e| Problem::io(&path, e))

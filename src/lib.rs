@@ -11,6 +11,7 @@ pub mod edits;
 pub mod engine;
 pub mod games;
 pub mod limits;
+pub mod messages;
 pub mod model;
 pub mod output;
 pub mod pipeline;

@@ -1,6 +1,7 @@
 //! The whole way from a data folder to files on disk: load each game, check it, and build the
 //! games that pass. `printplay build`, `printplay watch` and the tests all go through here, so
-//! whatever stops a build is what `printplay check` reports first.
+//! whatever stops a build is what `printplay check` reports first. The list of a game's build
+//! stages ([`stages`]) lives here, above `render` and `rules`, whose outputs it names.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -11,8 +12,10 @@ use crate::check::check_and_draw;
 use crate::diag::Problem;
 use crate::model::{Game, game_slugs, load_game};
 use crate::render::faces::Faces;
-use crate::render::index::write_index;
-use crate::render::{BuildOptions, build_drawn, build_game, prepare_output, stages};
+use crate::render::faces::template::Templates;
+use crate::render::formats::index::write_index;
+use crate::render::{self, BuildOptions, GameBuild, Stage};
+use crate::rules;
 
 /// The name `--only` knows the gallery page (`index.html`) by.
 pub const INDEX_STAGE: &str = "index";
@@ -23,6 +26,100 @@ pub fn stage_names() -> Vec<&'static str> {
     let mut names: Vec<_> = stages().into_iter().map(|(name, _)| name).collect();
     names.push(INDEX_STAGE);
     names
+}
+
+/// Every stage of `printplay build`, in order; each game runs them all in parallel, except the
+/// last (the rules reference), which runs after them. To add an output, add one line here.
+pub fn stages() -> Vec<(&'static str, Stage)> {
+    vec![
+        ("cards", render::cards_stage),
+        ("tokens", render::tokens_stage),
+        ("board", render::sheets::boards::pages::board_stage),
+        ("png", render::png_stage),
+        ("tts", render::formats::tts::stage),
+        ("shop", render::formats::shop::stage),
+        ("rulebook", |b| rules::pdf::stage(b.game, &b.dir)),
+        ("rules", |b| rules::stage(b.game, &b.dir)),
+    ]
+}
+
+/// Creates an output folder and proves it writable; when it cannot be, one problem (exit 2)
+/// naming the path in the way: a file where a folder should be, or the folder itself.
+pub fn prepare_output(dir: &Path) -> Result<(), Problem> {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return Err(match dir.ancestors().find(|a| a.is_file()) {
+            Some(file) => Problem::io_write(file, "it is a file where a folder should be"),
+            None => Problem::io_write(dir, e),
+        });
+    }
+    let probe = dir.join(format!(".printplay-probe.{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| Problem::io_write(dir, e))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// Draws a game's faces and runs every stage; the errors say what failed.
+pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, Vec<String>> {
+    let templates = Templates::new(game).map_err(|e| vec![e])?;
+    let cache = render::cache::Cache::open(options, game, &templates);
+    let faces = render::faces::draw_all_cached(game, &templates, options.bleed, cache)
+        .map_err(|errs| errs.into_iter().map(|e| e.message).collect::<Vec<_>>())?;
+    if let Some(cache) = &faces.cache {
+        cache.commit();
+    }
+    build_drawn(game, faces, options)
+}
+
+/// Runs every stage on faces already drawn with `options.bleed` (by the check before the
+/// build, so that each face is drawn once per build); the errors say what failed.
+pub fn build_drawn(
+    game: &Game,
+    faces: Faces,
+    options: &BuildOptions,
+) -> Result<Vec<PathBuf>, Vec<String>> {
+    prepare_output(&render::game_dir(&options.out, game)).map_err(|p| vec![p.message])?;
+    let build = GameBuild {
+        game,
+        faces,
+        options,
+        dir: options.out.join(&game.slug),
+    };
+    let mut stages: Vec<_> = stages()
+        .into_iter()
+        .filter(|(name, _)| options.wants(name))
+        .collect();
+    // The stage a designer waits for under `watch` runs alone first, with every core.
+    let first = options
+        .first
+        .and_then(|name| stages.iter().position(|(n, _)| *n == name))
+        .map(|at| stages.remove(at));
+    let mut results: Vec<(&str, Result<Vec<PathBuf>, String>)> = first
+        .map(|(name, stage)| (name, stage(&build)))
+        .into_iter()
+        .collect();
+    // The last stage (the rules reference) links the images and PDFs the others write, so it
+    // runs once they are done.
+    let last = stages.pop_if(|(name, _)| *name == "rules");
+    results.extend(
+        stages
+            .into_par_iter()
+            .map(|(name, stage)| (name, stage(&build)))
+            .collect::<Vec<_>>(),
+    );
+    results.extend(last.map(|(name, stage)| (name, stage(&build))));
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for (name, r) in results {
+        match r {
+            Ok(f) => files.extend(f),
+            Err(e) => errors.push(format!("{name}: {e}")),
+        }
+    }
+    if errors.is_empty() {
+        Ok(files)
+    } else {
+        Err(errors)
+    }
 }
 
 /// Parses `--only cards,tokens`: the named stages, or an error listing the known ones.

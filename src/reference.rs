@@ -1,7 +1,7 @@
 //! The user's guide's reference, generated rather than written twice: every command and flag
 //! from the CLI's own definition (clap), every data key from the JSON Schemas
 //! [`crate::schema`] writes, every template function from the one list the renderer registers
-//! ([`crate::render::functions::FUNCTIONS`]). `printplay reference --out DIR` writes the pages;
+//! ([`crate::render::faces::functions::FUNCTIONS`]). `printplay reference --out DIR` writes the pages;
 //! the book in `docs/` holds them, and a test fails when one is stale or when a key, flag or
 //! function has no documentation.
 
@@ -501,7 +501,7 @@ pub fn functions_markdown() -> String {
          tags. Besides Tera's own tags and filters they can call these functions, which return SVG. \
          Lengths are in millimetres, the card's own coordinates.\n\n",
     );
-    for f in crate::render::functions::FUNCTIONS {
+    for f in crate::render::faces::functions::FUNCTIONS {
         let _ = writeln!(out, "## `{}`\n\n{}\n", f.name, f.doc);
         open_table(&mut out, "args", &["Argument", "Default", "Meaning"]);
         for a in f.args {

@@ -19,7 +19,7 @@ use crate::assets::TemplateSource;
 use crate::diag::Problem;
 use crate::pipeline::{self, BuildReport, GameReport, Outcome};
 use crate::render::BuildOptions;
-use crate::render::index::write_status;
+use crate::render::formats::index::write_status;
 
 /// Quiet time after the last change before a rebuild starts: editors write a file in steps.
 const DEBOUNCE: Duration = Duration::from_millis(40);
@@ -255,7 +255,11 @@ fn write_page(data: &Path, options: &BuildOptions, slug: &str, live: bool, probl
         return;
     }
     let dir = options.out.join(slug);
-    if problems.is_empty() && !dir.join(crate::render::index::INDEX_FILE).is_file() {
+    if problems.is_empty()
+        && !dir
+            .join(crate::render::formats::index::INDEX_FILE)
+            .is_file()
+    {
         return;
     }
     let game = crate::model::load_game(data, slug).ok();
@@ -406,7 +410,10 @@ mod tests {
             only: ["cards", "index"].into_iter().map(str::to_string).collect(),
             ..BuildOptions::default()
         };
-        let page_path = options.out.join("g").join(crate::render::index::INDEX_FILE);
+        let page_path = options
+            .out
+            .join("g")
+            .join(crate::render::formats::index::INDEX_FILE);
         let stop = AtomicBool::new(false);
         /// Stops the guard below when a step fails, so that the failure is reported at once.
         struct StopOnDrop<'a>(&'a AtomicBool);

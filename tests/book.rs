@@ -149,7 +149,7 @@ fn every_key_flag_and_template_function_is_documented() {
     for w in wanted.iter().filter(|w| !w.contains("printplay help")) {
         assert!(page.contains(w.as_str()), "{w} is not in the commands page");
     }
-    for f in printplay::render::functions::FUNCTIONS {
+    for f in printplay::render::faces::functions::FUNCTIONS {
         assert!(reference::functions_markdown().contains(&format!("## `{}`", f.name)));
     }
 }

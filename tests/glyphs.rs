@@ -10,8 +10,8 @@ use std::path::Path;
 use std::process::Command;
 
 use common::Fixture;
-use printplay::render::fonts::Face;
-use printplay::render::text::{self, Inline, Styles, TextBox};
+use printplay::render::faces::fonts::Face;
+use printplay::render::faces::text::{self, Inline, Styles, TextBox};
 
 const SLUG: &str = "demo";
 
@@ -34,7 +34,7 @@ struct Glyph {
 }
 
 /// Every glyph of an SVG page drawn with `fonts`, as the PDF and PNG writers read it.
-fn glyphs(page: &str, fonts: &printplay::render::fonts::FontDb) -> Vec<Glyph> {
+fn glyphs(page: &str, fonts: &printplay::render::faces::fonts::FontDb) -> Vec<Glyph> {
     fn walk(g: &usvg::Group, db: &usvg::fontdb::Database, out: &mut Vec<Glyph>) {
         for node in g.children() {
             match node {
@@ -63,7 +63,7 @@ fn glyphs(page: &str, fonts: &printplay::render::fonts::FontDb) -> Vec<Glyph> {
             }
         }
     }
-    let tree = printplay::render::pdf::parse(page, fonts).expect("the page reads");
+    let tree = printplay::render::formats::pdf::parse(page, fonts).expect("the page reads");
     let mut out = Vec::new();
     walk(tree.root(), tree.fontdb(), &mut out);
     out
@@ -166,7 +166,7 @@ fn fitting_measures_the_fallback_glyph_that_prints() {
         symbols: &inline_none,
         icons: &icons_none,
     };
-    let fonts = printplay::render::fonts::builtin();
+    let fonts = printplay::render::faces::fonts::builtin();
     for (content, w) in [("★★★★★★", 15.0), ("Pay ★ now", 14.0), ("x★x★x", 12.0)] {
         let b = TextBox {
             x: 0.0,
@@ -183,7 +183,7 @@ fn fitting_measures_the_fallback_glyph_that_prints() {
         };
         let fitted = text::fit(content, &b, &inline);
         assert!(fitted.fits, "{content}");
-        let page = printplay::render::pdf::svg_page((40.0, 10.0), &fitted.svg);
+        let page = printplay::render::formats::pdf::svg_page((40.0, 10.0), &fitted.svg);
         let printed = glyphs(&page, &fonts);
         let right = printed.iter().map(|g| g.x + g.advance).fold(0.0, f64::max);
         assert!(

@@ -12,7 +12,8 @@ use printplay::model::load_game;
 use printplay::pipeline;
 use printplay::render::cache::CACHE_DIR;
 use printplay::render::faces::Faces;
-use printplay::render::{BuildOptions, GameBuild, draw_faces, png, sheets};
+use printplay::render::formats::png;
+use printplay::render::{BuildOptions, GameBuild, draw_faces, sheets};
 
 const SLUG: &str = "g";
 

@@ -11,8 +11,10 @@ use std::path::Path;
 use common::pdf_read::{Segment, drawn, page_box, page_ids};
 use lopdf::Document;
 use printplay::model::{Game, load_game};
-use printplay::render::layout::{Grid, MIN_TEXT_PT, MM_PER_PT, PAPER_MARGIN, Rect, SIDE_MARK_MIN};
 use printplay::render::sheets::CardPage;
+use printplay::render::sheets::layout::{
+    Grid, MIN_TEXT_PT, MM_PER_PT, PAPER_MARGIN, Rect, SIDE_MARK_MIN,
+};
 use printplay::render::{self, BuildOptions, Duplex, Marks, Paper};
 
 const TOL: f64 = 0.05;
@@ -686,7 +688,7 @@ fn builds_are_byte_identical() {
             (
                 render::cards_pdf(&g, &faces, &o).ok(),
                 render::tokens_pdf(&g, &faces, &o).unwrap(),
-                render::board::board_pdf(&g, o.paper, None).unwrap(),
+                render::sheets::boards::pages::board_pdf(&g, o.paper, None).unwrap(),
             )
         };
         assert_eq!(build(), build(), "{slug}");
@@ -813,7 +815,7 @@ fn nothing_on_any_sheet_is_set_below_six_points() {
                     .map(|p| p.svg()),
             );
             svgs.extend(
-                render::calibrate::pages(paper, Duplex::ShortEdge)
+                render::sheets::calibrate::pages(paper, Duplex::ShortEdge)
                     .into_iter()
                     .map(|p| p.svg()),
             );

@@ -8,9 +8,10 @@ use std::path::Path;
 
 use lopdf::{Document, Object};
 use printplay::model::load_game;
-use printplay::render::pdf::{PageSpec, write_pdf};
-use printplay::render::shop::{self, Preset, ShopCard, ShopOptions};
-use printplay::render::{self, BuildOptions, GameBuild, cmyk};
+use printplay::render::formats::cmyk;
+use printplay::render::formats::pdf::{PageSpec, write_pdf};
+use printplay::render::formats::shop::{self, Preset, ShopCard, ShopOptions};
+use printplay::render::{self, BuildOptions, GameBuild};
 
 fn have(tool: &str) -> bool {
     std::process::Command::new(tool)
@@ -176,7 +177,7 @@ fn cmyk_shop_art_of_every_kind_separates_to_the_right_ink() {
     let vector = write_pdf(
         "vector",
         &[PageSpec::new((40.0, 10.0), body)],
-        &printplay::render::fonts::builtin(),
+        &printplay::render::faces::fonts::builtin(),
     )
     .unwrap();
     let vector_pdf = out.path().join("vector.pdf");

@@ -13,7 +13,7 @@ use common::Fixture;
 use common::pdf_read::{Segment, drawn, page_box, page_ids};
 use lopdf::Document;
 use printplay::model::load_game;
-use printplay::render::layout::Rect;
+use printplay::render::sheets::layout::Rect;
 use printplay::render::{self, BuildOptions, Duplex, Paper};
 
 /// Registration across the fold, in millimetres.

@@ -5,8 +5,8 @@
 
 mod common;
 
-use printplay::render::layout::{MARK_GAP, MARK_MIN, Rect};
 use printplay::render::sheets::CardPage;
+use printplay::render::sheets::layout::{MARK_GAP, MARK_MIN, Rect};
 use printplay::render::{self, BuildOptions, Marks, Paper};
 
 const DPI: f64 = 300.0;

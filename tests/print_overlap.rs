@@ -10,8 +10,8 @@
 use std::path::Path;
 
 use printplay::model::load_game;
-use printplay::render::layout::{MARK_EDGE, Rect};
 use printplay::render::sheets::CardPage;
+use printplay::render::sheets::layout::{MARK_EDGE, Rect};
 use printplay::render::{self, BuildOptions, Duplex, Marks, Paper};
 
 mod common;
@@ -242,7 +242,9 @@ fn no_word_overlaps_another_or_a_card_it_does_not_belong_to() {
                 faults.extend(check_pdf(&format!("{slug} tokens {paper:?}"), &pdf, None));
             }
             for big in [None, Some(Paper::A3)] {
-                if let Some(pdf) = render::board::board_pdf(&game, paper, big).unwrap() {
+                if let Some(pdf) =
+                    render::sheets::boards::pages::board_pdf(&game, paper, big).unwrap()
+                {
                     let what = format!("{slug} board {paper:?} {big:?}");
                     faults.extend(check_pdf(&what, &pdf, None));
                 }
@@ -251,7 +253,7 @@ fn no_word_overlaps_another_or_a_card_it_does_not_belong_to() {
     }
     for paper in [Paper::A4, Paper::Letter] {
         for duplex in [Duplex::LongEdge, Duplex::ShortEdge, Duplex::Off] {
-            let pdf = render::calibrate::calibration_pdf(paper, duplex).unwrap();
+            let pdf = render::sheets::calibrate::calibration_pdf(paper, duplex).unwrap();
             faults.extend(check_pdf(
                 &format!("calibrate {paper:?} {duplex:?}"),
                 &pdf,

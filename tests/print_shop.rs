@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 use lopdf::content::Content;
 use lopdf::{Document, Object, ObjectId};
 use printplay::model::{Game, load_game};
-use printplay::render::pdf::{PageSpec, write_pdf};
-use printplay::render::shop::{self, Color, Preset, ShopCard, ShopOptions};
-use printplay::render::{self, BuildOptions, GameBuild, cmyk};
+use printplay::render::formats::cmyk;
+use printplay::render::formats::pdf::{PageSpec, write_pdf};
+use printplay::render::formats::shop::{self, Color, Preset, ShopCard, ShopOptions};
+use printplay::render::{self, BuildOptions, GameBuild};
 
 const PT: f64 = 72.0 / 25.4;
 
@@ -309,7 +310,7 @@ fn black_text_prints_with_black_ink_alone() {
     let text = r##"<text x="5" y="20" font-size="12" font-family="DejaVu Sans" fill="#1a1a1a">Golem</text><text x="5" y="40" font-size="12" font-family="DejaVu Sans" fill="#000000">Torso</text>"##;
     let page = PageSpec::new((60.0, 50.0), text.to_string());
     let pdf = cmyk::convert_pdf(
-        &write_pdf("text", &[page], &printplay::render::fonts::builtin()).unwrap(),
+        &write_pdf("text", &[page], &printplay::render::faces::fonts::builtin()).unwrap(),
     )
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -389,7 +390,7 @@ fn every_card_of_every_game_takes_each_printers_template_size() {
                     .unwrap_or_else(|| panic!("{slug} {}: no {preset:?} card", deck.name));
                 let card = ShopCard::new(size, 3.0, Some(preset));
                 assert!(card.fitted);
-                let px = printplay::render::png::pixels(card.page(), card.px_per_mm);
+                let px = printplay::render::formats::png::pixels(card.page(), card.px_per_mm);
                 assert_eq!(px, template.px, "{slug} {} {preset:?}", deck.name);
                 assert_eq!(px, expected(preset, template.card), "{slug} {}", deck.name);
                 sizes.insert(template.card);
@@ -478,7 +479,7 @@ fn black_text_overprints_so_no_colour_plate_has_a_hole_under_it() {
         pt(8.0)
     );
     let page = PageSpec::new((60.0, 30.0), body);
-    let rgb = write_pdf("text", &[page], &printplay::render::fonts::builtin()).unwrap();
+    let rgb = write_pdf("text", &[page], &printplay::render::faces::fonts::builtin()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let plates = |name: &str, pdf: &[u8]| {
         let path = dir.path().join(format!("{name}.pdf"));

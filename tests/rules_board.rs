@@ -9,8 +9,8 @@ use std::path::Path;
 
 use common::Fixture;
 use printplay::model::{Game, load_game};
-use printplay::render::board::{board_file, board_languages, board_svg_in};
-use printplay::render::template::Templates;
+use printplay::render::faces::template::Templates;
+use printplay::render::sheets::boards::{board_file, board_languages, board_svg_in};
 
 const GAME: &str = "aether";
 

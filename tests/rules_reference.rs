@@ -948,7 +948,7 @@ fn a_new_game_has_a_rules_reference_that_builds() {
 fn printplay_build_runs_the_rules_stage() {
     // A full build is slow in debug mode; the stage list is what wires the references in, and
     // `the_build_stage_writes_every_language_and_format` proves what the stage writes.
-    let names: Vec<&str> = printplay::render::stages()
+    let names: Vec<&str> = printplay::pipeline::stages()
         .iter()
         .map(|(n, _)| *n)
         .collect();

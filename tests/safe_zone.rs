@@ -5,8 +5,9 @@
 use std::path::Path;
 
 use printplay::model::load_game;
-use printplay::render::layout::{DEFAULT_SAFE_ZONE, Rect, SAFE_ZONE_SLACK};
-use printplay::render::{self, BuildOptions, pdf, sheets};
+use printplay::render::formats::pdf;
+use printplay::render::sheets::layout::{DEFAULT_SAFE_ZONE, Rect, SAFE_ZONE_SLACK};
+use printplay::render::{self, BuildOptions, sheets};
 
 mod common;
 

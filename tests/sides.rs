@@ -9,7 +9,7 @@ use std::process::Command;
 
 use lopdf::{Document, Object, ObjectId};
 use printplay::model::{Game, load_game};
-use printplay::render::layout::{PRINTER_MARGIN, Rect};
+use printplay::render::sheets::layout::{PRINTER_MARGIN, Rect};
 use printplay::render::{self, BuildOptions, Duplex, Paper};
 
 mod common;
@@ -259,7 +259,7 @@ fn a_card_with_its_own_back_prints_it_behind_its_front_and_tts_uses_unique_backs
         only: ["tts".to_string()].into(),
         ..BuildOptions::default()
     };
-    render::build_game(&g, &o).unwrap();
+    printplay::pipeline::build_game(&g, &o).unwrap();
     let json: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(out.join(SLUG).join("tts").join(format!("{SLUG}.json"))).unwrap(),
     )
@@ -319,7 +319,8 @@ fn token_backs_are_registered_behind_their_fronts_on_both_duplex_edges_and_glued
             let offset = (0.5, -0.25);
             let o = options(paper, duplex, offset);
             let faces = render::draw_faces(&g, &o).unwrap();
-            let (_, sides) = render::sides::token_pages(&g.info.name, &faces.pieces, &o.sheet());
+            let (_, sides) =
+                render::sheets::sides::token_pages(&g.info.name, &faces.pieces, &o.sheet());
             assert_eq!(sides.len(), 8, "every marker has two sides");
             let pdf = render::tokens_pdf(&g, &faces, &o).unwrap().unwrap();
             let doc = Document::load_mem(&pdf).unwrap();
@@ -380,7 +381,9 @@ fn a_square_board_tiles_with_alignment_marks_in_its_glue_flaps() {
     assert!(printplay::check::check_game(&g).is_empty());
     let margin = PRINTER_MARGIN + 7.0;
     for paper in [Paper::A4, Paper::Letter] {
-        let pdf = render::board::board_pdf(&g, paper, None).unwrap().unwrap();
+        let pdf = render::sheets::boards::pages::board_pdf(&g, paper, None)
+            .unwrap()
+            .unwrap();
         let doc = Document::load_mem(&pdf).unwrap();
         let ids = pages(&doc);
         // The hex board on one page, the mat (408 x 348 mm) on four or more tiles.
@@ -455,7 +458,7 @@ fn an_image_board_is_tiled_and_warned_below_200_dpi() {
             && w.contains("components.toml:")),
         "{warned:?}"
     );
-    let pdf = render::board::board_pdf(&g, Paper::A4, None)
+    let pdf = render::sheets::boards::pages::board_pdf(&g, Paper::A4, None)
         .unwrap()
         .unwrap();
     let doc = Document::load_mem(&pdf).unwrap();
@@ -526,13 +529,13 @@ fn the_shop_files_follow_each_cards_back_and_give_two_sided_pieces_both_pages() 
     let o = BuildOptions {
         out: out.clone(),
         only: ["shop".to_string()].into(),
-        shop: Some(render::shop::ShopOptions {
+        shop: Some(render::formats::shop::ShopOptions {
             color: None,
             preset: None,
         }),
         ..BuildOptions::default()
     };
-    render::build_game(&g, &o).unwrap();
+    printplay::pipeline::build_game(&g, &o).unwrap();
     let shop = out.join(SLUG).join("shop");
     let page_count = |file: &str| {
         Document::load(shop.join(file))

@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use printplay::model::{Game, load_game};
-use printplay::render::{self, BuildOptions, GameBuild, tts};
+use printplay::render::formats::tts;
+use printplay::render::{self, BuildOptions, GameBuild};
 use serde_json::Value;
 
 fn game(slug: &str) -> Game {

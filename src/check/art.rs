@@ -6,9 +6,9 @@ use std::ops::Range;
 
 use crate::diag::{Problem, SourceFile};
 use crate::model::{FieldType, Game};
-use crate::render::images::{self, MIN_DPI};
+use crate::render::faces::images::{self, MIN_DPI};
+use crate::render::faces::template::Placement;
 use crate::render::svg_clean;
-use crate::render::template::Placement;
 
 /// One place in the data that names an image.
 struct Reference<'a> {

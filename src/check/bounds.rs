@@ -6,7 +6,8 @@ use crate::diag::Problem;
 use crate::diag::spans::{Key, at_value};
 use crate::limits;
 use crate::model::{BoardKind, Game};
-use crate::render::{board, boards};
+use crate::render::sheets::boards;
+use crate::render::sheets::boards::non_hex;
 
 /// Every bound that joins several values, broken.
 pub fn check(game: &Game) -> Vec<Problem> {
@@ -30,9 +31,9 @@ pub fn check(game: &Game) -> Vec<Problem> {
                     ));
                     continue;
                 }
-                (board::hex_board_size(h), "hex_mm")
+                (boards::hex::hex_board_size(h), "hex_mm")
             }
-            BoardKind::Square(_) => (boards::size_of(b), "cells"),
+            BoardKind::Square(_) => (non_hex::size_of(b), "cells"),
             _ => continue,
         };
         if let Some((w, h)) = size

@@ -8,7 +8,7 @@ use toml::Value;
 use super::{at_card, in_components, in_game_file, references::known};
 use crate::diag::Problem;
 use crate::model::{Card, FieldType, Game, Source};
-use crate::render::markup;
+use crate::render::faces::markup;
 
 /// Parameters that declare a `type` hold a value of it, within `min` and `max`.
 pub fn param_types(game: &Game) -> Vec<Problem> {
@@ -195,7 +195,7 @@ fn own_icons(game: &Game) -> Vec<Problem> {
             ));
         }
         seen.push(id);
-        if let Err(e) = crate::render::template::load_icon(&game.dir, icon.image.get_ref()) {
+        if let Err(e) = crate::render::faces::template::load_icon(&game.dir, icon.image.get_ref()) {
             out.push(
                 in_components(game, icon.image.span(), format!("icon `{id}`: image {e}"))
                     .help("an icon's image is an SVG, PNG or JPEG file inside the game's folder"),
@@ -213,7 +213,10 @@ fn unknown_icon(game: &Game, card: &Card, name: &str) -> Problem {
         game,
         card,
         span,
-        crate::render::template::unknown_icon(&format!("card `{}`", card.id.get_ref()), name),
+        crate::render::faces::template::unknown_icon(
+            &format!("card `{}`", card.id.get_ref()),
+            name,
+        ),
     )
     .help(unknown_icon_help(game))
 }

@@ -9,11 +9,12 @@ use rayon::prelude::*;
 use crate::diag::Problem;
 use crate::model::Game;
 use crate::render::faces::drawn::Kind;
+use crate::render::faces::fonts;
+use crate::render::faces::template::{self, Templates};
 use crate::render::faces::{self, Faces};
-use crate::render::fonts;
-use crate::render::layout::{DEFAULT_SAFE_ZONE, Rect, SAFE_ZONE_SLACK};
-use crate::render::template::{self, Templates};
-use crate::render::{BuildOptions, cache, png, sheets};
+use crate::render::formats::png;
+use crate::render::sheets::layout::{DEFAULT_SAFE_ZONE, Rect, SAFE_ZONE_SLACK};
+use crate::render::{BuildOptions, cache, sheets};
 
 /// Draws every face as the build would, with the build's options, and does with them what
 /// the build does: the problems that stop printing (a template that does not exist, at the

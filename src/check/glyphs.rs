@@ -4,13 +4,13 @@
 //! characters; the build still prints.
 //!
 //! A character the face of its text lacks but another face has is no problem: the text
-//! sets it in that face, of the same weight and slant (see [`crate::render::text`]).
+//! sets it in that face, of the same weight and slant (see [`crate::render::faces::text`]).
 
 use std::ops::Range;
 
 use crate::diag::{Problem, SourceFile};
 use crate::model::Game;
-use crate::render::fonts::{GameFaces, game_faces};
+use crate::render::faces::fonts::{GameFaces, game_faces};
 
 /// A value found holding characters no font draws: those characters, the value's name
 /// (`text` of card `x` of deck `y`) and its warning, still without its help.

@@ -15,8 +15,11 @@ use crate::diag::{Problem, SourceFile};
 use crate::model::{Game, Shape};
 use crate::render::faces::Faces;
 use crate::render::faces::drawn::{DrawnBoard, Face, Kind, draw_boards, every_face};
-use crate::render::template::{TemplateError, Templates, game_template_dir};
-use crate::render::{BuildOptions, TILE_CLEARANCE_MM, board, layout, sheets, tts};
+use crate::render::faces::template::{TemplateError, Templates, game_template_dir};
+use crate::render::formats::tts;
+use crate::render::sheets::boards;
+use crate::render::sheets::layout;
+use crate::render::{BuildOptions, TILE_CLEARANCE_MM, sheets};
 
 /// Largest smallest type a game may ask for, in points.
 pub const MAX_MIN_TEXT_PT: f64 = 24.0;
@@ -80,7 +83,7 @@ pub fn missing_templates(game: &Game, known: &[String]) -> Vec<Problem> {
         let Some(template) = b
             .template
             .as_deref()
-            .or(crate::render::boards::template_of(b).map(|_| "board"))
+            .or(crate::render::sheets::boards::non_hex::template_of(b).map(|_| "board"))
         else {
             continue;
         };
@@ -651,7 +654,7 @@ pub fn boards(game: &Game, templates: &Templates) -> (Vec<Problem>, Vec<DrawnBoa
         }
     }
     for lang in langs {
-        if let Err(e) = board::PageWords::load(lang) {
+        if let Err(e) = boards::PageWords::load(lang) {
             out.push(at_value(
                 Problem::data(format!("the board cannot be printed in `{lang}`: {e}")),
                 &game.game_file,
@@ -767,8 +770,8 @@ mod tests {
         std::thread::Builder::new()
             .stack_size(256 << 20)
             .spawn(move || {
-                let fonts = crate::render::fonts::builtin();
-                let options = crate::render::pdf::usvg_options(&fonts);
+                let fonts = crate::render::faces::fonts::builtin();
+                let options = crate::render::formats::pdf::usvg_options(&fonts);
                 for body in bodies {
                     let doc = sheets::single_face(&body, (20.0, 30.0));
                     let usvg = usvg::Tree::from_str(&doc, &options)

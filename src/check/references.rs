@@ -359,7 +359,7 @@ fn board_words(game: &Game) -> Vec<Problem> {
         let Ok(text) = text else {
             continue;
         };
-        let words = crate::render::board::label_names(&text);
+        let words = crate::render::sheets::boards::label_names(&text);
         for lang in &game.info.languages {
             let Some(rules) = game.rules.texts.get(lang) else {
                 continue;

@@ -5,7 +5,7 @@ use toml::{Spanned, Value};
 use super::{at_card, in_components, in_game_file};
 use crate::diag::Problem;
 use crate::model::{Card, Deck, FieldDecl, FieldType, Game};
-use crate::render::marks::MARKS;
+use crate::render::faces::marks::MARKS;
 
 pub fn check(game: &Game) -> Vec<Problem> {
     let mut out = game_values(game);

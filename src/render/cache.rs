@@ -37,11 +37,11 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use tera::Context;
 
-use super::fonts::FontDb;
-use super::images::{self, Art};
-use super::template::{Placement, Rendered, TemplateError, Templates, min_text_mm};
 use super::{BuildOptions, GameBuild, png};
 use crate::model::Game;
+use crate::render::faces::fonts::FontDb;
+use crate::render::faces::images::{self, Art};
+use crate::render::faces::template::{Placement, Rendered, TemplateError, Templates, min_text_mm};
 
 /// The cache's folder inside the output folder.
 pub const CACHE_DIR: &str = ".cache";
@@ -383,7 +383,7 @@ impl Cache {
     }
 }
 
-/// [`pdf::text_inset`], through the cache: how far inside `trim` the text of `page` comes,
+/// [`crate::render::formats::pdf::text_inset`], through the cache: how far inside `trim` the text of `page` comes,
 /// kept by everything the measurement reads (the code, the fonts' bytes, the document, its
 /// size and the trim; art has no say in where text lies). Kept once the game passed its
 /// check, as faces are. A document that does not read is not kept.
@@ -391,10 +391,10 @@ pub fn text_inset(
     cache: Option<&Cache>,
     page: &str,
     size_mm: (f64, f64),
-    trim: super::layout::Rect,
+    trim: crate::render::sheets::layout::Rect,
     fonts: &FontDb,
 ) -> Result<Option<f64>, String> {
-    let measure = || super::pdf::text_inset(page, size_mm, trim, fonts);
+    let measure = || crate::render::formats::pdf::text_inset(page, size_mm, trim, fonts);
     let Some(cache) = cache else {
         return measure();
     };

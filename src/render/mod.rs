@@ -4,8 +4,8 @@
 //! face and piece from the model, [`sheets`] places them on paper with bleed, crop marks and
 //! furniture, and [`pdf`] turns pages into a vector PDF with krilla (PNG with resvg).
 //!
-//! A game's build is a list of [`Stage`]s ([`stages`]); another output (the rules reference)
-//! is one more entry there.
+//! Each output is a [`Stage`]; the list of a game's stages, the rules reference among them, is
+//! [`crate::pipeline::stages`], above both.
 
 pub mod cache;
 pub mod faces;
@@ -13,24 +13,19 @@ pub mod formats;
 pub mod sheets;
 pub mod svg_clean;
 
-// The stage's modules by their own names, wherever their group keeps them, so that a path
-// such as `render::text::fit` names what it is.
-pub use faces::{fonts, functions, images, marks, markup, subscript, template, text};
-pub use formats::{cmyk, index, pdf, png, shop, tts};
-pub use sheets::{board, boards, calibrate, layout, sides};
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::diag::Problem;
 use crate::model::Game;
 use faces::Faces;
-pub use layout::{Duplex, Marks, Paper};
+use faces::template::Templates;
+use formats::{pdf, png};
 use sheets::Sheet;
-use template::Templates;
+pub use sheets::layout::{Duplex, Marks, Paper};
+use sheets::sides;
 
 /// Escapes text for SVG/XML content and attributes.
 pub fn xml_escape(s: &str) -> String {
@@ -77,7 +72,7 @@ pub struct BuildOptions {
     /// Decks of the same card size and back template share sheets.
     pub pack: bool,
     /// Print-shop files (`--shop`), when asked for.
-    pub shop: Option<shop::ShopOptions>,
+    pub shop: Option<formats::shop::ShopOptions>,
     /// Where the Tabletop Simulator images are hosted; `None`: `file://` paths.
     pub tts_base_url: Option<String>,
     /// Only these stages (`--only cards,png`); every stage when empty.
@@ -172,105 +167,12 @@ impl GameBuild<'_> {
     }
 }
 
-/// A build stage: writes some of a game's outputs and returns their paths.
+/// A build stage: writes some of a game's outputs and returns their paths. The list of stages
+/// is [`crate::pipeline::stages`].
 pub type Stage = fn(&GameBuild) -> Result<Vec<PathBuf>, String>;
-
-/// Every stage of `printplay build`, in order; each game runs them all in parallel, except the
-/// last (the rules reference), which runs after them. To add an output, add one line here.
-pub fn stages() -> Vec<(&'static str, Stage)> {
-    vec![
-        ("cards", cards_stage),
-        ("tokens", tokens_stage),
-        ("board", board::board_stage),
-        ("png", png_stage),
-        ("tts", tts::stage),
-        ("shop", shop::stage),
-        ("rulebook", |b| crate::rules::pdf::stage(b.game, &b.dir)),
-        ("rules", |b| crate::rules::stage(b.game, &b.dir)),
-    ]
-}
 
 /// Tiles must be this much smaller than the board's hexes to fit when cut by hand.
 pub const TILE_CLEARANCE_MM: f64 = 0.5;
-
-/// Creates an output folder and proves it writable; when it cannot be, one problem (exit 2)
-/// naming the path in the way: a file where a folder should be, or the folder itself.
-pub fn prepare_output(dir: &Path) -> Result<(), Problem> {
-    if let Err(e) = std::fs::create_dir_all(dir) {
-        return Err(match dir.ancestors().find(|a| a.is_file()) {
-            Some(file) => Problem::io_write(file, "it is a file where a folder should be"),
-            None => Problem::io_write(dir, e),
-        });
-    }
-    let probe = dir.join(format!(".printplay-probe.{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(|e| Problem::io_write(dir, e))?;
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
-}
-
-/// Draws a game's faces and runs every stage; the errors say what failed.
-pub fn build_game(game: &Game, options: &BuildOptions) -> Result<Vec<PathBuf>, Vec<String>> {
-    let templates = Templates::new(game).map_err(|e| vec![e])?;
-    let cache = cache::Cache::open(options, game, &templates);
-    let faces = faces::draw_all_cached(game, &templates, options.bleed, cache)
-        .map_err(|errs| errs.into_iter().map(|e| e.message).collect::<Vec<_>>())?;
-    if let Some(cache) = &faces.cache {
-        cache.commit();
-    }
-    build_drawn(game, faces, options)
-}
-
-/// Runs every stage on faces already drawn with `options.bleed` (by the check before the
-/// build, so that each face is drawn once per build); the errors say what failed.
-pub fn build_drawn(
-    game: &Game,
-    faces: Faces,
-    options: &BuildOptions,
-) -> Result<Vec<PathBuf>, Vec<String>> {
-    prepare_output(&game_dir(&options.out, game)).map_err(|p| vec![p.message])?;
-    let build = GameBuild {
-        game,
-        faces,
-        options,
-        dir: options.out.join(&game.slug),
-    };
-    let mut stages: Vec<_> = stages()
-        .into_iter()
-        .filter(|(name, _)| options.wants(name))
-        .collect();
-    // The stage a designer waits for under `watch` runs alone first, with every core.
-    let first = options
-        .first
-        .and_then(|name| stages.iter().position(|(n, _)| *n == name))
-        .map(|at| stages.remove(at));
-    let mut results: Vec<(&str, Result<Vec<PathBuf>, String>)> = first
-        .map(|(name, stage)| (name, stage(&build)))
-        .into_iter()
-        .collect();
-    // The last stage (the rules reference) links the images and PDFs the others write, so it
-    // runs once they are done.
-    let last = stages.pop_if(|(name, _)| *name == "rules");
-    results.extend(
-        stages
-            .into_par_iter()
-            .map(|(name, stage)| (name, stage(&build)))
-            .collect::<Vec<_>>(),
-    );
-    results.extend(last.map(|(name, stage)| (name, stage(&build))));
-    let mut files = Vec::new();
-    let mut errors = Vec::new();
-    for (name, r) in results {
-        match r {
-            Ok(f) => files.extend(f),
-            Err(e) => errors.push(format!("{name}: {e}")),
-        }
-    }
-    if errors.is_empty() {
-        Ok(files)
-    } else {
-        Err(errors)
-    }
-}
 
 /// Draws a game's faces with the build's bleed (for callers outside a build, such as tests).
 pub fn draw_faces(game: &Game, options: &BuildOptions) -> Result<Faces, String> {
@@ -339,7 +241,8 @@ pub fn card_pages(
         .collect())
 }
 
-fn cards_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
+/// `cards.pdf`, when the game has cards.
+pub fn cards_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     if b.faces.decks.iter().all(|d| d.cards.is_empty()) {
         return Ok(Vec::new());
     }
@@ -347,7 +250,8 @@ fn cards_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     Ok(vec![b.write("cards.pdf", &bytes)?])
 }
 
-fn tokens_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
+/// `tokens.pdf`, when the game has printable pieces.
+pub fn tokens_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     if b.faces.pieces.is_empty() {
         return Ok(Vec::new());
     }
@@ -400,7 +304,7 @@ pub(crate) fn piece_document(p: &faces::PieceFace) -> String {
 }
 
 /// The gallery's images (`png/<id>.png`): the thumbnails of the one list of faces.
-fn png_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
+pub fn png_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     let jobs: Vec<(&str, String, (f64, f64))> =
         faces::drawn::every_face(b.game, Some(&b.faces), &[])
             .into_iter()

@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 
-use crate::render::fonts::FontDb;
+use crate::render::faces::fonts::FontDb;
 
 /// The writer of every published SVG: the tree as text, the same bytes for the same tree,
 /// sized by a view box as well as its width and height, so that a page can show it at any
@@ -34,7 +34,7 @@ pub fn options(fonts: &FontDb) -> usvg::Options<'static> {
             resolve_data: usvg::ImageHrefResolver::default_data_resolver(),
             resolve_string: Box::new(|_, _| None),
         },
-        ..crate::render::pdf::usvg_options(fonts)
+        ..crate::render::formats::pdf::usvg_options(fonts)
     }
 }
 
@@ -372,7 +372,7 @@ mod tests {
 
     #[test]
     fn the_clean_copy_keeps_the_drawing_and_nothing_that_acts() {
-        let fonts = crate::render::fonts::builtin();
+        let fonts = crate::render::faces::fonts::builtin();
         let svg = clean(HOSTILE.as_bytes(), &fonts).unwrap();
         inert(&svg);
         assert!(svg.contains("<path"), "the drawing stays: {svg}");

@@ -7,10 +7,10 @@ use serde::Serialize;
 
 use super::diagrams::{self, Figure};
 use super::markdown;
-use super::messages::Messages;
 use super::placeholders::{Resolver, Val, Wording, fill};
 use super::{Assets, Format, OutFile};
 use crate::diag::Problem;
+use crate::messages::Messages;
 use crate::model::{Game, LangRules, Prose, SectionId, Source};
 
 mod stale;
@@ -525,7 +525,7 @@ impl Writer<'_> {
                     KeyItem {
                         svg: format!(
                             r#"<svg class="swatch" width="22" height="22" viewBox="-1.1 -1.1 2.2 2.2" aria-hidden="true">{}</svg>"#,
-                            crate::render::marks::badge(s, 0.0, 0.0, 1.0)
+                            crate::render::faces::marks::badge(s, 0.0, 0.0, 1.0)
                         ),
                         name: self.plain(&name),
                         mark: self.plain(&mark),
@@ -986,7 +986,8 @@ impl Writer<'_> {
         let mut files = Vec::new();
         for icon in &game.components.icons {
             let id = icon.id.get_ref();
-            let Some(svg) = crate::render::template::icon_svg(&game.dir, icon.image.get_ref())
+            let Some(svg) =
+                crate::render::faces::template::icon_svg(&game.dir, icon.image.get_ref())
             else {
                 continue;
             };

@@ -7,7 +7,6 @@ mod diagrams;
 pub mod document;
 mod links;
 pub mod markdown;
-pub mod messages;
 pub mod pdf;
 pub mod placeholders;
 pub mod provenance;
@@ -51,7 +50,7 @@ pub struct OutFile {
 pub struct Assets {
     tera: tera::Tera,
     css: String,
-    messages: BTreeMap<String, messages::Messages>,
+    messages: BTreeMap<String, crate::messages::Messages>,
 }
 
 impl Assets {
@@ -79,17 +78,17 @@ impl Assets {
             tera.add_raw_template(name, &file.text)
                 .map_err(|e| Problem::io(&file.path, tera_error(&e)))?;
         }
-        // Subscripts looked up by value, as in the faces' templates (`render::subscript`).
+        // Subscripts looked up by value, as in the faces' templates (`render::faces::subscript`).
         for (name, template) in tera.templates.iter_mut() {
-            crate::render::subscript::rewrite(template).map_err(|r| {
+            crate::render::faces::subscript::rewrite(template).map_err(|r| {
                 Problem::data(format!("template `{name}`: {}", r.message)).help(r.help)
             })?;
         }
-        crate::render::subscript::register(&mut tera);
+        crate::render::faces::subscript::register(&mut tera);
         tera.build_inheritance_chains()
             .map_err(|e| Problem::data(tera_error(&e)))?;
         let css = source.read("rules/style.css")?.text.to_string();
-        let messages = messages::load_all(source)?;
+        let messages = crate::messages::load_all(source)?;
         Ok(Assets {
             tera,
             css,
@@ -108,7 +107,7 @@ impl Assets {
     }
 
     /// The message file of a language.
-    pub fn messages(&self, lang: &str) -> Option<&messages::Messages> {
+    pub fn messages(&self, lang: &str) -> Option<&crate::messages::Messages> {
         self.messages.get(lang)
     }
 }
@@ -308,7 +307,7 @@ pub fn beside(game: &Game, out_dir: &Path) -> Beside {
         .info
         .languages
         .iter()
-        .map(|l| crate::render::board::board_file(Some(l)));
+        .map(|l| crate::render::sheets::boards::board_file(Some(l)));
     let print_files = ["cards.pdf", "tokens.pdf", "board.pdf"]
         .iter()
         .map(|f| f.to_string())

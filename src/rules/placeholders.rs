@@ -515,7 +515,7 @@ fn piece_matches(piece: &Piece, key: &str, want: &str) -> bool {
 /// How placeholders become text in one language.
 pub struct Wording<'a> {
     pub separator: &'a str,
-    pub plural: super::messages::PluralRule,
+    pub plural: crate::messages::PluralRule,
     /// Nouns by name: the game's own first, then the message file's.
     pub nouns: Vec<&'a BTreeMap<String, PluralForms>>,
     /// Numbers as words, by grammatical case (`nominative`, `adessive`...), from zero.
@@ -526,7 +526,7 @@ impl<'a> Wording<'a> {
     /// The wording of a language's message file, the game's own nouns (when it has rules in
     /// that language) before the file's.
     pub fn new(
-        msgs: &'a super::messages::Messages,
+        msgs: &'a crate::messages::Messages,
         own: Option<&'a BTreeMap<String, PluralForms>>,
     ) -> Wording<'a> {
         Wording {
@@ -595,7 +595,7 @@ impl<'a> Wording<'a> {
         };
         // A noun with empty forms only chooses the case of a spelled number: `{params.teams.0.0
         // nth:ordinal words}` gives "first".
-        let form = super::messages::form(forms, self.plural.category(n));
+        let form = crate::messages::form(forms, self.plural.category(n));
         if form.is_empty() {
             return Ok(number);
         }
@@ -707,7 +707,7 @@ mod tests {
         .collect();
         let w = Wording {
             separator: ", ",
-            plural: super::super::messages::PluralRule::OneOther,
+            plural: crate::messages::PluralRule::OneOther,
             nouns: vec![&nouns],
             numerals: &numerals,
         };

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use super::messages::Messages;
 use crate::diag::Problem;
+use crate::messages::Messages;
 use crate::model::{Game, LangRules, ProvenanceText};
 
 /// One row: the values in words, how they were found (`inferred`, `reconstructed`) and why.

@@ -8,9 +8,9 @@ use std::ops::Range;
 use toml::Spanned;
 
 use super::Assets;
-use super::messages::Messages;
 use super::validate::{contains_word, place};
 use crate::diag::Problem;
+use crate::messages::Messages;
 use crate::model::{Game, LangRules};
 use crate::translate::{Text, texts};
 

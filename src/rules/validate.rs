@@ -450,7 +450,7 @@ fn linked_svg(game: &Game, target: &str) -> Option<String> {
 /// decode, or its name says another kind of file than it holds (a browser reads a published
 /// file by its name).
 pub fn published_copy(game: &Game, rel: &str) -> Result<Vec<u8>, String> {
-    use crate::render::images::{self, Format};
+    use crate::render::faces::images::{self, Format};
     // Read as the check read it: a file inside the game's folder, never through a link out
     // of it.
     let art = images::load(&game.dir, rel)?;
@@ -473,7 +473,7 @@ pub fn published_copy(game: &Game, rel: &str) -> Result<Vec<u8>, String> {
     }
     match art.format {
         Format::Svg => {
-            crate::render::svg_clean::clean(art.bytes(), &crate::render::fonts::builtin())
+            crate::render::svg_clean::clean(art.bytes(), &crate::render::faces::fonts::builtin())
                 .map(String::into_bytes)
                 .map_err(|e| format!("`{rel}` does not decode: {e}"))
         }

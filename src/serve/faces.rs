@@ -19,7 +19,8 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::model::Game;
-use crate::render::{BuildOptions, pdf, sheets};
+use crate::render::formats::pdf;
+use crate::render::{BuildOptions, sheets};
 
 /// A design with a face.
 #[derive(Debug, Clone)]
@@ -143,15 +144,16 @@ impl Faces {
         }
         // Each board as the build prints it: in English (the table's language) where the
         // build prints it in English, else in the game's first language.
-        let templates = crate::render::template::Templates::new(game)?;
-        let langs = crate::render::board::board_languages(game);
+        let templates = crate::render::faces::template::Templates::new(game)?;
+        let langs = crate::render::sheets::boards::board_languages(game);
         let lang = if langs.contains(&"en") {
             "en"
         } else {
-            crate::render::board::first_language(game)
+            crate::render::sheets::boards::first_language(game)
         };
         for board in &game.components.boards {
-            let (svg, size) = crate::render::board::board_svg_in(game, board, &templates, lang)?;
+            let (svg, size) =
+                crate::render::sheets::boards::board_svg_in(game, board, &templates, lang)?;
             let face = add(&mut faces, &svg, size)?;
             faces
                 .boards
@@ -203,7 +205,7 @@ impl Faces {
             let face = digest(format!("board {id}").as_bytes());
             let size = board
                 .hex()
-                .map(|h| crate::render::board::hex_layout(h).size)
+                .map(|h| crate::render::sheets::boards::hex::hex_layout(h).size)
                 .unwrap_or((100.0, 100.0));
             faces
                 .boards
@@ -595,7 +597,7 @@ impl Faces {
 fn drawn_board(board: &crate::model::Board, face: String, size: (f64, f64)) -> BoardDrawn {
     let (cells, hex) = match board.hex() {
         Some(h) => {
-            let layout = crate::render::board::hex_layout(h);
+            let layout = crate::render::sheets::boards::hex::hex_layout(h);
             let (dx, dy) = layout.shift;
             let cells = h
                 .cells

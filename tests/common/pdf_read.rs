@@ -3,7 +3,7 @@
 //! rectangles it clips to (each card's bleed).
 
 use lopdf::{Document, Object, ObjectId};
-use printplay::render::layout::Rect;
+use printplay::render::sheets::layout::Rect;
 
 /// Points per millimetre.
 pub const PT: f64 = 72.0 / 25.4;

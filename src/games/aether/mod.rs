@@ -47,13 +47,14 @@ pub(crate) mod tests {
     fn the_board_drawing_has_the_pits_and_every_hex_label() {
         use crate::engine::{Engine, State};
         let game = load();
-        let templates = crate::render::template::Templates::new(&game).expect("templates");
+        let templates = crate::render::faces::template::Templates::new(&game).expect("templates");
         let board = super::rules::the_board(&game).expect("board");
-        let (svg, _) = crate::render::board::board_svg(&game, board, &templates).expect("svg");
+        let (svg, _) =
+            crate::render::sheets::boards::board_svg(&game, board, &templates).expect("svg");
         let pits = game.param_int("sacrifice_pits").expect("pits");
         assert_eq!(pits, 2);
         // The pits' caption in the board's language (`[print_labels]` of its rules prose).
-        let lang = crate::render::board::first_language(&game);
+        let lang = crate::render::sheets::boards::first_language(&game);
         let pit = &game.rules.texts[lang].text.print_labels["pit"];
         assert_eq!(svg.matches(pit.as_str()).count() as i64, pits, "{svg}");
         for cell in board.hex_cells() {

@@ -12,8 +12,10 @@ use rayon::prelude::*;
 
 use super::{CardFace, DeckFaces, Faces, OwnBack, PieceFace};
 use crate::model::{Board, Game};
-use crate::render::template::{Templates, own_icons};
-use crate::render::{board, images, sheets};
+use crate::render::faces::images;
+use crate::render::faces::template::{Templates, own_icons};
+use crate::render::sheets;
+use crate::render::sheets::boards;
 
 /// What a face is the face of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,9 +96,9 @@ pub struct BoardJob<'a> {
 /// Every board of the game in every language the build prints it in: its first language
 /// alone, or each of the game's `languages` when it has several.
 pub fn board_jobs(game: &Game) -> Vec<BoardJob<'_>> {
-    let langs = board::board_languages(game);
+    let langs = boards::board_languages(game);
     let langs: Vec<(&str, Option<&str>)> = if langs.is_empty() {
-        vec![(board::first_language(game), None)]
+        vec![(boards::first_language(game), None)]
     } else {
         langs.into_iter().map(|l| (l, Some(l))).collect()
     };
@@ -135,12 +137,12 @@ pub fn draw_boards<'a>(
         .into_par_iter()
         .map(|job| {
             let drawn =
-                board::board_svg_in(game, job.board, templates, job.lang).map(|(svg, size)| {
+                boards::board_svg_in(game, job.board, templates, job.lang).map(|(svg, size)| {
                     DrawnBoard {
                         id: job.board.id.get_ref().clone(),
                         lang: job.lang.to_string(),
                         suffix: job.suffix.map(str::to_string),
-                        template: crate::render::boards::template_of(job.board),
+                        template: crate::render::sheets::boards::non_hex::template_of(job.board),
                         svg,
                         size,
                     }
@@ -188,7 +190,7 @@ pub fn every_face<'a>(
             id,
             deck: None,
             template: template.as_deref(),
-            what: match board::board_languages(game).len() {
+            what: match boards::board_languages(game).len() {
                 0 | 1 => format!("board `{id}`"),
                 _ => format!("board `{id}` in `{lang}`"),
             },

@@ -297,7 +297,7 @@ impl GameFaces {
     /// same width preferred); for a family of the game's own that lacks the style, the
     /// bundled DejaVu Sans face of the style. `None` when no font provides it (the bundled
     /// DejaVu Serif has its italic only).
-    pub fn styled(&self, base: Face, style: crate::render::markup::Style) -> Option<Face> {
+    pub fn styled(&self, base: Face, style: crate::render::faces::markup::Style) -> Option<Face> {
         let b = base.style();
         let weight = if style.bold {
             b.weight.max(700)

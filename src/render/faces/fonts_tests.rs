@@ -32,7 +32,7 @@ fn a_character_falls_back_to_the_nearest_style_that_has_it() {
 
 /// The faces usvg draws `text` of a template's own `<text>` element in.
 fn drawn_in(attrs: &str, text: &str) -> Vec<(String, u16, bool)> {
-    let page = crate::render::pdf::svg_page(
+    let page = crate::render::formats::pdf::svg_page(
         (100.0, 20.0),
         &format!(r#"<text x="1" y="10" font-size="4" {attrs}>{text}</text>"#),
     );
@@ -54,7 +54,7 @@ fn drawn_in(attrs: &str, text: &str) -> Vec<(String, u16, bool)> {
             }
         }
     }
-    let tree = crate::render::pdf::parse(&page, &builtin()).unwrap();
+    let tree = crate::render::formats::pdf::parse(&page, &builtin()).unwrap();
     let mut out = Vec::new();
     walk(tree.root(), tree.fontdb(), &mut out);
     out

@@ -178,7 +178,6 @@ mod tests {
         let sources = [
             include_str!("template.rs"),
             include_str!("subscript.rs"),
-            include_str!("../sheets/board.rs"),
             include_str!("mod.rs"),
         ];
         let mut registered = Vec::new();

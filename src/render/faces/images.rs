@@ -227,7 +227,7 @@ fn decode_svg(bytes: &[u8]) -> Result<(), String> {
     REFUSED.with(|r| r.borrow_mut().take());
     let tree = usvg::Tree::from_data(
         bytes,
-        &crate::render::pdf::usvg_options(&crate::render::fonts::builtin()),
+        &crate::render::formats::pdf::usvg_options(&crate::render::faces::fonts::builtin()),
     );
     if let Some(why) = REFUSED.with(|r| r.borrow_mut().take()) {
         return Err(why);
@@ -393,7 +393,9 @@ fn cmyk_to_srgb(ink: &[[u8; 4]], icc: Option<&[u8]>) -> Result<Vec<[u8; 3]>, Str
         .filter(|p| p.color_space() == ColorSpaceSignature::CmykData);
     let profile = match own {
         Some(p) => p,
-        None => Profile::new_icc(crate::render::cmyk::PROFILE).map_err(|e| e.to_string())?,
+        None => {
+            Profile::new_icc(crate::render::formats::cmyk::PROFILE).map_err(|e| e.to_string())?
+        }
     };
     let transform: Transform<[u8; 4], [u8; 3]> = Transform::new_flags(
         &profile,
@@ -663,9 +665,10 @@ mod tests {
                 r##"<rect width="20" height="20" fill="#ffffff"/>{}"##,
                 element(&art, 5.0, 4.0, 10.0, 12.0, "none")
             );
-            let page = crate::render::pdf::svg_page((20.0, 20.0), &body);
-            let fonts = crate::render::fonts::builtin();
-            let pixmap = crate::render::png::rasterise(&page, (20.0, 20.0), 10.0, &fonts).unwrap();
+            let page = crate::render::formats::pdf::svg_page((20.0, 20.0), &body);
+            let fonts = crate::render::faces::fonts::builtin();
+            let pixmap =
+                crate::render::formats::png::rasterise(&page, (20.0, 20.0), 10.0, &fonts).unwrap();
             // The box is x 50..150, y 40..160 pixels; one pixel of anti-aliasing aside.
             for y in 0..200u32 {
                 for x in 0..200u32 {
@@ -694,12 +697,14 @@ mod tests {
             }
             let mut kinds = Vec::new();
             jpegs(
-                crate::render::pdf::parse(&page, &fonts).unwrap().root(),
+                crate::render::formats::pdf::parse(&page, &fonts)
+                    .unwrap()
+                    .root(),
                 &mut kinds,
             );
             assert_eq!(kinds, vec![true], "{stored:?}");
             let mut kinds = Vec::new();
-            let raster = crate::render::pdf::parse_raster(&page, &fonts).unwrap();
+            let raster = crate::render::formats::pdf::parse_raster(&page, &fonts).unwrap();
             jpegs(raster.root(), &mut kinds);
             assert_eq!(kinds, vec![false], "{stored:?}");
         }
@@ -772,12 +777,12 @@ mod tests {
         std::fs::write(dir.path().join("a.svg"), &svg).unwrap();
         let e = load(dir.path(), "a.svg").unwrap_err();
         assert!(e.contains("embeds an image that is 60000 x 60000"), "{e}");
-        let fonts = crate::render::fonts::builtin();
-        let page = crate::render::pdf::parse(&svg, &fonts).unwrap();
+        let fonts = crate::render::faces::fonts::builtin();
+        let page = crate::render::formats::pdf::parse(&svg, &fonts).unwrap();
         assert!(!page.root().has_children(), "the raster is left out");
         let ok = svg.replace(&base64(&big), &base64(&fine));
         assert!(
-            crate::render::pdf::parse(&ok, &fonts)
+            crate::render::formats::pdf::parse(&ok, &fonts)
                 .unwrap()
                 .root()
                 .has_children()

@@ -232,3 +232,71 @@ mod tests {
         }
     }
 }
+
+/// Draws a cycle of symbols: `pairs` are [winner, loser]; an arrow points from each winner
+/// to its loser, the symbols evenly around a circle of radius `r`.
+pub fn cycle_svg(
+    symbols: &std::collections::BTreeMap<String, crate::model::Symbol>,
+    pairs: &[(String, String)],
+    cx: f64,
+    cy: f64,
+    r: f64,
+) -> String {
+    let mut order: Vec<&str> = Vec::new();
+    for (a, b) in pairs {
+        for s in [a.as_str(), b.as_str()] {
+            if !order.contains(&s) {
+                order.push(s);
+            }
+        }
+    }
+    let n = order.len().max(1) as f64;
+    let pos: std::collections::HashMap<&str, (f64, f64)> = order
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let a = (-90.0 + 360.0 * i as f64 / n).to_radians();
+            (*s, (cx + r * a.cos(), cy + r * a.sin()))
+        })
+        .collect();
+    let badge_r = r * 0.38;
+    let mut out = String::from(r##"<g stroke="#1a1a1a" stroke-width="0.6" fill="#1a1a1a">"##);
+    for (a, b) in pairs {
+        let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(a.as_str()), pos.get(b.as_str())) else {
+            continue;
+        };
+        let (dx, dy) = (x2 - x1, y2 - y1);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+        let (ux, uy) = (dx / len, dy / len);
+        let (sx, sy) = (x1 + ux * (badge_r + 0.8), y1 + uy * (badge_r + 0.8));
+        let (ex, ey) = (x2 - ux * (badge_r + 0.8), y2 - uy * (badge_r + 0.8));
+        let head = 2.2;
+        let (hx, hy) = (ex - ux * head, ey - uy * head);
+        out.push_str(&format!(
+            r#"<path d="M{sx:.3},{sy:.3} L{hx:.3},{hy:.3}" fill="none"/><path d="M{ex:.3},{ey:.3} L{:.3},{:.3} L{:.3},{:.3} Z"/>"#,
+            hx - uy * head * 0.5, hy + ux * head * 0.5, hx + uy * head * 0.5, hy - ux * head * 0.5
+        ));
+    }
+    out.push_str("</g>");
+    for s in &order {
+        if let (Some(sym), Some(&(x, y))) = (symbols.get(*s), pos.get(s)) {
+            out.push_str(&badge(sym, x, y, badge_r));
+        }
+    }
+    out
+}
+
+/// Reads `[[a, b], ...]` as pairs of strings.
+pub fn pairs_of(v: &serde_json::Value) -> Vec<(String, String)> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| {
+            let p = p.as_array()?;
+            Some((
+                p.first()?.as_str()?.to_string(),
+                p.get(1)?.as_str()?.to_string(),
+            ))
+        })
+        .collect()
+}

@@ -26,8 +26,8 @@ use rayon::prelude::*;
 use crate::diag::SourceFile;
 use crate::model::{Game, HexOrientation, Piece, Shape};
 use crate::render::cache::{self, Cache};
-use crate::render::fonts::FontDb;
-use crate::render::template::{
+use crate::render::faces::fonts::FontDb;
+use crate::render::faces::template::{
     Placement, Rendered, TemplateError, Templates, back_context, card_context, own_back_context,
     piece_back_context, piece_context,
 };
@@ -319,7 +319,9 @@ pub fn draw_all_cached(
         });
     }
     for board in &game.components.boards {
-        placed.extend(crate::render::boards::placements(game, board));
+        placed.extend(crate::render::sheets::boards::non_hex::placements(
+            game, board,
+        ));
         let name = board.template.as_deref().unwrap_or("board");
         if matches!(board.kind, crate::model::BoardKind::Image { .. }) && board.template.is_none() {
             continue;
@@ -523,7 +525,7 @@ fn back_art(
     errors: &mut Errors,
     placed: &mut Vec<Placement>,
 ) -> Option<String> {
-    use crate::render::images;
+    use crate::render::faces::images;
     let src = art.get_ref();
     let (w, h) = (size.0 + 2.0 * PIECE_BLEED, size.1 + 2.0 * PIECE_BLEED);
     match images::load(&game.dir, src) {

@@ -37,10 +37,10 @@ use tera::{Context, Tera};
 
 use crate::diag::{Problem, SourceFile};
 use crate::model::{Back, Card, CardBack, Deck, Game, Piece, PieceBack, Symbol};
-use crate::render::fonts::{GameFaces, game_faces};
-use crate::render::images;
-use crate::render::marks;
-use crate::render::text::{self, Inline, OwnIcon, Styles, TextBox};
+use crate::render::faces::fonts::{GameFaces, game_faces};
+use crate::render::faces::images;
+use crate::render::faces::marks;
+use crate::render::faces::text::{self, Inline, OwnIcon, Styles, TextBox};
 
 /// Templates compiled into the binary from `templates/`: the generic designs any game may
 /// use. A game's own designs live in its `templates/` folder, the shipped games' too.
@@ -356,7 +356,7 @@ fn needed(game: &Game, sources: &BTreeMap<String, SourceFile>, own: &[String]) -
     names.extend(
         c.boards
             .iter()
-            .filter_map(crate::render::boards::template_of),
+            .filter_map(crate::render::sheets::boards::non_hex::template_of),
     );
     names.extend(c.pieces.iter().filter(|p| p.print).map(|p| {
         let own_name = format!("piece-{}", p.kind);
@@ -436,7 +436,7 @@ fn compile(sources: &BTreeMap<String, SourceFile>, names: &[String]) -> Result<T
     // A value printed into a face is escaped as XML, characters XML forbids (NUL...) left
     // out, so that no data makes a face that does not read as SVG.
     tera.set_escape_fn(crate::render::xml_escape);
-    crate::render::subscript::register(&mut tera);
+    crate::render::faces::subscript::register(&mut tera);
     tera.templates.extend(ready);
     let linked = tera
         .build_inheritance_chains()
@@ -466,7 +466,7 @@ fn parse_template(name: &str, file: &SourceFile) -> Result<tera::Template, Probl
     // Values built with `set` stay bounded: see `growth`.
     super::growth::check(name, file, &template.ast)?;
     // Subscripts are looked up by value: see `subscript`.
-    crate::render::subscript::rewrite(&mut template).map_err(|r| {
+    crate::render::faces::subscript::rewrite(&mut template).map_err(|r| {
         let problem = Problem::data(format!("template `{name}`: {}", r.message)).help(r.help);
         match file.text.find(&r.needle).filter(|_| !r.needle.is_empty()) {
             Some(at) => problem.at(file, at..at + r.needle.len(), "here"),
@@ -517,9 +517,9 @@ pub fn min_text_mm(game: &Game) -> f64 {
     let pt = game
         .info
         .min_text_pt
-        .unwrap_or(crate::render::layout::MIN_TEXT_PT)
-        .max(crate::render::layout::MIN_TEXT_PT);
-    pt * crate::render::layout::MM_PER_PT
+        .unwrap_or(crate::render::sheets::layout::MIN_TEXT_PT)
+        .max(crate::render::sheets::layout::MIN_TEXT_PT);
+    pt * crate::render::sheets::layout::MM_PER_PT
 }
 
 /// The game's own icons that load, by id (`check` reports those that do not, at the icon).
@@ -540,7 +540,7 @@ pub fn load_icon(game_dir: &Path, image: &str) -> Result<OwnIcon, String> {
         (images::Format::Png | images::Format::Jpeg, Some((w, h))) => (f64::from(w), f64::from(h)),
         (images::Format::Svg, _) => {
             // Read as its published copy is: no file or URL it names is read.
-            let opts = crate::render::svg_clean::options(&crate::render::fonts::builtin());
+            let opts = crate::render::svg_clean::options(&crate::render::faces::fonts::builtin());
             let tree = usvg::Tree::from_data(art.bytes(), &opts)
                 .map_err(|e| format!("`{image}` is not an SVG image that reads: {e}"))?;
             let size = tree.size();
@@ -567,7 +567,7 @@ pub fn icon_svg(game_dir: &Path, image: &str) -> Option<String> {
     };
     let tree = match icon.art.format {
         images::Format::Svg => {
-            let fonts = crate::render::fonts::builtin();
+            let fonts = crate::render::faces::fonts::builtin();
             return crate::render::svg_clean::clean(icon.art.bytes(), &fonts).ok();
         }
         _ => {
@@ -638,7 +638,7 @@ fn register(
             };
             let fitted = text::fit(&content, &b, &inline);
             let what = string(a, "what", Some("text"))?;
-            for name in crate::render::markup::icon_refs(&content) {
+            for name in crate::render::faces::markup::icon_refs(&content) {
                 if !syms.contains_key(&name) && !icons.contains_key(&name) {
                     OVERFLOWS.with(|o| o.borrow_mut().push(unknown_icon(&what, &name)));
                 }
@@ -663,7 +663,7 @@ fn register(
                 OVERFLOWS.with(|o| {
                     o.borrow_mut().push(format!(
                         "{what} does not fit its {:.1} x {:.1} mm box even at {:.1} pt ({:.2} mm) type, the smallest allowed: \"{}\"",
-                        b.w, b.h, b.min / crate::render::layout::MM_PER_PT, b.min, content
+                        b.w, b.h, b.min / crate::render::sheets::layout::MM_PER_PT, b.min, content
                     ))
                 });
             }
@@ -688,13 +688,14 @@ fn register(
     tera.register_function(
         "cycle",
         SvgFn(move |a: &HashMap<String, Value>| {
-            let pairs = crate::render::board::pairs_of(a.get("pairs").unwrap_or(&Value::Null));
+            let pairs =
+                crate::render::faces::marks::pairs_of(a.get("pairs").unwrap_or(&Value::Null));
             if pairs.is_empty() {
                 return Err(tera::Error::msg(
                     "`pairs` must be a list of [winner, loser] symbol ids",
                 ));
             }
-            Ok(Value::String(crate::render::board::cycle_svg(
+            Ok(Value::String(crate::render::faces::marks::cycle_svg(
                 &syms,
                 &pairs,
                 num(a, "cx", None)?,

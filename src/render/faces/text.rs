@@ -1,4 +1,4 @@
-//! Text that wraps and shrinks to fit its box, with inline markup (see [`crate::render::markup`]):
+//! Text that wraps and shrinks to fit its box, with inline markup (see [`crate::render::faces::markup`]):
 //! `**bold**` and `*italic*` runs set in the faces of those styles, and icons drawn on the
 //! baseline.
 //!
@@ -22,10 +22,10 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::model::Symbol;
-use crate::render::fonts::{self, Face, GameFaces, Metrics};
-use crate::render::images::{self, Art};
-use crate::render::marks;
-use crate::render::markup::{self, Frag, Item, Style};
+use crate::render::faces::fonts::{self, Face, GameFaces, Metrics};
+use crate::render::faces::images::{self, Art};
+use crate::render::faces::marks;
+use crate::render::faces::markup::{self, Frag, Item, Style};
 use crate::render::xml_escape;
 
 /// The faces of the four styles text of a box may use (`None` where no font has the

@@ -211,8 +211,9 @@ fn printed(svg: &str) -> Vec<(String, String, u16, bool, f64, f64)> {
             }
         }
     }
-    let page = crate::render::pdf::svg_page((100.0, 40.0), svg);
-    let tree = crate::render::pdf::parse(&page, &crate::render::fonts::builtin()).unwrap();
+    let page = crate::render::formats::pdf::svg_page((100.0, 40.0), svg);
+    let tree =
+        crate::render::formats::pdf::parse(&page, &crate::render::faces::fonts::builtin()).unwrap();
     let mut out = Vec::new();
     walk(tree.root(), tree.fontdb(), &mut out);
     out

@@ -12,8 +12,8 @@ use krilla::page::PageSettings;
 use krilla_svg::{SurfaceExt, SvgSettings};
 use rayon::prelude::*;
 
-use crate::render::fonts::FontDb;
-use crate::render::layout::Rect;
+use crate::render::faces::fonts::FontDb;
+use crate::render::sheets::layout::Rect;
 use crate::render::xml_escape;
 
 /// Points per millimetre.
@@ -141,10 +141,10 @@ fn options(fonts: &FontDb, raster: bool) -> usvg::Options<'static> {
         fontdb: fonts.clone(),
         font_family: "DejaVu Sans".to_string(),
         // A character its face lacks is drawn in a face of the same weight and slant.
-        font_resolver: crate::render::fonts::usvg_resolver(),
+        font_resolver: crate::render::faces::fonts::usvg_resolver(),
         resources_dir: None,
         // Art only from the files the game's data names; never any other file.
-        image_href_resolver: crate::render::images::href_resolver(raster),
+        image_href_resolver: crate::render::faces::images::href_resolver(raster),
         ..Default::default()
     }
 }
@@ -382,11 +382,15 @@ impl std::fmt::Debug for ReadPages {
 struct KeptTree {
     tree: Arc<usvg::Tree>,
     fonts: FontDb,
-    art: Vec<Option<Arc<crate::render::images::Art>>>,
+    art: Vec<Option<Arc<crate::render::faces::images::Art>>>,
 }
 
 impl KeptTree {
-    fn still(&self, fonts: &FontDb, art: &[Option<Arc<crate::render::images::Art>>]) -> bool {
+    fn still(
+        &self,
+        fonts: &FontDb,
+        art: &[Option<Arc<crate::render::faces::images::Art>>],
+    ) -> bool {
         Arc::ptr_eq(&self.fonts, fonts)
             && self.art.len() == art.len()
             && self.art.iter().zip(art).all(|(a, b)| match (a, b) {
@@ -430,7 +434,7 @@ impl<'a> Kept<'a> {
         }
         let art: Vec<_> = crate::render::cache::hrefs(svg)
             .iter()
-            .map(|h| crate::render::images::loaded(h))
+            .map(|h| crate::render::faces::images::loaded(h))
             .collect();
         let tree = match self.earlier.get(&key).filter(|k| k.still(fonts, &art)) {
             Some(k) => k.tree.clone(),
@@ -640,7 +644,7 @@ mod tests {
         assert_eq!(plan.body, vec![1, 3, 1]);
         assert_eq!(plan.needs, vec![1, 3, 2]);
         assert_eq!(plan.done_after, vec![vec![], vec![0, 3], vec![1, 2]]);
-        let fonts = crate::render::fonts::builtin();
+        let fonts = crate::render::faces::fonts::builtin();
         let pdf = write_pdf("t", &pages, &fonts).unwrap();
         assert_eq!(pdf, write_pdf("t", &pages, &fonts).unwrap());
         let doc = lopdf::Document::load_mem(&pdf).unwrap();
@@ -656,7 +660,7 @@ mod tests {
             )
         };
         std::fs::write(dir.path().join("a.svg"), square("#ff0000")).unwrap();
-        let art = crate::render::images::load(dir.path(), "a.svg").unwrap();
+        let art = crate::render::faces::images::load(dir.path(), "a.svg").unwrap();
         let pages = [PageSpec::new(
             (20.0, 20.0),
             format!(
@@ -664,7 +668,7 @@ mod tests {
                 xml_escape(&art.href)
             ),
         )];
-        let fonts = crate::render::fonts::builtin();
+        let fonts = crate::render::faces::fonts::builtin();
         let title = "kept pages and their art";
         let read = write_pdf(title, &pages, &fonts).unwrap();
         let store = ReadPages::default();
@@ -681,7 +685,7 @@ mod tests {
         assert_eq!(write_pdf(title, &pages, &fonts).unwrap(), first);
         // The same page, its art changed on disk (and loaded again, as drawing faces does).
         std::fs::write(dir.path().join("a.svg"), square("blue")).unwrap();
-        crate::render::images::load(dir.path(), "a.svg").unwrap();
+        crate::render::faces::images::load(dir.path(), "a.svg").unwrap();
         let changed = write_pdf(title, &pages, &fonts).unwrap();
         assert_ne!(changed, first, "the page was read again with the new art");
         assert_eq!(write_pdf(title, &pages, &fonts).unwrap(), changed);
@@ -695,7 +699,7 @@ mod tests {
     fn a_line_of_text_is_one_glyph_run_and_a_turned_line_too() {
         // krilla-svg as published draws every glyph as its own text object (its own
         // transform, paint and font selection); the vendored one draws a line as one run.
-        let fonts = crate::render::fonts::builtin();
+        let fonts = crate::render::faces::fonts::builtin();
         let body = r##"<text x="5" y="10" font-family="DejaVu Sans" font-size="4" fill="#222">Auction House</text><text transform="translate(40 40) rotate(-90)" font-family="DejaVu Sans" font-size="3" fill="blue">Glue here</text>"##;
         let pdf = write_pdf(
             "t",
@@ -729,7 +733,7 @@ mod tests {
 
     #[test]
     fn the_first_page_that_cannot_be_read_is_the_error() {
-        let fonts = crate::render::fonts::builtin();
+        let fonts = crate::render::faces::fonts::builtin();
         let pages = [
             PageSpec::new((50.0, 50.0), "<rect width=\"5\" height=\"5\"/>".to_string()),
             PageSpec::new((50.0, 50.0), "<rect".to_string()),

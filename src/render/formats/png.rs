@@ -11,8 +11,8 @@ use std::io::Cursor;
 use rayon::prelude::*;
 use resvg::tiny_skia;
 
-use crate::render::fonts::FontDb;
-use crate::render::pdf::parse_raster as parse;
+use crate::render::faces::fonts::FontDb;
+use crate::render::formats::pdf::parse_raster as parse;
 
 /// Pixels per millimetre at 300 dpi.
 pub const PX_PER_MM_300DPI: f64 = 300.0 / 25.4;
@@ -394,8 +394,8 @@ fn demultiply(data: &[u8], rgba: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::fonts::builtin;
-    use crate::render::pdf::svg_page;
+    use crate::render::faces::fonts::builtin;
+    use crate::render::formats::pdf::svg_page;
 
     fn decode(bytes: &[u8]) -> (::png::OutputInfo, Vec<u8>) {
         let mut reader = ::png::Decoder::new(std::io::Cursor::new(bytes))

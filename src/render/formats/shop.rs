@@ -5,18 +5,20 @@
 //! `<deck>-back.pdf` with the back; `png/<deck>-<id>.png` and `png/<deck>-back.png`, each
 //! design once with its bleed at the shop's resolution (pHYs set); and `manifest.csv`, which
 //! says how many copies of each image to order and whether its text keeps the printer's
-//! safe zone. `--color cmyk` converts the PDFs (see [`crate::render::cmyk`]); `--shop-preset`
+//! safe zone. `--color cmyk` converts the PDFs (see [`crate::render::formats::cmyk`]); `--shop-preset`
 //! sizes everything to one printer's template.
 
 use std::path::PathBuf;
 
 use rayon::prelude::*;
 
+use crate::render::faces::fonts::FontDb;
 use crate::render::faces::{CardFace, DeckFaces, Faces};
-use crate::render::fonts::FontDb;
-use crate::render::layout::{Rect, SAFE_ZONE_SLACK};
-use crate::render::pdf::{PageSpec, svg_page, write_pdf_keeping};
-use crate::render::{GameBuild, cache, cmyk, png};
+use crate::render::formats::cmyk;
+use crate::render::formats::pdf::{PageSpec, svg_page, write_pdf_keeping};
+use crate::render::formats::png;
+use crate::render::sheets::layout::{Rect, SAFE_ZONE_SLACK};
+use crate::render::{GameBuild, cache};
 
 /// Colour of the print-shop PDFs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -674,12 +676,23 @@ mod tests {
         };
         let inside = card.document(&text(20.0), (63.0, 88.0));
         assert_eq!(
-            safe_zone_note(&inside, &card, &crate::render::fonts::builtin(), None).unwrap(),
+            safe_zone_note(
+                &inside,
+                &card,
+                &crate::render::faces::fonts::builtin(),
+                None
+            )
+            .unwrap(),
             "ok"
         );
         let near_edge = card.document(&text(1.0), (63.0, 88.0));
-        let note =
-            safe_zone_note(&near_edge, &card, &crate::render::fonts::builtin(), None).unwrap();
+        let note = safe_zone_note(
+            &near_edge,
+            &card,
+            &crate::render::faces::fonts::builtin(),
+            None,
+        )
+        .unwrap();
         let mm: f64 = note
             .strip_prefix("text ")
             .and_then(|n| n.split(' ').next())

@@ -14,9 +14,10 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::model::{FieldType, Game, Shape};
+use crate::render::faces::template::Templates;
 use crate::render::faces::{DeckFaces, PieceFace};
-use crate::render::template::Templates;
-use crate::render::{GameBuild, board, piece_document, sheets};
+use crate::render::sheets::boards;
+use crate::render::{GameBuild, piece_document, sheets};
 
 /// TTS's card sheets hold at most this many columns and rows.
 pub const MAX_GRID: (u32, u32) = (10, 7);
@@ -589,7 +590,7 @@ fn board_images(b: &GameBuild) -> Result<Vec<BoardImage>, String> {
     jobs.par_iter()
         .map(|job| {
             let (board, lang, in_lang) = (job.board, job.suffix, job.lang);
-            let (svg, size) = board::board_svg_in(b.game, board, &templates, in_lang)?;
+            let (svg, size) = boards::board_svg_in(b.game, board, &templates, in_lang)?;
             let id = board.id.get_ref();
             let file = match lang {
                 Some(l) => format!("board-{id}.{l}.png"),

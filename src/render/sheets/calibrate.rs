@@ -3,8 +3,8 @@
 //! Held against the light, the number on the back's scale where the front's line shows
 //! through is the offset to pass as `--back-offset X,Y`.
 
-use crate::render::layout::{self, Duplex, PRINTER_MARGIN, Paper};
-use crate::render::pdf::{PageSpec, write_pdf};
+use crate::render::formats::pdf::{PageSpec, write_pdf};
+use crate::render::sheets::layout::{self, Duplex, PRINTER_MARGIN, Paper};
 
 /// Half the length of each scale, in millimetres; ticks every 0.5 mm, numbers every 2 mm.
 const RANGE: f64 = 6.0;
@@ -201,7 +201,7 @@ pub fn calibration_pdf(paper: Paper, duplex: Duplex) -> Result<Vec<u8>, String> 
     write_pdf(
         "printplay calibration sheet",
         &pages(paper, duplex),
-        &crate::render::fonts::builtin(),
+        &crate::render::faces::fonts::builtin(),
     )
 }
 

@@ -11,7 +11,9 @@
 //! and Letter (a portrait page holds 1 x 3 a side); mini cards go 2 x 4 a side on a
 //! portrait A4 page, 2 x 3 on Letter.
 
-use crate::render::layout::{self, BAND_ROOM, Grid, MARK_WIDTH, MIN_BLEED, Paper, Rect, SIDE_ROOM};
+use crate::render::sheets::layout::{
+    self, BAND_ROOM, Grid, MARK_WIDTH, MIN_BLEED, Paper, Rect, SIDE_ROOM,
+};
 
 /// Gap between the bleeds either side of the fold; the fold line runs down its middle.
 pub const FOLD_GAP: f64 = 3.0;
@@ -96,7 +98,7 @@ pub fn fold_line(paper: (f64, f64), bleeds: Rect) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::layout::Duplex;
+    use crate::render::sheets::layout::Duplex;
 
     #[test]
     fn poker_cards_four_a_landscape_page_on_a4_and_letter_backs_mirrored_across_the_gap() {

@@ -618,7 +618,8 @@ pub fn actual_size(len: u32) -> String {
 
 /// Width of `text` in the furniture's face at `size`.
 pub fn text_width(text: &str, size: f64) -> f64 {
-    crate::render::fonts::Metrics::of(crate::render::fonts::Face::Sans).width(text, size)
+    crate::render::faces::fonts::Metrics::of(crate::render::faces::fonts::Face::Sans)
+        .width(text, size)
 }
 
 /// Furniture of a card sheet (in its frame, see [`Grid`]): the [`top_row`] with the page

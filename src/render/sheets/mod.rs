@@ -3,11 +3,10 @@
 
 //!
 //! This folder holds the page geometry in millimetres: [`layout`] (paper, grids, bleed,
-//! marks), the card and token sheets here, [`board`] (boards tiled over pages) and
+//! marks), the card and token sheets here, [`boards`] (boards drawn and tiled over pages) and
 //! [`calibrate`] (the duplex test sheet) and [`fold`] (fold-over pages: fronts and backs
 //! either side of a fold line).
 
-pub mod board;
 pub mod boards;
 pub mod calibrate;
 pub mod fold;
@@ -15,8 +14,8 @@ pub mod layout;
 pub mod sides;
 
 use crate::render::faces::{DeckFaces, PieceFace};
-use crate::render::layout::{Duplex, Grid, Marks, PRINTER_MARGIN, Paper, Rect};
-use crate::render::pdf::{PageSpec, Stamp};
+use crate::render::formats::pdf::{PageSpec, Stamp};
+use crate::render::sheets::layout::{Duplex, Grid, Marks, PRINTER_MARGIN, Paper, Rect};
 
 /// Print settings shared by every sheet.
 #[derive(Debug, Clone, Copy)]

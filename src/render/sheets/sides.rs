@@ -6,8 +6,8 @@
 //! `--duplex fold`, whose fold-over layout is for cards.
 
 use crate::render::faces::{PIECE_BLEED, PieceFace};
-use crate::render::layout::{self, Duplex, MARK_WIDTH, Rect};
-use crate::render::pdf::{PageSpec, Stamp};
+use crate::render::formats::pdf::{PageSpec, Stamp};
+use crate::render::sheets::layout::{self, Duplex, MARK_WIDTH, Rect};
 use crate::render::sheets::{self, Sheet};
 
 /// One copy of a two-sided piece: the front's place and the back's, on their pages.

@@ -64,7 +64,7 @@ pub fn draw(
     game: &Game,
     spec: &DiagramSpec,
     text: &DiagramText,
-    msgs: &super::messages::Messages,
+    msgs: &crate::messages::Messages,
     tera: &tera::Tera,
     lang: &str,
 ) -> Result<Figure, String> {
@@ -119,8 +119,8 @@ pub struct Drawn {
 pub fn drawn(symbol: &Symbol, lang: &str, cx: f64, cy: f64, r: f64) -> Drawn {
     Drawn {
         fill: symbol.colour.clone(),
-        ink: crate::render::marks::ink_on(&symbol.colour).to_string(),
-        mark: crate::render::marks::mark_path(&symbol.mark)
+        ink: crate::render::faces::marks::ink_on(&symbol.colour).to_string(),
+        mark: crate::render::faces::marks::mark_path(&symbol.mark)
             .unwrap_or_default()
             .to_string(),
         transform: format!("translate({cx:.2} {cy:.2}) scale({r:.2})"),

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use super::Figure;
 use crate::games::settlers_aztecs::pray::{OddsRow, pray_odds_table};
+use crate::messages::Messages;
 use crate::model::{DiagramText, Game};
-use crate::rules::messages::Messages;
 
 fn label<'a>(text: &'a DiagramText, key: &str) -> Result<&'a str, String> {
     text.labels

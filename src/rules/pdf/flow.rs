@@ -9,7 +9,7 @@ use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 
 use super::layout::{Block, Cell, Placing, Role};
 use super::text::{self, Frag, Style};
-use crate::render::fonts::FontDb;
+use crate::render::faces::fonts::FontDb;
 use crate::rules::document::{self, PageContext, heading_anchor};
 use crate::rules::{OutFile, markdown};
 

@@ -44,7 +44,7 @@ pub fn file_name(lang: &str, kind: &str) -> String {
 pub struct Book {
     page: document::Page,
     fonts: text::Fonts,
-    db: crate::render::fonts::FontDb,
+    db: crate::render::faces::fonts::FontDb,
     lang: String,
     title: String,
     file: Option<crate::diag::SourceFile>,
@@ -54,7 +54,7 @@ pub struct Book {
 impl Book {
     pub fn new(game: &Game, lang: &str, assets: &Assets) -> Result<Book, Vec<Problem>> {
         let page = document::build(game, lang, Format::Md, assets, &Beside::default())?;
-        let faces = crate::render::fonts::game_faces(&game.dir).map_err(|p| vec![p])?;
+        let faces = crate::render::faces::fonts::game_faces(&game.dir).map_err(|p| vec![p])?;
         let db = faces.database.clone();
         Ok(Book {
             title: format!(

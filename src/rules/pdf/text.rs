@@ -8,7 +8,7 @@ use std::sync::Arc;
 use krilla::text::{Font, GlyphId, KrillaGlyph};
 use pulldown_cmark::{Event, Tag, TagEnd};
 
-use crate::render::fonts::{Face, GameFaces};
+use crate::render::faces::fonts::{Face, GameFaces};
 
 /// The style of a fragment of text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -1,15 +1,15 @@
 //! Boards that are not hex grids: square grids, the designer's own art, and single sheets
 //! drawn by a template (player mats). Each is drawn as one SVG body in millimetres, which
-//! [`crate::render::board`] prints on one page or tiles with glue flaps and alignment marks, and the
+//! [`super::pages`] prints on one page or tiles with glue flaps and alignment marks, and the
 //! Tabletop Simulator export turns into a custom board.
 
 use serde_json::json;
 
 use crate::model::{Board, BoardKind, Game, SheetSize, SquareGrid};
-use crate::render::images::{self, Fit};
-use crate::render::layout::{PRINTER_MARGIN, Paper};
-use crate::render::marks;
-use crate::render::template::{Placement, Templates, base_context};
+use crate::render::faces::images::{self, Fit};
+use crate::render::faces::marks;
+use crate::render::faces::template::{Placement, Templates, base_context};
+use crate::render::sheets::layout::{PRINTER_MARGIN, Paper};
 use crate::render::xml_escape;
 
 /// Margin around a square grid, room for the title (as around a hex board).

@@ -1,309 +1,17 @@
-//! Hex boards: cells in axial coordinates drawn at `hex_mm`, tiled over several pages with
-//! overlap strips and alignment marks when larger than the paper, or on one large page.
+//! A drawn board on paper: one page when it fits (or on a large sheet), else tiles with
+//! overlapping glue flaps and alignment marks; `board.pdf` (or one per language).
 
-use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
-use serde_json::Value;
+use super::{PageWords, board_file, board_svg_in, board_title, fill_holes, first_language};
+use crate::model::Game;
+use crate::render::GameBuild;
+use crate::render::faces::template::Templates;
+use crate::render::formats::pdf::{PageSpec, write_pdf_keeping};
+use crate::render::sheets::layout::{self, PRINTER_MARGIN, Paper, Rect};
 
-use crate::model::{Board, Game, HexOrientation, Symbol};
-use crate::render::faces::hex_path;
-use crate::render::layout::{self, PRINTER_MARGIN, Paper, Rect};
-use crate::render::marks;
-use crate::render::pdf::{PageSpec, write_pdf_keeping};
-use crate::render::template::{Templates, base_context};
-use crate::render::{GameBuild, xml_escape};
-
-/// Margin around the board's hexes, room for the title and the corner decorations.
-const FRAME: f64 = 12.0;
 /// Width of the strip two neighbouring tiles share.
 const OVERLAP: f64 = 12.0;
-
-/// Centre of the cell (q, r), corner radius `size`.
-fn centre(q: i32, r: i32, size: f64, o: HexOrientation) -> (f64, f64) {
-    let (q, r) = (f64::from(q), f64::from(r));
-    let s3 = 3f64.sqrt();
-    match o {
-        HexOrientation::Flat => (size * 1.5 * q, size * s3 * (r + q / 2.0)),
-        HexOrientation::Pointy => (size * s3 * (q + r / 2.0), size * 1.5 * r),
-    }
-}
-
-/// A hex board's printed size in millimetres, its frame included (as [`board_svg_in`] draws
-/// it); `None` without hexes.
-pub fn hex_board_size(hex: &crate::model::HexGrid) -> Option<(f64, f64)> {
-    let size = hex.hex_mm / 3f64.sqrt();
-    let o = hex.orientation;
-    let (half_w, half_h) = match o {
-        HexOrientation::Flat => (size, hex.hex_mm / 2.0),
-        HexOrientation::Pointy => (hex.hex_mm / 2.0, size),
-    };
-    let centres = hex.cells.iter().map(|c| centre(c.q, c.r, size, o));
-    let (mut lo, mut hi) = ((f64::MAX, f64::MAX), (f64::MIN, f64::MIN));
-    for (x, y) in centres {
-        lo = (lo.0.min(x), lo.1.min(y));
-        hi = (hi.0.max(x), hi.1.max(y));
-    }
-    let size = (
-        hi.0 - lo.0 + 2.0 * (half_w + FRAME),
-        hi.1 - lo.1 + 2.0 * (half_h + FRAME),
-    );
-    (!hex.cells.is_empty()).then_some(size)
-}
-
-/// Where a hex board's cells lie on its drawing ([`board_svg_in`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct HexLayout {
-    /// Each cell's centre before `shift`, in data order.
-    pub centres: Vec<(f64, f64)>,
-    /// What moves the centres onto the drawing (its frame).
-    pub shift: (f64, f64),
-    /// The drawing's size in millimetres.
-    pub size: (f64, f64),
-}
-
-/// The layout of a hex board's cells on its drawing: the browser table places pieces on
-/// the cells of the board the build draws by it.
-pub fn hex_layout(hex: &crate::model::HexGrid) -> HexLayout {
-    let size = hex.hex_mm / 3f64.sqrt();
-    let o = hex.orientation;
-    let centres: Vec<(f64, f64)> = hex
-        .cells
-        .iter()
-        .map(|c| centre(c.q, c.r, size, o))
-        .collect();
-    let (half_w, half_h) = match o {
-        HexOrientation::Flat => (size, hex.hex_mm / 2.0),
-        HexOrientation::Pointy => (hex.hex_mm / 2.0, size),
-    };
-    let min_x = centres.iter().map(|c| c.0).fold(f64::MAX, f64::min) - half_w;
-    let min_y = centres.iter().map(|c| c.1).fold(f64::MAX, f64::min) - half_h;
-    let max_x = centres.iter().map(|c| c.0).fold(f64::MIN, f64::max) + half_w;
-    let max_y = centres.iter().map(|c| c.1).fold(f64::MIN, f64::max) + half_h;
-    HexLayout {
-        centres,
-        shift: (FRAME - min_x, FRAME - min_y),
-        size: (max_x - min_x + 2.0 * FRAME, max_y - min_y + 2.0 * FRAME),
-    }
-}
-
-/// The board as one SVG body in millimetres and its size, its words in the game's first
-/// language.
-pub fn board_svg(
-    game: &Game,
-    board: &Board,
-    templates: &Templates,
-) -> Result<(String, (f64, f64)), String> {
-    board_svg_in(game, board, templates, first_language(game))
-}
-
-/// The board as one SVG body in millimetres and its size, its words in `lang`: the template
-/// gets the board's name in that language as `board.title` and the game's `[print_labels]`
-/// of `rules.<lang>.toml` as `labels`.
-pub fn board_svg_in(
-    game: &Game,
-    board: &Board,
-    templates: &Templates,
-    lang: &str,
-) -> Result<(String, (f64, f64)), String> {
-    let Some(hex) = board.hex() else {
-        let labels = print_labels(game, lang);
-        let title = board_title(game, board, lang);
-        return crate::render::boards::board_svg_in(game, board, templates, title, lang, &labels);
-    };
-    let size = hex.hex_mm / 3f64.sqrt();
-    let o = hex.orientation;
-    let HexLayout {
-        centres,
-        shift: (dx, dy),
-        size: (w, h),
-    } = hex_layout(hex);
-    let mut cells = String::new();
-    for (cell, (cx, cy)) in hex.cells.iter().zip(&centres) {
-        let (cx, cy) = (cx + dx, cy + dy);
-        let kind = cell.kind.get_ref();
-        let sym = game
-            .symbol(kind)
-            .ok_or_else(|| format!("board `{}`: no symbol `{kind}`", board.id.get_ref()))?;
-        let path = hex_path(cx, cy, size, o);
-        cells.push_str(&format!(
-            r##"<path d="{path}" fill="{}" stroke="#1a1a1a" stroke-width="0.5"/>"##,
-            sym.colour
-        ));
-        if let Some(piece) = cell.piece.as_deref().and_then(|p| game.piece(p)) {
-            let value = piece
-                .int("value")
-                .map(|v| v.to_string())
-                .or_else(|| piece.label.clone());
-            cells.push_str(&marks::mark(
-                sym,
-                cx,
-                cy - hex.hex_mm * 0.18,
-                hex.hex_mm * 0.16,
-            ));
-            if let Some(v) = value {
-                cells.push_str(&format!(
-                    r##"<text x="{cx:.3}" y="{:.3}" font-size="{:.3}" text-anchor="middle" font-family="DejaVu Sans" font-weight="bold" fill="{}">{}</text>"##,
-                    cy + hex.hex_mm * 0.25,
-                    hex.hex_mm * 0.3,
-                    marks::ink_on(&sym.colour),
-                    xml_escape(&v)
-                ));
-            }
-        } else {
-            cells.push_str(&marks::mark(sym, cx, cy, hex.hex_mm * 0.18));
-        }
-    }
-    let mut ctx = base_context(game, w, h, 0.0, "board_");
-    ctx.insert("cells", &cells);
-    ctx.insert("hexes", &hex_labels(&hex.cells, &centres, (dx, dy)));
-    ctx.insert(
-        "board",
-        &serde_json::json!({ "id": board.id.get_ref(), "name": board.name, "names": board.names,
-                             "title": board_title(game, board, lang),
-                             "hex_mm": hex.hex_mm, "frame": FRAME,
-                             "image": board.image.as_ref().map(|i| i.get_ref()) }),
-    );
-    ctx.insert("lang", lang);
-    ctx.insert("labels", &print_labels(game, lang));
-    let name = board.template.as_deref().unwrap_or("board");
-    let (svg, overflows) = templates.render(name, &ctx)?;
-    if let Some(o) = overflows.first() {
-        return Err(format!("board `{}`: {o}", board.id.get_ref()));
-    }
-    Ok((svg, (w, h)))
-}
-
-/// The language a single board file is printed in: the game's first (`languages` in
-/// `game.toml`), else its rulebook's.
-pub fn first_language(game: &Game) -> &str {
-    game.info
-        .languages
-        .first()
-        .unwrap_or(&game.info.rulebook_language)
-}
-
-/// The languages the build prints boards in, each to `board.<lang>.pdf`; empty when the
-/// game is published in one language, whose board goes to `board.pdf`.
-pub fn board_languages(game: &Game) -> Vec<&str> {
-    if game.info.languages.len() > 1 {
-        game.info.languages.iter().map(String::as_str).collect()
-    } else {
-        Vec::new()
-    }
-}
-
-/// The board PDF's file name: `board.<lang>.pdf` for one of several languages, else
-/// `board.pdf`.
-pub fn board_file(lang: Option<&str>) -> String {
-    match lang {
-        Some(l) => format!("board.{l}.pdf"),
-        None => "board.pdf".to_string(),
-    }
-}
-
-/// A board's name in a language: the rules prose's name for it, else the data's name in
-/// that language, else its main name.
-fn board_title<'a>(game: &'a Game, board: &'a Board, lang: &str) -> &'a str {
-    let key = format!("board.{}", board.id.get_ref());
-    game.rules
-        .texts
-        .get(lang)
-        .and_then(|r| r.text.components.get(&key))
-        .and_then(|c| c.name.as_deref())
-        .or_else(|| board.names.get(lang).map(String::as_str))
-        .unwrap_or(&board.name)
-}
-
-/// The game's printed words in a language (`[print_labels]` of `rules.<lang>.toml`).
-fn print_labels(game: &Game, lang: &str) -> BTreeMap<String, String> {
-    game.rules
-        .texts
-        .get(lang)
-        .map(|r| r.text.print_labels.clone())
-        .unwrap_or_default()
-}
-
-/// The words `template` prints from `[print_labels]`: every `labels.NAME` it names, sorted.
-pub fn label_names(template: &str) -> Vec<String> {
-    let mut names: Vec<String> = template
-        .match_indices("labels.")
-        .filter(|(i, _)| {
-            !template[..*i]
-                .chars()
-                .next_back()
-                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
-        })
-        .map(|(i, m)| {
-            template[i + m.len()..]
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
-                .collect::<String>()
-        })
-        .filter(|n| !n.is_empty())
-        .collect();
-    names.sort();
-    names.dedup();
-    names
-}
-
-/// The interface words printed around a board, from `templates/i18n/<lang>.toml`.
-pub struct PageWords {
-    /// The PDF's title after the game's name (`board`).
-    pub file: String,
-    /// The page label of a board on one page (`1 page`).
-    pub one_page: String,
-    /// A tile's page label, `{}` standing for the tile, its row and column, rows, columns.
-    pub tile: String,
-    /// A glue flap's label, `{}` standing for the tile glued over it.
-    pub glue_flap: String,
-    /// The sentence that keeps printers from scaling the page.
-    pub actual_size: String,
-}
-
-impl PageWords {
-    /// The words of a language; a language without a message file, or a file without one of
-    /// the words, is an error naming what to add.
-    pub fn load(lang: &str) -> Result<PageWords, String> {
-        let all = crate::rules::messages::load_all(&crate::assets::TemplateSource::from_env())
-            .map_err(|p| p.to_string())?;
-        let msgs = all.get(lang).ok_or_else(|| {
-            format!("no interface words for language `{lang}` (add templates/i18n/{lang}.toml)")
-        })?;
-        let get = |key: &str| msgs.get(key).map(str::to_string);
-        Ok(PageWords {
-            file: get("file_board")?,
-            one_page: get("board_one_page")?,
-            tile: get("board_tile")?,
-            glue_flap: get("board_glue_flap")?,
-            actual_size: get("print_actual_size")?,
-        })
-    }
-}
-
-/// `pattern` with each `{}` replaced by the next of `values`.
-fn fill_holes(pattern: &str, values: &[String]) -> String {
-    values
-        .iter()
-        .fold(pattern.to_string(), |text, v| text.replacen("{}", v, 1))
-}
-
-/// Each cell's axial coordinates, kind and centre on the drawing, for a template that labels
-/// the hexes as the engines name them.
-fn hex_labels(
-    cells: &[crate::model::Cell],
-    centres: &[(f64, f64)],
-    shift: (f64, f64),
-) -> Vec<Value> {
-    cells
-        .iter()
-        .zip(centres)
-        .map(|(c, (x, y))| {
-            serde_json::json!({ "q": c.q, "r": c.r, "kind": c.kind.get_ref(),
-                                "x": x + shift.0, "y": y + shift.1 })
-        })
-        .collect()
-}
 
 /// Pages of a board: one page when it fits (or on `big` paper), else tiles with overlaps.
 pub fn board_pages(
@@ -757,13 +465,13 @@ pub fn board_pdf(game: &Game, paper: Paper, big: Option<Paper>) -> Result<Option
 
 /// The board PDF of one language: every board of the game, its words and the page's in
 /// `lang`, or `None` when the game has no board; `kept` as for
-/// [`crate::render::pdf::write_pdf_keeping`].
+/// [`crate::render::formats::pdf::write_pdf_keeping`].
 pub fn board_pdf_in(
     game: &Game,
     lang: &str,
     paper: Paper,
     big: Option<Paper>,
-    kept: Option<&crate::render::pdf::ReadPages>,
+    kept: Option<&crate::render::formats::pdf::ReadPages>,
 ) -> Result<Option<Vec<u8>>, String> {
     if game.components.boards.is_empty() {
         return Ok(None);
@@ -776,9 +484,10 @@ pub fn board_pdf_in(
         let (svg, size) = board_svg_in(game, board, &templates, lang)?;
         // A single-sheet board (a player mat) prints on its own paper.
         let paper = match board.kind {
-            crate::model::BoardKind::Sheet { size } => {
-                (crate::render::boards::sheet_paper(size), None)
-            }
+            crate::model::BoardKind::Sheet { size } => (
+                crate::render::sheets::boards::non_hex::sheet_paper(size),
+                None,
+            ),
             _ => (paper, big),
         };
         pages.extend(board_pages(
@@ -824,77 +533,10 @@ pub fn board_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     Ok(written)
 }
 
-/// Draws a cycle of symbols: `pairs` are [winner, loser]; an arrow points from each winner
-/// to its loser, the symbols evenly around a circle of radius `r`.
-pub fn cycle_svg(
-    symbols: &BTreeMap<String, Symbol>,
-    pairs: &[(String, String)],
-    cx: f64,
-    cy: f64,
-    r: f64,
-) -> String {
-    let mut order: Vec<&str> = Vec::new();
-    for (a, b) in pairs {
-        for s in [a.as_str(), b.as_str()] {
-            if !order.contains(&s) {
-                order.push(s);
-            }
-        }
-    }
-    let n = order.len().max(1) as f64;
-    let pos: HashMap<&str, (f64, f64)> = order
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let a = (-90.0 + 360.0 * i as f64 / n).to_radians();
-            (*s, (cx + r * a.cos(), cy + r * a.sin()))
-        })
-        .collect();
-    let badge_r = r * 0.38;
-    let mut out = String::from(r##"<g stroke="#1a1a1a" stroke-width="0.6" fill="#1a1a1a">"##);
-    for (a, b) in pairs {
-        let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(a.as_str()), pos.get(b.as_str())) else {
-            continue;
-        };
-        let (dx, dy) = (x2 - x1, y2 - y1);
-        let len = (dx * dx + dy * dy).sqrt().max(1e-9);
-        let (ux, uy) = (dx / len, dy / len);
-        let (sx, sy) = (x1 + ux * (badge_r + 0.8), y1 + uy * (badge_r + 0.8));
-        let (ex, ey) = (x2 - ux * (badge_r + 0.8), y2 - uy * (badge_r + 0.8));
-        let head = 2.2;
-        let (hx, hy) = (ex - ux * head, ey - uy * head);
-        out.push_str(&format!(
-            r#"<path d="M{sx:.3},{sy:.3} L{hx:.3},{hy:.3}" fill="none"/><path d="M{ex:.3},{ey:.3} L{:.3},{:.3} L{:.3},{:.3} Z"/>"#,
-            hx - uy * head * 0.5, hy + ux * head * 0.5, hx + uy * head * 0.5, hy - ux * head * 0.5
-        ));
-    }
-    out.push_str("</g>");
-    for s in &order {
-        if let (Some(sym), Some(&(x, y))) = (symbols.get(*s), pos.get(s)) {
-            out.push_str(&marks::badge(sym, x, y, badge_r));
-        }
-    }
-    out
-}
-
-/// Reads `[[a, b], ...]` as pairs of strings.
-pub fn pairs_of(v: &Value) -> Vec<(String, String)> {
-    v.as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|p| {
-            let p = p.as_array()?;
-            Some((
-                p.first()?.as_str()?.to_string(),
-                p.get(1)?.as_str()?.to_string(),
-            ))
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::sheets::boards::label_names;
 
     #[test]
     fn label_names_are_the_words_a_template_takes_from_print_labels() {
