@@ -354,26 +354,105 @@ fn words(line: &str) -> Vec<String> {
     out
 }
 
+/// The tutorial's chapters in the order of SUMMARY.md: a reader follows them one after another
+/// in one folder.
+fn tutorial_chapters() -> Vec<PathBuf> {
+    let summary = std::fs::read_to_string(root().join("docs/src/SUMMARY.md")).unwrap();
+    let chapters: Vec<PathBuf> = summary
+        .lines()
+        .filter_map(|l| l.split("](").nth(1))
+        .filter_map(|l| l.split(')').next())
+        .filter(|target| target.starts_with("tutorial/"))
+        .map(|target| root().join("docs/src").join(target))
+        .collect();
+    assert!(chapters.len() >= 2, "SUMMARY.md lists {chapters:?}");
+    chapters
+}
+
+/// Every `printplay` command of the book parses, and every one outside `sh,no_run` blocks runs,
+/// in the page's order, as a reader would type it. The tutorial's chapters run one after
+/// another in one folder that starts empty (a reader follows chapter 2 where chapter 1 left
+/// them); every other page runs in a fresh folder with the shipped games beside it.
+///
+/// What a page shows, the program does:
+/// - a `text,output` block shows what the last command run before it prints (standard output
+///   and error, as a terminal shows them), line by line; trailing blanks are not compared, a
+///   `[..]` in a line stands for any text, a line `...` for any lines, and `[CWD]` for the
+///   folder the commands run in;
+/// - a `text,tree` block shows a folder as the commands so far left it (see [`tree_problems`]);
+/// - a `replay GAME --game K` after a `simulate GAME` on the same page replays one of that
+///   run's games (the same seed, seats, bots, variants and move cap; K within its games).
 #[test]
 fn every_command_in_the_book_parses_and_runs() {
     let mut problems = Vec::new();
     let mut ran = 0;
     let mut parsed = 0;
+    let mut outputs = 0;
+    let mut trees = 0;
     let mut timings: BTreeMap<String, f64> = BTreeMap::new();
-    for (path, text) in book_pages() {
+    let chapters = tutorial_chapters();
+    let mut pages = book_pages();
+    for chapter in &chapters {
+        assert!(
+            pages.iter().any(|(p, _)| p == chapter),
+            "SUMMARY.md lists {}, which is no page",
+            chapter.display()
+        );
+    }
+    // The tutorial first, in its order; then the rest.
+    pages.sort_by_key(|(p, _)| chapters.iter().position(|c| c == p).unwrap_or(usize::MAX));
+    let tutorial = tempfile::tempdir().unwrap();
+    for (path, text) in pages {
         let rel = path.strip_prefix(root()).unwrap().display().to_string();
         if rel.contains("/reference/") {
             continue;
         }
-        // Each page runs in a folder of its own, with the shipped games beside it.
-        let work = tempfile::tempdir().unwrap();
-        common::copy_dir(&root().join("data"), &work.path().join("data"));
+        let fresh;
+        let work = if chapters.contains(&path) {
+            tutorial.path()
+        } else {
+            fresh = tempfile::tempdir().unwrap();
+            common::copy_dir(&root().join("data"), &fresh.path().join("data"));
+            fresh.path()
+        };
+        // The last command run on the page, with what it printed.
+        let mut last: Option<(String, String)> = None;
+        let mut simulated: BTreeMap<String, SimulatedRun> = BTreeMap::new();
         for b in blocks(&text) {
-            let mut info = b.info.split(',');
-            if info.next() != Some("sh") {
+            let mut info = b.info.split(',').map(str::trim);
+            let lang = info.next().unwrap_or("");
+            let attrs: Vec<&str> = info.collect();
+            if attrs.contains(&"output") {
+                outputs += 1;
+                match &last {
+                    None => problems.push(format!(
+                        "{rel}:{}: an output block that follows no command that ran",
+                        b.line
+                    )),
+                    Some((line, printed)) => {
+                        let printed = printed.replace(&work.display().to_string(), "[CWD]");
+                        if !shows(&b.lines, &printed) {
+                            problems.push(format!(
+                                "{rel}:{}: the page shows `{line}` printing\n{}\nbut it prints\n{printed}",
+                                b.line,
+                                b.lines.join("\n")
+                            ));
+                        }
+                    }
+                }
                 continue;
             }
-            let run = !info.any(|a| a.trim() == "no_run");
+            if attrs.contains(&"tree") {
+                trees += 1;
+                for p in tree_problems(&b.lines, work) {
+                    problems.push(format!("{rel}:{}: {p}", b.line));
+                }
+                continue;
+            }
+            if lang != "sh" {
+                continue;
+            }
+            let run = !attrs.contains(&"no_run");
             for line in shell_lines(&b) {
                 let argv = words(&line);
                 if argv.first().map(String::as_str) != Some("printplay") {
@@ -386,9 +465,15 @@ fn every_command_in_the_book_parses_and_runs() {
                     continue;
                 }
                 parsed += 1;
-                if let Err(e) = Cli::try_parse_from(&argv) {
-                    problems.push(format!("{rel}:{}: `{line}` does not parse: {e}", b.line));
-                    continue;
+                let cli = match Cli::try_parse_from(&argv) {
+                    Ok(cli) => cli,
+                    Err(e) => {
+                        problems.push(format!("{rel}:{}: `{line}` does not parse: {e}", b.line));
+                        continue;
+                    }
+                };
+                if let Err(e) = same_run(&cli, &mut simulated, b.line) {
+                    problems.push(format!("{rel}:{}: `{line}`: {e}", b.line));
                 }
                 if !run {
                     continue;
@@ -396,43 +481,255 @@ fn every_command_in_the_book_parses_and_runs() {
                 let start = std::time::Instant::now();
                 if let Some(marker) = runs_until_stopped(&argv) {
                     ran += 1;
-                    if let Err(e) = run_until_ready(&argv, work.path(), marker) {
+                    last = None;
+                    if let Err(e) = run_until_ready(&argv, work, marker) {
                         problems.push(format!("{rel}:{}: `{line}`: {e}", b.line));
                     }
                     timings.insert(line.clone(), start.elapsed().as_secs_f64());
                     continue;
                 }
-                let o = Command::new(env!("CARGO_BIN_EXE_printplay"))
-                    .args(&argv[1..])
-                    .current_dir(work.path())
-                    .env("NO_COLOR", "1")
-                    .output()
-                    .unwrap();
+                let (ok, printed) = run_printing(&argv, work);
                 timings.insert(line.clone(), start.elapsed().as_secs_f64());
                 ran += 1;
-                if !o.status.success() {
+                if !ok {
                     problems.push(format!(
-                        "{rel}:{}: `{line}` exits {:?}: {}",
+                        "{rel}:{}: `{line}` fails: {}",
                         b.line,
-                        o.status.code(),
-                        String::from_utf8_lossy(&o.stderr)
-                            .lines()
-                            .take(5)
-                            .collect::<Vec<_>>()
-                            .join(" / ")
+                        printed.lines().take(5).collect::<Vec<_>>().join(" / ")
                     ));
                 }
+                last = Some((line, printed));
             }
         }
     }
-    eprintln!("ran {ran} of {parsed} commands; slowest:");
+    eprintln!(
+        "ran {ran} of {parsed} commands, compared {outputs} outputs and {trees} trees; slowest:"
+    );
     let mut t: Vec<_> = timings.into_iter().collect();
     t.sort_by(|a, b| b.1.total_cmp(&a.1));
     for (line, s) in t.iter().take(5) {
         eprintln!("  {s:.1} s  {line}");
     }
     assert!(ran >= 15 && parsed >= 25, "ran {ran}, parsed {parsed}");
-    assert!(problems.is_empty(), "{problems:#?}");
+    assert!(
+        outputs >= 5 && trees >= 2,
+        "{outputs} outputs, {trees} trees"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// Runs a command in `dir` as a reader's terminal would: whether it succeeded, and its
+/// standard output and error as they were written, in one stream.
+fn run_printing(argv: &[String], dir: &Path) -> (bool, String) {
+    use std::io::Read;
+    use std::process::Stdio;
+    let (mut reader, writer) = std::io::pipe().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_printplay"));
+    cmd.args(&argv[1..])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(writer.try_clone().unwrap())
+        .stderr(writer);
+    let mut child = cmd.spawn().unwrap();
+    // The pipe ends only when no writer is left: the command holds two.
+    drop(cmd);
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes).unwrap();
+    let status = child.wait().unwrap();
+    (
+        status.success(),
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
+}
+
+/// Whether `printed` is what the `shown` lines show (see
+/// [`every_command_in_the_book_parses_and_runs`]).
+fn shows(shown: &[String], printed: &str) -> bool {
+    fn trimmed<'a>(lines: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+        let mut v: Vec<&str> = lines.map(str::trim_end).collect();
+        while v.last() == Some(&"") {
+            v.pop();
+        }
+        v
+    }
+    fn line_shows(pattern: &str, line: &str) -> bool {
+        let parts: Vec<&str> = pattern.split("[..]").collect();
+        if parts.len() == 1 {
+            return pattern == line;
+        }
+        let (first, last) = (parts[0], parts[parts.len() - 1]);
+        if !line.starts_with(first) || !line[first.len()..].ends_with(last) {
+            return false;
+        }
+        let mut rest = &line[first.len()..line.len() - last.len()];
+        for part in &parts[1..parts.len() - 1] {
+            match rest.find(part) {
+                Some(at) => rest = &rest[at + part.len()..],
+                None => return false,
+            }
+        }
+        first.len() + last.len() <= line.len()
+    }
+    fn matches(shown: &[&str], printed: &[&str]) -> bool {
+        match shown.split_first() {
+            None => printed.is_empty(),
+            Some((&"...", rest)) => (0..=printed.len()).any(|k| matches(rest, &printed[k..])),
+            Some((pattern, rest)) => printed
+                .split_first()
+                .is_some_and(|(line, more)| line_shows(pattern, line) && matches(rest, more)),
+        }
+    }
+    let shown = trimmed(shown.iter().map(String::as_str));
+    matches(&shown, &trimmed(printed.lines()))
+}
+
+/// What a `text,tree` block shows against the folder it names. Its first line is the folder
+/// (relative to where the commands run, ending in `/`); each entry is indented two spaces
+/// deeper than the folder that holds it and starts with its path (`name/` a folder), then
+/// words that describe it; a line indented deeper still goes on describing. A folder shown
+/// with entries shows all it holds; one shown without them stands for everything in it.
+/// Hidden files (the build's cache) are left out, as `tree` and `ls` leave them out.
+fn tree_problems(lines: &[String], dir: &Path) -> Vec<String> {
+    let mut problems = Vec::new();
+    let Some(top) = lines.first().map(|l| l.trim()) else {
+        return vec!["an empty tree".into()];
+    };
+    if !top.ends_with('/') {
+        return vec![format!("a tree's first line names a folder (`{top}`)")];
+    }
+    // (indent, path) of the folders open above the line; the folders and files shown.
+    let mut open: Vec<(usize, String)> = vec![(0, top.to_string())];
+    let mut files = Vec::new();
+    let mut folders: BTreeMap<String, bool> = BTreeMap::from([(top.to_string(), false)]);
+    for line in &lines[1..] {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        while open.len() > 1 && open.last().unwrap().0 >= indent {
+            open.pop();
+        }
+        let (at, parent) = open.last().unwrap().clone();
+        if indent != at + 2 {
+            continue; // a description going on
+        }
+        let path = format!("{parent}{}", line.split_whitespace().next().unwrap());
+        *folders.get_mut(&parent).unwrap() = true;
+        if path.ends_with('/') {
+            folders.insert(path.clone(), false);
+            open.push((indent, path));
+        } else {
+            files.push(path);
+        }
+    }
+    for f in &files {
+        if !dir.join(f).is_file() {
+            problems.push(format!(
+                "the tree shows {f}, which the commands did not make"
+            ));
+        }
+    }
+    for f in folders.keys() {
+        if !dir.join(f).is_dir() {
+            problems.push(format!(
+                "the tree shows {f}, which the commands did not make"
+            ));
+        }
+    }
+    fn walk(dir: &Path, rel: &str, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let path = format!("{rel}{name}");
+            if e.file_type().unwrap().is_dir() {
+                walk(&e.path(), &format!("{path}/"), out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let mut made = Vec::new();
+    walk(&dir.join(top), top, &mut made);
+    made.sort();
+    for f in made {
+        let shown = files.contains(&f)
+            || folders
+                .iter()
+                .any(|(folder, listed)| !listed && f.starts_with(folder.as_str()));
+        if !shown {
+            problems.push(format!("the tree leaves out {f}"));
+        }
+    }
+    problems
+}
+
+/// A page's `simulate` run: its block's line, its run options, games and whether it compares
+/// two readings.
+struct SimulatedRun {
+    line: usize,
+    run: String,
+    games: u64,
+    compare: bool,
+}
+
+/// A `replay GAME --game K` after a `simulate GAME` on the same page must replay one of that
+/// run's games: the run's seed, seats, bots, variants and move cap, and K within its games.
+/// `simulated` holds the page's last `simulate` of each game (with its block's line).
+fn same_run(
+    cli: &Cli,
+    simulated: &mut BTreeMap<String, SimulatedRun>,
+    line: usize,
+) -> Result<(), String> {
+    use printplay::cli::{Command as Cmd, RunArgs};
+    fn run_of(r: &RunArgs) -> String {
+        format!(
+            "--seed {} --players {} --bots {} --variant {:?} --max-moves {}",
+            r.seed,
+            r.players.map_or("(the least)".into(), |p| p.to_string()),
+            r.bots.join(","),
+            r.variants,
+            r.max_moves
+        )
+    }
+    match &cli.command {
+        Cmd::Simulate(args) => {
+            let run = SimulatedRun {
+                line,
+                run: run_of(&args.run),
+                games: args.games,
+                compare: args.compare.is_some(),
+            };
+            simulated.insert(args.run.game.clone(), run);
+            Ok(())
+        }
+        Cmd::Replay(args) => {
+            let (Some(k), Some(sim)) = (args.number, simulated.get(&args.run.game)) else {
+                return Ok(());
+            };
+            let (at, want, got) = (sim.line, &sim.run, run_of(&args.run));
+            if *want != got || sim.compare {
+                return Err(format!(
+                    "replays a game of another run than the `simulate` at line {at}: that run is `{want}`{}, this one `{got}`",
+                    if sim.compare {
+                        " under two readings (--compare)"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+            if k > sim.games {
+                return Err(format!(
+                    "the run at line {at} plays {} games, not {k}",
+                    sim.games
+                ));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Commands that run until Ctrl-C, with the line that says they are ready.
