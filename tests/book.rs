@@ -511,11 +511,11 @@ fn every_command_in_the_book_parses_and_runs() {
         eprintln!("  {s:.1} s  {line}");
     }
     assert!(ran >= 15 && parsed >= 25, "ran {ran}, parsed {parsed}");
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
     assert!(
         outputs >= 5 && trees >= 2,
         "{outputs} outputs, {trees} trees"
     );
-    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
 }
 
 /// Runs a command in `dir` as a reader's terminal would: whether it succeeded, and its
