@@ -380,8 +380,9 @@ fn tutorial_chapters() -> Vec<PathBuf> {
 ///   `[..]` in a line stands for any text, a line `...` for any lines, and `[CWD]` for the
 ///   folder the commands run in;
 /// - a `text,tree` block shows a folder as the commands so far left it (see [`tree_problems`]);
-/// - a `replay GAME --game K` after a `simulate GAME` on the same page replays one of that
-///   run's games (the same seed, seats, bots, variants and move cap; K within its games).
+/// - a command that follows an earlier one does as that one did (see [`follows`]): a `replay`
+///   replays a game of the page's `simulate` run, a `calibrate` is for the printer the page's
+///   `build` printed for.
 #[test]
 fn every_command_in_the_book_parses_and_runs() {
     let mut problems = Vec::new();
@@ -417,7 +418,7 @@ fn every_command_in_the_book_parses_and_runs() {
         };
         // The last command run on the page, with what it printed.
         let mut last: Option<(String, String)> = None;
-        let mut simulated: BTreeMap<String, SimulatedRun> = BTreeMap::new();
+        let mut runs = PageRuns::default();
         for b in blocks(&text) {
             let mut info = b.info.split(',').map(str::trim);
             let lang = info.next().unwrap_or("");
@@ -472,7 +473,7 @@ fn every_command_in_the_book_parses_and_runs() {
                         continue;
                     }
                 };
-                if let Err(e) = same_run(&cli, &mut simulated, b.line) {
+                if let Err(e) = follows(&cli, &mut runs, b.line) {
                     problems.push(format!("{rel}:{}: `{line}`: {e}", b.line));
                 }
                 if !run {
@@ -666,23 +667,21 @@ fn tree_problems(lines: &[String], dir: &Path) -> Vec<String> {
     problems
 }
 
-/// A page's `simulate` run: its block's line, its run options, games and whether it compares
-/// two readings.
-struct SimulatedRun {
-    line: usize,
-    run: String,
-    games: u64,
-    compare: bool,
+/// What a page's earlier commands set up that a later one must follow: the last `simulate` of
+/// each game (its block's line, its run, games, and whether it plays several readings) and the
+/// last `build` (its block's line, paper and duplex).
+#[derive(Default)]
+struct PageRuns {
+    simulated: BTreeMap<String, (usize, String, u64, bool)>,
+    printed: Option<(usize, String)>,
 }
 
-/// A `replay GAME --game K` after a `simulate GAME` on the same page must replay one of that
-/// run's games: the run's seed, seats, bots, variants and move cap, and K within its games.
-/// `simulated` holds the page's last `simulate` of each game (with its block's line).
-fn same_run(
-    cli: &Cli,
-    simulated: &mut BTreeMap<String, SimulatedRun>,
-    line: usize,
-) -> Result<(), String> {
+/// A command that follows an earlier one on its page must do as that one did:
+/// - `replay GAME --game K` after a `simulate GAME` replays one of that run's games: the run's
+///   seed, seats, bots, variants and move cap, one reading, and K within its games;
+/// - `calibrate` after a `build` calibrates the printer that build printed for: its paper and
+///   duplex.
+fn follows(cli: &Cli, runs: &mut PageRuns, line: usize) -> Result<(), String> {
     use printplay::cli::{Command as Cmd, RunArgs};
     fn run_of(r: &RunArgs) -> String {
         format!(
@@ -696,40 +695,48 @@ fn same_run(
     }
     match &cli.command {
         Cmd::Simulate(args) => {
-            let run = SimulatedRun {
-                line,
-                run: run_of(&args.run),
-                games: args.games,
-                compare: args.compare.is_some(),
-            };
-            simulated.insert(args.run.game.clone(), run);
-            Ok(())
+            let several = args.compare.is_some() || !args.sweep.is_empty();
+            let run = (line, run_of(&args.run), args.games, several);
+            runs.simulated.insert(args.run.game.clone(), run);
         }
         Cmd::Replay(args) => {
-            let (Some(k), Some(sim)) = (args.number, simulated.get(&args.run.game)) else {
+            let (Some(k), Some((at, want, games, several))) =
+                (args.number, runs.simulated.get(&args.run.game))
+            else {
                 return Ok(());
             };
-            let (at, want, got) = (sim.line, &sim.run, run_of(&args.run));
-            if *want != got || sim.compare {
+            let got = run_of(&args.run);
+            if *want != got {
                 return Err(format!(
-                    "replays a game of another run than the `simulate` at line {at}: that run is `{want}`{}, this one `{got}`",
-                    if sim.compare {
-                        " under two readings (--compare)"
-                    } else {
-                        ""
-                    }
+                    "replays a game of another run than the `simulate` at line {at}: that run is `{want}`, this one `{got}`"
                 ));
             }
-            if k > sim.games {
+            if *several {
                 return Err(format!(
-                    "the run at line {at} plays {} games, not {k}",
-                    sim.games
+                    "the `simulate` at line {at} plays each game under several readings: which one is replayed?"
                 ));
             }
-            Ok(())
+            if k > *games {
+                return Err(format!("the run at line {at} plays {games} games, not {k}"));
+            }
         }
-        _ => Ok(()),
+        Cmd::Build(args) => {
+            let printer = format!("--paper {:?} --duplex {:?}", args.paper, args.duplex);
+            runs.printed = Some((line, printer));
+        }
+        Cmd::Calibrate { paper, duplex, .. } => {
+            let printer = format!("--paper {paper:?} --duplex {duplex:?}");
+            if let Some((at, built)) = &runs.printed {
+                if *built != printer {
+                    return Err(format!(
+                        "calibrates another printer than the `build` at line {at} prints for: that one is `{built}`, this one `{printer}`"
+                    ));
+                }
+            }
+        }
+        _ => {}
     }
+    Ok(())
 }
 
 /// Commands that run until Ctrl-C, with the line that says they are ready.
