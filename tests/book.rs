@@ -667,6 +667,109 @@ fn tree_problems(lines: &[String], dir: &Path) -> Vec<String> {
     problems
 }
 
+/// The page markup's comparisons hold a page to what it says: an output that differs by a
+/// word, a line or a missing line does not pass, the wildcards stand only for what they say,
+/// and a tree that leaves out a file or shows one nobody made is caught.
+#[test]
+fn what_a_page_shows_is_compared_word_for_word() {
+    let shown = |text: &str| text.lines().map(String::from).collect::<Vec<_>>();
+    let printed = "my-race: ok (2 invariants hold)   \nwrote a\nwrote b\n\n";
+    assert!(shows(
+        &shown("my-race: ok (2 invariants hold)\nwrote a\nwrote b"),
+        printed
+    ));
+    assert!(shows(
+        &shown("my-race: ok ([..] invariants hold)\n...\nwrote b"),
+        printed
+    ));
+    assert!(shows(&shown("...\nwrote b\n..."), printed));
+    assert!(shows(&shown("[..]: ok [..]\nwrote a\n..."), printed));
+    for wrong in [
+        "my-race: ok (3 invariants hold)\nwrote a\nwrote b",
+        "my-race: ok (2 invariants hold)\nwrote a",
+        "my-race: ok (2 invariants hold)\nwrote b",
+        "my-race: ok (2 invariants hold)\nwrote a\nwrote b\nwrote c",
+        "[..]: ok\n...",
+        "...\nwrote c\n...",
+        "my-[..]-race: ok (2 invariants hold)\n...",
+        "",
+    ] {
+        assert!(!shows(&shown(wrong), printed), "{wrong:?} passes");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for f in [
+        "g/game.toml",
+        "g/art/a.svg",
+        "g/fonts/x.ttf",
+        "g/fonts/y.txt",
+        "g/.cache/z",
+    ] {
+        let path = dir.path().join(f);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "").unwrap();
+    }
+    let tree = |text: &str| tree_problems(&shown(text), dir.path());
+    let whole =
+        "g/\n  game.toml  the game\n             goes on\n  art/a.svg  art\n  fonts/     fonts";
+    assert_eq!(tree(whole), Vec::<String>::new());
+    let nested = "g/\n  game.toml\n  art/\n    a.svg\n  fonts/\n    x.ttf\n    y.txt";
+    assert_eq!(tree(nested), Vec::<String>::new());
+    assert_eq!(
+        tree("g/\n  game.toml\n  art/a.svg\n  fonts/\n    x.ttf"),
+        ["the tree leaves out g/fonts/y.txt"]
+    );
+    assert_eq!(
+        tree("g/\n  game.toml\n  cards.csv  the cards\n  art/\n  fonts/"),
+        ["the tree shows g/cards.csv, which the commands did not make"]
+    );
+}
+
+/// A replay of "one of those games" must be one of them, and a calibration for the printer
+/// the page printed for: the run the issue found (`replay my-game --game 17` after a run with
+/// other bots) and the long-edge sheet after a short-edge build are refused.
+#[test]
+fn a_command_that_follows_another_does_as_it_did() {
+    let problems = |lines: &[&str]| {
+        let mut runs = PageRuns::default();
+        lines
+            .iter()
+            .enumerate()
+            .filter_map(|(i, l)| {
+                follows(&Cli::try_parse_from(words(l)).unwrap(), &mut runs, i).err()
+            })
+            .count()
+    };
+    let sim = "printplay simulate g --games 20 --seed 1 --bots heuristic,random";
+    assert_eq!(
+        problems(&[
+            sim,
+            "printplay replay g --seed 1 --bots heuristic,random --game 17"
+        ]),
+        0
+    );
+    assert_eq!(problems(&[sim, "printplay replay g --game 17"]), 1);
+    assert_eq!(
+        problems(&[
+            sim,
+            "printplay replay g --seed 1 --bots heuristic,random --game 21"
+        ]),
+        1
+    );
+    assert_eq!(problems(&[sim, "printplay replay other --game 17"]), 0);
+    let compare = "printplay simulate g --games 20 --compare v=a,b";
+    assert_eq!(problems(&[compare, "printplay replay g --game 3"]), 1);
+    let build = "printplay build g --paper letter --duplex short-edge";
+    assert_eq!(
+        problems(&[
+            build,
+            "printplay calibrate --paper letter --duplex short-edge"
+        ]),
+        0
+    );
+    assert_eq!(problems(&[build, "printplay calibrate --paper letter"]), 1);
+    assert_eq!(problems(&["printplay calibrate --paper letter"]), 0);
+}
+
 /// What a page's earlier commands set up that a later one must follow: the last `simulate` of
 /// each game (its block's line, its run, games, and whether it plays several readings) and the
 /// last `build` (its block's line, paper and duplex).
