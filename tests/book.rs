@@ -829,12 +829,12 @@ fn follows(cli: &Cli, runs: &mut PageRuns, line: usize) -> Result<(), String> {
         }
         Cmd::Calibrate { paper, duplex, .. } => {
             let printer = format!("--paper {paper:?} --duplex {duplex:?}");
-            if let Some((at, built)) = &runs.printed {
-                if *built != printer {
-                    return Err(format!(
-                        "calibrates another printer than the `build` at line {at} prints for: that one is `{built}`, this one `{printer}`"
-                    ));
-                }
+            if let Some((at, built)) = &runs.printed
+                && *built != printer
+            {
+                return Err(format!(
+                    "calibrates another printer than the `build` at line {at} prints for: that one is `{built}`, this one `{printer}`"
+                ));
             }
         }
         _ => {}
