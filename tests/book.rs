@@ -5,6 +5,8 @@
 //! Ctrl-C runs until it says it is ready, its links are fetched, and it is stopped).
 
 mod common;
+#[path = "book/walk.rs"]
+mod walk;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,6 +15,10 @@ use std::process::Command;
 use clap::{CommandFactory, Parser};
 use printplay::cli::Cli;
 use printplay::reference::{self, Page};
+use walk::{
+    PageRuns, blocks, follows, run_printing, run_until_ready, runs_until_stopped, shell_lines,
+    shows, tree_problems, words,
+};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -37,37 +43,6 @@ fn book_pages() -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
     walk(&root().join("docs/src"), &mut out);
     assert!(out.len() > 20, "the book has {} pages", out.len());
-    out
-}
-
-/// A fenced block: its info string, first line number and lines.
-struct Block {
-    info: String,
-    line: usize,
-    lines: Vec<String>,
-}
-
-fn blocks(text: &str) -> Vec<Block> {
-    let mut out = Vec::new();
-    let mut open: Option<Block> = None;
-    for (i, line) in text.lines().enumerate() {
-        let trimmed = line.trim_start();
-        if let Some(rest) = trimmed.strip_prefix("```") {
-            match open.take() {
-                None => {
-                    open = Some(Block {
-                        info: rest.trim().to_string(),
-                        line: i + 1,
-                        lines: Vec::new(),
-                    })
-                }
-                Some(b) => out.push(b),
-            }
-        } else if let Some(b) = open.as_mut() {
-            b.lines.push(line.to_string());
-        }
-    }
-    assert!(open.is_none(), "an unclosed code block");
     out
 }
 
@@ -285,95 +260,106 @@ fn the_examples_check_and_build() {
     }
 }
 
-/// The shell lines of a block, continuations joined and comments dropped.
-fn shell_lines(b: &Block) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    for l in &b.lines {
-        let l = l.trim();
-        if let Some(cont) = l.strip_suffix('\\') {
-            cur.push_str(cont);
-            cur.push(' ');
-            continue;
-        }
-        cur.push_str(l);
-        let line = std::mem::take(&mut cur);
-        let line = strip_comment(&line);
-        if !line.trim().is_empty() {
-            out.push(line.trim().to_string());
-        }
-    }
-    out
+/// The tutorial's chapters in the order of SUMMARY.md: a reader follows them one after another
+/// in one folder.
+fn tutorial_chapters() -> Vec<PathBuf> {
+    let summary = std::fs::read_to_string(root().join("docs/src/SUMMARY.md")).unwrap();
+    let chapters: Vec<PathBuf> = summary
+        .lines()
+        .filter_map(|l| l.split("](").nth(1))
+        .filter_map(|l| l.split(')').next())
+        .filter(|target| target.starts_with("tutorial/"))
+        .map(|target| root().join("docs/src").join(target))
+        .collect();
+    assert!(chapters.len() >= 2, "SUMMARY.md lists {chapters:?}");
+    chapters
 }
 
-fn strip_comment(line: &str) -> String {
-    let (mut single, mut double) = (false, false);
-    let mut prev = ' ';
-    for (i, c) in line.char_indices() {
-        match c {
-            '\'' if !double => single = !single,
-            '"' if !single => double = !double,
-            '#' if !single && !double && prev.is_whitespace() => return line[..i].to_string(),
-            _ => {}
-        }
-        prev = c;
-    }
-    if line.starts_with('#') {
-        return String::new();
-    }
-    line.to_string()
-}
-
-/// Words as a POSIX shell splits them (quotes, no expansions).
-fn words(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let (mut single, mut double, mut any) = (false, false, false);
-    for c in line.chars() {
-        match c {
-            '\'' if !double => {
-                single = !single;
-                any = true
-            }
-            '"' if !single => {
-                double = !double;
-                any = true
-            }
-            c if c.is_whitespace() && !single && !double => {
-                if any || !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                    any = false;
-                }
-            }
-            c => cur.push(c),
-        }
-    }
-    if any || !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
-
+/// Every `printplay` command of the book parses, and every one outside `sh,no_run` blocks runs,
+/// in the page's order, as a reader would type it. The tutorial's chapters run one after
+/// another in one folder that starts empty (a reader follows chapter 2 where chapter 1 left
+/// them); every other page runs in a fresh folder with the shipped games beside it.
+///
+/// What a page shows, the program does:
+/// - a `text,output` block shows what the last command run before it prints (standard output
+///   and error, as a terminal shows them), line by line; trailing blanks are not compared, a
+///   `[..]` in a line stands for any text, a line `...` for any lines, and `[CWD]` for the
+///   folder the commands run in;
+/// - a `text,tree` block shows a folder as the commands so far left it (see [`tree_problems`]);
+/// - a command that follows an earlier one does as that one did (see [`follows`]): a `replay`
+///   replays a game of the page's `simulate` run, a `calibrate` is for the printer the page's
+///   `build` printed for.
 #[test]
 fn every_command_in_the_book_parses_and_runs() {
     let mut problems = Vec::new();
     let mut ran = 0;
     let mut parsed = 0;
+    let mut outputs = 0;
+    let mut trees = 0;
     let mut timings: BTreeMap<String, f64> = BTreeMap::new();
-    for (path, text) in book_pages() {
+    let chapters = tutorial_chapters();
+    let mut pages = book_pages();
+    for chapter in &chapters {
+        assert!(
+            pages.iter().any(|(p, _)| p == chapter),
+            "SUMMARY.md lists {}, which is no page",
+            chapter.display()
+        );
+    }
+    // The tutorial first, in its order; then the rest.
+    pages.sort_by_key(|(p, _)| chapters.iter().position(|c| c == p).unwrap_or(usize::MAX));
+    let tutorial = tempfile::tempdir().unwrap();
+    for (path, text) in pages {
         let rel = path.strip_prefix(root()).unwrap().display().to_string();
         if rel.contains("/reference/") {
             continue;
         }
-        // Each page runs in a folder of its own, with the shipped games beside it.
-        let work = tempfile::tempdir().unwrap();
-        common::copy_dir(&root().join("data"), &work.path().join("data"));
+        let fresh;
+        let work = if chapters.contains(&path) {
+            tutorial.path()
+        } else {
+            fresh = tempfile::tempdir().unwrap();
+            common::copy_dir(&root().join("data"), &fresh.path().join("data"));
+            fresh.path()
+        };
+        // The last command run on the page, with what it printed.
+        let mut last: Option<(String, String)> = None;
+        let mut runs = PageRuns::default();
         for b in blocks(&text) {
-            let mut info = b.info.split(',');
-            if info.next() != Some("sh") {
+            let mut info = b.info.split(',').map(str::trim);
+            let lang = info.next().unwrap_or("");
+            let attrs: Vec<&str> = info.collect();
+            if attrs.contains(&"output") {
+                outputs += 1;
+                match &last {
+                    None => problems.push(format!(
+                        "{rel}:{}: an output block that follows no command that ran",
+                        b.line
+                    )),
+                    Some((line, printed)) => {
+                        let printed = printed.replace(&work.display().to_string(), "[CWD]");
+                        if !shows(&b.lines, &printed) {
+                            problems.push(format!(
+                                "{rel}:{}: the page shows `{line}` printing\n{}\nbut it prints\n{printed}",
+                                b.line,
+                                b.lines.join("\n")
+                            ));
+                        }
+                    }
+                }
                 continue;
             }
-            let run = !info.any(|a| a.trim() == "no_run");
+            if attrs.contains(&"tree") {
+                trees += 1;
+                for p in tree_problems(&b.lines, work) {
+                    problems.push(format!("{rel}:{}: {p}", b.line));
+                }
+                continue;
+            }
+            if lang != "sh" {
+                continue;
+            }
+            let run = !attrs.contains(&"no_run");
             for line in shell_lines(&b) {
                 let argv = words(&line);
                 if argv.first().map(String::as_str) != Some("printplay") {
@@ -386,9 +372,15 @@ fn every_command_in_the_book_parses_and_runs() {
                     continue;
                 }
                 parsed += 1;
-                if let Err(e) = Cli::try_parse_from(&argv) {
-                    problems.push(format!("{rel}:{}: `{line}` does not parse: {e}", b.line));
-                    continue;
+                let cli = match Cli::try_parse_from(&argv) {
+                    Ok(cli) => cli,
+                    Err(e) => {
+                        problems.push(format!("{rel}:{}: `{line}` does not parse: {e}", b.line));
+                        continue;
+                    }
+                };
+                if let Err(e) = follows(&cli, &mut runs, b.line) {
+                    problems.push(format!("{rel}:{}: `{line}`: {e}", b.line));
                 }
                 if !run {
                     continue;
@@ -396,131 +388,144 @@ fn every_command_in_the_book_parses_and_runs() {
                 let start = std::time::Instant::now();
                 if let Some(marker) = runs_until_stopped(&argv) {
                     ran += 1;
-                    if let Err(e) = run_until_ready(&argv, work.path(), marker) {
+                    last = None;
+                    if let Err(e) = run_until_ready(&argv, work, marker) {
                         problems.push(format!("{rel}:{}: `{line}`: {e}", b.line));
                     }
                     timings.insert(line.clone(), start.elapsed().as_secs_f64());
                     continue;
                 }
-                let o = Command::new(env!("CARGO_BIN_EXE_printplay"))
-                    .args(&argv[1..])
-                    .current_dir(work.path())
-                    .env("NO_COLOR", "1")
-                    .output()
-                    .unwrap();
+                let (ok, printed) = run_printing(&argv, work);
                 timings.insert(line.clone(), start.elapsed().as_secs_f64());
                 ran += 1;
-                if !o.status.success() {
+                if !ok {
                     problems.push(format!(
-                        "{rel}:{}: `{line}` exits {:?}: {}",
+                        "{rel}:{}: `{line}` fails: {}",
                         b.line,
-                        o.status.code(),
-                        String::from_utf8_lossy(&o.stderr)
-                            .lines()
-                            .take(5)
-                            .collect::<Vec<_>>()
-                            .join(" / ")
+                        printed.lines().take(5).collect::<Vec<_>>().join(" / ")
                     ));
                 }
+                last = Some((line, printed));
             }
         }
     }
-    eprintln!("ran {ran} of {parsed} commands; slowest:");
+    eprintln!(
+        "ran {ran} of {parsed} commands, compared {outputs} outputs and {trees} trees; slowest:"
+    );
     let mut t: Vec<_> = timings.into_iter().collect();
     t.sort_by(|a, b| b.1.total_cmp(&a.1));
     for (line, s) in t.iter().take(5) {
         eprintln!("  {s:.1} s  {line}");
     }
     assert!(ran >= 15 && parsed >= 25, "ran {ran}, parsed {parsed}");
-    assert!(problems.is_empty(), "{problems:#?}");
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+    assert!(
+        outputs >= 5 && trees >= 2,
+        "{outputs} outputs, {trees} trees"
+    );
 }
 
-/// Commands that run until Ctrl-C, with the line that says they are ready.
-fn runs_until_stopped(argv: &[String]) -> Option<&'static str> {
-    match argv.get(1).map(String::as_str) {
-        Some("watch") => Some("watching"),
-        Some("table") => Some("spectator http://"),
-        Some("serve") => Some("printplay serve: http://"),
-        _ => None,
-    }
-}
-
-/// Runs a command that serves or watches until it prints `marker` (on a free port: `--port 0`
-/// is added where the line names none), fetches every link it printed (each must answer 200,
-/// and a table link's JSON view must name its legal moves), then stops it.
-fn run_until_ready(argv: &[String], dir: &Path, marker: &str) -> Result<(), String> {
-    use std::io::{BufRead, BufReader, Read};
-    use std::process::Stdio;
-    let mut args: Vec<String> = argv[1..].to_vec();
-    if marker.contains("http") && !args.iter().any(|a| a.starts_with("--port")) {
-        args.extend(["--port".into(), "0".into()]);
-    }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_printplay"))
-        .args(&args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    let (tx, rx) = std::sync::mpsc::channel::<String>();
-    for stream in [
-        Box::new(child.stdout.take().unwrap()) as Box<dyn Read + Send>,
-        Box::new(child.stderr.take().unwrap()),
+/// The page markup's comparisons hold a page to what it says: an output that differs by a
+/// word, a line or a missing line does not pass, the wildcards stand only for what they say,
+/// and a tree that leaves out a file or shows one nobody made is caught.
+#[test]
+fn what_a_page_shows_is_compared_word_for_word() {
+    let shown = |text: &str| text.lines().map(String::from).collect::<Vec<_>>();
+    let printed = "my-race: ok (2 invariants hold)   \nwrote a\nwrote b\n\n";
+    assert!(shows(
+        &shown("my-race: ok (2 invariants hold)\nwrote a\nwrote b"),
+        printed
+    ));
+    assert!(shows(
+        &shown("my-race: ok ([..] invariants hold)\n...\nwrote b"),
+        printed
+    ));
+    assert!(shows(&shown("...\nwrote b\n..."), printed));
+    assert!(shows(&shown("[..]: ok [..]\nwrote a\n..."), printed));
+    for wrong in [
+        "my-race: ok (3 invariants hold)\nwrote a\nwrote b",
+        "my-race: ok (2 invariants hold)\nwrote a",
+        "my-race: ok (2 invariants hold)\nwrote b",
+        "my-race: ok (2 invariants hold)\nwrote a\nwrote b\nwrote c",
+        "[..]: ok\n...",
+        "...\nwrote c\n...",
+        "my-[..]-race: ok (2 invariants hold)\n...",
+        "",
     ] {
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stream).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
-            }
-        });
+        assert!(!shows(&shown(wrong), printed), "{wrong:?} passes");
     }
-    drop(tx);
-    let mut seen = Vec::new();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(180);
-    let outcome = loop {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(line) => {
-                let ready = line.contains(marker);
-                seen.push(line);
-                if ready {
-                    break Ok(());
-                }
-            }
-            Err(_) => break Err(format!("never printed `{marker}`: {}", seen.join(" / "))),
-        }
-    };
-    let fetched = outcome.and_then(|()| {
-        for link in seen
-            .iter()
-            .filter_map(|l| l.split_whitespace().find(|w| w.starts_with("http://")))
-        {
-            let body = http_get(link)?;
-            if link.contains("/tables/") {
-                let api = link.replacen("/tables/", "/api/tables/", 1);
-                let json = http_get(&api)?;
-                if !json.contains("\"legal\"") {
-                    return Err(format!("{api} answers without legal moves: {json}"));
-                }
-            } else if !body.contains("<html") {
-                return Err(format!("{link} is not a page"));
-            }
-        }
-        Ok(())
-    });
-    let _ = child.kill();
-    let _ = child.wait();
-    fetched
+    let dir = tempfile::tempdir().unwrap();
+    for f in [
+        "g/game.toml",
+        "g/art/a.svg",
+        "g/fonts/x.ttf",
+        "g/fonts/y.txt",
+        "g/.cache/z",
+    ] {
+        let path = dir.path().join(f);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "").unwrap();
+    }
+    let tree = |text: &str| tree_problems(&shown(text), dir.path());
+    let whole =
+        "g/\n  game.toml  the game\n             goes on\n  art/a.svg  art\n  fonts/     fonts";
+    assert_eq!(tree(whole), Vec::<String>::new());
+    let nested = "g/\n  game.toml\n  art/\n    a.svg\n  fonts/\n    x.ttf\n    y.txt";
+    assert_eq!(tree(nested), Vec::<String>::new());
+    assert_eq!(
+        tree("g/\n  game.toml\n  art/a.svg\n  fonts/\n    x.ttf"),
+        ["the tree leaves out g/fonts/y.txt"]
+    );
+    assert_eq!(
+        tree("g/\n  game.toml\n  cards.csv  the cards\n  art/\n  fonts/"),
+        ["the tree shows g/cards.csv, which the commands did not make"]
+    );
 }
 
-/// A GET on 127.0.0.1: the body of a 200 answer.
-fn http_get(url: &str) -> Result<String, String> {
-    match common::server::http("GET", url, b"") {
-        (200, body) => Ok(body),
-        (status, _) => Err(format!("{url} answers {status}")),
-    }
+/// A replay of "one of those games" must be one of them, and a calibration for the printer
+/// the page printed for: the run the issue found (`replay my-game --game 17` after a run with
+/// other bots) and the long-edge sheet after a short-edge build are refused.
+#[test]
+fn a_command_that_follows_another_does_as_it_did() {
+    let problems = |lines: &[&str]| {
+        let mut runs = PageRuns::default();
+        lines
+            .iter()
+            .enumerate()
+            .filter_map(|(i, l)| {
+                follows(&Cli::try_parse_from(words(l)).unwrap(), &mut runs, i).err()
+            })
+            .count()
+    };
+    let sim = "printplay simulate g --games 20 --seed 1 --bots heuristic,random";
+    assert_eq!(
+        problems(&[
+            sim,
+            "printplay replay g --seed 1 --bots heuristic,random --game 17"
+        ]),
+        0
+    );
+    assert_eq!(problems(&[sim, "printplay replay g --game 17"]), 1);
+    assert_eq!(
+        problems(&[
+            sim,
+            "printplay replay g --seed 1 --bots heuristic,random --game 21"
+        ]),
+        1
+    );
+    assert_eq!(problems(&[sim, "printplay replay other --game 17"]), 0);
+    let compare = "printplay simulate g --games 20 --compare v=a,b";
+    assert_eq!(problems(&[compare, "printplay replay g --game 3"]), 1);
+    let build = "printplay build g --paper letter --duplex short-edge";
+    assert_eq!(
+        problems(&[
+            build,
+            "printplay calibrate --paper letter --duplex short-edge"
+        ]),
+        0
+    );
+    assert_eq!(problems(&[build, "printplay calibrate --paper letter"]), 1);
+    assert_eq!(problems(&["printplay calibrate --paper letter"]), 0);
 }
 
 /// The book's pictures (a card sheet, the gallery, a rules page in light and dark) are made

@@ -1209,13 +1209,15 @@ fn capek_replay_hides_the_other_hand_s_draws() {
 }
 
 /// A replay says which game of the run it is counting from 1 (as `simulate --csv` and shards
-/// count), how many players and every variant in effect (the defaults included), in text and
-/// JSON; `replay --game 1` is the library's first game and `--game 0` is refused.
+/// count), how many players, the run's bots and every variant in effect (the defaults
+/// included), in text and JSON: all a reader needs to tell which run's game it is. `replay
+/// --game 1` is the library's first game and `--game 0` is refused.
 #[test]
 fn replay_counts_games_from_1_and_records_players_and_variants() {
     let game = capek();
     let o = SimOptions {
         seed: 3,
+        bots: vec!["heuristic".into(), "random".into()],
         variants: [("short-hand-draw".to_string(), "may".to_string())].into(),
         ..Default::default()
     };
@@ -1234,13 +1236,18 @@ fn replay_counts_games_from_1_and_records_players_and_variants() {
         head[0].starts_with("capek-golems game 1 of seed 3"),
         "{head:?}"
     );
-    assert!(head[1].starts_with("2 players; variants: "), "{head:?}");
+    assert!(
+        head[1].starts_with("2 players, bots heuristic,random; variants: "),
+        "{head:?}"
+    );
     assert!(head[1].contains("short-hand-draw=may"), "{head:?}");
     let cli = run_ok(printplay().args([
         "replay",
         "capek-golems",
         "--seed",
         "3",
+        "--bots",
+        "heuristic,random",
         "--variant",
         "short-hand-draw=may",
         "--game",
@@ -1251,6 +1258,7 @@ fn replay_counts_games_from_1_and_records_players_and_variants() {
     let json: Value = serde_json::from_str(&cli).unwrap();
     assert_eq!(json["number"], 1);
     assert_eq!(json["players"], 2);
+    assert_eq!(json["bots"], serde_json::json!(["heuristic", "random"]));
     assert_eq!(json["variants"]["short-hand-draw"], "may");
     let refused = run_refused(printplay().args(["replay", "capek-golems", "--game", "0"]));
     assert!(refused.contains("counts games from 1"), "{refused}");

@@ -68,6 +68,10 @@ pub struct Replay {
     pub number: u64,
     /// Seats at the table.
     pub players: usize,
+    /// The run's bots as `--bots` names them (one per seat, or one for every seat; which seat
+    /// each played in this game is in `scores`): with the seed, players and variants, the run
+    /// whose game this is.
+    pub bots: Vec<String>,
     /// Every rule variant of the engine with the value this game was played with (the
     /// defaults included), by name.
     pub variants: BTreeMap<String, String>,
@@ -135,6 +139,7 @@ pub fn replay(
                 seed: self.opts.seed,
                 number: self.index + 1,
                 players: config.players,
+                bots: self.opts.bots.clone(),
                 variants: variants_in_effect(engine.variants(), &config),
                 observer: match observer {
                     Observer::Seat(s) => names[s].clone(),
@@ -280,8 +285,9 @@ impl Replay {
         );
         let _ = writeln!(
             out,
-            "{} players; variants: {}",
+            "{} players, bots {}; variants: {}",
             self.players,
+            self.bots.join(","),
             variants_line(&self.variants)
         );
         let _ = writeln!(out, "\nsetup:");
