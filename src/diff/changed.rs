@@ -107,7 +107,11 @@ pub fn reprinted(game: &Game, faces: &Faces, options: &BuildOptions) -> Result<R
                     ));
                 }
             }
-            (format!("{}: cards to reprint", game.info.name), lines, copies)
+            (
+                format!("{}: cards to reprint", game.info.name),
+                lines,
+                copies,
+            )
         }
         Some(Reprint::Since(text)) => {
             let since = Since::parse(text);
@@ -280,13 +284,7 @@ fn cover(paper: (f64, f64), title: &str, lines: &[String]) -> Vec<PageSpec> {
         }
         for (i, part) in wrapped.iter().enumerate() {
             let indent = if i == 0 { 0.0 } else { 4.0 };
-            body.push_str(&layout::label(
-                margin + indent,
-                y,
-                LINE_SIZE,
-                "start",
-                part,
-            ));
+            body.push_str(&layout::label(margin + indent, y, LINE_SIZE, "start", part));
             y += row;
         }
         y += row * 0.4;
@@ -314,7 +312,10 @@ pub fn check_request(games: &[Game], reprint: &Reprint) -> Result<(), String> {
             if unknown.is_empty() {
                 Ok(())
             } else {
-                Err(format!("--cards names no such card: {}", unknown.join("; ")))
+                Err(format!(
+                    "--cards names no such card: {}",
+                    unknown.join("; ")
+                ))
             }
         }
         Reprint::Since(text) => match Since::parse(text) {

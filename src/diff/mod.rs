@@ -241,7 +241,11 @@ impl Pair<'_> {
     /// Whether a template file of either folder differs (`templates/<name>.svg`).
     fn template_edited(&self, name: &str) -> bool {
         let rel = format!("templates/{name}.svg");
-        let read = |g: &Game| crate::model::read_source_in(&g.dir, &rel).ok().map(|f| f.text);
+        let read = |g: &Game| {
+            crate::model::read_source_in(&g.dir, &rel)
+                .ok()
+                .map(|f| f.text)
+        };
         read(self.old) != read(self.new)
     }
 }
@@ -353,7 +357,7 @@ fn shown(value: &str) -> String {
 }
 
 fn quoted(value: Option<&str>) -> String {
-    value.map_or_else(|| "(none)".to_string(), |v| shown(&format!("{v:?}")))
+    value.map_or_else(|| "(none)".to_string(), |v| format!("“{}”", shown(v)))
 }
 
 fn toml_shown(value: Option<&toml::Value>) -> String {
@@ -581,4 +585,3 @@ fn compare_pieces(pair: &Pair, old: &[PieceFace], new: &[PieceFace]) -> Vec<Desi
 pub fn short(commit: &str) -> &str {
     &commit[..commit.len().min(12)]
 }
-

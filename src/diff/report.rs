@@ -95,7 +95,7 @@ pub fn text(diff: &GameDiff) -> String {
         out.push_str(&format!("\n{name} ({id})\n"));
         for d in designs {
             out.push_str(&format!(
-                "  {} {} {} {:?}: {}\n",
+                "  {} {} {} “{}”: {}\n",
                 d.status.word(),
                 d.kind,
                 d.id,
@@ -133,7 +133,12 @@ pub fn markdown(diff: &GameDiff) -> String {
                 let esc = |v: &Option<String>| v.as_deref().map(md);
                 out.push_str(&format!(
                     "  - {}\n",
-                    change_line(&md(&c.what), esc(&c.was).as_deref(), esc(&c.now).as_deref(), "→")
+                    change_line(
+                        &md(&c.what),
+                        esc(&c.was).as_deref(),
+                        esc(&c.now).as_deref(),
+                        "→"
+                    )
                 ));
             }
         }

@@ -95,7 +95,12 @@ pub fn resolve(dir: &Path, rev: &str) -> Result<String, Error> {
     }
     let out = git(
         dir,
-        &["rev-parse", "--verify", "--end-of-options", &format!("{rev}^{{commit}}")],
+        &[
+            "rev-parse",
+            "--verify",
+            "--end-of-options",
+            &format!("{rev}^{{commit}}"),
+        ],
     )
     .map_err(|e| format!("`{rev}` in {}: {e}", dir.display()))?;
     Ok(String::from_utf8_lossy(&out).trim().to_string())
@@ -116,7 +121,16 @@ fn blobs(dir: &Path, commit: &str) -> Result<Vec<Blob>, Error> {
         .to_string();
     let listing = git(
         dir,
-        &["ls-tree", "-r", "-z", "--long", "--full-name", commit, "--", "."],
+        &[
+            "ls-tree",
+            "-r",
+            "-z",
+            "--long",
+            "--full-name",
+            commit,
+            "--",
+            ".",
+        ],
     )?;
     let mut out = Vec::new();
     let mut total = 0u64;
