@@ -93,7 +93,7 @@ pub fn reprinted(game: &Game, faces: &Faces, options: &BuildOptions) -> Result<R
             let mut copies = BTreeMap::new();
             let mut lines = Vec::new();
             for (deck, card) in every_card(faces) {
-                if ids.iter().any(|id| *id == card.id) {
+                if ids.contains(&card.id) {
                     copies.insert(card.id.clone(), card.count);
                     lines.push(format!(
                         "{} “{}” ({}): {} cop{}; replaces card {} on {} of cards.pdf",
