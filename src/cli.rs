@@ -238,7 +238,8 @@ pub enum Command {
         /// or the path of another copy of the folder.
         #[arg(long, value_name = "REF")]
         since: String,
-        /// text (the terminal), md (Markdown) or html (a page with nothing live).
+        /// The changelog's format: text (for the terminal), md (Markdown) or html (a page with
+        /// nothing live).
         #[arg(long, value_enum, default_value = "text")]
         format: crate::diff::report::Format,
         /// Write to this file instead of standard output.
