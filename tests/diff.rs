@@ -428,3 +428,70 @@ fn the_earlier_version_may_be_another_folder() {
         run.stdout
     );
 }
+
+/// Under `--duplex fold` the cover is one page and each page holds the cards' fronts and, mirrored
+/// across the page's middle, their backs; under `--duplex off` every front sheet comes first,
+/// then every back sheet, mirrored to glue behind them.
+#[test]
+fn fold_and_one_sided_reprints_place_backs_as_cards_pdf_does() {
+    let fx = Fixture::with_games(&[]);
+    assert_eq!(fx.run(&["new", "my-game"]).code, 0);
+    let game = load_game(fx.data(), "my-game").unwrap();
+    let picked = vec!["sun-low".to_string(), "star-high".to_string()];
+    for duplex in [Duplex::Fold, Duplex::Off] {
+        let o = BuildOptions {
+            duplex,
+            reprint: Some(Reprint::Cards(picked.clone())),
+            ..BuildOptions::default()
+        };
+        let faces = render::draw_faces(&game, &o).unwrap();
+        let r = reprinted(&game, &faces, &o).unwrap();
+        assert_eq!(r.cover_pages, 1, "{duplex:?}: no blank page without duplex");
+        assert_eq!(r.pages.len(), r.cover_pages + r.plan.len());
+        let mut fronts = 0;
+        let pairs: Vec<(
+            &printplay::render::sheets::Placed,
+            &printplay::render::sheets::Placed,
+            f64,
+        )> = match duplex {
+            Duplex::Fold => r
+                .plan
+                .iter()
+                .flat_map(|page| {
+                    let pw = page.grid.paper.0;
+                    let (f, b): (Vec<_>, Vec<_>) = page.placed.iter().partition(|p| !p.back);
+                    f.into_iter().zip(b).map(move |(f, b)| (f, b, pw))
+                })
+                .collect(),
+            _ => {
+                let half = r.plan.len() / 2;
+                assert!(r.plan[..half].iter().all(|p| !p.back));
+                assert!(r.plan[half..].iter().all(|p| p.back));
+                r.plan[..half]
+                    .iter()
+                    .zip(&r.plan[half..])
+                    .flat_map(|(f, b)| {
+                        let pw = f.grid.paper.0;
+                        f.placed.iter().zip(&b.placed).map(move |(f, b)| (f, b, pw))
+                    })
+                    .collect()
+            }
+        };
+        for (f, b, pw) in pairs {
+            assert_eq!(f.card, b.card);
+            assert!(!f.back && b.back);
+            let mirrored = Rect {
+                x: pw - f.trim.right(),
+                ..f.trim
+            };
+            assert!(
+                same(b.trim, mirrored),
+                "{duplex:?}: back of {} at {:?}",
+                b.card,
+                b.trim
+            );
+            fronts += 1;
+        }
+        assert_eq!(fronts, 4, "{duplex:?}: two designs, two copies each");
+    }
+}

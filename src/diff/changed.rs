@@ -171,6 +171,9 @@ pub fn reprinted(game: &Game, faces: &Faces, options: &BuildOptions) -> Result<R
     if lines.is_empty() {
         lines.push("No card changed: nothing to reprint.".to_string());
     }
+    // The changelog's code marks (`journal`) are not printed.
+    let lines: Vec<String> = lines.iter().map(|l| l.replace('`', "")).collect();
+    let mut lines = lines;
     lines.insert(0, setting);
     // Only the cards to print, each as often as it is to be printed; decks of one size and
     // back share sheets.
