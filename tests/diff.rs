@@ -208,6 +208,21 @@ fn two_edited_cards_are_the_changelog_and_the_two_card_changed_pdf_registered() 
         .collect();
     assert_eq!(written, ["changed.pdf"], "only changed.pdf");
     let pdf = std::fs::read(dir.join("changed.pdf")).unwrap();
+    let again = fx.run(&[
+        "build",
+        "my-game",
+        "--changed-since",
+        "HEAD",
+        "--only",
+        "changed",
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert_eq!(again.code, 0);
+    assert!(
+        std::fs::read(dir.join("changed.pdf")).unwrap() == pdf,
+        "the same changed.pdf, byte for byte"
+    );
     let game = load_game(fx.data(), "my-game").unwrap();
     let o = BuildOptions {
         reprint: Some(Reprint::Since("HEAD".to_string())),
@@ -494,4 +509,50 @@ fn fold_and_one_sided_reprints_place_backs_as_cards_pdf_does() {
         }
         assert_eq!(fronts, 4, "{duplex:?}: two designs, two copies each");
     }
+}
+
+/// A template edit changes the printed face of every card drawn with it; an edited image
+/// changes every design that shows it, though no value of the data changed.
+#[test]
+fn a_template_or_art_edit_reprints_every_card_it_draws() {
+    let fx = Fixture::with_games(&[]);
+    assert_eq!(fx.run(&["new", "my-game"]).code, 0);
+    let old = tempfile::tempdir().unwrap();
+    let since = old.path().join("sent");
+    common::copy_dir(&fx.data().join("my-game"), &since);
+    let template = fx.file("my-game", "templates/card.svg");
+    let mut text = std::fs::read_to_string(&template).unwrap();
+    text.push_str("<rect x=\"2\" y=\"2\" width=\"3\" height=\"3\" fill=\"#000000\"/>\n");
+    std::fs::write(&template, text).unwrap();
+    let run = fx.run(&["diff", "my-game", "--since", since.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout.matches("    template `card` edited").count(),
+        6,
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("reprint 6 card designs (12 cards)"),
+        "{}",
+        run.stdout
+    );
+
+    common::copy_dir(&fx.data().join("my-game"), &since);
+    fx.edit(
+        "my-game",
+        "art/emblem.svg",
+        "</svg>",
+        "<circle r=\"1\"/></svg>",
+    );
+    let run = fx.run(&["diff", "my-game", "--since", since.to_str().unwrap()]);
+    assert_eq!(
+        run.stdout
+            .matches("    art `art/emblem.svg` edited")
+            .count(),
+        7,
+        "six cards and the marker: {}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("template `card`"), "{}", run.stdout);
 }

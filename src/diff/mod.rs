@@ -181,7 +181,11 @@ struct Folder {
 impl Folder {
     fn of(game: &Game) -> Folder {
         let dir = game.dir.canonicalize().unwrap_or_else(|_| game.dir.clone());
-        let href = render::xml_escape(&format!("{}/", dir.to_string_lossy()));
+        let href = render::xml_escape(&format!(
+            "{}{}",
+            dir.to_string_lossy(),
+            std::path::MAIN_SEPARATOR
+        ));
         Folder { dir, href }
     }
 
