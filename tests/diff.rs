@@ -555,4 +555,19 @@ fn a_template_or_art_edit_reprints_every_card_it_draws() {
         run.stdout
     );
     assert!(!run.stdout.contains("template `card`"), "{}", run.stdout);
+    // changed.pdf holds the cards; its cover sends the marker to tokens.pdf.
+    let game = load_game(fx.data(), "my-game").unwrap();
+    let o = BuildOptions {
+        reprint: Some(Reprint::Since(since.to_str().unwrap().to_string())),
+        ..BuildOptions::default()
+    };
+    let faces = render::draw_faces(&game, &o).unwrap();
+    let r = reprinted(&game, &faces, &o).unwrap();
+    assert_eq!(r.copies.values().sum::<u32>(), 12);
+    assert!(
+        r.lines.iter().any(|l| l
+            == "piece marker “Marker”, changed: reprint 8 copies (not in this file: print it from tokens.pdf)"),
+        "{:?}",
+        r.lines
+    );
 }

@@ -156,6 +156,16 @@ pub fn reprinted(game: &Game, faces: &Faces, options: &BuildOptions) -> Result<R
                     copies.insert(d.id.clone(), d.copies_to_print());
                 }
             }
+            // Pieces are not on these sheets: the cover names them, to print from tokens.pdf.
+            for d in diff.designs.iter().filter(|d| d.kind == "piece") {
+                lines.push(format!(
+                    "piece {} “{}”, {}: {} (not in this file: print it from tokens.pdf)",
+                    d.id,
+                    d.name,
+                    d.status.word(),
+                    action(d)
+                ));
+            }
             let title = match &diff.commit {
                 Some(c) => format!(
                     "{}: cards changed since {} ({})",
