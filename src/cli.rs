@@ -228,6 +228,24 @@ pub enum Command {
     Build(BuildArgs),
     /// Build, then rebuild a game whenever a file in its folder changes (Ctrl-C stops).
     Watch(BuildArgs),
+    /// What changed in a game's designs since an earlier version (a git revision of its
+    /// folder, or another folder): cards and pieces added, removed or changed, with the fields,
+    /// art, templates and counts that differ; a changelog for testers.
+    Diff {
+        /// The game's slug.
+        game: String,
+        /// The earlier version: a git revision of the game's folder (`HEAD`, `v1`, `main~2`)
+        /// or the path of another copy of the folder.
+        #[arg(long, value_name = "REF")]
+        since: String,
+        /// The changelog's format: text (for the terminal), md (Markdown) or html (a page with
+        /// nothing live).
+        #[arg(long, value_enum, default_value = "text")]
+        format: crate::diff::report::Format,
+        /// Write to this file instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Translations of a game's rules texts: coverage, marks, and PO files for gettext tools.
     Translate {
         #[command(subcommand)]
@@ -604,15 +622,23 @@ pub struct BuildArgs {
     /// Where the Tabletop Simulator images will be hosted (default: file:// paths).
     #[arg(long, value_name = "URL")]
     pub tts_base_url: Option<String>,
-    /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, shop, rulebook,
-    /// rules, index (`shop` writes the print-shop files, as `--shop` does; `rulebook` the
-    /// printed rulebook PDFs).
+    /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, shop, changed,
+    /// rulebook, rules, index (`shop` writes the print-shop files, as `--shop` does; `changed`
+    /// changed.pdf, with `--changed-since` or `--cards`; `rulebook` the printed rulebook PDFs).
     #[arg(long, value_parser = pipeline::parse_only)]
     pub only: Option<BTreeSet<String>>,
     /// Draw every face and image again instead of reusing those the last build kept in
     /// `<out>/.cache/`, and keep none.
     #[arg(long)]
     pub no_cache: bool,
+    /// Also write changed.pdf: only the cards whose printed face changed since REF (a git
+    /// revision of the game's folder, or another copy of it), new cards and new copies,
+    /// backs registered as in cards.pdf, after a cover saying what replaces what.
+    #[arg(long, value_name = "REF", conflicts_with = "cards")]
+    pub changed_since: Option<String>,
+    /// Also write changed.pdf with these cards (ids, comma-separated), every copy.
+    #[arg(long, value_name = "ID,...", value_delimiter = ',')]
+    pub cards: Option<Vec<String>>,
 }
 
 fn parse_bleed(s: &str) -> Result<f64, String> {
@@ -706,6 +732,12 @@ pub fn run(cli: Cli) -> Exit {
         Command::Analyze(args) => analyze(&cli.data, args),
         Command::Build(args) => build(&cli.data, args),
         Command::Watch(args) => watch(&cli.data, args),
+        Command::Diff {
+            game,
+            since,
+            format,
+            out,
+        } => diff(&cli.data, &game, &since, format, out.as_deref()),
         Command::Calibrate { paper, duplex, out } => calibrate(paper, duplex, &out),
         Command::Translate { command } => translate::run(&cli.data, command),
     }
@@ -716,6 +748,12 @@ fn build(data: &Path, args: BuildArgs) -> Exit {
         Ok(o) => o,
         Err(e) => return usage(e),
     };
+    if let Some(reprint) = &options.reprint {
+        let (games, _) = load_games(data, &args.games);
+        if let Err(e) = crate::diff::changed::check_request(&games, reprint) {
+            return usage(e);
+        }
+    }
     let progress = progress_bar(args.games.len());
     let tick = |slug: &str| {
         if let Some(bar) = &progress {
@@ -777,7 +815,26 @@ fn watch(data: &Path, args: BuildArgs) -> Exit {
 /// an option of the print-shop files without them asked for (`--shop` or `--only shop`),
 /// or `--shop` with an `--only` that leaves them out.
 pub fn build_options(args: &BuildArgs) -> Result<BuildOptions, String> {
-    let only = args.only.clone().unwrap_or_default();
+    let mut only = args.only.clone().unwrap_or_default();
+    let reprint = match (&args.changed_since, &args.cards) {
+        (Some(since), _) => Some(crate::render::Reprint::Since(since.clone())),
+        (None, Some(ids)) => {
+            let ids: Vec<String> = ids
+                .iter()
+                .map(|id| id.trim().to_string())
+                .filter(|id| !id.is_empty())
+                .collect();
+            if ids.is_empty() {
+                return Err("--cards names no card: give ids, comma-separated".to_string());
+            }
+            Some(crate::render::Reprint::Cards(ids))
+        }
+        (None, None) => None,
+    };
+    // Asked for, changed.pdf is written whatever else `--only` picks.
+    if reprint.is_some() && !only.is_empty() {
+        only.insert(crate::render::CHANGED_STAGE.to_string());
+    }
     let shop = args.shop || only.contains("shop");
     for (given, flag) in [
         (args.color.is_some(), "--color"),
@@ -809,6 +866,7 @@ pub fn build_options(args: &BuildArgs) -> Result<BuildOptions, String> {
         first: None,
         cache: !args.no_cache,
         kept_pages: None,
+        reprint,
     };
     match options.conflict() {
         Some(e) => Err(e),
@@ -841,6 +899,37 @@ fn print_build(games: &[pipeline::GameReport]) {
             ),
             Outcome::NotChecked(ps) => println!("{}: not built, {} problem(s)", g.slug, ps.len()),
             Outcome::Failed(_) => println!("{}: build failed", g.slug),
+        }
+    }
+}
+
+/// `printplay diff GAME --since REF`: the changelog on standard output or in a file.
+fn diff(
+    data: &Path,
+    slug: &str,
+    since: &str,
+    format: crate::diff::report::Format,
+    out: Option<&Path>,
+) -> Exit {
+    let game = match load_one(data, slug) {
+        Ok(g) => g,
+        Err(exit) => return exit,
+    };
+    let since = crate::diff::revision::Since::parse(since);
+    let bleed = BuildOptions::default().bleed;
+    let diff = match crate::diff::diff_game(&game, None, &since, bleed) {
+        Ok(d) => d,
+        Err(e) => return usage(e),
+    };
+    let text = crate::diff::report::render(&diff, format);
+    match out {
+        Some(path) => match crate::output::write_atomic(path, text.as_bytes()) {
+            Ok(()) => Exit::Ok,
+            Err(e) => report(&[Problem::io_write(path, e)]),
+        },
+        None => {
+            print!("{text}");
+            Exit::Ok
         }
     }
 }

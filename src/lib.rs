@@ -7,6 +7,7 @@ pub mod assets;
 pub mod check;
 pub mod cli;
 pub mod diag;
+pub mod diff;
 pub mod edits;
 pub mod engine;
 pub mod games;

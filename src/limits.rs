@@ -58,6 +58,11 @@ pub const ART_MAX_PIXELS: u64 = 100_000_000;
 /// Largest width or height of SVG art (a file, or an SVG inside it), in its own units (px).
 pub const SVG_ART_MAX_SIDE: f64 = 100_000.0;
 
+/// Most files of a game's folder read from a git revision (`diff --since`, `--changed-since`).
+pub const REVISION_MAX_FILES: usize = 10_000;
+/// Most bytes of a game's folder read from a git revision, every file together.
+pub const REVISION_MAX_BYTES: u64 = 1 << 30;
+
 /// Most pages of a printed rulebook (`rules --pdf`), on any paper.
 pub const RULEBOOK_MAX_PAGES: usize = 500;
 /// Longest chat message or note a tester may send at a playtest table, in characters.
@@ -183,6 +188,12 @@ pub const ALL: &[Limit] = &[
                  filters and patterns would be rasterised at that size",
     },
     Limit {
+        what: "a game's folder read from a git revision (`diff --since`, `build --changed-since`)",
+        range: "up to 10000 files and 1024 MB",
+        reason: "it is written to a temporary folder and loaded whole, as the folder itself is; \
+                 a larger tree is not a game folder",
+    },
+    Limit {
         what: "pages of a printed rulebook (A4, Letter, the A5 booklet)",
         range: "up to 500",
         reason: "a rules text is read at the table; laying out stops there, so no text can make \
@@ -280,6 +291,13 @@ mod tests {
         assert_eq!(
             range("`width` and `height` of SVG art"),
             format!("up to {SVG_ART_MAX_SIDE}")
+        );
+        assert_eq!(
+            range("a game's folder read"),
+            format!(
+                "up to {REVISION_MAX_FILES} files and {} MB",
+                REVISION_MAX_BYTES >> 20
+            )
         );
         assert_eq!(
             range("pages of a printed"),

@@ -38,6 +38,7 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
         ("png", render::png_stage),
         ("tts", render::formats::tts::stage),
         ("shop", render::formats::shop::stage),
+        (render::CHANGED_STAGE, crate::diff::changed::stage),
         ("rulebook", |b| rules::pdf::stage(b.game, &b.dir)),
         ("rules", |b| rules::stage(b.game, &b.dir)),
     ]

@@ -88,6 +88,18 @@ pub struct BuildOptions {
     /// Where the PDFs keep the documents they read for the next build's PDF of the same
     /// title (set by `watch`, whose rounds rewrite the same PDFs); `None`: nothing is kept.
     pub kept_pages: Option<Arc<pdf::ReadPages>>,
+    /// The cards `changed.pdf` reprints (`--changed-since`, `--cards`); `None`: no such file.
+    pub reprint: Option<Reprint>,
+}
+
+/// Which cards `changed.pdf` holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reprint {
+    /// Those whose printed face changed since an earlier version (`--changed-since REF`): a
+    /// git revision of the game's folder, or another folder.
+    Since(String),
+    /// These card designs, by id (`--cards ID,...`).
+    Cards(Vec<String>),
 }
 
 impl Default for BuildOptions {
@@ -109,6 +121,7 @@ impl Default for BuildOptions {
             first: None,
             cache: false,
             kept_pages: None,
+            reprint: None,
         }
     }
 }
@@ -123,6 +136,13 @@ impl BuildOptions {
     /// leaves out. Such a build would write nothing of what was asked, so the command
     /// refuses it (exit 2) with this sentence naming both options.
     pub fn conflict(&self) -> Option<String> {
+        if self.reprint.is_none() && self.only.contains(CHANGED_STAGE) {
+            return Some(
+                "--only changed writes changed.pdf, which needs --changed-since REF or \
+                 --cards ID,... to say which cards"
+                    .to_string(),
+            );
+        }
         if self.shop.is_some() && !self.wants("shop") {
             let only: Vec<&str> = self.only.iter().map(String::as_str).collect();
             return Some(format!(
@@ -170,6 +190,9 @@ impl GameBuild<'_> {
 /// A build stage: writes some of a game's outputs and returns their paths. The list of stages
 /// is [`crate::pipeline::stages`].
 pub type Stage = fn(&GameBuild) -> Result<Vec<PathBuf>, String>;
+
+/// The name `--only` knows `changed.pdf` by.
+pub const CHANGED_STAGE: &str = "changed";
 
 /// Tiles must be this much smaller than the board's hexes to fit when cut by hand.
 pub const TILE_CLEARANCE_MM: f64 = 0.5;
