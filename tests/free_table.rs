@@ -94,6 +94,117 @@ fn a_thousand_random_manipulations_never_lose_a_card_or_a_piece() {
     }
 }
 
+/// Every move that carries a card or a piece somewhere is one drag at the page: it names
+/// where it starts and where it ends ([`State::targets`]), no two moves the same ends, every
+/// key reads back, and no key names a card lying face down. A card on the table moves to
+/// another place (an empty one, or a new one after the last) with its side kept.
+#[test]
+fn every_carrying_move_is_one_drag_and_table_cards_move_between_places() {
+    use printplay::engine::Target;
+    use printplay::engine::free::Dest;
+    let (_dir, games) = common::shipped_and_scaffold_games();
+    let mut between = 0;
+    for game in &games {
+        let engine = FreeEngine::from_model(game).unwrap();
+        let mut rng = game_rng(36, 2);
+        let mut state = engine
+            .new_game(
+                &Config::with_variants(2, &[("turns", "seat-order")]),
+                &mut rng,
+            )
+            .unwrap();
+        let designs: Vec<String> = game
+            .components
+            .decks
+            .iter()
+            .flat_map(|d| d.cards.iter().map(|c| c.id.get_ref().clone()))
+            .collect();
+        for _ in 0..300 {
+            let legal = match state.turn() {
+                Turn::Player(_) => state.legal_actions(),
+                Turn::Chance => {
+                    let a = state.sample_chance(&mut rng);
+                    state.apply(a);
+                    continue;
+                }
+                Turn::Terminal => break,
+            };
+            let public = state.public_data().to_string();
+            let mut lists = std::collections::HashSet::new();
+            for &a in &legal {
+                let targets = state.targets(a);
+                let carries = matches!(
+                    a,
+                    Act::Draw(_)
+                        | Act::Reveal(_)
+                        | Act::TakeDiscard(_)
+                        | Act::FromHand(..)
+                        | Act::FromTable(..)
+                        | Act::Take(..)
+                        | Act::Put(_)
+                );
+                assert_eq!(
+                    !targets.is_empty(),
+                    carries,
+                    "{}: {a:?} {targets:?}",
+                    game.slug
+                );
+                let keys: Vec<String> = targets.iter().map(Target::key).collect();
+                for (t, k) in targets.iter().zip(&keys) {
+                    assert_eq!(Target::parse(k).as_ref(), Some(t), "{}: {k}", game.slug);
+                    // A card key names a card of the acting seat's hand only.
+                    if let Target::Card { card, .. } = t {
+                        assert!(designs.contains(card) && matches!(a, Act::FromHand(..)));
+                    }
+                }
+                if carries {
+                    assert!(
+                        lists.insert(keys.clone()),
+                        "{}: two moves {keys:?}",
+                        game.slug
+                    );
+                }
+                if let Act::FromTable(i, Dest::Place(j)) = a {
+                    let mut after = state.clone();
+                    after.apply(a);
+                    let (was, now) = (&public, after.public_data());
+                    let places = |v: &Value| v["table"].as_array().unwrap().clone();
+                    let before_card = places(&serde_json::from_str(was).unwrap())
+                        .into_iter()
+                        .find(|c| c["place"] == i + 1)
+                        .unwrap();
+                    let moved = places(&now)
+                        .into_iter()
+                        .find(|c| c["place"] == j + 1)
+                        .unwrap_or_else(|| {
+                            panic!("{}: {a:?} left place {} empty", game.slug, j + 1)
+                        });
+                    let mut expect = before_card.clone();
+                    expect["place"] = serde_json::json!(j + 1);
+                    assert_eq!(moved, expect, "{}: {a:?}", game.slug);
+                    assert!(!places(&now).iter().any(|c| c["place"] == i + 1));
+                    accounted(&after, &game.slug);
+                    between += 1;
+                }
+            }
+            // Steer towards cards on the table: reveal and play when there is little there.
+            let on_table = state.public_data()["table"].as_array().unwrap().len();
+            let pick = legal
+                .iter()
+                .copied()
+                .filter(|a| match a {
+                    Act::Reveal(_) | Act::FromHand(_, Dest::TableDown) => on_table < 3,
+                    Act::End => false,
+                    _ => true,
+                })
+                .collect::<Vec<_>>();
+            let a = pick[rng.random_range(0..pick.len())];
+            state.apply(a);
+        }
+    }
+    assert!(between > 0, "no table card was ever offered another place");
+}
+
 #[test]
 fn the_set_up_follows_the_table_keys() {
     let game = load_game(data(), "imperial-settlers-aztecs").unwrap();
