@@ -770,6 +770,140 @@ fn two_browser_contexts_play_the_aztecs_free_table_through_its_view() {
     }
 }
 
+/// Issue 36: the free table played by dragging only. Two persons at the scaffold's free
+/// table (a hex board, a square mat for each seat, markers, a deck); the first drags pieces
+/// from the supply, from a cell and from in front of it onto cells of the drawn boards, cards
+/// from the hand onto the table, a card from one place of the table to another, the pile's
+/// top card into the hand and a card of the table onto the discards, pressing no move button
+/// (tests/browser/free_drag.mjs). The server's table is then what those drags mean, the page's
+/// log is the server's, and axe-core finds no serious violation on the page, light and dark,
+/// 390 and 1280 px (screenshots in target/free-shots).
+#[test]
+fn a_person_plays_the_free_table_by_dragging_pieces_to_cells_and_cards_between_zones() {
+    let Some((browser_dir, chromium)) = browser_tools() else {
+        eprintln!("skipped: Chromium, node or tests/browser/node_modules (npm ci) missing");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    printplay::scaffold::new_game_with_engine(dir.path(), "my-game", "lua").unwrap();
+    let db = dir.path().join("tables.sqlite").display().to_string();
+    let data = dir.path().display().to_string();
+    let server = start(
+        &[
+            "table",
+            "my-game",
+            "--data",
+            &data,
+            "--free",
+            "--seats",
+            "a=person,b=person",
+            "--seed",
+            "3",
+            "--port",
+            "0",
+            "--db",
+            &db,
+        ],
+        3,
+    );
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/free-shots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let seats = ["player 1", "player 2"];
+    let cfg = serde_json::json!({
+        "exe": chromium,
+        "seats": seats.iter().map(|n| serde_json::json!({"name": n, "url": link_of(&server.lines, n)})).collect::<Vec<_>>(),
+        "shots": shots,
+    });
+    let result = browser_script(&browser_dir, "free_drag.mjs", &cfg, dir.path());
+    assert_eq!(result["drags"], 8, "{}", result["drags"]);
+    for page in result["seats"].as_array().unwrap() {
+        assert_eq!(page["errors"], serde_json::json!([]), "{}", page["name"]);
+    }
+    for r in result["axe"].as_array().unwrap() {
+        let serious: Vec<&Value> = r["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|v| matches!(v["impact"].as_str(), Some("serious" | "critical")))
+            .collect();
+        assert!(
+            serious.is_empty(),
+            "{} {}: {serious:?}",
+            r["scheme"],
+            r["width"]
+        );
+        assert_eq!(r["wider"], 0, "{r}");
+    }
+    // The server's table is what the drags mean.
+    let (status, body) = http("GET", &api(&link_of(&server.lines, "player 1")), b"");
+    assert_eq!(status, 200, "{body}");
+    let view: Value = serde_json::from_str(&body).unwrap();
+    let public = &view["view"]["public_data"];
+    let markers = |board: usize, cell: &str| -> u64 {
+        public["boards"][board]["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["cell"] == cell)
+            .unwrap_or_else(|| panic!("no cell {cell}"))["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["count"].as_u64().unwrap())
+            .sum()
+    };
+    assert_eq!(markers(0, "1,-1"), 1, "{public}");
+    assert_eq!(markers(0, "0,1"), 1, "{public}");
+    assert_eq!(markers(0, "0,0"), 0, "{public}");
+    assert_eq!(markers(1, "2,3"), 1, "{public}");
+    assert_eq!(
+        public["seats"][0]["pieces"],
+        serde_json::json!([]),
+        "{public}"
+    );
+    let table = public["table"].as_array().unwrap();
+    assert_eq!(table.len(), 1, "{public}");
+    assert_eq!(
+        (table[0]["place"].as_u64(), table[0]["face_up"].as_bool()),
+        (Some(3), Some(true))
+    );
+    assert_eq!(public["piles"][0]["discards"].as_array().unwrap().len(), 1);
+    assert_eq!(public["seats"][0]["hand"], 1, "{public}");
+    // Each drag played the move its words say, and the page's log is the server's.
+    let log: Vec<&str> = view["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| !e["number"].is_null())
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    let said = [
+        "pick up a Marker from the supply",
+        "put the Marker on Board cell 1,-1",
+        "pick up a Marker from Board cell 0,0",
+        "put the Marker on Board cell 0,1",
+        "pick up a Marker from in front of player 1",
+        "put the Marker on Player mat of player 1 cell 2,3",
+        "face up onto the table",
+        "face up onto the table",
+        "(table place 1) to table place 3",
+        "draw a card from",
+        "(table place 2)",
+    ];
+    assert_eq!(log.len(), said.len(), "{log:?}");
+    for (entry, words) in log.iter().zip(said) {
+        assert!(entry.contains(words), "`{entry}` is not `{words}`: {log:?}");
+    }
+    let shown = result["seats"][0]["log"].as_array().unwrap();
+    assert_eq!(shown.len(), log.len());
+    for (line, entry) in shown.iter().zip(&log) {
+        assert!(
+            line.as_str().unwrap().contains(entry),
+            "{line} against {entry}"
+        );
+    }
+}
+
 /// Each observer's log is made when first asked for (replaying the moves) and then kept up
 /// move by move: the same log either way, before and after an undo.
 #[test]
