@@ -902,6 +902,31 @@ fn a_person_plays_the_free_table_by_dragging_pieces_to_cells_and_cards_between_z
             "{line} against {entry}"
         );
     }
+    // The book's pictures of the free table (docs/src/images/table-free-board-*.png) are the
+    // ones this test takes: one that no longer matches fails the test, and
+    // `PRINTPLAY_UPDATE_SCREENSHOTS=1` writes the new ones in its place, to be looked at.
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/images");
+    let update = std::env::var_os("PRINTPLAY_UPDATE_SCREENSHOTS").is_some();
+    let mut stale = Vec::new();
+    for w in [1280, 390] {
+        for scheme in ["light", "dark"] {
+            let name = format!("free-board-{w}-{scheme}.png");
+            let (new, old) = (shots.join(&name), book.join(format!("table-{name}")));
+            let d = common::pictures::difference(&new, &old);
+            // Anti-aliasing and hinting differ a little between machines; a changed layout,
+            // colour or text moves far more than 2 % of the image.
+            if d > 0.02 {
+                if update {
+                    std::fs::copy(&new, &old).unwrap();
+                }
+                stale.push(format!("table-{name} (difference {:.1} %)", d * 100.0));
+            }
+        }
+    }
+    assert!(
+        update || stale.is_empty(),
+        "the book's pictures of the free table no longer match the page; run with PRINTPLAY_UPDATE_SCREENSHOTS=1, look at them and commit them: {stale:?}"
+    );
 }
 
 /// Each observer's log is made when first asked for (replaying the moves) and then kept up

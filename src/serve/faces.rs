@@ -647,9 +647,7 @@ fn drawn_board(board: &crate::model::Board, face: String, size: (f64, f64)) -> B
             let frame = crate::render::sheets::boards::FRAME;
             let centre = |i: u32| frame + (f64::from(i) - 0.5) * g.mm;
             let cells = (1..=g.rows)
-                .flat_map(|row| {
-                    (1..=g.columns).map(move |column| (row, column))
-                })
+                .flat_map(|row| (1..=g.columns).map(move |column| (row, column)))
                 .map(|(row, column)| (format!("{row},{column}"), centre(column), centre(row)))
                 .collect();
             (cells, Some(g.mm))

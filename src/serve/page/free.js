@@ -198,7 +198,7 @@
   // A board as the build draws it, with each cell a place to click (its moves) or to drop a
   // piece on, and the pieces on the cells as their faces; a board the build does not draw
   // (or a sheet without cells) as hexes or squares.
-  function boardView(board, s, free) {
+  function boardView(board, s, free, reach) {
     const sec = section(board.name, 'free-board' + (board.owner ? ' free-mat' : ''));
     if (board.cells.length === 0) {
       sec.append(el('p', 'quiet', 'A sheet without cells.'));
@@ -239,7 +239,8 @@
     for (const [c, x, y] of cells) {
       const key = 'cell:' + (s + 1) + '/' + c.cell;
       const g = svg('g', { class: 'free-cell' + (c.pieces.length ? ' taken' : ''), tabindex: 0, role: 'button' });
-      g.dataset.drop = key;
+      // A piece goes on the boards in the middle and on the seat's own mats only.
+      if (reach) g.dataset.drop = key;
       const said = 'cell ' + c.cell + (c.label ? ', ' + c.label : '') + (c.pieces.length ? ': ' + c.pieces.map((p) => p.name + ' \u00d7' + p.count).join(', ') : '');
       g.setAttribute('aria-label', said);
       let shape;
@@ -279,7 +280,7 @@
         b.setAttribute('aria-label', p.name + ' \u00d7' + p.count + ' on ' + where);
         b.title = p.name + ' on ' + where;
         b.dataset.drag = 'piece:' + p.piece + '@' + (s + 1) + '/' + c.cell;
-        b.dataset.drop = key;
+        if (reach) b.dataset.drop = key;
         b.addEventListener('click', () => zoom(p.name, [p.count + ' on ' + where], true,
           (m) => m.includes(p.name) && (m.includes(where + ',') || m.endsWith(where))));
         wrap.append(b);
@@ -419,7 +420,8 @@
     const list = el('ul', 'free-seat-list');
     data.seats.forEach((s, q) => {
       const li = el('li', 'free-seat');
-      li.dataset.drop = 'zone:hand ' + (q + 1) + '|zone:front ' + (q + 1);
+      // A card may be handed to any seat; a piece put down in front of the seat's own place.
+      li.dataset.drop = 'zone:hand ' + (q + 1) + (q === me ? '|zone:front ' + (q + 1) : '');
       const turn = view.to_act.indexOf(s.name) >= 0 ? ' (to act)' : '';
       li.append(el('strong', null, s.name + (s.name === view.you ? ' (you)' : '') + turn));
       li.append(el('span', null, ': ' + s.hand + (s.hand === 1 ? ' card' : ' cards') + ' in hand'));
@@ -453,7 +455,7 @@
     if (data.supply.length) supply.append(pieceTiles(data.supply, 'in the supply', (m) => m.includes('supply'), 'supply', free.pieces));
     else supply.append(el('p', 'quiet', 'The supply is empty.'));
     if (data.supply.length || data.boards.length) root.append(supply);
-    data.boards.forEach((b, s) => root.append(boardView(b, s, free)));
+    data.boards.forEach((b, s) => root.append(boardView(b, s, free, !b.owner || b.owner === view.you)));
     if (data.dice.length) {
       const dice = section('Dice', 'free-dice');
       const row2 = el('div', 'free-row');
