@@ -186,8 +186,10 @@
     for (const p of list) {
       const b = el('button', 'free-chip');
       b.type = 'button';
-      b.append(pieceFace(p, faces), el('span', null, p.name + ' \u00d7' + p.count));
-      b.setAttribute('aria-label', p.name + ' \u00d7' + p.count);
+      // Its face where the build prints one (the words beside it name it).
+      const f = faces && faces[p.piece];
+      if (f && f.face) b.append(picture(f.face));
+      b.append(el('span', null, p.name + ' \u00d7' + p.count));
       b.dataset.drag = 'piece:' + p.piece + '@' + place;
       b.addEventListener('click', () => zoom(p.name, [p.count + ' ' + where], true, (m) => m.includes(p.name) && test(m)));
       row.append(b);
