@@ -886,6 +886,11 @@ fn a_person_plays_the_free_table_by_dragging_pieces_to_cells_and_cards_between_z
     );
     assert_eq!(public["piles"][0]["discards"].as_array().unwrap().len(), 1);
     assert_eq!(public["seats"][0]["hand"], 1, "{public}");
+    // Each card shown once: no second group of the same cards, one group for a hidden hand.
+    let once = &result["once"];
+    assert_eq!(once["others"], 0, "{once}");
+    assert_eq!(once["onTable"], table.len(), "{once}");
+    assert_eq!(once["hiddenGroups"], 1, "{once}");
     // Each drag played the move its words say, and the page's log is the server's.
     let log: Vec<&str> = view["log"]
         .as_array()

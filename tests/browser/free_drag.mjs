@@ -48,6 +48,14 @@ await drag('[data-drag="zone:table place 1"]', '[data-drop="zone:table place 3"]
 await drag('.free-piles [data-drag^="zone:pile "]', '.free-hand', 1);
 await drag('[data-drag="zone:table place 2"]', '.free-piles [data-drop^="zone:discards "]', 1);
 
+// Each card once: the table's own card groups (table.js) are not shown beside the free
+// table's, and each hidden hand is one group of backs in its seat's entry.
+const once = {
+  others: await a.locator('#table-cards .card:visible, #table-cards figure:visible').count(),
+  onTable: await a.locator('.free-table-area .free-card').count(),
+  hiddenGroups: await a.locator('.free-seats .free-backs').count(),
+};
+
 // axe-core on the seat's page as drawn now, light and dark, at a phone's width and a
 // desktop's (the checker is injected past the page's policy, in contexts of their own).
 const require = createRequire(import.meta.url);
@@ -73,4 +81,4 @@ for (const scheme of ['light', 'dark']) {
   }
 }
 
-await report(browser, seats, { drags, axe });
+await report(browser, seats, { drags, axe, once });
