@@ -266,11 +266,13 @@
       g.addEventListener('click', open);
       g.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); open(); } });
       pic.append(g);
-      // The pieces on the cell, as printed, at their printed size (at most the cell's).
+      // The pieces on the cell, as printed, at their printed size: the first at most the
+      // cell's (a tile fills its hex), what lies on it smaller in its middle, side by side.
       c.pieces.forEach((p, i) => {
         const f = faces && faces[p.piece];
-        const mm = f && f.size ? Math.min(Math.max(f.size[0], f.size[1]), R * 1.5) : R;
-        const shift = (i - (c.pieces.length - 1) / 2) * mm * 0.45;
+        const most = i === 0 ? R * 1.72 : R * 0.95;
+        const mm = f && f.size ? Math.min(Math.max(f.size[0], f.size[1]), most) : R;
+        const shift = i === 0 ? 0 : (i - 1 - (c.pieces.length - 2) / 2) * mm * 0.6;
         const b = el('button', 'free-on-cell' + (f && f.face ? '' : ' named'));
         b.type = 'button';
         b.append(pieceFace(p, faces));
