@@ -167,8 +167,14 @@ fn random_transcript(game: &Game, moves: usize) -> Transcript {
     for k in 0..moves {
         let index = match live.next() {
             printplay::serve::live::Next::Chance => live.chance_index().unwrap(),
-            // Any move but the last one (closing the table).
-            printplay::serve::live::Next::Person(p) => (k * 7 + 3) % (live.legal(p).len() - 1),
+            // Any move but closing the table.
+            printplay::serve::live::Next::Person(p) => {
+                let open: Vec<usize> = (live.legal(p).iter().enumerate())
+                    .filter(|(_, m)| !m.starts_with("close the table"))
+                    .map(|(i, _)| i)
+                    .collect();
+                open[(k * 7 + 3) % open.len()]
+            }
             other => panic!("{other:?}"),
         };
         live.play(index).unwrap();

@@ -97,6 +97,7 @@ const FREE_KINDS: &[&str] = &[
     "FromTable(, Hand())",
     "FromTable(, Discard)",
     "FromTable(, PileTop)",
+    "FromTable(, Place())",
     "Flip()",
     "ShowHand(true)",
     "ShowHand(false)",

@@ -60,6 +60,8 @@ struct BoardDrawn {
     cells: Vec<(String, f64, f64)>,
     /// A hex's corner radius and whether its point is up.
     hex: Option<(f64, bool)>,
+    /// A square grid's cell side (its cells are named `row,column`).
+    square: Option<f64>,
 }
 
 /// One game version's faces.
@@ -465,6 +467,9 @@ impl Faces {
             view["board"] = drawn;
             view["on_board"] = on;
         }
+        if view["view"]["public_data"]["free"] == Value::Bool(true) {
+            view["free"] = self.free_json(id, &view["view"]["public_data"]);
+        }
         let zones = self.zones(&view["view"]["public_data"], &table);
         let hand_pieces: Vec<Value> = view["view"]["hands"]
             .as_array()
@@ -527,21 +532,7 @@ impl Faces {
     fn board_json(&self, table: &str, board: &Value) -> (Value, Value) {
         let on = self.pieces_json(table, &board["pieces"]);
         if let Some(drawn) = board["board"].as_str().and_then(|b| self.boards.get(b)) {
-            let cells: Vec<Value> = drawn
-                .cells
-                .iter()
-                .map(|(name, x, y)| json!([name, round(*x), round(*y)]))
-                .collect();
-            let hex = drawn
-                .hex
-                .map(|(r, pointy)| json!({"r": round(r), "pointy": pointy}));
-            let drawn = json!({
-                "image": url(table, &drawn.face),
-                "size": [round(drawn.size.0), round(drawn.size.1)],
-                "cells": cells,
-                "hex": hex,
-            });
-            return (drawn, on);
+            return (self.drawn_json(table, drawn), on);
         }
         let mut size = (63.0, 88.0);
         let cells: Vec<Value> = board["cells"]
@@ -563,6 +554,48 @@ impl Faces {
             "cells": cells,
         });
         (drawn, on)
+    }
+
+    /// A board as the build draws it: the address of its drawing, its size and its cells'
+    /// centres (millimetres), a hex's radius or a square's side.
+    fn drawn_json(&self, table: &str, drawn: &BoardDrawn) -> Value {
+        let cells: Vec<Value> = drawn
+            .cells
+            .iter()
+            .map(|(name, x, y)| json!([name, round(*x), round(*y)]))
+            .collect();
+        let hex = drawn
+            .hex
+            .map(|(r, pointy)| json!({"r": round(r), "pointy": pointy}));
+        json!({
+            "image": url(table, &drawn.face),
+            "size": [round(drawn.size.0), round(drawn.size.1)],
+            "cells": cells,
+            "hex": hex,
+            "square": drawn.square.map(round),
+        })
+    }
+
+    /// The free table's drawings (its public data says `free`): each board on it as the
+    /// build draws it and each piece's face, by id. They do not change as the table goes, so
+    /// a live connection sends them once; the pieces' places stay in the view's data.
+    fn free_json(&self, table: &str, public: &Value) -> Value {
+        let mut boards = serde_json::Map::new();
+        for b in public["boards"].as_array().into_iter().flatten() {
+            if let Some((id, drawn)) = b["board"]
+                .as_str()
+                .and_then(|id| self.boards.get(id).map(|d| (id, d)))
+            {
+                boards.insert(id.to_string(), self.drawn_json(table, drawn));
+            }
+        }
+        let mut ids: Vec<&String> = self.pieces.keys().collect();
+        ids.sort();
+        let pieces: serde_json::Map<String, Value> = ids
+            .into_iter()
+            .map(|id| (id.clone(), self.piece(table, id)))
+            .collect();
+        json!({"boards": boards, "pieces": pieces})
     }
 
     /// The zones of the table as the view's public data names them (each top-level key:
@@ -610,11 +643,25 @@ fn drawn_board(board: &crate::model::Board, face: String, size: (f64, f64)) -> B
         }
         None => (Vec::new(), None),
     };
+    // A square grid's cells, where the build draws them (`render::sheets::boards`).
+    let (cells, square) = match &board.kind {
+        crate::model::BoardKind::Square(g) => {
+            let frame = crate::render::sheets::boards::FRAME;
+            let centre = |i: u32| frame + (f64::from(i) - 0.5) * g.mm;
+            let cells = (1..=g.rows)
+                .flat_map(|row| (1..=g.columns).map(move |column| (row, column)))
+                .map(|(row, column)| (format!("{row},{column}"), centre(column), centre(row)))
+                .collect();
+            (cells, Some(g.mm))
+        }
+        _ => (cells, None),
+    };
     BoardDrawn {
         face,
         size,
         cells,
         hex,
+        square,
     }
 }
 

@@ -23,6 +23,11 @@ pub fn asset(name: &str) -> Option<(&'static str, &'static str)> {
             "text/javascript; charset=utf-8",
             include_str!("page/free.js"),
         ),
+        // Dragging at the free table (pointer events), told to free.js as events.
+        "free-drag.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("page/free-drag.js"),
+        ),
         "free.css" => ("text/css; charset=utf-8", include_str!("page/free.css")),
         // Chat, notes, presence and the turn told in the title and icon, drawn after table.js
         // renders a view (`printplay:render`).

@@ -15,22 +15,26 @@
 //! moves in two steps (pick up one of a kind from a place, then put it down anywhere), so a
 //! board's cells add their number of moves, not its square.
 
+mod data;
+mod read;
+mod setup;
+mod targets;
 mod words;
+
+pub use read::check;
 
 use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::diag::Problem;
-use crate::diag::place::in_components;
 use crate::engine::registry::{EngineTask, with_engine};
 use crate::engine::view::Observer;
-use crate::engine::{Bot, Config, Engine, Player, State, Turn, Variant};
+use crate::engine::{Engine, Player, State, Turn, Variant};
 use crate::games::settlers_aztecs;
-use crate::model::{BoardKind, Game, TableSetup};
+use crate::model::{Game, TableSetup};
 
 /// The rule variants of the free table: how the turn passes.
 pub static VARIANTS: &[Variant] = &[Variant {
@@ -44,13 +48,17 @@ pub static VARIANTS: &[Variant] = &[Variant {
 pub static READING_POINTS: &[crate::engine::readings::ReadingPoint] =
     &[crate::engine::readings::ReadingPoint {
         variant: "turns",
-        at: "free/mod.rs, FreeEngine::new_game",
+        at: "free/setup.rs, FreeEngine::new_game",
         decides: "whether the turn passes to the next seat or to any seat the one acting names",
     }];
 
 /// Deals at most this many cards to each seat in one move (the list of moves stays short;
 /// a larger hand is dealt in two moves).
 const MAX_DEAL: usize = 5;
+
+/// A card on the table is offered at most this many empty places to move to, besides a new
+/// place after the last (the list of moves stays short however many places were emptied).
+const MAX_PLACES: usize = 8;
 
 /// Whether a game's rules are played by an engine (else it gets the free table).
 pub fn has_rules(game: &Game) -> bool {
@@ -150,6 +158,9 @@ pub enum Dest {
     PileTop,
     /// A seat's hand (the acting seat's own, or another's: handing a card over).
     Hand(u8),
+    /// A place of the table area (counted from 0), empty or one past the last: a card on
+    /// the table moved there keeps its side up.
+    Place(u16),
 }
 
 /// A manipulation of the table (or a die's roll, the one chance outcome).
@@ -244,416 +255,6 @@ pub struct FreeEngine {
     players: (usize, usize),
 }
 
-fn find(
-    ids: &[&str],
-    id: &toml::Spanned<String>,
-    what: &str,
-    game: &Game,
-) -> Result<usize, Problem> {
-    ids.iter().position(|&x| x == id.get_ref()).ok_or_else(|| {
-        in_components(
-            game,
-            id.span(),
-            format!(
-                "[table]: no {what} `{}` (known: {})",
-                id.get_ref(),
-                ids.join(", ")
-            ),
-        )
-    })
-}
-
-/// The problem with a game's `[table]`, if any (`printplay check` reports it): an id that
-/// names nothing, a cell a board does not have, a die without sides, a seat out of range.
-pub fn check(game: &Game) -> Option<Problem> {
-    game.components.table.as_ref()?;
-    FreeEngine::read(game).err()
-}
-
-fn board_cells(kind: &BoardKind) -> (bool, Vec<CellDef>) {
-    match kind {
-        BoardKind::Hex(h) => (
-            true,
-            h.cells
-                .iter()
-                .map(|c| CellDef {
-                    key: format!("{},{}", c.q, c.r),
-                    a: c.q,
-                    b: c.r,
-                    label: c.kind.get_ref().clone(),
-                })
-                .collect(),
-        ),
-        BoardKind::Square(s) => {
-            let mut cells = Vec::new();
-            for row in 1..=s.rows {
-                for column in 1..=s.columns {
-                    let at = s.at.iter().find(|c| c.row == row && c.column == column);
-                    let label = at
-                        .and_then(|c| {
-                            c.label
-                                .clone()
-                                .or_else(|| c.ground.as_ref().map(|g| g.get_ref().clone()))
-                        })
-                        .or_else(|| s.ground.as_ref().map(|g| g.get_ref().clone()))
-                        .unwrap_or_default();
-                    cells.push(CellDef {
-                        key: format!("{row},{column}"),
-                        a: row as i32,
-                        b: column as i32,
-                        label,
-                    });
-                }
-            }
-            (false, cells)
-        }
-        BoardKind::Image { .. } | BoardKind::Sheet { .. } => (false, Vec::new()),
-    }
-}
-
-impl FreeEngine {
-    fn read(game: &Game) -> Result<Self, Problem> {
-        let c = &game.components;
-        let setup = c.table.clone().unwrap_or_default();
-        let deck_ids: Vec<&str> = c.decks.iter().map(|d| d.id.get_ref().as_str()).collect();
-        let on_table: Vec<usize> = match &setup.decks {
-            None => (0..c.decks.len()).collect(),
-            Some(ids) => ids
-                .iter()
-                .map(|id| find(&deck_ids, id, "deck", game))
-                .collect::<Result<_, _>>()?,
-        };
-        let mut decks = Vec::new();
-        let mut cards = Vec::new();
-        for &d in &on_table {
-            let deck = &c.decks[d];
-            for card in &deck.cards {
-                for _ in 0..card.count.0 {
-                    cards.push(CardDef {
-                        deck: decks.len(),
-                        design: card.id.get_ref().clone(),
-                        name: card.name.clone(),
-                    });
-                }
-            }
-            decks.push(DeckDef {
-                id: deck.id.get_ref().clone(),
-                name: deck.name.clone(),
-            });
-        }
-        if cards.len() > usize::from(u16::MAX) {
-            return Err(Problem::data(format!(
-                "{}: more than {} cards on the table",
-                game.slug,
-                u16::MAX
-            )));
-        }
-        let table_ids: Vec<&str> = decks.iter().map(|d| d.id.as_str()).collect();
-        let shuffled = match &setup.shuffled {
-            None => vec![true; decks.len()],
-            Some(ids) => {
-                let mut s = vec![false; decks.len()];
-                for id in ids {
-                    s[find(&table_ids, id, "deck on the table", game)?] = true;
-                }
-                s
-            }
-        };
-        let kinds: Vec<KindDef> = c
-            .pieces
-            .iter()
-            .map(|p| KindDef {
-                id: p.id.get_ref().clone(),
-                name: p.name.clone(),
-                count: p.count.0 as u16,
-            })
-            .collect();
-        let board_ids: Vec<&str> = c.boards.iter().map(|b| b.id.get_ref().as_str()).collect();
-        let mats = setup
-            .mats
-            .iter()
-            .map(|id| find(&board_ids, id, "board", game))
-            .collect::<Result<Vec<_>, _>>()?;
-        let middle = match &setup.boards {
-            None => (0..c.boards.len()).filter(|b| !mats.contains(b)).collect(),
-            Some(ids) => ids
-                .iter()
-                .map(|id| find(&board_ids, id, "board", game))
-                .collect::<Result<Vec<_>, _>>()?,
-        };
-        let boards = c
-            .boards
-            .iter()
-            .map(|b| {
-                let (hex, cells) = board_cells(&b.kind);
-                (b.id.get_ref().clone(), b.name.clone(), hex, cells)
-            })
-            .collect::<Vec<_>>();
-        let piece_ids: Vec<&str> = kinds.iter().map(|k| k.id.as_str()).collect();
-        for deal in &setup.deal {
-            find(&table_ids, &deal.deck, "deck on the table", game)?;
-        }
-        for p in &setup.pieces {
-            find(&piece_ids, &p.piece, "piece", game)?;
-        }
-        let middle_ids: Vec<&str> = middle.iter().map(|&b| board_ids[b]).collect();
-        for p in &setup.place {
-            find(&piece_ids, &p.piece, "piece", game)?;
-            let b = middle[find(&middle_ids, &p.board, "board in the middle", game)?];
-            if !boards[b]
-                .3
-                .iter()
-                .any(|cell| cell.key == p.cell.get_ref().replace(' ', ""))
-            {
-                return Err(in_components(
-                    game,
-                    p.cell.span(),
-                    format!(
-                        "[table]: board `{}` has no cell `{}`",
-                        board_ids[b],
-                        p.cell.get_ref()
-                    ),
-                ));
-            }
-        }
-        if let Some(&bad) = setup.dice.iter().find(|&&s| s < 2) {
-            return Err(Problem::data(format!(
-                "{}: [table] dice: a die has at least 2 sides, not {bad}",
-                game.components_file.path.display()
-            )));
-        }
-        let colours = c
-            .symbols
-            .iter()
-            .filter(|s| s.group == "player")
-            .map(|s| s.name.clone())
-            .collect();
-        let players = (
-            usize::from(game.info.players.min.max(1)),
-            usize::from(game.info.players.max.max(game.info.players.min.max(1))),
-        );
-        for (seat, what) in setup
-            .deal
-            .iter()
-            .map(|d| (d.seat, "deal"))
-            .chain(setup.pieces.iter().map(|p| (p.seat, "pieces")))
-        {
-            if let Some(s) = seat.filter(|&s| s == 0 || s > players.1) {
-                return Err(Problem::data(format!(
-                    "{}: [table] {what}: seat {s} is not a seat from 1 to {}",
-                    game.components_file.path.display(),
-                    players.1
-                )));
-            }
-        }
-        Ok(FreeEngine {
-            decks,
-            cards,
-            kinds,
-            boards,
-            middle,
-            mats,
-            setup,
-            shuffled,
-            colours,
-            players,
-        })
-    }
-}
-
-impl Engine for FreeEngine {
-    type State = FreeTable;
-
-    fn from_model(game: &Game) -> Result<Self, String> {
-        FreeEngine::read(game).map_err(|p| p.to_string())
-    }
-
-    fn variants(&self) -> &'static [Variant] {
-        VARIANTS
-    }
-
-    fn reading_points(&self) -> &'static [crate::engine::readings::ReadingPoint] {
-        READING_POINTS
-    }
-
-    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
-        self.players.0..=self.players.1
-    }
-
-    fn seat_names(&self, players: usize) -> Option<Vec<String>> {
-        Some(if self.colours.len() >= players {
-            self.colours[..players].to_vec()
-        } else {
-            (1..=players).map(|i| format!("player {i}")).collect()
-        })
-    }
-
-    fn new_game(&self, config: &Config, rng: &mut ChaCha8Rng) -> Result<FreeTable, String> {
-        let n = config.players;
-        let names = self.seat_names(n).unwrap_or_default();
-        let mut surfaces = Vec::new();
-        let board = |b: usize, owner: Option<Player>| {
-            let (id, name, hex, cells) = &self.boards[b];
-            Surface {
-                board: id.clone(),
-                name: match owner {
-                    Some(p) => format!("{name} of {}", names[p]),
-                    None => name.clone(),
-                },
-                owner,
-                hex: *hex,
-                cells: cells
-                    .iter()
-                    .map(|c| CellDef {
-                        key: c.key.clone(),
-                        a: c.a,
-                        b: c.b,
-                        label: c.label.clone(),
-                    })
-                    .collect(),
-            }
-        };
-        for &b in &self.middle {
-            surfaces.push(board(b, None));
-        }
-        for p in 0..n {
-            for &b in &self.mats {
-                surfaces.push(board(b, Some(p)));
-            }
-        }
-        let mut locs = vec![Loc::Supply, Loc::Table];
-        locs.extend((0..n).map(Loc::Seat));
-        for (s, surface) in surfaces.iter().enumerate() {
-            locs.extend((0..surface.cells.len()).map(|c| Loc::Cell(s, c)));
-        }
-        let free_turns = config.variant(&VARIANTS[0]) == "free";
-        let def = Def {
-            names,
-            decks: self
-                .decks
-                .iter()
-                .map(|d| DeckDef {
-                    id: d.id.clone(),
-                    name: d.name.clone(),
-                })
-                .collect(),
-            cards: self
-                .cards
-                .iter()
-                .map(|c| CardDef {
-                    deck: c.deck,
-                    design: c.design.clone(),
-                    name: c.name.clone(),
-                })
-                .collect(),
-            kinds: self
-                .kinds
-                .iter()
-                .map(|k| KindDef {
-                    id: k.id.clone(),
-                    name: k.name.clone(),
-                    count: k.count,
-                })
-                .collect(),
-            surfaces,
-            locs,
-            dice: self.setup.dice.clone(),
-            free_turns,
-        };
-        let mut piles: Vec<Vec<u16>> = vec![Vec::new(); def.decks.len()];
-        // The data's first card on top.
-        for (i, card) in def.cards.iter().enumerate().rev() {
-            piles[card.deck].push(i as u16);
-        }
-        for (pile, &shuffle) in piles.iter_mut().zip(&self.shuffled) {
-            if shuffle {
-                pile.shuffle(rng);
-            }
-        }
-        let mut pieces = vec![vec![0u16; def.locs.len()]; def.kinds.len()];
-        for (k, kind) in def.kinds.iter().enumerate() {
-            pieces[k][0] = kind.count;
-        }
-        let mut hands = vec![Vec::new(); n];
-        let table_ids: Vec<&str> = def.decks.iter().map(|d| d.id.as_str()).collect();
-        for deal in &self.setup.deal {
-            let d = table_ids
-                .iter()
-                .position(|&x| x == deal.deck.get_ref())
-                .unwrap_or(0);
-            let seats: Vec<Player> = match deal.seat {
-                Some(s) if s <= n => vec![s - 1],
-                Some(_) => Vec::new(),
-                None => (0..n).collect(),
-            };
-            for _ in 0..deal.cards {
-                for &p in &seats {
-                    if let Some(card) = piles[d].pop() {
-                        hands[p].push(card);
-                    }
-                }
-            }
-        }
-        let kind_of = |id: &str| def.kinds.iter().position(|k| k.id == id).unwrap_or(0);
-        for each in &self.setup.pieces {
-            let k = kind_of(each.piece.get_ref());
-            let seats: Vec<Player> = match each.seat {
-                Some(s) if s <= n => vec![s - 1],
-                Some(_) => Vec::new(),
-                None => (0..n).collect(),
-            };
-            for p in seats {
-                let moved = each.count.min(pieces[k][0]);
-                pieces[k][0] -= moved;
-                pieces[k][def.loc_index(Loc::Seat(p))] += moved;
-            }
-        }
-        for place in &self.setup.place {
-            let k = kind_of(place.piece.get_ref());
-            let key = place.cell.get_ref().replace(' ', "");
-            let at = def.surfaces.iter().enumerate().find_map(|(s, surface)| {
-                (surface.owner.is_none() && surface.board == *place.board.get_ref())
-                    .then(|| {
-                        surface
-                            .cells
-                            .iter()
-                            .position(|c| c.key == key)
-                            .map(|c| (s, c))
-                    })
-                    .flatten()
-            });
-            if let Some((s, c)) = at {
-                let moved = place.count.min(pieces[k][0]);
-                pieces[k][0] -= moved;
-                pieces[k][def.loc_index(Loc::Cell(s, c))] += moved;
-            }
-        }
-        let stream = ChaCha8Rng::seed_from_u64(rand::RngExt::random(rng));
-        Ok(FreeTable {
-            dice: vec![0; def.dice.len()],
-            def: Arc::new(def),
-            discards: vec![Vec::new(); piles.len()],
-            shuffles: vec![0; piles.len()],
-            piles,
-            hands,
-            table: Vec::new(),
-            shown: vec![false; n],
-            pieces,
-            held: None,
-            rolling: None,
-            turn: 0,
-            moves: 0,
-            ended: false,
-            rng: stream,
-            events: Vec::new(),
-        })
-    }
-
-    fn bot(&self, _name: &str) -> Option<Box<dyn Bot<FreeTable>>> {
-        None
-    }
-}
-
 impl FreeTable {
     fn n(&self) -> usize {
         self.hands.len()
@@ -701,6 +302,31 @@ impl FreeTable {
                 Loc::Cell(s, _) => self.def.surfaces[*s].owner.is_none_or(|o| o == seat),
             })
             .map(|(i, _)| i)
+    }
+
+    /// The places a card at table place `i` may be moved to: the first [`MAX_PLACES`]
+    /// empty ones and a new place after the last (unless it lies there already).
+    fn places_for(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let len = self.table.len();
+        self.table
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.is_none())
+            .map(|(j, _)| j)
+            .take(MAX_PLACES)
+            .chain((i + 1 < len).then_some(len))
+    }
+
+    /// Lays a card at table place `j`: there if it is empty or new (the places between left
+    /// empty), else on the first empty place.
+    fn lay_at(&mut self, card: u16, up: bool, j: usize) {
+        if j >= self.table.len() {
+            self.table.resize(j + 1, None);
+        }
+        match self.table[j] {
+            None => self.table[j] = Some((card, up)),
+            Some(_) => self.lay(card, up),
+        }
     }
 
     /// Lays a card on the table area's first empty place.
@@ -812,6 +438,16 @@ impl State for FreeTable {
             out.push(Act::Pass(self.next_seat() as u8));
         }
         out.push(Act::End);
+        // Last, so that a saved table's move numbers still name the moves they named before
+        // cards on the table could be moved between places.
+        for (i, place) in self.table.iter().enumerate() {
+            if place.is_some() {
+                out.extend(
+                    self.places_for(i)
+                        .map(|j| Act::FromTable(i as u16, Dest::Place(j as u16))),
+                );
+            }
+        }
         out
     }
 
@@ -890,15 +526,13 @@ impl State for FreeTable {
                             let q = usize::from(q).min(self.n() - 1);
                             self.hands[q].push(card);
                         }
+                        Dest::Place(j) => self.lay_at(card, true, usize::from(j)),
                     }
                 }
             }
             Act::FromTable(i, dest) => {
                 let i = i as usize;
                 if let Some((card, up)) = self.table.get_mut(i).and_then(Option::take) {
-                    while self.table.last() == Some(&None) {
-                        self.table.pop();
-                    }
                     let deck = self.deck_of(card);
                     match dest {
                         Dest::Discard => {
@@ -916,6 +550,10 @@ impl State for FreeTable {
                             }
                             self.hands[q].push(card);
                         }
+                        Dest::Place(j) => self.lay_at(card, up, usize::from(j)),
+                    }
+                    while self.table.last() == Some(&None) {
+                        self.table.pop();
                     }
                 }
             }
@@ -991,128 +629,11 @@ impl State for FreeTable {
     }
 
     fn public_data(&self) -> Value {
-        let def = &self.def;
-        let face = |card: u16| {
-            let c = &def.cards[card as usize];
-            json!({"deck": def.decks[c.deck].id, "design": c.design, "name": c.name})
-        };
-        let count = |k: usize, l: usize| json!({"piece": def.kinds[k].id, "name": def.kinds[k].name, "count": self.pieces[k][l]});
-        let at = |l: usize| -> Vec<Value> {
-            (0..def.kinds.len())
-                .filter(|&k| self.pieces[k][l] > 0)
-                .map(|k| count(k, l))
-                .collect()
-        };
-        let piles: Vec<Value> = def
-            .decks
-            .iter()
-            .enumerate()
-            .map(|(d, deck)| {
-                json!({
-                    "deck": deck.id,
-                    "name": deck.name,
-                    "count": self.piles[d].len(),
-                    "shuffled": self.shuffles[d],
-                    "discards": self.discards[d].iter().map(|&c| face(c)).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        let table: Vec<Value> = self
-            .table
-            .iter()
-            .enumerate()
-            .filter_map(|(i, place)| place.map(|p| (i, p)))
-            .map(|(i, (card, up))| {
-                if up {
-                    let mut v = face(card);
-                    v["place"] = json!(i + 1);
-                    v["face_up"] = json!(true);
-                    v
-                } else {
-                    json!({"place": i + 1, "face_up": false, "deck": def.decks[self.deck_of(card)].id})
-                }
-            })
-            .collect();
-        let seats: Vec<Value> = (0..self.n())
-            .map(|p| {
-                let held = self
-                    .held
-                    .filter(|_| p == self.turn)
-                    .map(|(k, _)| json!({"piece": def.kinds[k as usize].id, "name": def.kinds[k as usize].name}));
-                // A card's back is public: which deck each card in a hand comes from, as
-                // counts by deck (in the decks' order), never which card.
-                let mut by_deck = vec![0usize; def.decks.len()];
-                for &c in &self.hands[p] {
-                    by_deck[self.deck_of(c)] += 1;
-                }
-                let backs: Vec<Value> = by_deck
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, n)| **n > 0)
-                    .map(|(d, n)| json!({"deck": def.decks[d].id, "count": n}))
-                    .collect();
-                json!({
-                    "name": def.names[p],
-                    "hand": self.hands[p].len(),
-                    "backs": backs,
-                    "shown": self.shown[p].then(|| self.hands[p].iter().map(|&c| face(c)).collect::<Vec<_>>()),
-                    "pieces": at(def.loc_index(Loc::Seat(p))),
-                    "holding": held,
-                })
-            })
-            .collect();
-        let boards: Vec<Value> = def
-            .surfaces
-            .iter()
-            .enumerate()
-            .map(|(s, surface)| {
-                let cells: Vec<Value> = surface
-                    .cells
-                    .iter()
-                    .enumerate()
-                    .map(|(c, cell)| {
-                        json!({
-                            "cell": cell.key,
-                            "a": cell.a,
-                            "b": cell.b,
-                            "label": cell.label,
-                            "pieces": at(def.loc_index(Loc::Cell(s, c))),
-                        })
-                    })
-                    .collect();
-                json!({
-                    "board": surface.board,
-                    "name": surface.name,
-                    "owner": surface.owner.map(|o| &def.names[o]),
-                    "grid": if surface.hex { "hex" } else if surface.cells.is_empty() { "sheet" } else { "square" },
-                    "cells": cells,
-                })
-            })
-            .collect();
-        json!({
-            "free": true,
-            "closed": self.ended,
-            "turns": if def.free_turns { "free" } else { "seat-order" },
-            "piles": piles,
-            "table": table,
-            "seats": seats,
-            "supply": at(0),
-            "table_pieces": at(1),
-            "boards": boards,
-            "dice": def.dice.iter().zip(&self.dice).map(|(s, v)| json!({"sides": s, "value": (*v > 0).then_some(v)})).collect::<Vec<_>>(),
-        })
+        data::public(self)
     }
 
     fn private_data(&self, seat: Player) -> Value {
-        let def = &self.def;
-        let hand: Vec<Value> = self.hands[seat]
-            .iter()
-            .map(|&card| {
-                let c = &def.cards[card as usize];
-                json!({"deck": def.decks[c.deck].id, "design": c.design, "name": c.name})
-            })
-            .collect();
-        json!({"hand": hand})
+        data::private(self, seat)
     }
 
     fn hidden_events(&self, _before: &Self, observer: Observer) -> Vec<String> {
@@ -1170,6 +691,10 @@ impl State for FreeTable {
 
     fn end_stats(&self) -> Vec<(&'static str, f64)> {
         Vec::new()
+    }
+
+    fn targets(&self, action: Act) -> Vec<crate::engine::Target> {
+        targets::of(self, action)
     }
 
     fn action_kind(&self, action: Act) -> &'static str {

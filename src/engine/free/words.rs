@@ -113,6 +113,7 @@ pub(super) fn move_name(t: &FreeTable, action: Act, observer: Observer) -> Strin
                         format!("give a card to {to}")
                     }
                 }
+                Dest::Place(j) => format!("play {name} face up onto table place {}", j + 1),
             }
         }
         Act::FromTable(i, dest) => {
@@ -123,6 +124,7 @@ pub(super) fn move_name(t: &FreeTable, action: Act, observer: Observer) -> Strin
                 Dest::Discard => format!("discard {what}"),
                 Dest::PileTop => format!("put {what} on top of its pile"),
                 Dest::TableUp | Dest::TableDown => format!("move {what}"),
+                Dest::Place(j) => format!("move {what} to table place {}", j + 1),
             }
         }
         Act::Flip(i) => match t.table.get(i as usize).copied().flatten() {

@@ -699,6 +699,13 @@
     if (clickTarget(view, t.dataset.target, around)) { ev.preventDefault(); return; }
     if (t.dataset.zoom) zoom(t.dataset.zoom, t.dataset.name);
   });
+  // A move another part of the page chose (free.js: a drag), by its index among the moves.
+  document.addEventListener('printplay:play', (ev) => {
+    if (!now || travel !== null || !now.you) return;
+    picked = null;
+    path = [];
+    play(ev.detail.index, now.moves);
+  });
   $('zoom-close').addEventListener('click', () => $('zoom').close());
   $('zoom').addEventListener('click', (ev) => { if (ev.target === $('zoom')) $('zoom').close(); });
 

@@ -1,0 +1,84 @@
+// Plays a printplay free table with boards (the scaffold's: a hex board in the middle, a
+// square mat for each seat, markers, a deck) in Debian's Chromium by dragging only, pressing
+// no move button: pieces from the supply, from a cell and from in front of the seat onto
+// cells of the drawn boards; cards from the hand onto the table, from one place of the table
+// to another, from the pile into the hand and from the table onto the discards. Then checks
+// the page with axe-core (light and dark, 390 and 1280 px) and, with "shots", saves
+// screenshots. Reads a JSON config file (argv[2]): {"exe", "seats": [{"name", "url"}],
+// "shots": folder or null} and prints, as JSON, the drags made, the axe results, and each
+// seat's log, DOM, traffic and errors.
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { cfg, openSeats, until, report } from './seats.mjs';
+
+const { browser, seats } = await openSeats('#free .free-drawn');
+const a = seats[0].page;
+
+const logCount = (page) => page.locator('#log li').count();
+let drags = 0;
+// Drags `from` onto `to` and waits for `entries` more entries of the log.
+async function drag(from, to, entries) {
+  const k = await logCount(a);
+  await a.locator(from).first().dragTo(a.locator(to).first());
+  drags++;
+  await until(async () => (await logCount(a)) >= k + entries);
+  await a.waitForSelector('#free .free-drawn');
+}
+
+// The drawn boards and the pieces' faces load (the table's face route).
+await until(async () => (await a.locator('#free img.free-board-img').count()) >= 2);
+for (const img of await a.locator('#free img.free-board-img').all()) {
+  const w = await img.evaluate((i) => i.decode().then(() => i.naturalWidth, () => 0));
+  if (!(w > 0)) throw new Error('a board is not drawn');
+}
+// A piece from the supply onto a hex of the board (picked up, then put down: two entries).
+await drag('.free-supply [data-drag^="piece:marker@supply"]', '[data-drop="cell:1/1,-1"]', 2);
+// The piece the set-up placed on the board's middle hex, onto another hex.
+await drag('[data-drag="piece:marker@1/0,0"]', '[data-drop="cell:1/0,1"]', 2);
+// The piece in front of the seat onto the seat's own mat.
+await drag('.free-seats [data-drag="piece:marker@front 1"]', '[data-drop="cell:2/2,3"]', 2);
+// A card from the hand onto the table, another onto a new place after it.
+await drag('.free-hand [data-drag^="card:"]', '.free-table-area .free-drop', 1);
+await drag('.free-hand [data-drag^="card:"]', '.free-table-area [data-drop="zone:table place 2"]', 1);
+// The card at place 1 onto a new place after the last: between two places of the table.
+await drag('[data-drag="zone:table place 1"]', '[data-drop="zone:table place 3"]', 1);
+// The pile's top card into the hand; a card of the table onto its deck's discards.
+await drag('.free-piles [data-drag^="zone:pile "]', '.free-hand', 1);
+await drag('[data-drag="zone:table place 2"]', '.free-piles [data-drop^="zone:discards "]', 1);
+
+// Each card once: the table's own card groups (table.js) are not shown beside the free
+// table's, and each hidden hand is one group of backs in its seat's entry.
+const once = {
+  others: await a.locator('#table-cards .card:visible, #table-cards figure:visible').count(),
+  onTable: await a.locator('.free-table-area .free-card').count(),
+  hiddenGroups: await a.locator('.free-seats .free-backs').count(),
+};
+
+// axe-core on the seat's page as drawn now, light and dark, at a phone's width and a
+// desktop's (the checker is injected past the page's policy, in contexts of their own).
+const require = createRequire(import.meta.url);
+const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const axe = [];
+for (const scheme of ['light', 'dark']) {
+  for (const width of [390, 1280]) {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme, bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto(cfg.seats[0].url);
+    await page.waitForSelector('#free .free-drawn');
+    await page.waitForLoadState('networkidle').catch(() => {});
+    await page.addScriptTag({ content: axeSource });
+    const found = await page.evaluate(async () => {
+      // eslint-disable-next-line no-undef
+      const r = await axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((x) => x.target.join(' ')) }));
+    });
+    const wider = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    if (cfg.shots) await page.screenshot({ path: path.join(cfg.shots, `free-board-${width}-${scheme}.png`), fullPage: true });
+    axe.push({ scheme, width, violations: found, wider });
+    await context.close();
+  }
+}
+
+await report(browser, seats, { drags, axe, once });
