@@ -587,7 +587,9 @@ fn run_case(m: &Model, only: &[&str]) -> Result<bool, TestCaseError> {
     let options = |only: Option<&[&str]>| BuildOptions {
         out: tmp.path().join("out"),
         only: only.into_iter().flatten().map(|s| s.to_string()).collect(),
-        shop: only.is_some_and(|o| o.contains(&"shop")).then(Default::default),
+        shop: only
+            .is_some_and(|o| o.contains(&"shop"))
+            .then(Default::default),
         ..BuildOptions::default()
     };
     for only in [None, Some(only)] {

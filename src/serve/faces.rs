@@ -646,7 +646,7 @@ fn drawn_board(board: &crate::model::Board, face: String, size: (f64, f64)) -> B
     // A square grid's cells, where the build draws them (`render::sheets::boards`).
     let (cells, square) = match &board.kind {
         crate::model::BoardKind::Square(g) => {
-            let frame = crate::render::sheets::boards::FRAME;
+            let frame = crate::render::sheets::boards::hex::FRAME;
             let centre = |i: u32| frame + (f64::from(i) - 0.5) * g.mm;
             let cells = (1..=g.rows)
                 .flat_map(|row| (1..=g.columns).map(move |column| (row, column)))

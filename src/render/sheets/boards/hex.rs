@@ -12,7 +12,8 @@ use crate::render::faces::template::{Templates, base_context};
 use crate::render::xml_escape;
 
 /// Margin around the board's hexes, room for the title and the corner decorations.
-const FRAME: f64 = 12.0;
+pub const FRAME: f64 = 12.0;
+
 /// Centre of the cell (q, r), corner radius `size`.
 fn centre(q: i32, r: i32, size: f64, o: HexOrientation) -> (f64, f64) {
     let (q, r) = (f64::from(q), f64::from(r));
