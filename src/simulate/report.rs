@@ -608,6 +608,9 @@ pub struct SimFile {
     pub swept: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sweep: Vec<SweepPoint>,
+    /// With `--playtests`: the person games stored at the table, shown beside the bots'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persons: Option<super::persons::PersonGames>,
 }
 
 impl SimFile {
@@ -623,6 +626,7 @@ impl SimFile {
             differences,
             swept: Vec::new(),
             sweep: Vec::new(),
+            persons: None,
         }
     }
 
