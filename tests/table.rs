@@ -667,10 +667,13 @@ fn playtests_summarise_the_stored_sessions() {
     let section = &page[page
         .find("Person seats beside bot seats")
         .unwrap_or_else(|| panic!("no person section"))..];
-    assert!(
-        section.contains(&format!("<td>criminal</td>")) && section.contains("<td>1</td>"),
-        "{section}"
-    );
+    let row = section
+        .lines()
+        .find(|l| l.starts_with("<tr><td>criminal</td>"))
+        .unwrap_or_else(|| panic!("{section}"));
+    assert!(row.contains("</td><td>20</td>"), "{row}");
+    assert!(row.contains(&format!(">{person} (")), "{row}");
+    assert!(row.ends_with("</td><td>1</td></tr>"), "{row}");
     let export = Command::new(env!("CARGO_BIN_EXE_printplay"))
         .args(["playtests", "the-search", "--db", &db, "--json", "-"])
         .output()
