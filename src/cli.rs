@@ -333,6 +333,12 @@ pub struct SimulateArgs {
     /// NAME=A..B[:STEP] or NAME=v1,v2,... Twice for a grid of both.
     #[arg(long, value_name = "NAME=VALUES", conflicts_with_all = ["compare", "csv"])]
     pub sweep: Vec<String>,
+    /// Show person seats beside bot seats: the games people played at `serve`'s tables
+    /// (stored in DB; without a value, the database `serve` keeps by default), per seat won
+    /// and per card played, each figure with the games it rests on.
+    #[arg(long, value_name = "DB", num_args = 0..=1,
+          default_missing_value = crate::serve::DEFAULT_DB, conflicts_with = "sweep")]
+    pub playtests: Option<PathBuf>,
 }
 
 /// Options of `printplay tune`.
@@ -1044,11 +1050,20 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
     } else {
         crate::simulate::simulate_sweep(&game, &opts, &sweeps).map(|f| (f, None))
     };
-    let (file, csv) = match ran {
+    let (mut file, csv) = match ran {
         Ok(f) => f,
         Err(e) => return run_failed(e),
     };
+    if let Some(db) = &args.playtests {
+        match person_games(&game, db) {
+            Ok(p) => file.persons = Some(p),
+            Err(exit) => return exit,
+        }
+    }
     println!("{}", file.text());
+    if let (Some(p), Some(run)) = (&file.persons, file.runs.first()) {
+        print!("{}", p.text(run));
+    }
     if let Some(path) = &args.json
         && let Err(e) = crate::output::write_named(path, file.to_json().as_bytes())
     {
@@ -1079,6 +1094,23 @@ fn simulate(data: &Path, args: SimulateArgs) -> Exit {
         }
         Err(e) => usage(format!("writing charts under {}: {e}", args.out.display())),
     }
+}
+
+/// The person games stored in the tables' database `db` (`simulate --playtests`).
+fn person_games(game: &Game, db: &Path) -> Result<crate::simulate::persons::PersonGames, Exit> {
+    use crate::serve::store::Store;
+    if !db.exists() {
+        return Err(usage(format!(
+            "{}: no tables stored here yet",
+            db.display()
+        )));
+    }
+    let tables = crate::serve::store::Sqlite::open(db)
+        .and_then(|store| store.of_game(&game.slug))
+        .map_err(run_failed)?;
+    let mut summary = crate::serve::playtests::summarise(game, &tables).map_err(run_failed)?;
+    summary.persons.source = db.display().to_string();
+    Ok(summary.persons)
 }
 
 /// The shard `--shard` and `--shard-count` name (every game when there is no `--shard`).

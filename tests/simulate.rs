@@ -71,6 +71,31 @@ fn shards_merge_into_exactly_the_unsharded_run() {
     assert!(twice.contains("shard-1.json"), "{twice}");
     let gap = merge_files(&shards[..2]).unwrap_err();
     assert!(gap.contains("shards 3 of 3 are missing"), "{gap}");
+    // Shards run with --playtests: the merged run shows their person games once; shards that
+    // read other person games are refused.
+    let mut persons = printplay::simulate::persons::PersonGames {
+        source: "tables.sqlite".into(),
+        finished: 1,
+        games: 1,
+        ..Default::default()
+    };
+    persons.card_plays.insert("the-engineer".into(), 2);
+    let with = |p: &printplay::simulate::persons::PersonGames| {
+        let mut s = shards.clone();
+        for (_, f) in &mut s {
+            f.persons = Some(p.clone());
+        }
+        s
+    };
+    let merged = merge_files(&with(&persons)).unwrap();
+    assert_eq!(merged.persons.as_ref(), Some(&persons));
+    let mut other = with(&persons);
+    other[2].1.persons.as_mut().unwrap().finished = 2;
+    let refused = merge_files(&other).unwrap_err();
+    assert!(
+        refused.contains("shard-3.json shows other person games"),
+        "{refused}"
+    );
 }
 
 #[test]

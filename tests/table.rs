@@ -623,6 +623,81 @@ fn playtests_summarise_the_stored_sessions() {
         text.contains(&format!("people's decisions: {mine},")),
         "{text}"
     );
+    // The balance report shows the person seat beside the bots' figures, each figure with
+    // the games it rests on: the criminal's one person game and its card plays (as the
+    // export counts them).
+    let out_dir = dir.path().join("out");
+    let sim = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .args([
+            "simulate",
+            "the-search",
+            "--games",
+            "20",
+            "--seed",
+            "1",
+            "--cards",
+        ])
+        .args(["--playtests", &db, "--out", out_dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        sim.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sim.stderr)
+    );
+    let said = String::from_utf8(sim.stdout).unwrap();
+    assert!(
+        said.contains("1 finished games with a person seat"),
+        "{said}"
+    );
+    let person = format!("{:.1} %", 100.0 * criminal_won);
+    let line = said
+        .lines()
+        .find(|l| l.trim_start().starts_with("criminal: bots"))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(line.contains("over 20 games; persons"), "{line}");
+    assert!(line.contains(&format!("persons {person}")), "{line}");
+    assert!(line.ends_with("over 1 games"), "{line}");
+    let police = said
+        .lines()
+        .find(|l| l.trim_start().starts_with("police: bots"))
+        .unwrap();
+    assert!(police.ends_with("no person game"), "{police}");
+    let page = std::fs::read_to_string(out_dir.join("the-search/sim/report.html")).unwrap();
+    let section = &page[page
+        .find("Person seats beside bot seats")
+        .unwrap_or_else(|| panic!("no person section"))..];
+    let row = section
+        .lines()
+        .find(|l| l.starts_with("<tr><td>criminal</td>"))
+        .unwrap_or_else(|| panic!("{section}"));
+    assert!(row.contains("</td><td>20</td>"), "{row}");
+    assert!(row.contains(&format!(">{person} (")), "{row}");
+    assert!(row.ends_with("</td><td>1</td></tr>"), "{row}");
+    let export = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .args(["playtests", "the-search", "--db", &db, "--json", "-"])
+        .output()
+        .unwrap();
+    let export: Value = serde_json::from_slice(&export.stdout).unwrap();
+    let mut played = 0;
+    for (id, n) in export["card_plays"].as_object().unwrap() {
+        let persons = n["persons"].as_u64().unwrap();
+        if persons == 0 {
+            continue;
+        }
+        played += 1;
+        let row = section
+            .lines()
+            .find(|l| l.contains("<tr>") && l.to_lowercase().contains(&id.replace('-', " ")))
+            .unwrap_or_else(|| panic!("no row for {id} in {section}"));
+        assert!(
+            row.ends_with(&format!(
+                "<td data-sort=\"{persons}\">{persons}.00</td><td>1</td></tr>"
+            )),
+            "{row}"
+        );
+    }
+    assert!(played > 0, "the person played no card: {export}");
 }
 
 #[test]

@@ -216,39 +216,9 @@ fn two_people_play_the_search_to_the_end_in_chromium() {
         db.to_str().unwrap(),
     ]);
     if play_in_browser(&data, &server, Some(&shots), dir.path()) {
-        book_pictures(&shots);
+        // The book's pictures of The Search's table (`docs/src/images/table-*.png`).
+        common::pictures::book_pictures(&shots, "table", "table");
     }
-}
-
-/// The book's pictures of the table (`docs/src/images/table-*.png`, 1280 and 390 px wide,
-/// light and dark) are the ones this test takes: a committed picture that no longer matches
-/// fails the test; `PRINTPLAY_UPDATE_SCREENSHOTS=1` writes the new ones (from
-/// `target/table-shots`) in their place, to be looked at and committed.
-fn book_pictures(shots: &Path) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/images");
-    let update = std::env::var_os("PRINTPLAY_UPDATE_SCREENSHOTS").is_some();
-    let mut stale = Vec::new();
-    for w in [1280, 390] {
-        for scheme in ["light", "dark"] {
-            let name = format!("table-{w}-{scheme}.png");
-            let new = shots.join(&name);
-            assert!(new.is_file(), "no picture {name}");
-            let old = dir.join(&name);
-            let d = common::pictures::difference(&new, &old);
-            // Anti-aliasing and font hinting differ a little between machines; a changed
-            // layout, colour or text moves far more than 2 % of the image.
-            if d > 0.02 {
-                if update {
-                    std::fs::copy(&new, &old).unwrap();
-                }
-                stale.push(format!("{name} (difference {:.1} %)", d * 100.0));
-            }
-        }
-    }
-    assert!(
-        update || stale.is_empty(),
-        "pictures of the table in the book no longer match the page; run with PRINTPLAY_UPDATE_SCREENSHOTS=1, look at them and commit them: {stale:?}"
-    );
 }
 
 #[test]

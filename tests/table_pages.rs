@@ -23,6 +23,12 @@ fn page(name: &str, url: &str, ready: &str) -> Value {
     json!({"name": name, "url": url, "ready": ready})
 }
 
+/// A page also pictured for the book, as `<name>-<width>-<scheme>.png`.
+fn book(mut page: Value, name: &str) -> Value {
+    page["book"] = json!(name);
+    page
+}
+
 /// The table page is drawn (its status line says whose turn it is).
 const DRAWN: &str = "#status:not(:empty)";
 
@@ -111,8 +117,14 @@ fn every_table_page_has_no_axe_violation_and_a_held_spectator_is_offered_no_rest
             DRAWN,
         ),
         page("board-seat", &link_of(&board.lines, "Yellow"), ".board-img"),
-        page("zones-seat", &link_of(&zones.lines, "player 1"), DRAWN),
-        page("free-seat", &link_of(&free.lines, "player 1"), ".free-card"),
+        book(
+            page("zones-seat", &link_of(&zones.lines, "player 1"), DRAWN),
+            "capek",
+        ),
+        book(
+            page("free-seat", &link_of(&free.lines, "player 1"), ".free-card"),
+            "aztecs",
+        ),
         page(
             "free-spectator",
             &link_of(&free.lines, "spectator"),
@@ -146,6 +158,9 @@ fn every_table_page_has_no_axe_violation_and_a_held_spectator_is_offered_no_rest
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // The book's pictures of Capek's table and of the Aztecs' free table.
+    common::pictures::book_pictures(&shots(), "capek", "table-capek-golems");
+    common::pictures::book_pictures(&shots(), "aztecs", "table-aztecs");
     // The held table offers its persons to start over, and its spectator nothing it cannot do.
     for r in results {
         let buttons: Vec<&str> = r["buttons"]
@@ -268,6 +283,9 @@ fn aether_plays_to_the_end_by_clicking_tiles_and_hexes_on_the_drawn_board() {
         "aether",
     );
     assert_played(&r, "Yellow: yellow places");
+    // The book's pictures of Aether's table, after 12 clicks (Red, a bot, moves meanwhile:
+    // taken again on demand, not compared).
+    common::pictures::book_pictures_of_a_moving_game(&shots(), "aether", "table-aether");
     // Tiles from behind the screen, then hexes of the drawn board.
     assert!(
         r["clicks"]["piece"].as_u64().unwrap() >= 10,

@@ -13,6 +13,7 @@ use crate::engine::view::Observer;
 use crate::engine::{Engine, State, Turn};
 use crate::model::Game;
 use crate::play::{PERSON, Transcript};
+use crate::simulate::persons::PersonGames;
 use crate::simulate::{game_rng, make_bot};
 
 use serde_json::{Value, json};
@@ -89,6 +90,8 @@ pub struct Playtests {
     pub as_heuristic: u32,
     /// Sessions that could not be read back (a data change, an engine error).
     pub unreadable: Vec<String>,
+    /// The games with a person seat, per seat and per card, for the balance report.
+    pub persons: PersonGames,
 }
 
 /// Reads every stored session of `game`.
@@ -137,6 +140,8 @@ fn session<E: Engine>(
     let mut heuristic = make_bot(engine, "heuristic").ok();
     let mut decisions = 0;
     let mut agreed = 0;
+    let mut cards = Vec::new();
+    let mut person_plays: BTreeMap<&'static str, u64> = BTreeMap::new();
     for (k, &index) in t.moves.iter().enumerate() {
         let choices: Vec<_> = match state.turn() {
             Turn::Chance => state.chance_outcomes().into_iter().map(|o| o.0).collect(),
@@ -146,6 +151,15 @@ fn session<E: Engine>(
         let action = *choices
             .get(index)
             .ok_or_else(|| format!("move {} is not open", k + 1))?;
+        if let Turn::Player(seat) = state.turn()
+            && t.seats.get(seat).is_some_and(|s| s == PERSON)
+        {
+            cards.clear();
+            state.cards_of(action, &mut cards);
+            for c in &cards {
+                *person_plays.entry(c.id).or_default() += 1;
+            }
+        }
         if let Turn::Player(seat) = state.turn()
             && t.seats.get(seat).is_some_and(|s| s == PERSON)
             && let Some(heuristic) = heuristic.as_mut()
@@ -161,10 +175,27 @@ fn session<E: Engine>(
     }
     p.decisions += decisions;
     p.as_heuristic += agreed;
+    let with_person = t.seats.iter().any(|s| s == PERSON);
+    if with_person {
+        p.persons.games += 1;
+        for (id, n) in person_plays {
+            *p.persons.card_plays.entry(id.to_string()).or_default() += n;
+        }
+    }
     if state.turn() == Turn::Terminal && state.failure().is_none() {
         p.finished += 1;
         p.lengths.push(state.moves_played());
         let names = seat_names(engine, game, t.players);
+        if with_person {
+            p.persons.finished += 1;
+        }
+        for (seat, r) in state.returns().iter().enumerate() {
+            if t.seats.get(seat).is_some_and(|s| s == PERSON) {
+                let rec = p.persons.seats.entry(names[seat].clone()).or_default();
+                rec.games += 1;
+                rec.wins += r;
+            }
+        }
         for (seat, r) in state.returns().iter().enumerate() {
             for (key, map) in [
                 (&names[seat], &mut p.by_seat),

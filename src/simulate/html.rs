@@ -798,6 +798,9 @@ pub fn report_html(file: &SimFile) -> String {
             }
         }
     }
+    if let Some(persons) = &file.persons {
+        page.push_str(&persons.html(first));
+    }
     page.push_str(&rests_on(file));
     page.push_str("<h2>How to read this</h2>\n");
     page.push_str(&explanation(EXPLANATION, false));

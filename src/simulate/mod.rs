@@ -11,6 +11,7 @@ pub mod design_params;
 pub mod html;
 pub mod ladder;
 mod pages;
+pub mod persons;
 mod replay;
 mod report;
 mod rows;

@@ -608,6 +608,9 @@ pub struct SimFile {
     pub swept: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sweep: Vec<SweepPoint>,
+    /// With `--playtests`: the person games stored at the table, shown beside the bots'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persons: Option<super::persons::PersonGames>,
 }
 
 impl SimFile {
@@ -623,6 +626,7 @@ impl SimFile {
             differences,
             swept: Vec::new(),
             sweep: Vec::new(),
+            persons: None,
         }
     }
 
@@ -794,6 +798,11 @@ pub fn merge_files(files: &[(String, SimFile)]) -> Result<SimFile, String> {
                 f.swept, first.swept
             ));
         }
+        if f.persons != first.persons {
+            return Err(format!(
+                "{name} shows other person games (--playtests) than {first_name}: give every shard the same --playtests database, unchanged"
+            ));
+        }
         for (mine, theirs) in runs.iter_mut().zip(&f.runs) {
             mine.merge(theirs, first_name, name)?;
         }
@@ -802,10 +811,14 @@ pub fn merge_files(files: &[(String, SimFile)]) -> Result<SimFile, String> {
         run.check_complete()?;
     }
     let runs = runs.into_iter().map(RunReport::normalised).collect();
-    if !first.swept.is_empty() {
-        return Ok(SimFile::swept(first.swept.clone(), runs));
-    }
-    Ok(SimFile::new(first.compare.clone(), runs))
+    let mut merged = if first.swept.is_empty() {
+        SimFile::new(first.compare.clone(), runs)
+    } else {
+        SimFile::swept(first.swept.clone(), runs)
+    };
+    // Every shard read the same person games: the merged run shows them once.
+    merged.persons = first.persons.clone();
+    Ok(merged)
 }
 
 #[cfg(test)]

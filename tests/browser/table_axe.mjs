@@ -5,7 +5,9 @@
 // folder or null} and prints, as JSON, one entry per page, scheme and width: its axe
 // violations (rule id, impact, help and the failing elements), the page's errors and how many
 // pixels it is wider than the window, the buttons it shows and what its data banner says.
-// With "shots", also saves a full-page screenshot of each.
+// With "shots", also saves a full-page screenshot of each, and of a page with a "book" name
+// (for the book's pictures of each game's table) what the window shows, from the top, as
+// "<book>-<width>-<scheme>.png".
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,7 +22,7 @@ for (const p of cfg.pages) {
   for (const scheme of ['light', 'dark']) {
     for (const width of [390, 1280]) {
       // The pages allow only their own scripts; the checker is injected past that policy.
-      const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme, bypassCSP: true });
+      const context = await browser.newContext({ viewport: { width, height: width < 600 ? 844 : 900 }, colorScheme: scheme, bypassCSP: true });
       const page = await context.newPage();
       const errors = [];
       page.on('pageerror', (e) => errors.push(String(e)));
@@ -48,6 +50,10 @@ for (const p of cfg.pages) {
       const wider = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       if (cfg.shots) {
         await page.screenshot({ path: path.join(cfg.shots, `${p.name}-${width}-${scheme}.png`), fullPage: true });
+        if (p.book) {
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await page.screenshot({ path: path.join(cfg.shots, `${p.book}-${width}-${scheme}.png`), fullPage: false });
+        }
       }
       results.push({ page: p.name, scheme, width, violations: found, errors, wider, buttons, said });
       await context.close();

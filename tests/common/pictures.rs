@@ -116,3 +116,51 @@ pub fn plates(pdf: &Path, dpi: u32) -> Vec<[(u32, u32, Vec<u8>); 4]> {
         })
         .collect()
 }
+
+/// The book's pictures of a game's table, `docs/src/images/<book>-<width>-<scheme>.png` (1280
+/// and 390 px wide, light and dark), are the ones a test took into `shots` as
+/// `<taken>-<width>-<scheme>.png`: a committed picture that no longer matches fails the test;
+/// with `PRINTPLAY_UPDATE_SCREENSHOTS=1` the new ones are written in their place, to be looked
+/// at and committed.
+#[allow(dead_code)]
+pub fn book_pictures(shots: &Path, taken: &str, book: &str) {
+    pictures_for_book(shots, taken, book, true);
+}
+
+/// [`book_pictures`] for pictures of a game a bot plays in too, which a bot's timing can take
+/// a move earlier or later: written in the book with `PRINTPLAY_UPDATE_SCREENSHOTS=1`, never
+/// compared.
+#[allow(dead_code)]
+pub fn book_pictures_of_a_moving_game(shots: &Path, taken: &str, book: &str) {
+    pictures_for_book(shots, taken, book, false);
+}
+
+fn pictures_for_book(shots: &Path, taken: &str, book: &str, compare: bool) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/images");
+    let update = std::env::var_os("PRINTPLAY_UPDATE_SCREENSHOTS").is_some();
+    if !compare && !update {
+        return;
+    }
+    let mut stale = Vec::new();
+    for w in [1280, 390] {
+        for scheme in ["light", "dark"] {
+            let new = shots.join(format!("{taken}-{w}-{scheme}.png"));
+            assert!(new.is_file(), "no picture {}", new.display());
+            let name = format!("{book}-{w}-{scheme}.png");
+            let old = dir.join(&name);
+            let d = difference(&new, &old);
+            // Anti-aliasing and font hinting differ a little between machines; a changed
+            // layout, colour or text moves far more than 2 % of the image.
+            if d > 0.02 {
+                if update {
+                    std::fs::copy(&new, &old).unwrap();
+                }
+                stale.push(format!("{name} (difference {:.1} %)", d * 100.0));
+            }
+        }
+    }
+    assert!(
+        update || stale.is_empty(),
+        "pictures of the table in the book no longer match the page; run with PRINTPLAY_UPDATE_SCREENSHOTS=1, look at them and commit them: {stale:?}"
+    );
+}
