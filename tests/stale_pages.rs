@@ -170,7 +170,7 @@ fn every_page_showing_a_stale_text_says_so_where_it_shows() {
         lr.file.text = text.into();
         assert_eq!(
             printplay::translate::stale_keys(&stale, "fi"),
-            [t.key.clone()],
+            std::slice::from_ref(&t.key),
             "only {} is stale",
             t.key
         );
