@@ -427,7 +427,8 @@ pub struct CardBack {
     pub fields: BTreeMap<String, toml::Value>,
 }
 
-/// How a card's own back is written, for the schema.
+/// A card's own back (a card's `back`): a template name, or a table of the template and what
+/// it shows.
 #[derive(JsonSchema)]
 #[serde(untagged)]
 #[allow(dead_code)]
