@@ -290,7 +290,17 @@ pub fn schema_markdown(kind: FileKind) -> String {
         if def.get("properties").is_some() {
             write_object(&mut out, def, &mut queue);
         } else {
-            let _ = writeln!(out, "A value of type {}.\n", type_of(def, &mut queue));
+            let tables = table_alternatives(def);
+            let _ = writeln!(
+                out,
+                "A value of type {}{}.\n",
+                type_of(def, &mut queue),
+                match tables.len() {
+                    0 => "",
+                    1 => "; the table's keys are below",
+                    _ => "; each form of the table and its keys are below",
+                }
+            );
             let variants = variants_of(def);
             if !variants.is_empty() {
                 open_table(&mut out, "values", &["Value", "Meaning"]);
@@ -299,9 +309,90 @@ pub fn schema_markdown(kind: FileKind) -> String {
                 }
                 close_table(&mut out);
             }
+            for alt in tables {
+                let _ = writeln!(out, "### {name}: {}\n", alternative_name(alt));
+                let one_key = alt
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .is_some_and(|p| {
+                        p.len() == 1
+                            && p.values()
+                                .all(|v| v.get("description").is_none() && v.get("const").is_none())
+                    });
+                // A one-key form's description is its key's meaning, in the table.
+                if let Some(d) = alt
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .filter(|_| !one_key)
+                {
+                    let _ = writeln!(out, "{}\n", d.trim());
+                }
+                write_object(&mut out, alt, &mut queue);
+            }
         }
     }
     out
+}
+
+/// The alternatives of a definition (`oneOf`/`anyOf`) that are tables with keys of their own:
+/// a diagram's kinds, a custom card size, a measure's `sum`, a source's `printed`...
+pub fn table_alternatives(def: &Value) -> Vec<&Value> {
+    ["oneOf", "anyOf"]
+        .iter()
+        .filter_map(|k| def.get(*k).and_then(Value::as_array))
+        .flatten()
+        .filter(|a| a.get("properties").is_some())
+        .collect()
+}
+
+/// When an alternative table applies, as its heading says it: by the key that tells the forms
+/// apart (`kind = "cycle"`), else by the keys it requires (`{ width = …, height = … }`).
+pub fn alternative_name(alt: &Value) -> String {
+    let props = alt.get("properties").and_then(Value::as_object);
+    if let Some((key, c)) = props
+        .into_iter()
+        .flatten()
+        .find_map(|(k, p)| p.get("const").map(|c| (k, c)))
+    {
+        return format!("`{key} = {c}`");
+    }
+    let required: Vec<&str> = alt
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let open = alt.get("additionalProperties") == Some(&Value::Bool(true))
+        || props.is_some_and(|p| p.len() > required.len());
+    let mut parts: Vec<String> = required.iter().map(|k| format!("{k} = …")).collect();
+    if open {
+        parts.push("…".into());
+    }
+    format!("`{{ {} }}`", parts.join(", "))
+}
+
+/// What a key of a table means: its own description; the key that tells an alternative's
+/// forms apart says so; the one key of a one-key alternative (`{ printed = "Setup" }`) means
+/// what the alternative does.
+fn key_meaning(obj: &Value, prop: &Value) -> Option<String> {
+    if let Some(d) = prop
+        .get("description")
+        .and_then(Value::as_str)
+        .filter(|d| !d.trim().is_empty())
+    {
+        return Some(d.to_string());
+    }
+    if let Some(c) = prop.get("const") {
+        return Some(format!("Chooses this form: always `{c}`."));
+    }
+    let props = obj.get("properties").and_then(Value::as_object)?;
+    if props.len() == 1 {
+        return obj
+            .get("description")
+            .and_then(Value::as_str)
+            .filter(|d| !d.trim().is_empty())
+            .map(str::to_string);
+    }
+    None
 }
 
 fn title_of(kind: FileKind) -> Option<&'static str> {
@@ -344,14 +435,41 @@ fn write_object(out: &mut String, obj: &Value, queue: &mut Vec<String>) {
                 Some(v) => format!("`{}`", cell(&v.to_string())),
             }
         };
-        let meaning = prop
-            .get("description")
-            .and_then(Value::as_str)
-            .map(cell)
-            .unwrap_or_default();
+        let meaning = key_meaning(obj, prop).map(|m| cell(&m)).unwrap_or_default();
         let _ = writeln!(out, "| `{key}` | {ty} | {default} | {meaning} |");
     }
+    for (pattern, prop) in obj
+        .get("patternProperties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let ty = type_of(prop, queue);
+        let meaning = key_meaning(obj, prop).map(|m| cell(&m)).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "| {} | {ty} | optional | {meaning} |",
+            pattern_key(pattern)
+        );
+    }
     close_table(out);
+}
+
+/// How a row names the keys a pattern matches: `` `name.*` (matching `^name\.[a-z-]+$`) ``.
+pub fn pattern_key(pattern: &str) -> String {
+    let mut prefix = String::new();
+    let mut chars = pattern.trim_start_matches('^').chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(l) if !l.is_alphanumeric() => prefix.push(l),
+                _ => break,
+            },
+            c if c.is_alphanumeric() || matches!(c, '_' | '-') => prefix.push(c),
+            _ => break,
+        }
+    }
+    format!("`{prefix}*` (matching `{pattern}`)")
 }
 
 /// A property's type in words, queueing the definitions it refers to.
@@ -454,25 +572,24 @@ fn variants_of(def: &Value) -> Vec<(String, String)> {
     out
 }
 
-/// Every key of every schema that has no description, as `file: Table.key`.
+/// Every key of every schema that has no description, as `file: Table.key` (a key of an
+/// alternative form as `file: Table: form.key`).
 pub fn undocumented_keys() -> Vec<String> {
     let mut missing = Vec::new();
     for kind in FileKind::ALL {
         let schema: Value =
             serde_json::from_str(&crate::schema::json_schema(kind)).unwrap_or(Value::Null);
         let mut check = |table: &str, obj: &Value| {
-            for (key, prop) in obj
-                .get("properties")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-            {
-                let documented = prop
-                    .get("description")
-                    .and_then(Value::as_str)
-                    .is_some_and(|d| !d.trim().is_empty());
-                if !documented {
-                    missing.push(format!("{}: {table}.{key}", kind.file_name()));
+            for key in ["properties", "patternProperties"] {
+                for (name, prop) in obj
+                    .get(key)
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                {
+                    if key_meaning(obj, prop).is_none() {
+                        missing.push(format!("{}: {table}.{name}", kind.file_name()));
+                    }
                 }
             }
         };
@@ -484,6 +601,9 @@ pub fn undocumented_keys() -> Vec<String> {
             .flatten()
         {
             check(name, def);
+            for alt in table_alternatives(def) {
+                check(&format!("{name}: {}", alternative_name(alt)), alt);
+            }
         }
     }
     missing

@@ -80,13 +80,13 @@ fn sheet_row() -> Value {
             "id": { "type": "string", "pattern": "^[a-z0-9-]+$", "description": "The card's id, unique in the game." },
             "name": { "type": "string", "minLength": 1, "description": "The card's name, as printed." },
             "count": { "type": "string", "pattern": "^[0-9]{0,3}$", "description": "Copies of the card (default 1)." },
-            "text": { "type": "string", "description": "Card text; [symbol-id] draws a symbol." },
+            "text": { "type": "string", "description": "Card text: `**bold**` and `*italic*` runs, `[id]` draws a symbol or one of the game's icons, `\\*` prints an asterisk." },
             "template": { "type": "string", "description": "The card's own front template (a file of templates/ without `.svg`), over the deck's." },
             "back": { "type": "string", "description": "The card's own back template, over the deck's back; it sees the card as its front does." }
         },
         "patternProperties": {
             "^name\\.[a-z-]+$": { "type": "string", "description": "The name in a language." },
-            "^text\\.[a-z-]+$": { "type": "string", "description": "The text in a language." },
+            "^text\\.[a-z-]+$": { "type": "string", "description": "The text in a language, written as `text` is." },
             "^source\\..+$": { "type": "string", "pattern": "^(printed|inferred|reconstructed|original):", "description": "The card's own source of its name, count, text or a field: `kind: reason`." }
         },
         "additionalProperties": { "type": "string" },

@@ -117,8 +117,15 @@ pub struct Symbol {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum CardSize {
+    /// A named size: `size = "poker"`.
     Named(NamedSize),
-    Custom { width: f64, height: f64 },
+    /// A custom size in millimetres: `size = { width = 63, height = 88 }`.
+    Custom {
+        /// The card's width in millimetres (10 to 300).
+        width: f64,
+        /// The card's height in millimetres (10 to 300).
+        height: f64,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -207,7 +214,8 @@ pub struct Deck {
     #[serde(default, rename = "cards")]
     #[schemars(with = "Option<String>")]
     pub sheet: Option<Spanned<String>>,
-    /// The worksheet of a workbook `cards` names (`sheet = "Cards"`); the first without it.
+    /// The worksheet of a workbook `cards` names, by its name (for example `Cards`); the first
+    /// worksheet without it.
     #[serde(default, rename = "sheet")]
     #[schemars(with = "Option<String>")]
     pub worksheet: Option<Spanned<String>>,
@@ -242,7 +250,8 @@ pub enum FieldType {
     Image,
 }
 
-/// A declared card field: `gold = { type = "int", min = 1, max = 3, source = {...} }`.
+/// A declared card field of a deck:
+/// `fields.gold = { type = "int", label = "Gold", min = 1, max = 3, source = { printed = "Cards" } }`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FieldDecl {
@@ -288,7 +297,8 @@ pub struct Card {
     #[serde(default = "one")]
     #[schemars(with = "u32")]
     pub count: Count,
-    /// Short card text (effects, flavour), Markdown-free.
+    /// Short card text (effects, flavour): `**bold**` and `*italic*` runs, `[id]` draws a
+    /// symbol or one of the game's icons, `\*` prints an asterisk.
     #[serde(default)]
     pub text: Option<String>,
     /// The text in other languages, keyed by language code.
@@ -305,8 +315,8 @@ pub struct Card {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub template: Option<Spanned<String>>,
-    /// The card's own back, over the deck's: a template name, or
-    /// `{ template = "...", title = "...", colour = "#rrggbb", ... }` whose other keys the
+    /// The card's own back, over the deck's: a template name, or a table such as
+    /// `back = { template = "back", title = "Gold", colour = "#c8a040" }` whose other keys the
     /// template reads as `back.fields.*` (a `back` column in a sheet names a template).
     #[serde(default)]
     #[schemars(with = "Option<CardBackSchema>")]
@@ -368,7 +378,7 @@ pub struct Piece {
     pub source: Source,
 }
 
-/// The other side of a two-sided piece: `back = { template = "...", label = "...", ... }`.
+/// The other side of a two-sided piece: `back = { template = "marker-back", label = "Spent" }`.
 /// The template sees the piece as `piece` and these values as `back`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -417,7 +427,8 @@ pub struct CardBack {
     pub fields: BTreeMap<String, toml::Value>,
 }
 
-/// How a card's own back is written, for the schema.
+/// A card's own back (a card's `back`): a template name, or a table of the template and what
+/// it shows.
 #[derive(JsonSchema)]
 #[serde(untagged)]
 #[allow(dead_code)]
@@ -426,8 +437,11 @@ enum CardBackSchema {
     Template(String),
     /// A template with what it shows.
     Table {
+        /// SVG template in `templates/` for the card's back (without `.svg`).
         template: String,
+        /// The title the back shows; the deck back's when absent.
         title: Option<String>,
+        /// Background colour as `#rrggbb`; the deck back's when absent.
         colour: Option<String>,
         #[serde(flatten)]
         fields: BTreeMap<String, serde_json::Value>,
@@ -680,8 +694,8 @@ pub struct RawBoard {
     /// The name in other languages, keyed by language code.
     #[serde(default)]
     pub names: BTreeMap<String, String>,
-    /// `hex` (the default when `hex_mm` is given) or `square` (with `cells = { rows,
-    /// columns, mm }`).
+    /// `hex` (the default when `hex_mm` is given) or `square` (with
+    /// `cells = { rows = 8, columns = 8, mm = 25 }`).
     #[serde(default)]
     pub grid: Option<GridKind>,
     /// Hex size, flat side to flat side, in millimetres (hex grids; 5 to 200).

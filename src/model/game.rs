@@ -28,7 +28,8 @@ pub struct GameFile {
 pub struct GameInfo {
     /// The game's name in its rulebook's language.
     pub name: String,
-    /// The name in other languages, keyed by language code (`fi = "..."`).
+    /// The name in other languages, keyed by language code:
+    /// `names = { fi = "Eetteri" }`.
     #[serde(default)]
     pub names: BTreeMap<String, String>,
     /// One line for `printplay list`.
@@ -82,8 +83,8 @@ pub struct PlayerRange {
     pub max: u8,
 }
 
-/// A named rule parameter: `[params.hand_size] value = 3, source = { printed = "Setup" }`,
-/// optionally with its declared `type` (and `min`/`max` for numbers), which `check` enforces.
+/// A named rule parameter, `params.hand_size = { value = 3, source = { printed = "Setup" } }`
+/// (or a `[params.hand_size]` table of those keys), optionally with its declared `type` (and `min`/`max` for numbers), which `check` enforces.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Param {

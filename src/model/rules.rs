@@ -99,35 +99,58 @@ pub enum Drawing {
     /// `spaces` field drawn as that many empty spaces, and its `choices` as coloured circles
     /// (pairs of a symbol field and an integer field: a colour and a set size).
     CardParts {
+        /// The deck the card is in (its id).
         deck: String,
+        /// The card drawn (its id in `deck`).
         card: String,
+        /// The card's field printed as its number, labelled on the drawing.
         #[serde(default)]
         number: Option<String>,
+        /// The card's integer field drawn as that many empty spaces.
         spaces: String,
+        /// Pairs `[symbol field, integer field]`: each drawn as a circle in the symbol's colour
+        /// holding the integer (a colour and a set size).
         #[serde(default)]
         choices: Vec<[String; 2]>,
     },
     /// The symbols of a group in a cycle, each arrow pointing from a symbol to the one it beats;
     /// the order is the list parameter `param`.
-    Cycle { group: String, param: String },
+    Cycle {
+        /// The symbol group the cycle's ids belong to (drawn with their colours and marks).
+        group: String,
+        /// The list parameter of `game.toml` giving the cycle: symbol ids each beating the next
+        /// (the last beats the first), or `[winner, loser]` pairs that form one.
+        param: String,
+    },
     /// A hex with an elemental on it and its ring of neighbours: `centre` and `ring` are symbol
     /// ids (`""` for an empty hex); the strength is computed from the `beats` cycle parameter.
     StrengthExample {
+        /// The symbol group of `centre` and `ring`.
         group: String,
+        /// The list parameter of `game.toml` giving the cycle, as `cycle`'s `param` reads it.
         beats_param: String,
+        /// The symbol id on the middle hex, whose strength is shown.
         centre: String,
+        /// The six neighbours clockwise from the top: symbol ids, `""` for an empty hex.
         ring: Vec<String>,
     },
     /// A sample grid of a deck's map cards, `columns_param` x `rows_param`, shuffled with
     /// `seed`; cards showing the `spread` symbol in `icon_field` never share a row or column.
     MapLayout {
+        /// The deck whose cards fill the grid (every copy, exactly once).
         deck: String,
+        /// The integer parameter of `game.toml` giving the grid's columns.
         columns_param: String,
+        /// The integer parameter of `game.toml` giving the grid's rows.
         rows_param: String,
+        /// The cards' symbol field (or list of symbols) drawn as each card's icon.
         icon_field: String,
+        /// The symbol group of `icon_field`'s symbols.
         icon_group: String,
+        /// A symbol of `icon_field` whose cards never share a row or column.
         #[serde(default)]
         spread: Option<String>,
+        /// The shuffle's seed: the same seed draws the same grid.
         seed: u64,
     },
     /// The exact odds of Pray actions, by colour and Pray size, as a table (Imperial Settlers:
@@ -135,8 +158,9 @@ pub enum Drawing {
     PrayOdds {},
 }
 
-/// A glossary term: its word in each language (`fi = "näkösuoja", en = "screen"`), the stem that
-/// finds its inflected forms in the prose, and words the prose must not use instead.
+/// A glossary term: its word in each language
+/// (`words = { fi = "näkösuoja", en = "screen" }`), the stem that finds its inflected forms
+/// in the prose, and words the prose must not use instead.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Term {
@@ -200,7 +224,8 @@ pub struct RulesText {
     /// words made from the data's names.
     #[serde(default)]
     pub provenance: BTreeMap<String, ProvenanceText>,
-    /// The name of each symbol group of the data (`inquiry = "Scientific Inquiry colours"`),
+    /// The name of each symbol group of the data
+    /// (`symbol_groups = { inquiry = "Scientific Inquiry colours" }`),
     /// the headings of the reference's key of colours and symbols.
     #[serde(default)]
     pub symbol_groups: BTreeMap<String, String>,

@@ -195,6 +195,13 @@ pub fn build(
         }
     }
     let quick = w.prose(&w.rules.text.quick.clone());
+    // The quick page marks its stale texts as the full page's sections do theirs.
+    let note = w.quick_stale_note();
+    let quick = if note.is_empty() {
+        quick
+    } else {
+        format!("{note}\n\n{quick}")
+    };
     let key = w.key();
     let credits = w.credits();
     if !w.problems.is_empty() {
