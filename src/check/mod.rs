@@ -8,6 +8,7 @@ mod engine;
 mod faces;
 mod glyphs;
 mod invariants;
+mod languages;
 mod outputs;
 mod references;
 mod values;
@@ -134,6 +135,7 @@ pub fn check_and_draw(
     let placed = faces.as_ref().map_or(&[][..], |f| &f.placed[..]);
     let mut warnings = art::warnings(game, placed);
     warnings.extend(glyphs::warnings(game));
+    warnings.extend(languages::warnings(game));
     // A warning never stops a build, whichever check found it.
     let (found_warnings, problems): (Vec<_>, Vec<_>) =
         problems.into_iter().partition(Problem::is_warning);

@@ -175,7 +175,10 @@ pub fn every_face<'a>(
         } = faces;
         // The decks in the first language (and the multilingual ones), then in each other
         // language the game prints its cards in.
-        for deck in decks.iter().chain(translations.iter().flat_map(|t| &t.decks)) {
+        for deck in decks
+            .iter()
+            .chain(translations.iter().flat_map(|t| &t.decks))
+        {
             deck_faces(deck, &mut out);
         }
         for piece in pieces {

@@ -50,7 +50,10 @@ pub fn card_name<'a>(card: &'a Card, lang: &str) -> &'a str {
 
 /// A card's text in a language: its `text.<lang>`, else its own `text`.
 pub fn card_text<'a>(card: &'a Card, lang: &str) -> Option<&'a str> {
-    card.texts.get(lang).or(card.text.as_ref()).map(String::as_str)
+    card.texts
+        .get(lang)
+        .or(card.text.as_ref())
+        .map(String::as_str)
 }
 
 /// A deck's name in a language: its `names.<lang>`, else its own `name`.
@@ -108,12 +111,9 @@ impl Faces {
                     .decks
                     .iter()
                     .map(|d| match (&d.lang, other) {
-                        (Some(_), Some(t)) => t
-                            .decks
-                            .iter()
-                            .find(|x| x.id == d.id)
-                            .unwrap_or(d)
-                            .clone(),
+                        (Some(_), Some(t)) => {
+                            t.decks.iter().find(|x| x.id == d.id).unwrap_or(d).clone()
+                        }
                         _ => d.clone(),
                     })
                     .collect();
@@ -124,4 +124,16 @@ impl Faces {
             })
             .collect()
     }
+}
+
+/// The language of the data's own words (a card's `name` and `text`, a deck's `name`), which
+/// a language without words of its own falls back to: the source of the game's translations
+/// ([`crate::translate::source_language`]: English when the rules have English prose) when
+/// the game prints its cards in it, else the game's first language.
+pub fn data_language(game: &Game) -> &str {
+    let source = crate::translate::source_language(game);
+    card_languages(game)
+        .into_iter()
+        .find(|l| Some(*l) == source.as_deref())
+        .unwrap_or_else(|| first_language(game))
 }

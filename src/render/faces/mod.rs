@@ -384,7 +384,14 @@ fn draw_decks(
             .cards
             .par_iter()
             .map(|card| {
-                let ctx = card_context(game, deck, card, bleed, &uid_of(card.id.get_ref()), language);
+                let ctx = card_context(
+                    game,
+                    deck,
+                    card,
+                    bleed,
+                    &uid_of(card.id.get_ref()),
+                    language,
+                );
                 let front = cache::render_face(cache, templates, deck.template_for(card), &ctx);
                 let back = card.back.as_ref().map(|b| {
                     let own = b.get_ref();
@@ -446,7 +453,13 @@ fn draw_decks(
                 });
             }
         }
-        let ctx = back_context(game, deck, bleed, &uid_of(&format!("{deck_id}-back")), language);
+        let ctx = back_context(
+            game,
+            deck,
+            bleed,
+            &uid_of(&format!("{deck_id}-back")),
+            language,
+        );
         let back = errors
             .rendered(
                 None,
