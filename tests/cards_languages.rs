@@ -201,6 +201,8 @@ fn a_card_word_missing_in_one_language_is_refused_at_its_rules_file() {
     let said = format!("{}{}", run.stdout, run.stderr);
     assert!(said.contains("rules.en.toml"), "{said}");
     assert!(said.contains("labels.aid_turn"), "{said}");
+    // One cause, said once: not again as the template's failure to find the word.
+    assert!(!said.contains("not found in context"), "{said}");
     let out = tempfile::tempdir().unwrap();
     let run = fixture.run(&["build", "aether", "--out", out.path().to_str().unwrap()]);
     assert_eq!(run.code, 1, "{}", run.stdout);
