@@ -61,17 +61,30 @@ fn aether_prints_a_card_file_in_each_language_with_that_languages_words() {
     let fi = pdf_text(&dir.join("cards.fi.pdf"));
     let en = pdf_text(&dir.join("cards.en.pdf"));
     // The card's name, the heading and the turn in its own language only.
-    for word in ["Pelaajan muistilappu", "Vuorosi", "Halutessasi uhraa", "vesi › tuli"] {
+    for word in [
+        "Pelaajan muistilappu",
+        "Vuorosi",
+        "Halutessasi uhraa",
+        "vesi › tuli",
+    ] {
         assert!(fi.contains(word), "`{word}` not in cards.fi.pdf: {fi}");
         assert!(!en.contains(word), "`{word}` in cards.en.pdf: {en}");
     }
-    for word in ["Player aid", "Your turn", "You may sacrifice", "Water beats Fire"] {
+    for word in [
+        "Player aid",
+        "Your turn",
+        "You may sacrifice",
+        "Water beats Fire",
+    ] {
         assert!(en.contains(word), "`{word}` not in cards.en.pdf: {en}");
         assert!(!fi.contains(word), "`{word}` in cards.fi.pdf: {fi}");
     }
     // The gallery's images per language, differing, and the gallery showing each.
     let (img_fi, img_en) = (dir.join("png/fi/aid.png"), dir.join("png/en/aid.png"));
-    assert_ne!(std::fs::read(&img_fi).unwrap(), std::fs::read(&img_en).unwrap());
+    assert_ne!(
+        std::fs::read(&img_fi).unwrap(),
+        std::fs::read(&img_en).unwrap()
+    );
     assert!(!dir.join("png/aid.png").exists());
     let index = std::fs::read_to_string(dir.join("index.html")).unwrap();
     for needle in [
@@ -104,7 +117,9 @@ fn every_face_lists_each_language_of_a_card() {
         let faces = printplay::render::draw_faces(&game, &BuildOptions::default()).unwrap();
         let list = every_face(&game, Some(&faces), &[]);
         let fronts: Vec<_> = list.iter().filter(|f| f.kind == Kind::CardFront).collect();
-        let thumbs = list.iter().filter(|f| f.kind == Kind::Thumbnail && f.deck.is_some());
+        let thumbs = list
+            .iter()
+            .filter(|f| f.kind == Kind::Thumbnail && f.deck.is_some());
         let backs = list.iter().filter(|f| f.kind == Kind::DeckBack).count();
         match multilingual {
             false => {
@@ -158,7 +173,10 @@ fn check_warns_once_per_cause_where_a_card_lacks_a_language() {
     let toml = std::fs::read_to_string(&path).unwrap();
     let cut = toml.find("texts = { fi = \"\"\"").unwrap();
     std::fs::write(&path, &toml[..cut]).unwrap();
-    let line = toml[..toml.find("id = \"aid\"").unwrap()].matches('\n').count() + 1;
+    let line = toml[..toml.find("id = \"aid\"").unwrap()]
+        .matches('\n')
+        .count()
+        + 1;
     let run = fixture.run(&["check", "aether"]);
     assert_eq!(run.code, 0, "a warning stops nothing: {}", run.stderr);
     let said = format!("{}{}", run.stdout, run.stderr);

@@ -435,16 +435,33 @@ fn a_game_in_two_languages_gets_each_deck_in_each() {
     for (deck, lang) in decks.iter().zip(["fi", "en"]) {
         let name = aid.names.get(lang).unwrap_or(&aid.name);
         assert_eq!(deck["Nickname"], format!("{name} ({lang})"));
-        let custom = deck["CustomDeck"].as_object().unwrap().values().next().unwrap();
+        let custom = deck["CustomDeck"]
+            .as_object()
+            .unwrap()
+            .values()
+            .next()
+            .unwrap();
         let face = custom["FaceURL"].as_str().unwrap();
-        assert!(face.ends_with(&format!("/tts/{lang}/player-aid.png")), "{face}");
+        assert!(
+            face.ends_with(&format!("/tts/{lang}/player-aid.png")),
+            "{face}"
+        );
         let back = custom["BackURL"].as_str().unwrap();
-        assert!(back.ends_with(&format!("/tts/{lang}/player-aid-back.png")), "{back}");
+        assert!(
+            back.ends_with(&format!("/tts/{lang}/player-aid-back.png")),
+            "{back}"
+        );
         let first = &deck["ContainedObjects"][0];
-        assert_eq!(first["Nickname"], *card.names.get(lang).unwrap_or(&card.name));
+        assert_eq!(
+            first["Nickname"],
+            *card.names.get(lang).unwrap_or(&card.name)
+        );
         let text = card.texts.get(lang).or(card.text.as_ref()).unwrap();
         assert!(
-            first["Description"].as_str().unwrap().starts_with(text.trim()),
+            first["Description"]
+                .as_str()
+                .unwrap()
+                .starts_with(text.trim()),
             "{lang}: {}",
             first["Description"]
         );

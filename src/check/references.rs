@@ -405,8 +405,7 @@ fn card_words(game: &Game) -> Vec<Problem> {
             }));
         for template in named {
             let rel = format!("templates/{template}.svg");
-            let Ok(Ok(text)) =
-                crate::model::paths::read_in(&game.dir, &rel).map(String::from_utf8)
+            let Ok(Ok(text)) = crate::model::paths::read_in(&game.dir, &rel).map(String::from_utf8)
             else {
                 continue;
             };
@@ -456,7 +455,9 @@ fn missing_word(file: &SourceFile, what: &str, template: &str, word: &str, pdf: 
         "{what} prints the word `labels.{word}` (template `{template}`), which this language \
          does not give"
     ))
-    .help(format!("add `{word} = \"...\"` under {TABLE}: {pdf} prints it"));
+    .help(format!(
+        "add `{word} = \"...\"` under {TABLE}: {pdf} prints it"
+    ));
     match file.text.find(TABLE) {
         Some(at) => problem.at(file, at..at + TABLE.len(), "here"),
         None => problem.in_file(file),
