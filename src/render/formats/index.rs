@@ -280,6 +280,9 @@ mod tests {
         let dir = tmp.path();
         std::fs::create_dir_all(dir.join("png")).unwrap();
         std::fs::write(dir.join("png/a-card.png"), b"png").unwrap();
+        // A card printed per language has its image in its language's folder.
+        std::fs::create_dir_all(dir.join("png/fi")).unwrap();
+        std::fs::write(dir.join("png/fi/a-card.png"), b"png").unwrap();
         std::fs::write(dir.join("cards.pdf"), b"pdf").unwrap();
         let problems = [Problem::data("field `<b>` & \"x\" ]]> is wrong")];
         let live = status_html(None, "my-game", dir, true, &problems);
@@ -291,6 +294,7 @@ mod tests {
         );
         assert!(!live.contains("<b>"), "{live}");
         assert!(live.contains("src=\"png/a-card.png\"") && live.contains("href=\"cards.pdf\""));
+        assert!(live.contains("src=\"png/fi/a-card.png\""), "{live}");
         let settled = status_html(None, "my-game", dir, false, &problems);
         assert!(!settled.contains("refresh"), "{settled}");
         assert!(settled.contains("Not built"), "{settled}");
