@@ -96,7 +96,15 @@ fn installed_binary_builds_away_from_the_source_checkout() {
         String::from_utf8_lossy(&out.stderr)
     );
     let built = files_under(&tmp.path().join("output/aether"));
-    for f in ["cards.pdf", "rules.fi.html", "rules.en.html", "rules.en.md"] {
+    // Aether is published in Finnish and English: a card file per language, no `cards.pdf`.
+    assert!(!built.contains(&"cards.pdf".to_string()), "{built:?}");
+    for f in [
+        "cards.fi.pdf",
+        "cards.en.pdf",
+        "rules.fi.html",
+        "rules.en.html",
+        "rules.en.md",
+    ] {
         assert!(built.contains(&f.to_string()), "{f} missing from {built:?}");
     }
     // Nothing in the binary points back at the checkout's templates folder.

@@ -434,7 +434,8 @@ fn aethers_player_aid_renders_at_each_printers_tarot_size() {
         if preset == Preset::DriveThruCards {
             assert!(notes.contains("CGATS TR 003 (SWOP"), "{notes}");
             assert!(notes.contains("not PDF/X-1a"), "{notes}");
-            let pdf = Document::load(shop.join("player-aid.pdf")).unwrap();
+            // Aether prints its aid per language: each under `shop/<lang>/`.
+            let pdf = Document::load(shop.join("fi/player-aid.pdf")).unwrap();
             let intent = output_intent(&pdf);
             assert_eq!(
                 intent.get(b"OutputConditionIdentifier").unwrap(),

@@ -4,7 +4,9 @@
 //! on top of the scaffold's Lua game (whose engine plays it): extra decks (cards in TOML or
 //! in a CSV, each with its own front or back template now and then, fronts picked by
 //! `template_by`), one- and two-sided pieces (a back template or `back_art`), hex, square,
-//! image and sheet boards, the game's own icons (SVG and PNG) shown inline in text with
+//! image and sheet boards, a game published in two languages now and then (cards with or
+//! without their `name.fi` / `text.fi`, a deck `multilingual`, each printed per language),
+//! the game's own icons (SVG and PNG) shown inline in text with
 //! `*`/`**` markup, arbitrary Unicode in every text, and the templates they name, built of
 //! fragments some of which are wrong (an element left open, a stray closing tag, an unknown
 //! variable, an unclosed block). In process through the library, with a fixed seed.
@@ -156,6 +158,10 @@ struct Card {
     own_front: Option<bool>,
     /// Its own back template.
     own_back: Option<Template>,
+    /// Its `name.fi` and `text.fi` (a game published in English and Finnish prints the card
+    /// in each; a missing one falls back to `name` / `text`).
+    name_fi: Option<String>,
+    text_fi: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -168,6 +174,8 @@ struct Deck {
     /// Cards of `star` drawn by a template of their own (`template_by`).
     by_kind: Option<Template>,
     in_csv: bool,
+    /// Each card carries every language (`multilingual = true`): drawn once.
+    multilingual: bool,
     cards: Vec<Card>,
 }
 
@@ -215,6 +223,9 @@ struct Model {
     boards: Vec<(Board, String, Option<Template>)>,
     /// The game's own icons `ic-0`, `ic-1`: PNG (true) or SVG.
     icons: Vec<bool>,
+    /// Published in English and Finnish (`languages = ["en", "fi"]`): cards and boards are
+    /// printed once per language.
+    languages: bool,
 }
 
 fn card() -> impl Strategy<Value = Card> {
@@ -225,15 +236,21 @@ fn card() -> impl Strategy<Value = Card> {
         proptest::sample::select(&["sun", "moon", "star"][..]),
         proptest::option::weighted(0.2, any::<bool>()),
         proptest::option::weighted(0.3, template(For::CardBack)),
+        proptest::option::weighted(0.6, text().prop_map(|t| format!("Nfi{t}"))),
+        proptest::option::weighted(0.6, text()),
     )
-        .prop_map(|(name, text, count, kind, own_front, own_back)| Card {
-            name,
-            text,
-            count,
-            kind,
-            own_front,
-            own_back,
-        })
+        .prop_map(
+            |(name, text, count, kind, own_front, own_back, name_fi, text_fi)| Card {
+                name,
+                text,
+                count,
+                kind,
+                own_front,
+                own_back,
+                name_fi,
+                text_fi,
+            },
+        )
 }
 
 fn deck() -> impl Strategy<Value = Deck> {
@@ -244,11 +261,11 @@ fn deck() -> impl Strategy<Value = Deck> {
         proptest::option::of(template(For::DeckBack)),
         text(),
         proptest::option::weighted(0.3, template(For::Front)),
-        any::<bool>(),
+        (any::<bool>(), proptest::bool::weighted(0.2)),
         proptest::collection::vec(card(), 1..4),
     )
         .prop_map(
-            |(name, size, front, back, back_title, by_kind, in_csv, cards)| Deck {
+            |(name, size, front, back, back_title, by_kind, (in_csv, multilingual), cards)| Deck {
                 name,
                 size,
                 front,
@@ -256,6 +273,7 @@ fn deck() -> impl Strategy<Value = Deck> {
                 back_title,
                 by_kind,
                 in_csv,
+                multilingual,
                 cards,
             },
         )
@@ -323,12 +341,14 @@ fn model() -> impl Strategy<Value = Model> {
         ),
         // `ic-0` and `ic-1`, which texts show.
         proptest::collection::vec(any::<bool>(), 2..3),
+        proptest::bool::weighted(0.5),
     )
-        .prop_map(|(decks, pieces, boards, icons)| Model {
+        .prop_map(|(decks, pieces, boards, icons, languages)| Model {
             decks,
             pieces,
             boards,
             icons,
+            languages,
         })
 }
 
@@ -350,6 +370,11 @@ fn write_game(data: &Path, m: &Model) {
     printplay::scaffold::new_game_with_engine(data, GAME, "lua").expect("the scaffold");
     let dir = data.join(GAME);
     std::fs::write(dir.join("art/pic.png"), png(40, 30)).unwrap();
+    if m.languages {
+        let game_toml = std::fs::read_to_string(dir.join("game.toml")).unwrap();
+        let game_toml = game_toml.replacen("[game]\n", "[game]\nlanguages = [\"en\", \"fi\"]\n", 1);
+        std::fs::write(dir.join("game.toml"), game_toml).unwrap();
+    }
     let mut toml = std::fs::read_to_string(dir.join("components.toml")).unwrap();
     // Templates are written as they are named: `t<n>`.
     let written = Cell::new(0usize);
@@ -387,6 +412,9 @@ fn write_game(data: &Path, m: &Model) {
             // Backs a greyscale print tells apart from the scaffold's and each other's.
             q(["#f7f3e8", "#9aa0a6", "#5a6b3a"][d % 3])
         );
+        if deck.multilingual {
+            let _ = writeln!(toml, "multilingual = true");
+        }
         if let Some(t) = &deck.by_kind {
             let t = name(t);
             let _ = writeln!(
@@ -414,6 +442,8 @@ fn write_game(data: &Path, m: &Model) {
                     card.kind.to_string(),
                     own_front,
                     own_back,
+                    card.name_fi.clone().unwrap_or_default(),
+                    card.text_fi.clone().unwrap_or_default(),
                 ]);
             } else {
                 let _ = write!(
@@ -431,14 +461,22 @@ fn write_game(data: &Path, m: &Model) {
                 if !own_back.is_empty() {
                     let _ = writeln!(cards, "back = {{ template = {} }}", q(&own_back));
                 }
+                if let Some(n) = &card.name_fi {
+                    let _ = writeln!(cards, "names = {{ fi = {} }}", q(n));
+                }
+                if let Some(t) = &card.text_fi {
+                    let _ = writeln!(cards, "texts = {{ fi = {} }}", q(t));
+                }
             }
         }
         if deck.in_csv {
             let file = format!("d{d}.csv");
             let _ = writeln!(toml, "cards = {}", q(&file));
             let mut w = csv::Writer::from_path(dir.join(&file)).unwrap();
-            w.write_record(["id", "name", "count", "text", "kind", "template", "back"])
-                .unwrap();
+            w.write_record([
+                "id", "name", "count", "text", "kind", "template", "back", "name.fi", "text.fi",
+            ])
+            .unwrap();
             for r in &rows {
                 w.write_record(r).unwrap();
             }
@@ -542,6 +580,10 @@ fn write_game(data: &Path, m: &Model) {
     for id in ids {
         let _ = write!(rules, "\n[components.\"{id}\"]\npurpose = \"Extra.\"\n");
     }
+    // A game published in Finnish too has its rules prose in Finnish (here the same words).
+    if m.languages {
+        std::fs::write(dir.join("rules.fi.toml"), &rules).unwrap();
+    }
     std::fs::write(dir.join("rules.en.toml"), rules).unwrap();
 }
 
@@ -572,11 +614,12 @@ fn run_case(m: &Model, only: &[&str]) -> Result<bool, TestCaseError> {
     if std::env::var_os("PROP_MODELS_SAY").is_some() {
         let first = report.problems.iter().find(|p| !p.is_warning());
         eprintln!(
-            "{} decks, {} pieces, {} boards, {} icons: {}",
+            "{} decks, {} pieces, {} boards, {} icons, {} language(s): {}",
             m.decks.len(),
             m.pieces.len(),
             m.boards.len(),
             m.icons.len(),
+            if m.languages { 2 } else { 1 },
             first.map_or("passed".to_string(), |p| p
                 .message
                 .chars()
@@ -596,7 +639,26 @@ fn run_case(m: &Model, only: &[&str]) -> Result<bool, TestCaseError> {
         let built = pipeline::build(&data, &[GAME.to_string()], &options(only), &|_| {});
         let g = &built.games[0];
         match (&g.outcome, passed) {
-            (Outcome::Built(_), true) => {}
+            (Outcome::Built(files), true) => {
+                // A game published in two languages prints a card file per language.
+                let names: Vec<String> = files
+                    .iter()
+                    .filter_map(|f| f.file_name()?.to_str().map(str::to_string))
+                    .collect();
+                let wanted: &[&str] = match m.languages {
+                    true => &["cards.en.pdf", "cards.fi.pdf"],
+                    false => &["cards.pdf"],
+                };
+                if only.is_none_or(|o| o == "cards") {
+                    for w in wanted {
+                        prop_assert!(names.iter().any(|n| n == w), "no {w} in {names:?}");
+                    }
+                    prop_assert!(
+                        !m.languages || !names.iter().any(|n| n == "cards.pdf"),
+                        "{names:?}"
+                    );
+                }
+            }
             (Outcome::NotChecked(_), false) => {}
             (outcome, _) => prop_assert!(
                 false,
@@ -618,9 +680,11 @@ fn run_case(m: &Model, only: &[&str]) -> Result<bool, TestCaseError> {
 }
 
 /// Cases: sized to run in under a minute in a debug build on two cores (each case writes a
-/// game, checks it, builds it twice and plays three games; 12 cases took 75 s of CPU, about
-/// half of them passing the check, so 8 take about 50 s of CPU on two cores).
-const CASES: u32 = 8;
+/// game, checks it, builds it twice and plays three games; a case the check passes costs
+/// most). With seed 36 the four cases are three games published in English and Finnish that
+/// pass (cards.en.pdf and cards.fi.pdf written, one with a deck of its own besides the
+/// scaffold's) and one in English that the check refuses: 34 s of CPU.
+const CASES: u32 = 4;
 
 #[test]
 fn whatever_model_check_passes_build_and_simulate_accept() {
@@ -633,7 +697,7 @@ fn whatever_model_check_passes_build_and_simulate_accept() {
         cases: CASES,
         max_shrink_iters: 32,
         failure_persistence: None,
-        rng_seed: RngSeed::Fixed(34),
+        rng_seed: RngSeed::Fixed(36),
         ..Config::default()
     });
     let (at, passed) = (Cell::new(0usize), Cell::new(0usize));

@@ -257,12 +257,17 @@ fn nothing_lies_upside_down_and_every_card_can_be_held_and_hides_its_face() {
                 other => panic!("{slug}: unexpected object {other}"),
             }
         }
+        // A game publishing its cards in several languages has each deck in each.
+        let langs = render::faces::languages::card_languages(&g).len().max(1) as u32;
         let copies: u32 = g
             .components
             .decks
             .iter()
             .filter(|d| d.print)
-            .flat_map(|d| d.cards.iter().map(|c| c.count.0))
+            .flat_map(|d| {
+                let each = if d.multilingual { 1 } else { langs };
+                d.cards.iter().map(move |c| c.count.0 * each)
+            })
             .sum();
         assert_eq!(cards, copies, "{slug}: every printed card copy is a Card");
     }
@@ -414,6 +419,55 @@ fn a_game_in_two_languages_gets_a_board_in_each() {
         objects(save, "Custom_Board").len(),
         g.components.boards.len()
     );
+}
+
+/// Aether prints its cards in Finnish and in English: a deck in each, named with its
+/// language, its sheets under `tts/<lang>/`, each card's name and text in that language.
+#[test]
+fn a_game_in_two_languages_gets_each_deck_in_each() {
+    let g = game("aether");
+    let save = saved("aether");
+    let decks = objects(save, "DeckCustom");
+    assert_eq!(decks.len(), 2, "one player aid deck per language");
+    let aid = g.deck("player-aid").unwrap();
+    let card = &aid.cards[0];
+    let mut sheets = Vec::new();
+    for (deck, lang) in decks.iter().zip(["fi", "en"]) {
+        let name = aid.names.get(lang).unwrap_or(&aid.name);
+        assert_eq!(deck["Nickname"], format!("{name} ({lang})"));
+        let custom = deck["CustomDeck"]
+            .as_object()
+            .unwrap()
+            .values()
+            .next()
+            .unwrap();
+        let face = custom["FaceURL"].as_str().unwrap();
+        assert!(
+            face.ends_with(&format!("/tts/{lang}/player-aid.png")),
+            "{face}"
+        );
+        let back = custom["BackURL"].as_str().unwrap();
+        assert!(
+            back.ends_with(&format!("/tts/{lang}/player-aid-back.png")),
+            "{back}"
+        );
+        let first = &deck["ContainedObjects"][0];
+        assert_eq!(
+            first["Nickname"],
+            *card.names.get(lang).unwrap_or(&card.name)
+        );
+        let text = card.texts.get(lang).or(card.text.as_ref()).unwrap();
+        assert!(
+            first["Description"]
+                .as_str()
+                .unwrap()
+                .starts_with(text.trim()),
+            "{lang}: {}",
+            first["Description"]
+        );
+        sheets.push(pixels(&file_of(face)).2);
+    }
+    assert_ne!(sheets[0], sheets[1], "the cards' words differ");
 }
 
 /// A saved object from a public repository (`tests/fixtures/tts/`).

@@ -8,6 +8,7 @@ mod engine;
 mod faces;
 mod glyphs;
 mod invariants;
+mod languages;
 mod outputs;
 mod references;
 mod values;
@@ -114,11 +115,28 @@ pub fn check_and_draw(
             .map(|at| (p.message[at..].to_string(), p.location()))
     };
     let said: Vec<_> = problems.iter().filter_map(unknown).collect();
-    problems.extend(
-        face_problems
-            .into_iter()
-            .filter(|p| unknown(p).is_none_or(|u| !said.contains(&u))),
-    );
+    // A word a template takes from `[print_labels]` that a language lacks is said at that
+    // language's rules file; the template's failure to find it is the same cause.
+    let missing_word = |p: &Problem| {
+        p.message
+            .split_once("Variable `labels.")
+            .and_then(|(_, rest)| rest.split_once('`'))
+            .map(|(word, _)| format!("`labels.{word}`"))
+    };
+    let words_said: Vec<String> = problems
+        .iter()
+        .filter(|p| p.message.contains("which this language does not give"))
+        .filter_map(|p| {
+            p.message
+                .split_once("`labels.")
+                .and_then(|(_, rest)| rest.split_once('`'))
+                .map(|(word, _)| format!("`labels.{word}`"))
+        })
+        .collect();
+    problems.extend(face_problems.into_iter().filter(|p| {
+        unknown(p).is_none_or(|u| !said.contains(&u))
+            && missing_word(p).is_none_or(|w| !words_said.contains(&w))
+    }));
     let typed = designer::params_well_typed(game);
     if let Some(module) = game.info.engine.as_deref().and_then(games::module)
         && typed
@@ -134,6 +152,7 @@ pub fn check_and_draw(
     let placed = faces.as_ref().map_or(&[][..], |f| &f.placed[..]);
     let mut warnings = art::warnings(game, placed);
     warnings.extend(glyphs::warnings(game));
+    warnings.extend(languages::warnings(game));
     // A warning never stops a build, whichever check found it.
     let (found_warnings, problems): (Vec<_>, Vec<_>) =
         problems.into_iter().partition(Problem::is_warning);

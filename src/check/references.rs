@@ -16,6 +16,7 @@ pub fn check(game: &Game) -> Vec<Problem> {
     out.extend(piece_and_board_refs(game));
     out.extend(invariant_refs(game));
     out.extend(board_words(game));
+    out.extend(card_words(game));
     out
 }
 
@@ -380,14 +381,82 @@ fn board_words(game: &Game) -> Vec<Problem> {
     out
 }
 
+/// Every word a card's template (front, back, its own) prints from `[print_labels]` is there
+/// in each language the cards are printed in (the first alone for a `multilingual` deck,
+/// or a game printing its cards in one language): a missing one is an error at that
+/// language's `rules.<lang>.toml`, once per template and word.
+fn card_words(game: &Game) -> Vec<Problem> {
+    use crate::render::faces::languages::{card_languages, first_language};
+    let mut said: Vec<(String, String, String)> = Vec::new();
+    let mut out = Vec::new();
+    for deck in game.components.decks.iter().filter(|d| d.print) {
+        let langs: Vec<&str> = match card_languages(game) {
+            l if l.is_empty() || deck.multilingual => vec![first_language(game)],
+            l => l,
+        };
+        let named = [deck.template.as_str(), deck.back.template.as_str()]
+            .into_iter()
+            .chain(deck.templates.values().map(|t| t.get_ref().as_str()))
+            .chain(deck.cards.iter().flat_map(|c| {
+                c.template
+                    .iter()
+                    .map(|t| t.get_ref().as_str())
+                    .chain(c.back.iter().map(|b| b.get_ref().template.as_str()))
+            }));
+        for template in named {
+            let rel = format!("templates/{template}.svg");
+            let Ok(Ok(text)) = crate::model::paths::read_in(&game.dir, &rel).map(String::from_utf8)
+            else {
+                continue;
+            };
+            let words = crate::render::sheets::boards::label_names(&text);
+            for &lang in &langs {
+                let Some(rules) = game.rules.texts.get(lang) else {
+                    continue;
+                };
+                for word in words
+                    .iter()
+                    .filter(|w| !rules.text.print_labels.contains_key(*w))
+                {
+                    let key = (template.to_string(), word.clone(), lang.to_string());
+                    if said.contains(&key) {
+                        continue;
+                    }
+                    said.push(key);
+                    out.push(missing_word(
+                        &rules.file,
+                        &format!("deck `{}`", deck.id.get_ref()),
+                        template,
+                        word,
+                        &crate::render::faces::languages::cards_file(
+                            (langs.len() > 1).then_some(lang),
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
 fn missing_board_word(file: &SourceFile, board: &str, template: &str, word: &str) -> Problem {
+    missing_word(
+        file,
+        &format!("board `{board}`"),
+        template,
+        word,
+        "the board PDF of this language",
+    )
+}
+
+fn missing_word(file: &SourceFile, what: &str, template: &str, word: &str, pdf: &str) -> Problem {
     const TABLE: &str = "[print_labels]";
     let problem = Problem::data(format!(
-        "board `{board}` prints the word `labels.{word}` (template `{template}`), which this \
-         language does not give"
+        "{what} prints the word `labels.{word}` (template `{template}`), which this language \
+         does not give"
     ))
     .help(format!(
-        "add `{word} = \"...\"` under {TABLE}: the board PDF of this language prints it"
+        "add `{word} = \"...\"` under {TABLE}: {pdf} prints it"
     ));
     match file.text.find(TABLE) {
         Some(at) => problem.at(file, at..at + TABLE.len(), "here"),

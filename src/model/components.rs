@@ -196,6 +196,13 @@ pub struct Deck {
     /// deck the players already own, a pool of card slots whose texts we do not have).
     #[serde(default = "yes")]
     pub print: bool,
+    /// Every card of the deck carries every language of the game at once (a bilingual player
+    /// aid, its template naming `card.names.<lang>` and `card.texts.<lang>` itself): drawn
+    /// once, and printed in each language's card file. Without it, a game published in
+    /// several languages (`languages` in `game.toml`) draws each card once per language,
+    /// with its `name` and `text` in that language, into `cards.<lang>.pdf`.
+    #[serde(default)]
+    pub multilingual: bool,
     /// Where the card counts come from (optional in an original design).
     #[serde(default)]
     pub counts: Source,

@@ -208,7 +208,9 @@ pub fn draw_faces(game: &Game, options: &BuildOptions) -> Result<Faces, String> 
     })
 }
 
-/// Where every face of `cards.pdf` goes, page by page, as the PDF is drawn from it.
+/// Where every face of `cards.pdf` goes, page by page, as the PDF is drawn from it (of the
+/// first card file of a game printing its cards in several languages: every language's
+/// file holds the same cards, so is laid out alike).
 pub fn card_plan(faces: &Faces, options: &BuildOptions) -> Result<Vec<sheets::CardPage>, String> {
     sheets::plan_cards(&faces.decks, &options.sheet())
 }
@@ -232,45 +234,66 @@ pub fn tokens_pdf(
     .map(Some)
 }
 
-/// `cards.pdf`: every card `count` times, fronts and backs.
+/// `cards.pdf` (of a game printing its cards in one language; the first language's file
+/// otherwise): every card `count` times, fronts and backs.
 pub fn cards_pdf(game: &Game, faces: &Faces, options: &BuildOptions) -> Result<Vec<u8>, String> {
-    let pages = card_pages(game, faces, options)?;
-    pdf::write_pdf_keeping(
-        &format!("{}: cards", game.info.name),
-        &pages,
-        &faces.fonts,
-        options.kept_pages.as_deref(),
-    )
+    let sets = faces.card_sets(game);
+    cards_pdf_of(game, &sets[0], &faces.fonts, options)
 }
 
-/// The planned and drawn pages of `cards.pdf`.
+/// The PDF of one card file ([`faces::languages::CardSet`]).
+pub fn cards_pdf_of(
+    game: &Game,
+    set: &faces::languages::CardSet,
+    fonts: &faces::fonts::FontDb,
+    options: &BuildOptions,
+) -> Result<Vec<u8>, String> {
+    let pages = card_pages_of(game, &set.decks, options)?;
+    let title = match set.lang {
+        Some(l) => format!("{}: cards ({l})", game.info.name),
+        None => format!("{}: cards", game.info.name),
+    };
+    pdf::write_pdf_keeping(&title, &pages, fonts, options.kept_pages.as_deref())
+}
+
+/// The planned and drawn pages of `cards.pdf` (of the first language's file).
 pub fn card_pages(
     game: &Game,
     faces: &Faces,
     options: &BuildOptions,
 ) -> Result<Vec<pdf::PageSpec>, String> {
-    let plan = sheets::plan_cards(&faces.decks, &options.sheet())?;
+    card_pages_of(game, &faces.decks, options)
+}
+
+/// The planned and drawn pages of the card file of `decks`.
+fn card_pages_of(
+    game: &Game,
+    decks: &[faces::DeckFaces],
+    options: &BuildOptions,
+) -> Result<Vec<pdf::PageSpec>, String> {
+    let plan = sheets::plan_cards(decks, &options.sheet())?;
     Ok(plan
         .par_iter()
         .map(|page| {
-            sheets::draw_card_page(
-                &game.info.name,
-                &faces.decks,
-                page,
-                options.marks,
-                options.duplex,
-            )
+            sheets::draw_card_page(&game.info.name, decks, page, options.marks, options.duplex)
         })
         .collect())
 }
 
-/// `cards.pdf`, when the game has cards.
+/// `cards.pdf`, when the game has cards; a game published in several languages prints
+/// `cards.<lang>.pdf` for each instead.
 pub fn cards_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     if b.faces.decks.iter().all(|d| d.cards.is_empty()) {
         return Ok(Vec::new());
     }
-    let bytes = cards_pdf(b.game, &b.faces, b.options)?;
-    Ok(vec![b.write("cards.pdf", &bytes)?])
+    b.faces
+        .card_sets(b.game)
+        .iter()
+        .map(|set| {
+            let bytes = cards_pdf_of(b.game, set, &b.faces.fonts, b.options)?;
+            b.write(&set.file(), &bytes)
+        })
+        .collect()
 }
 
 /// `tokens.pdf`, when the game has printable pieces.
@@ -326,20 +349,24 @@ pub(crate) fn piece_document(p: &faces::PieceFace) -> String {
     faces::drawn::clipped_document(&p.svg, &p.outline, p.size)
 }
 
-/// The gallery's images (`png/<id>.png`): the thumbnails of the one list of faces.
+/// The gallery's images (`png/<id>.png`, and `png/<lang>/<id>.png` for a card drawn once
+/// per language): the thumbnails of the one list of faces.
 pub fn png_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
-    let jobs: Vec<(&str, String, (f64, f64))> =
+    let jobs: Vec<(String, String, (f64, f64))> =
         faces::drawn::every_face(b.game, Some(&b.faces), &[])
             .into_iter()
             .filter(|f| f.kind == faces::drawn::Kind::Thumbnail)
-            .map(|f| (f.id, f.document(), f.size))
+            .map(|f| {
+                let file = faces::languages::image_file(f.id, f.lang);
+                (file, f.document(), f.size)
+            })
             .collect();
     jobs.par_iter()
-        .map(|(id, svg, size)| {
+        .map(|(file, svg, size)| {
             let bytes = b
                 .png(svg, *size, png::PX_PER_MM_300DPI)
-                .map_err(|e| format!("`{id}`: {e}"))?;
-            b.write(&format!("png/{id}.png"), &bytes)
+                .map_err(|e| format!("`{file}`: {e}"))?;
+            b.write(file, &bytes)
         })
         .collect()
 }

@@ -251,10 +251,12 @@ pub fn build(
 pub struct Beside {
     /// Chart file names under `sim/`.
     pub sim_charts: Vec<String>,
-    /// Images under `png/`: the id of the card or piece and the image's size in pixels.
+    /// Images under `png/`: the id of the card or piece (`<lang>/<id>` for a card printed
+    /// once per language, `png/<lang>/<id>.png`) and the image's size in pixels.
     pub images: BTreeMap<String, (u32, u32)>,
     /// Print files beside the reference (`cards.pdf`, `tokens.pdf`, `board.pdf`, or
-    /// `board.<lang>.pdf`, which only the page in that language links).
+    /// `cards.<lang>.pdf` and `board.<lang>.pdf`, which only the page in that language
+    /// links).
     pub print_files: Vec<String>,
 }
 
@@ -570,11 +572,16 @@ impl Writer<'_> {
         let items: Vec<GalleryItem> = named
             .into_iter()
             .filter_map(|(id, name)| {
-                let (w, h) = *beside.images.get(&id)?;
+                // The card's image in this page's language when it is printed in several.
+                let in_lang = format!("{}/{id}", self.lang);
+                let ((w, h), file) = match beside.images.get(&in_lang) {
+                    Some(size) => (*size, format!("png/{in_lang}.png")),
+                    None => (*beside.images.get(&id)?, format!("png/{id}.png")),
+                };
                 Some(GalleryItem {
                     src: match self.format {
-                        Format::Html => html_escape(&format!("png/{id}.png")),
-                        Format::Md => format!("png/{id}.png"),
+                        Format::Html => html_escape(&file),
+                        Format::Md => file,
                     },
                     name: self.plain(&name),
                     width: THUMB_WIDTH,

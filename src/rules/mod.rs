@@ -298,9 +298,18 @@ pub fn beside(game: &Game, out_dir: &Path) -> Beside {
         .iter()
         .flat_map(|d| d.cards.iter().map(|c| c.id.get_ref()))
         .chain(game.components.pieces.iter().map(|p| p.id.get_ref()));
+    // A card printed once per language has an image in each (`png/<lang>/<id>.png`), keyed
+    // `<lang>/<id>`.
+    let langs: Vec<Option<&str>> = std::iter::once(None)
+        .chain(game.info.languages.iter().map(|l| Some(l.as_str())))
+        .collect();
     for id in ids {
-        if let Some(size) = png_size(&out_dir.join("png").join(format!("{id}.png"))) {
-            images.insert(id.clone(), size);
+        for &lang in &langs {
+            let file = crate::render::faces::languages::image_file(id, lang);
+            if let Some(size) = png_size(&out_dir.join(file)) {
+                let key = lang.map_or(id.clone(), |l| format!("{l}/{id}"));
+                images.insert(key, size);
+            }
         }
     }
     let board_files = game
@@ -308,9 +317,15 @@ pub fn beside(game: &Game, out_dir: &Path) -> Beside {
         .languages
         .iter()
         .map(|l| crate::render::sheets::boards::board_file(Some(l)));
+    let card_files = game
+        .info
+        .languages
+        .iter()
+        .map(|l| crate::render::faces::languages::cards_file(Some(l)));
     let print_files = ["cards.pdf", "tokens.pdf", "board.pdf"]
         .iter()
         .map(|f| f.to_string())
+        .chain(card_files)
         .chain(board_files)
         .filter(|f| out_dir.join(f).is_file())
         .collect();

@@ -1,4 +1,5 @@
-//! The one list of every face a build draws: card fronts, a card's own back, deck backs,
+//! The one list of every face a build draws: card fronts, a card's own back, deck backs
+//! (each in every language the game prints its cards in),
 //! piece fronts and backs, the gallery thumbnails, boards of every grid in every language
 //! they print in, and the game's own icons. `check` reads each face of this list as the
 //! build reads it, so that what it passes prints; the build's stages take what they print
@@ -57,7 +58,9 @@ pub struct Face<'a> {
     pub svg: Cow<'a, str>,
     /// The cut outline a piece's face is clipped to (path data in its box).
     pub outline: Option<&'a str>,
-    /// The language a board is drawn in.
+    /// The language a board is drawn in, or a card face of a game that prints its cards in
+    /// several languages (a deck drawn once per language); `None` for a face printed in
+    /// every language.
     pub lang: Option<&'a str>,
 }
 
@@ -164,12 +167,18 @@ pub fn every_face<'a>(
         // Every field, named: a new one does not compile until it is listed or set aside.
         let Faces {
             decks,
+            translations,
             pieces,
             placed: _,
             fonts: _,
             cache: _,
         } = faces;
-        for deck in decks {
+        // The decks in the first language (and the multilingual ones), then in each other
+        // language the game prints its cards in.
+        for deck in decks
+            .iter()
+            .chain(translations.iter().flat_map(|t| &t.decks))
+        {
             deck_faces(deck, &mut out);
         }
         for piece in pieces {
@@ -243,7 +252,10 @@ fn deck_faces<'a>(deck: &'a DeckFaces, out: &mut Vec<Face<'a>>) {
         cards,
         back,
         back_template,
+        lang,
     } = deck;
+    let lang = lang.as_deref();
+    let in_lang = lang.map_or(String::new(), |l| format!(" in `{l}`"));
     for card in cards {
         let CardFace {
             id,
@@ -259,11 +271,11 @@ fn deck_faces<'a>(deck: &'a DeckFaces, out: &mut Vec<Face<'a>>) {
             id,
             deck: Some(deck_id),
             template: Some(template),
-            what: format!("card `{id}` of deck `{deck_id}`"),
+            what: format!("card `{id}` of deck `{deck_id}`{in_lang}"),
             size: *size,
             svg: Cow::Borrowed(svg),
             outline: None,
-            lang: None,
+            lang,
         };
         out.push(Face {
             kind: Kind::Thumbnail,
@@ -276,11 +288,11 @@ fn deck_faces<'a>(deck: &'a DeckFaces, out: &mut Vec<Face<'a>>) {
                 id,
                 deck: Some(deck_id),
                 template: Some(template),
-                what: format!("the back of card `{id}` of deck `{deck_id}`"),
+                what: format!("the back of card `{id}` of deck `{deck_id}`{in_lang}"),
                 size: *size,
                 svg: Cow::Borrowed(svg),
                 outline: None,
-                lang: None,
+                lang,
             });
         }
     }
@@ -289,11 +301,11 @@ fn deck_faces<'a>(deck: &'a DeckFaces, out: &mut Vec<Face<'a>>) {
         id: deck_id,
         deck: Some(deck_id),
         template: Some(back_template),
-        what: format!("the back of deck `{deck_id}`"),
+        what: format!("the back of deck `{deck_id}`{in_lang}"),
         size: *size,
         svg: Cow::Borrowed(back),
         outline: None,
-        lang: None,
+        lang,
     });
 }
 

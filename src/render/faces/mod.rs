@@ -12,6 +12,7 @@ pub mod fonts;
 pub mod functions;
 mod growth;
 pub mod images;
+pub mod languages;
 pub mod marks;
 pub mod markup;
 pub mod subscript;
@@ -28,8 +29,8 @@ use crate::model::{Game, HexOrientation, Piece, Shape};
 use crate::render::cache::{self, Cache};
 use crate::render::faces::fonts::FontDb;
 use crate::render::faces::template::{
-    Placement, Rendered, TemplateError, Templates, back_context, card_context, own_back_context,
-    piece_back_context, piece_context,
+    CardWords, Placement, Rendered, TemplateError, Templates, back_context, card_context,
+    own_back_context, piece_back_context, piece_context,
 };
 
 /// One card design, drawn with its bleed; `svg` is a fragment in trim millimetres.
@@ -80,6 +81,10 @@ pub struct DeckFaces {
     pub back: String,
     /// The back's template: decks with the same size and back template may share sheets.
     pub back_template: String,
+    /// The language its words are in, when the game prints its cards in several and draws
+    /// this deck once per language; `None` for a game printing its cards in one language and
+    /// for a `multilingual` deck (one drawing for every language).
+    pub lang: Option<String>,
 }
 
 /// A printable piece: its drawing, box and cut outline (path data in the box's coordinates).
@@ -109,7 +114,11 @@ pub struct PieceFace {
 /// Everything of a game that gets printed, drawn once.
 #[derive(Debug, Clone)]
 pub struct Faces {
+    /// The printed decks, in the game's first language (and the `multilingual` ones).
     pub decks: Vec<DeckFaces>,
+    /// The decks drawn once per language, in each other language the game prints its cards
+    /// in ([`languages::card_languages`]); empty for a game printed in one language.
+    pub translations: Vec<languages::LangDecks>,
     pub pieces: Vec<PieceFace>,
     /// Every image placed on a face, with its print resolution.
     pub placed: Vec<Placement>,
@@ -219,105 +228,43 @@ pub fn draw_all_cached(
 ) -> Result<Faces, Vec<FaceError>> {
     let mut errors = Errors::default();
     let mut placed = Vec::new();
-    let mut decks = Vec::new();
-    for deck in &game.components.decks {
-        let deck_id = deck.id.get_ref();
-        if !deck.print {
-            // Not printed (cards the players own), but its templates must still exist.
-            let named = [&deck.template, &deck.back.template]
-                .into_iter()
-                .chain(deck.templates.values().map(|t| t.get_ref()));
-            for name in named {
-                if !templates.has(name) {
-                    errors.push(err(
-                        deck.id.span(),
-                        format!("deck `{deck_id}` names template `{name}`, which does not exist"),
-                    ));
-                }
-            }
-            continue;
-        }
-        // Faces are drawn on every core; their problems are filed in the cards' order.
-        let rendered: Vec<_> = deck
-            .cards
-            .par_iter()
-            .map(|card| {
-                let ctx = card_context(game, deck, card, bleed, &uid(card.id.get_ref()));
-                let front =
-                    cache::render_face(cache.as_deref(), templates, deck.template_for(card), &ctx);
-                let back = card.back.as_ref().map(|b| {
-                    let own = b.get_ref();
-                    let ctx = own_back_context(
-                        game,
-                        deck,
-                        card,
-                        own,
-                        bleed,
-                        &uid(&format!("{}-back", card.id.get_ref())),
-                    );
-                    cache::render_face(cache.as_deref(), templates, &own.template, &ctx)
-                });
-                (front, back)
-            })
-            .collect();
-        let mut cards = Vec::new();
-        for (card, (face, back)) in deck.cards.iter().zip(rendered) {
-            let id = card.id.get_ref();
-            let drawn = errors.rendered(
-                card.file.as_ref(),
-                card.id.span(),
-                &format!("card `{id}` of deck `{deck_id}`"),
-                face,
+    let langs = languages::card_languages(game);
+    let first = languages::first_language(game);
+    // The first language's cards, with every deck drawn once for all languages; then each
+    // other language's, of the decks drawn once per language.
+    let decks = draw_decks(
+        game,
+        templates,
+        bleed,
+        cache.as_deref(),
+        DeckLang {
+            lang: first,
+            several: !langs.is_empty(),
+            shared: true,
+        },
+        &mut errors,
+        &mut placed,
+    );
+    let translations: Vec<languages::LangDecks> = langs
+        .iter()
+        .filter(|l| **l != first)
+        .map(|lang| languages::LangDecks {
+            lang: lang.to_string(),
+            decks: draw_decks(
+                game,
+                templates,
+                bleed,
+                cache.as_deref(),
+                DeckLang {
+                    lang,
+                    several: true,
+                    shared: false,
+                },
+                &mut errors,
                 &mut placed,
-            );
-            let own_back = match (back, &card.back) {
-                (Some(r), Some(spec)) => errors
-                    .rendered(
-                        card.file.as_ref(),
-                        spec.span(),
-                        &format!("the back of card `{id}` of deck `{deck_id}`"),
-                        r,
-                        &mut placed,
-                    )
-                    .map(|svg| {
-                        Some(OwnBack {
-                            template: spec.get_ref().template.clone(),
-                            svg,
-                        })
-                    }),
-                _ => Some(None),
-            };
-            if let (Some(svg), Some(back)) = (drawn, own_back) {
-                cards.push(CardFace {
-                    id: id.clone(),
-                    name: card.name.clone(),
-                    text: card.text.clone(),
-                    count: card.count.0,
-                    template: deck.template_for(card).to_string(),
-                    svg,
-                    back,
-                });
-            }
-        }
-        let ctx = back_context(game, deck, bleed, &uid(&format!("{deck_id}-back")));
-        let back = errors
-            .rendered(
-                None,
-                deck.id.span(),
-                &format!("back of deck `{deck_id}`"),
-                cache::render_face(cache.as_deref(), templates, &deck.back.template, &ctx),
-                &mut placed,
-            )
-            .unwrap_or_default();
-        decks.push(DeckFaces {
-            id: deck_id.clone(),
-            name: deck.name.clone(),
-            size: deck.size.mm(),
-            cards,
-            back,
-            back_template: deck.back.template.clone(),
-        });
-    }
+            ),
+        })
+        .collect();
     for board in &game.components.boards {
         placed.extend(crate::render::sheets::boards::non_hex::placements(
             game, board,
@@ -360,6 +307,7 @@ pub fn draw_all_cached(
     if errors.list.is_empty() {
         Ok(Faces {
             decks,
+            translations,
             pieces,
             placed,
             fonts: templates.faces.database.clone(),
@@ -368,6 +316,172 @@ pub fn draw_all_cached(
     } else {
         Err(errors.list)
     }
+}
+
+/// Which decks [`draw_decks`] draws, and in which language.
+#[derive(Debug, Clone, Copy)]
+struct DeckLang<'a> {
+    /// The language the cards' words are in.
+    lang: &'a str,
+    /// The game prints its cards in several languages: a face's name says which.
+    several: bool,
+    /// Draws the decks drawn once for every language (`multilingual`, and the decks not
+    /// printed) too; only the first language does.
+    shared: bool,
+}
+
+/// The printed decks' faces in one language (and for the first, the multilingual decks,
+/// and the templates of decks not printed checked).
+fn draw_decks(
+    game: &Game,
+    templates: &Templates,
+    bleed: f64,
+    cache: Option<&Cache>,
+    pick: DeckLang,
+    errors: &mut Errors,
+    placed: &mut Vec<Placement>,
+) -> Vec<DeckFaces> {
+    let mut decks = Vec::new();
+    for deck in &game.components.decks {
+        let deck_id = deck.id.get_ref();
+        if !deck.print {
+            if !pick.shared {
+                continue;
+            }
+            // Not printed (cards the players own), but its templates must still exist.
+            let named = [&deck.template, &deck.back.template]
+                .into_iter()
+                .chain(deck.templates.values().map(|t| t.get_ref()));
+            for name in named {
+                if !templates.has(name) {
+                    errors.push(err(
+                        deck.id.span(),
+                        format!("deck `{deck_id}` names template `{name}`, which does not exist"),
+                    ));
+                }
+            }
+            continue;
+        }
+        if deck.multilingual && !pick.shared {
+            continue;
+        }
+        // A multilingual deck's cards keep the data's own words; the others' are in `lang`.
+        let words = (!deck.multilingual).then_some(pick.lang);
+        let face_lang = (pick.several && !deck.multilingual).then(|| pick.lang.to_string());
+        let in_lang = face_lang
+            .as_deref()
+            .map_or(String::new(), |l| format!(" in `{l}`"));
+        let uid_of = |id: &str| match &face_lang {
+            Some(l) => uid(&format!("{id}-{l}")),
+            None => uid(id),
+        };
+        let language = CardWords {
+            lang: pick.lang,
+            words,
+        };
+        // Faces are drawn on every core; their problems are filed in the cards' order.
+        let rendered: Vec<_> = deck
+            .cards
+            .par_iter()
+            .map(|card| {
+                let ctx = card_context(
+                    game,
+                    deck,
+                    card,
+                    bleed,
+                    &uid_of(card.id.get_ref()),
+                    language,
+                );
+                let front = cache::render_face(cache, templates, deck.template_for(card), &ctx);
+                let back = card.back.as_ref().map(|b| {
+                    let own = b.get_ref();
+                    let ctx = own_back_context(
+                        game,
+                        deck,
+                        card,
+                        own,
+                        bleed,
+                        &uid_of(&format!("{}-back", card.id.get_ref())),
+                        language,
+                    );
+                    cache::render_face(cache, templates, &own.template, &ctx)
+                });
+                (front, back)
+            })
+            .collect();
+        let mut cards = Vec::new();
+        for (card, (face, back)) in deck.cards.iter().zip(rendered) {
+            let id = card.id.get_ref();
+            let drawn = errors.rendered(
+                card.file.as_ref(),
+                card.id.span(),
+                &format!("card `{id}` of deck `{deck_id}`{in_lang}"),
+                face,
+                placed,
+            );
+            let own_back = match (back, &card.back) {
+                (Some(r), Some(spec)) => errors
+                    .rendered(
+                        card.file.as_ref(),
+                        spec.span(),
+                        &format!("the back of card `{id}` of deck `{deck_id}`{in_lang}"),
+                        r,
+                        placed,
+                    )
+                    .map(|svg| {
+                        Some(OwnBack {
+                            template: spec.get_ref().template.clone(),
+                            svg,
+                        })
+                    }),
+                _ => Some(None),
+            };
+            if let (Some(svg), Some(back)) = (drawn, own_back) {
+                cards.push(CardFace {
+                    id: id.clone(),
+                    name: words
+                        .map_or(card.name.as_str(), |l| languages::card_name(card, l))
+                        .to_string(),
+                    text: match words {
+                        Some(l) => languages::card_text(card, l).map(str::to_string),
+                        None => card.text.clone(),
+                    },
+                    count: card.count.0,
+                    template: deck.template_for(card).to_string(),
+                    svg,
+                    back,
+                });
+            }
+        }
+        let ctx = back_context(
+            game,
+            deck,
+            bleed,
+            &uid_of(&format!("{deck_id}-back")),
+            language,
+        );
+        let back = errors
+            .rendered(
+                None,
+                deck.id.span(),
+                &format!("back of deck `{deck_id}`{in_lang}"),
+                cache::render_face(cache, templates, &deck.back.template, &ctx),
+                placed,
+            )
+            .unwrap_or_default();
+        decks.push(DeckFaces {
+            id: deck_id.clone(),
+            name: words
+                .map_or(deck.name.as_str(), |l| languages::deck_name(deck, l))
+                .to_string(),
+            size: deck.size.mm(),
+            cards,
+            back,
+            back_template: deck.back.template.clone(),
+            lang: face_lang,
+        });
+    }
+    decks
 }
 
 fn uid(id: &str) -> String {

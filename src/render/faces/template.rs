@@ -850,25 +850,70 @@ fn back_json(back: &Back) -> Value {
     json!({ "template": back.template, "title": back.title, "colour": back.colour })
 }
 
+/// The language a card face is drawn in: `lang`, and whose words the card's `name`, `text`
+/// and its deck's `name` show: those of `words` (falling back to the data's own when the
+/// card has none in it), or the data's own for a `multilingual` deck (`words` is `None`).
+#[derive(Debug, Clone, Copy)]
+pub struct CardWords<'a> {
+    pub lang: &'a str,
+    pub words: Option<&'a str>,
+}
+
+/// The deck as a card's template sees it, its `name` in the card's language, with the
+/// language as `lang` and its printed words (`[print_labels]` of `rules.<lang>.toml`) as
+/// `labels`.
+fn insert_language(ctx: &mut Context, game: &Game, deck: &Deck, language: CardWords) {
+    let mut deck_value = deck_json(deck);
+    if let Some(l) = language.words {
+        deck_value["name"] = json!(super::languages::deck_name(deck, l));
+    }
+    ctx.insert("deck", &deck_value);
+    ctx.insert("lang", language.lang);
+    ctx.insert(
+        "labels",
+        &crate::render::sheets::boards::print_labels(game, language.lang),
+    );
+}
+
 /// The context of a card front.
-pub fn card_context(game: &Game, deck: &Deck, card: &Card, bleed: f64, uid: &str) -> Context {
+pub fn card_context(
+    game: &Game,
+    deck: &Deck,
+    card: &Card,
+    bleed: f64,
+    uid: &str,
+    language: CardWords,
+) -> Context {
     let (w, h) = deck.size.mm();
     let mut ctx = base_context(game, w, h, bleed, uid);
-    ctx.insert("deck", &deck_json(deck));
+    insert_language(&mut ctx, game, deck, language);
+    let (name, text) = match language.words {
+        Some(l) => (
+            super::languages::card_name(card, l),
+            super::languages::card_text(card, l),
+        ),
+        None => (card.name.as_str(), card.text.as_deref()),
+    };
     ctx.insert(
         "card",
-        &json!({ "id": card.id.get_ref(), "name": card.name, "names": card.names,
-                 "count": card.count.0, "text": card.text, "texts": card.texts,
+        &json!({ "id": card.id.get_ref(), "name": name, "names": card.names,
+                 "count": card.count.0, "text": text, "texts": card.texts,
                  "fields": fields_json(&card.fields) }),
     );
     ctx
 }
 
 /// The context of a deck's back.
-pub fn back_context(game: &Game, deck: &Deck, bleed: f64, uid: &str) -> Context {
+pub fn back_context(
+    game: &Game,
+    deck: &Deck,
+    bleed: f64,
+    uid: &str,
+    language: CardWords,
+) -> Context {
     let (w, h) = deck.size.mm();
     let mut ctx = base_context(game, w, h, bleed, uid);
-    ctx.insert("deck", &deck_json(deck));
+    insert_language(&mut ctx, game, deck, language);
     ctx.insert("back", &back_json(&deck.back));
     ctx
 }
@@ -882,8 +927,9 @@ pub fn own_back_context(
     own: &CardBack,
     bleed: f64,
     uid: &str,
+    language: CardWords,
 ) -> Context {
-    let mut ctx = card_context(game, deck, card, bleed, uid);
+    let mut ctx = card_context(game, deck, card, bleed, uid, language);
     let fields: serde_json::Map<String, Value> = own
         .fields
         .iter()

@@ -113,12 +113,31 @@ fn problem_list(problems: &[Problem]) -> String {
 /// A figure per PNG image the folder holds, by file name: the gallery of a game whose data
 /// does not load, so its cards cannot be named.
 fn image_files(dir: &Path) -> String {
-    let mut names: Vec<String> = std::fs::read_dir(dir.join("png"))
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .filter(|n| n.ends_with(".png") && !n.starts_with('.'))
+    // `png/` and its language folders (`png/<lang>/`, cards printed in several languages).
+    let listed = |sub: &str| -> Vec<String> {
+        std::fs::read_dir(dir.join("png").join(sub))
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .filter_map(|e| e.file_name().to_str().map(str::to_string))
+            .filter(|n| !n.starts_with('.'))
+            .collect()
+    };
+    let top = listed("");
+    let mut names: Vec<String> = top
+        .iter()
+        .filter(|n| n.ends_with(".png"))
+        .cloned()
+        .chain(
+            top.iter()
+                .filter(|n| dir.join("png").join(n).is_dir())
+                .flat_map(|sub| {
+                    listed(sub)
+                        .into_iter()
+                        .filter(|n| n.ends_with(".png"))
+                        .map(move |n| format!("{sub}/{n}"))
+                }),
+        )
         .collect();
     if names.is_empty() {
         return String::new();
@@ -180,21 +199,39 @@ fn links(dir: &Path) -> String {
     out
 }
 
-/// A figure per card design whose image the build wrote, grouped by deck.
+/// A figure per card design whose image the build wrote, grouped by deck; a game printing
+/// its cards in several languages shows each deck in each language (`png/<lang>/<id>.png`),
+/// with its cards' names in that language.
 fn card_gallery(game: &Game, dir: &Path) -> String {
+    use crate::render::faces::languages::{card_languages, card_name, deck_name, image_file};
+    let langs = card_languages(game);
     let mut out = String::new();
     for deck in &game.components.decks {
-        let figures: String = deck
-            .cards
-            .iter()
-            .filter_map(|c| figure(dir, c.id.get_ref(), &c.name, c.count.0))
-            .collect();
-        if !figures.is_empty() {
-            let _ = write!(
-                out,
-                "<h2>{}</h2>\n<div class=\"grid\">\n{figures}</div>\n",
-                xml_escape(&deck.name)
-            );
+        let sections: Vec<Option<&str>> = if langs.is_empty() || deck.multilingual {
+            vec![None]
+        } else {
+            langs.iter().copied().map(Some).collect()
+        };
+        for lang in sections {
+            let figures: String = deck
+                .cards
+                .iter()
+                .filter_map(|c| {
+                    let name = lang.map_or(c.name.as_str(), |l| card_name(c, l));
+                    figure(dir, &image_file(c.id.get_ref(), lang), name, c.count.0)
+                })
+                .collect();
+            if !figures.is_empty() {
+                let heading = match lang {
+                    Some(l) => format!("{} ({l})", deck_name(deck, l)),
+                    None => deck.name.clone(),
+                };
+                let _ = write!(
+                    out,
+                    "<h2>{}</h2>\n<div class=\"grid\">\n{figures}</div>\n",
+                    xml_escape(&heading)
+                );
+            }
         }
     }
     out
@@ -207,7 +244,14 @@ fn token_gallery(game: &Game, dir: &Path) -> String {
         .pieces
         .iter()
         .filter(|p| p.print)
-        .filter_map(|p| figure(dir, p.id.get_ref(), &p.name, p.count.0))
+        .filter_map(|p| {
+            figure(
+                dir,
+                &format!("png/{}.png", p.id.get_ref()),
+                &p.name,
+                p.count.0,
+            )
+        })
         .collect();
     if figures.is_empty() {
         return String::new();
@@ -215,12 +259,11 @@ fn token_gallery(game: &Game, dir: &Path) -> String {
     format!("<h2>Tokens and tiles</h2>\n<div class=\"grid\">\n{figures}</div>\n")
 }
 
-fn figure(dir: &Path, id: &str, name: &str, count: u32) -> Option<String> {
-    let file = format!("png/{id}.png");
-    if !dir.join(&file).is_file() {
+fn figure(dir: &Path, file: &str, name: &str, count: u32) -> Option<String> {
+    if !dir.join(file).is_file() {
         return None;
     }
-    let (file, name) = (xml_escape(&file), xml_escape(name));
+    let (file, name) = (xml_escape(file), xml_escape(name));
     Some(format!(
         "<figure><a href=\"{file}\"><img src=\"{file}\" alt=\"{name}\" loading=\"lazy\"></a>\
          <figcaption>{name} &times; {count}</figcaption></figure>\n"
@@ -237,6 +280,9 @@ mod tests {
         let dir = tmp.path();
         std::fs::create_dir_all(dir.join("png")).unwrap();
         std::fs::write(dir.join("png/a-card.png"), b"png").unwrap();
+        // A card printed per language has its image in its language's folder.
+        std::fs::create_dir_all(dir.join("png/fi")).unwrap();
+        std::fs::write(dir.join("png/fi/a-card.png"), b"png").unwrap();
         std::fs::write(dir.join("cards.pdf"), b"pdf").unwrap();
         let problems = [Problem::data("field `<b>` & \"x\" ]]> is wrong")];
         let live = status_html(None, "my-game", dir, true, &problems);
@@ -248,6 +294,7 @@ mod tests {
         );
         assert!(!live.contains("<b>"), "{live}");
         assert!(live.contains("src=\"png/a-card.png\"") && live.contains("href=\"cards.pdf\""));
+        assert!(live.contains("src=\"png/fi/a-card.png\""), "{live}");
         let settled = status_html(None, "my-game", dir, false, &problems);
         assert!(!settled.contains("refresh"), "{settled}");
         assert!(settled.contains("Not built"), "{settled}");

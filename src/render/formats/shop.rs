@@ -5,7 +5,8 @@
 //! `<deck>-back.pdf` with the back; `png/<deck>-<id>.png` and `png/<deck>-back.png`, each
 //! design once with its bleed at the shop's resolution (pHYs set); and `manifest.csv`, which
 //! says how many copies of each image to order and whether its text keeps the printer's
-//! safe zone. `--color cmyk` converts the PDFs (see [`crate::render::formats::cmyk`]); `--shop-preset`
+//! safe zone. A game printing its cards in several languages writes each language's decks
+//! under `shop/<lang>/` (one manifest names them all). `--color cmyk` converts the PDFs (see [`crate::render::formats::cmyk`]); `--shop-preset`
 //! sizes everything to one printer's template.
 
 use std::path::PathBuf;
@@ -365,12 +366,26 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     let mut manifest = Manifest::new();
     let mut cards = Vec::new();
-    for deck in faces.decks.iter().filter(|d| !d.cards.is_empty()) {
-        let card = ShopCard::new(deck.size, b.options.bleed, shop.preset);
-        files.extend(deck_pdfs(b, deck, &card, &shop)?);
-        files.extend(deck_pngs(b, deck, &card, &mut manifest)?);
-        cards.push((deck.id.as_str(), card));
+    // A game printing its cards in several languages orders each language's decks from
+    // `shop/<lang>/`; a multilingual deck, the same in all of them, once from `shop/`.
+    let sets = faces.card_sets(b.game);
+    let mut shared = std::collections::BTreeSet::new();
+    for set in &sets {
+        for deck in set.decks.iter().filter(|d| !d.cards.is_empty()) {
+            let prefix = match &deck.lang {
+                Some(l) => format!("{l}/"),
+                None if shared.insert(deck.id.clone()) => String::new(),
+                None => continue,
+            };
+            let card = ShopCard::new(deck.size, b.options.bleed, shop.preset);
+            files.extend(deck_pdfs(b, deck, &card, &shop, &prefix)?);
+            files.extend(deck_pngs(b, deck, &card, &mut manifest, &prefix)?);
+            if !cards.iter().any(|(id, _)| *id == deck.id) {
+                cards.push((deck.id.clone(), card));
+            }
+        }
     }
+    let cards: Vec<(&str, ShopCard)> = cards.iter().map(|(id, c)| (id.as_str(), *c)).collect();
     files.extend(piece_pdfs(b, &shop, &mut manifest)?);
     files.push(b.write("shop/manifest.csv", manifest.text.as_bytes())?);
     files.push(b.write("shop/notes.txt", shop.notes(&cards).as_bytes())?);
@@ -404,12 +419,14 @@ fn copies(deck: &DeckFaces) -> impl Iterator<Item = &CardFace> {
         .flat_map(|c| std::iter::repeat_n(c, c.count as usize))
 }
 
-/// `shop/<deck>.pdf` (one page per copy) and `shop/<deck>-back.pdf`.
+/// `shop/<deck>.pdf` (one page per copy) and `shop/<deck>-back.pdf` (under `shop/<lang>/`
+/// for a deck drawn once per language: `prefix` is `<lang>/`).
 fn deck_pdfs(
     b: &GameBuild,
     deck: &DeckFaces,
     card: &ShopCard,
     shop: &ShopOptions,
+    prefix: &str,
 ) -> Result<Vec<PathBuf>, String> {
     let fronts: Vec<PageSpec> = copies(deck)
         .map(|c| card.page_spec(&c.svg, deck.size))
@@ -436,8 +453,16 @@ fn deck_pdfs(
     };
     let page_names: [&dyn Fn(usize) -> String; 2] = [&front, &back_of];
     [
-        (format!("shop/{}.pdf", deck.id), title("fronts"), fronts),
-        (format!("shop/{}-back.pdf", deck.id), title("back"), back),
+        (
+            format!("shop/{prefix}{}.pdf", deck.id),
+            title("fronts"),
+            fronts,
+        ),
+        (
+            format!("shop/{prefix}{}-back.pdf", deck.id),
+            title("back"),
+            back,
+        ),
     ]
     .into_iter()
     .zip(page_names)
@@ -511,19 +536,21 @@ fn piece_pdfs(
         .collect()
 }
 
-/// `shop/png/<deck>-<id>.png` per design and `<deck>-back.png`, with their manifest lines.
+/// `shop/png/<deck>-<id>.png` per design and `<deck>-back.png` (under `shop/<lang>/` for a
+/// deck drawn once per language: `prefix` is `<lang>/`), with their manifest lines.
 fn deck_pngs(
     b: &GameBuild,
     deck: &DeckFaces,
     card: &ShopCard,
     manifest: &mut Manifest,
+    prefix: &str,
 ) -> Result<Vec<PathBuf>, String> {
     let total: u32 = deck.cards.iter().map(|c| c.count).sum();
     let mut jobs: Vec<(String, &str, &str, u32, &str)> = deck
         .cards
         .iter()
         .map(|c| {
-            let file = format!("png/{}-{}.png", deck.id, c.id);
+            let file = format!("{prefix}png/{}-{}.png", deck.id, c.id);
             (
                 file,
                 c.id.as_str(),
@@ -543,14 +570,14 @@ fn deck_pngs(
     let own_copies: u32 = own.iter().map(|c| c.count).sum();
     for c in &own {
         jobs.push((
-            format!("png/{}-{}-back.png", deck.id, c.id),
+            format!("{prefix}png/{}-{}-back.png", deck.id, c.id),
             c.id.as_str(),
             "back",
             c.count,
             c.back_or(&deck.back),
         ));
     }
-    let back_file = format!("png/{}-back.png", deck.id);
+    let back_file = format!("{prefix}png/{}-back.png", deck.id);
     jobs.push((
         back_file,
         "back",

@@ -1,7 +1,9 @@
 //! Tabletop Simulator export: `<out>/<slug>/tts/<slug>.json`, a saved object that TTS
 //! imports (Objects -> Saved Objects), with the images it points at beside it.
 //!
-//! Every deck becomes one `DeckCustom` whose `DeckIDs` list every copy (a card printed 20
+//! Every deck becomes one `DeckCustom` (in each language of a game that prints its cards in
+//! several, named with the language, its images under `tts/<lang>/`, as its boards are one
+//! per language) whose `DeckIDs` list every copy (a card printed 20
 //! times is 20 cards in the deck), drawn from face sheets of at most 10 x 7 designs and a
 //! separate back image; each card carries its name as `Nickname` and its text as
 //! `Description`. Printed pieces become stacks of custom tiles (a bag holding `count` of
@@ -67,12 +69,25 @@ pub fn plan_sheets(deck: &DeckFaces) -> Result<Vec<SheetPlan>, String> {
             cards: chunk.to_vec(),
             grid: grid_for(chunk.len(), max_rows),
             file: if chunks.len() == 1 {
-                format!("{}.png", deck.id)
+                format!("{}{}.png", lang_folder(deck), deck.id)
             } else {
-                format!("{}-{}.png", deck.id, n + 1)
+                format!("{}{}-{}.png", lang_folder(deck), deck.id, n + 1)
             },
         })
         .collect())
+}
+
+/// The folder of a deck drawn once per language (`<lang>/`), else none: its images are
+/// `tts/<lang>/<deck>.png` and `tts/<lang>/<deck>-back.png`.
+fn lang_folder(deck: &DeckFaces) -> String {
+    deck.lang
+        .as_ref()
+        .map_or(String::new(), |l| format!("{l}/"))
+}
+
+/// A deck's back image, under its language's folder.
+fn back_file(deck: &DeckFaces) -> String {
+    format!("{}{}-back.png", lang_folder(deck), deck.id)
 }
 
 /// Where the saved object finds the images: hosted under a base URL or `file://` paths.
@@ -99,10 +114,12 @@ impl Links {
 
 /// The build stage: sheets, backs, tile and board images, and `tts/<slug>.json`.
 pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
+    // Every deck in every language the game prints its cards in, as the boards are.
     let decks: Vec<&DeckFaces> = b
         .faces
         .decks
         .iter()
+        .chain(b.faces.translations.iter().flat_map(|t| &t.decks))
         .filter(|d| !d.cards.is_empty())
         .collect();
     let boards = board_images(b)?;
@@ -292,7 +309,7 @@ fn write_deck_images(
         deck.size,
         px_per_mm,
     )?;
-    files.push(b.write(&format!("tts/{}-back.png", deck.id), &back)?);
+    files.push(b.write(&format!("tts/{}", back_file(deck)), &back)?);
     if deck.backs_differ() {
         // Cards with backs of their own: each face sheet gets a back sheet, slot for slot.
         for plan in plans {
@@ -387,7 +404,7 @@ fn deck_object(
         if unique {
             links.url(&back_sheet_file(plan))
         } else {
-            links.url(&format!("{}-back.png", deck.id))
+            links.url(&back_file(deck))
         }
     };
     let custom = |plan: &SheetPlan| {
@@ -427,7 +444,11 @@ fn deck_object(
         card["Transform"] = transform(180.0, 0.0, 1.0);
         return (card, DECK_ROOM);
     }
-    let mut object = object("DeckCustom", &deck.name, "", transform(180.0, 180.0, 1.0));
+    let name = match &deck.lang {
+        Some(l) => format!("{} ({l})", deck.name),
+        None => deck.name.clone(),
+    };
+    let mut object = object("DeckCustom", &name, "", transform(180.0, 180.0, 1.0));
     object["HideWhenFaceDown"] = json!(true);
     object["SidewaysCard"] = json!(false);
     object["DeckIDs"] = json!(ids);
@@ -636,6 +657,7 @@ mod tests {
                 .collect(),
             back: String::new(),
             back_template: String::new(),
+            lang: None,
         }
     }
 

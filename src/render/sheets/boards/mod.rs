@@ -80,7 +80,7 @@ pub(super) fn board_title<'a>(game: &'a Game, board: &'a Board, lang: &str) -> &
 }
 
 /// The game's printed words in a language (`[print_labels]` of `rules.<lang>.toml`).
-fn print_labels(game: &Game, lang: &str) -> BTreeMap<String, String> {
+pub(crate) fn print_labels(game: &Game, lang: &str) -> BTreeMap<String, String> {
     game.rules
         .texts
         .get(lang)
