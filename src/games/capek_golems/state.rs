@@ -3,6 +3,7 @@
 //! is simply turning that set into the new draw pile.
 
 use std::fmt::Write;
+use std::sync::Arc;
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -94,7 +95,7 @@ fn nth_card(set: u64, k: u32) -> u8 {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct CapekState {
-    pub(super) rules: &'static Rules,
+    pub(super) rules: Arc<Rules>,
     pub(super) flags: Flags,
     pub(super) players: u8,
     pub(super) hands: [u64; MAX_PLAYERS],
@@ -135,7 +136,7 @@ pub struct CapekState {
 impl CapekState {
     /// Setup: shuffle, deal the hands, fill the Auction House; the first seat starts.
     pub fn new(
-        rules: &'static Rules,
+        rules: Arc<Rules>,
         flags: Flags,
         players: usize,
         rng: &mut ChaCha8Rng,
@@ -161,6 +162,7 @@ impl CapekState {
         for slot in auction.iter_mut().take(slots) {
             *slot = deck.next().unwrap_or(NO_CARD);
         }
+        let outrage = rules.outrage_start;
         let mut s = CapekState {
             rules,
             flags,
@@ -173,7 +175,7 @@ impl CapekState {
             auction,
             research: [[0; MAX_GOLEM]; MAX_PLAYERS],
             sets: [0; MAX_PLAYERS],
-            outrage: rules.outrage_start,
+            outrage,
             current: 0,
             phase: Phase::Main,
             buying: Buying::NotYet,
@@ -197,8 +199,8 @@ impl CapekState {
         Ok(s)
     }
 
-    pub fn rules(&self) -> &'static Rules {
-        self.rules
+    pub fn rules(&self) -> &Rules {
+        &self.rules
     }
     pub fn flags(&self) -> Flags {
         self.flags
