@@ -195,6 +195,10 @@ impl Engine for AetherEngine {
             _ => None,
         }
     }
+
+    fn bot_names(&self) -> Vec<String> {
+        vec!["heuristic".to_string()]
+    }
 }
 
 /// One game of Aether.

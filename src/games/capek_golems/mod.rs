@@ -154,4 +154,8 @@ impl Engine for CapekEngine {
             _ => None,
         }
     }
+
+    fn bot_names(&self) -> Vec<String> {
+        vec![HEURISTIC.to_string(), RISKY.to_string()]
+    }
 }
