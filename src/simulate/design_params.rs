@@ -266,9 +266,9 @@ pub fn recheck(game: &Game, fields: &[(String, String)]) -> Result<(), String> {
         return Ok(());
     }
     let mut out = format!(
-        "{} {REFUSED}, so no game of it is played ({} problem(s)):",
+        "{} {REFUSED}, so no game of it is played ({}):",
         set.join(", "),
-        problems.len()
+        crate::messages::count_of(problems.len(), "problem", "problems")
     );
     // Each problem at the place of the data the value replaces (the file, line and column a
     // designer would change to make the value theirs).

@@ -401,10 +401,10 @@ impl RunReport {
             .collect();
         let _ = writeln!(
             out,
-            "{}{}: {} games, seed {}, {} players ({}), bots {}",
+            "{}{}: {}, seed {}, {} players ({}), bots {}",
             self.game,
             at.map_or(String::new(), |at| format!(" at {at}")),
-            st.games,
+            crate::messages::count_of(st.games, "game", "games"),
             self.seed,
             self.players,
             seats.join(", "),

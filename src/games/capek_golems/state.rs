@@ -244,9 +244,12 @@ impl CapekState {
         };
         let dealing = match (self.to_hand, self.to_auction) {
             (0, 0) => String::new(),
-            (h, 0) => format!("; {h} card(s) to draw"),
-            (0, a) => format!("; {a} card(s) to deal into the Auction House"),
-            (h, a) => format!("; {h} card(s) to draw, {a} to deal into the Auction House"),
+            (h, 0) => format!("; {} to draw", crate::messages::count_of(h, "card", "cards")),
+            (0, a) => format!("; {} to deal into the Auction House", crate::messages::count_of(a, "card", "cards")),
+            (h, a) => format!(
+                "; {} to draw, {a} to deal into the Auction House",
+                crate::messages::count_of(h, "card", "cards")
+            ),
         };
         format!("{step}; {buying}; {used}{dealing}")
     }
@@ -899,8 +902,8 @@ impl State for CapekState {
         let _ = writeln!(s, "auction: {}", slots.join("; "));
         let _ = writeln!(
             s,
-            "draw pile {} cards; discard pile: {}",
-            self.draw.count_ones(),
+            "draw pile {}; discard pile: {}",
+            crate::messages::count_of(self.draw.count_ones(), "card", "cards"),
             self.list(self.discard)
         );
         for p in 0..self.num_players() {
