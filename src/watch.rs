@@ -47,13 +47,11 @@ impl Round {
         for g in &self.report.games {
             match &g.outcome {
                 Outcome::Built(_) => built.push(g.slug.as_str()),
-                Outcome::NotChecked(ps) | Outcome::Failed(ps) => {
-                    parts.push(format!(
-                        "{} not built ({})",
-                        g.slug,
-                        crate::messages::count_of(ps.len(), "problem", "problems")
-                    ))
-                }
+                Outcome::NotChecked(ps) | Outcome::Failed(ps) => parts.push(format!(
+                    "{} not built ({})",
+                    g.slug,
+                    crate::messages::count_of(ps.len(), "problem", "problems")
+                )),
             }
         }
         if !built.is_empty() {
@@ -360,10 +358,7 @@ mod tests {
             ],
             Vec::new(),
         );
-        assert_eq!(
-            mixed.summary(),
-            "built a in 7 ms; b not built (1 problem)"
-        );
+        assert_eq!(mixed.summary(), "built a in 7 ms; b not built (1 problem)");
     }
 
     fn scope(dir: &Path) -> Scope {

@@ -92,8 +92,7 @@ fn plural_slips(text: &str) -> Vec<String> {
                 continue;
             }
             let slip = NOUNS.iter().any(|n| {
-                after.starts_with(n)
-                    && !after[n.len()..].starts_with(|c: char| c.is_alphanumeric())
+                after.starts_with(n) && !after[n.len()..].starts_with(|c: char| c.is_alphanumeric())
             });
             if slip {
                 out.push(line.to_string());
@@ -110,7 +109,11 @@ fn the_slip_finder_finds_slips_and_spares_verbs_and_larger_numbers() {
     );
     assert_eq!(
         found,
-        ["deck: 1 cards", "turn 1, 1 card plays left", "1 card(s) to draw"]
+        [
+            "deck: 1 cards",
+            "turn 1, 1 card plays left",
+            "1 card(s) to draw"
+        ]
     );
 }
 

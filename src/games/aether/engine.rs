@@ -885,7 +885,10 @@ impl State for AetherState {
             let hand = if p == player {
                 self.counts_text(self.hand(p))
             } else {
-                format!("{} hidden", crate::messages::count_of(self.hand_total(p), "tile", "tiles"))
+                format!(
+                    "{} hidden",
+                    crate::messages::count_of(self.hand_total(p), "tile", "tiles")
+                )
             };
             let _ = writeln!(
                 out,
@@ -904,7 +907,10 @@ impl State for AetherState {
         let mut out = String::new();
         let who = self.colour(self.current());
         let turn = match self.phase {
-            Phase::Over => format!("game over after {}", crate::messages::count_of(self.turns, "turn", "turns")),
+            Phase::Over => format!(
+                "game over after {}",
+                crate::messages::count_of(self.turns, "turn", "turns")
+            ),
             Phase::Act => format!("turn {}, {who} to act", self.turns + 1),
             Phase::Draw {
                 after: AfterDraw::SwapDone,

@@ -244,8 +244,14 @@ impl CapekState {
         };
         let dealing = match (self.to_hand, self.to_auction) {
             (0, 0) => String::new(),
-            (h, 0) => format!("; {} to draw", crate::messages::count_of(h, "card", "cards")),
-            (0, a) => format!("; {} to deal into the Auction House", crate::messages::count_of(a, "card", "cards")),
+            (h, 0) => format!(
+                "; {} to draw",
+                crate::messages::count_of(h, "card", "cards")
+            ),
+            (0, a) => format!(
+                "; {} to deal into the Auction House",
+                crate::messages::count_of(a, "card", "cards")
+            ),
             (h, a) => format!(
                 "; {} to draw, {a} to deal into the Auction House",
                 crate::messages::count_of(h, "card", "cards")
