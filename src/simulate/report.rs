@@ -460,8 +460,8 @@ impl RunReport {
         let s = &self.summary;
         let _ = writeln!(
             out,
-            "\nlength of the {} finished games (timeouts apart):",
-            s.length_in_moves.games
+            "\nlength of the {} (timeouts apart):",
+            crate::messages::count_of(s.length_in_moves.games, "finished game", "finished games")
         );
         let mut line = |unit: &str, l: &Length| {
             let _ = writeln!(
