@@ -898,12 +898,16 @@ fn print_build(games: &[pipeline::GameReport]) {
     for g in games {
         match &g.outcome {
             Outcome::Built(files) => println!(
-                "{}: wrote {} file(s) to {}",
+                "{}: wrote {} to {}",
                 g.slug,
-                files.len(),
+                crate::messages::count_of(files.len(), "file", "files"),
                 g.dir.display()
             ),
-            Outcome::NotChecked(ps) => println!("{}: not built, {} problem(s)", g.slug, ps.len()),
+            Outcome::NotChecked(ps) => println!(
+                "{}: not built, {}",
+                g.slug,
+                crate::messages::count_of(ps.len(), "problem", "problems")
+            ),
             Outcome::Failed(_) => println!("{}: build failed", g.slug),
         }
     }
@@ -1766,7 +1770,11 @@ fn check(data: &Path, names: &[String], provenance: bool) -> Exit {
                 game.invariants.len()
             );
         } else {
-            println!("{}: {} problem(s)", game.slug, found.len());
+            println!(
+                "{}: {}",
+                game.slug,
+                crate::messages::count_of(found.len(), "problem", "problems")
+            );
         }
         problems.extend(found);
         if provenance {
@@ -1817,7 +1825,10 @@ fn rules(
     let game = match pipeline::load_checked(data, slug) {
         Ok(g) => g,
         Err(found) => {
-            println!("{slug}: not written, {} problem(s)", found.len());
+            println!(
+                "{slug}: not written, {}",
+                crate::messages::count_of(found.len(), "problem", "problems")
+            );
             return report(&found);
         }
     };
@@ -1868,7 +1879,10 @@ pub fn report(problems: &[Problem]) -> Exit {
     if errors == 0 {
         Exit::Ok
     } else {
-        eprintln!("{errors} problem(s) found");
+        eprintln!(
+            "{} found",
+            crate::messages::count_of(errors, "problem", "problems")
+        );
         if problems.iter().any(|p| p.kind == ProblemKind::Io) {
             Exit::Usage
         } else {

@@ -130,6 +130,24 @@ impl Messages {
     }
 }
 
+/// `n noun` in English in the number's form by the English plural rule: `1 card`, `3 cards`.
+/// Every count with a noun the program prints in English (replay, play, simulate, check, the
+/// table log) goes through it; a language's own pages use [`Messages::count`].
+pub fn count(n: impl Into<i64>, one: &str, other: &str) -> String {
+    let n = n.into();
+    let word = if PluralRule::OneOther.category(n) == "one" {
+        one
+    } else {
+        other
+    };
+    format!("{n} {word}")
+}
+
+/// [`count`] for a count held as a `usize` or `u64` (saturating past `i64`).
+pub fn count_of(n: impl TryInto<i64>, one: &str, other: &str) -> String {
+    count(n.try_into().unwrap_or(i64::MAX), one, other)
+}
+
 fn point() -> String {
     ".".into()
 }
@@ -181,6 +199,14 @@ mod tests {
         assert_eq!(m.count(3, &kortti), "3 korttia");
         assert_eq!(m.count(0, &kortti), "0 korttia");
         assert_eq!(m.count(-1, &kortti), "-1 kortti");
+    }
+
+    #[test]
+    fn english_counts_take_the_singular_for_one_only() {
+        assert_eq!(count(1, "card", "cards"), "1 card");
+        assert_eq!(count(-1, "point", "points"), "-1 point");
+        assert_eq!(count(0, "card", "cards"), "0 cards");
+        assert_eq!(count_of(2usize, "move", "moves"), "2 moves");
     }
 
     #[test]

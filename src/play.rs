@@ -265,9 +265,20 @@ pub fn replay_transcript(
 /// The table's lines, indented, each hand under its seat's name.
 fn table_lines(table: &view::Table, names: &[String], lines: &mut Vec<String>) {
     lines.extend(table.public.lines().map(|l| format!("   {l}")));
+    // Without a public view each hand is the seat's whole observation, which labels its own
+    // lines: one seat's is shown as it is, several each under a heading.
+    let whole = table.public.is_empty();
     for (seat, hand) in &table.hands {
         let name = names.get(*seat).map_or("?", String::as_str);
-        lines.push(format!("   {name}:"));
+        if whole && table.hands.len() == 1 {
+            lines.extend(hand.lines().map(|l| format!("   {l}")));
+            continue;
+        }
+        lines.push(if whole {
+            format!("   {name} sees:")
+        } else {
+            format!("   {name}:")
+        });
         lines.extend(hand.lines().map(|l| format!("     {l}")));
     }
 }
@@ -579,7 +590,10 @@ impl<'e, E: Engine> Session<'e, E> {
         if let Some(path) = &self.save {
             self.transcript.save(path)?;
         }
-        Ok(format!("took back {taken} move(s)"))
+        Ok(format!(
+            "took back {}",
+            crate::messages::count_of(taken, "move", "moves")
+        ))
     }
 
     /// Positions in the move list where a person decided.

@@ -47,9 +47,11 @@ impl Round {
         for g in &self.report.games {
             match &g.outcome {
                 Outcome::Built(_) => built.push(g.slug.as_str()),
-                Outcome::NotChecked(ps) | Outcome::Failed(ps) => {
-                    parts.push(format!("{} not built ({} problem(s))", g.slug, ps.len()))
-                }
+                Outcome::NotChecked(ps) | Outcome::Failed(ps) => parts.push(format!(
+                    "{} not built ({})",
+                    g.slug,
+                    crate::messages::count_of(ps.len(), "problem", "problems")
+                )),
             }
         }
         if !built.is_empty() {
@@ -64,8 +66,8 @@ impl Round {
         }
         if parts.is_empty() {
             parts.push(format!(
-                "not built ({} problem(s))",
-                self.report.problems().len()
+                "not built ({})",
+                crate::messages::count_of(self.report.problems().len(), "problem", "problems")
             ));
         }
         parts.join("; ")
@@ -344,10 +346,10 @@ mod tests {
             vec![game("a", Outcome::NotChecked(vec![problem(), problem()]))],
             Vec::new(),
         );
-        assert_eq!(failed.summary(), "a not built (2 problem(s))");
+        assert_eq!(failed.summary(), "a not built (2 problems)");
         assert_eq!(
             round(Vec::new(), vec![problem()]).summary(),
-            "not built (1 problem(s))"
+            "not built (1 problem)"
         );
         let mixed = round(
             vec![
@@ -356,10 +358,7 @@ mod tests {
             ],
             Vec::new(),
         );
-        assert_eq!(
-            mixed.summary(),
-            "built a in 7 ms; b not built (1 problem(s))"
-        );
+        assert_eq!(mixed.summary(), "built a in 7 ms; b not built (1 problem)");
     }
 
     fn scope(dir: &Path) -> Scope {
@@ -517,7 +516,7 @@ mod tests {
                 &mut |r, page, dir| {
                     assert_eq!(r.report.problems().len(), 1, "{:?}", r.report.problems());
                     // The problem is on the page, escaped, above the last good files.
-                    assert!(page.contains("Not built: 1 problem(s)"), "{page}");
+                    assert!(page.contains("Not built: 1 problem<"), "{page}");
                     assert!(page.contains("&lt;script&gt;x&lt;/script&gt;"), "{page}");
                     assert!(!page.contains("<script>"), "{page}");
                     assert!(page.contains("href=\"cards.pdf\""), "{page}");
@@ -529,7 +528,10 @@ mod tests {
                     let n = r.report.problems().len();
                     assert!(n >= 2, "{:?}", r.report.problems());
                     assert!(
-                        page.contains(&format!("Not built: {n} problem(s)")),
+                        page.contains(&format!(
+                            "Not built: {}",
+                            crate::messages::count_of(n, "problem", "problems")
+                        )),
                         "{page}"
                     );
                 },

@@ -292,7 +292,7 @@ fn all_errors_of_a_run_are_reported_together() {
         "{}",
         run.stderr
     );
-    assert!(run.stderr.contains("2 problem(s) found"), "{}", run.stderr);
+    assert!(run.stderr.contains("2 problems found"), "{}", run.stderr);
 }
 
 #[test]

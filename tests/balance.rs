@@ -588,6 +588,10 @@ mod coin_flip {
         fn bot(&self, _: &str) -> Option<Box<dyn printplay::engine::Bot<Table>>> {
             None
         }
+
+        fn bot_names(&self) -> Vec<String> {
+            Vec::new()
+        }
     }
 
     impl State for Table {

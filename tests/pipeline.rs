@@ -219,7 +219,7 @@ impl Watcher {
     }
 
     /// Waits (at most `limit`) for a round's closing line ("built ... in N ms; watching ..."
-    /// or "GAME not built (N problem(s)); watching ..."); the lines before it and, last, that
+    /// or "GAME not built (N problems); watching ..."); the lines before it and, last, that
     /// line.
     fn next_round(&self, limit: Duration) -> Vec<String> {
         let deadline = Instant::now() + limit;

@@ -1109,7 +1109,12 @@ fn replays_end_with_the_final_scores() {
         let text = r.text();
         let end = text.split("\nend: ").nth(1).unwrap();
         for s in &r.scores {
-            let line = format!("  {} ({}): {} points, ", s.name, s.bot, s.points.unwrap());
+            let line = format!(
+                "  {} ({}): {}, ",
+                s.name,
+                s.bot,
+                printplay::messages::count(s.points.unwrap(), "point", "points")
+            );
             assert!(end.contains(&line), "game {k}: {line} missing:\n{end}");
         }
         assert!(r.to_json().contains("\"points\": "), "game {k}");
@@ -1182,7 +1187,7 @@ fn aether_replay_numbers_turns_and_hides_other_screens() {
         assert_eq!(step.after.hands[0].name, "Yellow");
         assert!(step.after.hands[0].view.starts_with("behind the screen: "));
         assert!(step.after.public.contains("red: "));
-        assert!(step.after.public.contains(" tiles behind the screen; "));
+        assert!(step.after.public.contains(" behind the screen; "));
         assert!(
             !step.after.public.contains("hand "),
             "no seat's tiles in public"

@@ -167,7 +167,7 @@ fn a_po_round_trip_passes_msgfmt_and_reimports_byte_identical() {
     let run = f.run(&["translate", "import", "aether", "fi", po_s]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stdout.contains("1 text(s) changed, 1 marked"),
+        run.stdout.contains("1 text changed, 1 marked"),
         "{}",
         run.stdout
     );

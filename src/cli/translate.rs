@@ -74,7 +74,12 @@ pub fn run(data: &Path, command: TranslateCommand) -> Exit {
             };
             match translate::mark(&g, &lang, &keys) {
                 Ok((path, n)) => {
-                    println!("{}: marked {n} text(s) in {}", g.slug, path.display());
+                    println!(
+                        "{}: marked {} in {}",
+                        g.slug,
+                        crate::messages::count_of(n, "text", "texts"),
+                        path.display()
+                    );
                     Exit::Ok
                 }
                 Err(ps) => report(&ps),
@@ -115,9 +120,9 @@ pub fn run(data: &Path, command: TranslateCommand) -> Exit {
             match translate::import(&g, &lang, &po) {
                 Ok(done) => {
                     println!(
-                        "{}: {} text(s) changed, {} marked{}",
+                        "{}: {} changed, {} marked{}",
                         g.slug,
-                        done.changed.len(),
+                        crate::messages::count_of(done.changed.len(), "text", "texts"),
                         done.marked.len(),
                         if done.written.is_empty() {
                             ": nothing to write".to_string()

@@ -462,6 +462,10 @@ pub trait Engine: Send + Sync + Sized {
     /// A game-specific bot by name; every engine offers `heuristic`.
     /// (`random` and `mcts` are generic and live in the simulator.)
     fn bot(&self, name: &str) -> Option<Box<dyn Bot<Self::State>>>;
+
+    /// The names [`Engine::bot`] answers, in the order to offer them (empty: the game has no
+    /// bots of its own, as a game without a rules engine).
+    fn bot_names(&self) -> Vec<String>;
 }
 
 #[cfg(test)]

@@ -94,6 +94,11 @@ function game.setup(config, rng)
   return state
 end
 
+-- `n` and a noun in the number's form: count(1, "card", "cards") is "1 card".
+local function count(n, one, other)
+  return ("%d %s"):format(n, n == 1 and one or other)
+end
+
 local function cards_in(counts)
   local n = 0
   for _, c in ipairs(counts) do
@@ -267,8 +272,9 @@ function game.action_name(state, action)
   if state.drawing then
     return ("player %d draws %s"):format(state.current, d.name)
   end
-  return ("player %d plays %s (%s %d) for %d points"):format(
-    state.current, d.name, d.fields.suit, d.fields.value, points(state, state.current, action))
+  return ("player %d plays %s (%s %d) for %s"):format(
+    state.current, d.name, d.fields.suit, d.fields.value,
+    count(points(state, state.current, action), "point", "points"))
 end
 
 -- Optional: the card designs a move plays or acquires, by their `id` in the data, for
@@ -322,12 +328,12 @@ function game.observation(state, seat)
         end
       end
     else
-      hand[1] = ("%d hidden cards"):format(cards_in(state.hands[s]))
+      hand[1] = count(cards_in(state.hands[s]), "hidden card", "hidden cards")
     end
-    lines[#lines + 1] = ("player %d: %d points; hand %s; row %s"):format(
-      s, state.scores[s], table.concat(hand, ", "), #row > 0 and table.concat(row, ", ") or "empty")
+    lines[#lines + 1] = ("player %d: %s; hand %s; row %s"):format(
+      s, count(state.scores[s], "point", "points"), table.concat(hand, ", "), #row > 0 and table.concat(row, ", ") or "empty")
   end
-  lines[#lines + 1] = ("deck: %d cards"):format(cards_in(state.deck))
+  lines[#lines + 1] = "deck: " .. count(cards_in(state.deck), "card", "cards")
   return table.concat(lines, "\n")
 end
 

@@ -51,7 +51,20 @@ pub fn make_bot<E: Engine>(engine: &E, spec: &str) -> Result<Box<dyn Bot<E::Stat
     }
     engine
         .bot(spec)
-        .ok_or_else(|| format!("unknown bot `{spec}` (try random, heuristic or {MCTS_SPEC})"))
+        .ok_or_else(|| format!("unknown bot `{spec}`: {}", offered(engine)))
+}
+
+/// The bots that can play this engine's game, in words, for the errors of a bot not found.
+pub fn offered<E: Engine>(engine: &E) -> String {
+    let own = engine.bot_names();
+    if own.is_empty() {
+        return "this game has no bots of its own (a game whose game.toml names no rules engine has none), so only `random` and `mcts:N:random` can play it".into();
+    }
+    let own: Vec<String> = own.iter().map(|b| format!("`{b}`")).collect();
+    format!(
+        "this game's bots are `random`, {}, and {MCTS_SPEC}",
+        own.join(", ")
+    )
 }
 
 /// What a bot spec plays, in words, for the reports' "rests on" lines.
@@ -262,9 +275,12 @@ impl<S: State> Mcts<S> {
         let rollout = match policy_name {
             "random" => Rollout::random(moves),
             name => {
-                let policy = engine
-                    .bot(name)
-                    .ok_or_else(|| bad(format!("no playout policy `{name}` in this game")))?;
+                let policy = engine.bot(name).ok_or_else(|| {
+                    format!(
+                        "`{spec}`: no playout policy `{name}` in this game; {}",
+                        offered(engine)
+                    )
+                })?;
                 Rollout::with_policy(policy, epsilon, moves)
             }
         };

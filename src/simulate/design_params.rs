@@ -19,10 +19,61 @@ const REFUSED: &str = "is refused by the game's check";
 /// count is checked after).
 const MAX_COUNT: u32 = 10_000;
 
-/// Whether `name` names a design's field (`DESIGN.FIELD`) rather than a `[params.*]` value or
-/// a variant: it holds a dot.
-pub fn names_field(name: &str) -> bool {
+/// Whether `name` has the form of a design's field (`DESIGN.FIELD`): it holds a dot. A
+/// `[params.*]` value or a variant may hold one too: [`swept`] decides what a name sets.
+fn names_field(name: &str) -> bool {
     name.contains('.')
+}
+
+/// What a swept or tuned name sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Swept {
+    /// A `[params.*]` value of game.toml.
+    Param,
+    /// A design's field (`DESIGN.FIELD`).
+    Field,
+    /// A rule variant of the engine.
+    Variant,
+}
+
+/// What `name` sets, given the engine's variant names: the `[params.*]` value or the variant
+/// of exactly that name, else (a name with a dot) a design's field. A name that is both (a
+/// value or variant `x.y` and the field `y` of design `x`, or a value and a variant) is an
+/// error naming each (a usage error: rename one in the data). A name that is none is left to
+/// the variant check (no dot) or to [`with_field`] (a dot), whose errors name the nearest.
+pub fn swept(game: &Game, variants: &[String], name: &str) -> Result<Swept, String> {
+    let mut found = Vec::new();
+    if game.params.contains_key(name) {
+        found.push((
+            Swept::Param,
+            format!("the value [params.{name}] of game.toml"),
+        ));
+    }
+    if variants.iter().any(|v| v == name) {
+        found.push((Swept::Variant, format!("the rule variant `{name}`")));
+    }
+    if names_field(name)
+        && let Ok((_, field, _)) = resolve(game, name)
+    {
+        let design = &name[..name.len() - field.len() - 1];
+        found.push((
+            Swept::Field,
+            format!("the field `{field}` of the design `{design}`"),
+        ));
+    }
+    match found.as_slice() {
+        [] if names_field(name) => Ok(Swept::Field),
+        [] => Ok(Swept::Variant),
+        [(what, _)] => Ok(*what),
+        many => Err(format!(
+            "`{name}` names both {} of {}; rename one in the data so that the name says which",
+            many.iter()
+                .map(|(_, w)| w.as_str())
+                .collect::<Vec<_>>()
+                .join(" and "),
+            game.slug
+        )),
+    }
 }
 
 /// Whether an error message is a value refused by the game's check (exit status 1).
@@ -199,15 +250,11 @@ pub fn with_field(game: &Game, name: &str, value: &str) -> Result<Game, String> 
     Ok(g)
 }
 
-/// Checks the game again, as `printplay check` does, after the design fields of `point` (the
-/// swept names and values) were set: `Ok` when no design field was set or the check finds no
-/// problem; otherwise the check's problems, with the values that caused them.
-pub fn recheck(game: &Game, point: &[(String, String)]) -> Result<(), String> {
-    let set: Vec<String> = point
-        .iter()
-        .filter(|(n, _)| names_field(n))
-        .map(|(n, v)| format!("{n}={v}"))
-        .collect();
+/// Checks the game again, as `printplay check` does, after the design fields `fields` (names
+/// and values) were set: `Ok` when none was set or the check finds no problem; otherwise the
+/// check's problems, with the values that caused them.
+pub fn recheck(game: &Game, fields: &[(String, String)]) -> Result<(), String> {
+    let set: Vec<String> = fields.iter().map(|(n, v)| format!("{n}={v}")).collect();
     if set.is_empty() {
         return Ok(());
     }
@@ -219,9 +266,9 @@ pub fn recheck(game: &Game, point: &[(String, String)]) -> Result<(), String> {
         return Ok(());
     }
     let mut out = format!(
-        "{} {REFUSED}, so no game of it is played ({} problem(s)):",
+        "{} {REFUSED}, so no game of it is played ({}):",
         set.join(", "),
-        problems.len()
+        crate::messages::count_of(problems.len(), "problem", "problems")
     );
     // Each problem at the place of the data the value replaces (the file, line and column a
     // designer would change to make the value theirs).
@@ -249,6 +296,7 @@ mod tests {
         let card = &g.deck("deck").unwrap().cards[0];
         assert_eq!(card.int("value"), Some(4));
         assert!(recheck(&g, &[("sun-low.value".into(), "4".into())]).is_ok());
+        assert!(recheck(&g, &[]).is_ok());
         // The deck must hold 12 cards (an invariant): three copies break it.
         let g = with_field(&game, "sun-low.count", "3").unwrap();
         let e = recheck(&g, &[("sun-low.count".into(), "3".into())]).unwrap_err();
@@ -276,5 +324,36 @@ mod tests {
         assert!(e.contains("whole number"), "{e}");
         assert!(with_field(&game, "sun-low.count", "-1").is_err());
         assert!(with_field(&game, ".value", "1").is_err());
+    }
+
+    #[test]
+    fn a_name_with_a_dot_sets_what_it_names_exactly_or_is_refused_as_ambiguous() {
+        let (_dir, mut game) = scaffold();
+        let variants = vec!["suit-bonus".to_string(), "deal.mode".to_string()];
+        assert_eq!(swept(&game, &variants, "goal"), Ok(Swept::Param));
+        assert_eq!(swept(&game, &variants, "suit-bonus"), Ok(Swept::Variant));
+        assert_eq!(swept(&game, &variants, "sun-low.value"), Ok(Swept::Field));
+        // A variant with a dot that is no design's field is the variant, not a field.
+        assert_eq!(swept(&game, &variants, "deal.mode"), Ok(Swept::Variant));
+        // A dotted name that is nothing goes to the field's errors (they name the nearest).
+        assert_eq!(swept(&game, &variants, "sun-lo.value"), Ok(Swept::Field));
+        // A [params] value with a dot is the value ...
+        let goal = game.params["goal"].clone();
+        game.params.insert("round.limit".into(), goal.clone());
+        assert_eq!(swept(&game, &variants, "round.limit"), Ok(Swept::Param));
+        // ... and one spelled as a design's field is refused, naming both.
+        game.params.insert("sun-low.value".into(), goal);
+        let e = swept(&game, &variants, "sun-low.value").unwrap_err();
+        assert!(
+            e.contains("[params.sun-low.value]")
+                && e.contains("field `value` of the design `sun-low`"),
+            "{e}"
+        );
+        let both = vec!["goal".to_string()];
+        let e = swept(&game, &both, "goal").unwrap_err();
+        assert!(
+            e.contains("[params.goal]") && e.contains("rule variant `goal`"),
+            "{e}"
+        );
     }
 }

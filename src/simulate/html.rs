@@ -423,8 +423,8 @@ fn run_section(run: &RunReport, n: usize, heading: &str) -> String {
     let mut out = format!("<h2>{}</h2>\n", esc(heading));
     let _ = writeln!(
         out,
-        "<p>{} games, seed {}, {} players, bots {}. {} decided (a single winner), balance {:.3}, first-seat advantage {:+.1} points per 100 decided games.</p>",
-        run.stats.games,
+        "<p>{}, seed {}, {} players, bots {}. {} decided (a single winner), balance {:.3}, first-seat advantage {:+.1} points per 100 decided games.</p>",
+        crate::messages::count_of(run.stats.games, "game", "games"),
         run.seed,
         run.players,
         esc(&run.bots.join(", ")),

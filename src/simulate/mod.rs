@@ -552,27 +552,41 @@ pub fn simulate_sweep(
     }
     // Every point's game is made (and, with a design's field set, checked again) before any
     // game is played: a value the check refuses stops the sweep before it starts.
+    let variant_names: Vec<String> = variants::variants(game)?
+        .into_iter()
+        .map(|v| v.name)
+        .collect();
+    let kinds = names
+        .iter()
+        .map(|n| design_params::swept(game, &variant_names, n).map(|k| (n.clone(), k)))
+        .collect::<Result<BTreeMap<String, design_params::Swept>, String>>()?;
     let mut prepared = Vec::new();
     for point in sweep::grid(sweeps) {
         let mut g = game.clone();
         let mut o = opts.clone();
         let mut params = BTreeMap::new();
+        let mut fields = Vec::new();
         for (name, value) in &point {
-            if game.params.contains_key(name) {
-                g = sweep::with_param(&g, name, value)?;
-                params.insert(name.clone(), value.clone());
-            } else if design_params::names_field(name) {
-                g = design_params::with_field(&g, name, value)?;
-                params.insert(name.clone(), value.clone());
-            } else {
-                o.variants.insert(name.clone(), value.clone());
+            match kinds[name] {
+                design_params::Swept::Param => {
+                    g = sweep::with_param(&g, name, value)?;
+                    params.insert(name.clone(), value.clone());
+                }
+                design_params::Swept::Field => {
+                    g = design_params::with_field(&g, name, value)?;
+                    params.insert(name.clone(), value.clone());
+                    fields.push((name.clone(), value.clone()));
+                }
+                design_params::Swept::Variant => {
+                    o.variants.insert(name.clone(), value.clone());
+                }
             }
         }
-        prepared.push((point, g, o, params));
+        prepared.push((fields, g, o, params, point));
     }
     prepared
         .par_iter()
-        .map(|(point, g, _, _)| design_params::recheck(g, point))
+        .map(|(fields, g, _, _, _)| design_params::recheck(g, fields))
         .collect::<Vec<_>>()
         .into_iter()
         .collect::<Result<Vec<()>, String>>()?;
@@ -582,7 +596,7 @@ pub fn simulate_sweep(
     );
     let runs = (|| {
         let mut runs = Vec::new();
-        for (point, g, o, params) in prepared {
+        for (_, g, o, params, point) in prepared {
             let at: Vec<String> = point.iter().map(|(n, v)| format!("{n}={v}")).collect();
             bar.playing(&format!("at {}", at.join(", ")));
             runs.push(with_engine(

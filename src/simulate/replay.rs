@@ -308,11 +308,14 @@ impl Replay {
     }
 
     fn write_end(&self, out: &mut String) {
-        let turns = self.turns.map_or(String::new(), |t| format!(", {t} turns"));
+        let turns = self.turns.map_or(String::new(), |t| {
+            format!(", {}", crate::messages::count_of(t, "turn", "turns"))
+        });
         let _ = writeln!(
             out,
-            "\nend: {} after {} moves{turns}",
-            self.ending, self.moves
+            "\nend: {} after {}{turns}",
+            self.ending,
+            crate::messages::count_of(self.moves, "move", "moves")
         );
         let stopped = self.ending == super::tally::CAP_REASON;
         for s in &self.scores {
@@ -322,7 +325,9 @@ impl Replay {
                 r if r > 0.0 => format!("tied for the win, a share of {r}"),
                 _ => "lost".to_string(),
             };
-            let points = s.points.map_or(String::new(), |p| format!("{p} points, "));
+            let points = s.points.map_or(String::new(), |p| {
+                format!("{}, ", crate::messages::count(p, "point", "points"))
+            });
             let _ = writeln!(
                 out,
                 "  {} ({}): {points}{outcome} (result {})",
@@ -342,6 +347,22 @@ impl Replay {
 fn write_table(out: &mut String, t: &Table) {
     for line in t.public.lines() {
         let _ = writeln!(out, "      {line}");
+    }
+    if t.public.is_empty() {
+        // An engine without a public view: each hand is the seat's whole observation, which
+        // labels its own lines; one seat's is shown as it is, several each under a heading.
+        for h in &t.hands {
+            let indent = if t.hands.len() == 1 {
+                "      "
+            } else {
+                let _ = writeln!(out, "      {} sees:", h.name);
+                "        "
+            };
+            for line in h.view.lines() {
+                let _ = writeln!(out, "{indent}{line}");
+            }
+        }
+        return;
     }
     for h in &t.hands {
         let mut lines = h.view.lines();

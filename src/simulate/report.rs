@@ -401,10 +401,10 @@ impl RunReport {
             .collect();
         let _ = writeln!(
             out,
-            "{}{}: {} games, seed {}, {} players ({}), bots {}",
+            "{}{}: {}, seed {}, {} players ({}), bots {}",
             self.game,
             at.map_or(String::new(), |at| format!(" at {at}")),
-            st.games,
+            crate::messages::count_of(st.games, "game", "games"),
             self.seed,
             self.players,
             seats.join(", "),
@@ -460,8 +460,8 @@ impl RunReport {
         let s = &self.summary;
         let _ = writeln!(
             out,
-            "\nlength of the {} finished games (timeouts apart):",
-            s.length_in_moves.games
+            "\nlength of the {} (timeouts apart):",
+            crate::messages::count_of(s.length_in_moves.games, "finished game", "finished games")
         );
         let mut line = |unit: &str, l: &Length| {
             let _ = writeln!(

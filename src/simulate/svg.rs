@@ -60,12 +60,13 @@ pub fn length_histogram(run: &RunReport) -> String {
         let h = ph * n as f64 / top;
         let _ = writeln!(
             s,
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{h:.1}\" fill=\"#4a6fa5\"><title>{}-{} moves: {n} games</title></rect>",
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{h:.1}\" fill=\"#4a6fa5\"><title>{}-{} moves: {}</title></rect>",
             LEFT + i as f64 * bar,
             TOP + ph - h,
             (bar - 1.0).max(0.5),
             i as u32 * width,
-            (i as u32 + 1) * width - 1
+            (i as u32 + 1) * width - 1,
+            crate::messages::count_of(n, "game", "games")
         );
     }
     axes(
@@ -137,7 +138,11 @@ pub fn win_rates(run: &RunReport) -> String {
             stats.timeouts, run.max_moves
         ));
     }
-    let subtitle = format!("{} games: {}", stats.games, parts.join(", "));
+    let subtitle = format!(
+        "{}: {}",
+        crate::messages::count_of(stats.games, "game", "games"),
+        parts.join(", ")
+    );
     let (pw, ph) = (W - LEFT - RIGHT, H - TOP - BOTTOM);
     let slot = pw / rows.len() as f64;
     let y = |v: f64| TOP + ph * (1.0 - v);

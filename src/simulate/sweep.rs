@@ -264,13 +264,13 @@ pub fn text(names: &[String], seat_names: &[String], points: &[SweepPoint]) -> S
         }
         let _ = write!(
             line,
-            " | {} | {:.1} ({:.1} to {:.1}) | {} | {} games, {}",
+            " | {} | {:.1} ({:.1} to {:.1}) | {} | {}, {}",
             p.games,
             p.length.mean,
             p.length.low,
             p.length.high,
             rate(&p.decisiveness),
-            p.stopped,
+            crate::messages::count_of(p.stopped, "game", "games"),
             rate(&p.timeouts)
         );
         let _ = writeln!(out, "  {line}");

@@ -193,21 +193,37 @@ fn candidates(game: &Game, t: &TuneOptions) -> Result<Candidates, String> {
     if points.len() < 2 {
         return Err("--params gives one value; tuning needs at least two".into());
     }
+    use super::design_params::{Swept, recheck, swept, with_field};
+    let variant_names: Vec<String> = super::variants::variants(game)?
+        .into_iter()
+        .map(|v| v.name)
+        .collect();
+    let kinds = t
+        .params
+        .iter()
+        .map(|p| swept(game, &variant_names, &p.name).map(|k| (p.name.clone(), k)))
+        .collect::<Result<BTreeMap<String, Swept>, String>>()?;
     let mut cands = Vec::new();
+    let mut fields = Vec::new();
     for point in points {
         let mut g = game.clone();
         let mut o = t.sim.clone();
         o.progress = false;
         o.shard = Shard::ALL;
+        let mut set = Vec::new();
         for (name, value) in &point {
-            if game.params.contains_key(name) {
-                g = sweep::with_param(&g, name, value)?;
-            } else if super::design_params::names_field(name) {
-                g = super::design_params::with_field(&g, name, value)?;
-            } else {
-                o.variants.insert(name.clone(), value.clone());
+            match kinds[name] {
+                Swept::Param => g = sweep::with_param(&g, name, value)?,
+                Swept::Field => {
+                    g = with_field(&g, name, value)?;
+                    set.push((name.clone(), value.clone()));
+                }
+                Swept::Variant => {
+                    o.variants.insert(name.clone(), value.clone());
+                }
             }
         }
+        fields.push(set);
         cands.push((point, g, o));
     }
     // Every candidate with a design's field set is checked again (in parallel) before any
@@ -215,7 +231,8 @@ fn candidates(game: &Game, t: &TuneOptions) -> Result<Candidates, String> {
     use rayon::prelude::*;
     cands
         .par_iter()
-        .map(|(point, g, _)| super::design_params::recheck(g, point))
+        .zip(&fields)
+        .map(|((_, g, _), set)| recheck(g, set))
         .collect::<Vec<_>>()
         .into_iter()
         .collect::<Result<Vec<()>, String>>()?;

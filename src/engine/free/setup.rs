@@ -205,4 +205,8 @@ impl Engine for FreeEngine {
     fn bot(&self, _name: &str) -> Option<Box<dyn Bot<FreeTable>>> {
         None
     }
+
+    fn bot_names(&self) -> Vec<String> {
+        Vec::new()
+    }
 }

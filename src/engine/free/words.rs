@@ -20,11 +20,7 @@ fn seat(t: &FreeTable, q: usize) -> &str {
 }
 
 fn plural(n: usize, one: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {one}s")
-    }
+    crate::messages::count_of(n, one, &format!("{one}s"))
 }
 
 /// A place a piece can be, in words.

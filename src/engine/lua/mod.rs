@@ -159,6 +159,10 @@ impl Engine for LuaEngine {
             .any(|b| b == name)
             .then(|| Box::new(ScriptBot { name: name.into() }) as Box<dyn Bot<LuaState>>)
     }
+
+    fn bot_names(&self) -> Vec<String> {
+        self.declared.bots.clone()
+    }
 }
 
 /// The model as the script sees it: `game`, `params` (as in game.toml), and `symbol`, `deck`,

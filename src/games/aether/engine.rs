@@ -195,6 +195,10 @@ impl Engine for AetherEngine {
             _ => None,
         }
     }
+
+    fn bot_names(&self) -> Vec<String> {
+        vec!["heuristic".to_string()]
+    }
 }
 
 /// One game of Aether.
@@ -881,13 +885,16 @@ impl State for AetherState {
             let hand = if p == player {
                 self.counts_text(self.hand(p))
             } else {
-                format!("{} hidden tiles", self.hand_total(p))
+                format!(
+                    "{} hidden",
+                    crate::messages::count_of(self.hand_total(p), "tile", "tiles")
+                )
             };
             let _ = writeln!(
                 out,
-                "{}: hand {hand}; {} elementals unused, {} sacrificed",
+                "{}: hand {hand}; {} unused, {} sacrificed",
                 self.colour(p),
-                self.supply[p],
+                crate::messages::count_of(self.supply[p], "elemental", "elementals"),
                 self.sacrificed[p]
             );
         }
@@ -900,7 +907,10 @@ impl State for AetherState {
         let mut out = String::new();
         let who = self.colour(self.current());
         let turn = match self.phase {
-            Phase::Over => format!("game over after {} turns", self.turns),
+            Phase::Over => format!(
+                "game over after {}",
+                crate::messages::count_of(self.turns, "turn", "turns")
+            ),
             Phase::Act => format!("turn {}, {who} to act", self.turns + 1),
             Phase::Draw {
                 after: AfterDraw::SwapDone,
@@ -910,9 +920,9 @@ impl State for AetherState {
         };
         let _ = writeln!(
             out,
-            "{turn}; {} empty hexes; bag {} tiles",
-            self.empties,
-            self.bag_total()
+            "{turn}; {}; bag {}",
+            crate::messages::count_of(self.empties, "empty hex", "empty hexes"),
+            crate::messages::count_of(self.bag_total(), "tile", "tiles")
         );
         let full = self.observation(self.current());
         for line in full.lines().skip(1) {
@@ -923,10 +933,10 @@ impl State for AetherState {
         for p in 0..usize::from(self.players) {
             let _ = writeln!(
                 out,
-                "{}: {} tiles behind the screen; {} elementals unused, {} sacrificed",
+                "{}: {} behind the screen; {} unused, {} sacrificed",
                 self.colour(p),
-                self.hand_total(p),
-                self.supply[p],
+                crate::messages::count_of(self.hand_total(p), "tile", "tiles"),
+                crate::messages::count_of(self.supply[p], "elemental", "elementals"),
                 self.sacrificed[p]
             );
         }

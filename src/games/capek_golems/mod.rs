@@ -10,6 +10,8 @@ mod state;
 mod tests;
 mod views;
 
+use std::sync::Arc;
+
 use rand_chacha::ChaCha8Rng;
 
 pub use bots::{HEURISTIC, Heuristic, RISKY, Risky};
@@ -97,14 +99,14 @@ fn join_needs(needs: [i64; 2]) -> String {
 
 /// The rules of Capek Golems, read from the model.
 pub struct CapekEngine {
-    /// Built once per engine and shared by every game for the rest of the run, so that
-    /// states stay plain copies with no reference counting in the hot loop.
-    rules: &'static Rules,
+    /// Built once per engine and shared by its games; freed with the last of them (a sweep
+    /// builds an engine per point, so nothing may outlive it).
+    rules: Arc<Rules>,
 }
 
 impl CapekEngine {
-    pub fn rules(&self) -> &'static Rules {
-        self.rules
+    pub fn rules(&self) -> &Rules {
+        &self.rules
     }
 }
 
@@ -114,7 +116,7 @@ impl Engine for CapekEngine {
     fn from_model(game: &Game) -> Result<Self, String> {
         let rules = Rules::from_model(game)?;
         Ok(CapekEngine {
-            rules: Box::leak(Box::new(rules)),
+            rules: Arc::new(rules),
         })
     }
 
@@ -142,7 +144,7 @@ impl Engine for CapekEngine {
                 ));
             }
         };
-        CapekState::new(self.rules, flags, players, rng)
+        CapekState::new(Arc::clone(&self.rules), flags, players, rng)
     }
 
     fn bot(&self, name: &str) -> Option<Box<dyn Bot<CapekState>>> {
@@ -151,5 +153,9 @@ impl Engine for CapekEngine {
             RISKY => Some(Box::new(Risky)),
             _ => None,
         }
+    }
+
+    fn bot_names(&self) -> Vec<String> {
+        vec![HEURISTIC.to_string(), RISKY.to_string()]
     }
 }

@@ -3,6 +3,7 @@
 //! is simply turning that set into the new draw pile.
 
 use std::fmt::Write;
+use std::sync::Arc;
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -94,7 +95,7 @@ fn nth_card(set: u64, k: u32) -> u8 {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct CapekState {
-    pub(super) rules: &'static Rules,
+    pub(super) rules: Arc<Rules>,
     pub(super) flags: Flags,
     pub(super) players: u8,
     pub(super) hands: [u64; MAX_PLAYERS],
@@ -135,7 +136,7 @@ pub struct CapekState {
 impl CapekState {
     /// Setup: shuffle, deal the hands, fill the Auction House; the first seat starts.
     pub fn new(
-        rules: &'static Rules,
+        rules: Arc<Rules>,
         flags: Flags,
         players: usize,
         rng: &mut ChaCha8Rng,
@@ -161,6 +162,7 @@ impl CapekState {
         for slot in auction.iter_mut().take(slots) {
             *slot = deck.next().unwrap_or(NO_CARD);
         }
+        let outrage = rules.outrage_start;
         let mut s = CapekState {
             rules,
             flags,
@@ -173,7 +175,7 @@ impl CapekState {
             auction,
             research: [[0; MAX_GOLEM]; MAX_PLAYERS],
             sets: [0; MAX_PLAYERS],
-            outrage: rules.outrage_start,
+            outrage,
             current: 0,
             phase: Phase::Main,
             buying: Buying::NotYet,
@@ -197,8 +199,8 @@ impl CapekState {
         Ok(s)
     }
 
-    pub fn rules(&self) -> &'static Rules {
-        self.rules
+    pub fn rules(&self) -> &Rules {
+        &self.rules
     }
     pub fn flags(&self) -> Flags {
         self.flags
@@ -242,9 +244,18 @@ impl CapekState {
         };
         let dealing = match (self.to_hand, self.to_auction) {
             (0, 0) => String::new(),
-            (h, 0) => format!("; {h} card(s) to draw"),
-            (0, a) => format!("; {a} card(s) to deal into the Auction House"),
-            (h, a) => format!("; {h} card(s) to draw, {a} to deal into the Auction House"),
+            (h, 0) => format!(
+                "; {} to draw",
+                crate::messages::count_of(h, "card", "cards")
+            ),
+            (0, a) => format!(
+                "; {} to deal into the Auction House",
+                crate::messages::count_of(a, "card", "cards")
+            ),
+            (h, a) => format!(
+                "; {} to draw, {a} to deal into the Auction House",
+                crate::messages::count_of(h, "card", "cards")
+            ),
         };
         format!("{step}; {buying}; {used}{dealing}")
     }
@@ -897,8 +908,8 @@ impl State for CapekState {
         let _ = writeln!(s, "auction: {}", slots.join("; "));
         let _ = writeln!(
             s,
-            "draw pile {} cards; discard pile: {}",
-            self.draw.count_ones(),
+            "draw pile {}; discard pile: {}",
+            crate::messages::count_of(self.draw.count_ones(), "card", "cards"),
             self.list(self.discard)
         );
         for p in 0..self.num_players() {

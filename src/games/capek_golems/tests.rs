@@ -182,7 +182,7 @@ fn place_markers(s: &mut CapekState) {
 
 /// Player 1's golem with every set marker and all field research but `open` spaces.
 fn nearly_done(mut s: CapekState, open: u8) -> CapekState {
-    let rules = s.rules;
+    let rules = std::sync::Arc::clone(&s.rules);
     for (g, golem) in rules.golems[0].iter().enumerate() {
         s.research[0][g] = golem.research;
     }

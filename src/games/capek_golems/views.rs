@@ -47,8 +47,8 @@ pub fn public_view(s: &CapekState) -> String {
     let _ = writeln!(out, "auction house: {}", slots.join("; "));
     let _ = writeln!(
         out,
-        "draw pile {} cards; discard pile: {}",
-        s.draw.count_ones(),
+        "draw pile {}; discard pile: {}",
+        crate::messages::count_of(s.draw.count_ones(), "card", "cards"),
         names(s, s.discard)
     );
     for p in 0..usize::from(s.players) {
@@ -72,9 +72,9 @@ pub fn public_view(s: &CapekState) -> String {
         };
         let _ = writeln!(
             out,
-            "player {}: {} cards in hand{seen}; golem research {}",
+            "player {}: {} in hand{seen}; golem research {}",
             p + 1,
-            s.hands[p].count_ones(),
+            crate::messages::count_of(s.hands[p].count_ones(), "card", "cards"),
             golems.join(", ")
         );
     }

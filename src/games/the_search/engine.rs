@@ -518,6 +518,10 @@ impl Engine for SearchEngine {
     fn bot(&self, name: &str) -> Option<Box<dyn Bot<SearchState>>> {
         super::bots::by_name(name)
     }
+
+    fn bot_names(&self) -> Vec<String> {
+        vec![super::bots::HEURISTIC.to_string()]
+    }
 }
 
 /// One game of The Search.

@@ -22,9 +22,12 @@ pub fn public_view(state: &SearchState) -> String {
             let (moves, plays, extra) = state.turn_state();
             let _ = writeln!(
                 s,
-                "turn {}, the {} to act: {moves} moves and {plays} card plays left, {extra} extra draws",
+                "turn {}, the {} to act: {} and {} left, {}",
                 state.stats_turns() + 1,
-                side.name()
+                side.name(),
+                crate::messages::count_of(moves, "move", "moves"),
+                crate::messages::count_of(plays, "card play", "card plays"),
+                crate::messages::count_of(extra, "extra draw", "extra draws")
             );
         }
         None => {
@@ -44,8 +47,9 @@ pub fn public_view(state: &SearchState) -> String {
         let (hand, draw, discard) = state.pile_sizes(side);
         let _ = writeln!(
             s,
-            "{}: {hand} cards in hand, draw pile {draw}, discard pile {discard} [{}]",
+            "{}: {} in hand, draw pile {draw}, discard pile {discard} [{}]",
             side.name(),
+            crate::messages::count_of(hand, "card", "cards"),
             kinds_text(state, side, state.discards(side))
         );
     }

@@ -98,10 +98,10 @@ fn problem_list(problems: &[Problem]) -> String {
         return String::new();
     }
     let mut out = format!(
-        "<section class=\"problems\">\n<h2>Not built: {} problem(s)</h2>\n\
+        "<section class=\"problems\">\n<h2>Not built: {}</h2>\n\
          <p>The files below are from the last build that worked. Fix these and save; the page \
          follows.</p>\n",
-        problems.len()
+        crate::messages::count_of(problems.len(), "problem", "problems")
     );
     for p in problems {
         let _ = writeln!(out, "<pre>{}</pre>", xml_escape(&p.render(false)));
@@ -287,7 +287,7 @@ mod tests {
         let problems = [Problem::data("field `<b>` & \"x\" ]]> is wrong")];
         let live = status_html(None, "my-game", dir, true, &problems);
         assert!(live.contains("<meta http-equiv=\"refresh\""), "{live}");
-        assert!(live.contains("Not built: 1 problem(s)"), "{live}");
+        assert!(live.contains("Not built: 1 problem<"), "{live}");
         assert!(
             live.contains("field `&lt;b&gt;` &amp; &quot;x&quot; ]]&gt; is wrong"),
             "{live}"
