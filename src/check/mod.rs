@@ -11,6 +11,7 @@ mod invariants;
 mod outputs;
 mod references;
 mod values;
+mod vision;
 
 use crate::diag::Problem;
 pub use crate::diag::place::{at_card, in_components, in_game_file, rule_problem};
@@ -21,6 +22,7 @@ pub use art::art_paths;
 pub use engine::problem as engine_problem;
 pub use faces::{GREY_APART, backs_alike_in_grey, face_report, safe_zone, safe_zone_warnings};
 pub use invariants::evaluate as evaluate_invariants;
+pub use vision::{APART_OTHER_MARK, APART_SAME_MARK, TEXT_CONTRAST};
 pub use outputs::{
     boards, layouts, missing_templates, print_settings, svg_error, unreadable_faces,
     untyped_param_problem,
@@ -134,12 +136,14 @@ pub fn check_and_draw(
     let placed = faces.as_ref().map_or(&[][..], |f| &f.placed[..]);
     let mut warnings = art::warnings(game, placed);
     warnings.extend(glyphs::warnings(game));
+    warnings.extend(vision::symbol_warnings(game));
     // A warning never stops a build, whichever check found it.
     let (found_warnings, problems): (Vec<_>, Vec<_>) =
         problems.into_iter().partition(Problem::is_warning);
     warnings.extend(found_warnings);
     if let Some(f) = &faces {
         warnings.extend(faces::safe_zone_warnings(game, f));
+        warnings.extend(vision::text_contrast_warnings(game, f));
     }
     let report = Report { warnings, problems };
     (report, faces)

@@ -17,6 +17,7 @@ pub mod markup;
 pub mod subscript;
 pub mod template;
 pub mod text;
+pub mod vision;
 
 use std::ops::Range;
 use std::sync::Arc;
