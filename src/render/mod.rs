@@ -71,6 +71,9 @@ pub struct BuildOptions {
     pub marks: Marks,
     /// Decks of the same card size and back template share sheets.
     pub pack: bool,
+    /// Trim and safe-zone guides over every face of the proofing outputs (`--guides`; see
+    /// [`crate::pipeline::GUIDED_STAGES`]); never on the print-shop files.
+    pub guides: bool,
     /// Print-shop files (`--shop`), when asked for.
     pub shop: Option<formats::shop::ShopOptions>,
     /// Where the Tabletop Simulator images are hosted; `None`: `file://` paths.
@@ -102,6 +105,7 @@ impl Default for BuildOptions {
             board_page: None,
             marks: Marks::Crop,
             pack: false,
+            guides: false,
             shop: None,
             tts_base_url: None,
             only: BTreeSet::new(),

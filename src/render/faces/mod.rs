@@ -9,6 +9,7 @@
 pub mod budget;
 pub mod drawn;
 pub mod fonts;
+pub mod guides;
 pub mod functions;
 mod growth;
 pub mod images;

@@ -1,0 +1,313 @@
+//! `proof.pdf`: every face of a game small on a few pages, for proofreading and sharing. Each
+//! card front, card back and deck back, each piece and its back, with its id under it, then
+//! each board on a page of its own; then the game's symbols as printed and as simulated side
+//! by side, and the same pages again as a reader with deuteranopia, protanopia and
+//! tritanopia sees them (the simulation of
+//! [`crate::render::faces::vision`], which `check` warns from).
+//!
+//! The faces come from the one list of faces ([`every_face`]), as `check` reads them; each is
+//! placed as a stamp (a document of its own), so that faces sharing ids of clip paths or
+//! filters do not disturb each other.
+
+use std::path::PathBuf;
+
+use crate::model::Game;
+use crate::render::faces::drawn::{Face, Kind, draw_boards, every_face};
+use crate::render::faces::marks;
+use crate::render::faces::template::Templates;
+use crate::render::faces::vision::Vision;
+use crate::render::formats::pdf::{self, PageSpec, Stamp};
+use crate::render::sheets::layout::{self, PAPER_MARGIN, Paper, Rect};
+use crate::render::{GameBuild, xml_escape};
+
+/// The widest a face is drawn on the proof, in millimetres.
+const FACE_W: f64 = 34.0;
+/// The tallest a face is drawn.
+const FACE_H: f64 = 44.0;
+/// Room under a face for its two lines of caption.
+const CAPTION: f64 = 7.0;
+/// Space between cells.
+const GAP: f64 = 3.0;
+/// Top of the content, below the page's label row.
+const TOP: f64 = PAPER_MARGIN + 8.0;
+/// Size of a caption's type (7 pt).
+const CAPTION_SIZE: f64 = 2.47;
+/// Height of a row of the symbol table.
+const SYMBOL_ROW: f64 = 9.0;
+
+/// Writes `proof.pdf` (every game has faces to proof, or boards; a game with neither has
+/// none).
+pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
+    let templates = Templates::new(b.game)?;
+    let mut boards = Vec::new();
+    for (job, drawn) in draw_boards(b.game, &templates) {
+        boards.push(drawn.map_err(|e| format!("board `{}`: {e}", job.board.id.get_ref()))?);
+    }
+    let pages = proof_pages(b.game, &every_face(b.game, Some(&b.faces), &boards), b.options.paper);
+    if pages.is_empty() {
+        return Ok(Vec::new());
+    }
+    let bytes = pdf::write_pdf_keeping(
+        &format!("{}: proof", b.game.info.name),
+        &pages,
+        &b.faces.fonts,
+        b.options.kept_pages.as_deref(),
+    )?;
+    Ok(vec![b.write("proof.pdf", &bytes)?])
+}
+
+/// One page before its label: its stamps and what is drawn over them.
+struct Draft {
+    part: String,
+    stamps: Vec<Stamp>,
+    body: String,
+}
+
+/// Every page of the proof: the faces as printed, then as each [`Vision`] sees them.
+pub fn proof_pages(game: &Game, faces: &[Face], paper: Paper) -> Vec<PageSpec> {
+    let shown: Vec<&Face> = faces
+        .iter()
+        .filter(|f| !matches!(f.kind, Kind::Thumbnail | Kind::Icon | Kind::Board))
+        .collect();
+    let boards: Vec<&Face> = faces.iter().filter(|f| f.kind == Kind::Board).collect();
+    if shown.is_empty() && boards.is_empty() {
+        return Vec::new();
+    }
+    let mut drafts = Vec::new();
+    for vision in std::iter::once(None).chain(Vision::ALL.map(Some)) {
+        let part = match vision {
+            None => "faces as printed".to_string(),
+            Some(v) => format!("as seen with {} (Machado et al. 2009)", v.name()),
+        };
+        if vision == Some(Vision::ALL[0]) {
+            drafts.extend(symbol_pages(game, paper, "colour vision"));
+        }
+        drafts.extend(face_pages(&shown, paper, vision, &part));
+        for board in &boards {
+            drafts.push(board_page(board, paper, vision, &part));
+        }
+    }
+    let count = drafts.len();
+    let (pw, ph) = paper.mm();
+    drafts
+        .into_iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let label = format!(
+                "{} · proof · {} · page {} of {count}",
+                game.info.name,
+                d.part,
+                i + 1
+            );
+            let mut body = layout::top_row((pw, ph), &label, None);
+            body.push_str(&d.body);
+            PageSpec {
+                stamps: d.stamps,
+                ..PageSpec::new((pw, ph), body)
+            }
+        })
+        .collect()
+}
+
+/// What a face is, under its id.
+fn kind_words(f: &Face) -> String {
+    let mut words = match f.kind {
+        Kind::CardFront => format!("front · {}", f.deck.unwrap_or_default()),
+        Kind::CardBack => "own back".to_string(),
+        Kind::DeckBack => "deck back".to_string(),
+        Kind::PieceFront => "piece".to_string(),
+        Kind::PieceBack => "piece back".to_string(),
+        Kind::Board => "board".to_string(),
+        Kind::Thumbnail | Kind::Icon => String::new(),
+    };
+    if let Some(lang) = f.lang {
+        words.push_str(&format!(" · {lang}"));
+    }
+    words
+}
+
+/// A face's drawing as the build prints it alone: a piece clipped to its outline with its
+/// cut line.
+fn body_of(f: &Face) -> String {
+    match f.outline {
+        Some(outline) => format!(
+            r##"<clipPath id="cut"><path d="{outline}"/></clipPath><g clip-path="url(#cut)">{}</g><path d="{outline}" fill="none" stroke="#1a1a1a" stroke-width="0.2"/>"##,
+            f.svg
+        ),
+        None => f.svg.to_string(),
+    }
+}
+
+/// A face drawn `scale` times its size with its top-left corner at `at`, seen through
+/// `vision`.
+fn face_stamp(f: &Face, scale: f64, at: (f64, f64), vision: Option<Vision>) -> Stamp {
+    let (w, h) = (f.size.0 * scale, f.size.1 * scale);
+    let drawn = format!(
+        r#"<g transform="scale({scale:.6})">{}</g>"#,
+        body_of(f)
+    );
+    Stamp {
+        art: seen(&drawn, vision),
+        view: Rect { x: 0.0, y: 0.0, w, h },
+        at,
+        turn: 0,
+    }
+}
+
+/// `svg` as `vision` sees it (as it is for `None`).
+fn seen(svg: &str, vision: Option<Vision>) -> String {
+    match vision {
+        None => svg.to_string(),
+        Some(v) => format!(
+            r#"<defs>{}</defs><g filter="url(#vision)">{svg}</g>"#,
+            v.filter("vision")
+        ),
+    }
+}
+
+/// One line of caption centred at `cx`, cut short to `width`.
+fn caption(text: &str, cx: f64, y: f64, width: f64, size: f64, colour: &str) -> String {
+    let mut t: String = text.to_string();
+    if layout::text_width(&t, size) > width {
+        while !t.is_empty() && layout::text_width(&format!("{t}…"), size) > width {
+            t.pop();
+        }
+        t.push('…');
+    }
+    format!(
+        r#"<text x="{cx:.3}" y="{y:.3}" font-family="DejaVu Sans" font-size="{size}" text-anchor="middle" fill="{colour}">{}</text>"#,
+        xml_escape(&t)
+    )
+}
+
+/// The faces in a grid of cells, each scaled to fit [`FACE_W`] x [`FACE_H`] (never larger
+/// than printed), its id and kind under it.
+fn face_pages(faces: &[&Face], paper: Paper, vision: Option<Vision>, part: &str) -> Vec<Draft> {
+    let (pw, ph) = paper.mm();
+    let cell_w = FACE_W + GAP;
+    let cell_h = FACE_H + CAPTION + GAP;
+    let cols = (((pw - 2.0 * PAPER_MARGIN) / cell_w).floor() as usize).max(1);
+    let rows = (((ph - TOP - PAPER_MARGIN) / cell_h).floor() as usize).max(1);
+    let left = (pw - cols as f64 * cell_w + GAP) / 2.0;
+    let mut drafts = Vec::new();
+    for chunk in faces.chunks(cols * rows) {
+        let mut d = Draft {
+            part: part.to_string(),
+            stamps: Vec::new(),
+            body: String::new(),
+        };
+        for (i, f) in chunk.iter().enumerate() {
+            let (col, row) = (i % cols, i / cols);
+            let (x, y) = (left + col as f64 * cell_w, TOP + row as f64 * cell_h);
+            let scale = (FACE_W / f.size.0).min(FACE_H / f.size.1).min(1.0);
+            let (w, h) = (f.size.0 * scale, f.size.1 * scale);
+            let at = (x + (FACE_W - w) / 2.0, y + (FACE_H - h) / 2.0);
+            d.stamps.push(face_stamp(f, scale, at, vision));
+            // A hairline around a rectangular face shows its edge on white paper.
+            if f.outline.is_none() {
+                d.body.push_str(&format!(
+                    r##"<rect x="{:.3}" y="{:.3}" width="{w:.3}" height="{h:.3}" fill="none" stroke="#9a9a9a" stroke-width="0.1"/>"##,
+                    at.0, at.1
+                ));
+            }
+            let cx = x + FACE_W / 2.0;
+            d.body.push_str(&caption(
+                f.id,
+                cx,
+                y + FACE_H + 3.0,
+                FACE_W,
+                CAPTION_SIZE,
+                "#1a1a1a",
+            ));
+            d.body.push_str(&caption(
+                &kind_words(f),
+                cx,
+                y + FACE_H + 6.0,
+                FACE_W,
+                CAPTION_SIZE * 0.9,
+                "#555555",
+            ));
+        }
+        drafts.push(d);
+    }
+    drafts
+}
+
+/// A board alone on a page, as large as the page allows (never larger than printed).
+fn board_page(board: &Face, paper: Paper, vision: Option<Vision>, part: &str) -> Draft {
+    let (pw, ph) = paper.mm();
+    let (room_w, room_h) = (pw - 2.0 * PAPER_MARGIN, ph - TOP - PAPER_MARGIN - CAPTION);
+    let scale = (room_w / board.size.0).min(room_h / board.size.1).min(1.0);
+    let (w, h) = (board.size.0 * scale, board.size.1 * scale);
+    let at = ((pw - w) / 2.0, TOP);
+    let mut body = String::new();
+    body.push_str(&caption(
+        &format!("{} · {}", board.id, kind_words(board)),
+        pw / 2.0,
+        TOP + h + 4.0,
+        room_w,
+        CAPTION_SIZE,
+        "#1a1a1a",
+    ));
+    Draft {
+        part: part.to_string(),
+        stamps: vec![face_stamp(board, scale, at, vision)],
+        body,
+    }
+}
+
+/// The game's symbols, group by group, as printed and as each [`Vision`] sees them, side by
+/// side: what `check`'s colour-blind warnings speak of.
+fn symbol_pages(game: &Game, paper: Paper, part: &str) -> Vec<Draft> {
+    let symbols = &game.components.symbols;
+    if symbols.is_empty() {
+        return Vec::new();
+    }
+    let (_, ph) = paper.mm();
+    let per_page = (((ph - TOP - PAPER_MARGIN - SYMBOL_ROW) / SYMBOL_ROW).floor() as usize).max(1);
+    let x0 = PAPER_MARGIN + 5.0;
+    let columns = [("printed", None)]
+        .into_iter()
+        .chain(Vision::ALL.map(|v| (v.name(), Some(v))))
+        .collect::<Vec<_>>();
+    let col_x = |i: usize| x0 + 70.0 + i as f64 * 30.0;
+    let mut drafts = Vec::new();
+    for chunk in symbols.chunks(per_page) {
+        let mut body = String::new();
+        let head_y = TOP + 3.0;
+        for (i, (name, _)) in columns.iter().enumerate() {
+            body.push_str(&caption(name, col_x(i), head_y, 28.0, CAPTION_SIZE, "#1a1a1a"));
+        }
+        let mut stamps = Vec::new();
+        for (row, s) in chunk.iter().enumerate() {
+            let cy = TOP + SYMBOL_ROW * (row as f64 + 1.0) + SYMBOL_ROW / 2.0;
+            body.push_str(&format!(
+                r#"<text x="{x0:.3}" y="{:.3}" font-family="DejaVu Sans" font-size="{CAPTION_SIZE}" fill="{}">{}</text>"#,
+                cy + 0.9,
+                "#1a1a1a",
+                xml_escape(&format!("{} · {} · {}", s.group, s.id.get_ref(), s.colour))
+            ));
+            for (i, (_, vision)) in columns.iter().enumerate() {
+                let r = SYMBOL_ROW * 0.42;
+                let badge = marks::badge(s, r + 0.3, r + 0.3, r);
+                stamps.push(Stamp {
+                    art: seen(&badge, *vision),
+                    view: Rect {
+                        x: 0.0,
+                        y: 0.0,
+                        w: 2.0 * r + 0.6,
+                        h: 2.0 * r + 0.6,
+                    },
+                    at: (col_x(i) - r - 0.3, cy - r - 0.3),
+                    turn: 0,
+                });
+            }
+        }
+        drafts.push(Draft {
+            part: format!("{part} · symbols"),
+            stamps,
+            body,
+        });
+    }
+    drafts
+}
