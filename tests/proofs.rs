@@ -18,7 +18,8 @@ fn warnings(run: &Run) -> Vec<String> {
         if let Some(w) = l.strip_prefix("⚠ warning: ") {
             out.push(w.to_string());
             open = true;
-        } else if let (true, Some(more), Some(last)) = (open, l.strip_prefix("│ "), out.last_mut()) {
+        } else if let (true, Some(more), Some(last)) = (open, l.strip_prefix("│ "), out.last_mut())
+        {
             last.push(' ');
             last.push_str(more);
         } else {
@@ -73,7 +74,10 @@ fn two_suit_colours_that_collapse_under_deuteranopia_are_warned_at_the_symbol() 
     assert!(de < printplay::check::APART_OTHER_MARK, "{w}");
     // Each deficiency at most once for the pair.
     for v in ["deuteranopia", "protanopia", "tritanopia"] {
-        assert!(pair.iter().filter(|w| w.contains(v)).count() <= 1, "{pair:#?}");
+        assert!(
+            pair.iter().filter(|w| w.contains(v)).count() <= 1,
+            "{pair:#?}"
+        );
     }
     // The build warns alike.
     let out = f.data().join("out");
@@ -96,7 +100,11 @@ fn magenta_pixels(pdf: &Path, page: usize) -> usize {
         .arg(pdf)
         .output()
         .expect("pdftoppm");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let (_, _, _, px) = read_pnm(&out.stdout);
     px.chunks(3)
         .filter(|p| {
@@ -154,9 +162,17 @@ fn the_proof_holds_every_face_and_guides_mark_only_the_proofing_outputs() {
     let proof = plain.join("the-search/proof.pdf");
     let text = pdf_text(&proof);
     for deck in &game.components.decks {
-        assert!(text.contains(deck.id.get_ref().as_str()), "{}", deck.id.get_ref());
+        assert!(
+            text.contains(deck.id.get_ref().as_str()),
+            "{}",
+            deck.id.get_ref()
+        );
         for card in &deck.cards {
-            assert!(text.contains(card.id.get_ref().as_str()), "{}", card.id.get_ref());
+            assert!(
+                text.contains(card.id.get_ref().as_str()),
+                "{}",
+                card.id.get_ref()
+            );
         }
     }
     for p in game.components.pieces.iter().filter(|p| p.print) {
@@ -191,7 +207,10 @@ fn the_proof_holds_every_face_and_guides_mark_only_the_proofing_outputs() {
     };
     let (a, b) = (shop(&plain), shop(&guided));
     assert!(!a.is_empty());
-    assert!(a == b, "the print-shop files are the same with or without --guides");
+    assert!(
+        a == b,
+        "the print-shop files are the same with or without --guides"
+    );
 
     // Same input, same output.
     let again = f.data().join("again");

@@ -22,11 +22,11 @@ pub use art::art_paths;
 pub use engine::problem as engine_problem;
 pub use faces::{GREY_APART, backs_alike_in_grey, face_report, safe_zone, safe_zone_warnings};
 pub use invariants::evaluate as evaluate_invariants;
-pub use vision::{APART_OTHER_MARK, APART_SAME_MARK, TEXT_CONTRAST};
 pub use outputs::{
     boards, layouts, missing_templates, print_settings, svg_error, unreadable_faces,
     untyped_param_problem,
 };
+pub use vision::{APART_OTHER_MARK, APART_SAME_MARK, TEXT_CONTRAST};
 
 /// A printed deck's drawn faces with the deck of the data they were drawn from, and each
 /// drawn card with its card of the data; `None` for a deck the data does not hold.

@@ -88,11 +88,11 @@ pub fn symbol_warnings(game: &Game) -> Vec<Problem> {
                     "make one of the colours lighter or darker than the other: lightness \
                      survives every colour vision deficiency"
                 };
-                out.push(
-                    Problem::warning(message)
-                        .help(help)
-                        .at(&game.components_file, b.id.span(), "this symbol"),
-                );
+                out.push(Problem::warning(message).help(help).at(
+                    &game.components_file,
+                    b.id.span(),
+                    "this symbol",
+                ));
             }
         }
     }
@@ -127,7 +127,11 @@ pub fn text_contrast_warnings(game: &Game, faces: &Faces) -> Vec<Problem> {
         .filter(|f| {
             matches!(
                 f.kind,
-                Kind::CardFront | Kind::CardBack | Kind::DeckBack | Kind::PieceFront | Kind::PieceBack
+                Kind::CardFront
+                    | Kind::CardBack
+                    | Kind::DeckBack
+                    | Kind::PieceFront
+                    | Kind::PieceBack
             )
         })
         .collect();
@@ -307,7 +311,11 @@ fn collect_texts(group: &usvg::Group, out: &mut Vec<(String, Srgb<f64>, usvg::Re
         match node {
             usvg::Node::Group(g) => collect_texts(g, out),
             usvg::Node::Text(t) => {
-                let Some(bbox) = t.abs_bounding_box().width().gt(&0.0).then(|| t.abs_bounding_box())
+                let Some(bbox) = t
+                    .abs_bounding_box()
+                    .width()
+                    .gt(&0.0)
+                    .then(|| t.abs_bounding_box())
                 else {
                     continue;
                 };

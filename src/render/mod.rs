@@ -307,20 +307,66 @@ pub(crate) fn piece_document(p: &faces::PieceFace) -> String {
     faces::drawn::clipped_document(&p.svg, &p.outline, p.size)
 }
 
-/// The gallery's images (`png/<id>.png`): the thumbnails of the one list of faces.
+/// The gallery's image of a card's or piece's own back.
+pub fn back_image(id: &str) -> String {
+    format!("png/backs/{id}.png")
+}
+
+/// The gallery's image of a deck's back.
+pub fn deck_back_image(deck: &str) -> String {
+    format!("png/backs/deck-{deck}.png")
+}
+
+/// The gallery's image of a board (`suffix`: its language, when the game prints its boards
+/// in several).
+pub fn board_image(id: &str, suffix: Option<&str>) -> String {
+    match suffix {
+        Some(lang) => format!("png/boards/{id}.{lang}.png"),
+        None => format!("png/boards/{id}.png"),
+    }
+}
+
+/// The widest a board's gallery image is, in pixels: a board a metre across is not drawn at
+/// 300 dpi for a web page.
+const BOARD_IMAGE_PX: f64 = 1600.0;
+
+/// The gallery's images: `png/<id>.png` (the thumbnails of the one list of faces), the backs
+/// (`png/backs/`: each deck's, and each card's or piece's own) and the boards
+/// (`png/boards/`), which `index.html` shows.
 pub fn png_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
-    let jobs: Vec<(&str, String, (f64, f64))> =
+    use faces::drawn::Kind;
+    let mut jobs: Vec<(String, String, (f64, f64), f64)> =
         faces::drawn::every_face(b.game, Some(&b.faces), &[])
             .into_iter()
-            .filter(|f| f.kind == faces::drawn::Kind::Thumbnail)
-            .map(|f| (f.id, f.document(), f.size))
+            .filter_map(|f| {
+                let file = match f.kind {
+                    Kind::Thumbnail => format!("png/{}.png", f.id),
+                    Kind::CardBack | Kind::PieceBack => back_image(f.id),
+                    Kind::DeckBack => deck_back_image(f.id),
+                    Kind::CardFront | Kind::PieceFront | Kind::Board | Kind::Icon => return None,
+                };
+                Some((file, f.document(), f.size, png::PX_PER_MM_300DPI))
+            })
             .collect();
+    if !b.game.components.boards.is_empty() {
+        let templates = Templates::new(b.game)?;
+        for (job, drawn) in faces::drawn::draw_boards(b.game, &templates) {
+            let drawn = drawn.map_err(|e| format!("board `{}`: {e}", job.board.id.get_ref()))?;
+            let px = png::PX_PER_MM_300DPI.min(BOARD_IMAGE_PX / drawn.size.0.max(1.0));
+            jobs.push((
+                board_image(&drawn.id, job.suffix),
+                sheets::single_face(&drawn.svg, drawn.size),
+                drawn.size,
+                px,
+            ));
+        }
+    }
     jobs.par_iter()
-        .map(|(id, svg, size)| {
+        .map(|(file, svg, size, px)| {
             let bytes = b
-                .png(svg, *size, png::PX_PER_MM_300DPI)
-                .map_err(|e| format!("`{id}`: {e}"))?;
-            b.write(&format!("png/{id}.png"), &bytes)
+                .png(svg, *size, *px)
+                .map_err(|e| format!("`{file}`: {e}"))?;
+            b.write(file, &bytes)
         })
         .collect()
 }

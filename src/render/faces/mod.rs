@@ -9,9 +9,9 @@
 pub mod budget;
 pub mod drawn;
 pub mod fonts;
-pub mod guides;
 pub mod functions;
 mod growth;
+pub mod guides;
 pub mod images;
 pub mod marks;
 pub mod markup;

@@ -23,11 +23,7 @@ pub enum Vision {
 
 impl Vision {
     /// All three, in the order messages and the proof name them.
-    pub const ALL: [Vision; 3] = [
-        Vision::Deuteranopia,
-        Vision::Protanopia,
-        Vision::Tritanopia,
-    ];
+    pub const ALL: [Vision; 3] = [Vision::Deuteranopia, Vision::Protanopia, Vision::Tritanopia];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -161,7 +157,11 @@ mod tests {
         );
         let tree = usvg::Tree::from_str(&doc, &usvg::Options::default()).unwrap();
         let mut pixmap = resvg::tiny_skia::Pixmap::new(4, 4).unwrap();
-        resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
+        resvg::render(
+            &tree,
+            resvg::tiny_skia::Transform::default(),
+            &mut pixmap.as_mut(),
+        );
         let p = pixmap.pixel(2, 2).unwrap().demultiply();
         let want = Vision::Deuteranopia.simulate(hex("#c0392b"));
         let got = Srgb::new(

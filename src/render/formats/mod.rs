@@ -5,7 +5,7 @@
 pub mod cmyk;
 pub mod index;
 pub mod pdf;
-pub mod proof;
 pub mod png;
+pub mod proof;
 pub mod shop;
 pub mod tts;

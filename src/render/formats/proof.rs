@@ -43,7 +43,11 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     for (job, drawn) in draw_boards(b.game, &templates) {
         boards.push(drawn.map_err(|e| format!("board `{}`: {e}", job.board.id.get_ref()))?);
     }
-    let pages = proof_pages(b.game, &every_face(b.game, Some(&b.faces), &boards), b.options.paper);
+    let pages = proof_pages(
+        b.game,
+        &every_face(b.game, Some(&b.faces), &boards),
+        b.options.paper,
+    );
     if pages.is_empty() {
         return Ok(Vec::new());
     }
@@ -142,13 +146,15 @@ fn body_of(f: &Face) -> String {
 /// `vision`.
 fn face_stamp(f: &Face, scale: f64, at: (f64, f64), vision: Option<Vision>) -> Stamp {
     let (w, h) = (f.size.0 * scale, f.size.1 * scale);
-    let drawn = format!(
-        r#"<g transform="scale({scale:.6})">{}</g>"#,
-        body_of(f)
-    );
+    let drawn = format!(r#"<g transform="scale({scale:.6})">{}</g>"#, body_of(f));
     Stamp {
         art: seen(&drawn, vision),
-        view: Rect { x: 0.0, y: 0.0, w, h },
+        view: Rect {
+            x: 0.0,
+            y: 0.0,
+            w,
+            h,
+        },
         at,
         turn: 0,
     }
@@ -276,7 +282,14 @@ fn symbol_pages(game: &Game, paper: Paper, part: &str) -> Vec<Draft> {
         let mut body = String::new();
         let head_y = TOP + 3.0;
         for (i, (name, _)) in columns.iter().enumerate() {
-            body.push_str(&caption(name, col_x(i), head_y, 28.0, CAPTION_SIZE, "#1a1a1a"));
+            body.push_str(&caption(
+                name,
+                col_x(i),
+                head_y,
+                28.0,
+                CAPTION_SIZE,
+                "#1a1a1a",
+            ));
         }
         let mut stamps = Vec::new();
         for (row, s) in chunk.iter().enumerate() {
