@@ -591,14 +591,25 @@ fn the_book_pictures_show_the_current_program() {
     let guided = Command::new(env!("CARGO_BIN_EXE_printplay"))
         .arg("--data")
         .arg(root().join("data"))
-        .args(["build", "the-search", "--only", "cards,proof", "--guides", "--out"])
+        .args([
+            "build",
+            "the-search",
+            "--only",
+            "cards,proof",
+            "--guides",
+            "--out",
+        ])
         .arg(out.path().join("guided"))
         .output()
         .unwrap();
     assert!(guided.status.success(), "{guided:?}");
     let proof = out.path().join("guided/the-search/proof.pdf");
     let deuteranopia_page = {
-        let text = Command::new("pdftotext").arg(&proof).arg("-").output().unwrap();
+        let text = Command::new("pdftotext")
+            .arg(&proof)
+            .arg("-")
+            .output()
+            .unwrap();
         let text = String::from_utf8_lossy(&text.stdout).into_owned();
         // Pages are separated by form feeds; the first page of the deuteranopia part.
         text.split('\u{c}')

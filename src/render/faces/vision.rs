@@ -1,6 +1,6 @@
 //! Colour vision: how a colour looks to a reader with one of the three dichromacies, how far
-//! apart two colours look (CIEDE2000, with the `palette` crate), and the SVG filter that shows
-//! a whole face as such a reader sees it (the proof sheet's simulation pages).
+//! apart two colours look (CIEDE2000, with the `palette` crate), and the contrast of two
+//! colours (WCAG 2). The proof sheet draws whole faces through the same matrices.
 //!
 //! The simulation is Machado, Oliveira and Fernandes, "A Physiologically-based Model for
 //! Simulation of Color Vision Deficiency", IEEE Transactions on Visualization and Computer
@@ -52,20 +52,6 @@ impl Vision {
                 [0.004733, 0.691367, 0.303900],
             ],
         }
-    }
-
-    /// An SVG `<filter>` with `id` that draws what it is applied to as this reader sees it:
-    /// the matrix in linear RGB (`color-interpolation-filters="linearRGB"`), as the paper
-    /// applies it.
-    pub fn filter(self, id: &str) -> String {
-        let m = self.matrix();
-        let row = |r: [f64; 3]| format!("{} {} {} 0 0", r[0], r[1], r[2]);
-        format!(
-            r#"<filter id="{id}" x="0" y="0" width="1" height="1" color-interpolation-filters="linearRGB"><feColorMatrix type="matrix" values="{} {} {} 0 0 0 1 0"/></filter>"#,
-            row(m[0]),
-            row(m[1]),
-            row(m[2])
-        )
     }
 
     /// `colour` as this reader sees it.
@@ -147,28 +133,5 @@ mod tests {
     fn contrast_is_wcag() {
         assert!((contrast(hex("#ffffff"), hex("#000000")) - 21.0).abs() < 1e-9);
         assert!((contrast(hex("#777777"), hex("#ffffff")) - 4.48).abs() < 0.01);
-    }
-
-    #[test]
-    fn the_filter_reads_as_svg_and_simulates_as_the_matrix_does() {
-        let f = Vision::Deuteranopia.filter("d");
-        let doc = format!(
-            r##"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><defs>{f}</defs><rect width="4" height="4" fill="#c0392b" filter="url(#d)"/></svg>"##
-        );
-        let tree = usvg::Tree::from_str(&doc, &usvg::Options::default()).unwrap();
-        let mut pixmap = resvg::tiny_skia::Pixmap::new(4, 4).unwrap();
-        resvg::render(
-            &tree,
-            resvg::tiny_skia::Transform::default(),
-            &mut pixmap.as_mut(),
-        );
-        let p = pixmap.pixel(2, 2).unwrap().demultiply();
-        let want = Vision::Deuteranopia.simulate(hex("#c0392b"));
-        let got = Srgb::new(
-            f64::from(p.red()) / 255.0,
-            f64::from(p.green()) / 255.0,
-            f64::from(p.blue()) / 255.0,
-        );
-        assert!(delta_e(got, want) < 2.0, "{got:?} {want:?}");
     }
 }

@@ -186,8 +186,19 @@ fn board_scale(board: &Face, paper: Paper) -> f64 {
 }
 
 /// `pixels` as `vision` sees them, as an image `w` x `h` millimetres (an SVG `<image>` of
-/// an embedded PNG): each pixel's colour through the Machado matrix, in linear light.
+/// an embedded PNG).
 fn simulated_image(pixels: &Pixmap, vision: Vision, w: f64, h: f64) -> Result<String, String> {
+    let out = simulated(pixels, vision);
+    let bytes = png::encode(&out)?;
+    Ok(format!(
+        r#"<image x="0" y="0" width="{w:.4}" height="{h:.4}" preserveAspectRatio="none" href="data:image/png;base64,{}"/>"#,
+        BASE64.encode(bytes)
+    ))
+}
+
+/// `pixels` as `vision` sees them: each pixel's colour through the Machado matrix, in linear
+/// light ([`Vision::simulate`], with tables instead of powers).
+fn simulated(pixels: &Pixmap, vision: Vision) -> Pixmap {
     let to_linear: Vec<f64> = (0..=255u8)
         .map(|c| {
             let c = f64::from(c) / 255.0;
@@ -226,11 +237,7 @@ fn simulated_image(pixels: &Pixmap, vision: Vision, w: f64, h: f64) -> Result<St
         let seen = ColorU8::from_rgba(ch(m[0]), ch(m[1]), ch(m[2]), c.alpha());
         *p = seen.premultiply();
     }
-    let bytes = png::encode(&out)?;
-    Ok(format!(
-        r#"<image x="0" y="0" width="{w:.4}" height="{h:.4}" preserveAspectRatio="none" href="data:image/png;base64,{}"/>"#,
-        BASE64.encode(bytes)
-    ))
+    out
 }
 
 /// What a face is, under its id.
@@ -445,4 +452,27 @@ fn symbol_pages(game: &Game, paper: Paper, part: &str) -> Result<Vec<Draft>, Str
         });
     }
     Ok(drafts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::faces::vision::{delta_e, parse_hex};
+
+    #[test]
+    fn a_face_is_simulated_as_the_check_simulates_its_colours() {
+        for colour in ["#c0392b", "#2f6db5", "#7a6f36", "#e8b923", "#ffffff"] {
+            let c = parse_hex(colour).unwrap();
+            let u: palette::Srgb<u8> = c.into_format();
+            let mut px = Pixmap::new(2, 2).unwrap();
+            px.fill(resvg::tiny_skia::Color::from_rgba8(
+                u.red, u.green, u.blue, 255,
+            ));
+            for v in Vision::ALL {
+                let p = simulated(&px, v).pixel(1, 1).unwrap().demultiply();
+                let got = palette::Srgb::new(p.red(), p.green(), p.blue()).into_format();
+                assert!(delta_e(got, v.simulate(c)) < 0.5, "{colour} {v:?}");
+            }
+        }
+    }
 }
