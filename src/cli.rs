@@ -614,6 +614,10 @@ pub struct BuildArgs {
     /// Let decks of the same card size and back template share sheets.
     #[arg(long)]
     pub pack: bool,
+    /// Draw the trim (magenta) and the safe zone (cyan) over every card and piece of
+    /// cards.pdf, tokens.pdf and proof.pdf, for proofing; never on the print-shop files.
+    #[arg(long)]
+    pub guides: bool,
     /// Also write print-shop files: one card per page with its bleed, PNGs, manifest
     /// (`--only shop` asks for them too; with an `--only` that leaves out `shop` it is an
     /// error).
@@ -628,9 +632,10 @@ pub struct BuildArgs {
     /// Where the Tabletop Simulator images will be hosted (default: file:// paths).
     #[arg(long, value_name = "URL")]
     pub tts_base_url: Option<String>,
-    /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, shop, changed,
-    /// rulebook, rules, index (`shop` writes the print-shop files, as `--shop` does; `changed`
-    /// changed.pdf, with `--changed-since` or `--cards`; `rulebook` the printed rulebook PDFs).
+    /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, shop, proof,
+    /// changed, rulebook, rules, index (`shop` writes the print-shop files, as `--shop` does;
+    /// `changed` changed.pdf, with `--changed-since` or `--cards`; `rulebook` the printed
+    /// rulebook PDFs).
     #[arg(long, value_parser = pipeline::parse_only)]
     pub only: Option<BTreeSet<String>>,
     /// Draw every face and image again instead of reusing those the last build kept in
@@ -862,6 +867,7 @@ pub fn build_options(args: &BuildArgs) -> Result<BuildOptions, String> {
         board_page: args.board_page,
         marks: args.marks,
         pack: args.pack,
+        guides: args.guides,
         shop: shop.then_some(crate::render::formats::shop::ShopOptions {
             color: args.color,
             preset: args.shop_preset,

@@ -39,10 +39,16 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
         ("tts", render::formats::tts::stage),
         ("shop", render::formats::shop::stage),
         (render::CHANGED_STAGE, crate::diff::changed::stage),
+        ("proof", render::formats::proof::stage),
         ("rulebook", |b| rules::pdf::stage(b.game, &b.dir)),
         ("rules", |b| rules::stage(b.game, &b.dir)),
     ]
 }
+
+/// The stages that print the faces with trim and safe-zone guides when the build asks for
+/// them (`--guides`): the home-printed sheets and the proof. The others (print-shop files,
+/// Tabletop Simulator images, the gallery and rules pictures) print the faces as they are.
+pub const GUIDED_STAGES: &[&str] = &["cards", "tokens", "proof"];
 
 /// Creates an output folder and proves it writable; when it cannot be, one problem (exit 2)
 /// naming the path in the way: a file where a folder should be, or the folder itself.
@@ -79,11 +85,22 @@ pub fn build_drawn(
     options: &BuildOptions,
 ) -> Result<Vec<PathBuf>, Vec<String>> {
     prepare_output(&render::game_dir(&options.out, game)).map_err(|p| vec![p.message])?;
+    let guided = options.guides.then(|| GameBuild {
+        game,
+        faces: render::faces::guides::guided(&faces, crate::check::safe_zone(game)),
+        options,
+        dir: options.out.join(&game.slug),
+    });
     let build = GameBuild {
         game,
         faces,
         options,
         dir: options.out.join(&game.slug),
+    };
+    // The build a stage prints: the guided faces for the proofing stages when asked for.
+    let build_for = |name: &str| match &guided {
+        Some(g) if GUIDED_STAGES.contains(&name) => g,
+        _ => &build,
     };
     let mut stages: Vec<_> = stages()
         .into_iter()
@@ -95,7 +112,7 @@ pub fn build_drawn(
         .and_then(|name| stages.iter().position(|(n, _)| *n == name))
         .map(|at| stages.remove(at));
     let mut results: Vec<(&str, Result<Vec<PathBuf>, String>)> = first
-        .map(|(name, stage)| (name, stage(&build)))
+        .map(|(name, stage)| (name, stage(build_for(name))))
         .into_iter()
         .collect();
     // The last stage (the rules reference) links the images and PDFs the others write, so it
@@ -104,10 +121,10 @@ pub fn build_drawn(
     results.extend(
         stages
             .into_par_iter()
-            .map(|(name, stage)| (name, stage(&build)))
+            .map(|(name, stage)| (name, stage(build_for(name))))
             .collect::<Vec<_>>(),
     );
-    results.extend(last.map(|(name, stage)| (name, stage(&build))));
+    results.extend(last.map(|(name, stage)| (name, stage(build_for(name)))));
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for (name, r) in results {

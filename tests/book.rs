@@ -591,6 +591,55 @@ fn the_book_pictures_show_the_current_program() {
         .status()
         .unwrap();
     assert!(fold_sheet.success());
+    // The Search's proof (its first page, and the first page as a deuteranope sees it) and
+    // its first card sheet with `--guides`, at 40 dpi.
+    let guided = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .arg("--data")
+        .arg(root().join("data"))
+        .args([
+            "build",
+            "the-search",
+            "--only",
+            "cards,proof",
+            "--guides",
+            "--out",
+        ])
+        .arg(out.path().join("guided"))
+        .output()
+        .unwrap();
+    assert!(guided.status.success(), "{guided:?}");
+    let proof = out.path().join("guided/the-search/proof.pdf");
+    let deuteranopia_page = {
+        let text = Command::new("pdftotext")
+            .arg(&proof)
+            .arg("-")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&text.stdout).into_owned();
+        // Pages are separated by form feeds; the first page of the deuteranopia part.
+        text.split('\u{c}')
+            .position(|page| page.contains("as seen with deuteranopia"))
+            .expect("a deuteranopia page")
+            + 1
+    };
+    for (name, pdf, page) in [
+        ("proof", proof.clone(), 1),
+        ("proof-deuteranopia", proof.clone(), deuteranopia_page),
+        (
+            "guides-sheet",
+            out.path().join("guided/the-search/cards.pdf"),
+            1,
+        ),
+    ] {
+        let page = page.to_string();
+        let shot = Command::new("pdftoppm")
+            .args(["-r", "40", "-png", "-f", &page, "-l", &page, "-singlefile"])
+            .arg(pdf)
+            .arg(shots.path().join(name))
+            .status()
+            .unwrap();
+        assert!(shot.success());
+    }
     let profile = tempfile::tempdir().unwrap();
     for (name, page, dark) in [
         ("gallery", "index.html", false),
@@ -621,6 +670,9 @@ fn the_book_pictures_show_the_current_program() {
     for name in [
         "sheet",
         "fold-sheet",
+        "proof",
+        "proof-deuteranopia",
+        "guides-sheet",
         "gallery",
         "rules-light",
         "rules-dark",

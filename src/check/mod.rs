@@ -12,6 +12,7 @@ mod languages;
 mod outputs;
 mod references;
 mod values;
+mod vision;
 
 use crate::diag::Problem;
 pub use crate::diag::place::{at_card, in_components, in_game_file, rule_problem};
@@ -26,6 +27,7 @@ pub use outputs::{
     boards, layouts, missing_templates, print_settings, svg_error, unreadable_faces,
     untyped_param_problem,
 };
+pub use vision::{APART_OTHER_MARK, APART_SAME_MARK, TEXT_CONTRAST};
 
 /// A printed deck's drawn faces with the deck of the data they were drawn from, and each
 /// drawn card with its card of the data; `None` for a deck the data does not hold.
@@ -153,12 +155,14 @@ pub fn check_and_draw(
     let mut warnings = art::warnings(game, placed);
     warnings.extend(glyphs::warnings(game));
     warnings.extend(languages::warnings(game));
+    warnings.extend(vision::symbol_warnings(game));
     // A warning never stops a build, whichever check found it.
     let (found_warnings, problems): (Vec<_>, Vec<_>) =
         problems.into_iter().partition(Problem::is_warning);
     warnings.extend(found_warnings);
     if let Some(f) = &faces {
         warnings.extend(faces::safe_zone_warnings(game, f));
+        warnings.extend(vision::text_contrast_warnings(game, f));
     }
     let report = Report { warnings, problems };
     (report, faces)

@@ -71,6 +71,9 @@ pub struct BuildOptions {
     pub marks: Marks,
     /// Decks of the same card size and back template share sheets.
     pub pack: bool,
+    /// Trim and safe-zone guides over every face of the proofing outputs (`--guides`; see
+    /// [`crate::pipeline::GUIDED_STAGES`]); never on the print-shop files.
+    pub guides: bool,
     /// Print-shop files (`--shop`), when asked for.
     pub shop: Option<formats::shop::ShopOptions>,
     /// Where the Tabletop Simulator images are hosted; `None`: `file://` paths.
@@ -114,6 +117,7 @@ impl Default for BuildOptions {
             board_page: None,
             marks: Marks::Crop,
             pack: false,
+            guides: false,
             shop: None,
             tts_base_url: None,
             only: BTreeSet::new(),
@@ -349,22 +353,73 @@ pub(crate) fn piece_document(p: &faces::PieceFace) -> String {
     faces::drawn::clipped_document(&p.svg, &p.outline, p.size)
 }
 
-/// The gallery's images (`png/<id>.png`, and `png/<lang>/<id>.png` for a card drawn once
-/// per language): the thumbnails of the one list of faces.
+/// The gallery's image of a card's or piece's own back (`lang`: the language of a card drawn
+/// once per language).
+pub fn back_image(id: &str, lang: Option<&str>) -> String {
+    match lang {
+        Some(l) => format!("png/backs/{l}/{id}.png"),
+        None => format!("png/backs/{id}.png"),
+    }
+}
+
+/// The gallery's image of a deck's back (`lang`: the language of a deck drawn once per
+/// language).
+pub fn deck_back_image(deck: &str, lang: Option<&str>) -> String {
+    match lang {
+        Some(l) => format!("png/backs/{l}/deck-{deck}.png"),
+        None => format!("png/backs/deck-{deck}.png"),
+    }
+}
+
+/// The gallery's image of a board (`suffix`: its language, when the game prints its boards
+/// in several).
+pub fn board_image(id: &str, suffix: Option<&str>) -> String {
+    match suffix {
+        Some(lang) => format!("png/boards/{id}.{lang}.png"),
+        None => format!("png/boards/{id}.png"),
+    }
+}
+
+/// The widest a board's gallery image is, in pixels: a board a metre across is not drawn at
+/// 300 dpi for a web page.
+const BOARD_IMAGE_PX: f64 = 1600.0;
+
+/// The gallery's images: `png/<id>.png` (the thumbnails of the one list of faces;
+/// `png/<lang>/<id>.png` for a card drawn once per language), the backs
+/// (`png/backs/`: each deck's, and each card's or piece's own) and the boards
+/// (`png/boards/`), which `index.html` shows.
 pub fn png_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
-    let jobs: Vec<(String, String, (f64, f64))> =
+    use faces::drawn::Kind;
+    let mut jobs: Vec<(String, String, (f64, f64), f64)> =
         faces::drawn::every_face(b.game, Some(&b.faces), &[])
             .into_iter()
-            .filter(|f| f.kind == faces::drawn::Kind::Thumbnail)
-            .map(|f| {
-                let file = faces::languages::image_file(f.id, f.lang);
-                (file, f.document(), f.size)
+            .filter_map(|f| {
+                let file = match f.kind {
+                    Kind::Thumbnail => faces::languages::image_file(f.id, f.lang),
+                    Kind::CardBack | Kind::PieceBack => back_image(f.id, f.lang),
+                    Kind::DeckBack => deck_back_image(f.id, f.lang),
+                    Kind::CardFront | Kind::PieceFront | Kind::Board | Kind::Icon => return None,
+                };
+                Some((file, f.document(), f.size, png::PX_PER_MM_300DPI))
             })
             .collect();
+    if !b.game.components.boards.is_empty() {
+        let templates = Templates::new(b.game)?;
+        for (job, drawn) in faces::drawn::draw_boards(b.game, &templates) {
+            let drawn = drawn.map_err(|e| format!("board `{}`: {e}", job.board.id.get_ref()))?;
+            let px = png::PX_PER_MM_300DPI.min(BOARD_IMAGE_PX / drawn.size.0.max(1.0));
+            jobs.push((
+                board_image(&drawn.id, job.suffix),
+                sheets::single_face(&drawn.svg, drawn.size),
+                drawn.size,
+                px,
+            ));
+        }
+    }
     jobs.par_iter()
-        .map(|(file, svg, size)| {
+        .map(|(file, svg, size, px)| {
             let bytes = b
-                .png(svg, *size, png::PX_PER_MM_300DPI)
+                .png(svg, *size, *px)
                 .map_err(|e| format!("`{file}`: {e}"))?;
             b.write(file, &bytes)
         })

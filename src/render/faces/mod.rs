@@ -11,6 +11,7 @@ pub mod drawn;
 pub mod fonts;
 pub mod functions;
 mod growth;
+pub mod guides;
 pub mod images;
 pub mod languages;
 pub mod marks;
@@ -18,6 +19,7 @@ pub mod markup;
 pub mod subscript;
 pub mod template;
 pub mod text;
+pub mod vision;
 
 use std::ops::Range;
 use std::sync::Arc;

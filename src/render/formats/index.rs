@@ -1,5 +1,6 @@
 //! `output/<slug>/index.html`: one page that shows what a build made: every card and token
-//! image, grouped by deck and kind, and links to the PDFs and rules pages. It is static HTML
+//! image, grouped by deck and kind, with the backs (each deck's, each card's and piece's
+//! own) and the boards, and links to the PDFs and rules pages. It is static HTML
 //! (no script, no remote load, a Content-Security-Policy that forbids both). While
 //! `printplay watch` runs it carries a refresh so the open page follows each rebuild; when
 //! `watch` stops it is written again without one. When the data does not build, `watch`
@@ -84,6 +85,7 @@ pub fn status_html(
         Some(game) => {
             page.push_str(&card_gallery(game, dir));
             page.push_str(&token_gallery(game, dir));
+            page.push_str(&board_gallery(game, dir));
         }
         None => page.push_str(&image_files(dir)),
     }
@@ -162,6 +164,7 @@ body { margin: 1rem auto; max-width: 80rem; padding: 0 1rem; }
 ul.files { columns: 16rem; }
 .grid { display: flex; flex-wrap: wrap; gap: 0.75rem; }
 figure { margin: 0; width: 9rem; }
+.boards figure { width: 20rem; }
 figure img { width: 100%; height: auto; border: 1px solid #8888; }
 figcaption { font-size: 0.8rem; overflow-wrap: anywhere; }
 .note { font-style: italic; }
@@ -199,9 +202,9 @@ fn links(dir: &Path) -> String {
     out
 }
 
-/// A figure per card design whose image the build wrote, grouped by deck; a game printing
-/// its cards in several languages shows each deck in each language (`png/<lang>/<id>.png`),
-/// with its cards' names in that language.
+/// A figure per card design whose image the build wrote, grouped by deck, then the deck's
+/// back and each card's own back; a game printing its cards in several languages shows each
+/// deck in each language (`png/<lang>/<id>.png`), with its cards' names in that language.
 fn card_gallery(game: &Game, dir: &Path) -> String {
     use crate::render::faces::languages::{card_languages, card_name, deck_name, image_file};
     let langs = card_languages(game);
@@ -213,18 +216,44 @@ fn card_gallery(game: &Game, dir: &Path) -> String {
             langs.iter().copied().map(Some).collect()
         };
         for lang in sections {
-            let figures: String = deck
+            let mut figures: String = deck
                 .cards
                 .iter()
                 .filter_map(|c| {
                     let name = lang.map_or(c.name.as_str(), |l| card_name(c, l));
-                    figure(dir, &image_file(c.id.get_ref(), lang), name, c.count.0)
+                    figure(
+                        dir,
+                        &image_file(c.id.get_ref(), lang),
+                        name,
+                        Some(c.count.0),
+                    )
                 })
                 .collect();
+            let deck_title = match lang {
+                Some(l) => deck_name(deck, l).to_string(),
+                None => deck.name.clone(),
+            };
+            let back = format!("{deck_title} (back)");
+            figures.extend(figure(
+                dir,
+                &crate::render::deck_back_image(deck.id.get_ref(), lang),
+                &back,
+                None,
+            ));
+            for c in deck.cards.iter().filter(|c| c.back.is_some()) {
+                let name = lang.map_or(c.name.as_str(), |l| card_name(c, l));
+                let name = format!("{name} (back)");
+                figures.extend(figure(
+                    dir,
+                    &crate::render::back_image(c.id.get_ref(), lang),
+                    &name,
+                    None,
+                ));
+            }
             if !figures.is_empty() {
                 let heading = match lang {
-                    Some(l) => format!("{} ({l})", deck_name(deck, l)),
-                    None => deck.name.clone(),
+                    Some(l) => format!("{deck_title} ({l})"),
+                    None => deck_title,
                 };
                 let _ = write!(
                     out,
@@ -237,36 +266,64 @@ fn card_gallery(game: &Game, dir: &Path) -> String {
     out
 }
 
-/// A figure per printed piece whose image the build wrote.
+/// A figure per printed piece whose image the build wrote, and its back.
 fn token_gallery(game: &Game, dir: &Path) -> String {
-    let figures: String = game
-        .components
-        .pieces
-        .iter()
-        .filter(|p| p.print)
-        .filter_map(|p| {
-            figure(
-                dir,
-                &format!("png/{}.png", p.id.get_ref()),
-                &p.name,
-                p.count.0,
-            )
-        })
-        .collect();
+    let mut figures = String::new();
+    for p in game.components.pieces.iter().filter(|p| p.print) {
+        let id = p.id.get_ref();
+        figures.extend(figure(
+            dir,
+            &format!("png/{id}.png"),
+            &p.name,
+            Some(p.count.0),
+        ));
+        let back = format!("{} (back)", p.name);
+        figures.extend(figure(
+            dir,
+            &crate::render::back_image(id, None),
+            &back,
+            None,
+        ));
+    }
     if figures.is_empty() {
         return String::new();
     }
     format!("<h2>Tokens and tiles</h2>\n<div class=\"grid\">\n{figures}</div>\n")
 }
 
-fn figure(dir: &Path, file: &str, name: &str, count: u32) -> Option<String> {
+/// A figure per board image the build wrote, in each language it prints in.
+fn board_gallery(game: &Game, dir: &Path) -> String {
+    let mut figures = String::new();
+    for job in crate::render::faces::drawn::board_jobs(game) {
+        let id = job.board.id.get_ref();
+        let name = match job.suffix {
+            Some(lang) => format!("{id} ({lang})"),
+            None => id.clone(),
+        };
+        figures.extend(figure(
+            dir,
+            &crate::render::board_image(id, job.suffix),
+            &name,
+            None,
+        ));
+    }
+    if figures.is_empty() {
+        return String::new();
+    }
+    format!("<h2>Boards</h2>\n<div class=\"grid boards\">\n{figures}</div>\n")
+}
+
+/// A figure of the image `file` (relative to `dir`) when the build wrote it, captioned with
+/// `name` and how many copies print.
+fn figure(dir: &Path, file: &str, name: &str, count: Option<u32>) -> Option<String> {
     if !dir.join(file).is_file() {
         return None;
     }
     let (file, name) = (xml_escape(file), xml_escape(name));
+    let copies = count.map_or(String::new(), |n| format!(" &times; {n}"));
     Some(format!(
         "<figure><a href=\"{file}\"><img src=\"{file}\" alt=\"{name}\" loading=\"lazy\"></a>\
-         <figcaption>{name} &times; {count}</figcaption></figure>\n"
+         <figcaption>{name}{copies}</figcaption></figure>\n"
     ))
 }
 
@@ -303,5 +360,51 @@ mod tests {
             !clean.contains("Not built") && !clean.contains("refresh"),
             "{clean}"
         );
+    }
+
+    /// The gallery shows every deck's back, each card's and piece's own back, and each board,
+    /// as the build's `png` stage wrote them (the scaffold's Lua game has each kind).
+    #[test]
+    fn the_gallery_shows_backs_tokens_and_boards() {
+        let tmp = tempfile::tempdir().unwrap();
+        crate::scaffold::new_game_with_engine(tmp.path(), "g", "lua").unwrap();
+        let out = tmp.path().join("out");
+        let options = crate::render::BuildOptions {
+            out: out.clone(),
+            only: ["png", "index"].map(String::from).into_iter().collect(),
+            ..Default::default()
+        };
+        let report = crate::pipeline::build(tmp.path(), &["g".to_string()], &options, &|_| {});
+        assert!(
+            report.problems().iter().all(Problem::is_warning),
+            "{:?}",
+            report.problems()
+        );
+        let game = crate::model::load_game(tmp.path(), "g").unwrap();
+        let html = std::fs::read_to_string(out.join("g").join(INDEX_FILE)).unwrap();
+        let mut shown = Vec::new();
+        for deck in &game.components.decks {
+            shown.push(crate::render::deck_back_image(deck.id.get_ref(), None));
+            for c in deck.cards.iter().filter(|c| c.back.is_some()) {
+                shown.push(crate::render::back_image(c.id.get_ref(), None));
+            }
+        }
+        for p in &game.components.pieces {
+            if p.print && (p.back.is_some() || p.back_art.is_some()) {
+                shown.push(crate::render::back_image(p.id.get_ref(), None));
+            }
+        }
+        for b in &game.components.boards {
+            shown.push(crate::render::board_image(b.id.get_ref(), None));
+        }
+        assert!(shown.len() >= 4, "{shown:?}");
+        for file in shown {
+            assert!(out.join("g").join(&file).is_file(), "{file} not written");
+            assert!(
+                html.contains(&format!("src=\"{file}\"")),
+                "{file} not shown"
+            );
+        }
+        assert!(html.contains("<h2>Boards</h2>"), "{html}");
     }
 }

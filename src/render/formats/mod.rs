@@ -6,5 +6,6 @@ pub mod cmyk;
 pub mod index;
 pub mod pdf;
 pub mod png;
+pub mod proof;
 pub mod shop;
 pub mod tts;

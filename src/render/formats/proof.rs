@@ -1,0 +1,478 @@
+//! `proof.pdf`: every face of a game small on a few pages, for proofreading and sharing. Each
+//! card front, card back and deck back, each piece and its back, with its id under it, then
+//! each board on a page of its own; then the game's symbols as printed and as simulated side
+//! by side, and the same pages again as a reader with deuteranopia, protanopia and
+//! tritanopia sees them (the simulation of
+//! [`crate::render::faces::vision`], which `check` warns from).
+//!
+//! The faces come from the one list of faces ([`every_face`]), as `check` reads them; each is
+//! placed as a stamp (a document of its own), so that faces sharing ids of clip paths or
+//! filters do not disturb each other.
+
+use std::path::PathBuf;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use rayon::prelude::*;
+use resvg::tiny_skia::{ColorU8, Pixmap};
+
+use crate::model::Game;
+use crate::render::faces::drawn::{Face, Kind, draw_boards, every_face};
+use crate::render::faces::fonts::FontDb;
+use crate::render::faces::marks;
+use crate::render::faces::template::Templates;
+use crate::render::faces::vision::Vision;
+use crate::render::formats::pdf::{self, PageSpec, Stamp};
+use crate::render::formats::png;
+use crate::render::sheets;
+use crate::render::sheets::layout::{self, PAPER_MARGIN, Paper, Rect};
+use crate::render::{GameBuild, xml_escape};
+
+/// The widest a face is drawn on the proof, in millimetres.
+const FACE_W: f64 = 34.0;
+/// The tallest a face is drawn.
+const FACE_H: f64 = 44.0;
+/// Room under a face for its two lines of caption.
+const CAPTION: f64 = 7.0;
+/// Space between cells.
+const GAP: f64 = 3.0;
+/// Top of the content, below the page's label row.
+const TOP: f64 = PAPER_MARGIN + 8.0;
+/// Size of a caption's type (7 pt).
+const CAPTION_SIZE: f64 = 2.47;
+/// Height of a row of the symbol table.
+const SYMBOL_ROW: f64 = 9.0;
+
+/// Writes `proof.pdf` (every game has faces to proof, or boards; a game with neither has
+/// none).
+pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
+    let templates = Templates::new(b.game)?;
+    let mut boards = Vec::new();
+    for (job, drawn) in draw_boards(b.game, &templates) {
+        boards.push(drawn.map_err(|e| format!("board `{}`: {e}", job.board.id.get_ref()))?);
+    }
+    let pages = proof_pages(
+        b.game,
+        &every_face(b.game, Some(&b.faces), &boards),
+        b.options.paper,
+        &b.faces.fonts,
+    )?;
+    if pages.is_empty() {
+        return Ok(Vec::new());
+    }
+    let bytes = pdf::write_pdf_keeping(
+        &format!("{}: proof", b.game.info.name),
+        &pages,
+        &b.faces.fonts,
+        b.options.kept_pages.as_deref(),
+    )?;
+    Ok(vec![b.write("proof.pdf", &bytes)?])
+}
+
+/// One page before its label: its stamps and what is drawn over them.
+struct Draft {
+    part: String,
+    stamps: Vec<Stamp>,
+    body: String,
+}
+
+/// Every page of the proof: the faces as printed, then as each [`Vision`] sees them.
+pub fn proof_pages(
+    game: &Game,
+    faces: &[Face],
+    paper: Paper,
+    fonts: &FontDb,
+) -> Result<Vec<PageSpec>, String> {
+    let shown: Vec<&Face> = faces
+        .iter()
+        .filter(|f| !matches!(f.kind, Kind::Thumbnail | Kind::Icon | Kind::Board))
+        .collect();
+    let boards: Vec<&Face> = faces.iter().filter(|f| f.kind == Kind::Board).collect();
+    if shown.is_empty() && boards.is_empty() {
+        return Ok(Vec::new());
+    }
+    let face_scales: Vec<f64> = shown.iter().map(|f| face_scale(f)).collect();
+    let board_scales: Vec<f64> = boards.iter().map(|b| board_scale(b, paper)).collect();
+    // Each face drawn once as pixels, at the size the proof shows it, for the simulations.
+    let pixels = |list: &[&Face], scales: &[f64]| -> Result<Vec<Pixmap>, String> {
+        list.par_iter()
+            .zip(scales)
+            .map(|(f, scale)| {
+                let doc = sheets::single_face(&body_of(f), f.size);
+                png::rasterise(&doc, f.size, SIMULATION_PX_PER_MM * scale, fonts)
+                    .map_err(|e| format!("{}: {e}", f.what))
+            })
+            .collect()
+    };
+    let face_pixels = pixels(&shown, &face_scales)?;
+    let board_pixels = pixels(&boards, &board_scales)?;
+    let mut drafts = Vec::new();
+    for vision in std::iter::once(None).chain(Vision::ALL.map(Some)) {
+        let part = match vision {
+            None => "faces as printed".to_string(),
+            Some(v) => format!("as seen with {} (Machado et al. 2009)", v.name()),
+        };
+        if vision == Some(Vision::ALL[0]) {
+            drafts.extend(symbol_pages(game, paper, "colour vision")?);
+        }
+        let art = |f: &Face, scale: f64, px: &Pixmap| -> Result<String, String> {
+            let (w, h) = (f.size.0 * scale, f.size.1 * scale);
+            match vision {
+                None => Ok(format!(
+                    r#"<g transform="scale({scale:.6})">{}</g>"#,
+                    body_of(f)
+                )),
+                Some(v) => simulated_image(px, v, w, h),
+            }
+        };
+        let arts = shown
+            .par_iter()
+            .zip(&face_scales)
+            .zip(&face_pixels)
+            .map(|((f, s), px)| art(f, *s, px))
+            .collect::<Result<Vec<_>, _>>()?;
+        drafts.extend(face_pages(&shown, &face_scales, arts, paper, &part));
+        for ((board, scale), px) in boards.iter().zip(&board_scales).zip(&board_pixels) {
+            drafts.push(board_page(
+                board,
+                *scale,
+                art(board, *scale, px)?,
+                paper,
+                &part,
+            ));
+        }
+    }
+    let count = drafts.len();
+    let (pw, ph) = paper.mm();
+    Ok(drafts
+        .into_iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let label = format!(
+                "{} · proof · {} · page {} of {count}",
+                game.info.name,
+                d.part,
+                i + 1
+            );
+            let mut body = layout::top_row((pw, ph), &label, None);
+            body.push_str(&d.body);
+            PageSpec {
+                stamps: d.stamps,
+                ..PageSpec::new((pw, ph), body)
+            }
+        })
+        .collect())
+}
+
+/// Pixels per millimetre of a simulated face as the proof shows it (about 150 dpi).
+const SIMULATION_PX_PER_MM: f64 = 6.0;
+
+/// How much smaller than printed a face is shown: to fit [`FACE_W`] x [`FACE_H`], never
+/// larger than printed.
+fn face_scale(f: &Face) -> f64 {
+    (FACE_W / f.size.0).min(FACE_H / f.size.1).min(1.0)
+}
+
+/// Room for a board on a page.
+fn board_room(paper: Paper) -> (f64, f64) {
+    let (pw, ph) = paper.mm();
+    (pw - 2.0 * PAPER_MARGIN, ph - TOP - PAPER_MARGIN - CAPTION)
+}
+
+/// How much smaller than printed a board is shown: to fit a page, never larger than printed.
+fn board_scale(board: &Face, paper: Paper) -> f64 {
+    let (room_w, room_h) = board_room(paper);
+    (room_w / board.size.0).min(room_h / board.size.1).min(1.0)
+}
+
+/// `pixels` as `vision` sees them, as an image `w` x `h` millimetres (an SVG `<image>` of
+/// an embedded PNG).
+fn simulated_image(pixels: &Pixmap, vision: Vision, w: f64, h: f64) -> Result<String, String> {
+    let out = simulated(pixels, vision);
+    let bytes = png::encode(&out)?;
+    Ok(format!(
+        r#"<image x="0" y="0" width="{w:.4}" height="{h:.4}" preserveAspectRatio="none" href="data:image/png;base64,{}"/>"#,
+        BASE64.encode(bytes)
+    ))
+}
+
+/// `pixels` as `vision` sees them: each pixel's colour through the Machado matrix, in linear
+/// light ([`Vision::simulate`], with tables instead of powers).
+fn simulated(pixels: &Pixmap, vision: Vision) -> Pixmap {
+    let to_linear: Vec<f64> = (0..=255u8)
+        .map(|c| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        })
+        .collect();
+    const STEPS: usize = 4096;
+    let to_srgb: Vec<u8> = (0..=STEPS)
+        .map(|i| {
+            let l = i as f64 / STEPS as f64;
+            let c = if l <= 0.003_130_8 {
+                12.92 * l
+            } else {
+                1.055 * l.powf(1.0 / 2.4) - 0.055
+            };
+            (c * 255.0).round().clamp(0.0, 255.0) as u8
+        })
+        .collect();
+    let m = vision.matrix();
+    let mut out = pixels.clone();
+    for p in out.pixels_mut() {
+        let c = p.demultiply();
+        let v = [
+            to_linear[usize::from(c.red())],
+            to_linear[usize::from(c.green())],
+            to_linear[usize::from(c.blue())],
+        ];
+        let ch = |r: [f64; 3]| {
+            let l = (r[0] * v[0] + r[1] * v[1] + r[2] * v[2]).clamp(0.0, 1.0);
+            to_srgb[(l * STEPS as f64).round() as usize]
+        };
+        let seen = ColorU8::from_rgba(ch(m[0]), ch(m[1]), ch(m[2]), c.alpha());
+        *p = seen.premultiply();
+    }
+    out
+}
+
+/// What a face is, under its id.
+fn kind_words(f: &Face) -> String {
+    let mut words = match f.kind {
+        Kind::CardFront => format!("front · {}", f.deck.unwrap_or_default()),
+        Kind::CardBack => "own back".to_string(),
+        Kind::DeckBack => "deck back".to_string(),
+        Kind::PieceFront => "piece".to_string(),
+        Kind::PieceBack => "piece back".to_string(),
+        Kind::Board => "board".to_string(),
+        Kind::Thumbnail | Kind::Icon => String::new(),
+    };
+    if let Some(lang) = f.lang {
+        words.push_str(&format!(" · {lang}"));
+    }
+    words
+}
+
+/// A face's drawing as the build prints it alone: a piece clipped to its outline with its
+/// cut line.
+fn body_of(f: &Face) -> String {
+    match f.outline {
+        Some(outline) => format!(
+            r##"<clipPath id="cut"><path d="{outline}"/></clipPath><g clip-path="url(#cut)">{}</g><path d="{outline}" fill="none" stroke="#1a1a1a" stroke-width="0.2"/>"##,
+            f.svg
+        ),
+        None => f.svg.to_string(),
+    }
+}
+
+/// A face's `art` (its drawing at `scale`) as a stamp with its top-left corner at `at`.
+fn stamp_of(f: &Face, scale: f64, art: String, at: (f64, f64)) -> Stamp {
+    let (w, h) = (f.size.0 * scale, f.size.1 * scale);
+    Stamp {
+        art,
+        view: Rect {
+            x: 0.0,
+            y: 0.0,
+            w,
+            h,
+        },
+        at,
+        turn: 0,
+    }
+}
+
+/// One line of caption centred at `cx`, cut short to `width`.
+fn caption(text: &str, cx: f64, y: f64, width: f64, size: f64, colour: &str) -> String {
+    let mut t: String = text.to_string();
+    if layout::text_width(&t, size) > width {
+        while !t.is_empty() && layout::text_width(&format!("{t}…"), size) > width {
+            t.pop();
+        }
+        t.push('…');
+    }
+    format!(
+        r#"<text x="{cx:.3}" y="{y:.3}" font-family="DejaVu Sans" font-size="{size}" text-anchor="middle" fill="{colour}">{}</text>"#,
+        xml_escape(&t)
+    )
+}
+
+/// The faces in a grid of cells, each drawn by its `art` at its `scale` (to fit
+/// [`FACE_W`] x [`FACE_H`]), its id and kind under it.
+fn face_pages(
+    faces: &[&Face],
+    scales: &[f64],
+    arts: Vec<String>,
+    paper: Paper,
+    part: &str,
+) -> Vec<Draft> {
+    let (pw, ph) = paper.mm();
+    let cell_w = FACE_W + GAP;
+    let cell_h = FACE_H + CAPTION + GAP;
+    let cols = (((pw - 2.0 * PAPER_MARGIN) / cell_w).floor() as usize).max(1);
+    let rows = (((ph - TOP - PAPER_MARGIN) / cell_h).floor() as usize).max(1);
+    let left = (pw - cols as f64 * cell_w + GAP) / 2.0;
+    let mut drafts: Vec<Draft> = Vec::new();
+    for (n, ((f, scale), art)) in faces.iter().zip(scales).zip(arts).enumerate() {
+        let i = n % (cols * rows);
+        if i == 0 {
+            drafts.push(Draft {
+                part: part.to_string(),
+                stamps: Vec::new(),
+                body: String::new(),
+            });
+        }
+        let Some(d) = drafts.last_mut() else { break };
+        let (col, row) = (i % cols, i / cols);
+        let (x, y) = (left + col as f64 * cell_w, TOP + row as f64 * cell_h);
+        let (w, h) = (f.size.0 * scale, f.size.1 * scale);
+        let at = (x + (FACE_W - w) / 2.0, y + (FACE_H - h) / 2.0);
+        d.stamps.push(stamp_of(f, *scale, art, at));
+        // A hairline around a rectangular face shows its edge on white paper.
+        if f.outline.is_none() {
+            d.body.push_str(&format!(
+                r##"<rect x="{:.3}" y="{:.3}" width="{w:.3}" height="{h:.3}" fill="none" stroke="#9a9a9a" stroke-width="0.1"/>"##,
+                at.0, at.1
+            ));
+        }
+        let cx = x + FACE_W / 2.0;
+        d.body.push_str(&caption(
+            f.id,
+            cx,
+            y + FACE_H + 3.0,
+            FACE_W,
+            CAPTION_SIZE,
+            "#1a1a1a",
+        ));
+        d.body.push_str(&caption(
+            &kind_words(f),
+            cx,
+            y + FACE_H + 6.0,
+            FACE_W,
+            CAPTION_SIZE * 0.9,
+            "#555555",
+        ));
+    }
+    drafts
+}
+
+/// A board alone on a page, drawn by its `art` at its `scale`.
+fn board_page(board: &Face, scale: f64, art: String, paper: Paper, part: &str) -> Draft {
+    let (pw, _) = paper.mm();
+    let (room_w, _) = board_room(paper);
+    let (w, h) = (board.size.0 * scale, board.size.1 * scale);
+    let at = ((pw - w) / 2.0, TOP);
+    let body = caption(
+        &format!("{} · {}", board.id, kind_words(board)),
+        pw / 2.0,
+        TOP + h + 4.0,
+        room_w,
+        CAPTION_SIZE,
+        "#1a1a1a",
+    );
+    Draft {
+        part: part.to_string(),
+        stamps: vec![stamp_of(board, scale, art, at)],
+        body,
+    }
+}
+
+/// The game's symbols, group by group, as printed and as each [`Vision`] sees them, side by
+/// side: what `check`'s colour-blind warnings speak of.
+fn symbol_pages(game: &Game, paper: Paper, part: &str) -> Result<Vec<Draft>, String> {
+    let symbols = &game.components.symbols;
+    if symbols.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (_, ph) = paper.mm();
+    // A badge has no text: the bundled fonts are enough.
+    let fonts = crate::render::faces::fonts::builtin();
+    let per_page = (((ph - TOP - PAPER_MARGIN - SYMBOL_ROW) / SYMBOL_ROW).floor() as usize).max(1);
+    let x0 = PAPER_MARGIN + 5.0;
+    let columns = [("printed", None)]
+        .into_iter()
+        .chain(Vision::ALL.map(|v| (v.name(), Some(v))))
+        .collect::<Vec<_>>();
+    let col_x = |i: usize| x0 + 70.0 + i as f64 * 30.0;
+    let mut drafts = Vec::new();
+    for chunk in symbols.chunks(per_page) {
+        let mut body = String::new();
+        let head_y = TOP + 3.0;
+        for (i, (name, _)) in columns.iter().enumerate() {
+            body.push_str(&caption(
+                name,
+                col_x(i),
+                head_y,
+                28.0,
+                CAPTION_SIZE,
+                "#1a1a1a",
+            ));
+        }
+        let mut stamps = Vec::new();
+        for (row, s) in chunk.iter().enumerate() {
+            let cy = TOP + SYMBOL_ROW * (row as f64 + 1.0) + SYMBOL_ROW / 2.0;
+            body.push_str(&format!(
+                r#"<text x="{x0:.3}" y="{:.3}" font-family="DejaVu Sans" font-size="{CAPTION_SIZE}" fill="{}">{}</text>"#,
+                cy + 0.9,
+                "#1a1a1a",
+                xml_escape(&format!("{} · {} · {}", s.group, s.id.get_ref(), s.colour))
+            ));
+            for (i, (_, vision)) in columns.iter().enumerate() {
+                let r = SYMBOL_ROW * 0.42;
+                let side = 2.0 * r + 0.6;
+                let badge = marks::badge(s, r + 0.3, r + 0.3, r);
+                let art = match vision {
+                    None => badge,
+                    Some(v) => {
+                        let doc = sheets::single_face(&badge, (side, side));
+                        let px = png::rasterise(&doc, (side, side), 24.0, &fonts)?;
+                        simulated_image(&px, *v, side, side)?
+                    }
+                };
+                stamps.push(Stamp {
+                    art,
+                    view: Rect {
+                        x: 0.0,
+                        y: 0.0,
+                        w: side,
+                        h: side,
+                    },
+                    at: (col_x(i) - r - 0.3, cy - r - 0.3),
+                    turn: 0,
+                });
+            }
+        }
+        drafts.push(Draft {
+            part: format!("{part} · symbols"),
+            stamps,
+            body,
+        });
+    }
+    Ok(drafts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::faces::vision::{delta_e, parse_hex};
+
+    #[test]
+    fn a_face_is_simulated_as_the_check_simulates_its_colours() {
+        for colour in ["#c0392b", "#2f6db5", "#7a6f36", "#e8b923", "#ffffff"] {
+            let c = parse_hex(colour).unwrap();
+            let u: palette::Srgb<u8> = c.into_format();
+            let mut px = Pixmap::new(2, 2).unwrap();
+            px.fill(resvg::tiny_skia::Color::from_rgba8(
+                u.red, u.green, u.blue, 255,
+            ));
+            for v in Vision::ALL {
+                let p = simulated(&px, v).pixel(1, 1).unwrap().demultiply();
+                let got = palette::Srgb::new(p.red(), p.green(), p.blue()).into_format();
+                assert!(delta_e(got, v.simulate(c)) < 0.5, "{colour} {v:?}");
+            }
+        }
+    }
+}

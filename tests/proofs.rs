@@ -1,0 +1,236 @@
+//! Proofs: the colour-blind check (two suit colours that collapse under deuteranopia are
+//! warned of at the symbol, by `check` and `build` alike), `proof.pdf` (every face with its id,
+//! boards, the simulation), and `--guides` (the trim and safe zone over the faces of the home
+//! sheets and the proof, off by default and never on the print-shop files).
+
+use std::path::Path;
+use std::process::Command;
+
+mod common;
+
+use common::{Fixture, Run, read_pnm};
+
+/// The warnings a run printed, each as `file:line:col: message` (its wrapped lines joined).
+fn warnings(run: &Run) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut open = false;
+    for l in run.stderr.lines().map(str::trim) {
+        if let Some(w) = l.strip_prefix("⚠ warning: ") {
+            out.push(w.to_string());
+            open = true;
+        } else if let (true, Some(more), Some(last)) = (open, l.strip_prefix("│ "), out.last_mut())
+        {
+            last.push(' ');
+            last.push_str(more);
+        } else {
+            open = false;
+        }
+    }
+    out
+}
+
+#[test]
+fn two_suit_colours_that_collapse_under_deuteranopia_are_warned_at_the_symbol() {
+    let f = Fixture::with_games(&["capek-golems"]);
+    let clean = f.run(&["check", "capek-golems"]);
+    assert_eq!(clean.code, 0, "{}", clean.stderr);
+    assert!(
+        !clean.stderr.contains("steam-engine-dynamics"),
+        "{}",
+        clean.stderr
+    );
+    // Steam Engine Dynamics in the olive a deuteranope sees Organ Replacement's red as: far
+    // apart to most eyes, alike to a deuteranope's, though their marks (drop, wave) differ.
+    f.edit(
+        "capek-golems",
+        "components.toml",
+        "colour = \"#3f8f4a\"",
+        "colour = \"#7a6f36\"",
+    );
+    let line = f.edit(
+        "capek-golems",
+        "components.toml",
+        "id = \"steam-engine-dynamics\"",
+        "id = \"steam-engine-dynamics\"",
+    );
+    let check = f.run(&["check", "capek-golems"]);
+    assert_eq!(check.code, 0, "a warning does not stop: {}", check.stderr);
+    let found = warnings(&check);
+    let pair: Vec<&String> = found
+        .iter()
+        .filter(|w| w.contains("`organ-replacement`") && w.contains("`steam-engine-dynamics`"))
+        .collect();
+    let deut: Vec<&&String> = pair.iter().filter(|w| w.contains("deuteranopia")).collect();
+    assert_eq!(deut.len(), 1, "once per pair and deficiency: {found:#?}");
+    let w = deut[0];
+    assert!(w.contains(&format!("components.toml:{line}:")), "{w}");
+    assert!(w.contains("group `inquiry`") && w.contains("ΔE"), "{w}");
+    let de: f64 = w
+        .split("ΔE ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{w}"));
+    assert!(de < printplay::check::APART_OTHER_MARK, "{w}");
+    // Each deficiency at most once for the pair.
+    for v in ["deuteranopia", "protanopia", "tritanopia"] {
+        assert!(
+            pair.iter().filter(|w| w.contains(v)).count() <= 1,
+            "{pair:#?}"
+        );
+    }
+    // The build warns alike.
+    let out = f.data().join("out");
+    let build = f.run(&[
+        "build",
+        "capek-golems",
+        "--only",
+        "index",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(build.code, 0, "{}", build.stderr);
+    assert_eq!(warnings(&build), found, "check agrees with build");
+}
+
+/// Pixels of a PDF page (at 72 dpi) of the guides' trim magenta, or a blend of it.
+fn magenta_pixels(pdf: &Path, page: usize) -> usize {
+    let out = Command::new("pdftoppm")
+        .args(["-r", "72", "-f", &page.to_string(), "-l", &page.to_string()])
+        .arg(pdf)
+        .output()
+        .expect("pdftoppm");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (_, _, _, px) = read_pnm(&out.stdout);
+    px.chunks(3)
+        .filter(|p| {
+            let (r, g, b) = (i32::from(p[0]), i32::from(p[1]), i32::from(p[2]));
+            r - g > 80 && b - g > 40
+        })
+        .count()
+}
+
+fn pdf_text(pdf: &Path) -> String {
+    let out = Command::new("pdftotext")
+        .args(["-layout"])
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn pages(pdf: &Path) -> usize {
+    let out = Command::new("pdfinfo").arg(pdf).output().expect("pdfinfo");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn the_proof_holds_every_face_and_guides_mark_only_the_proofing_outputs() {
+    let f = Fixture::with_games(&["the-search"]);
+    let plain = f.data().join("plain");
+    let guided = f.data().join("guided");
+    let build = |out: &Path, guides: bool, only: &str| {
+        let mut args = vec![
+            "build",
+            "the-search",
+            "--only",
+            only,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if guides {
+            args.push("--guides");
+        }
+        let run = f.run(&args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    };
+    build(&plain, false, "cards,proof,shop");
+    build(&guided, true, "cards,proof,shop");
+
+    // The proof names every card and piece and deck by its id, and every board; then the
+    // same faces as each of the three dichromacies sees them.
+    let game = printplay::model::load_game(f.data(), "the-search").unwrap();
+    let proof = plain.join("the-search/proof.pdf");
+    let text = pdf_text(&proof);
+    for deck in &game.components.decks {
+        assert!(
+            text.contains(deck.id.get_ref().as_str()),
+            "{}",
+            deck.id.get_ref()
+        );
+        for card in &deck.cards {
+            assert!(
+                text.contains(card.id.get_ref().as_str()),
+                "{}",
+                card.id.get_ref()
+            );
+        }
+    }
+    for p in game.components.pieces.iter().filter(|p| p.print) {
+        assert!(text.contains(p.id.get_ref().as_str()), "{}", p.id.get_ref());
+    }
+    for b in &game.components.boards {
+        assert!(text.contains(b.id.get_ref().as_str()), "{}", b.id.get_ref());
+    }
+    for v in ["deuteranopia", "protanopia", "tritanopia"] {
+        assert!(text.contains(&format!("as seen with {v}")), "{v}");
+    }
+    // The same pages as printed and for each of the three, and one page of symbols.
+    let n = pages(&proof);
+    assert!(n >= 4 && (n - 1).is_multiple_of(4), "{n} pages");
+
+    // Guides are off by default: no trim magenta anywhere; asked for, on the home sheets and
+    // the proof, never on the print-shop files.
+    assert_eq!(magenta_pixels(&plain.join("the-search/cards.pdf"), 1), 0);
+    assert_eq!(magenta_pixels(&proof, 1), 0);
+    assert!(magenta_pixels(&guided.join("the-search/cards.pdf"), 1) > 20);
+    assert!(magenta_pixels(&guided.join("the-search/proof.pdf"), 1) > 20);
+    let shop = |dir: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut files: Vec<_> = walk(&dir.join("the-search/shop"))
+            .into_iter()
+            .map(|p| {
+                let rel = p.strip_prefix(dir).unwrap().display().to_string();
+                (rel, std::fs::read(&p).unwrap())
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let (a, b) = (shop(&plain), shop(&guided));
+    assert!(!a.is_empty());
+    assert!(
+        a == b,
+        "the print-shop files are the same with or without --guides"
+    );
+
+    // Same input, same output.
+    let again = f.data().join("again");
+    build(&again, true, "proof");
+    assert!(
+        std::fs::read(guided.join("the-search/proof.pdf")).unwrap()
+            == std::fs::read(again.join("the-search/proof.pdf")).unwrap(),
+        "proof.pdf differs on rerun"
+    );
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
