@@ -587,9 +587,15 @@ pub struct BuildArgs {
     /// gutters between the cards, never along a card), or both.
     #[arg(long, value_enum, default_value = "crop")]
     pub marks: crate::render::Marks,
-    /// Let decks of the same card size and back template share sheets.
+    /// Let decks share sheets: decks of one card size fill the same grid, and the last,
+    /// part-empty sheets of every size are packed together, each size in its own band.
     #[arg(long)]
     pub pack: bool,
+    /// Fill each card's bleed with the edge of its art mirrored (for art that stops at the
+    /// trim): the face is cut at its trim and the strip inside each edge shows again,
+    /// mirrored, beyond it.
+    #[arg(long)]
+    pub mirror_bleed: bool,
     /// Also write print-shop files: one card per page with its bleed, PNGs, manifest
     /// (`--only shop` asks for them too; with an `--only` that leaves out `shop` it is an
     /// error).
@@ -799,6 +805,7 @@ pub fn build_options(args: &BuildArgs) -> Result<BuildOptions, String> {
         board_page: args.board_page,
         marks: args.marks,
         pack: args.pack,
+        mirror_bleed: args.mirror_bleed,
         shop: shop.then_some(crate::render::formats::shop::ShopOptions {
             color: args.color,
             preset: args.shop_preset,

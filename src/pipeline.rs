@@ -78,6 +78,10 @@ pub fn build_drawn(
     options: &BuildOptions,
 ) -> Result<Vec<PathBuf>, Vec<String>> {
     prepare_output(&render::game_dir(&options.out, game)).map_err(|p| vec![p.message])?;
+    let faces = match options.mirror_bleed {
+        true => render::faces::bleed::mirror_faces(faces, options.bleed),
+        false => faces,
+    };
     let build = GameBuild {
         game,
         faces,

@@ -69,8 +69,12 @@ pub struct BuildOptions {
     pub board_page: Option<Paper>,
     /// Crop marks, cut lines or both on card sheets.
     pub marks: Marks,
-    /// Decks of the same card size and back template share sheets.
+    /// Decks share sheets (`--pack`): those of one card size share a grid, and the last,
+    /// part-empty sheets of every size are packed together ([`sheets::mixed`]).
     pub pack: bool,
+    /// Each card face's bleed shows the strip inside its trim mirrored (`--mirror-bleed`),
+    /// for art that stops at the trim ([`faces::bleed`]).
+    pub mirror_bleed: bool,
     /// Print-shop files (`--shop`), when asked for.
     pub shop: Option<formats::shop::ShopOptions>,
     /// Where the Tabletop Simulator images are hosted; `None`: `file://` paths.
@@ -102,6 +106,7 @@ impl Default for BuildOptions {
             board_page: None,
             marks: Marks::Crop,
             pack: false,
+            mirror_bleed: false,
             shop: None,
             tts_base_url: None,
             only: BTreeSet::new(),

@@ -6,6 +6,7 @@
 //! ([`images`]) and symbol marks ([`marks`]).
 
 // The group: drawing one face (card, back, piece) from its template, in millimetres.
+pub mod bleed;
 pub mod budget;
 pub mod drawn;
 pub mod fonts;
