@@ -34,6 +34,7 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
     vec![
         ("cards", render::cards_stage),
         ("tokens", render::tokens_stage),
+        ("boxes", render::sheets::tuck_box::stage),
         ("board", render::sheets::boards::pages::board_stage),
         ("png", render::png_stage),
         ("tts", render::formats::tts::stage),

@@ -308,3 +308,90 @@ fn the_binary_packs_mixed_sizes() {
     // Six sheets, fronts and backs.
     assert_eq!(page_ids(&doc).len(), 12);
 }
+
+/// Tuck boxes: `boxes.pdf` holds one page a deck, each net sized from its deck's cards (the
+/// page label says the inside), passes `qpdf --check` and is the same bytes built twice; a
+/// `box.card_thickness_mm` past its bound is refused at its line by `check` (exit 1), and a
+/// box too large for the paper is refused naming the deck.
+#[test]
+fn a_tuck_box_per_deck_sized_from_its_cards() {
+    let fx = mixed_game();
+    // The mini deck's cards are sleeved: 0.4 mm each.
+    fx.edit(
+        "mixed",
+        "components.toml",
+        "size = \"mini\"\n",
+        "size = \"mini\"\nbox = { card_thickness_mm = 0.4 }\n",
+    );
+    let out = fx.data().join("out");
+    let build = |out: &std::path::Path| {
+        fx.run(&[
+            "build",
+            "mixed",
+            "--only",
+            "boxes",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let run = build(&out);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let pdf = out.join("mixed").join("boxes.pdf");
+    let doc = Document::load(&pdf).unwrap();
+    assert_eq!(page_ids(&doc).len(), 4, "one box a deck");
+    let again = fx.data().join("again");
+    assert_eq!(build(&again).code, 0);
+    assert_eq!(
+        std::fs::read(&pdf).unwrap(),
+        std::fs::read(again.join("mixed").join("boxes.pdf")).unwrap(),
+        "the same bytes again"
+    );
+    if std::process::Command::new("qpdf")
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
+        let check = std::process::Command::new("qpdf")
+            .arg("--check")
+            .arg(&pdf)
+            .output()
+            .unwrap();
+        assert!(check.status.success(), "{check:?}");
+    }
+    // The mini deck: 20 cards of 0.4 mm and 1 mm to slide, inside 45 x 64 x 9 mm.
+    let game = load_game(fx.data(), "mixed").unwrap();
+    let faces = render::draw_faces(&game, &BuildOptions::default()).unwrap();
+    let minis = faces.decks.iter().find(|d| d.id == "minis").unwrap();
+    let b = minis.tuck_box.as_ref().unwrap();
+    assert_eq!(b.net.inner, (45.0, 64.0, 20.0 * 0.4 + 1.0));
+    // Past its bound: refused at the line that writes it.
+    let line = fx.edit(
+        "mixed",
+        "components.toml",
+        "card_thickness_mm = 0.4",
+        "card_thickness_mm = 4",
+    );
+    let run = fx.run(&["check", "mixed"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(&format!("components.toml:{line}:")),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("0.1 to 2 mm"), "{}", run.stderr);
+    // 99 tarot cards make a box too wide for A4, upright or turned.
+    fx.edit(
+        "mixed",
+        "components.toml",
+        "card_thickness_mm = 4",
+        "card_thickness_mm = 0.4",
+    );
+    fx.edit("mixed", "components.toml", "count = 5", "count = 99");
+    let run = build(&out);
+    assert_ne!(run.code, 0);
+    assert!(
+        run.stderr.contains("tuck box of deck `aids`") && run.stderr.contains("--paper a3"),
+        "{}",
+        run.stderr
+    );
+}

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use super::{CardFace, DeckFaces, Faces, OwnBack, PieceFace};
+use super::{BoxFace, CardFace, DeckFaces, Faces, OwnBack, PieceFace};
 use crate::model::{Board, Game};
 use crate::render::faces::images;
 use crate::render::faces::template::{Templates, own_icons};
@@ -36,6 +36,8 @@ pub enum Kind {
     Board,
     /// One of the game's own `[[icon]]`s, as a text places it.
     Icon,
+    /// A deck's tuck box: its template's faces over the whole net (`boxes.pdf`).
+    TuckBox,
 }
 
 /// One face the build draws.
@@ -243,6 +245,7 @@ fn deck_faces<'a>(deck: &'a DeckFaces, out: &mut Vec<Face<'a>>) {
         cards,
         back,
         back_template,
+        tuck_box,
     } = deck;
     for card in cards {
         let CardFace {
@@ -283,6 +286,19 @@ fn deck_faces<'a>(deck: &'a DeckFaces, out: &mut Vec<Face<'a>>) {
                 lang: None,
             });
         }
+    }
+    if let Some(BoxFace { template, net, svg }) = tuck_box {
+        out.push(Face {
+            kind: Kind::TuckBox,
+            id: deck_id,
+            deck: Some(deck_id),
+            template: Some(template),
+            what: format!("the tuck box of deck `{deck_id}`"),
+            size: net.size(),
+            svg: Cow::Borrowed(svg),
+            outline: None,
+            lang: None,
+        });
     }
     out.push(Face {
         kind: Kind::DeckBack,

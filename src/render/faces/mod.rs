@@ -29,8 +29,8 @@ use crate::model::{Game, HexOrientation, Piece, Shape};
 use crate::render::cache::{self, Cache};
 use crate::render::faces::fonts::FontDb;
 use crate::render::faces::template::{
-    Placement, Rendered, TemplateError, Templates, back_context, card_context, own_back_context,
-    piece_back_context, piece_context,
+    Placement, Rendered, TemplateError, Templates, back_context, box_context, card_context,
+    own_back_context, piece_back_context, piece_context,
 };
 
 /// One card design, drawn with its bleed; `svg` is a fragment in trim millimetres.
@@ -81,6 +81,16 @@ pub struct DeckFaces {
     pub back: String,
     /// The back's template: decks with the same size and back template may share sheets.
     pub back_template: String,
+    /// The deck's tuck box ([`crate::render::sheets::tuck_box`]).
+    pub tuck_box: Option<BoxFace>,
+}
+
+/// A deck's tuck box: its net and the faces its template drew over the whole net, with bleed.
+#[derive(Debug, Clone)]
+pub struct BoxFace {
+    pub template: String,
+    pub net: crate::render::sheets::tuck_box::Net,
+    pub svg: String,
 }
 
 /// A printable piece: its drawing, box and cut outline (path data in the box's coordinates).
@@ -310,6 +320,33 @@ pub fn draw_all_cached(
                 &mut placed,
             )
             .unwrap_or_default();
+        let count: u32 = deck.cards.iter().map(|c| c.count.0).sum();
+        let net = crate::render::sheets::tuck_box::Net::new(
+            deck.size.mm(),
+            count,
+            deck.tuck_box.card_thickness_mm,
+        );
+        let ctx = box_context(
+            game,
+            deck,
+            net.size(),
+            &net.json(count, deck.tuck_box.card_thickness_mm),
+            bleed,
+            &uid(&format!("{deck_id}-box")),
+        );
+        let tuck_box = errors
+            .rendered(
+                None,
+                deck.id.span(),
+                &format!("tuck box of deck `{deck_id}`"),
+                cache::render_face(cache.as_deref(), templates, &deck.tuck_box.template, &ctx),
+                &mut placed,
+            )
+            .map(|svg| BoxFace {
+                template: deck.tuck_box.template.clone(),
+                net,
+                svg,
+            });
         decks.push(DeckFaces {
             id: deck_id.clone(),
             name: deck.name.clone(),
@@ -317,6 +354,7 @@ pub fn draw_all_cached(
             cards,
             back,
             back_template: deck.back.template.clone(),
+            tuck_box,
         });
     }
     for board in &game.components.boards {

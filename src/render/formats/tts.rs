@@ -636,6 +636,7 @@ mod tests {
                 .collect(),
             back: String::new(),
             back_template: String::new(),
+            tuck_box: None,
         }
     }
 

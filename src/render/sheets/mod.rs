@@ -13,6 +13,7 @@ pub mod fold;
 pub mod layout;
 pub mod mixed;
 pub mod sides;
+pub mod tuck_box;
 
 use crate::render::faces::{DeckFaces, PieceFace};
 use crate::render::formats::pdf::{PageSpec, Stamp};
