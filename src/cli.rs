@@ -610,9 +610,9 @@ pub struct BuildArgs {
     /// Where the Tabletop Simulator images will be hosted (default: file:// paths).
     #[arg(long, value_name = "URL")]
     pub tts_base_url: Option<String>,
-    /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, shop, rulebook,
-    /// rules, index (`shop` writes the print-shop files, as `--shop` does; `rulebook` the
-    /// printed rulebook PDFs).
+    /// Build only these outputs, comma-separated: cards, tokens, boxes, board, png, tts, shop,
+    /// rulebook, rules, index (`shop` writes the print-shop files, as `--shop` does; `boxes` a
+    /// tuck box per deck; `rulebook` the printed rulebook PDFs).
     #[arg(long, value_parser = pipeline::parse_only)]
     pub only: Option<BTreeSet<String>>,
     /// Draw every face and image again instead of reusing those the last build kept in

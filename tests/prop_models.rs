@@ -169,6 +169,8 @@ struct Deck {
     by_kind: Option<Template>,
     in_csv: bool,
     cards: Vec<Card>,
+    /// `box = { card_thickness_mm, template }` (2.5 mm is past its bound: check refuses it).
+    tuck_box: Option<(f64, Option<Template>)>,
 }
 
 #[derive(Debug, Clone)]
@@ -246,9 +248,16 @@ fn deck() -> impl Strategy<Value = Deck> {
         proptest::option::weighted(0.3, template(For::Front)),
         any::<bool>(),
         proptest::collection::vec(card(), 1..4),
+        proptest::option::weighted(
+            0.3,
+            (
+                proptest::sample::select(&[0.1, 0.3, 0.45, 2.0, 2.5][..]),
+                proptest::option::of(template(For::DeckBack)),
+            ),
+        ),
     )
         .prop_map(
-            |(name, size, front, back, back_title, by_kind, in_csv, cards)| Deck {
+            |(name, size, front, back, back_title, by_kind, in_csv, cards, tuck_box)| Deck {
                 name,
                 size,
                 front,
@@ -257,6 +266,7 @@ fn deck() -> impl Strategy<Value = Deck> {
                 by_kind,
                 in_csv,
                 cards,
+                tuck_box,
             },
         )
 }
@@ -387,6 +397,14 @@ fn write_game(data: &Path, m: &Model) {
             // Backs a greyscale print tells apart from the scaffold's and each other's.
             q(["#f7f3e8", "#9aa0a6", "#5a6b3a"][d % 3])
         );
+        if let Some((thickness, template)) = &deck.tuck_box {
+            let template = template.as_ref().map_or("tuck-box".to_string(), &name);
+            let _ = writeln!(
+                toml,
+                "box = {{ card_thickness_mm = {thickness}, template = {} }}",
+                q(&template)
+            );
+        }
         if let Some(t) = &deck.by_kind {
             let t = name(t);
             let _ = writeln!(
