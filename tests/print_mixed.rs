@@ -389,8 +389,15 @@ fn a_tuck_box_per_deck_sized_from_its_cards() {
     fx.edit("mixed", "components.toml", "count = 5", "count = 99");
     let run = build(&out);
     assert_ne!(run.code, 0);
+    let aids = std::fs::read_to_string(fx.file("mixed", "components.toml")).unwrap();
+    let line = aids[..aids.find("id = \"aids\"").unwrap()]
+        .matches('\n')
+        .count()
+        + 1;
     assert!(
-        run.stderr.contains("tuck box of deck `aids`") && run.stderr.contains("--paper a3"),
+        run.stderr.contains("tuck box of deck `aids`")
+            && run.stderr.contains("--paper a3")
+            && run.stderr.contains(&format!("components.toml:{line}:")),
         "{}",
         run.stderr
     );

@@ -335,20 +335,31 @@ pub fn box_page(
     })
 }
 
-/// `boxes.pdf`: a tuck box for every printed deck with cards, one a page.
+/// `boxes.pdf`: a tuck box for every printed deck with cards, one a page; a box that fits
+/// no page is refused at its deck's place in `components.toml`.
 pub fn boxes_pdf(
-    game_name: &str,
+    game: &crate::model::Game,
     faces: &crate::render::faces::Faces,
     bleed: f64,
     paper: Paper,
     kept: Option<&crate::render::formats::pdf::ReadPages>,
 ) -> Result<Option<Vec<u8>>, String> {
+    let game_name = &game.info.name;
     let pages: Vec<PageSpec> = faces
         .decks
         .iter()
         .filter(|d| !d.cards.is_empty())
         .filter_map(|d| d.tuck_box.as_ref().map(|b| (d, b)))
-        .map(|(d, b)| box_page(game_name, d, &b.net, &b.svg, bleed, paper))
+        .map(|(d, b)| {
+            box_page(game_name, d, &b.net, &b.svg, bleed, paper).map_err(|e| {
+                match game.deck(&d.id) {
+                    Some(deck) => {
+                        format!("{}: {e}", game.components_file.place(deck.id.span().start))
+                    }
+                    None => e,
+                }
+            })
+        })
         .collect::<Result<_, _>>()?;
     if pages.is_empty() {
         return Ok(None);
@@ -365,13 +376,7 @@ pub fn boxes_pdf(
 /// The `boxes` stage: `boxes.pdf`, when the game prints cards.
 pub fn stage(b: &crate::render::GameBuild) -> Result<Vec<std::path::PathBuf>, String> {
     let o = b.options;
-    match boxes_pdf(
-        &b.game.info.name,
-        &b.faces,
-        o.bleed,
-        o.paper,
-        o.kept_pages.as_deref(),
-    )? {
+    match boxes_pdf(b.game, &b.faces, o.bleed, o.paper, o.kept_pages.as_deref())? {
         Some(bytes) => Ok(vec![b.write("boxes.pdf", &bytes)?]),
         None => Ok(Vec::new()),
     }
