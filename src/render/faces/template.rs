@@ -975,10 +975,17 @@ mod tests {
 
     #[test]
     fn only_templates_a_face_reaches_are_parsed_and_every_own_one_is() {
-        // Capek draws its cards with its own templates: no built-in is parsed.
+        // Capek draws its cards with its own templates: the one built-in parsed is its decks'
+        // tuck box.
         assert_eq!(
             reached("capek-golems"),
-            ["capek-back", "capek-game", "capek-golem", "capek-house"]
+            [
+                "capek-back",
+                "capek-game",
+                "capek-golem",
+                "capek-house",
+                "tuck-box"
+            ]
         );
         // The Search's side cards include the shared action layout, which is parsed too.
         let search = reached("the-search");
