@@ -611,13 +611,19 @@ pub struct BuildArgs {
     /// gutters between the cards, never along a card), or both.
     #[arg(long, value_enum, default_value = "crop")]
     pub marks: crate::render::Marks,
-    /// Let decks of the same card size and back template share sheets.
+    /// Let decks share sheets: decks of one card size fill the same grid, and the last,
+    /// part-empty sheets of every size are packed together, each size in its own band.
     #[arg(long)]
     pub pack: bool,
     /// Draw the trim (magenta) and the safe zone (cyan) over every card and piece of
     /// cards.pdf, tokens.pdf and proof.pdf, for proofing; never on the print-shop files.
     #[arg(long)]
     pub guides: bool,
+    /// Fill each card's bleed with the edge of its art mirrored (for art that stops at the
+    /// trim): the face is cut at its trim and the strip inside each edge shows again,
+    /// mirrored, beyond it.
+    #[arg(long)]
+    pub mirror_bleed: bool,
     /// Also write print-shop files: one card per page with its bleed, PNGs, manifest
     /// (`--only shop` asks for them too; with an `--only` that leaves out `shop` it is an
     /// error).
@@ -632,10 +638,10 @@ pub struct BuildArgs {
     /// Where the Tabletop Simulator images will be hosted (default: file:// paths).
     #[arg(long, value_name = "URL")]
     pub tts_base_url: Option<String>,
-    /// Build only these outputs, comma-separated: cards, tokens, board, png, tts, shop, proof,
-    /// changed, rulebook, rules, index (`shop` writes the print-shop files, as `--shop` does;
-    /// `changed` changed.pdf, with `--changed-since` or `--cards`; `rulebook` the printed
-    /// rulebook PDFs).
+    /// Build only these outputs, comma-separated: cards, tokens, boxes, board, png, tts, shop,
+    /// proof, changed, rulebook, rules, index (`shop` writes the print-shop files, as `--shop`
+    /// does; `boxes` a tuck box per deck; `changed` changed.pdf, with `--changed-since` or
+    /// `--cards`; `rulebook` the printed rulebook PDFs).
     #[arg(long, value_parser = pipeline::parse_only)]
     pub only: Option<BTreeSet<String>>,
     /// Draw every face and image again instead of reusing those the last build kept in
@@ -868,6 +874,7 @@ pub fn build_options(args: &BuildArgs) -> Result<BuildOptions, String> {
         marks: args.marks,
         pack: args.pack,
         guides: args.guides,
+        mirror_bleed: args.mirror_bleed,
         shop: shop.then_some(crate::render::formats::shop::ShopOptions {
             color: args.color,
             preset: args.shop_preset,

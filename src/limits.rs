@@ -8,6 +8,10 @@
 pub const CARD_MIN_MM: f64 = 10.0;
 /// Largest side of a card, in millimetres.
 pub const CARD_MAX_MM: f64 = 300.0;
+/// Thinnest card a deck's tuck box is sized for (`box.card_thickness_mm`), in millimetres.
+pub const CARD_THICKNESS_MIN_MM: f64 = 0.1;
+/// Thickest card a tuck box is sized for, in millimetres.
+pub const CARD_THICKNESS_MAX_MM: f64 = 2.0;
 /// Smallest piece, across, in millimetres.
 pub const PIECE_MIN_MM: f64 = 2.0;
 /// Largest piece, across, in millimetres.
@@ -92,6 +96,12 @@ pub const ALL: &[Limit] = &[
         what: "a deck's card `size` (each side)",
         range: "10 to 300 mm",
         reason: "a card is held in the hand and printed on a sheet: 300 mm is the short side of A3",
+    },
+    Limit {
+        what: "a deck's `box.card_thickness_mm`",
+        range: "0.1 to 2 mm",
+        reason: "thinner is paper, not card; a 2 mm card is a tile, and the box grows by it \
+                 per card",
     },
     Limit {
         what: "a piece's `size_mm`",
@@ -251,6 +261,10 @@ mod tests {
         let mm = |a: f64, b: f64| format!("{a} to {b} mm");
         assert!(range("a deck's card").starts_with(&mm(CARD_MIN_MM, CARD_MAX_MM)));
         assert_eq!(range("a piece's"), mm(PIECE_MIN_MM, PIECE_MAX_MM));
+        assert_eq!(
+            range("a deck's `box"),
+            mm(CARD_THICKNESS_MIN_MM, CARD_THICKNESS_MAX_MM)
+        );
         assert_eq!(range("a hex board's"), mm(HEX_MIN_MM, HEX_MAX_MM));
         assert_eq!(range("a square grid's cell"), mm(CELL_MIN_MM, CELL_MAX_MM));
         assert_eq!(

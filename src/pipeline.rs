@@ -34,6 +34,7 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
     vec![
         ("cards", render::cards_stage),
         ("tokens", render::tokens_stage),
+        ("boxes", render::sheets::tuck_box::stage),
         ("board", render::sheets::boards::pages::board_stage),
         ("png", render::png_stage),
         ("tts", render::formats::tts::stage),
@@ -85,6 +86,10 @@ pub fn build_drawn(
     options: &BuildOptions,
 ) -> Result<Vec<PathBuf>, Vec<String>> {
     prepare_output(&render::game_dir(&options.out, game)).map_err(|p| vec![p.message])?;
+    let faces = match options.mirror_bleed {
+        true => render::faces::bleed::mirror_faces(faces, options.bleed),
+        false => faces,
+    };
     let guided = options.guides.then(|| GameBuild {
         game,
         faces: render::faces::guides::guided(&faces, crate::check::safe_zone(game)),

@@ -136,8 +136,8 @@ fn a_warm_build_takes_faces_from_the_cache_and_ignores_damaged_entries() {
     build(&data, &options(&out, true, &only));
     let cold = std::fs::read(out.join(SLUG).join("cards.pdf")).unwrap();
     let faces = entries(&out, "face");
-    // Six fronts, the Comet's own back, the deck's back, a token and its back.
-    assert_eq!(faces.len(), 10, "{faces:?}");
+    // Six fronts, the Comet's own back, the deck's back and tuck box, a token and its back.
+    assert_eq!(faces.len(), 11, "{faces:?}");
 
     // An entry holding another face, well formed: the warm build draws what it holds, so the
     // build does take faces from the cache (the key is what makes this safe).

@@ -71,7 +71,7 @@ fn an_unknown_output_is_a_usage_error_listing_the_outputs() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("`pdfs`") && err.contains("tokens, board"),
+        err.contains("`pdfs`") && err.contains("tokens, boxes, board"),
         "{err}"
     );
 }

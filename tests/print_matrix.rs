@@ -123,6 +123,7 @@ fn stage_files(stage: &str) -> &'static [&'static str] {
     match stage {
         "cards" => &["cards.pdf"],
         "tokens" => &["tokens.pdf"],
+        "boxes" => &["boxes.pdf"],
         "board" => &["board.pdf"],
         "png" => &["png/one.png", "png/two.png", "png/marker.png"],
         "tts" => &[
@@ -154,7 +155,7 @@ fn stage_files(stage: &str) -> &'static [&'static str] {
 /// The files a (buildable) row promises.
 fn promised(row: &Row) -> BTreeSet<String> {
     let all = [
-        "cards", "tokens", "board", "png", "tts", "shop", "rules", "index",
+        "cards", "tokens", "boxes", "board", "png", "tts", "shop", "rules", "index",
     ];
     let stages: Vec<&str> = match value(row, ONLY) {
         "-" => all.to_vec(),

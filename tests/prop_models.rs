@@ -177,6 +177,8 @@ struct Deck {
     /// Each card carries every language (`multilingual = true`): drawn once.
     multilingual: bool,
     cards: Vec<Card>,
+    /// `box = { card_thickness_mm, template }` (2.5 mm is past its bound: check refuses it).
+    tuck_box: Option<(f64, Option<Template>)>,
 }
 
 #[derive(Debug, Clone)]
@@ -263,18 +265,38 @@ fn deck() -> impl Strategy<Value = Deck> {
         proptest::option::weighted(0.3, template(For::Front)),
         (any::<bool>(), proptest::bool::weighted(0.2)),
         proptest::collection::vec(card(), 1..4),
+        proptest::option::weighted(
+            0.3,
+            (
+                proptest::sample::select(&[0.1, 0.3, 0.45, 2.0, 2.5][..]),
+                proptest::option::of(template(For::DeckBack)),
+            ),
+        ),
     )
         .prop_map(
-            |(name, size, front, back, back_title, by_kind, (in_csv, multilingual), cards)| Deck {
+            |(
                 name,
                 size,
                 front,
                 back,
                 back_title,
                 by_kind,
-                in_csv,
-                multilingual,
+                (in_csv, multilingual),
                 cards,
+                tuck_box,
+            )| {
+                Deck {
+                    name,
+                    size,
+                    front,
+                    back,
+                    back_title,
+                    by_kind,
+                    in_csv,
+                    multilingual,
+                    cards,
+                    tuck_box,
+                }
             },
         )
 }
@@ -414,6 +436,14 @@ fn write_game(data: &Path, m: &Model) {
         );
         if deck.multilingual {
             let _ = writeln!(toml, "multilingual = true");
+        }
+        if let Some((thickness, template)) = &deck.tuck_box {
+            let template = template.as_ref().map_or("tuck-box".to_string(), &name);
+            let _ = writeln!(
+                toml,
+                "box = {{ card_thickness_mm = {thickness}, template = {} }}",
+                q(&template)
+            );
         }
         if let Some(t) = &deck.by_kind {
             let t = name(t);

@@ -283,7 +283,12 @@ pub fn safe_zone_warnings(game: &Game, faces: &Faces) -> Vec<Problem> {
             Kind::CardFront => (card(), f.what.clone()),
             Kind::CardBack => (card(), f.what.clone()),
             Kind::DeckBack => (None, f.what.clone()),
-            Kind::Thumbnail | Kind::PieceFront | Kind::PieceBack | Kind::Board | Kind::Icon => {
+            Kind::Thumbnail
+            | Kind::PieceFront
+            | Kind::PieceBack
+            | Kind::Board
+            | Kind::Icon
+            | Kind::TuckBox => {
                 continue;
             }
         };

@@ -319,7 +319,7 @@ fn drawn_from<'a>(game: &'a Game, face: &'a Face<'a>) -> Option<Drawn<'a>> {
             at(card_bad(card), game.card_file(card), span)
         }
         Kind::CardFront => None,
-        Kind::DeckBack => {
+        Kind::DeckBack | Kind::TuckBox => {
             let deck = game.deck(face.id)?;
             let bad = texts_not_xml(std::iter::once(&deck.name).chain(deck.names.values()));
             at(bad, &game.components_file, deck.id.span())

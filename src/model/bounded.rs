@@ -37,6 +37,16 @@ pub fn piece_mm<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     )
 }
 
+pub fn card_thickness_mm<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    mm(
+        d,
+        "a card's thickness",
+        limits::CARD_THICKNESS_MIN_MM,
+        limits::CARD_THICKNESS_MAX_MM,
+        "thinner is paper, not card; a thicker card is a tile",
+    )
+}
+
 pub fn hex_mm<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     mm(
         d,

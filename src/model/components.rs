@@ -192,6 +192,10 @@ pub struct Deck {
     pub template_by: Option<Spanned<String>>,
     /// What the back shows (every card's, or the back of cards without one of their own).
     pub back: Back,
+    /// The deck's tuck box in `boxes.pdf`: `box = { card_thickness_mm = 0.4, template =
+    /// "my-box" }` (every key optional; every printed deck gets one).
+    #[serde(default, rename = "box", skip_serializing_if = "TuckBox::is_default")]
+    pub tuck_box: TuckBox,
     /// Printed on the card sheets; false for decks the data only describes (a base game's
     /// deck the players already own, a pool of card slots whose texts we do not have).
     #[serde(default = "yes")]
@@ -226,6 +230,51 @@ pub struct Deck {
     #[serde(default, rename = "sheet")]
     #[schemars(with = "Option<String>")]
     pub worksheet: Option<Spanned<String>>,
+}
+
+/// A deck's tuck box: its inside is a card's width and height and the deck's thickness
+/// (every copy's `count` times `card_thickness_mm`), each with a little room to slide.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TuckBox {
+    /// Thickness of one card in millimetres (0.1 to 2). Default 0.3: a game card of 300 gsm
+    /// board measures 0.28 to 0.32 mm (a 55-card deck stands about 16.5 mm); two sheets of
+    /// 160 gsm paper glued back to back measure about 0.4 mm, and a sleeve adds 0.1 mm or so.
+    #[serde(
+        default = "default_card_thickness",
+        deserialize_with = "super::bounded::card_thickness_mm"
+    )]
+    pub card_thickness_mm: f64,
+    /// SVG template in `templates/` that draws the box's faces over its whole net (without
+    /// `.svg`); default `tuck-box`, built in.
+    #[serde(default = "default_box_template")]
+    pub template: String,
+}
+
+/// Thickness of a 300 gsm game card, in millimetres ([`TuckBox::card_thickness_mm`]).
+pub const DEFAULT_CARD_THICKNESS_MM: f64 = 0.3;
+
+fn default_card_thickness() -> f64 {
+    DEFAULT_CARD_THICKNESS_MM
+}
+
+fn default_box_template() -> String {
+    "tuck-box".to_string()
+}
+
+impl Default for TuckBox {
+    fn default() -> Self {
+        TuckBox {
+            card_thickness_mm: DEFAULT_CARD_THICKNESS_MM,
+            template: default_box_template(),
+        }
+    }
+}
+
+impl TuckBox {
+    fn is_default(&self) -> bool {
+        *self == TuckBox::default()
+    }
 }
 
 /// A card back: its template and the text it shows.

@@ -69,11 +69,15 @@ pub struct BuildOptions {
     pub board_page: Option<Paper>,
     /// Crop marks, cut lines or both on card sheets.
     pub marks: Marks,
-    /// Decks of the same card size and back template share sheets.
+    /// Decks share sheets (`--pack`): those of one card size share a grid, and the last,
+    /// part-empty sheets of every size are packed together ([`sheets::mixed`]).
     pub pack: bool,
     /// Trim and safe-zone guides over every face of the proofing outputs (`--guides`; see
     /// [`crate::pipeline::GUIDED_STAGES`]); never on the print-shop files.
     pub guides: bool,
+    /// Each card face's bleed shows the strip inside its trim mirrored (`--mirror-bleed`),
+    /// for art that stops at the trim ([`faces::bleed`]).
+    pub mirror_bleed: bool,
     /// Print-shop files (`--shop`), when asked for.
     pub shop: Option<formats::shop::ShopOptions>,
     /// Where the Tabletop Simulator images are hosted; `None`: `file://` paths.
@@ -118,6 +122,7 @@ impl Default for BuildOptions {
             marks: Marks::Crop,
             pack: false,
             guides: false,
+            mirror_bleed: false,
             shop: None,
             tts_base_url: None,
             only: BTreeSet::new(),
@@ -398,7 +403,11 @@ pub fn png_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
                     Kind::Thumbnail => faces::languages::image_file(f.id, f.lang),
                     Kind::CardBack | Kind::PieceBack => back_image(f.id, f.lang),
                     Kind::DeckBack => deck_back_image(f.id, f.lang),
-                    Kind::CardFront | Kind::PieceFront | Kind::Board | Kind::Icon => return None,
+                    Kind::CardFront
+                    | Kind::PieceFront
+                    | Kind::Board
+                    | Kind::Icon
+                    | Kind::TuckBox => return None,
                 };
                 Some((file, f.document(), f.size, png::PX_PER_MM_300DPI))
             })

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use super::{CardFace, DeckFaces, Faces, OwnBack, PieceFace};
+use super::{BoxFace, CardFace, DeckFaces, Faces, OwnBack, PieceFace};
 use crate::model::{Board, Game};
 use crate::render::faces::images;
 use crate::render::faces::template::{Templates, own_icons};
@@ -37,6 +37,8 @@ pub enum Kind {
     Board,
     /// One of the game's own `[[icon]]`s, as a text places it.
     Icon,
+    /// A deck's tuck box: its template's faces over the whole net (`boxes.pdf`).
+    TuckBox,
 }
 
 /// One face the build draws.
@@ -253,6 +255,7 @@ fn deck_faces<'a>(deck: &'a DeckFaces, out: &mut Vec<Face<'a>>) {
         back,
         back_template,
         lang,
+        tuck_box,
     } = deck;
     let lang = lang.as_deref();
     let in_lang = lang.map_or(String::new(), |l| format!(" in `{l}`"));
@@ -295,6 +298,19 @@ fn deck_faces<'a>(deck: &'a DeckFaces, out: &mut Vec<Face<'a>>) {
                 lang,
             });
         }
+    }
+    if let Some(BoxFace { template, net, svg }) = tuck_box {
+        out.push(Face {
+            kind: Kind::TuckBox,
+            id: deck_id,
+            deck: Some(deck_id),
+            template: Some(template),
+            what: format!("the tuck box of deck `{deck_id}`"),
+            size: net.size(),
+            svg: Cow::Borrowed(svg),
+            outline: None,
+            lang: None,
+        });
     }
     out.push(Face {
         kind: Kind::DeckBack,

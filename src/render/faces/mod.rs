@@ -6,6 +6,7 @@
 //! ([`images`]) and symbol marks ([`marks`]).
 
 // The group: drawing one face (card, back, piece) from its template, in millimetres.
+pub mod bleed;
 pub mod budget;
 pub mod drawn;
 pub mod fonts;
@@ -31,8 +32,8 @@ use crate::model::{Game, HexOrientation, Piece, Shape};
 use crate::render::cache::{self, Cache};
 use crate::render::faces::fonts::FontDb;
 use crate::render::faces::template::{
-    CardWords, Placement, Rendered, TemplateError, Templates, back_context, card_context,
-    own_back_context, piece_back_context, piece_context,
+    CardWords, Placement, Rendered, TemplateError, Templates, back_context, box_context,
+    card_context, own_back_context, piece_back_context, piece_context,
 };
 
 /// One card design, drawn with its bleed; `svg` is a fragment in trim millimetres.
@@ -87,6 +88,16 @@ pub struct DeckFaces {
     /// this deck once per language; `None` for a game printing its cards in one language and
     /// for a `multilingual` deck (one drawing for every language).
     pub lang: Option<String>,
+    /// The deck's tuck box ([`crate::render::sheets::tuck_box`]).
+    pub tuck_box: Option<BoxFace>,
+}
+
+/// A deck's tuck box: its net and the faces its template drew over the whole net, with bleed.
+#[derive(Debug, Clone)]
+pub struct BoxFace {
+    pub template: String,
+    pub net: crate::render::sheets::tuck_box::Net,
+    pub svg: String,
 }
 
 /// A printable piece: its drawing, box and cut outline (path data in the box's coordinates).
@@ -471,6 +482,38 @@ fn draw_decks(
                 placed,
             )
             .unwrap_or_default();
+        // The deck's tuck box, drawn once (with the first language's words).
+        let tuck_box = if pick.shared {
+            let count: u32 = deck.cards.iter().map(|c| c.count.0).sum();
+            let net = crate::render::sheets::tuck_box::Net::new(
+                deck.size.mm(),
+                count,
+                deck.tuck_box.card_thickness_mm,
+            );
+            let ctx = box_context(
+                game,
+                deck,
+                net.size(),
+                &net.json(count, deck.tuck_box.card_thickness_mm),
+                bleed,
+                &uid(&format!("{deck_id}-box")),
+            );
+            errors
+                .rendered(
+                    None,
+                    deck.id.span(),
+                    &format!("tuck box of deck `{deck_id}`"),
+                    cache::render_face(cache, templates, &deck.tuck_box.template, &ctx),
+                    placed,
+                )
+                .map(|svg| BoxFace {
+                    template: deck.tuck_box.template.clone(),
+                    net,
+                    svg,
+                })
+        } else {
+            None
+        };
         decks.push(DeckFaces {
             id: deck_id.clone(),
             name: words
@@ -481,6 +524,7 @@ fn draw_decks(
             back,
             back_template: deck.back.template.clone(),
             lang: face_lang,
+            tuck_box,
         });
     }
     decks

@@ -54,6 +54,7 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../../templates/basic-back.svg"),
     ),
     ("piece", include_str!("../../../templates/piece.svg")),
+    ("tuck-box", include_str!("../../../templates/tuck-box.svg")),
     ("board", include_str!("../../../templates/board.svg")),
 ];
 
@@ -334,12 +335,13 @@ fn quoted_span(text: &str, message: &str, template: &str) -> Option<std::ops::Ra
 fn needed(game: &Game, sources: &BTreeMap<String, SourceFile>, own: &[String]) -> Vec<String> {
     let c = &game.components;
     let mut names: Vec<String> = own.to_vec();
-    names.extend(
-        c.decks
-            .iter()
-            .filter(|d| d.print)
-            .flat_map(|d| [d.template.clone(), d.back.template.clone()]),
-    );
+    names.extend(c.decks.iter().filter(|d| d.print).flat_map(|d| {
+        [
+            d.template.clone(),
+            d.back.template.clone(),
+            d.tuck_box.template.clone(),
+        ]
+    }));
     for d in c.decks.iter().filter(|d| d.print) {
         names.extend(d.templates.values().map(|t| t.get_ref().clone()));
         for card in &d.cards {
@@ -918,6 +920,24 @@ pub fn back_context(
     ctx
 }
 
+/// The context of a deck's tuck box: the deck and its back as a back sees them, `w` and `h`
+/// the net's outline, and `box` with its inside (`width`, `height`, `depth`), `cards`,
+/// `card_thickness` and every panel's rectangle (`box.panels.front.x`, ...).
+pub fn box_context(
+    game: &Game,
+    deck: &Deck,
+    size: (f64, f64),
+    net: &Value,
+    bleed: f64,
+    uid: &str,
+) -> Context {
+    let mut ctx = base_context(game, size.0, size.1, bleed, uid);
+    ctx.insert("deck", &deck_json(deck));
+    ctx.insert("back", &back_json(&deck.back));
+    ctx.insert("box", net);
+    ctx
+}
+
 /// The context of a card's own back: the card as its front sees it, and `back` with the
 /// deck back's title and colour where the card's own back gives none.
 pub fn own_back_context(
@@ -1001,10 +1021,17 @@ mod tests {
 
     #[test]
     fn only_templates_a_face_reaches_are_parsed_and_every_own_one_is() {
-        // Capek draws its cards with its own templates: no built-in is parsed.
+        // Capek draws its cards with its own templates: the one built-in parsed is its decks'
+        // tuck box.
         assert_eq!(
             reached("capek-golems"),
-            ["capek-back", "capek-game", "capek-golem", "capek-house"]
+            [
+                "capek-back",
+                "capek-game",
+                "capek-golem",
+                "capek-house",
+                "tuck-box"
+            ]
         );
         // The Search's side cards include the shared action layout, which is parsed too.
         let search = reached("the-search");

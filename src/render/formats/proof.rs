@@ -85,9 +85,18 @@ pub fn proof_pages(
 ) -> Result<Vec<PageSpec>, String> {
     let shown: Vec<&Face> = faces
         .iter()
-        .filter(|f| !matches!(f.kind, Kind::Thumbnail | Kind::Icon | Kind::Board))
+        .filter(|f| {
+            !matches!(
+                f.kind,
+                Kind::Thumbnail | Kind::Icon | Kind::Board | Kind::TuckBox
+            )
+        })
         .collect();
-    let boards: Vec<&Face> = faces.iter().filter(|f| f.kind == Kind::Board).collect();
+    // Boards and tuck boxes each get a page of their own.
+    let boards: Vec<&Face> = faces
+        .iter()
+        .filter(|f| matches!(f.kind, Kind::Board | Kind::TuckBox))
+        .collect();
     if shown.is_empty() && boards.is_empty() {
         return Ok(Vec::new());
     }
@@ -249,6 +258,7 @@ fn kind_words(f: &Face) -> String {
         Kind::PieceFront => "piece".to_string(),
         Kind::PieceBack => "piece back".to_string(),
         Kind::Board => "board".to_string(),
+        Kind::TuckBox => "tuck box".to_string(),
         Kind::Thumbnail | Kind::Icon => String::new(),
     };
     if let Some(lang) = f.lang {

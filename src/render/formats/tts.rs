@@ -658,6 +658,7 @@ mod tests {
             back: String::new(),
             back_template: String::new(),
             lang: None,
+            tuck_box: None,
         }
     }
 

@@ -436,7 +436,12 @@ pub fn cut_positions(trims: &[Rect]) -> (Cuts, Cuts) {
 /// and stopping [`MARK_GAP`] short of every card's trim, so that no line runs along the edge
 /// of a card, where a cut a little outward would leave it showing.
 pub fn cut_guides(paper: (f64, f64), trims: &[Rect], bleed: Rect, marks: Marks) -> String {
-    let reach = guide_reach(paper, bleed);
+    cut_guides_within(guide_reach(paper, bleed), trims, bleed, marks)
+}
+
+/// [`cut_guides`] reaching as far as `reach` (a band of a mixed sheet reaches into the gaps
+/// beside it only as far as their middles).
+pub(crate) fn cut_guides_within(reach: Reach, trims: &[Rect], bleed: Rect, marks: Marks) -> String {
     let (xs, ys) = cut_positions(trims);
     let mut out = String::new();
     if marks.lines() {
@@ -789,7 +794,7 @@ pub fn fit_text(text: &str, width: f64) -> (f64, String) {
 
 /// Where the ruler goes: centred in the column nearest the page's middle, as long (in whole
 /// centimetres, at most 50 mm) as that column leaves room for beside its crop marks.
-fn ruler_place(page_w: f64, columns: &[(f64, f64, Vec<String>)]) -> (f64, u32) {
+pub(crate) fn ruler_place(page_w: f64, columns: &[(f64, f64, Vec<String>)]) -> (f64, u32) {
     let mid = page_w / 2.0;
     let (from, to) = columns
         .iter()
@@ -818,7 +823,7 @@ fn fit_label(x: f64, y: f64, width: f64, anchor: &str, text: &str) -> String {
 /// A column's card ids in reading order, centred at `cx`, within `width`: copies of one
 /// card in a row read `id ×3`; the line shrinks to 6 pt at the least, then each id is
 /// shortened (with "…") until the line fits.
-fn id_line(cx: f64, y: f64, width: f64, ids: &[String]) -> String {
+pub(crate) fn id_line(cx: f64, y: f64, width: f64, ids: &[String]) -> String {
     let least = MIN_TEXT_PT * MM_PER_PT;
     let runs = runs_of_copies(ids);
     let line = |keep: usize| {

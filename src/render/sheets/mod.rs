@@ -11,7 +11,9 @@ pub mod boards;
 pub mod calibrate;
 pub mod fold;
 pub mod layout;
+pub mod mixed;
 pub mod sides;
+pub mod tuck_box;
 
 use crate::render::faces::{DeckFaces, PieceFace};
 use crate::render::formats::pdf::{PageSpec, Stamp};
@@ -25,7 +27,8 @@ pub struct Sheet {
     pub bleed: f64,
     pub back_offset: (f64, f64),
     pub marks: Marks,
-    /// Decks of the same card size and back template share sheets.
+    /// Decks share sheets: those of one card size a grid, and the last, part-empty sheets
+    /// of every size are packed together ([`mixed`]).
     pub pack: bool,
     /// `bleed` was asked for (`--bleed`): keep it, with fewer cards a sheet if need be;
     /// else the bleed is reduced (to [`layout::MIN_BLEED`] at the least) to fit more cards.
@@ -93,6 +96,8 @@ pub struct CardPage {
     pub back: bool,
     pub sheet: usize,
     pub sheets: usize,
+    /// The cards' grid; on a mixed sheet ([`mixed`]) it has no cells (`cols` and `rows` 0)
+    /// and gives the page's paper and bleed only.
     pub grid: Grid,
     pub placed: Vec<Placed>,
 }
@@ -107,14 +112,12 @@ impl CardPage {
     }
 }
 
-/// Decks printed together: one deck, or (`--pack`) every deck of one card size and back
-/// template, in the order they first appear.
+/// Decks printed together: one deck, or (`--pack`) every deck of one card size, in the order
+/// they first appear (each card's back is its own or its deck's, whichever template drew it).
 fn sheet_groups(decks: &[DeckFaces], pack: bool) -> Vec<Vec<&DeckFaces>> {
     let mut groups: Vec<Vec<&DeckFaces>> = Vec::new();
     for deck in decks.iter().filter(|d| !d.cards.is_empty()) {
-        let joins = groups
-            .iter_mut()
-            .find(|g| pack && g[0].size == deck.size && g[0].back_template == deck.back_template);
+        let joins = groups.iter_mut().find(|g| pack && g[0].size == deck.size);
         match joins {
             Some(g) => g.push(deck),
             None => groups.push(vec![deck]),
@@ -125,10 +128,15 @@ fn sheet_groups(decks: &[DeckFaces], pack: bool) -> Vec<Vec<&DeckFaces>> {
 
 /// Plans every page of `cards.pdf`: group by group, each sheet's fronts followed (duplex) by
 /// its backs, or (one-sided) every front sheet, then every back sheet, or (fold-over) each
-/// sheet's fronts and backs on one page.
+/// sheet's fronts and backs on one page. With `--pack`, the last, part-empty sheet of each
+/// card size goes onto mixed sheets after the others ([`mixed`]) when that takes fewer
+/// sheets.
 pub fn plan_cards(decks: &[DeckFaces], sheet: &Sheet) -> Result<Vec<CardPage>, String> {
     let mut fronts = Vec::new();
     let mut backs = Vec::new();
+    let mut leftovers: Vec<mixed::Leftover> = Vec::new();
+    // Where each group's last sheet went among the pages, when it is part-empty.
+    let mut last_sheets: Vec<usize> = Vec::new();
     for group in sheet_groups(decks, sheet.pack) {
         let first = group[0];
         let grid = sheet.grid(first.size).ok_or_else(|| {
@@ -166,6 +174,75 @@ pub fn plan_cards(decks: &[DeckFaces], sheet: &Sheet) -> Result<Vec<CardPage>, S
                             grid.back_cell(i, sheet.duplex, sheet.back_offset)
                         } else {
                             grid.front_cell(i)
+                        };
+                        Placed {
+                            deck: deck.to_string(),
+                            card: card.to_string(),
+                            trim,
+                            turn,
+                            back,
+                        }
+                    })
+                    .collect(),
+            };
+            if chunk.len() < grid.per_page() {
+                leftovers.push((first.size, chunk.to_vec()));
+                last_sheets.push(fronts.len());
+            }
+            fronts.push(page(false));
+            backs.push(page(true));
+        }
+    }
+    if sheet.pack
+        && leftovers.len() > 1
+        && let Some(packed) = mixed::pack(&leftovers, sheet)
+        && packed.sheets.len() < leftovers.len()
+    {
+        for &at in last_sheets.iter().rev() {
+            fronts.remove(at);
+            backs.remove(at);
+            // The group's other sheets count one fewer.
+            for pages in [&mut fronts, &mut backs] {
+                for page in pages[..at].iter_mut().rev() {
+                    if page.sheet >= page.sheets {
+                        break;
+                    }
+                    page.sheets -= 1;
+                }
+            }
+        }
+        let count = packed.sheets.len();
+        for (n, cards) in packed.sheets.iter().enumerate() {
+            let mut names: Vec<String> = Vec::new();
+            for (deck, ..) in cards {
+                if !names.iter().any(|d| d == deck) {
+                    names.push(deck.to_string());
+                }
+            }
+            // The page's paper and bleed; a mixed page has no one grid of cards (no cells).
+            let grid = Grid {
+                paper: packed.paper,
+                cols: 0,
+                rows: 0,
+                card: (cards[0].2.w, cards[0].2.h),
+                bleed: packed.bleed,
+                x0: cards[0].2.x,
+                y0: cards[0].2.y,
+                turned: false,
+            };
+            let page = |back: bool| CardPage {
+                decks: names.clone(),
+                back,
+                sheet: n + 1,
+                sheets: count,
+                grid,
+                placed: cards
+                    .iter()
+                    .map(|&(deck, card, front)| {
+                        let (trim, turn) = if back {
+                            mixed::back_of(front, packed.paper, sheet.duplex, sheet.back_offset)
+                        } else {
+                            (front, 0)
                         };
                         Placed {
                             deck: deck.to_string(),
@@ -297,13 +374,18 @@ pub fn draw_card_page(
     let frame_trims: Vec<Rect> = framed.iter().map(|p| p.trim).collect();
     let frame_bleeds = bounds(&frame_trims).grow(bleed);
     let frame = grid.frame();
+    let bands = mixed::bands(&framed);
     let mut body = String::new();
-    body.push_str(&layout::cut_guides(
-        frame,
-        &frame_trims,
-        frame_bleeds,
-        marks,
-    ));
+    if bands.len() > 1 {
+        body.push_str(&mixed::cut_guides(frame, &bands, bleed, marks));
+    } else {
+        body.push_str(&layout::cut_guides(
+            frame,
+            &frame_trims,
+            frame_bleeds,
+            marks,
+        ));
+    }
     let fold = duplex == Duplex::Fold;
     if fold {
         body.push_str(&fold::fold_line(frame, frame_bleeds));
@@ -318,8 +400,12 @@ pub fn draw_card_page(
         .iter()
         .filter_map(|id| deck_of(id).map(|d| d.name.as_str()))
         .collect();
+    let sheet_of = match grid.per_page() {
+        0 => "mixed sheet",
+        _ => "sheet",
+    };
     let label = format!(
-        "{game_name} · {} · sheet {} of {} · {side}",
+        "{game_name} · {} · {sheet_of} {} of {} · {side}",
         names.join(" + "),
         page.sheet,
         page.sheets
@@ -329,14 +415,18 @@ pub fn draw_card_page(
     } else {
         (page.back && duplex == Duplex::Off).then_some(GLUE_BACKS)
     };
-    let columns = id_columns(&framed);
-    body.push_str(&layout::furniture(
-        frame,
-        frame_bleeds,
-        &label,
-        note,
-        &columns,
-    ));
+    if bands.len() > 1 {
+        body.push_str(&mixed::furniture(frame, &bands, bleed, &label, note));
+    } else {
+        let columns = id_columns(&framed);
+        body.push_str(&layout::furniture(
+            frame,
+            frame_bleeds,
+            &label,
+            note,
+            &columns,
+        ));
+    }
     if let Some(t) = grid.frame_transform() {
         body = format!(r#"<g transform="{t}">{body}</g>"#);
     }
