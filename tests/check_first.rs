@@ -129,3 +129,42 @@ fn serve_lists_a_refused_game_with_its_problem_and_makes_no_table_of_it() {
         "{catalog}"
     );
 }
+
+/// A warning (here a rules sentence with two colons) does not stop `check` from loading the
+/// engine: a syntax error in `engine.lua` is still refused at its line, as `simulate` would.
+#[test]
+fn a_warning_does_not_hide_an_engine_that_does_not_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    printplay::scaffold::new_game_with_engine(&data, SLUG, "lua").unwrap();
+    let rules = data.join(SLUG).join("rules.en.toml");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let text = text.replacen(
+        "goal = \"\"\"\n",
+        "goal = \"\"\"\nTwo colons: one here: and one there.\n",
+        1,
+    );
+    std::fs::write(&rules, text).unwrap();
+    let script = data.join(SLUG).join("engine.lua");
+    let text = std::fs::read_to_string(&script).unwrap();
+    let line = text[..text.rfind("\nreturn game").unwrap()]
+        .matches('\n')
+        .count()
+        + 2;
+    std::fs::write(
+        &script,
+        text.replacen("\nreturn game", "\nlocal x = = 1\nreturn game", 1),
+    )
+    .unwrap();
+    let run = run_in(
+        dir.path(),
+        &["--data", data.to_str().unwrap(), "check", SLUG],
+    );
+    assert!(run.stderr.contains("2 colons"), "{}", run.stderr);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("engine.lua:{line}")),
+        "line {line}: {}",
+        run.stderr
+    );
+}

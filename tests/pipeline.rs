@@ -162,10 +162,12 @@ fn the_scaffold_checks_and_builds_with_its_sheet_art_font_token_and_board() {
         "the game's own font is not embedded: {fonts:?}"
     );
     let index = std::fs::read_to_string(out.join("my-game/index.html")).unwrap();
+    // The gallery: 6 card designs and the marker, then the backs (the deck's, a card's own
+    // and the marker's) and the boards (hex board and mat).
     assert_eq!(
         index.matches("<figure>").count(),
-        7,
-        "6 card designs and the marker"
+        12,
+        "6 card designs, the marker, 3 backs and 2 boards"
     );
     assert!(
         !index.contains("http-equiv=\"refresh\""),

@@ -125,7 +125,16 @@ fn stage_files(stage: &str) -> &'static [&'static str] {
         "tokens" => &["tokens.pdf"],
         "boxes" => &["boxes.pdf"],
         "board" => &["board.pdf"],
-        "png" => &["png/one.png", "png/two.png", "png/marker.png"],
+        "png" => &[
+            "png/one.png",
+            "png/two.png",
+            "png/marker.png",
+            "png/backs/deck-deck.png",
+            "png/backs/marker.png",
+            "png/backs/two.png",
+            "png/boards/mat.png",
+        ],
+        "proof" => &["proof.pdf"],
         "tts" => &[
             "tts/print-matrix.json",
             "tts/deck.png",
@@ -155,7 +164,7 @@ fn stage_files(stage: &str) -> &'static [&'static str] {
 /// The files a (buildable) row promises.
 fn promised(row: &Row) -> BTreeSet<String> {
     let all = [
-        "cards", "tokens", "boxes", "board", "png", "tts", "shop", "rules", "index",
+        "cards", "tokens", "boxes", "board", "png", "tts", "shop", "proof", "rules", "index",
     ];
     let stages: Vec<&str> = match value(row, ONLY) {
         "-" => all.to_vec(),

@@ -708,7 +708,7 @@ fn variants_without_a_game_lists_every_game() {
         "fewer than 2 cards should draw 2; a later one says they may.",
         "during a 2-card move marks it too",
         "wounding all 4 officers",
-        "the first and third players then play against the second and fourth",
+        "The first and third players then play against the second and fourth",
     ] {
         assert!(text.contains(filled), "{filled} missing:\n{text}");
     }

@@ -37,7 +37,21 @@ fn cards_pdf(f: &Fixture, game: &str, out: &str) -> Vec<u8> {
         "--out",
         out.to_str().unwrap(),
     ]));
-    std::fs::read(out.join(game).join("cards.pdf")).unwrap()
+    // `cards.pdf`, or a game published in several languages' `cards.<lang>.pdf`, in order.
+    let mut files: Vec<_> = std::fs::read_dir(out.join(game))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            name.starts_with("cards.") && name.ends_with(".pdf")
+        })
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{game} wrote no card sheets");
+    files
+        .iter()
+        .flat_map(|p| std::fs::read(p).unwrap())
+        .collect()
 }
 
 /// Which spreadsheet each deck becomes.

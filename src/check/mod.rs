@@ -146,8 +146,9 @@ pub fn check_and_draw(
         problems.extend(module.check(game));
     }
     // The engine reads the whole model: it is loaded, and sets up a game for every seat
-    // count, once the model is sound (a broken model is said where it is broken).
-    if problems.is_empty() {
+    // count, once the model is sound (a broken model is said where it is broken); a warning
+    // does not make it unsound.
+    if problems.iter().all(Problem::is_warning) {
         problems.extend(engine::check(game));
         problems.extend(crate::engine::free::check(game));
     }

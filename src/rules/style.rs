@@ -163,7 +163,8 @@ fn text_problems(lr: &LangRules, msgs: &Messages, t: &Text) -> Vec<Problem> {
         }
         if let Some(own) = own.filter(|_| msgs.style.label_not_repeated) {
             let word = own.to_lowercase();
-            let body = text[body_start..].to_lowercase();
+            // A placeholder's name (`{params.hand_size card}`) is not a word the reader sees.
+            let body = without_placeholder_names(&text[body_start..].to_lowercase());
             let same = body.len() == text.len() - body_start;
             if !word.is_empty()
                 && let Some((at, _)) = body
@@ -183,6 +184,25 @@ fn text_problems(lr: &LangRules, msgs: &Messages, t: &Text) -> Vec<Problem> {
                     "a sentence does not repeat its label",
                 ));
             }
+        }
+    }
+    out
+}
+
+/// `text` with every `{...}` placeholder blanked out, byte for byte, so offsets still match.
+fn without_placeholder_names(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth > 0 => depth -= 1,
+            _ => {}
+        }
+        if depth > 0 || c == '}' {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        } else {
+            out.push(c);
         }
     }
     out
@@ -298,6 +318,17 @@ fn colons(sentence: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_placeholder_name_is_not_a_word_the_label_repeats() {
+        let text = "**hand:** {params.hand_size card} in hand";
+        let blank = without_placeholder_names(text);
+        assert_eq!(blank.len(), text.len());
+        assert!(!blank.contains("hand_size"), "{blank}");
+        // The words outside placeholders stay where they were.
+        assert_eq!(&blank[..9], "**hand:**");
+        assert!(blank.ends_with(" in hand"));
+    }
     use super::*;
 
     #[test]

@@ -847,13 +847,13 @@ impl State for AetherState {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "Aether, {} game, {} players{}; {} to act; {} empty hexes; bag {} tiles",
+            "Aether, {} game, {} players{}; {} to act; {}; bag {}",
             self.opts.setup.name(),
             self.players,
             if self.opts.teams { ", teams" } else { "" },
             self.colour(self.current()),
-            self.empties,
-            self.bag_total()
+            crate::messages::count_of(u32::from(self.empties), "empty hex", "empty hexes"),
+            crate::messages::count_of(self.bag_total(), "tile", "tiles")
         );
         for (cell, &(q, r)) in self.board().coords.iter().enumerate() {
             let tile = self.tile(cell);
@@ -885,10 +885,7 @@ impl State for AetherState {
             let hand = if p == player {
                 self.counts_text(self.hand(p))
             } else {
-                format!(
-                    "{} hidden",
-                    crate::messages::count_of(self.hand_total(p), "tile", "tiles")
-                )
+                crate::messages::count_of(self.hand_total(p), "hidden tile", "hidden tiles")
             };
             let _ = writeln!(
                 out,

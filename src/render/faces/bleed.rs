@@ -52,7 +52,10 @@ pub fn mirror(svg: &str, size: (f64, f64), bleed: f64) -> String {
 /// Every card face and back of `faces` with its bleed mirrored ([`mirror`]), drawn with
 /// `bleed`.
 pub fn mirror_faces(mut faces: Faces, bleed: f64) -> Faces {
-    let translated = faces.translations.iter_mut().flat_map(|t| t.decks.iter_mut());
+    let translated = faces
+        .translations
+        .iter_mut()
+        .flat_map(|t| t.decks.iter_mut());
     for deck in faces.decks.iter_mut().chain(translated) {
         let DeckFaces {
             size, cards, back, ..
