@@ -119,21 +119,18 @@ pub fn check_and_draw(
     let said: Vec<_> = problems.iter().filter_map(unknown).collect();
     // A word a template takes from `[print_labels]` that a language lacks is said at that
     // language's rules file; the template's failure to find it is the same cause.
-    let missing_word = |p: &Problem| {
-        p.message
-            .split_once("Variable `labels.")
+    // The word `labels.NAME` a message names after `before`.
+    let label_after = |message: &str, before: &str| {
+        message
+            .split_once(before)
             .and_then(|(_, rest)| rest.split_once('`'))
             .map(|(word, _)| format!("`labels.{word}`"))
     };
+    let missing_word = |p: &Problem| label_after(&p.message, "Variable `labels.");
     let words_said: Vec<String> = problems
         .iter()
         .filter(|p| p.message.contains("which this language does not give"))
-        .filter_map(|p| {
-            p.message
-                .split_once("`labels.")
-                .and_then(|(_, rest)| rest.split_once('`'))
-                .map(|(word, _)| format!("`labels.{word}`"))
-        })
+        .filter_map(|p| label_after(&p.message, "`labels."))
         .collect();
     problems.extend(face_problems.into_iter().filter(|p| {
         unknown(p).is_none_or(|u| !said.contains(&u))
