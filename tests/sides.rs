@@ -7,15 +7,16 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use lopdf::{Document, Object, ObjectId};
+use lopdf::{Document, ObjectId};
 use printplay::model::{Game, load_game};
 use printplay::render::sheets::layout::{PRINTER_MARGIN, Rect};
 use printplay::render::{self, BuildOptions, Duplex, Paper};
 
 mod common;
 
+use common::pdf_read::{self, Segment, page_box, page_ids as pages};
+
 const SLUG: &str = "demo";
-const PT: f64 = 72.0 / 25.4;
 
 /// The scaffold's game (`printplay new`) in a temporary data folder.
 fn scaffold() -> tempfile::TempDir {
@@ -48,132 +49,16 @@ fn options(paper: Paper, duplex: Duplex, offset: (f64, f64)) -> BuildOptions {
     }
 }
 
-fn num(o: &Object) -> f64 {
-    match o {
-        Object::Integer(i) => *i as f64,
-        Object::Real(r) => f64::from(*r),
-        _ => panic!("not a number: {o:?}"),
-    }
-}
-
-fn pages(doc: &Document) -> Vec<ObjectId> {
-    doc.get_pages().into_values().collect()
-}
-
 /// A page's size in millimetres.
 fn page_size(doc: &Document, page: ObjectId) -> (f64, f64) {
-    let dict = doc.get_dictionary(page).unwrap();
-    let m: Vec<f64> = dict
-        .get(b"MediaBox")
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(num)
-        .collect();
-    ((m[2] - m[0]) / PT, (m[3] - m[1]) / PT)
+    let media = page_box(doc, page, b"MediaBox");
+    (media.w, media.h)
 }
 
-type Segment = ((f64, f64), (f64, f64));
-
-/// What a page's content stream draws, in millimetres from the top-left corner: the
-/// rectangles set as clips, and the straight segments stroked with no clip in force.
+/// A page's rectangular clips (each card's bleed) and its unclipped strokes, in millimetres.
 fn drawn(doc: &Document, page: ObjectId) -> (Vec<Rect>, Vec<Segment>) {
-    let content = lopdf::content::Content::decode(&doc.get_page_content(page)).unwrap();
-    let (pw, ph) = page_size(doc, page);
-    type M = [f64; 6];
-    let mul = |a: M, b: M| -> M {
-        [
-            a[0] * b[0] + a[1] * b[2],
-            a[0] * b[1] + a[1] * b[3],
-            a[2] * b[0] + a[3] * b[2],
-            a[2] * b[1] + a[3] * b[3],
-            a[4] * b[0] + a[5] * b[2] + b[4],
-            a[4] * b[1] + a[5] * b[3] + b[5],
-        ]
-    };
-    let apply = |m: M, x: f64, y: f64| (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]);
-    let to_mm = |(x, y): (f64, f64)| (x / PT, ph - y / PT);
-    let mut stack: Vec<(M, bool)> = Vec::new();
-    let mut ctm: M = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
-    let mut clipped = false;
-    let (mut path, mut rects, mut points): (Vec<Segment>, Vec<Rect>, Vec<(f64, f64)>) =
-        Default::default();
-    let mut cur = (0.0, 0.0);
-    let (mut clips, mut strokes) = (Vec::new(), Vec::new());
-    for op in content.operations {
-        let n: Vec<f64> = op
-            .operands
-            .iter()
-            .filter(|o| matches!(o, Object::Integer(_) | Object::Real(_)))
-            .map(num)
-            .collect();
-        match op.operator.as_str() {
-            "q" => stack.push((ctm, clipped)),
-            "Q" => (ctm, clipped) = stack.pop().unwrap_or((ctm, clipped)),
-            "cm" => ctm = mul([n[0], n[1], n[2], n[3], n[4], n[5]], ctm),
-            "m" => {
-                cur = apply(ctm, n[0], n[1]);
-                points.push(to_mm(cur));
-            }
-            "l" => {
-                let p = apply(ctm, n[0], n[1]);
-                path.push((to_mm(cur), to_mm(p)));
-                points.push(to_mm(p));
-                cur = p;
-            }
-            "c" => points.push((f64::NAN, f64::NAN)),
-            "re" => {
-                let (a, b) = (
-                    to_mm(apply(ctm, n[0], n[1])),
-                    to_mm(apply(ctm, n[0] + n[2], n[1] + n[3])),
-                );
-                rects.push(Rect {
-                    x: a.0.min(b.0),
-                    y: a.1.min(b.1),
-                    w: (a.0 - b.0).abs(),
-                    h: (a.1 - b.1).abs(),
-                });
-            }
-            "W" | "W*" => {
-                let whole =
-                    |r: &Rect| r.x.abs() < 0.05 && r.y.abs() < 0.05 && (r.w - pw).abs() < 0.05;
-                let rect = axis_rect(&points);
-                clips.extend(rects.drain(..).chain(rect).filter(|r| !whole(r)));
-                clipped |= !rect.is_some_and(|r| whole(&r));
-            }
-            "S" | "s" if !clipped => {
-                strokes.append(&mut path);
-                points.clear();
-            }
-            "S" | "s" | "n" | "f" | "f*" | "F" | "B" | "B*" | "b" | "b*" => {
-                path.clear();
-                rects.clear();
-                points.clear();
-            }
-            _ => {}
-        }
-    }
-    (clips, strokes)
-}
-
-/// The rectangle a closed path of four corners draws, if it has sides along the axes.
-fn axis_rect(points: &[(f64, f64)]) -> Option<Rect> {
-    if !(4..=5).contains(&points.len()) || points.iter().any(|p| p.0.is_nan()) {
-        return None;
-    }
-    let mut xs: Vec<f64> = points.iter().map(|p| p.0).collect();
-    let mut ys: Vec<f64> = points.iter().map(|p| p.1).collect();
-    for v in [&mut xs, &mut ys] {
-        v.sort_by(f64::total_cmp);
-        v.dedup_by(|a, b| (*a - *b).abs() < 1e-3);
-    }
-    (xs.len() == 2 && ys.len() == 2).then(|| Rect {
-        x: xs[0],
-        y: ys[0],
-        w: xs[1] - xs[0],
-        h: ys[1] - ys[0],
-    })
+    let d = pdf_read::drawn(doc, page);
+    (d.clips, d.guides)
 }
 
 /// One page of a PDF rendered by pdftoppm at one pixel a millimetre: width, height, RGB.
