@@ -234,3 +234,49 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// A build writes its PDFs side by side on rayon's pool, and a proof holds three pictures a
+/// face. krilla's own `rayon` feature encoded each picture on that pool and, waiting for one,
+/// ran the next queued picture on top of the waiting one's stack: a 1,000-card game's full
+/// build overflowed the stack and aborted. Four PDFs of 1,500 distinct pictures each are
+/// written at once, as the build's stages do, and every one is whole.
+#[test]
+fn pdfs_of_many_pictures_written_at_once_do_not_overflow_the_stack() {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD;
+    use printplay::render::faces::fonts::builtin;
+    use printplay::render::formats::pdf::{PageSpec, write_pdf};
+    use printplay::render::formats::png::encode;
+    use rayon::prelude::*;
+    use resvg::tiny_skia::{Color, Pixmap};
+    let fonts = builtin();
+    let pdfs: Vec<Vec<u8>> = (0..4u8)
+        .into_par_iter()
+        .map(|doc| {
+            let body: String = (0..1500u32)
+                .map(|i| {
+                    let mut pixels = Pixmap::new(2, 2).unwrap();
+                    let [a, b, ..] = i.to_le_bytes();
+                    pixels.fill(Color::from_rgba8(a, b, doc, 255));
+                    let png = encode(&pixels).unwrap();
+                    let (x, y) = (f64::from(i % 40) * 5.0, f64::from(i / 40) * 5.0);
+                    format!(
+                        r#"<image x="{x}" y="{y}" width="4" height="4" href="data:image/png;base64,{}"/>"#,
+                        STANDARD.encode(png)
+                    )
+                })
+                .collect();
+            write_pdf("pictures", &[PageSpec::new((210.0, 297.0), body)], &fonts).unwrap()
+        })
+        .collect();
+    for pdf in pdfs {
+        let doc = lopdf::Document::load_mem(&pdf).unwrap();
+        let pictures = doc
+            .objects
+            .values()
+            .filter_map(|o| o.as_stream().ok())
+            .filter(|s| s.dict.get(b"Subtype").and_then(|t| t.as_name()).ok() == Some(b"Image"))
+            .count();
+        assert_eq!(pictures, 1500);
+    }
+}

@@ -663,4 +663,90 @@ mod tests {
             );
         }
     }
+
+    /// Pixels of an SVG document drawn at its own size (one pixel a unit).
+    fn drawn(svg: &str) -> tiny_skia::Pixmap {
+        let tree = usvg::Tree::from_str(svg, &usvg::Options::default()).unwrap();
+        let size = tree.size().to_int_size();
+        let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+        resvg::render(
+            &tree,
+            tiny_skia::Transform::identity(),
+            &mut pixmap.as_mut(),
+        );
+        pixmap
+    }
+
+    fn doc(body: &str) -> String {
+        format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20" viewBox="0 0 20 20"><rect width="20" height="20" fill="#ffffff"/>{body}</svg>"##
+        )
+    }
+
+    /// resvg as printplay patches it (vendor/resvg/PRINTPLAY.md) clips to a rectangle by each
+    /// pixel's share of it: the columns inside are the content, the one the edge halves is
+    /// half of each, the rest untouched.
+    #[test]
+    fn a_rectangle_clip_covers_the_pixel_its_edge_crosses_by_its_share() {
+        let p = drawn(&doc(
+            r##"<clipPath id="c"><rect width="10.5" height="20"/></clipPath><g clip-path="url(#c)"><rect width="20" height="20" fill="#000000"/></g>"##,
+        ));
+        for y in [0, 7, 19] {
+            let at = |x| p.pixel(x, y).unwrap();
+            assert_eq!((at(0).red(), at(9).red(), at(9).alpha()), (0, 0, 255));
+            assert!((126..=129).contains(&at(10).red()), "{:?}", at(10));
+            assert_eq!((at(11).red(), at(19).red()), (255, 255));
+        }
+        // A turned rectangle is clipped as before (by a mask of its picture), as is a
+        // rectangle drawn with crisp edges.
+        for clip in [
+            r#"<rect width="10.5" height="20" transform="rotate(45 10 10)"/>"#,
+            r#"<rect width="10.5" height="20" shape-rendering="crispEdges"/>"#,
+        ] {
+            let p = drawn(&doc(&format!(
+                r##"<clipPath id="c">{clip}</clipPath><g clip-path="url(#c)"><rect width="20" height="20" fill="#000000"/></g>"##
+            )));
+            assert_eq!(p.pixel(5, 10).unwrap().red(), 0);
+        }
+    }
+
+    /// A group's layer is drawn over the canvas as source-over in integers: the same pixels
+    /// as the group's content drawn straight onto the canvas, to a level.
+    #[test]
+    fn a_layer_is_drawn_over_the_canvas_as_its_content_would_be() {
+        let content = r##"<rect x="2" y="2" width="15.3" height="9.7" fill="#c03030" fill-opacity="0.55"/><circle cx="10" cy="12" r="6.2" fill="#2050a0" fill-opacity="0.8"/>"##;
+        let straight = drawn(&doc(content));
+        // A clip wider than the canvas makes the group a layer and changes no pixel.
+        let layered = drawn(&doc(&format!(
+            r#"<clipPath id="c"><rect x="-5" y="-5" width="30" height="30"/></clipPath><g clip-path="url(#c)">{content}</g>"#
+        )));
+        let most = straight
+            .data()
+            .iter()
+            .zip(layered.data())
+            .map(|(a, b)| a.abs_diff(*b))
+            .max();
+        assert!(most <= Some(1), "{most:?}");
+    }
+
+    /// An SVG picture is drawn as its content placed where the picture goes would be.
+    #[test]
+    fn an_svg_picture_draws_as_its_content_would() {
+        let art = r##"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40"><circle cx="20" cy="20" r="13" fill="#2050a0" fill-opacity="0.7"/><path d="M2 30 L38 34 L20 4 Z" fill="#e0a020"/></svg>"##;
+        use base64::Engine as _;
+        let href = base64::engine::general_purpose::STANDARD.encode(art);
+        let picture = drawn(&doc(&format!(
+            r#"<image x="0" y="0" width="20" height="20" href="data:image/svg+xml;base64,{href}"/>"#
+        )));
+        let inlined = drawn(&doc(
+            r##"<g transform="scale(0.5)"><circle cx="20" cy="20" r="13" fill="#2050a0" fill-opacity="0.7"/><path d="M2 30 L38 34 L20 4 Z" fill="#e0a020"/></g>"##,
+        ));
+        let most = picture
+            .data()
+            .iter()
+            .zip(inlined.data())
+            .map(|(a, b)| a.abs_diff(*b))
+            .max();
+        assert!(most <= Some(1), "{most:?}");
+    }
 }

@@ -10,11 +10,12 @@
 //! filters do not disturb each other.
 
 use std::path::PathBuf;
+use std::sync::LazyLock;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use rayon::prelude::*;
-use resvg::tiny_skia::{ColorU8, Pixmap};
+use resvg::tiny_skia::{ColorU8, Pixmap, PremultipliedColorU8};
 
 use crate::model::Game;
 use crate::render::faces::drawn::{Face, Kind, draw_boards, every_face};
@@ -208,43 +209,59 @@ fn simulated_image(pixels: &Pixmap, vision: Vision, w: f64, h: f64) -> Result<St
 /// `pixels` as `vision` sees them: each pixel's colour through the Machado matrix, in linear
 /// light ([`Vision::simulate`], with tables instead of powers).
 fn simulated(pixels: &Pixmap, vision: Vision) -> Pixmap {
-    let to_linear: Vec<f64> = (0..=255u8)
-        .map(|c| {
-            let c = f64::from(c) / 255.0;
+    /// sRGB channel to linear light.
+    static TO_LINEAR: LazyLock<[f64; 256]> = LazyLock::new(|| {
+        std::array::from_fn(|c| {
+            let c = c as f64 / 255.0;
             if c <= 0.04045 {
                 c / 12.92
             } else {
                 ((c + 0.055) / 1.055).powf(2.4)
             }
         })
-        .collect();
+    });
     const STEPS: usize = 4096;
-    let to_srgb: Vec<u8> = (0..=STEPS)
-        .map(|i| {
-            let l = i as f64 / STEPS as f64;
-            let c = if l <= 0.003_130_8 {
-                12.92 * l
-            } else {
-                1.055 * l.powf(1.0 / 2.4) - 0.055
-            };
-            (c * 255.0).round().clamp(0.0, 255.0) as u8
-        })
-        .collect();
+    /// Linear light, in `STEPS` steps, to an sRGB channel.
+    static TO_SRGB: LazyLock<Vec<u8>> = LazyLock::new(|| {
+        (0..=STEPS)
+            .map(|i| {
+                let l = i as f64 / STEPS as f64;
+                let c = if l <= 0.003_130_8 {
+                    12.92 * l
+                } else {
+                    1.055 * l.powf(1.0 / 2.4) - 0.055
+                };
+                (c * 255.0).round().clamp(0.0, 255.0) as u8
+            })
+            .collect()
+    });
+    let (to_linear, to_srgb) = (&*TO_LINEAR, &*TO_SRGB);
     let m = vision.matrix();
     let mut out = pixels.clone();
+    // Faces are mostly flat colour: a pixel like the one before it is seen like it.
+    let mut last: Option<(PremultipliedColorU8, PremultipliedColorU8)> = None;
     for p in out.pixels_mut() {
+        if let Some((from, to)) = last
+            && from == *p
+        {
+            *p = to;
+            continue;
+        }
+        let from = *p;
         let c = p.demultiply();
         let v = [
             to_linear[usize::from(c.red())],
             to_linear[usize::from(c.green())],
             to_linear[usize::from(c.blue())],
         ];
+        // `l` is in 0..=1, so adding a half and truncating rounds it.
         let ch = |r: [f64; 3]| {
             let l = (r[0] * v[0] + r[1] * v[1] + r[2] * v[2]).clamp(0.0, 1.0);
-            to_srgb[(l * STEPS as f64).round() as usize]
+            to_srgb[(l * STEPS as f64 + 0.5) as usize]
         };
         let seen = ColorU8::from_rgba(ch(m[0]), ch(m[1]), ch(m[2]), c.alpha());
         *p = seen.premultiply();
+        last = Some((from, *p));
     }
     out
 }
