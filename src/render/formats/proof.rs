@@ -103,19 +103,27 @@ pub fn proof_pages(
     }
     let face_scales: Vec<f64> = shown.iter().map(|f| face_scale(f)).collect();
     let board_scales: Vec<f64> = boards.iter().map(|b| board_scale(b, paper)).collect();
-    // Each face drawn once as pixels, at the size the proof shows it, for the simulations.
-    let pixels = |list: &[&Face], scales: &[f64]| -> Result<Vec<Pixmap>, String> {
+    // Each face drawn once as pixels, at the size the proof shows it, and at once seen as
+    // each vision sees it: only the simulations' PNGs are kept, not every face's pixels.
+    let simulations = |list: &[&Face], scales: &[f64]| -> Result<Vec<Vec<String>>, String> {
         list.par_iter()
             .zip(scales)
             .map(|(f, scale)| {
                 let doc = sheets::single_face(&body_of(f), f.size);
-                png::rasterise(&doc, f.size, SIMULATION_PX_PER_MM * scale, fonts)
-                    .map_err(|e| format!("{}: {e}", f.what))
+                let px = png::rasterise(&doc, f.size, SIMULATION_PX_PER_MM * scale, fonts)
+                    .map_err(|e| format!("{}: {e}", f.what))?;
+                let (w, h) = (f.size.0 * scale, f.size.1 * scale);
+                let sims = Vision::ALL
+                    .iter()
+                    .map(|v| simulated_image(&px, *v, w, h))
+                    .collect();
+                png::recycle(px);
+                sims
             })
             .collect()
     };
-    let face_pixels = pixels(&shown, &face_scales)?;
-    let board_pixels = pixels(&boards, &board_scales)?;
+    let mut face_sims = simulations(&shown, &face_scales)?;
+    let mut board_sims = simulations(&boards, &board_scales)?;
     let mut drafts = Vec::new();
     for vision in std::iter::once(None).chain(Vision::ALL.map(Some)) {
         let part = match vision {
@@ -125,28 +133,23 @@ pub fn proof_pages(
         if vision == Some(Vision::ALL[0]) {
             drafts.extend(symbol_pages(game, paper, "colour vision")?);
         }
-        let art = |f: &Face, scale: f64, px: &Pixmap| -> Result<String, String> {
-            let (w, h) = (f.size.0 * scale, f.size.1 * scale);
-            match vision {
-                None => Ok(format!(
-                    r#"<g transform="scale({scale:.6})">{}</g>"#,
-                    body_of(f)
-                )),
-                Some(v) => simulated_image(px, v, w, h),
-            }
+        let at = vision.and_then(|v| Vision::ALL.iter().position(|a| *a == v));
+        let art = |f: &Face, scale: f64, sims: &mut Vec<String>| match at {
+            None => format!(r#"<g transform="scale({scale:.6})">{}</g>"#, body_of(f)),
+            Some(i) => std::mem::take(&mut sims[i]),
         };
-        let arts = shown
-            .par_iter()
+        let arts: Vec<String> = shown
+            .iter()
             .zip(&face_scales)
-            .zip(&face_pixels)
-            .map(|((f, s), px)| art(f, *s, px))
-            .collect::<Result<Vec<_>, _>>()?;
+            .zip(&mut face_sims)
+            .map(|((f, s), sims)| art(f, *s, sims))
+            .collect();
         drafts.extend(face_pages(&shown, &face_scales, arts, paper, &part));
-        for ((board, scale), px) in boards.iter().zip(&board_scales).zip(&board_pixels) {
+        for ((board, scale), sims) in boards.iter().zip(&board_scales).zip(&mut board_sims) {
             drafts.push(board_page(
                 board,
                 *scale,
-                art(board, *scale, px)?,
+                art(board, *scale, sims),
                 paper,
                 &part,
             ));

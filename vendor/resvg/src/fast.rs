@@ -119,6 +119,11 @@ pub fn apply_rect(rect: tiny_skia::Rect, pixmap: &mut tiny_skia::Pixmap) {
     };
     let xs = cover(rect.left(), rect.right(), w);
     let ys = cover(rect.top(), rect.bottom(), h);
+    // The columns the rectangle covers whole: a row it covers whole keeps them as they are.
+    let full = xs.iter().position(|&c| c == 255).map(|first| {
+        let last = xs.iter().rposition(|&c| c == 255).unwrap_or(first);
+        first..last + 1
+    });
     let data = pixmap.data_mut();
     for (row, &cy) in ys.iter().enumerate() {
         let line = &mut data[row * w * 4..(row + 1) * w * 4];
@@ -126,7 +131,16 @@ pub fn apply_rect(rect: tiny_skia::Rect, pixmap: &mut tiny_skia::Pixmap) {
             line.fill(0);
             continue;
         }
-        for (px, &cx) in line.chunks_exact_mut(4).zip(&xs) {
+        let skip = match (&full, cy) {
+            (Some(cols), 255) => cols.clone(),
+            _ => 0..0,
+        };
+        let columns = match skip.is_empty() {
+            true => [0..w, 0..0],
+            false => [0..skip.start, skip.end..w],
+        };
+        for x in columns.into_iter().flatten() {
+            let (px, cx) = (&mut line[x * 4..x * 4 + 4], xs[x]);
             let a = if cy == 255 { cx } else { div255(cx * cy) };
             match a {
                 255 => {}
