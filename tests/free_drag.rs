@@ -208,7 +208,10 @@ fn a_person_plays_the_free_table_by_dragging_pieces_to_cells_and_cards_between_z
     assert_eq!(touch["swipeMoves"], 0, "a swipe played a move: {touch}");
     assert_eq!(touch["swipeGhost"], 0, "a swipe lifted a card: {touch}");
     assert_eq!(touch["dragMoves"], 1, "{touch}");
-    assert_eq!(touch["dragScrolled"], 0.0, "the page scrolled under a drag: {touch}");
+    assert_eq!(
+        touch["dragScrolled"], 0.0,
+        "the page scrolled under a drag: {touch}"
+    );
     assert_eq!(touch["errors"], serde_json::json!([]), "{touch}");
     for r in result["axe"].as_array().unwrap() {
         let serious: Vec<&Value> = r["violations"]

@@ -116,6 +116,10 @@ pub(crate) struct Version {
     check: tokio::sync::OnceCell<Result<(), Vec<String>>>,
 }
 
+/// Which view a connection is sent: what its token opens, and the language of its cards
+/// (`None`: a game printing its cards in one language).
+type ViewKey = (Access, Option<String>);
+
 /// A running table.
 pub(crate) struct Slot {
     id: String,
@@ -132,7 +136,7 @@ pub(crate) struct Slot {
     generation: AtomicU64,
     /// The view of each token's seat built last, while a connection holds it.
     /// (By what a token opens and the language of the view's cards.)
-    built: std::sync::Mutex<HashMap<(Access, Option<String>), std::sync::Weak<Built>>>,
+    built: std::sync::Mutex<HashMap<ViewKey, std::sync::Weak<Built>>>,
     /// Deleted (by agreement, the admin or expiry): its connections close.
     deleted: AtomicBool,
     /// Who is connected: open connections by what their token opens ([`voices`]).

@@ -105,9 +105,7 @@ impl Slot {
         });
         super::voices::view_parts(inner, access, &mut view);
         if let Some(faces) = faces {
-            faces
-                .in_language(lang)
-                .annotate(&mut view, names, &self.id);
+            faces.in_language(lang).annotate(&mut view, names, &self.id);
         }
         Ok(view)
     }
@@ -130,8 +128,7 @@ impl Slot {
             Some(_) => {
                 let (faces, inner) = self.locked(app).await;
                 let lang = language(&inner, lang);
-                let view =
-                    self.build(app, &inner, faces.as_deref(), access, at, lang.as_deref());
+                let view = self.build(app, &inner, faces.as_deref(), access, at, lang.as_deref());
                 let mut view = view?;
                 let log = inner
                     .live
