@@ -200,6 +200,7 @@ fn a_person_plays_the_free_table_by_dragging_pieces_to_cells_and_cards_between_z
     // On a phone a swipe that starts on a card scrolls the page and carries nothing; a finger
     // held on the pile's top card and moved onto the hand draws it, the page still.
     let touch = &result["touch"];
+    assert_eq!(touch["handFirst"], true, "the hand is not first: {touch}");
     assert_eq!(touch["inView"], true, "{touch}");
     assert!(
         touch["scrolled"].as_f64().unwrap() >= 150.0,

@@ -97,6 +97,9 @@ const touch = {};
   const pile = await middle('.free-piles [data-drag^="zone:pile "]');
   const hand = await middle('.free-hand h3');
   touch.inView = pile[1] > 0 && pile[1] < 844 && hand[1] > 0 && hand[1] < 844;
+  // The hand comes before the table and the piles, so that a phone shows it first.
+  const top = async (sel) => (await p.locator(sel).first().boundingBox()).y;
+  touch.handFirst = (await top('.free-hand')) < (await top('.free-table-area')) && (await top('.free-table-area')) < (await top('.free-piles'));
   const y0 = await scrollY();
   // (Held well past the page's long press, so that a loaded machine's late timer still lifts.)
   await finger(pile, hand, 1000, 15);
