@@ -151,7 +151,9 @@ fn every_carrying_move_is_one_drag_and_table_cards_move_between_places() {
 /// from the supply, from a cell and from in front of it onto cells of the drawn boards, cards
 /// from the hand onto the table, a card from one place of the table to another, the pile's
 /// top card into the hand and a card of the table onto the discards, pressing no move button
-/// (tests/browser/free_drag.mjs). The server's table is then what those drags mean, the page's
+/// (tests/browser/free_drag.mjs). On a phone (390 px, touch), a finger swiping over a card
+/// scrolls the page and carries nothing, and a finger held on the pile's top card and moved
+/// onto the hand draws it. The server's table is then what those drags mean, the page's
 /// log is the server's, and axe-core finds no serious violation on the page, light and dark,
 /// 390 and 1280 px (screenshots in target/free-shots).
 #[test]
@@ -195,6 +197,23 @@ fn a_person_plays_the_free_table_by_dragging_pieces_to_cells_and_cards_between_z
     for page in result["seats"].as_array().unwrap() {
         assert_eq!(page["errors"], serde_json::json!([]), "{}", page["name"]);
     }
+    // On a phone a swipe that starts on a card scrolls the page and carries nothing; a finger
+    // held on the pile's top card and moved onto the hand draws it, the page still.
+    let touch = &result["touch"];
+    assert_eq!(touch["handFirst"], true, "the hand is not first: {touch}");
+    assert_eq!(touch["inView"], true, "{touch}");
+    assert!(
+        touch["scrolled"].as_f64().unwrap() >= 150.0,
+        "a swipe over a card did not scroll the page: {touch}"
+    );
+    assert_eq!(touch["swipeMoves"], 0, "a swipe played a move: {touch}");
+    assert_eq!(touch["swipeGhost"], 0, "a swipe lifted a card: {touch}");
+    assert_eq!(touch["dragMoves"], 1, "{touch}");
+    assert_eq!(
+        touch["dragScrolled"], 0.0,
+        "the page scrolled under a drag: {touch}"
+    );
+    assert_eq!(touch["errors"], serde_json::json!([]), "{touch}");
     for r in result["axe"].as_array().unwrap() {
         let serious: Vec<&Value> = r["violations"]
             .as_array()
@@ -244,7 +263,8 @@ fn a_person_plays_the_free_table_by_dragging_pieces_to_cells_and_cards_between_z
         (Some(3), Some(true))
     );
     assert_eq!(public["piles"][0]["discards"].as_array().unwrap().len(), 1);
-    assert_eq!(public["seats"][0]["hand"], 1, "{public}");
+    // One card left in the hand by the drags, one drawn by a finger.
+    assert_eq!(public["seats"][0]["hand"], 2, "{public}");
     // Each card shown once: no second group of the same cards, one group for a hidden hand.
     let once = &result["once"];
     assert_eq!(once["others"], 0, "{once}");
@@ -270,6 +290,7 @@ fn a_person_plays_the_free_table_by_dragging_pieces_to_cells_and_cards_between_z
         "(table place 1) to table place 3",
         "draw a card from",
         "(table place 2)",
+        "draw a card from",
     ];
     assert_eq!(log.len(), said.len(), "{log:?}");
     for (entry, words) in log.iter().zip(said) {

@@ -26,7 +26,10 @@ use crate::render::{BuildOptions, sheets};
 #[derive(Debug, Clone)]
 struct Design {
     id: String,
+    /// Its name in the language of its face (shown).
     name: String,
+    /// Its name in the data's own words, as the engines' views name it (found by).
+    key: String,
     /// The digest naming its face file.
     face: String,
     /// Its deck, by index.
@@ -64,11 +67,19 @@ struct BoardDrawn {
     square: Option<f64>,
 }
 
-/// One game version's faces.
+/// One game version's faces, in one language: the cards and boards as the build prints them
+/// in it (the pieces are printed once for every language). A game printing its cards in
+/// several languages (`languages` in `game.toml`) has a `Faces` for each: this one, in its
+/// first language, holds the others.
 #[derive(Debug, Default)]
 pub struct Faces {
-    /// Each face file by its digest.
+    /// Each face file by its digest (of every language: the first language's `Faces` only).
     pub(crate) files: HashMap<String, Arc<[u8]>>,
+    /// The language of its cards and boards; `None` for a game printing in one language.
+    lang: Option<String>,
+    /// The faces in each other language the game prints its cards in, in the order of its
+    /// `languages`.
+    others: Vec<Faces>,
     designs: Vec<Design>,
     by_id: FxHashMap<String, usize>,
     /// Each design's id, and each name that names one design only, to the design (an id
@@ -101,41 +112,17 @@ impl Faces {
     /// standalone document.
     pub(crate) fn draw(game: &Game) -> Result<Faces, String> {
         let drawn = crate::render::draw_faces(game, &BuildOptions::default())?;
-        let mut faces = Faces::default();
-        let add = |faces: &mut Faces, svg: &str, size: (f64, f64)| -> Result<String, String> {
-            let doc = sheets::single_face(svg, size);
-            let tree = pdf::parse_raster(&doc, &drawn.fonts)?;
-            // Only its drawing, sized by a view box so that the page can show it at any size.
-            let text = crate::render::svg_clean::write(&tree);
-            let key = digest(text.as_bytes());
-            faces
-                .files
-                .entry(key.clone())
-                .or_insert_with(|| Arc::from(text.into_bytes()));
-            Ok(key)
-        };
-        for deck in &drawn.decks {
-            let back = add(&mut faces, &deck.back, deck.size)?;
-            let mut designs = Vec::new();
-            for card in &deck.cards {
-                designs.push((
-                    card.id.clone(),
-                    card.name.clone(),
-                    add(&mut faces, &card.svg, deck.size)?,
-                ));
-            }
-            faces.add_deck(&deck.id, &deck.name, back, deck.size, designs);
-        }
+        let mut files: HashMap<String, Arc<[u8]>> = HashMap::new();
+        let mut pieces = FxHashMap::default();
         for piece in &drawn.pieces {
             let doc = crate::render::piece_document(piece);
             let tree = pdf::parse_raster(&doc, &drawn.fonts)?;
             let text = crate::render::svg_clean::write(&tree);
             let key = digest(text.as_bytes());
-            faces
-                .files
+            files
                 .entry(key.clone())
                 .or_insert_with(|| Arc::from(text.into_bytes()));
-            faces.pieces.insert(
+            pieces.insert(
                 piece.id.clone(),
                 PieceDrawn {
                     name: piece.name.clone(),
@@ -144,25 +131,82 @@ impl Faces {
                 },
             );
         }
-        // Each board as the build prints it: in English (the table's language) where the
-        // build prints it in English, else in the game's first language.
-        let templates = crate::render::faces::template::Templates::new(game)?;
-        let langs = crate::render::sheets::boards::board_languages(game);
-        let lang = if langs.contains(&"en") {
-            "en"
-        } else {
-            crate::render::sheets::boards::first_language(game)
+        let mut add = |svg: &str, size: (f64, f64)| -> Result<String, String> {
+            let doc = sheets::single_face(svg, size);
+            let tree = pdf::parse_raster(&doc, &drawn.fonts)?;
+            // Only its drawing, sized by a view box so that the page can show it at any size.
+            let text = crate::render::svg_clean::write(&tree);
+            let key = digest(text.as_bytes());
+            files
+                .entry(key.clone())
+                .or_insert_with(|| Arc::from(text.into_bytes()));
+            Ok(key)
         };
-        for board in &game.components.boards {
-            let (svg, size) =
-                crate::render::sheets::boards::board_svg_in(game, board, &templates, lang)?;
-            let face = add(&mut faces, &svg, size)?;
-            faces
-                .boards
-                .insert(board.id.get_ref().clone(), drawn_board(board, face, size));
+        // The data's own name of each card, by id: what the engines' views name it by.
+        let keys: HashMap<&str, &str> = game
+            .components
+            .decks
+            .iter()
+            .flat_map(|d| d.cards.iter())
+            .map(|c| (c.id.get_ref().as_str(), c.name.as_str()))
+            .collect();
+        let templates = crate::render::faces::template::Templates::new(game)?;
+        // Each card file the build prints (one per language of a game printing in several),
+        // with the boards as the build prints them in that language.
+        let mut sets = Vec::new();
+        for set in drawn.card_sets(game) {
+            let mut faces = Faces {
+                lang: set.lang.map(str::to_string),
+                pieces: pieces.clone(),
+                ..Faces::default()
+            };
+            for deck in set.decks.iter() {
+                let back = add(&deck.back, deck.size)?;
+                let mut designs = Vec::new();
+                for card in &deck.cards {
+                    let key = keys.get(card.id.as_str()).copied().unwrap_or(&card.name);
+                    designs.push((
+                        card.id.clone(),
+                        card.name.clone(),
+                        key.to_string(),
+                        add(&card.svg, deck.size)?,
+                    ));
+                }
+                faces.add_deck(&deck.id, &deck.name, back, deck.size, designs);
+            }
+            let lang = set
+                .lang
+                .unwrap_or_else(|| crate::render::sheets::boards::first_language(game));
+            for board in &game.components.boards {
+                let (svg, size) =
+                    crate::render::sheets::boards::board_svg_in(game, board, &templates, lang)?;
+                let face = add(&svg, size)?;
+                faces
+                    .boards
+                    .insert(board.id.get_ref().clone(), drawn_board(board, face, size));
+            }
+            faces.index();
+            sets.push(faces);
         }
-        faces.index();
-        Ok(faces)
+        let mut first = sets.remove(0);
+        first.others = sets;
+        first.files = files;
+        Ok(first)
+    }
+
+    /// The languages the faces are in, the first the default; empty for a game printing in
+    /// one language.
+    pub fn languages(&self) -> Vec<&str> {
+        std::iter::once(self)
+            .chain(&self.others)
+            .filter_map(|f| f.lang.as_deref())
+            .collect()
+    }
+
+    /// The faces in `lang`, else in the first language.
+    pub fn in_language(&self, lang: Option<&str>) -> &Faces {
+        lang.and_then(|l| self.others.iter().find(|f| f.lang.as_deref() == Some(l)))
+            .unwrap_or(self)
     }
 
     /// Every design and deck of `game` with an address made from its id, without drawing
@@ -177,6 +221,7 @@ impl Faces {
                 .map(|c| {
                     (
                         c.id.get_ref().clone(),
+                        c.name.clone(),
                         c.name.clone(),
                         digest(c.id.get_ref().as_bytes()),
                     )
@@ -223,7 +268,7 @@ impl Faces {
         name: &str,
         back: String,
         size: (f64, f64),
-        designs: Vec<(String, String, String)>,
+        designs: Vec<(String, String, String, String)>,
     ) {
         self.decks.push(Deck {
             id: id.to_string(),
@@ -232,29 +277,31 @@ impl Faces {
             size,
         });
         let deck = self.decks.len() - 1;
-        for (id, name, face) in designs {
+        for (id, name, key, face) in designs {
             self.by_id.insert(id.clone(), self.designs.len());
             self.designs.push(Design {
                 id,
                 name,
+                key,
                 face,
                 deck,
             });
         }
     }
 
-    /// The look-ups by name, once every deck is in.
+    /// The look-ups by name (the data's own, as the views name a card), once every deck is
+    /// in.
     fn index(&mut self) {
         let mut count: HashMap<&str, usize> = HashMap::new();
         for d in &self.designs {
-            *count.entry(d.name.as_str()).or_default() += 1;
+            *count.entry(d.key.as_str()).or_default() += 1;
         }
         let names: Vec<(String, usize)> = self
             .designs
             .iter()
             .enumerate()
-            .filter(|(_, d)| count[d.name.as_str()] == 1 && !d.name.trim().is_empty())
-            .map(|(i, d)| (d.name.clone(), i))
+            .filter(|(_, d)| count[d.key.as_str()] == 1 && !d.key.trim().is_empty())
+            .map(|(i, d)| (d.key.clone(), i))
             .collect();
         self.by_key = names.iter().cloned().collect();
         self.by_key
@@ -490,12 +537,19 @@ impl Faces {
             .iter()
             .map(|d| (d.id.clone(), json!(url(id, &d.back))))
             .collect();
+        // And each deck's name in the faces' language.
+        let decks: serde_json::Map<String, Value> = self
+            .decks
+            .iter()
+            .map(|d| (d.id.clone(), json!(d.name)))
+            .collect();
         view["cards"] = super::live::object([
             ("table", table.into()),
             ("zones", zones),
             ("hands", hands.into()),
             ("hidden", hidden.into()),
             ("backs", Value::Object(backs)),
+            ("decks", Value::Object(decks)),
         ]);
     }
 }

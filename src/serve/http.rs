@@ -140,6 +140,12 @@ pub(super) fn token(params: &HashMap<String, String>) -> &str {
     params.get("token").map_or("", String::as_str)
 }
 
+/// The language a page asks its cards in (`?lang=`); the table gives them in it where the
+/// game prints its cards in it, else in the game's first.
+pub(super) fn lang(params: &HashMap<String, String>) -> Option<&str> {
+    params.get("lang").map(String::as_str)
+}
+
 pub(super) fn at(params: &HashMap<String, String>) -> Result<Option<usize>, ApiError> {
     params
         .get("at")

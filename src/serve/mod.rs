@@ -36,7 +36,7 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, RwLock};
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -108,12 +108,17 @@ pub(crate) struct Version {
     pub(crate) digest: String,
     /// Drawn once; tables asking while it is drawn wait for the same drawing.
     faces: tokio::sync::OnceCell<Result<Arc<faces::Faces>, String>>,
-    rules: OnceLock<Result<String, String>>,
+    /// Its rules reference by language, each drawn once.
+    rules: std::sync::Mutex<HashMap<String, Result<String, String>>>,
     /// Its face files are in [`App::files`].
     served: AtomicBool,
     /// What `printplay check` says of it (`Err`: its problems), run once.
     check: tokio::sync::OnceCell<Result<(), Vec<String>>>,
 }
+
+/// Which view a connection is sent: what its token opens, and the language of its cards
+/// (`None`: a game printing its cards in one language).
+type ViewKey = (Access, Option<String>);
 
 /// A running table.
 pub(crate) struct Slot {
@@ -130,7 +135,8 @@ pub(crate) struct Slot {
     /// Counts the changes ([`Slot::touch`]): a view built at an older count is stale.
     generation: AtomicU64,
     /// The view of each token's seat built last, while a connection holds it.
-    built: std::sync::Mutex<HashMap<Access, std::sync::Weak<Built>>>,
+    /// (By what a token opens and the language of the view's cards.)
+    built: std::sync::Mutex<HashMap<ViewKey, std::sync::Weak<Built>>>,
     /// Deleted (by agreement, the admin or expiry): its connections close.
     deleted: AtomicBool,
     /// Who is connected: open connections by what their token opens ([`voices`]).

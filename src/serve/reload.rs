@@ -5,8 +5,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
 
 use serde_json::{Value, json};
 
@@ -23,7 +23,7 @@ impl Version {
             digest: data_version(&game),
             game: Arc::new(game),
             faces: tokio::sync::OnceCell::new(),
-            rules: OnceLock::new(),
+            rules: std::sync::Mutex::default(),
             served: AtomicBool::new(false),
             check: tokio::sync::OnceCell::new(),
         })
@@ -46,10 +46,19 @@ impl Version {
         !(self.game.is_original() && self.game.rules.texts.is_empty())
     }
 
-    /// The rules reference as HTML, in the game's first language (drawn once).
-    fn rules_html(&self) -> Result<String, String> {
-        self.rules
-            .get_or_init(|| {
+    /// The rules reference as HTML, in `asked` where the game is published in it, else in
+    /// its first language (each drawn once).
+    fn rules_html(&self, asked: Option<&str>) -> Result<String, String> {
+        let langs = &self.game.info.languages;
+        let lang = asked
+            .filter(|l| langs.iter().any(|x| x == l))
+            .map(str::to_string)
+            .or_else(|| langs.first().cloned())
+            .unwrap_or_else(|| "en".to_string());
+        let mut drawn = self.rules.lock().map_err(|e| e.to_string())?;
+        drawn
+            .entry(lang.clone())
+            .or_insert_with(|| {
                 if !self.has_rules() {
                     return Err(format!("{} has no rules reference", self.game.slug));
                 }
@@ -60,13 +69,6 @@ impl Version {
                         .join("; ")
                 };
                 let assets = crate::rules::Assets::load_default().map_err(|p| joined(vec![p]))?;
-                let lang = self
-                    .game
-                    .info
-                    .languages
-                    .first()
-                    .cloned()
-                    .unwrap_or_else(|| "en".to_string());
                 let files =
                     crate::rules::render(&self.game, &lang, crate::rules::Format::Html, &assets)
                         .map_err(joined)?;
@@ -287,9 +289,10 @@ impl App {
     }
 
     /// The rules reference of the data a table plays on.
-    pub(crate) async fn rules(&self, slot: &Slot) -> Result<String, ApiError> {
+    pub(crate) async fn rules(&self, slot: &Slot, lang: Option<&str>) -> Result<String, ApiError> {
         let version = slot.inner.lock().await.version.clone();
-        tokio::task::spawn_blocking(move || version.rules_html())
+        let lang = lang.map(str::to_string);
+        tokio::task::spawn_blocking(move || version.rules_html(lang.as_deref()))
             .await
             .map_err(|e| ApiError(500, e.to_string()))?
             .map_err(|e| ApiError(404, e))

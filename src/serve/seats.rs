@@ -72,6 +72,7 @@ impl Slot {
         faces: Option<&faces::Faces>,
         access: Access,
         at: Option<usize>,
+        lang: Option<&str>,
     ) -> Result<Value, ApiError> {
         let mut view = view_of(inner, access, at)?;
         let newer = app
@@ -97,30 +98,38 @@ impl Slot {
             "closed": inner.closed,
             "close": asked(&inner.closing),
             "delete": asked(&inner.deleting),
+            // The languages the game prints its cards in (none: one only), and the one the
+            // faces and their words are given in.
+            "languages": crate::render::faces::languages::card_languages(&inner.version.game),
+            "lang": lang,
         });
         super::voices::view_parts(inner, access, &mut view);
         if let Some(faces) = faces {
-            faces.annotate(&mut view, names, &self.id);
+            faces.in_language(lang).annotate(&mut view, names, &self.id);
         }
         Ok(view)
     }
 
     /// The whole view a token's holder gets now (`at`: after the first `at` entries of the
-    /// move list, time travel), log included, as JSON text.
+    /// move list, time travel), log included, as JSON text; its cards in `lang` (one of the
+    /// languages the game prints its cards in, else its first).
     pub(crate) async fn view(
         &self,
         app: &App,
         access: Access,
         at: Option<usize>,
+        lang: Option<&str>,
     ) -> Result<String, ApiError> {
         match at {
             None => {
-                let (built, _, log) = self.current(app, access, None).await?;
+                let (built, _, log) = self.current(app, access, None, lang).await?;
                 Ok(built.whole(&log))
             }
             Some(_) => {
                 let (faces, inner) = self.locked(app).await;
-                let mut view = self.build(app, &inner, faces.as_deref(), access, at)?;
+                let lang = language(&inner, lang);
+                let view = self.build(app, &inner, faces.as_deref(), access, at, lang.as_deref());
+                let mut view = view?;
                 let log = inner
                     .live
                     .log(observer(access))
@@ -141,18 +150,21 @@ impl Slot {
         app: &App,
         access: Access,
         knows: Option<(u64, usize)>,
+        lang: Option<&str>,
     ) -> Result<(Arc<Built>, usize, String), ApiError> {
         if self.deleted.load(Ordering::SeqCst) {
             return Err(ApiError::gone());
         }
         let (faces, inner) = self.locked(app).await;
+        let lang = language(&inner, lang);
+        let key = (access, lang.clone());
         // Changes are made under the lock: the count read here is the state's.
         let generation = self.generation.load(Ordering::SeqCst);
         let cached = self
             .built
             .lock()
             .ok()
-            .and_then(|b| b.get(&access).and_then(std::sync::Weak::upgrade))
+            .and_then(|b| b.get(&key).and_then(std::sync::Weak::upgrade))
             .filter(|b| b.generation == generation && b.epoch == inner.epoch);
         let log = inner
             .live
@@ -161,10 +173,11 @@ impl Slot {
         let built = match cached {
             Some(b) => b,
             None => {
-                let view = self.build(app, &inner, faces.as_deref(), access, None)?;
+                let view =
+                    self.build(app, &inner, faces.as_deref(), access, None, lang.as_deref())?;
                 let built = Arc::new(Built::new(generation, inner.epoch, log.len(), view)?);
                 if let Ok(mut b) = self.built.lock() {
-                    b.insert(access, Arc::downgrade(&built));
+                    b.insert(key, Arc::downgrade(&built));
                 }
                 built
             }
@@ -265,6 +278,16 @@ impl Built {
 fn push_key(out: &mut String, key: &str) {
     out.push_str(&Value::String(key.to_string()).to_string());
     out.push(':');
+}
+
+/// The language a view's cards are given in: `asked` where the game prints its cards in it,
+/// else the game's first (`None` for a game printing them in one language).
+fn language(inner: &Inner, asked: Option<&str>) -> Option<String> {
+    let langs = crate::render::faces::languages::card_languages(&inner.version.game);
+    asked
+        .filter(|l| langs.contains(l))
+        .or(langs.first().copied())
+        .map(str::to_string)
 }
 
 fn view_of(inner: &Inner, access: Access, at: Option<usize>) -> Result<Value, ApiError> {

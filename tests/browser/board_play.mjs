@@ -3,7 +3,7 @@
 // button, in Debian's Chromium. Reads a JSON config file (argv[2]): {"exe", "seats": [{"name",
 // "url"}] (one person seat; bots take the others), "shots": folder or null, "prefix"}. With
 // "shots", pictures the page at 1280 and 390 px wide, light and dark, once `shotAfter` clicks
-// were made. Prints, as JSON: the clicks by kind of target, the move buttons pressed (none),
+// were made and a move is half made (its first click marked). Prints, as JSON: the clicks by kind of target, the move buttons pressed (none),
 // the log as the page shows it, the final status, each step that lit nothing to click, and
 // the page's errors.
 import { cfg, openSeats, until, report } from './seats.mjs';
@@ -41,7 +41,12 @@ let stuck = 0;
 for (let step = 0; step < 4000 && !(await over()); step++) {
   const n = await lit().count();
   if (n === 0) { await page.waitForTimeout(60); stuck++; continue; }
-  if (cfg.shots && !pictured && total >= (cfg.shotAfter || 10)) { await pictures(); pictured = true; }
+  // (At a moment when a move is half made, its first click marked and its next lit: what the
+  // book's pictures show, whatever moment a bot's timing brings.)
+  if (cfg.shots && !pictured && total >= (cfg.shotAfter || 10) && await page.locator('#picked').isVisible()) {
+    await pictures();
+    pictured = true;
+  }
   // Prefer what is drawn (board, hand, cards) to the chips, one pick in four aside.
   const all = await lit().evaluateAll((els) => els.map((e) => [e.dataset.target, !!e.dataset.extra]));
   const drawn = all.map((x, i) => [x, i]).filter(([x]) => !x[1]);

@@ -48,6 +48,70 @@ await drag('[data-drag="zone:table place 1"]', '[data-drop="zone:table place 3"]
 await drag('.free-piles [data-drag^="zone:pile "]', '.free-hand', 1);
 await drag('[data-drag="zone:table place 2"]', '.free-piles [data-drop^="zone:discards "]', 1);
 
+// A phone (390 px, a touch screen): a finger that swipes over a card scrolls the page and
+// carries nothing; a finger held on the pile's top card, then moved onto the hand, draws it.
+// Touches are the browser's own (CDP Input.dispatchTouchEvent), so the page's touch-action
+// and its listeners decide, as on a phone.
+const touch = {};
+{
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const p = await context.newPage();
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(String(e)));
+  await p.goto(cfg.seats[0].url);
+  await p.waitForSelector('#free .free-drawn');
+  const cdp = await context.newCDPSession(p);
+  const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+  // One finger from `from` to `to` in `steps` moves 16 ms apart, held still `hold` ms first.
+  async function finger(from, to, hold, steps) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from[0], y: from[1] }] });
+    if (hold) await pause(hold);
+    for (let i = 1; i <= steps; i++) {
+      const x = from[0] + (to[0] - from[0]) * i / steps;
+      const y = from[1] + (to[1] - from[1]) * i / steps;
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
+      await pause(16);
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  }
+  const middle = async (sel) => {
+    const b = await p.locator(sel).first().boundingBox();
+    return [b.x + b.width / 2, b.y + b.height / 2];
+  };
+  const scrollY = () => p.locator('body').evaluate(() => window.scrollY);
+  const card = '.free-hand [data-drag^="card:"]';
+  const k = await logCount(p);
+  // The swipe: up from the middle of the hand's card to the top of the screen, at once.
+  const before = await scrollY();
+  const at = await middle(card);
+  touch.swipeFrom = at[1];
+  await finger(at, [at[0], 20], 0, 12);
+  await pause(400);
+  touch.scrolled = (await scrollY()) - before;
+  touch.swipeMoves = (await logCount(p)) - k;
+  touch.swipeGhost = await p.locator('.free-ghost').count();
+  // The drag: the hand's heading at the top of the screen (the table and the pile below it),
+  // the pile's top card held, then moved onto the hand.
+  await p.locator('.free-hand h3').evaluate((h) => h.scrollIntoView({ block: 'start' }));
+  await pause(300);
+  const pile = await middle('.free-piles [data-drag^="zone:pile "]');
+  const hand = await middle('.free-hand h3');
+  touch.inView = pile[1] > 0 && pile[1] < 844 && hand[1] > 0 && hand[1] < 844;
+  // The hand comes before the table and the piles, so that a phone shows it first.
+  const top = async (sel) => (await p.locator(sel).first().boundingBox()).y;
+  touch.handFirst = (await top('.free-hand')) < (await top('.free-table-area')) && (await top('.free-table-area')) < (await top('.free-piles'));
+  const y0 = await scrollY();
+  // (Held well past the page's long press, so that a loaded machine's late timer still lifts.)
+  await finger(pile, hand, 1000, 15);
+  // (A minute at most, as `until`, but said in the report when it does not come.)
+  for (let i = 0; i < 1200 && (await logCount(p)) < k + 1; i++) await pause(50);
+  touch.dragMoves = (await logCount(p)) - k;
+  touch.dragScrolled = (await scrollY()) - y0;
+  touch.errors = errors;
+  await context.close();
+  if (touch.dragMoves > 0) await until(async () => (await logCount(a)) >= k + 1);
+}
+
 // Each card once: the table's own card groups (table.js) are not shown beside the free
 // table's, and each hidden hand is one group of backs in its seat's entry.
 const once = {
@@ -81,4 +145,4 @@ for (const scheme of ['light', 'dark']) {
   }
 }
 
-await report(browser, seats, { drags, axe, once });
+await report(browser, seats, { drags, axe, once, touch });

@@ -1,10 +1,12 @@
 // Checks table pages (a rules table, a free table, a held table; a seat's and the spectator's)
 // with axe-core in Debian's Chromium, in the light and the dark colour scheme, at a phone's
 // width and a desktop's, as a person sees them once the page has drawn its view. Reads a JSON
-// config file (argv[2]): {"exe", "pages": [{"name", "url", "ready": a CSS selector}], "shots":
+// config file (argv[2]): {"exe", "pages": [{"name", "url", "ready": a CSS selector, and
+// optionally "schemes" and "widths" to check it in only those}], "shots":
 // folder or null} and prints, as JSON, one entry per page, scheme and width: its axe
 // violations (rule id, impact, help and the failing elements), the page's errors and how many
-// pixels it is wider than the window, the buttons it shows and what its data banner says.
+// pixels it is wider than the window, the buttons it shows, what its data banner says, the
+// cards' words it shows and the languages it offers them in.
 // With "shots", also saves a full-page screenshot of each, and of a page with a "book" name
 // (for the book's pictures of each game's table) what the window shows, from the top, as
 // "<book>-<width>-<scheme>.png".
@@ -19,8 +21,8 @@ const cfg = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const browser = await chromium.launch({ executablePath: cfg.exe, args: ['--no-sandbox'] });
 const results = [];
 for (const p of cfg.pages) {
-  for (const scheme of ['light', 'dark']) {
-    for (const width of [390, 1280]) {
+  for (const scheme of p.schemes || ['light', 'dark']) {
+    for (const width of p.widths || [390, 1280]) {
       // The pages allow only their own scripts; the checker is injected past that policy.
       const context = await browser.newContext({ viewport: { width, height: width < 600 ? 844 : 900 }, colorScheme: scheme, bypassCSP: true });
       const page = await context.newPage();
@@ -47,6 +49,11 @@ for (const p of cfg.pages) {
       });
       const buttons = await page.locator('button:visible').allTextContents();
       const said = (await page.textContent('#data-text').catch(() => '')) || '';
+      // The cards as the page names them, and the languages it offers them in (and the one
+      // chosen), where the game prints its cards in several.
+      const cards = await page.locator('.free-card:visible, .card:visible').allTextContents();
+      const langs = await page.locator('#langs:visible #lang option').allTextContents();
+      const lang = langs.length ? await page.locator('#lang').inputValue() : null;
       const wider = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       if (cfg.shots) {
         await page.screenshot({ path: path.join(cfg.shots, `${p.name}-${width}-${scheme}.png`), fullPage: true });
@@ -55,7 +62,7 @@ for (const p of cfg.pages) {
           await page.screenshot({ path: path.join(cfg.shots, `${p.book}-${width}-${scheme}.png`), fullPage: false });
         }
       }
-      results.push({ page: p.name, scheme, width, violations: found, errors, wider, buttons, said });
+      results.push({ page: p.name, scheme, width, violations: found, errors, wider, buttons, said, cards, langs, lang });
       await context.close();
     }
   }

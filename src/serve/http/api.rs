@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{MAX_MESSAGE, Params, VOICE_BODY, at, json_text, token};
+use super::{MAX_MESSAGE, Params, VOICE_BODY, at, json_text, lang, token};
 use crate::serve::admin::{Asked, Who};
 use crate::serve::store::Access;
 use crate::serve::store::VoiceKind;
@@ -145,7 +145,9 @@ pub(super) async fn view(
         }
         opened => opened?,
     };
-    Ok(json_text(slot.view(&app, access, at(&params)?).await?))
+    Ok(json_text(
+        slot.view(&app, access, at(&params)?, lang(&params)).await?,
+    ))
 }
 
 /// A move as the POST and the WebSocket send it.
@@ -188,7 +190,9 @@ pub(super) async fn moves(
     let seat = seat_of(access)?;
     let req: MoveRequest = parse(&body)?;
     app.person_move(&slot, seat, req.index, req.at).await?;
-    Ok(json_text(slot.view(&app, access, None).await?))
+    Ok(json_text(
+        slot.view(&app, access, None, lang(&params)).await?,
+    ))
 }
 
 pub(super) async fn undo(
@@ -200,7 +204,9 @@ pub(super) async fn undo(
     let (slot, access) = app.open(&id, token(&params))?;
     let seat = seat_of(access)?;
     app.undo(&slot, seat, declines(&body)?).await?;
-    Ok(json_text(slot.view(&app, access, None).await?))
+    Ok(json_text(
+        slot.view(&app, access, None, lang(&params)).await?,
+    ))
 }
 
 pub(super) async fn restart(
@@ -218,15 +224,17 @@ pub(super) async fn restart(
             HeldRestart::Waiting(held) => {
                 Ok((StatusCode::ACCEPTED, axum::Json(json!({ "held": held }))).into_response())
             }
-            HeldRestart::Restarted(slot, access) => {
-                Ok(json_text(slot.view(&app, access, None).await?))
-            }
+            HeldRestart::Restarted(slot, access) => Ok(json_text(
+                slot.view(&app, access, None, lang(&params)).await?,
+            )),
         };
     }
     let (slot, access) = app.open(&id, token(&params))?;
     let seat = seat_of(access)?;
     app.restart(&slot, seat, declines(&body)?).await?;
-    Ok(json_text(slot.view(&app, access, None).await?))
+    Ok(json_text(
+        slot.view(&app, access, None, lang(&params)).await?,
+    ))
 }
 
 pub(super) async fn chat(

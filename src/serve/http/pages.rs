@@ -93,7 +93,7 @@ pub(super) async fn rules(
     Query(params): Params,
 ) -> Result<Response, ApiError> {
     let (slot, _) = app.open(&id, token(&params))?;
-    let html = app.rules(&slot).await?;
+    let html = app.rules(&slot, super::lang(&params)).await?;
     Ok((
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),

@@ -30,13 +30,14 @@ pub(super) async fn ws(
         ));
     }
     let (slot, access) = app.open(&id, token(&params))?;
+    let lang = super::lang(&params).map(str::to_string);
     Ok(upgrade
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         // A client's messages are small: a read buffer of tungstenite's 128 KiB (zeroed
         // as it reads) cost every connection that much memory and time.
         .read_buffer_size(READ_BUFFER)
-        .on_upgrade(move |socket| live_socket(app, slot, access, socket)))
+        .on_upgrade(move |socket| live_socket(app, slot, access, lang, socket)))
 }
 
 /// What a WebSocket client may send.
@@ -67,9 +68,10 @@ pub(super) async fn send(socket: &mut WebSocket, value: Value) -> bool {
 }
 
 /// What a connection has sent: the view it sent last (shared with every connection of its
-/// seat) and so the log it knows.
+/// seat asking in its language) and so the log it knows; and the language it asked its
+/// cards in (`?lang=`).
 #[derive(Default)]
-pub(super) struct Sent(Option<Arc<Built>>);
+pub(super) struct Sent(Option<Arc<Built>>, Option<String>);
 
 impl Sent {
     fn knows(&self) -> Option<(u64, usize)> {
@@ -98,7 +100,7 @@ pub(super) async fn send_view(
     whole: bool,
 ) -> bool {
     let knows = if whole { None } else { sent.knows() };
-    let (built, from, log) = match slot.current(app, access, knows).await {
+    let (built, from, log) = match slot.current(app, access, knows, sent.1.as_deref()).await {
         Ok(v) => v,
         Err(e) => return send_error(socket, e).await,
     };
@@ -123,7 +125,7 @@ pub(super) async fn send_past(
     at: usize,
 ) -> bool {
     sent.0 = None;
-    match slot.view(app, access, Some(at)).await {
+    match slot.view(app, access, Some(at), sent.1.as_deref()).await {
         Ok(v) => {
             let text = format!("{{\"type\":\"view\",\"view\":{v}}}");
             socket.send(Message::Text(text.into())).await.is_ok()
@@ -160,6 +162,7 @@ pub(super) async fn live_socket(
     app: Arc<App>,
     slot: Arc<Slot>,
     access: Access,
+    lang: Option<String>,
     mut socket: WebSocket,
 ) {
     slot.presence(access, true);
@@ -168,7 +171,7 @@ pub(super) async fn live_socket(
     let mut told = String::new();
     let mut changed = slot.changed.subscribe();
     let mut bucket = Bucket::new();
-    let mut sent = Sent::default();
+    let mut sent = Sent(None, lang);
     if !send_view(&mut socket, &app, &slot, access, &mut sent, true).await
         || !send_presence(&mut socket, &slot, &names, &mut told).await
     {

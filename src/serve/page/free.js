@@ -71,16 +71,27 @@
 
   // The build's own faces and backs, as the server named them for this seat's view: a face
   // only for a card the view shows face up, a back for every deck (backs are public).
+  // Their names are in the language the table gives its cards in (the page's `?lang=`), as
+  // are the decks'; the moves keep the data's own words (so a zoom finds its moves by those).
   let faces = {};
   let backs = {};
+  let names = {};
+  let deckNames = {};
   function learnFaces(view) {
     faces = {};
+    names = {};
     const cards = view.cards || {};
     backs = cards.backs || {};
-    const add = (c) => { if (c && c.id && c.face) faces[c.id] = c.face; };
+    deckNames = cards.decks || {};
+    const add = (c) => {
+      if (c && c.id && c.face) faces[c.id] = c.face;
+      if (c && c.id && c.name) names[c.id] = c.name;
+    };
     (cards.table || []).forEach(add);
     (cards.hands || []).forEach((h) => (h.cards || []).forEach(add));
   }
+  const shown = (card) => names[card.design] || card.name;
+  const deckShown = (pile) => deckNames[pile.deck] || pile.name;
   function pictureOf(card, up) {
     return up ? faces[card.design] : backs[card.deck];
   }
@@ -99,7 +110,7 @@
     b.type = 'button';
     if (url) b.append(picture(url));
     if (up) {
-      b.append(el('strong', null, card.name));
+      b.append(el('strong', null, shown(card)));
     } else {
       b.append(el('span', 'free-back-mark', 'face down'));
     }
@@ -107,7 +118,7 @@
     if (extra) b.append(' ', el('small', null, extra));
     // The name says what the tile shows, in the order it shows it (its visible words are part
     // of its name: label-content-name-mismatch).
-    b.setAttribute('aria-label', (up ? card.name : 'a card, face down') + (extra ? ', ' + extra : ''));
+    b.setAttribute('aria-label', (up ? shown(card) : 'a card, face down') + (extra ? ', ' + extra : ''));
     return b;
   }
 
@@ -360,16 +371,16 @@
       const pile = el('div', 'free-pile');
       const back = cardTile({ face_up: false, deck: p.deck }, p.count + (p.count === 1 ? ' card' : ' cards'));
       back.classList.add('free-stack');
-      back.setAttribute('aria-label', p.name + ': face down, ' + p.count + (p.count === 1 ? ' card' : ' cards'));
+      back.setAttribute('aria-label', deckShown(p) + ': face down, ' + p.count + (p.count === 1 ? ' card' : ' cards'));
       back.dataset.drag = back.dataset.drop = 'zone:pile ' + p.deck;
-      back.addEventListener('click', () => zoom(p.name, [p.count + ' cards, face down' + (p.shuffled ? '; shuffled ' + p.shuffled + ' times' : '')], false,
+      back.addEventListener('click', () => zoom(deckShown(p), [p.count + ' cards, face down' + (p.shuffled ? '; shuffled ' + p.shuffled + ' times' : '')], false,
         (m) => m.includes(p.name) && !/ table place \d+/.test(m) && !/^(play|put .* from the hand)/.test(m)), backs[p.deck]);
-      pile.append(el('span', 'free-label', p.name), back);
+      pile.append(el('span', 'free-label', deckShown(p)), back);
       const top = p.discards[p.discards.length - 1];
       if (top) {
         const d = cardTile(top, 'discards: ' + p.discards.length);
         d.dataset.drag = d.dataset.drop = 'zone:discards ' + p.deck;
-        d.addEventListener('click', () => zoom(top.name, ['top of the discards of ' + p.name, p.discards.length + ' discarded'], true, (m) => m.includes('discards') && m.includes(p.name), faces[top.design]));
+        d.addEventListener('click', () => zoom(shown(top), ['top of the discards of ' + deckShown(p), p.discards.length + ' discarded'], true, (m) => m.includes('discards') && m.includes(p.name), faces[top.design]));
         pile.append(d);
       } else {
         const none = el('span', 'free-empty free-slot', 'no discards');
@@ -379,7 +390,6 @@
       row.append(pile);
     }
     piles.append(row);
-    root.append(piles);
 
     const table = section('On the table', 'free-table-area');
     table.dataset.drop = 'zone:table';
@@ -392,14 +402,13 @@
       const t = cardTile(c, 'place ' + c.place);
       const where = 'table place ' + c.place;
       t.dataset.drag = t.dataset.drop = 'zone:' + where;
-      t.addEventListener('click', () => zoom(c.face_up ? c.name : 'A face-down card', [where + (c.face_up ? '' : ' (its back only)')], c.face_up,
+      t.addEventListener('click', () => zoom(c.face_up ? shown(c) : 'A face-down card', [where + (c.face_up ? '' : ' (its back only)')], c.face_up,
         (m) => m.includes(where + ')') || m.endsWith(where) || m.includes(where + ' '), pictureOf(c, c.face_up)));
       cards.append(t);
     }
     if (data.table.length) cards.append(slot(last + 1, 'a new place'));
     table.append(cards);
     if (data.table_pieces.length) table.append(pieceTiles(data.table_pieces, 'on the table', (m) => m.includes('the table'), 'table', free.pieces));
-    root.append(table);
 
     const mine = view.view.hands.find((h) => h.name === view.you);
     if (mine) {
@@ -410,13 +419,17 @@
       for (const c of mine.data.hand) {
         const t = cardTile(c, null);
         t.dataset.drag = 'card:' + c.design;
-        t.addEventListener('click', () => zoom(c.name, ['in your hand'], true,
+        t.addEventListener('click', () => zoom(shown(c), ['in your hand'], true,
           (m) => m.includes(c.name) && !m.includes('discards'), faces[c.design]));
         cardsRow.append(t);
       }
       hand.append(cardsRow);
       root.append(hand);
     }
+    // What a player needs most comes first: the hand it plays from (on a phone, where the
+    // parts stand one under the other, without scrolling past every pile), what is in play,
+    // then the piles.
+    root.append(table, piles);
 
     // Each seat once: its hand (backs by deck, or the shown cards), what it holds, its pieces.
     const hidden = (view.cards && view.cards.hidden) || [];

@@ -5,7 +5,10 @@
   const token = params.get('token') || '';
   const id = location.pathname.split('/').pop();
   const api = '/api/tables/' + encodeURIComponent(id);
-  const query = '?token=' + encodeURIComponent(token);
+  // The language the cards (their faces and names), the boards and the rules reference are
+  // given in (`?lang=`, one of the game's `languages`; the game's first without it).
+  const lang = params.get('lang');
+  const query = '?token=' + encodeURIComponent(token) + (lang ? '&lang=' + encodeURIComponent(lang) : '');
   const $ = (sel) => document.getElementById(sel);
   let now = null;       // the latest view of the game
   let travel = null;    // the move count looked back to, or null
@@ -475,11 +478,45 @@
     }
   }
 
+  // A game printing its cards in several languages: a choice among them. The page is opened
+  // again with `?lang=` (so that a link or a reload keeps it).
+  function renderLanguages(d) {
+    const box = $('langs');
+    const langs = d.languages || [];
+    box.hidden = langs.length < 2;
+    if (langs.length < 2) return;
+    const select = $('lang');
+    const said = (l) => {
+      try {
+        const n = new Intl.DisplayNames(['en'], { type: 'language' }).of(l);
+        return n && n !== l ? n + ' (' + l + ')' : l;
+      } catch (_) { return l; }
+    };
+    if (select.dataset.langs !== langs.join(' ')) {
+      select.replaceChildren(...langs.map((l) => {
+        const o = el('option', null, said(l));
+        o.value = l;
+        return o;
+      }));
+      select.dataset.langs = langs.join(' ');
+    }
+    select.value = d.lang || langs[0];
+    if (!select.dataset.wired) {
+      select.dataset.wired = '1';
+      select.addEventListener('change', () => {
+        const u = new URL(location.href);
+        u.searchParams.set('lang', select.value);
+        location.assign(u.toString());
+      });
+    }
+  }
+
   function renderData(view) {
     const d = view.data || {};
     const rules = $('rules');
     rules.hidden = !d.rules;
     if (d.rules) rules.setAttribute('href', '/tables/' + encodeURIComponent(id) + '/rules' + query);
+    renderLanguages(d);
     const banner = $('data-banner');
     banner.hidden = !d.newer || travel !== null;
     if (!d.newer) return;
