@@ -615,8 +615,9 @@ pub struct BuildArgs {
     /// part-empty sheets of every size are packed together, each size in its own band.
     #[arg(long)]
     pub pack: bool,
-    /// Draw the trim (magenta) and the safe zone (cyan) over every card and piece of
-    /// cards.pdf, tokens.pdf and proof.pdf, for proofing; never on the print-shop files.
+    /// Draw the trim (magenta) and the safe zone (cyan) over every card, piece and board of
+    /// cards.pdf, tokens.pdf, board.pdf and proof.pdf, for proofing; never on the print-shop
+    /// files.
     #[arg(long)]
     pub guides: bool,
     /// Fill each card's bleed with the edge of its art mirrored (for art that stops at the
@@ -765,11 +766,8 @@ fn build(data: &Path, args: BuildArgs) -> Exit {
         Ok(o) => o,
         Err(e) => return usage(e),
     };
-    if let Some(reprint) = &options.reprint {
-        let (games, _) = load_games(data, &args.games);
-        if let Err(e) = crate::diff::changed::check_request(&games, reprint) {
-            return usage(e);
-        }
+    if let Err(e) = reprint_request(data, &args.games, &options) {
+        return usage(e);
     }
     let progress = progress_bar(args.games.len());
     let tick = |slug: &str| {
@@ -784,6 +782,18 @@ fn build(data: &Path, args: BuildArgs) -> Exit {
     }
     print_build(&result.games);
     not_built_fails(&result.games, report(&result.problems()))
+}
+
+/// `--changed-since REF` or `--cards ID,...` checked before anything is built (by `build`
+/// and `watch` alike): the sentence saying why it cannot be met (exit 2).
+fn reprint_request(data: &Path, names: &[String], options: &BuildOptions) -> Result<(), String> {
+    match &options.reprint {
+        Some(reprint) => {
+            let (games, _) = load_games(data, names);
+            crate::diff::changed::check_request(&games, reprint)
+        }
+        None => Ok(()),
+    }
 }
 
 /// A build that left a game unbuilt never exits 0, whatever its problems were filed as.
@@ -810,6 +820,9 @@ fn watch(data: &Path, args: BuildArgs) -> Exit {
         Ok(o) => o,
         Err(e) => return usage(e),
     };
+    if let Err(e) = reprint_request(data, &args.games, &options) {
+        return usage(e);
+    }
     let mut print_round = |round: &crate::watch::Round| {
         for path in &round.changed {
             println!("changed: {}", path.display());

@@ -47,9 +47,11 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
 }
 
 /// The stages that print the faces with trim and safe-zone guides when the build asks for
-/// them (`--guides`): the home-printed sheets and the proof. The others (print-shop files,
-/// Tabletop Simulator images, the gallery and rules pictures) print the faces as they are.
-pub const GUIDED_STAGES: &[&str] = &["cards", "tokens", "proof"];
+/// them (`--guides`): the home-printed sheets and the proof; the board and proof stages,
+/// which draw the boards themselves, draw the boards' guides when `options.guides` is on.
+/// The others (print-shop files, Tabletop Simulator images, the gallery and rules pictures)
+/// print the faces as they are.
+pub const GUIDED_STAGES: &[&str] = &["cards", "tokens", "board", "proof"];
 
 /// Creates an output folder and proves it writable; when it cannot be, one problem (exit 2)
 /// naming the path in the way: a file where a folder should be, or the folder itself.

@@ -64,6 +64,9 @@ fn run(data: &Path, args: &[&str]) -> Run {
     run_in(data, &all)
 }
 
+/// Cards whose tuck box, for the scaffold's 12 cards 1.5 mm thick, just fits A4.
+const BIG_CARDS: &str = "size = { width = 90, height = 140 }";
+
 /// The kinds `check` passed and `build` or `simulate` refused; the last edit of each is on
 /// the line the report must name.
 const KINDS: &[(&str, &[Edit])] = &[
@@ -301,6 +304,17 @@ const KINDS: &[(&str, &[Edit])] = &[
             "size = { width = 250, height = 250 }",
         )],
     ),
+    (
+        "a tuck box larger than the paper (12 cards of 90 x 140 mm, 1.6 mm thick)",
+        &[
+            edit("components.toml", "size = \"poker\"", BIG_CARDS),
+            edit(
+                "components.toml",
+                BIG_CARDS,
+                "size = { width = 90, height = 140 }\nbox = { card_thickness_mm = 1.6 }",
+            ),
+        ],
+    ),
 ];
 
 #[test]
@@ -338,6 +352,37 @@ fn every_kind_is_refused_by_check_and_build_at_the_line_to_change() {
         );
         assert!(!out.join(SLUG).join("cards.pdf").exists(), "{what}: built");
     }
+}
+
+/// A deck's tuck box grows with its cards: the scaffold's 12 cards of 90 x 140 mm, 1.5 mm
+/// thick, make a box that just fits A4 (turned, its net is exactly as tall as the page's room
+/// is wide), and `build` prints it; 1.6 mm thick, `check` and `build` both refuse it at the
+/// deck's `box` (in the kinds above).
+#[test]
+fn a_tuck_box_that_just_fits_the_paper_is_printed() {
+    use printplay::render::sheets::layout::Paper;
+    use printplay::render::sheets::tuck_box::{Net, place};
+    let card = (90.0, 140.0);
+    assert!(place(Net::new(card, 12, 1.5).size(), 3.0, Paper::A4).is_some());
+    assert!(place(Net::new(card, 12, 1.6).size(), 3.0, Paper::A4).is_none());
+    let dir = scaffold();
+    apply(
+        dir.path(),
+        &edit(
+            "components.toml",
+            "size = \"poker\"",
+            "size = { width = 90, height = 140 }\nbox = { card_thickness_mm = 1.5 }",
+        ),
+    );
+    let check = run(dir.path(), &["check"]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    let out = dir.path().join("out");
+    let built = run(
+        dir.path(),
+        &["build", "--only", "boxes", "--out", out.to_str().unwrap()],
+    );
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    assert!(out.join(SLUG).join("boxes.pdf").is_file());
 }
 
 /// A name that is no template is never read as a path, wherever it points.

@@ -2,8 +2,9 @@
 //! test commits a game, edits two cards, and gets a changelog naming exactly those two with
 //! their fields (text, Markdown and HTML, escaped, byte-identical on rerun), and a
 //! `changed.pdf` of only those cards whose backs register with their fronts as in cards.pdf
-//! (read back from the PDF's bleed clips); a bad revision or an unknown card id is a usage
-//! error naming git's reason or the nearest ids.
+//! (read back from the PDF's bleed clips); a bad revision, a folder holding no game or an
+//! unknown card id is a usage error naming git's reason, why, or the nearest ids, from
+//! `build` and `watch` alike, before anything is built.
 
 mod common;
 
@@ -333,6 +334,36 @@ fn a_shipped_game_reprints_two_cards_short_edge_and_cards_picks_by_id() {
     );
 }
 
+/// `printplay watch ARGS` on the fixture's data: its exit code when it stops by itself within
+/// 60 s (`None` when it is still watching, and then it is stopped) and its stderr.
+fn watch_exit(fx: &Fixture, args: &[&str]) -> (Option<i32>, String) {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_printplay"))
+        .args(["--data", fx.data().to_str().unwrap(), "watch"])
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let code = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code();
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let mut stderr = String::new();
+    if code.is_some() {
+        let _ = child.stderr.take().unwrap().read_to_string(&mut stderr);
+    }
+    (code, stderr)
+}
+
 #[test]
 fn a_bad_revision_or_card_id_is_a_usage_error_that_says_why() {
     let fx = Fixture::with_games(&[]);
@@ -357,6 +388,26 @@ fn a_bad_revision_or_card_id_is_a_usage_error_that_says_why() {
     ]);
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("fatal:"), "{}", bad.stderr);
+    // `watch` refuses it up front too, as `build` does (not as a failing round).
+    let bad = watch_exit(
+        &fx,
+        &["my-game", "--changed-since", "no-such-tag", "--out", out],
+    );
+    assert_eq!(bad.0, Some(2), "{}", bad.1);
+    assert!(
+        bad.1.contains("fatal:") && bad.1.contains("no-such-tag"),
+        "{}",
+        bad.1
+    );
+    // A folder that holds no game is refused up front, by both.
+    let empty = tempfile::tempdir().unwrap();
+    let empty = empty.path().to_str().unwrap();
+    let bad = fx.run(&["build", "my-game", "--changed-since", empty, "--out", out]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("does not load"), "{}", bad.stderr);
+    assert!(!Path::new(out).join("my-game").exists(), "nothing written");
+    let bad = watch_exit(&fx, &["my-game", "--changed-since", empty, "--out", out]);
+    assert_eq!(bad.0, Some(2), "{}", bad.1);
     let bad = fx.run(&[
         "build",
         "my-game",

@@ -1,7 +1,7 @@
 //! Proofs: the colour-blind check (two suit colours that collapse under deuteranopia are
 //! warned of at the symbol, by `check` and `build` alike), `proof.pdf` (every face with its id,
 //! boards, the simulation), and `--guides` (the trim and safe zone over the faces of the home
-//! sheets and the proof, off by default and never on the print-shop files).
+//! sheets, the boards and the proof, off by default and never on the print-shop files).
 
 use std::path::Path;
 use std::process::Command;
@@ -220,6 +220,34 @@ fn the_proof_holds_every_face_and_guides_mark_only_the_proofing_outputs() {
             == std::fs::read(again.join("the-search/proof.pdf")).unwrap(),
         "proof.pdf differs on rerun"
     );
+}
+
+/// A board has a trim too: with `--guides`, every page of `board.pdf` (the scaffold's hex
+/// board and its player mat, each on a page of its own) shows the trim magenta; without,
+/// none does.
+#[test]
+fn guides_mark_every_board_page() {
+    let f = Fixture::with_games(&[]);
+    assert_eq!(f.run(&["new", "my-game"]).code, 0);
+    let build = |out: &str, guides: bool| -> std::path::PathBuf {
+        let out = f.data().join(out);
+        let mut args = vec!["build", "my-game", "--only", "board"];
+        args.extend(["--out", out.to_str().unwrap()]);
+        if guides {
+            args.push("--guides");
+        }
+        let run = f.run(&args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        out.join("my-game/board.pdf")
+    };
+    let (plain, guided) = (build("plain", false), build("guided", true));
+    let n = pages(&plain);
+    assert_eq!(n, 2, "one page a board");
+    assert_eq!(pages(&guided), n);
+    for page in 1..=n {
+        assert_eq!(magenta_pixels(&plain, page), 0, "page {page}");
+        assert!(magenta_pixels(&guided, page) > 100, "page {page}");
+    }
 }
 
 fn walk(dir: &Path) -> Vec<std::path::PathBuf> {

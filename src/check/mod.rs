@@ -9,6 +9,7 @@ mod faces;
 mod glyphs;
 mod invariants;
 mod languages;
+mod layouts;
 mod outputs;
 mod references;
 mod values;
@@ -23,9 +24,9 @@ pub use art::art_paths;
 pub use engine::problem as engine_problem;
 pub use faces::{GREY_APART, backs_alike_in_grey, face_report, safe_zone, safe_zone_warnings};
 pub use invariants::evaluate as evaluate_invariants;
+pub use layouts::layouts;
 pub use outputs::{
-    boards, layouts, missing_templates, print_settings, svg_error, unreadable_faces,
-    untyped_param_problem,
+    boards, missing_templates, print_settings, svg_error, unreadable_faces, untyped_param_problem,
 };
 pub use vision::{APART_OTHER_MARK, APART_SAME_MARK, TEXT_CONTRAST};
 

@@ -1,7 +1,7 @@
 //! What the build does with a game beyond drawing its faces, done by the check too, so that a
 //! game `check` passes is one `build` prints: every template a component names exists, every
-//! drawn face and board reads as SVG (usvg, with the build's options), card sheets and
-//! Tabletop Simulator sheets can be laid out, and the print settings are in range.
+//! drawn face and board reads as SVG (usvg, with the build's options), and the print settings
+//! are in range (the sheets are laid out in [`super::layouts`]).
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -13,13 +13,12 @@ use super::in_components;
 use crate::diag::spans::{Key, at_value};
 use crate::diag::{Problem, SourceFile};
 use crate::model::{Game, Shape};
+use crate::render::TILE_CLEARANCE_MM;
 use crate::render::faces::Faces;
 use crate::render::faces::drawn::{DrawnBoard, Face, Kind, draw_boards, every_face};
 use crate::render::faces::template::{TemplateError, Templates, game_template_dir};
-use crate::render::formats::tts;
 use crate::render::sheets::boards;
 use crate::render::sheets::layout;
-use crate::render::{BuildOptions, TILE_CLEARANCE_MM, sheets};
 
 /// Largest smallest type a game may ask for, in points.
 pub const MAX_MIN_TEXT_PT: f64 = 24.0;
@@ -699,51 +698,10 @@ pub fn boards(game: &Game, templates: &Templates) -> (Vec<Problem>, Vec<DrawnBoa
     (out, drawn)
 }
 
-/// The sheets the build lays out: `cards.pdf` on the build's paper with its bleed, and the
-/// Tabletop Simulator card sheets; a deck that does not fit is placed at the deck.
-pub fn layouts(game: &Game, faces: &Faces, options: &BuildOptions) -> Vec<Problem> {
-    // At the deck's `size`, the value to change (the deck's id when it has none).
-    let at_deck = |id: &str, message: String| {
-        let found = game
-            .components
-            .decks
-            .iter()
-            .enumerate()
-            .find(|(_, d)| d.id.get_ref() == id);
-        match found {
-            Some((i, d)) => {
-                let path = [Key::Name("deck"), Key::At(i), Key::Name("size")];
-                match crate::diag::spans::value_span(&game.components_file.text, &path) {
-                    Some(span) => in_components(game, span, message),
-                    None => in_components(game, d.id.span(), message),
-                }
-            }
-            None => Problem::data(message).in_file(&game.components_file),
-        }
-    };
-    let mut out = Vec::new();
-    for d in faces.decks.iter().filter(|d| !d.cards.is_empty()) {
-        let sheet = options.sheet();
-        if let Err(e) = sheets::plan_cards(std::slice::from_ref(d), &sheet) {
-            out.push(
-                at_deck(&d.id, e)
-                    .help("make the cards smaller, or build on larger paper (--paper)"),
-            );
-        } else if let Some(note) = sheet.grid_note(d.size) {
-            let mut p = at_deck(&d.id, format!("deck `{}`: {note}", d.id));
-            p.kind = crate::diag::ProblemKind::Warning;
-            out.push(p.help("a smaller --bleed, or none, fits more cards a sheet"));
-        }
-        if let Err(e) = tts::plan_sheets(d) {
-            out.push(at_deck(&d.id, e));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::sheets;
 
     /// The check's reading of a face refuses exactly what usvg (as the build calls it) refuses.
     #[test]

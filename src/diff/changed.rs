@@ -308,7 +308,8 @@ fn cover(paper: (f64, f64), title: &str, lines: &[String]) -> Vec<PageSpec> {
 
 /// Refuses a request that cannot be met before anything is built (exit 2): `--cards` naming
 /// a card no named game has (with the nearest ids), or `--changed-since` naming a revision
-/// git does not know in a game's folder (with git's reason).
+/// git does not know in a game's folder (with git's reason) or a folder that holds no game
+/// that loads (with why).
 pub fn check_request(games: &[Game], reprint: &Reprint) -> Result<(), String> {
     match reprint {
         Reprint::Cards(ids) => {
@@ -331,12 +332,14 @@ pub fn check_request(games: &[Game], reprint: &Reprint) -> Result<(), String> {
                 ))
             }
         }
-        Reprint::Since(text) => match Since::parse(text) {
-            Since::Folder(_) => Ok(()),
-            Since::Revision(rev) => games
-                .iter()
-                .try_for_each(|g| revision::resolve(&g.dir, &rev).map(|_| ())),
-        },
+        Reprint::Since(text) => {
+            let since = Since::parse(text);
+            games.iter().try_for_each(|g| match &since {
+                // Another folder is loaded as the stage would load it (no copy is made).
+                Since::Folder(_) => revision::earlier(g, &since).map(|_| ()),
+                Since::Revision(rev) => revision::resolve(&g.dir, rev).map(|_| ()),
+            })
+        }
     }
 }
 

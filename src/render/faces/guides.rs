@@ -1,9 +1,9 @@
 //! Proofing guides (`build --guides`): the trim (where the cut falls) and the safe zone (where
 //! text stays clear of a cut that lands off the line) drawn over every card face, back and
-//! piece, as Squib's cut and safe zones. Off by default; the build draws them on the proofing
-//! outputs only (`cards.pdf`, `tokens.pdf`, `proof.pdf`: see
-//! [`crate::pipeline::GUIDED_STAGES`]), never on the print-shop files or the Tabletop
-//! Simulator images.
+//! piece, and over every board, as Squib's cut and safe zones. Off by default; the build
+//! draws them on the proofing outputs only (`cards.pdf`, `tokens.pdf`, `board.pdf`,
+//! `proof.pdf`: see [`crate::pipeline::GUIDED_STAGES`]), never on the print-shop files or
+//! the Tabletop Simulator images.
 
 use super::languages::LangDecks;
 use super::{DeckFaces, Faces, OwnBack, PieceFace};

@@ -49,8 +49,16 @@ const SYMBOL_ROW: f64 = 9.0;
 pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
     let templates = Templates::new(b.game)?;
     let mut boards = Vec::new();
+    // With `--guides`, the boards carry their trim and safe zone as the cards do.
+    let guides = b.options.guides.then(|| crate::check::safe_zone(b.game));
     for (job, drawn) in draw_boards(b.game, &templates) {
-        boards.push(drawn.map_err(|e| format!("board `{}`: {e}", job.board.id.get_ref()))?);
+        let mut drawn = drawn.map_err(|e| format!("board `{}`: {e}", job.board.id.get_ref()))?;
+        if let Some(safe) = guides {
+            drawn
+                .svg
+                .push_str(&crate::render::faces::guides::rect_guides(drawn.size, safe));
+        }
+        boards.push(drawn);
     }
     let pages = proof_pages(
         b.game,

@@ -233,6 +233,45 @@ pub fn place(size: (f64, f64), bleed: f64, paper: Paper) -> Option<((f64, f64), 
     })
 }
 
+/// What to change when a box fits no page: the words `check` and the stage both give.
+pub const TOO_BIG_HELP: &str = "a box holds every copy of the deck's cards: make them thinner \
+     (`box.card_thickness_mm`), fewer or smaller, or build on larger paper (--paper a3)";
+
+/// Where the box of deck `deck_id` goes on `paper` (as [`place`]), or the sentence saying
+/// that it fits neither upright nor turned: the one reckoning both `check` and the `boxes`
+/// stage make, so that what the check passes the stage prints.
+pub fn fit(
+    deck_id: &str,
+    net: &Net,
+    bleed: f64,
+    paper: Paper,
+) -> Result<((f64, f64), bool), String> {
+    let size = net.size();
+    place(size, bleed, paper).ok_or_else(|| {
+        let (w, h, d) = net.inner;
+        format!(
+            "the tuck box of deck `{deck_id}` (inside {w:.1} x {h:.1} x {d:.1} mm) is \
+             {:.1} x {:.1} mm flat and fits on {} with {bleed} mm bleed neither upright nor \
+             turned",
+            size.0,
+            size.1,
+            paper.name()
+        )
+    })
+}
+
+/// The decks `boxes.pdf` prints a box for, with their boxes: every deck with cards whose box
+/// could be drawn, in order.
+pub fn printed_boxes(
+    faces: &crate::render::faces::Faces,
+) -> impl Iterator<Item = (&DeckFaces, &crate::render::faces::BoxFace)> {
+    faces
+        .decks
+        .iter()
+        .filter(|d| !d.cards.is_empty())
+        .filter_map(|d| d.tuck_box.as_ref().map(|b| (d, b)))
+}
+
 /// The number of cards a deck's box holds: every copy of every card.
 pub fn cards_in(deck: &DeckFaces) -> u32 {
     deck.cards.iter().map(|c| c.count).sum()
@@ -251,16 +290,7 @@ pub fn box_page(
 ) -> Result<PageSpec, String> {
     let size = net.size();
     let (pw, ph) = paper.mm();
-    let ((x, y), turned) = place(size, bleed, paper).ok_or_else(|| {
-        format!(
-            "the tuck box of deck `{}` is {:.1} x {:.1} mm flat and fits on {} neither upright \
-             nor turned: print it on larger paper (--paper a3)",
-            deck.id,
-            size.0,
-            size.1,
-            paper.name()
-        )
-    })?;
+    let ((x, y), turned) = fit(&deck.id, net, bleed, paper)?;
     let mut guides = String::new();
     for g in net.glue_areas() {
         guides.push_str(&format!(
@@ -345,18 +375,15 @@ pub fn boxes_pdf(
     kept: Option<&crate::render::formats::pdf::ReadPages>,
 ) -> Result<Option<Vec<u8>>, String> {
     let game_name = &game.info.name;
-    let pages: Vec<PageSpec> = faces
-        .decks
-        .iter()
-        .filter(|d| !d.cards.is_empty())
-        .filter_map(|d| d.tuck_box.as_ref().map(|b| (d, b)))
+    let pages: Vec<PageSpec> = printed_boxes(faces)
         .map(|(d, b)| {
             box_page(game_name, d, &b.net, &b.svg, bleed, paper).map_err(|e| {
                 match game.deck(&d.id) {
-                    Some(deck) => {
-                        format!("{}: {e}", game.components_file.place(deck.id.span().start))
-                    }
-                    None => e,
+                    Some(deck) => format!(
+                        "{}: {e} ({TOO_BIG_HELP})",
+                        game.components_file.place(deck.id.span().start)
+                    ),
+                    None => format!("{e} ({TOO_BIG_HELP})"),
                 }
             })
         })

@@ -460,17 +460,18 @@ fn furniture(paper: (f64, f64), label: &str, words: &PageWords) -> String {
 /// `board.pdf` bytes: every board of the game with its words in the game's first language,
 /// or `None` when it has no board.
 pub fn board_pdf(game: &Game, paper: Paper, big: Option<Paper>) -> Result<Option<Vec<u8>>, String> {
-    board_pdf_in(game, first_language(game), paper, big, None)
+    board_pdf_in(game, first_language(game), (paper, big), None, None)
 }
 
 /// The board PDF of one language: every board of the game, its words and the page's in
-/// `lang`, or `None` when the game has no board; `kept` as for
-/// [`crate::render::formats::pdf::write_pdf_keeping`].
+/// `lang`, or `None` when the game has no board; with `guides` (`build --guides`, the safe
+/// zone in millimetres) each board's trim and safe zone drawn over it, on its one page or
+/// across its tiles; `kept` as for [`crate::render::formats::pdf::write_pdf_keeping`].
 pub fn board_pdf_in(
     game: &Game,
     lang: &str,
-    paper: Paper,
-    big: Option<Paper>,
+    (paper, big): (Paper, Option<Paper>),
+    guides: Option<f64>,
     kept: Option<&crate::render::formats::pdf::ReadPages>,
 ) -> Result<Option<Vec<u8>>, String> {
     if game.components.boards.is_empty() {
@@ -481,7 +482,10 @@ pub fn board_pdf_in(
     let game_name = game.name_in(lang);
     let mut pages = Vec::new();
     for board in &game.components.boards {
-        let (svg, size) = board_svg_in(game, board, &templates, lang)?;
+        let (mut svg, size) = board_svg_in(game, board, &templates, lang)?;
+        if let Some(safe) = guides {
+            svg.push_str(&crate::render::faces::guides::rect_guides(size, safe));
+        }
         // A single-sheet board (a player mat) prints on its own paper.
         let paper = match board.kind {
             crate::model::BoardKind::Sheet { size } => (
@@ -518,13 +522,14 @@ pub fn board_stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
             files.push((job.lang, job.suffix));
         }
     }
+    let guides = b.options.guides.then(|| crate::check::safe_zone(b.game));
     let mut written = Vec::new();
     for (lang, suffix) in files {
         if let Some(bytes) = board_pdf_in(
             b.game,
             lang,
-            b.options.paper,
-            b.options.board_page,
+            (b.options.paper, b.options.board_page),
+            guides,
             b.options.kept_pages.as_deref(),
         )? {
             written.push(b.write(&board_file(suffix), &bytes)?);
