@@ -385,6 +385,39 @@ fn a_tuck_box_that_just_fits_the_paper_is_printed() {
     assert!(out.join(SLUG).join("boxes.pdf").is_file());
 }
 
+/// A deck that writes no `box` gets one only where it fits: 12 cards of 120 x 180 mm at the
+/// default thickness make a net that fits A4 neither upright nor turned (their sheets fit),
+/// and then `check` warns at the deck and passes, and `build` prints no box for it instead
+/// of failing (a 1,000-card game's full build failed in its `boxes` stage). Written as
+/// `box = {}`, the same box is asked for, and refused.
+#[test]
+fn a_deck_that_asks_for_no_box_is_left_without_one_where_none_fits() {
+    let dir = scaffold();
+    let size = "size = { width = 120, height = 180 }";
+    apply(
+        dir.path(),
+        &edit("components.toml", "size = \"poker\"", size),
+    );
+    let check = run(dir.path(), &["check"]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(
+        check
+            .stderr
+            .contains("warning: game/components.toml:51:8: the tuck box of deck"),
+        "{}",
+        check.stderr
+    );
+    let out = dir.path().join("out");
+    let boxes = ["build", "--only", "boxes", "--out", out.to_str().unwrap()];
+    let built = run(dir.path(), &boxes);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    assert!(!out.join(SLUG).join("boxes.pdf").exists());
+    let asked = "size = { width = 120, height = 180 }\nbox = {}";
+    apply(dir.path(), &edit("components.toml", size, asked));
+    assert_eq!(run(dir.path(), &["check"]).code, 1);
+    assert_eq!(run(dir.path(), &boxes).code, 1);
+}
+
 /// A name that is no template is never read as a path, wherever it points.
 #[test]
 fn a_template_name_is_never_read_as_a_path() {

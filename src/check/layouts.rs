@@ -58,7 +58,14 @@ pub fn layouts(game: &Game, faces: &Faces, options: &BuildOptions) -> Vec<Proble
     for (d, b) in tuck_box::printed_boxes(faces) {
         if let Err(e) = tuck_box::fit(&d.id, &b.net, options.bleed, options.paper) {
             let keys: &[&[&str]] = &[&["box", "card_thickness_mm"], &["box"], &["size"]];
-            out.push(at_keys(&d.id, keys, e).help(tuck_box::TOO_BIG_HELP));
+            if tuck_box::asked(game, &d.id) {
+                out.push(at_keys(&d.id, keys, e).help(tuck_box::TOO_BIG_HELP));
+            } else {
+                // A box nobody asked for is left out, and the check says so.
+                let mut p = at_keys(&d.id, keys, format!("{e}: boxes.pdf has no box for it"));
+                p.kind = crate::diag::ProblemKind::Warning;
+                out.push(p.help(tuck_box::UNASKED_HELP));
+            }
         }
     }
     out

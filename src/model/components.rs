@@ -249,6 +249,17 @@ pub struct TuckBox {
     /// `.svg`); default `tuck-box`, built in.
     #[serde(default = "default_box_template")]
     pub template: String,
+    /// Whether the deck writes `box`: a box it asks for that fits no page is refused, while a
+    /// deck that does not ask gets its box only where one fits (a 1,000-card deck is no tuck
+    /// box).
+    #[serde(skip, default = "asked")]
+    #[schemars(skip)]
+    pub asked: bool,
+}
+
+/// A `box` the data writes is asked for ([`TuckBox::asked`]).
+fn asked() -> bool {
+    true
 }
 
 /// Thickness of a 300 gsm game card, in millimetres ([`TuckBox::card_thickness_mm`]).
@@ -267,13 +278,14 @@ impl Default for TuckBox {
         TuckBox {
             card_thickness_mm: DEFAULT_CARD_THICKNESS_MM,
             template: default_box_template(),
+            asked: false,
         }
     }
 }
 
 impl TuckBox {
     fn is_default(&self) -> bool {
-        *self == TuckBox::default()
+        !self.asked
     }
 }
 

@@ -260,6 +260,17 @@ pub fn fit(
     })
 }
 
+/// Whether deck `deck_id` writes its `box` ([`crate::model::TuckBox::asked`]); a deck that
+/// does not gets a box only where one fits the paper.
+pub fn asked(game: &crate::model::Game, deck_id: &str) -> bool {
+    game.deck(deck_id).is_some_and(|d| d.tuck_box.asked)
+}
+
+/// Why a deck that does not ask for a box has none, and how to get one.
+pub const UNASKED_HELP: &str = "the deck writes no `box`, so its box is left out where it \
+     does not fit; to have one, print on larger paper (--paper a3), or split the deck, or \
+     write `box = { card_thickness_mm = ... }` to have a box that does not fit refused";
+
 /// The decks `boxes.pdf` prints a box for, with their boxes: every deck with cards whose box
 /// could be drawn, in order.
 pub fn printed_boxes(
@@ -376,6 +387,8 @@ pub fn boxes_pdf(
 ) -> Result<Option<Vec<u8>>, String> {
     let game_name = &game.info.name;
     let pages: Vec<PageSpec> = printed_boxes(faces)
+        // A box the deck does not ask for is printed only where it fits (`check` warns).
+        .filter(|(d, b)| asked(game, &d.id) || fit(&d.id, &b.net, bleed, paper).is_ok())
         .map(|(d, b)| {
             box_page(game_name, d, &b.net, &b.svg, bleed, paper).map_err(|e| {
                 match game.deck(&d.id) {
