@@ -248,6 +248,7 @@ fn a_card_word_missing_in_one_language_is_said_once_at_its_rules_line() {
         said.contains(&format!("rules.en.toml:{table}:1")),
         "not placed at [print_labels] (line {table}): {said}"
     );
-    assert_eq!(said.matches("labels.aid_turn").count(), 1, "{said}");
+    assert_eq!(said.matches("`labels.aid_turn`").count(), 1, "{said}");
+    assert!(said.contains("1 problem found"), "{said}");
     assert!(!said.contains("aether-aid.svg"), "{said}");
 }
