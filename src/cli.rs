@@ -1137,7 +1137,7 @@ fn person_games(game: &Game, db: &Path) -> Result<crate::simulate::persons::Pers
     }
     let tables = crate::serve::store::Sqlite::open(db)
         .and_then(|store| store.of_game(&game.slug))
-        .map_err(run_failed)?;
+        .map_err(usage)?;
     let mut summary = crate::serve::playtests::summarise(game, &tables).map_err(run_failed)?;
     summary.persons.source = db.display().to_string();
     Ok(summary.persons)
@@ -1312,7 +1312,7 @@ fn analyze(data: &Path, args: AnalyzeArgs) -> Exit {
             print!("{text}");
             Exit::Ok
         }
-        Err(e) => run_failed(e),
+        Err(e) => usage(e),
     }
 }
 
@@ -1465,7 +1465,7 @@ fn playtests(data: &Path, slug: &str, db: &Path, json: Option<&Path>, csv: Optio
     }
     let tables = match crate::serve::store::Sqlite::open(db).and_then(|store| store.of_game(slug)) {
         Ok(t) => t,
-        Err(e) => return run_failed(e),
+        Err(e) => return usage(e),
     };
     if json.is_some() || csv.is_some() {
         let export = match crate::serve::playtests::export(&game, &tables) {
@@ -1474,7 +1474,7 @@ fn playtests(data: &Path, slug: &str, db: &Path, json: Option<&Path>, csv: Optio
         };
         let json_text = match serde_json::to_string_pretty(&export.json) {
             Ok(t) => t + "\n",
-            Err(e) => return run_failed(e.to_string()),
+            Err(e) => return usage(e),
         };
         for (path, text) in [(json, json_text), (csv, export.csv)] {
             let Some(path) = path else { continue };
@@ -1548,15 +1548,13 @@ fn table_request(game: &Game, args: &TableArgs) -> Result<crate::serve::NewTable
     })
 }
 
-/// A run that stopped: a problem of the game's data or script is exit 1
-/// ([`crate::simulate::is_data_problem`]), anything else a usage error.
-fn run_failed(message: String) -> Exit {
-    if crate::simulate::is_data_problem(&message) {
-        eprintln!("error: {message}");
-        Exit::DataProblems
-    } else {
-        usage(message)
+/// A run that stopped: exit 1 when the game's data caused it ([`crate::engine::Cause`]), else 2.
+fn run_failed(e: crate::engine::RunError) -> Exit {
+    if e.cause == crate::engine::Cause::Usage {
+        return usage(e);
     }
+    eprintln!("error: {e}");
+    Exit::DataProblems
 }
 
 fn replay(data: &Path, args: ReplayArgs) -> Exit {
@@ -1570,6 +1568,7 @@ fn replay(data: &Path, args: ReplayArgs) -> Exit {
         None => return usage("--game counts games from 1, as `simulate --csv` numbers them"),
     };
     let replay = sim_options(&args.run)
+        .map_err(crate::engine::RunError::from)
         .and_then(|opts| crate::simulate::replay(&game, &opts, index, observer));
     let replay = match replay {
         Ok(r) => r,

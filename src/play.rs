@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::free::with_table;
-use crate::engine::registry::{EngineTask, seat_names};
+use crate::engine::free::run_table;
+use crate::engine::registry::{EngineRun, seat_names};
 use crate::engine::view::{self, Observer};
-use crate::engine::{Bot, Config, Engine, State, Turn};
+use crate::engine::{Bot, Config, Engine, RunError, State, Turn};
 use crate::model::Game;
 use crate::simulate::{game_rng, make_bot, variants_in_effect, variants_line};
 
@@ -167,15 +167,15 @@ pub fn play(
     opts: PlayOptions,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
-) -> Result<Played, String> {
+) -> Result<Played, RunError> {
     struct Task<'a> {
         opts: PlayOptions,
         input: &'a mut dyn BufRead,
         out: &'a mut dyn Write,
     }
-    impl EngineTask for Task<'_> {
+    impl EngineRun for Task<'_> {
         type Output = Played;
-        fn run<E: Engine>(self, engine: E, _game: &Game) -> Result<Played, String> {
+        fn run<E: Engine>(self, engine: E, _game: &Game) -> Result<Played, RunError> {
             Session::start(&engine, self.opts)?.run(self.input, self.out)
         }
     }
@@ -187,13 +187,13 @@ pub fn play(
         .and_then(Path::parent)
         .filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
     {
-        return Err(format!(
+        return Err(RunError::usage(format!(
             "--save: the folder {} does not exist; name a file in a folder that does",
             dir.display()
-        ));
+        )));
     }
     let free = opts.transcript.free;
-    with_table(game, free, Task { opts, input, out })
+    run_table(game, free, Task { opts, input, out })
 }
 
 /// `printplay replay GAME --moves FILE`: a saved game move by move, in words, as `observer`
@@ -203,14 +203,14 @@ pub fn replay_transcript(
     game: &Game,
     transcript: &Transcript,
     observer: Option<&str>,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, RunError> {
     struct Task<'a> {
         transcript: &'a Transcript,
         observer: Option<&'a str>,
     }
-    impl EngineTask for Task<'_> {
+    impl EngineRun for Task<'_> {
         type Output = Vec<String>;
-        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Vec<String>, String> {
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Vec<String>, RunError> {
             let t = self.transcript;
             let mut state = new_state(&engine, t)?;
             let names = seat_names(&engine, game, t.players);
@@ -252,7 +252,7 @@ pub fn replay_transcript(
             Ok(lines)
         }
     }
-    with_table(
+    run_table(
         game,
         transcript.free,
         Task {
@@ -283,38 +283,43 @@ fn table_lines(table: &view::Table, names: &[String], lines: &mut Vec<String>) {
     }
 }
 
-fn new_state<E: Engine>(engine: &E, t: &Transcript) -> Result<E::State, String> {
+fn new_state<E: Engine>(engine: &E, t: &Transcript) -> Result<E::State, RunError> {
     if t.seats.len() != t.players {
-        return Err(format!(
+        return Err(RunError::usage(format!(
             "the transcript names {} seats for {} players",
             t.seats.len(),
             t.players
-        ));
+        )));
     }
-    let state = engine.new_game(&t.config(), &mut game_rng(t.seed, 0))?;
+    let state = engine.start(&t.config(), &mut game_rng(t.seed, 0))?;
     check_failure(&state)?;
     Ok(state)
 }
 
-fn check_failure<S: State>(state: &S) -> Result<(), String> {
-    state.failure().map_or(Ok(()), Err)
+/// The game's own failure (its script's), the data's error.
+fn check_failure<S: State>(state: &S) -> Result<(), RunError> {
+    state.failure().map_or(Ok(()), |e| Err(RunError::data(e)))
 }
 
 /// The action a recorded index names in this state.
-fn action_at<S: State>(state: &S, index: usize, k: usize) -> Result<S::Action, String> {
+fn action_at<S: State>(state: &S, index: usize, k: usize) -> Result<S::Action, RunError> {
     let actions: Vec<S::Action> = match state.turn() {
         Turn::Terminal => Vec::new(),
         Turn::Chance => state.chance_outcomes().into_iter().map(|o| o.0).collect(),
         Turn::Player(_) => state.legal_actions(),
     };
     check_failure(state)?;
-    actions.get(index).copied().ok_or_else(|| {
-        format!(
-            "move {} of the transcript is choice {index}, but there are {} choices there",
-            k + 1,
-            actions.len()
-        )
-    })
+    actions
+        .get(index)
+        .copied()
+        .ok_or_else(|| {
+            format!(
+                "move {} of the transcript is choice {index}, but there are {} choices there",
+                k + 1,
+                actions.len()
+            )
+        })
+        .map_err(RunError::usage)
 }
 
 /// One move as `play` and `replay --moves` print it, as `observer` knows it: the move
@@ -382,7 +387,7 @@ const HELP: &str =
 
 impl<'e, E: Engine> Session<'e, E> {
     /// Sets up the game and replays the moves already in the transcript.
-    fn start(engine: &'e E, opts: PlayOptions) -> Result<Self, String> {
+    fn start(engine: &'e E, opts: PlayOptions) -> Result<Self, RunError> {
         let t = opts.transcript;
         let bots = t
             .seats
@@ -413,7 +418,7 @@ impl<'e, E: Engine> Session<'e, E> {
     }
 
     /// Starts over and plays `moves`.
-    fn rebuild(&mut self, moves: Vec<usize>) -> Result<(), String> {
+    fn rebuild(&mut self, moves: Vec<usize>) -> Result<(), RunError> {
         self.state = new_state(self.engine, &self.transcript)?;
         self.transcript.moves.clear();
         for (k, index) in moves.into_iter().enumerate() {
@@ -423,7 +428,11 @@ impl<'e, E: Engine> Session<'e, E> {
         Ok(())
     }
 
-    fn record(&mut self, index: usize, action: <E::State as State>::Action) -> Result<(), String> {
+    fn record(
+        &mut self,
+        index: usize,
+        action: <E::State as State>::Action,
+    ) -> Result<(), RunError> {
         self.state.apply(action);
         check_failure(&self.state)?;
         self.transcript.moves.push(index);
@@ -434,7 +443,7 @@ impl<'e, E: Engine> Session<'e, E> {
         self.bots.get(seat).is_some_and(Option::is_none)
     }
 
-    fn run(mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<Played, String> {
+    fn run(mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<Played, RunError> {
         let io = |e: std::io::Error| format!("the terminal: {e}");
         writeln!(
             out,
@@ -500,7 +509,7 @@ impl<'e, E: Engine> Session<'e, E> {
     }
 
     /// The index of a chosen action among this state's choices.
-    fn index_of(&self, action: <E::State as State>::Action, k: usize) -> Result<usize, String> {
+    fn index_of(&self, action: <E::State as State>::Action, k: usize) -> Result<usize, RunError> {
         let choices: Vec<_> = match self.state.turn() {
             Turn::Chance => self
                 .state
@@ -511,12 +520,16 @@ impl<'e, E: Engine> Session<'e, E> {
             _ => self.state.legal_actions(),
         };
         check_failure(&self.state)?;
-        choices.iter().position(|&a| a == action).ok_or_else(|| {
-            format!(
-                "move {}: the chosen action {action:?} is not among the legal ones",
-                k + 1
-            )
-        })
+        choices
+            .iter()
+            .position(|&a| a == action)
+            .ok_or_else(|| {
+                format!(
+                    "move {}: the chosen action {action:?} is not among the legal ones",
+                    k + 1
+                )
+            })
+            .map_err(RunError::usage)
     }
 
     /// Shows the seat its view and moves and reads a choice; `None` when the person quits or
@@ -526,7 +539,7 @@ impl<'e, E: Engine> Session<'e, E> {
         seat: usize,
         input: &mut dyn BufRead,
         out: &mut dyn Write,
-    ) -> Result<Option<usize>, String> {
+    ) -> Result<Option<usize>, RunError> {
         let io = |e: std::io::Error| format!("the terminal: {e}");
         let mut shown = false;
         loop {
@@ -570,7 +583,7 @@ impl<'e, E: Engine> Session<'e, E> {
         &mut self,
         input: &mut dyn BufRead,
         out: &mut dyn Write,
-    ) -> Result<Option<usize>, String> {
+    ) -> Result<Option<usize>, RunError> {
         match self.state.turn() {
             Turn::Player(p) if self.is_person(p) => self.ask(p, input, out),
             _ => Err("after undo it is not a person's turn".into()),
@@ -578,7 +591,7 @@ impl<'e, E: Engine> Session<'e, E> {
     }
 
     /// Takes back every move since the person's previous decision, that decision included.
-    fn undo(&mut self) -> Result<String, String> {
+    fn undo(&mut self) -> Result<String, RunError> {
         let mut moves = self.transcript.moves.clone();
         let last_person = self.person_moves().last().copied();
         let Some(at) = last_person else {

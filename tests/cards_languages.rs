@@ -226,3 +226,29 @@ fn a_card_word_missing_in_one_language_is_refused_at_its_rules_file() {
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(!out.path().join("aether/cards.fi.pdf").exists());
 }
+
+/// The word a card's template lacks is said once, at the line of `[print_labels]` in that
+/// language's rules file: the template's own failure to find it is the same cause (known by
+/// its type, not by the template engine's words), and leaves neither a second error nor
+/// the template's place in its stead.
+#[test]
+fn a_card_word_missing_in_one_language_is_said_once_at_its_rules_line() {
+    let fixture = Fixture::with_games(&["aether"]);
+    fixture.edit("aether", "rules.en.toml", "aid_turn = \"Your turn\"\n", "");
+    let table = std::fs::read_to_string(fixture.file("aether", "rules.en.toml"))
+        .unwrap()
+        .lines()
+        .position(|l| l == "[print_labels]")
+        .unwrap()
+        + 1;
+    let run = fixture.run(&["check", "aether"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let said = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        said.contains(&format!("rules.en.toml:{table}:1")),
+        "not placed at [print_labels] (line {table}): {said}"
+    );
+    assert_eq!(said.matches("`labels.aid_turn`").count(), 1, "{said}");
+    assert!(said.contains("1 problem found"), "{said}");
+    assert!(!said.contains("aether-aid.svg"), "{said}");
+}

@@ -58,6 +58,7 @@ pub fn face_report(game: &Game, options: &BuildOptions) -> (Vec<Problem>, Option
                         templates.problem(&template::TemplateError {
                             template: template.clone(),
                             message: format!("template `{template}`: {art}"),
+                            cause: None,
                         })
                     })
                 }

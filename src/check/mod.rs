@@ -119,23 +119,12 @@ pub fn check_and_draw(
     };
     let said: Vec<_> = problems.iter().filter_map(unknown).collect();
     // A word a template takes from `[print_labels]` that a language lacks is said at that
-    // language's rules file; the template's failure to find it is the same cause.
-    // The word `labels.NAME` a message names after `before`.
-    let label_after = |message: &str, before: &str| {
-        message
-            .split_once(before)
-            .and_then(|(_, rest)| rest.split_once('`'))
-            .map(|(word, _)| format!("`labels.{word}`"))
-    };
-    let missing_word = |p: &Problem| label_after(&p.message, "Variable `labels.");
-    let words_said: Vec<String> = problems
-        .iter()
-        .filter(|p| p.message.contains("which this language does not give"))
-        .filter_map(|p| label_after(&p.message, "`labels."))
-        .collect();
+    // language's rules file; the template's failure to find it is the same cause (both say
+    // so by their typed cause, [`crate::diag::Cause`]).
+    let causes_said: Vec<_> = problems.iter().filter_map(|p| p.cause.clone()).collect();
     problems.extend(face_problems.into_iter().filter(|p| {
         unknown(p).is_none_or(|u| !said.contains(&u))
-            && missing_word(p).is_none_or(|w| !words_said.contains(&w))
+            && p.cause.as_ref().is_none_or(|c| !causes_said.contains(c))
     }));
     let typed = designer::params_well_typed(game);
     if let Some(module) = game.info.engine.as_deref().and_then(games::module)

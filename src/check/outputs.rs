@@ -16,8 +16,8 @@ use crate::model::{Game, Shape};
 use crate::render::TILE_CLEARANCE_MM;
 use crate::render::faces::Faces;
 use crate::render::faces::drawn::{DrawnBoard, Face, Kind, draw_boards, every_face};
-use crate::render::faces::template::{TemplateError, Templates, game_template_dir};
-use crate::render::sheets::boards;
+use crate::render::faces::template::{Templates, game_template_dir};
+use crate::render::sheets::boards::{self, BoardError};
 use crate::render::sheets::layout;
 
 /// Largest smallest type a game may ask for, in points.
@@ -670,14 +670,8 @@ pub fn boards(game: &Game, templates: &Templates) -> (Vec<Problem>, Vec<DrawnBoa
         }
         let problem = match result {
             // A template's own failure, at the template.
-            Err(e) if e.starts_with("template `") => {
-                let name = e.split('`').nth(1).unwrap_or_default().to_string();
-                templates.problem(&TemplateError {
-                    template: name,
-                    message: e,
-                })
-            }
-            Err(e) => {
+            Err(BoardError::Template(e)) => templates.problem(&e),
+            Err(BoardError::Board(e)) => {
                 let own = format!("board `{}`", b.id.get_ref());
                 let message = if e.starts_with(&own) {
                     e

@@ -455,6 +455,7 @@ fn missing_word(file: &SourceFile, what: &str, template: &str, word: &str, pdf: 
         "{what} prints the word `labels.{word}` (template `{template}`), which this language \
          does not give"
     ))
+    .because(crate::diag::Cause::MissingLabel(word.to_string()))
     .help(format!(
         "add `{word} = \"...\"` under {TABLE}: {pdf} prints it"
     ));

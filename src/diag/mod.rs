@@ -124,10 +124,20 @@ pub enum ProblemKind {
     Warning,
 }
 
+/// The one cause a problem reports when two checks find it (the data's and a drawn face's):
+/// it is said once, where the data says it, whatever words either uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cause {
+    /// A word `labels.NAME` a template prints that a language's `[print_labels]` lacks.
+    MissingLabel(String),
+}
+
 /// One thing wrong with the input.
 #[derive(Debug, Clone)]
 pub struct Problem {
     pub kind: ProblemKind,
+    /// What it reports, when another check may find the same ([`Cause`]).
+    pub cause: Option<Cause>,
     pub message: String,
     /// The rule the check enforces and the rulebook section it comes from.
     pub rule: Option<String>,
@@ -141,6 +151,7 @@ impl Problem {
     pub fn data(message: impl Into<String>) -> Self {
         Problem {
             kind: ProblemKind::Data,
+            cause: None,
             message: message.into(),
             rule: None,
             file: None,
@@ -207,6 +218,11 @@ impl Problem {
 
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    pub fn because(mut self, cause: Cause) -> Self {
+        self.cause = Some(cause);
         self
     }
 

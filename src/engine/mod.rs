@@ -11,12 +11,15 @@ use std::hash::Hash;
 use rand_chacha::ChaCha8Rng;
 
 pub mod draws;
+pub mod fault;
 pub mod free;
 pub mod lua;
 pub mod readings;
 pub mod registry;
 pub mod testing;
 pub mod view;
+
+pub use fault::{Cause, RunError};
 
 use crate::model::Game;
 
@@ -228,8 +231,8 @@ pub trait State: Clone + Send + Sync + 'static {
     }
 
     /// The error that ended this game early, for engines that can fail at run time (a
-    /// script's error or broken contract); the simulator reports it instead of a result.
-    /// A failed game reports [`Turn::Terminal`].
+    /// script's error or broken contract); the simulator reports it instead of a result, as
+    /// the game's data's ([`Cause::Data`]). A failed game reports [`Turn::Terminal`].
     fn failure(&self) -> Option<String> {
         None
     }
@@ -436,6 +439,12 @@ pub trait Engine: Send + Sync + Sized {
     /// Reads every rule number and component from the model; the error says what is missing.
     fn from_model(game: &Game) -> Result<Self, String>;
 
+    /// [`Engine::from_model`] with its error's cause. The default: whatever it says is not
+    /// the data's (an engine whose data `check` passed); a script engine says which.
+    fn load(game: &Game) -> Result<Self, RunError> {
+        Self::from_model(game).map_err(RunError::usage)
+    }
+
     /// The rule variants this engine understands (the rulebook's ambiguities).
     fn variants(&self) -> &'static [Variant];
 
@@ -451,6 +460,13 @@ pub trait Engine: Send + Sync + Sized {
 
     /// A new game after setup (shuffles and deals drawn from `rng`).
     fn new_game(&self, config: &Config, rng: &mut ChaCha8Rng) -> Result<Self::State, String>;
+
+    /// [`Engine::new_game`] with its error's cause. The default: a configuration the engine
+    /// refuses (a seat count, a variant) is the command line's; a script engine says which
+    /// errors are its script's.
+    fn start(&self, config: &Config, rng: &mut ChaCha8Rng) -> Result<Self::State, RunError> {
+        self.new_game(config, rng).map_err(RunError::usage)
+    }
 
     /// The seats' names when the game gives them roles (the criminal and the police), first
     /// seat first, read from the data. `None` (the default): the simulator names the seats

@@ -1,8 +1,8 @@
 //! The engine registry: which engine each `engine` id in a game.toml names, and the seats'
 //! names. `play`, the table server, `check` and the simulator all reach an engine through it.
 
-use crate::engine::Engine;
 use crate::engine::lua::{self, LuaEngine};
+use crate::engine::{Engine, RunError};
 use crate::games::aether::AetherEngine;
 use crate::games::capek_golems::{self, CapekEngine};
 use crate::games::settlers_aztecs;
@@ -15,6 +15,13 @@ pub trait EngineTask {
     fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Self::Output, String>;
 }
 
+/// [`EngineTask`] whose error carries its cause ([`RunError`]): what a run that decides an
+/// exit status (`simulate`, `replay`, `play`) runs.
+pub trait EngineRun {
+    type Output;
+    fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Self::Output, RunError>;
+}
+
 /// Engine ids this build can play.
 pub const ENGINES: &[&str] = &[
     capek_golems::ID,
@@ -25,22 +32,35 @@ pub const ENGINES: &[&str] = &[
 
 /// Builds the engine the game's `engine` id names and hands it to `task`.
 pub fn with_engine<T: EngineTask>(game: &Game, task: T) -> Result<T::Output, String> {
+    struct Plain<T>(T);
+    impl<T: EngineTask> EngineRun for Plain<T> {
+        type Output = T::Output;
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<T::Output, RunError> {
+            self.0.run(engine, game).map_err(RunError::usage)
+        }
+    }
+    run_engine(game, Plain(task)).map_err(String::from)
+}
+
+/// [`with_engine`] for a task whose error keeps its cause: an engine that cannot be made
+/// from its script is the data's error, a game without an engine the command line's.
+pub fn run_engine<T: EngineRun>(game: &Game, task: T) -> Result<T::Output, RunError> {
     let id = game
         .info
         .engine
         .as_deref()
         .ok_or_else(|| format!("{} names no engine in game.toml", game.slug))?;
     match id {
-        capek_golems::ID => task.run(CapekEngine::from_model(game)?, game),
-        "aether" => task.run(AetherEngine::from_model(game)?, game),
-        settlers_aztecs::ID => Err(settlers_aztecs::no_simulation(game)),
-        the_search::ENGINE_ID => task.run(SearchEngine::from_model(game)?, game),
-        lua::ENGINE_ID => task.run(LuaEngine::from_model(game)?, game),
-        other => Err(format!(
+        capek_golems::ID => task.run(CapekEngine::load(game)?, game),
+        "aether" => task.run(AetherEngine::load(game)?, game),
+        settlers_aztecs::ID => Err(settlers_aztecs::no_simulation(game).into()),
+        the_search::ENGINE_ID => task.run(SearchEngine::load(game)?, game),
+        lua::ENGINE_ID => task.run(LuaEngine::load(game)?, game),
+        other => Err(RunError::usage(format!(
             "{}: no engine `{other}` in this build (known: {})",
             game.slug,
             ENGINES.join(", ")
-        )),
+        ))),
     }
 }
 

@@ -8,9 +8,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::engine::registry::{EngineTask, seat_names};
+use crate::engine::registry::{EngineRun, seat_names};
 use crate::engine::view::Observer;
-use crate::engine::{Engine, State, Turn};
+use crate::engine::{Engine, RunError, State, Turn};
 use crate::model::Game;
 use crate::play::{PERSON, Transcript};
 use crate::simulate::persons::PersonGames;
@@ -95,11 +95,11 @@ pub struct Playtests {
 }
 
 /// Reads every stored session of `game`.
-pub fn summarise(game: &Game, tables: &[StoredTable]) -> Result<Playtests, String> {
+pub fn summarise(game: &Game, tables: &[StoredTable]) -> Result<Playtests, RunError> {
     struct Task<'a>(&'a [StoredTable]);
-    impl EngineTask for Task<'_> {
+    impl EngineRun for Task<'_> {
         type Output = Playtests;
-        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Playtests, String> {
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Playtests, RunError> {
             let mut p = Playtests {
                 game: game.slug.clone(),
                 ..Playtests::default()
@@ -122,7 +122,7 @@ pub fn summarise(game: &Game, tables: &[StoredTable]) -> Result<Playtests, Strin
             Ok(p)
         }
     }
-    crate::engine::free::with_table(game, false, Task(tables))
+    crate::engine::free::run_table(game, false, Task(tables))
 }
 
 fn session<E: Engine>(
@@ -271,11 +271,11 @@ pub struct Export {
 }
 
 /// Writes out every stored session of `game` ([`Export`]).
-pub fn export(game: &Game, tables: &[StoredTable]) -> Result<Export, String> {
+pub fn export(game: &Game, tables: &[StoredTable]) -> Result<Export, RunError> {
     struct Task<'a>(&'a [StoredTable]);
-    impl EngineTask for Task<'_> {
+    impl EngineRun for Task<'_> {
         type Output = Export;
-        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Export, String> {
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Export, RunError> {
             let free = !crate::engine::free::has_rules(game);
             let mut sessions = Vec::new();
             let mut plays: BTreeMap<&'static str, (u64, u64)> = BTreeMap::new();
@@ -319,7 +319,7 @@ pub fn export(game: &Game, tables: &[StoredTable]) -> Result<Export, String> {
             Ok(Export { json, csv })
         }
     }
-    crate::engine::free::with_table(game, false, Task(tables))
+    crate::engine::free::run_table(game, false, Task(tables))
 }
 
 /// The CSV's columns: one row per move, chat line and note of every session, then two per

@@ -552,7 +552,7 @@ pub(super) fn catalog_of(
                     .map(|v| json!({"name": v.name, "values": v.values, "ambiguity": v.doc}))
                     .collect::<Vec<_>>())
             } else {
-                crate::simulate::variants(game).map(|vs| {
+                crate::simulate::variants(game).map_err(|e| e.message).map(|vs| {
                     vs.iter()
                         .map(|v| json!({"name": v.name, "values": v.values, "ambiguity": v.ambiguity}))
                         .collect()

@@ -25,7 +25,7 @@ use crate::engine::CardUse;
 use crate::model::Game;
 
 /// How an error of a Rust engine's `cards_of` begins (a design named twice in a move, or an
-/// id the data does not hold): a broken engine contract, reported as a data problem.
+/// id the data does not hold): a broken engine contract, made a data problem where it is found.
 pub const CARDS_OF_BROKEN: &str = "the engine's cards_of";
 
 mod table;
@@ -191,16 +191,16 @@ impl GameCards {
 
 /// Refuses card totals that name an id the data does not hold (an engine's `cards_of` naming
 /// what is no design or piece): they would be counted as a design nobody can find.
-pub fn check_ids(stats: &Stats, game: &Game) -> Result<(), String> {
+pub fn check_ids(stats: &Stats, game: &Game) -> Result<(), crate::engine::RunError> {
     let Some(cards) = &stats.cards else {
         return Ok(());
     };
     let names = names(game);
     match cards.designs.keys().find(|id| !names.contains_key(*id)) {
-        Some(id) => Err(format!(
+        Some(id) => Err(crate::engine::RunError::data(format!(
             "{}: {CARDS_OF_BROKEN} named `{id}`, which is no design or piece id of the data",
             game.slug
-        )),
+        ))),
         None => Ok(()),
     }
 }

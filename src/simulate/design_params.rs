@@ -8,11 +8,12 @@
 
 use std::fmt::Write;
 
+use crate::engine::RunError;
 use crate::model::Count;
 use crate::model::Game;
 
-/// The phrase that opens every refusal of a value by the check: a data problem (exit 1), not
-/// a mistake on the command line.
+/// The words of every refusal of a value by the check, a data problem (exit 1) not a mistake
+/// on the command line: [`recheck`] says so by its error's cause.
 const REFUSED: &str = "is refused by the game's check";
 
 /// The most copies of one design a swept `count` may ask for (the data's own bound on a
@@ -74,11 +75,6 @@ pub fn swept(game: &Game, variants: &[String], name: &str) -> Result<Swept, Stri
             game.slug
         )),
     }
-}
-
-/// Whether an error message is a value refused by the game's check (exit status 1).
-pub fn is_refusal(message: &str) -> bool {
-    message.contains(REFUSED)
 }
 
 /// What a design's field is: a whole number, a number, or the design's count.
@@ -252,8 +248,8 @@ pub fn with_field(game: &Game, name: &str, value: &str) -> Result<Game, String> 
 
 /// Checks the game again, as `printplay check` does, after the design fields `fields` (names
 /// and values) were set: `Ok` when none was set or the check finds no problem; otherwise the
-/// check's problems, with the values that caused them.
-pub fn recheck(game: &Game, fields: &[(String, String)]) -> Result<(), String> {
+/// check's problems, with the values that caused them: the data's error (exit status 1).
+pub fn recheck(game: &Game, fields: &[(String, String)]) -> Result<(), RunError> {
     let set: Vec<String> = fields.iter().map(|(n, v)| format!("{n}={v}")).collect();
     if set.is_empty() {
         return Ok(());
@@ -275,12 +271,13 @@ pub fn recheck(game: &Game, fields: &[(String, String)]) -> Result<(), String> {
     for p in &problems {
         let _ = write!(out, "\n  {p}");
     }
-    Err(out)
+    Err(RunError::data(out))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Cause;
 
     fn scaffold() -> (tempfile::TempDir, Game) {
         let dir = tempfile::tempdir().unwrap();
@@ -300,19 +297,22 @@ mod tests {
         // The deck must hold 12 cards (an invariant): three copies break it.
         let g = with_field(&game, "sun-low.count", "3").unwrap();
         let e = recheck(&g, &[("sun-low.count".into(), "3".into())]).unwrap_err();
-        assert!(is_refusal(&e) && e.contains("sun-low.count=3"), "{e}");
+        assert!(
+            e.cause == Cause::Data && e.contains("sun-low.count=3"),
+            "{e}"
+        );
         assert!(e.contains("12"), "{e}");
         // Outside the field's declared range.
         let g = with_field(&game, "sun-low.value", "10").unwrap();
         let e = recheck(&g, &[("sun-low.value".into(), "10".into())]).unwrap_err();
-        assert!(is_refusal(&e), "{e}");
+        assert_eq!(e.cause, Cause::Data, "{e}");
     }
 
     #[test]
     fn unknown_and_non_numeric_fields_name_the_nearest() {
         let (_dir, game) = scaffold();
         let e = with_field(&game, "sun-lo.value", "1").unwrap_err();
-        assert!(e.contains("`sun-low`") && !is_refusal(&e), "{e}");
+        assert!(e.contains("`sun-low`"), "{e}");
         let e = with_field(&game, "sun-low.valeu", "1").unwrap_err();
         assert!(e.contains("`sun-low.value`"), "{e}");
         let e = with_field(&game, "sun-low.suit", "1").unwrap_err();

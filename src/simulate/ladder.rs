@@ -33,7 +33,7 @@ use super::report::{BotNote, percent};
 use super::stats::{POINT, wilson};
 
 const Z: f64 = 1.959_963_984_540_054;
-use super::{EngineTask, Progress, SimOptions, checked_config, play_game, with_engine};
+use super::{EngineRun, Progress, RunError, SimOptions, checked_config, play_game, run_engine};
 use crate::engine::Engine;
 use crate::model::Game;
 
@@ -190,7 +190,7 @@ fn play_pairing<E: Engine>(
     stronger: &str,
     weaker: &str,
     bar: &Progress,
-) -> Result<(usize, Tally), String> {
+) -> Result<(usize, Tally), RunError> {
     let players = checked_config(
         engine,
         game,
@@ -226,9 +226,9 @@ fn play_pairing<E: Engine>(
                 t.stopped += u64::from(result.timeout);
                 bar.game_played();
             }
-            Ok::<_, String>(t)
+            Ok::<_, RunError>(t)
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, RunError>>()?;
     Ok((
         players,
         tallies.into_iter().fold(Tally::default(), Tally::merge),
@@ -317,12 +317,12 @@ fn check_options(o: &LadderOptions) -> Result<(), String> {
 }
 
 /// Plays the ladder.
-pub fn ladder(game: &Game, o: &LadderOptions) -> Result<Ladder, String> {
+pub fn ladder(game: &Game, o: &LadderOptions) -> Result<Ladder, RunError> {
     check_options(o)?;
     struct Task<'a>(&'a LadderOptions);
-    impl EngineTask for Task<'_> {
+    impl EngineRun for Task<'_> {
         type Output = Ladder;
-        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Ladder, String> {
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Ladder, RunError> {
             let o = self.0;
             let levels = &o.levels;
             // Every level must be a bot this game has, before any game is played.
@@ -352,7 +352,7 @@ pub fn ladder(game: &Game, o: &LadderOptions) -> Result<Ladder, String> {
                         &engine, game, &o.sim, &levels[s], &levels[w], &bar,
                     )?);
                 }
-                Ok::<_, String>((alone, out))
+                Ok::<_, RunError>((alone, out))
             })();
             bar.finish();
             let (alone, played) = played?;
@@ -410,7 +410,7 @@ pub fn ladder(game: &Game, o: &LadderOptions) -> Result<Ladder, String> {
             })
         }
     }
-    with_engine(game, Task(o))
+    run_engine(game, Task(o))
 }
 
 impl Ladder {

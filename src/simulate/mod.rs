@@ -30,7 +30,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use crate::engine::registry::{EngineTask, seat_names, with_engine};
+use crate::engine::registry::{EngineRun, run_engine, seat_names};
+pub use crate::engine::{Cause, RunError};
 use crate::engine::{Config, Engine, State, Turn};
 use crate::model::Game;
 
@@ -44,15 +45,6 @@ pub use stats::{GameResult, Stats};
 pub use svg::{charts, win_rates};
 pub use tally::Tally;
 pub use variants::{VariantInfo, check_choices, variants, variants_text};
-
-/// Whether a run's error is a problem of the game's data or script (exit 1) rather than of
-/// the command line: a script's error at its line, a `cards_of` that names what the data does
-/// not hold, or a swept value `check` refuses. The one place the CLI asks it.
-pub fn is_data_problem(message: &str) -> bool {
-    crate::engine::lua::is_script_error(message)
-        || message.contains(cards::CARDS_OF_BROKEN)
-        || design_params::is_refusal(message)
-}
 
 /// Moves after which a game is stopped and counted as a timeout.
 pub const DEFAULT_MAX_MOVES: u32 = 2000;
@@ -117,23 +109,23 @@ pub fn seat_specs(opts: &SimOptions, players: usize, index: u64) -> Vec<String> 
 }
 
 /// The configuration and seating a run uses, checked before any game is played.
-pub fn config_for<E: Engine>(engine: &E, opts: &SimOptions) -> Result<Config, String> {
+pub fn config_for<E: Engine>(engine: &E, opts: &SimOptions) -> Result<Config, RunError> {
     let players = if opts.players == 0 {
         *engine.player_counts().start()
     } else {
         opts.players
     };
     if !engine.player_counts().contains(&players) {
-        return Err(format!(
+        return Err(RunError::usage(format!(
             "the game takes {}, not {players}",
             crate::engine::players_text(&engine.player_counts())
-        ));
+        )));
     }
     if opts.bots.is_empty() || (opts.bots.len() != 1 && opts.bots.len() != players) {
-        return Err(format!(
+        return Err(RunError::usage(format!(
             "give one bot for every seat or {players} bots, not {}",
             opts.bots.len()
-        ));
+        )));
     }
     for spec in &opts.bots {
         make_bot(engine, spec)?;
@@ -142,7 +134,7 @@ pub fn config_for<E: Engine>(engine: &E, opts: &SimOptions) -> Result<Config, St
         players,
         variants: opts.variants.clone(),
     };
-    engine.new_game(&config, &mut game_rng(opts.seed, 0))?;
+    engine.start(&config, &mut game_rng(opts.seed, 0))?;
     Ok(config)
 }
 
@@ -152,7 +144,7 @@ pub fn checked_config<E: Engine>(
     engine: &E,
     game: &Game,
     opts: &SimOptions,
-) -> Result<Config, String> {
+) -> Result<Config, RunError> {
     variants::check_choices(game, engine.variants(), &opts.variants)?;
     config_for(engine, opts)
 }
@@ -165,8 +157,8 @@ pub fn play_game<E: Engine>(
     opts: &SimOptions,
     index: u64,
     mut watch: impl FnMut(&E::State, <E::State as State>::Action),
-) -> Result<GameResult, String> {
-    play_watched(engine, config, opts, index, |step| {
+) -> Result<GameResult, RunError> {
+    play_steps(engine, config, opts, index, |step| {
         if let Step::Move(state, action) = step {
             watch(state, action);
         }
@@ -181,16 +173,28 @@ pub enum Step<'a, S: State> {
     End(&'a S),
 }
 
-/// [`play_game`], showing `watch` every move and the final state.
+/// [`play_game`], showing `watch` every move and the final state; the error in words alone
+/// (for a harness that keeps no cause: [`play_steps`] keeps it).
 pub fn play_watched<E: Engine>(
     engine: &E,
     config: &Config,
     opts: &SimOptions,
     index: u64,
-    mut watch: impl FnMut(Step<'_, E::State>),
+    watch: impl FnMut(Step<'_, E::State>),
 ) -> Result<GameResult, String> {
+    play_steps(engine, config, opts, index, watch).map_err(String::from)
+}
+
+/// [`play_watched`], the error with its cause.
+pub fn play_steps<E: Engine>(
+    engine: &E,
+    config: &Config,
+    opts: &SimOptions,
+    index: u64,
+    mut watch: impl FnMut(Step<'_, E::State>),
+) -> Result<GameResult, RunError> {
     let mut rng = game_rng(opts.seed, index);
-    let mut state = engine.new_game(config, &mut rng)?;
+    let mut state = engine.start(config, &mut rng)?;
     let seats = seat_specs(opts, config.players, index);
     let mut bots = seats
         .iter()
@@ -247,9 +251,10 @@ pub fn play_watched<E: Engine>(
         actions: actions.counts(),
         cards,
     };
+    // The script's failure and a `cards_of` that broke its contract are the game's own.
     let broken = result.cards.as_ref().and_then(|c| c.error.clone());
     match state.failure().or(broken) {
-        Some(e) => Err(format!("game {}: {e}", index + 1)),
+        Some(e) => Err(RunError::data(format!("game {}: {e}", index + 1))),
         None => Ok(result),
     }
 }
@@ -316,7 +321,7 @@ impl KindCounts {
 }
 
 /// Plays this shard's games in parallel and adds up their statistics.
-pub fn run_games<E: Engine>(engine: &E, opts: &SimOptions) -> Result<Stats, String> {
+pub fn run_games<E: Engine>(engine: &E, opts: &SimOptions) -> Result<Stats, RunError> {
     let bar = Progress::new(opts.progress, opts.shard.len(opts.games));
     let stats = run_games_kept(engine, opts, false, &bar)?.0;
     bar.finish();
@@ -330,7 +335,7 @@ pub fn run_games_kept<E: Engine>(
     opts: &SimOptions,
     keep: bool,
     bar: &Progress,
-) -> Result<(Stats, Vec<(u64, GameResult)>), String> {
+) -> Result<(Stats, Vec<(u64, GameResult)>), RunError> {
     let config = config_for(engine, opts)?;
     let indices: Vec<u64> = opts.shard.games(opts.games).collect::<Vec<_>>();
     let blocks = indices
@@ -346,9 +351,9 @@ pub fn run_games_kept<E: Engine>(
                 }
                 bar.game_played();
             }
-            Ok::<_, String>((tally.into_stats(), kept))
+            Ok::<_, RunError>((tally.into_stats(), kept))
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, RunError>>()?;
     let mut stats = Stats::default();
     let mut kept = Vec::new();
     for (s, k) in blocks {
@@ -365,7 +370,7 @@ pub fn run_indices<E: Engine>(
     opts: &SimOptions,
     indices: &[u64],
     bar: &Progress,
-) -> Result<Stats, String> {
+) -> Result<Stats, RunError> {
     let config = config_for(engine, opts)?;
     let blocks = indices
         .par_chunks(BLOCK as usize)
@@ -375,9 +380,9 @@ pub fn run_indices<E: Engine>(
                 tally.add(&play_game(engine, &config, opts, i, |_, _| {})?);
                 bar.game_played();
             }
-            Ok::<_, String>(tally.into_stats())
+            Ok::<_, RunError>(tally.into_stats())
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, RunError>>()?;
     Ok(blocks.into_iter().fold(Stats::default(), Stats::merged))
 }
 
@@ -435,7 +440,7 @@ pub fn simulate(
     game: &Game,
     opts: &SimOptions,
     compare: Option<(String, Vec<String>)>,
-) -> Result<SimFile, String> {
+) -> Result<SimFile, RunError> {
     Ok(simulate_with_rows(game, opts, compare, false)?.0)
 }
 
@@ -445,15 +450,15 @@ pub fn simulate_with_rows(
     opts: &SimOptions,
     compare: Option<(String, Vec<String>)>,
     rows: bool,
-) -> Result<(SimFile, Option<Vec<u8>>), String> {
+) -> Result<(SimFile, Option<Vec<u8>>), RunError> {
     struct Task<'a> {
         opts: &'a SimOptions,
         compare: Option<(String, Vec<String>)>,
         rows: bool,
     }
-    impl EngineTask for Task<'_> {
+    impl EngineRun for Task<'_> {
         type Output = (SimFile, Option<Vec<u8>>);
-        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Self::Output, String> {
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Self::Output, RunError> {
             let readings = match &self.compare {
                 None => vec![(None, self.opts.clone())],
                 Some((name, values)) => values
@@ -476,7 +481,7 @@ pub fn simulate_with_rows(
                     }
                     played.push((config, run_games_kept(&engine, opts, self.rows, &bar)?));
                 }
-                Ok::<_, String>(played)
+                Ok::<_, RunError>(played)
             })();
             bar.finish();
             let mut runs = Vec::new();
@@ -509,7 +514,7 @@ pub fn simulate_with_rows(
         compare,
         rows,
     };
-    with_engine(game, task)
+    run_engine(game, task)
 }
 
 /// `simulate --sweep`: the same games (the same seeds) at every value of one or two swept
@@ -518,15 +523,15 @@ pub fn simulate_sweep(
     game: &Game,
     opts: &SimOptions,
     sweeps: &[sweep::Sweep],
-) -> Result<SimFile, String> {
+) -> Result<SimFile, RunError> {
     struct Task<'a> {
         opts: &'a SimOptions,
         params: BTreeMap<String, String>,
         bar: &'a Progress,
     }
-    impl EngineTask for Task<'_> {
+    impl EngineRun for Task<'_> {
         type Output = RunReport;
-        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<RunReport, String> {
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<RunReport, RunError> {
             let config = checked_config(&engine, game, self.opts)?;
             let stats = run_games_kept(&engine, self.opts, false, self.bar)?.0;
             cards::check_ids(&stats, game)?;
@@ -540,13 +545,13 @@ pub fn simulate_sweep(
     let mut names: Vec<String> = Vec::new();
     for s in sweeps {
         if names.contains(&s.name) {
-            return Err(format!("--sweep {} is given twice", s.name));
+            return Err(format!("--sweep {} is given twice", s.name).into());
         }
         if opts.variants.contains_key(&s.name) {
-            return Err(format!(
+            return Err(RunError::usage(format!(
                 "--sweep {0} and --variant {0} both set it; leave one out",
                 s.name
-            ));
+            )));
         }
         names.push(s.name.clone());
     }
@@ -589,7 +594,7 @@ pub fn simulate_sweep(
         .map(|(fields, g, _, _, _)| design_params::recheck(g, fields))
         .collect::<Vec<_>>()
         .into_iter()
-        .collect::<Result<Vec<()>, String>>()?;
+        .collect::<Result<Vec<()>, RunError>>()?;
     let bar = Progress::new(
         opts.progress,
         opts.shard.len(opts.games) * prepared.len() as u64,
@@ -599,7 +604,7 @@ pub fn simulate_sweep(
         for (_, g, o, params, point) in prepared {
             let at: Vec<String> = point.iter().map(|(n, v)| format!("{n}={v}")).collect();
             bar.playing(&format!("at {}", at.join(", ")));
-            runs.push(with_engine(
+            runs.push(run_engine(
                 &g,
                 Task {
                     opts: &o,
@@ -608,7 +613,7 @@ pub fn simulate_sweep(
                 },
             )?);
         }
-        Ok::<_, String>(runs)
+        Ok::<_, RunError>(runs)
     })();
     bar.finish();
     Ok(SimFile::swept(names, runs?))

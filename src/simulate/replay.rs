@@ -7,7 +7,9 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use super::{EngineTask, SimOptions, Step, checked_config, play_watched, seat_names, seat_specs};
+use super::{
+    EngineRun, RunError, SimOptions, Step, checked_config, play_steps, seat_names, seat_specs,
+};
 use crate::engine::view;
 pub use crate::engine::view::Observer;
 use crate::engine::{Config, Engine, State, Variant};
@@ -95,15 +97,15 @@ pub fn replay(
     opts: &SimOptions,
     index: u64,
     observer: Option<&str>,
-) -> Result<Replay, String> {
+) -> Result<Replay, RunError> {
     struct Task<'a> {
         opts: &'a SimOptions,
         index: u64,
         observer: Option<&'a str>,
     }
-    impl EngineTask for Task<'_> {
+    impl EngineRun for Task<'_> {
         type Output = Replay;
-        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Replay, String> {
+        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Replay, RunError> {
             let config = checked_config(&engine, game, self.opts)?;
             let names = seat_names(&engine, game, config.players);
             let observer = match self.observer {
@@ -111,7 +113,7 @@ pub fn replay(
                 None => Observer::Omniscient,
             };
             let mut recorder = Recorder::new(&names, observer);
-            let result = play_watched(&engine, &config, self.opts, self.index, |step| {
+            let result = play_steps(&engine, &config, self.opts, self.index, |step| {
                 recorder.see(step)
             })?;
             let bots = seat_specs(self.opts, config.players, self.index);
@@ -165,7 +167,7 @@ pub fn replay(
         index,
         observer,
     };
-    super::with_engine(game, task)
+    super::run_engine(game, task)
 }
 
 /// Builds the replay as the game is played: each move is written down with the state before

@@ -16,7 +16,9 @@ use serde::{Deserialize, Serialize};
 use super::report::{BotNote, Rate};
 use super::stats::Stats;
 use super::sweep::{self, Sweep};
-use super::{EngineTask, Progress, Shard, SimOptions, checked_config, run_indices, with_engine};
+use super::{
+    EngineRun, Progress, RunError, Shard, SimOptions, checked_config, run_engine, run_indices,
+};
 use crate::engine::Engine;
 use crate::model::Game;
 
@@ -148,9 +150,9 @@ struct Play<'a> {
     bar: &'a Progress,
 }
 
-impl EngineTask for Play<'_> {
+impl EngineRun for Play<'_> {
     type Output = Stats;
-    fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Stats, String> {
+    fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Stats, RunError> {
         checked_config(&engine, game, self.opts)?;
         run_indices(&engine, self.opts, &self.indices, self.bar)
     }
@@ -164,22 +166,22 @@ fn play_round(
     round: u32,
     rounds: u32,
     indices: Vec<u64>,
-) -> Result<Stats, String> {
+) -> Result<Stats, RunError> {
     let at: Vec<String> = point.iter().map(|(n, v)| format!("{n}={v}")).collect();
     bar.playing(&format!(
         "(round {} of {rounds}, at {})",
         round + 1,
         at.join(", ")
     ));
-    with_engine(game, Play { opts, indices, bar })
+    run_engine(game, Play { opts, indices, bar })
 }
 
 /// The seat count and what the bots are, from the first candidate's engine.
 struct Setup<'a>(&'a SimOptions);
 
-impl EngineTask for Setup<'_> {
+impl EngineRun for Setup<'_> {
     type Output = (usize, Vec<BotNote>);
-    fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Self::Output, String> {
+    fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Self::Output, RunError> {
         let config = checked_config(&engine, game, self.0)?;
         Ok((config.players, super::rests_on(&engine, game, self.0).bots))
     }
@@ -188,7 +190,7 @@ impl EngineTask for Setup<'_> {
 /// Each candidate's values, game and options.
 type Candidates = Vec<(Vec<(String, String)>, Game, SimOptions)>;
 
-fn candidates(game: &Game, t: &TuneOptions) -> Result<Candidates, String> {
+fn candidates(game: &Game, t: &TuneOptions) -> Result<Candidates, RunError> {
     let points = sweep::grid(&t.params);
     if points.len() < 2 {
         return Err("--params gives one value; tuning needs at least two".into());
@@ -235,7 +237,7 @@ fn candidates(game: &Game, t: &TuneOptions) -> Result<Candidates, String> {
         .map(|((_, g, _), set)| recheck(g, set))
         .collect::<Vec<_>>()
         .into_iter()
-        .collect::<Result<Vec<()>, String>>()?;
+        .collect::<Result<Vec<()>, RunError>>()?;
     Ok(cands)
 }
 
@@ -274,8 +276,8 @@ fn race(
     k: usize,
     rounds: u32,
     players: usize,
-    mut play: impl FnMut(usize, u32) -> Result<Stats, String>,
-) -> Result<(Vec<Stats>, Vec<u32>), String> {
+    mut play: impl FnMut(usize, u32) -> Result<Stats, RunError>,
+) -> Result<(Vec<Stats>, Vec<u32>), RunError> {
     let mut stats: Vec<Stats> = vec![Stats::default(); k];
     let mut left_in = vec![0u32; k];
     let mut alive: Vec<usize> = (0..k).collect();
@@ -303,10 +305,10 @@ fn race(
 }
 
 /// Runs the search.
-pub fn tune(game: &Game, t: &TuneOptions) -> Result<TuneFile, String> {
+pub fn tune(game: &Game, t: &TuneOptions) -> Result<TuneFile, RunError> {
     let cands = candidates(game, t)?;
     let (rounds, ends) = schedule(cands.len(), t.budget);
-    let (players, notes) = with_engine(&cands[0].1, Setup(&cands[0].2))?;
+    let (players, notes) = run_engine(&cands[0].1, Setup(&cands[0].2))?;
     let mut alive = cands.len() as u64;
     let mut games = 0;
     for r in 0..rounds {
@@ -599,10 +601,10 @@ pub fn tune_shard(
     t: &TuneOptions,
     shard: Shard,
     command: &str,
-) -> Result<TuneShard, String> {
+) -> Result<TuneShard, RunError> {
     let cands = candidates(game, t)?;
     let (rounds, ends) = schedule(cands.len(), t.budget);
-    let (players, bot_notes) = with_engine(&cands[0].1, Setup(&cands[0].2))?;
+    let (players, bot_notes) = run_engine(&cands[0].1, Setup(&cands[0].2))?;
     let games: u64 = (0..rounds)
         .map(|r| segment(&ends, r, shard).len() as u64)
         .sum();
@@ -618,7 +620,7 @@ pub fn tune_shard(
                 rounds,
             });
         }
-        Ok::<_, String>(candidates)
+        Ok::<_, RunError>(candidates)
     })();
     bar.finish();
     let candidates = played?;
@@ -699,7 +701,8 @@ pub fn merge_shards(files: &[(String, TuneShard)]) -> Result<(TuneFile, String),
     }
     let (stats, left_in) = race(&first.target, k, first.rounds, first.players, |c, r| {
         Ok(totals[c][r as usize].clone())
-    })?;
+    })
+    .map_err(|e| e.message)?;
     let head = Head {
         game: first.game.clone(),
         seed: first.seed,

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::EngineTask;
+use super::EngineRun;
 use crate::engine::{Engine, Variant};
 use crate::model::Game;
 use crate::rules::PlainProse;
@@ -65,18 +65,22 @@ fn plain(text: &str) -> String {
 
 /// The variants of the game's engine; for Imperial Settlers: Aztecs, which has no engine to
 /// simulate, the readings of `printplay analyze`'s Pray analysis (its `--variant`).
-pub fn variants(game: &Game) -> Result<Vec<VariantInfo>, String> {
+pub fn variants(game: &Game) -> Result<Vec<VariantInfo>, super::RunError> {
     if game.info.engine.as_deref() == Some(crate::games::settlers_aztecs::ID) {
         return Ok(infos(crate::games::settlers_aztecs::VARIANTS, game));
     }
     struct Task;
-    impl EngineTask for Task {
+    impl EngineRun for Task {
         type Output = Vec<VariantInfo>;
-        fn run<E: Engine>(self, engine: E, game: &Game) -> Result<Vec<VariantInfo>, String> {
+        fn run<E: Engine>(
+            self,
+            engine: E,
+            game: &Game,
+        ) -> Result<Vec<VariantInfo>, super::RunError> {
             Ok(infos(engine.variants(), game))
         }
     }
-    super::with_engine(game, Task)
+    super::run_engine(game, Task)
 }
 
 /// The variants in words: name, values with the default marked, the ambiguity, the reading.

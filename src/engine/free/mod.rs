@@ -30,9 +30,9 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use crate::engine::registry::{EngineTask, with_engine};
+use crate::engine::registry::{EngineRun, EngineTask, run_engine, with_engine};
 use crate::engine::view::Observer;
-use crate::engine::{Engine, Player, State, Turn, Variant};
+use crate::engine::{Engine, Player, RunError, State, Turn, Variant};
 use crate::games::settlers_aztecs;
 use crate::model::{Game, TableSetup};
 
@@ -75,6 +75,16 @@ pub fn with_table<T: EngineTask>(game: &Game, free: bool, task: T) -> Result<T::
         task.run(FreeEngine::from_model(game)?, game)
     } else {
         with_engine(game, task)
+    }
+}
+
+/// [`with_table`] for a task whose error keeps its cause
+/// ([`crate::engine::registry::run_engine`]).
+pub fn run_table<T: EngineRun>(game: &Game, free: bool, task: T) -> Result<T::Output, RunError> {
+    if free || !has_rules(game) {
+        task.run(FreeEngine::load(game)?, game)
+    } else {
+        run_engine(game, task)
     }
 }
 

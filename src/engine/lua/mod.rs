@@ -16,6 +16,7 @@
 //! `engine.lua:LINE` and the move; [`State::failure`] carries it to the simulator.
 
 mod copy;
+mod declared;
 mod limits;
 mod vm;
 
@@ -25,22 +26,16 @@ use std::sync::{Arc, Mutex, OnceLock};
 use mlua::{Function, Table, Value};
 use rand_chacha::ChaCha8Rng;
 
+use declared::{Declared, check_variants, declared};
 pub use vm::{INSTRUCTION_BUDGET, MEMORY_LIMIT, SCRIPT_FILE};
 use vm::{Script, Vm};
 
 use super::view::{Observer, UNNAMED_CHANCE};
-use super::{Bot, CardUse, Config, Engine, Player, State, Turn, Variant};
+use super::{Bot, CardUse, Config, Engine, Player, RunError, State, Turn, Variant};
 use crate::model::Game;
 
 /// The `engine` id in `game.toml` that selects a Lua script.
 pub const ENGINE_ID: &str = "lua";
-
-/// Whether an error message comes from a game's script (a data problem, exit status 1)
-/// rather than from the command line: it names engine.lua, or a line of a module it requires
-/// (`rules.lua:12:`; errors of the sandbox's own chunks are placed at the game's lines).
-pub fn is_script_error(message: &str) -> bool {
-    message.contains(SCRIPT_FILE) || message.contains(".lua:")
-}
 
 /// Most targets one move may name (`targets`).
 pub const MAX_TARGETS: usize = 32;
@@ -50,16 +45,6 @@ pub const MAX_TARGET_KEY: usize = 200;
 /// Returns whose sum differs from the declared `returns_sum` by more than this break the
 /// contract.
 const SUM_TOLERANCE: f64 = 1e-9;
-
-/// What the script declares, read once when it is loaded.
-struct Declared {
-    players: std::ops::RangeInclusive<usize>,
-    variants: &'static [Variant],
-    bots: Vec<String>,
-    returns_sum: Option<f64>,
-    /// The ids of the data's designs and pieces (interned): all `cards_of` may name.
-    ids: Arc<HashSet<&'static str>>,
-}
 
 /// A game's `engine.lua`, ready to start games.
 pub struct LuaEngine {
@@ -71,13 +56,13 @@ pub struct LuaEngine {
 
 impl LuaEngine {
     /// The VM of the calling thread.
-    fn vm(&self) -> Result<Arc<Vm>, String> {
+    fn vm(&self) -> Result<Arc<Vm>, RunError> {
         let key = rayon::current_thread_index().map_or(0, |i| i + 1);
         let mut vms = self.vms.lock().map_err(|_| "a Lua VM pool is poisoned")?;
         if let Some(vm) = vms.get(&key) {
             return Ok(vm.clone());
         }
-        let vm = Arc::new(Vm::new(&self.script)?);
+        let vm = Arc::new(Vm::new(&self.script).map_err(RunError::data)?);
         vms.insert(key, vm.clone());
         Ok(vm)
     }
@@ -87,18 +72,24 @@ impl Engine for LuaEngine {
     type State = LuaState;
 
     fn from_model(game: &Game) -> Result<Self, String> {
+        Self::load(game).map_err(String::from)
+    }
+
+    /// The script unreadable, failing or declaring what it may not is the data's error.
+    fn load(game: &Game) -> Result<Self, RunError> {
         let path = game.dir.join(SCRIPT_FILE);
         // Read only inside the game folder, through a link either.
         let source = crate::model::paths::resolve_in(&game.dir, SCRIPT_FILE)
             .and_then(|real| std::fs::read_to_string(real).map_err(|e| e.to_string()))
-            .map_err(|e| format!("{}: {e} (engine = \"lua\" plays this file)", path.display()))?;
+            .map_err(|e| format!("{}: {e} (engine = \"lua\" plays this file)", path.display()))
+            .map_err(RunError::data)?;
         let script = Arc::new(Script {
             dir: game.dir.clone(),
             source,
             model: model_json(game)?,
         });
-        let vm = Vm::new(&script)?;
-        let declared = declared(&vm, game)?;
+        let vm = Vm::new(&script).map_err(RunError::data)?;
+        let declared = declared(&vm, game).map_err(RunError::data)?;
         let key = rayon::current_thread_index().map_or(0, |i| i + 1);
         Ok(LuaEngine {
             script,
@@ -116,6 +107,12 @@ impl Engine for LuaEngine {
     }
 
     fn new_game(&self, config: &Config, rng: &mut ChaCha8Rng) -> Result<LuaState, String> {
+        self.start(config, rng).map_err(String::from)
+    }
+
+    /// A seat count or a variant the script does not take is the command line's error; the
+    /// script failing to set up the game is the data's.
+    fn start(&self, config: &Config, rng: &mut ChaCha8Rng) -> Result<LuaState, RunError> {
         // 0 is the smallest count, as for every engine; a count outside the game's range
         // never reaches the script.
         let seats = &self.declared.players;
@@ -124,17 +121,18 @@ impl Engine for LuaEngine {
             config.players = *seats.start();
         }
         if !seats.contains(&config.players) {
-            return Err(format!(
+            return Err(RunError::usage(format!(
                 "the game takes {} (game.toml), not {}",
                 crate::engine::players_text(seats),
                 config.players
-            ));
+            )));
         }
         let config = &config;
         check_variants(self.declared.variants, config)?;
         let vm = self.vm()?;
-        let cfg = config_table(&vm, config)?;
-        let table: Table = vm.with_rng(api_fn(&vm, "setup")?, "setup", cfg, rng)?;
+        let table: Table = config_table(&vm, config)
+            .and_then(|cfg| vm.with_rng(api_fn(&vm, "setup")?, "setup", cfg, rng))
+            .map_err(RunError::data)?;
         let mut state = LuaState {
             vm,
             table,
@@ -147,7 +145,7 @@ impl Engine for LuaEngine {
         };
         state.turn = state.ask_turn();
         match state.failure() {
-            Some(e) => Err(e),
+            Some(e) => Err(RunError::data(e)),
             None => Ok(state),
         }
     }
@@ -209,104 +207,6 @@ fn config_table(vm: &Vm, config: &Config) -> Result<Table, String> {
         Ok(t)
     };
     build().map_err(|e| vm.fail(&e))
-}
-
-/// Reads the script's declarations: seat counts (from the model), variants, bots.
-fn declared(vm: &Vm, game: &Game) -> Result<Declared, String> {
-    for name in [
-        "setup",
-        "current_player",
-        "legal_actions",
-        "chance_outcomes",
-        "apply",
-        "returns",
-        "action_name",
-        "observation",
-    ] {
-        api_fn(vm, name)?;
-    }
-    let bad = |what: &str| format!("{}: {what}", vm.label);
-    let bots = match vm.api.raw_get::<Value>("bots") {
-        Ok(Value::Nil) => Vec::new(),
-        Ok(Value::Table(t)) => {
-            let mut names = Vec::new();
-            for pair in t.pairs::<String, Function>() {
-                names.push(
-                    pair.map_err(|_| bad("`bots` maps bot names to functions"))?
-                        .0,
-                );
-            }
-            names.sort();
-            names
-        }
-        _ => return Err(bad("`bots` maps bot names to functions")),
-    };
-    let returns_sum = match vm.api.raw_get::<Value>("returns_sum") {
-        Ok(Value::Nil) => None,
-        Ok(Value::Integer(n)) => Some(n as f64),
-        Ok(Value::Number(x)) if x.is_finite() => Some(x),
-        _ => return Err(bad("`returns_sum` is a number (finite)")),
-    };
-    let players = usize::from(game.info.players.min)..=usize::from(game.info.players.max);
-    Ok(Declared {
-        players,
-        variants: declared_variants(vm)?,
-        bots,
-        returns_sum,
-        ids: Arc::new(
-            crate::simulate::cards::names(game)
-                .keys()
-                .map(|id| intern(id))
-                .collect(),
-        ),
-    })
-}
-
-/// `variants = { { name = "...", values = { "default", "other" }, doc = "..." } }`.
-fn declared_variants(vm: &Vm) -> Result<&'static [Variant], String> {
-    let bad = || {
-        format!(
-            "{}: `variants` is a list of {{ name = \"...\", values = {{ \"default\", ... }}, doc = \"...\" }}",
-            vm.label
-        )
-    };
-    let list = match vm.api.raw_get::<Value>("variants") {
-        Ok(Value::Nil) => return Ok(&[]),
-        Ok(Value::Table(t)) => t,
-        _ => return Err(bad()),
-    };
-    let mut variants = Vec::new();
-    for entry in list.sequence_values::<Table>() {
-        let entry = entry.map_err(|_| bad())?;
-        let name: String = entry.raw_get("name").map_err(|_| bad())?;
-        let values: Vec<String> = entry.raw_get("values").map_err(|_| bad())?;
-        let doc: String = entry
-            .raw_get::<Option<String>>("doc")
-            .ok()
-            .flatten()
-            .unwrap_or_default();
-        if values.is_empty() {
-            return Err(bad());
-        }
-        variants.push((name, values, doc));
-    }
-    Ok(intern_variants(variants))
-}
-
-fn check_variants(variants: &[Variant], config: &Config) -> Result<(), String> {
-    for (name, value) in &config.variants {
-        let v = variants
-            .iter()
-            .find(|v| v.name == name)
-            .ok_or_else(|| format!("the script declares no variant `{name}`"))?;
-        if !v.values.contains(&value.as_str()) {
-            return Err(format!(
-                "variant `{name}` takes {}, not `{value}`",
-                v.values.join(" or ")
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// Names a script hands back as `&'static str` (end reasons, statistics, action kinds, variant

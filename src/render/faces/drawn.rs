@@ -137,7 +137,7 @@ pub struct DrawnBoard {
 pub fn draw_boards<'a>(
     game: &'a Game,
     templates: &Templates,
-) -> Vec<(BoardJob<'a>, Result<DrawnBoard, String>)> {
+) -> Vec<(BoardJob<'a>, Result<DrawnBoard, boards::BoardError>)> {
     board_jobs(game)
         .into_par_iter()
         .map(|job| {

@@ -9,6 +9,7 @@
 pub mod bleed;
 pub mod budget;
 pub mod drawn;
+mod failure;
 pub mod fonts;
 pub mod functions;
 mod growth;

@@ -37,6 +37,7 @@ use tera::{Context, Tera};
 
 use crate::diag::{Problem, SourceFile};
 use crate::model::{Back, Card, CardBack, Deck, Game, Piece, PieceBack, Symbol};
+use crate::render::faces::failure::{deepest_cause, error_chain, missing_label};
 use crate::render::faces::fonts::{GameFaces, game_faces};
 use crate::render::faces::images;
 use crate::render::faces::marks;
@@ -98,6 +99,8 @@ pub struct Rendered {
 pub struct TemplateError {
     pub template: String,
     pub message: String,
+    /// A word of `labels` the face's language lacks, when that is why it failed.
+    pub cause: Option<crate::diag::Cause>,
 }
 
 /// A tera function whose output is SVG, inserted unescaped.
@@ -207,8 +210,12 @@ impl Templates {
 
     /// Renders a template; returns the SVG fragment and the problems of the data it drew
     /// (text that overflows, art that cannot be used).
-    pub fn render(&self, name: &str, ctx: &Context) -> Result<(String, Vec<String>), String> {
-        let r = self.render_face(name, ctx).map_err(|e| e.message)?;
+    pub fn render(
+        &self,
+        name: &str,
+        ctx: &Context,
+    ) -> Result<(String, Vec<String>), TemplateError> {
+        let r = self.render_face(name, ctx)?;
         let mut problems = r.overflows;
         problems.extend(r.art_errors);
         Ok((r.svg, problems))
@@ -220,6 +227,7 @@ impl Templates {
         let fail = |message: String| TemplateError {
             template: name.to_string(),
             message,
+            cause: None,
         };
         if !self.has(name) {
             return Err(fail(format!(
@@ -256,7 +264,10 @@ impl Templates {
                 Some(call) => format!("`{call}`: {cause}"),
                 None => cause,
             };
-            fail(format!("template `{name}`: {cause}"))
+            TemplateError {
+                cause: missing_label(&self.tera, &file, ctx, text),
+                ..fail(format!("template `{name}`: {cause}"))
+            }
         })?;
         let svg = String::from_utf8(out.bytes)
             .map_err(|_| fail(format!("template `{name}` wrote text that is not UTF-8")))?;
@@ -304,7 +315,8 @@ impl Templates {
     /// A template's failure as one problem at the template's own file, on the line that
     /// holds the name the message quotes (an unknown face, a missing variable) when found.
     pub fn problem(&self, e: &TemplateError) -> Problem {
-        let problem = Problem::data(e.message.clone());
+        let mut problem = Problem::data(e.message.clone());
+        problem.cause = e.cause.clone();
         let Some(file) = self.sources.get(&e.template) else {
             return problem;
         };
@@ -492,26 +504,6 @@ fn parse_error_offset(file: &SourceFile, message: &str) -> Option<usize> {
         .map(str::len)
         .sum();
     Some((start + col.saturating_sub(1)).min(file.text.len()))
-}
-
-/// The innermost cause of a rendering error: what went wrong, without tera's framing.
-fn deepest_cause(e: &tera::Error) -> String {
-    let mut cause: &dyn std::error::Error = e;
-    while let Some(next) = cause.source() {
-        cause = next;
-    }
-    cause.to_string()
-}
-
-fn error_chain(e: &tera::Error) -> String {
-    let mut out = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        out.push_str(": ");
-        out.push_str(&s.to_string());
-        source = s.source();
-    }
-    out
 }
 
 /// The smallest type of the game's faces, in millimetres: 6 pt, or more if the game asks.

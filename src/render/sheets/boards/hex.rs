@@ -109,7 +109,7 @@ pub fn board_svg(
     title: &str,
     lang: &str,
     labels: &BTreeMap<String, String>,
-) -> Result<(String, (f64, f64)), String> {
+) -> Result<(String, (f64, f64)), super::BoardError> {
     let size = hex.hex_mm / 3f64.sqrt();
     let o = hex.orientation;
     let HexLayout {
@@ -168,7 +168,7 @@ pub fn board_svg(
     let name = board.template.as_deref().unwrap_or("board");
     let (svg, overflows) = templates.render(name, &ctx)?;
     if let Some(o) = overflows.first() {
-        return Err(format!("board `{}`: {o}", board.id.get_ref()));
+        return Err(format!("board `{}`: {o}", board.id.get_ref()).into());
     }
     Ok((svg, (w, h)))
 }

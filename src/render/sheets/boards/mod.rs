@@ -9,7 +9,43 @@ pub mod pages;
 use std::collections::BTreeMap;
 
 use crate::model::{Board, Game};
-use crate::render::faces::template::Templates;
+use crate::render::faces::template::{TemplateError, Templates};
+
+/// Why a board could not be drawn: its template failed as a whole (said at the template), or
+/// the board's own data (said at the board).
+#[derive(Debug, Clone)]
+pub enum BoardError {
+    Template(TemplateError),
+    Board(String),
+}
+
+impl From<TemplateError> for BoardError {
+    fn from(e: TemplateError) -> Self {
+        BoardError::Template(e)
+    }
+}
+
+impl From<String> for BoardError {
+    fn from(message: String) -> Self {
+        BoardError::Board(message)
+    }
+}
+
+impl std::fmt::Display for BoardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BoardError::Template(e) => f.write_str(&e.message),
+            BoardError::Board(message) => f.write_str(message),
+        }
+    }
+}
+
+/// The words alone, for an output that prints them.
+impl From<BoardError> for String {
+    fn from(e: BoardError) -> String {
+        e.to_string()
+    }
+}
 
 /// The board as one SVG body in millimetres and its size, its words in the game's first
 /// language.
@@ -17,7 +53,7 @@ pub fn board_svg(
     game: &Game,
     board: &Board,
     templates: &Templates,
-) -> Result<(String, (f64, f64)), String> {
+) -> Result<(String, (f64, f64)), BoardError> {
     board_svg_in(game, board, templates, first_language(game))
 }
 
@@ -29,7 +65,7 @@ pub fn board_svg_in(
     board: &Board,
     templates: &Templates,
     lang: &str,
-) -> Result<(String, (f64, f64)), String> {
+) -> Result<(String, (f64, f64)), BoardError> {
     let labels = print_labels(game, lang);
     let title = board_title(game, board, lang);
     match board.hex() {

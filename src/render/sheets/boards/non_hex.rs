@@ -80,11 +80,11 @@ pub fn board_svg_in(
     title: &str,
     lang: &str,
     labels: &std::collections::BTreeMap<String, String>,
-) -> Result<(String, (f64, f64)), String> {
+) -> Result<(String, (f64, f64)), super::BoardError> {
     let id = board.id.get_ref();
     let (w, h) = size_of(board).ok_or_else(|| format!("board `{id}` is a hex grid"))?;
     if !(w > 0.0 && h > 0.0 && w.is_finite() && h.is_finite()) {
-        return Err(format!("board `{id}` has no size to draw"));
+        return Err(format!("board `{id}` has no size to draw").into());
     }
     let (cells, squares) = match &board.kind {
         BoardKind::Square(grid) => square_cells(game, board, grid)?,
@@ -114,7 +114,7 @@ pub fn board_svg_in(
     ctx.insert("labels", labels);
     let (svg, overflows) = templates.render(&name, &ctx)?;
     if let Some(o) = overflows.first() {
-        return Err(format!("board `{id}`: {o}"));
+        return Err(format!("board `{id}`: {o}").into());
     }
     Ok((svg, (w, h)))
 }
