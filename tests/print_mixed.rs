@@ -387,17 +387,38 @@ fn a_tuck_box_per_deck_sized_from_its_cards() {
         "card_thickness_mm = 0.4",
     );
     fx.edit("mixed", "components.toml", "count = 5", "count = 99");
+    let line_of = |needle: &str| {
+        let text = std::fs::read_to_string(fx.file("mixed", "components.toml")).unwrap();
+        text[..text.find(needle).unwrap()].matches('\n').count() + 1
+    };
+    // The deck writes no `box`: it is left without one, warned of at its size, and the
+    // other decks' boxes are printed.
     let run = build(&out);
-    assert_ne!(run.code, 0);
-    let aids = std::fs::read_to_string(fx.file("mixed", "components.toml")).unwrap();
-    let line = aids[..aids.find("id = \"aids\"").unwrap()]
-        .matches('\n')
-        .count()
-        + 1;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let size = line_of("size = \"tarot\"");
     assert!(
         run.stderr.contains("tuck box of deck `aids`")
             && run.stderr.contains("--paper a3")
-            && run.stderr.contains(&format!("components.toml:{line}:")),
+            && run.stderr.contains(&format!("components.toml:{size}:")),
+        "{}",
+        run.stderr
+    );
+    let doc = Document::load(&pdf).unwrap();
+    assert_eq!(page_ids(&doc).len(), 3, "no box for the aids");
+    // Asked for (`box = {}`), the same box is refused at its `box`, before anything is written.
+    fx.edit(
+        "mixed",
+        "components.toml",
+        "size = \"tarot\"",
+        "size = \"tarot\"\nbox = {}",
+    );
+    let run = build(&out);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let asked = line_of("box = {}");
+    assert!(
+        run.stderr.contains("tuck box of deck `aids`")
+            && run.stderr.contains("--paper a3")
+            && run.stderr.contains(&format!("components.toml:{asked}:")),
         "{}",
         run.stderr
     );
