@@ -111,6 +111,10 @@ const KINDS: &[(&str, &[Edit])] = &[
         )],
     ),
     (
+        "a piece larger than a page of tokens.pdf (it ran off the paper)",
+        &[edit("components.toml", "size_mm = 20", "size_mm = 250")],
+    ),
+    (
         "hex tiles larger than the board's hexes",
         &[
             edit("components.toml", "shape = \"circle\"", "shape = \"hex\""),

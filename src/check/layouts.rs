@@ -54,6 +54,30 @@ pub fn layouts(game: &Game, faces: &Faces, options: &BuildOptions) -> Vec<Proble
             out.push(at_deck(&d.id, e));
         }
     }
+    // The pieces `tokens.pdf` prints: each within a page's room (a piece may be 300 mm).
+    let room = sheets::token_room(options.paper);
+    for (i, piece) in game.components.pieces.iter().enumerate() {
+        let Some(face) = faces.pieces.iter().find(|f| f.id == *piece.id.get_ref()) else {
+            continue;
+        };
+        let (w, h) = face.size;
+        if w > room.0 + 1e-9 || h > room.1 + 1e-9 {
+            let path = [Key::Name("piece"), Key::At(i), Key::Name("size_mm")];
+            let span = crate::diag::spans::value_span(&game.components_file.text, &path);
+            let message = format!(
+                "piece `{}` is {w:.1} x {h:.1} mm, and a page of tokens.pdf on {} has room \
+                 for {:.1} x {:.1} mm: it would run off the paper",
+                piece.id.get_ref(),
+                options.paper.name(),
+                room.0,
+                room.1
+            );
+            out.push(
+                in_components(game, span.unwrap_or_else(|| piece.id.span()), message)
+                    .help("make the piece smaller, or build on larger paper (--paper a3)"),
+            );
+        }
+    }
     // The boxes stage's own reckoning, on the build's paper with its bleed.
     for (d, b) in tuck_box::printed_boxes(faces) {
         if let Err(e) = tuck_box::fit(&d.id, &b.net, options.bleed, options.paper) {

@@ -469,6 +469,13 @@ pub const TOKEN_GAP: f64 = 2.0 * crate::render::faces::PIECE_BLEED;
 /// piece's box. Each kind of piece starts a new row (the sheet reads as a list); rows of
 /// the same round or pointy-hex piece nest like a honeycomb, every other row shifted by half
 /// a step and tucked into the row above, [`TOKEN_GAP`] apart all round.
+/// The room a piece has on a page of `tokens.pdf` ([`token_layout`]'s margins): a larger
+/// piece would run off the paper, and `check` refuses it.
+pub fn token_room(paper: Paper) -> (f64, f64) {
+    let (pw, ph) = paper.mm();
+    (pw - 2.0 * TOKEN_LEFT, ph - TOKEN_TOP - TOKEN_BOTTOM)
+}
+
 pub fn token_layout(pieces: &[PieceFace], paper: Paper) -> Vec<(usize, usize, f64, f64)> {
     let (pw, ph) = paper.mm();
     let right = pw - TOKEN_LEFT;
