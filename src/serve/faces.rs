@@ -113,28 +113,10 @@ impl Faces {
     pub(crate) fn draw(game: &Game) -> Result<Faces, String> {
         let drawn = crate::render::draw_faces(game, &BuildOptions::default())?;
         let mut files: HashMap<String, Arc<[u8]>> = HashMap::new();
-        let mut pieces = FxHashMap::default();
-        for piece in &drawn.pieces {
-            let doc = crate::render::piece_document(piece);
-            let tree = pdf::parse_raster(&doc, &drawn.fonts)?;
-            let text = crate::render::svg_clean::write(&tree);
-            let key = digest(text.as_bytes());
-            files
-                .entry(key.clone())
-                .or_insert_with(|| Arc::from(text.into_bytes()));
-            pieces.insert(
-                piece.id.clone(),
-                PieceDrawn {
-                    name: piece.name.clone(),
-                    face: key,
-                    size: piece.size,
-                },
-            );
-        }
-        let mut add = |svg: &str, size: (f64, f64)| -> Result<String, String> {
-            let doc = sheets::single_face(svg, size);
-            let tree = pdf::parse_raster(&doc, &drawn.fonts)?;
-            // Only its drawing, sized by a view box so that the page can show it at any size.
+        // A document kept as only its drawing, sized by a view box so that the page can show
+        // it at any size; its name is its digest.
+        let mut store = |doc: &str| -> Result<String, String> {
+            let tree = pdf::parse_raster(doc, &drawn.fonts)?;
             let text = crate::render::svg_clean::write(&tree);
             let key = digest(text.as_bytes());
             files
@@ -142,6 +124,19 @@ impl Faces {
                 .or_insert_with(|| Arc::from(text.into_bytes()));
             Ok(key)
         };
+        let mut pieces = FxHashMap::default();
+        for piece in &drawn.pieces {
+            let face = store(&crate::render::piece_document(piece))?;
+            pieces.insert(
+                piece.id.clone(),
+                PieceDrawn {
+                    name: piece.name.clone(),
+                    face,
+                    size: piece.size,
+                },
+            );
+        }
+        let mut add = |svg: &str, size: (f64, f64)| store(&sheets::single_face(svg, size));
         // The data's own name of each card, by id: what the engines' views name it by.
         let keys: HashMap<&str, &str> = game
             .components
