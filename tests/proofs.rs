@@ -9,6 +9,7 @@ use std::process::Command;
 mod common;
 
 use common::{Fixture, Run, read_pnm};
+use printplay::render::faces::vision::{Vision, delta_e};
 
 /// The warnings a run printed, each as `file:line:col: message` (its wrapped lines joined).
 fn warnings(run: &Run) -> Vec<String> {
@@ -114,6 +115,29 @@ fn magenta_pixels(pdf: &Path, page: usize) -> usize {
         .count()
 }
 
+/// The pixels of a PDF page at 50 dpi below its label row (the top 25 mm), with the
+/// page's width in pixels.
+fn page_pixels(pdf: &Path, page: usize) -> (usize, Vec<[u8; 3]>) {
+    let out = Command::new("pdftoppm")
+        .args(["-r", "50", "-f", &page.to_string(), "-l", &page.to_string()])
+        .arg(pdf)
+        .output()
+        .expect("pdftoppm");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (_, w, _, px) = read_pnm(&out.stdout);
+    let top = (25.0 / 25.4 * 50.0) as usize;
+    let px = px
+        .chunks_exact(3)
+        .skip(top * w)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect();
+    (w, px)
+}
+
 fn pdf_text(pdf: &Path) -> String {
     let out = Command::new("pdftotext")
         .args(["-layout"])
@@ -187,6 +211,44 @@ fn the_proof_holds_every_face_and_guides_mark_only_the_proofing_outputs() {
     // The same pages as printed and for each of the three, and one page of symbols.
     let n = pages(&proof);
     assert!(n >= 4 && (n - 1).is_multiple_of(4), "{n} pages");
+
+    // Each simulated page shows the printed page's faces, in their cells, as the vision sees
+    // them: pixel for pixel (below the label row), the first deuteranopia page is the first
+    // printed page through the simulation, and it is not the printed page itself.
+    let per_vision = (n - 1) / 4;
+    let (w, printed) = page_pixels(&proof, 1);
+    let (_, seen) = page_pixels(&proof, per_vision + 2);
+    assert_eq!(printed.len(), seen.len());
+    let colour = |c: [u8; 3]| palette::Srgb::new(c[0], c[1], c[2]).into_format::<f64>();
+    let h = printed.len() / w;
+    let (mut alike, mut changed) = (0, 0);
+    for y in 0..h {
+        for x in 0..w {
+            let s = colour(seen[y * w + x]);
+            // Edges are drawn as pixels on one page and as shapes on the other: a pixel may
+            // match its printed neighbour.
+            let near = (y.saturating_sub(1)..(y + 2).min(h))
+                .flat_map(|v| (x.saturating_sub(1)..(x + 2).min(w)).map(move |u| v * w + u));
+            if near
+                .map(|i| delta_e(Vision::Deuteranopia.simulate(colour(printed[i])), s))
+                .any(|d| d < 5.0)
+            {
+                alike += 1;
+            }
+            if delta_e(colour(printed[y * w + x]), s) > 5.0 {
+                changed += 1;
+            }
+        }
+    }
+    let counted = w * h;
+    assert!(
+        alike * 100 >= counted * 96,
+        "{alike} of {counted} pixels of the deuteranopia page are the printed ones simulated"
+    );
+    assert!(
+        changed > 500,
+        "only {changed} pixels differ from the printed page"
+    );
 
     // Guides are off by default: no trim magenta anywhere; asked for, on the home sheets and
     // the proof, never on the print-shop files.

@@ -25,7 +25,10 @@ pub struct PageSpec {
     /// Art placed on the page (card faces, tokens), drawn first, in order. Art placed more
     /// than once in a PDF is read once.
     pub stamps: Vec<Stamp>,
-    /// Everything else, drawn over the stamps: SVG content in page millimetres.
+    /// Pixel pictures made for the page (the proof's colour-vision simulations), drawn over
+    /// the stamps and under the body, each compressed once where it was made.
+    pub pictures: Vec<Picture>,
+    /// Everything else, drawn over the stamps and pictures: SVG content in page millimetres.
     pub body: String,
     pub size_mm: (f64, f64),
     pub trim: Option<Rect>,
@@ -37,6 +40,7 @@ impl PageSpec {
     pub fn new(size_mm: (f64, f64), body: String) -> PageSpec {
         PageSpec {
             stamps: Vec::new(),
+            pictures: Vec::new(),
             body,
             size_mm,
             trim: None,
@@ -44,12 +48,23 @@ impl PageSpec {
         }
     }
 
-    /// The whole page as one SVG document: each stamp nested in its place, then the body.
+    /// The whole page as one SVG document: each stamp nested in its place, then the body
+    /// (its [`Picture`]s, pixels made for the PDF alone, are not part of it).
     pub fn svg(&self) -> String {
         let mut body: String = self.stamps.iter().map(Stamp::nested).collect();
         body.push_str(&self.body);
         svg_page(self.size_mm, &body)
     }
+}
+
+/// Pixels placed on a page, stretched to `size` millimetres with their top-left corner at
+/// `at`. The image is made (and its pixels compressed) by whoever makes the page, on as many
+/// threads as they like; writing the PDF only places it.
+#[derive(Clone)]
+pub struct Picture {
+    pub image: krilla::image::Image,
+    pub at: (f64, f64),
+    pub size: (f64, f64),
 }
 
 /// Art placed on a page at its own size: `view` of the art's millimetres lands at `at` on
@@ -564,6 +579,16 @@ fn draw_page(
         let drawn = surface.draw_svg(tree(at)?, size, svg_settings());
         surface.pop();
         drawn.ok_or("krilla could not draw a page")?;
+    }
+    for p in &spec.pictures {
+        let size = Size::from_wh(p.size.0 as f32 * k, p.size.1 as f32 * k)
+            .ok_or("a picture has no size")?;
+        surface.push_transform(&Transform::from_translate(
+            p.at.0 as f32 * k,
+            p.at.1 as f32 * k,
+        ));
+        surface.draw_image(p.image.clone(), size);
+        surface.pop();
     }
     surface
         .draw_svg(tree(plan.body[n])?, size, svg_settings())

@@ -12,10 +12,9 @@
 use std::path::PathBuf;
 use std::sync::LazyLock;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD as BASE64;
+use krilla::image::Image;
 use rayon::prelude::*;
-use resvg::tiny_skia::{ColorU8, Pixmap, PremultipliedColorU8};
+use resvg::tiny_skia::{Pixmap, PremultipliedColorU8};
 
 use crate::model::Game;
 use crate::render::faces::drawn::{Face, Kind, draw_boards, every_face};
@@ -23,7 +22,7 @@ use crate::render::faces::fonts::FontDb;
 use crate::render::faces::marks;
 use crate::render::faces::template::Templates;
 use crate::render::faces::vision::Vision;
-use crate::render::formats::pdf::{self, PageSpec, Stamp};
+use crate::render::formats::pdf::{self, PageSpec, Picture, Stamp};
 use crate::render::formats::png;
 use crate::render::sheets;
 use crate::render::sheets::layout::{self, PAPER_MARGIN, Paper, Rect};
@@ -82,7 +81,14 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
 struct Draft {
     part: String,
     stamps: Vec<Stamp>,
+    pictures: Vec<Picture>,
     body: String,
+}
+
+/// How a face is shown in its cell: drawn (as printed), or as pixels (as a vision sees it).
+enum Art {
+    Drawn(String),
+    Pixels(Image),
 }
 
 /// Every page of the proof: the faces as printed, then as each [`Vision`] sees them.
@@ -112,21 +118,21 @@ pub fn proof_pages(
     let face_scales: Vec<f64> = shown.iter().map(|f| face_scale(f)).collect();
     let board_scales: Vec<f64> = boards.iter().map(|b| board_scale(b, paper)).collect();
     // Each face drawn once as pixels, at the size the proof shows it, and at once seen as
-    // each vision sees it: only the simulations' PNGs are kept, not every face's pixels.
-    let simulations = |list: &[&Face], scales: &[f64]| -> Result<Vec<Vec<String>>, String> {
+    // each vision sees it: only the simulations are kept, each compressed as the PDF holds
+    // it (here, on every core), not every face's pixels.
+    let simulations = |list: &[&Face], scales: &[f64]| -> Result<Vec<Vec<Option<Image>>>, String> {
         list.par_iter()
             .zip(scales)
             .map(|(f, scale)| {
                 let doc = sheets::single_face(&body_of(f), f.size);
                 let px = png::rasterise(&doc, f.size, SIMULATION_PX_PER_MM * scale, fonts)
                     .map_err(|e| format!("{}: {e}", f.what))?;
-                let (w, h) = (f.size.0 * scale, f.size.1 * scale);
                 let sims = Vision::ALL
                     .iter()
-                    .map(|v| simulated_image(&px, *v, w, h))
+                    .map(|v| Some(simulated_image(&px, *v)))
                     .collect();
                 png::recycle(px);
-                sims
+                Ok(sims)
             })
             .collect()
     };
@@ -142,22 +148,28 @@ pub fn proof_pages(
             drafts.extend(symbol_pages(game, paper, "colour vision")?);
         }
         let at = vision.and_then(|v| Vision::ALL.iter().position(|a| *a == v));
-        let art = |f: &Face, scale: f64, sims: &mut Vec<String>| match at {
-            None => format!(r#"<g transform="scale({scale:.6})">{}</g>"#, body_of(f)),
-            Some(i) => std::mem::take(&mut sims[i]),
+        let art = |f: &Face, scale: f64, sims: &mut Vec<Option<Image>>| match at {
+            None => Ok(Art::Drawn(format!(
+                r#"<g transform="scale({scale:.6})">{}</g>"#,
+                body_of(f)
+            ))),
+            Some(i) => sims[i]
+                .take()
+                .map(Art::Pixels)
+                .ok_or_else(|| format!("{}: its simulation was placed twice", f.what)),
         };
-        let arts: Vec<String> = shown
+        let arts: Vec<Art> = shown
             .iter()
             .zip(&face_scales)
             .zip(&mut face_sims)
             .map(|((f, s), sims)| art(f, *s, sims))
-            .collect();
+            .collect::<Result<_, _>>()?;
         drafts.extend(face_pages(&shown, &face_scales, arts, paper, &part));
         for ((board, scale), sims) in boards.iter().zip(&board_scales).zip(&mut board_sims) {
             drafts.push(board_page(
                 board,
                 *scale,
-                art(board, *scale, sims),
+                art(board, *scale, sims)?,
                 paper,
                 &part,
             ));
@@ -179,6 +191,7 @@ pub fn proof_pages(
             body.push_str(&d.body);
             PageSpec {
                 stamps: d.stamps,
+                pictures: d.pictures,
                 ..PageSpec::new((pw, ph), body)
             }
         })
@@ -206,20 +219,16 @@ fn board_scale(board: &Face, paper: Paper) -> f64 {
     (room_w / board.size.0).min(room_h / board.size.1).min(1.0)
 }
 
-/// `pixels` as `vision` sees them, as an image `w` x `h` millimetres (an SVG `<image>` of
-/// an embedded PNG).
-fn simulated_image(pixels: &Pixmap, vision: Vision, w: f64, h: f64) -> Result<String, String> {
-    let out = simulated(pixels, vision);
-    let bytes = png::encode(&out)?;
-    Ok(format!(
-        r#"<image x="0" y="0" width="{w:.4}" height="{h:.4}" preserveAspectRatio="none" href="data:image/png;base64,{}"/>"#,
-        BASE64.encode(bytes)
-    ))
+/// `pixels` as `vision` sees them, as an image for the PDF (its pixels compressed now, on
+/// the calling thread).
+fn simulated_image(pixels: &Pixmap, vision: Vision) -> Image {
+    Image::from_rgba8(simulated(pixels, vision), pixels.width(), pixels.height())
 }
 
-/// `pixels` as `vision` sees them: each pixel's colour through the Machado matrix, in linear
-/// light ([`Vision::simulate`], with tables instead of powers).
-fn simulated(pixels: &Pixmap, vision: Vision) -> Pixmap {
+/// `pixels` as `vision` sees them, as straight (not premultiplied) RGBA bytes: each pixel's
+/// colour through the Machado matrix, in linear light ([`Vision::simulate`], with tables
+/// instead of powers).
+fn simulated(pixels: &Pixmap, vision: Vision) -> Vec<u8> {
     /// sRGB channel to linear light.
     static TO_LINEAR: LazyLock<[f64; 256]> = LazyLock::new(|| {
         std::array::from_fn(|c| {
@@ -248,17 +257,16 @@ fn simulated(pixels: &Pixmap, vision: Vision) -> Pixmap {
     });
     let (to_linear, to_srgb) = (&*TO_LINEAR, &*TO_SRGB);
     let m = vision.matrix();
-    let mut out = pixels.clone();
+    let mut out = Vec::with_capacity(pixels.pixels().len() * 4);
     // Faces are mostly flat colour: a pixel like the one before it is seen like it.
-    let mut last: Option<(PremultipliedColorU8, PremultipliedColorU8)> = None;
-    for p in out.pixels_mut() {
+    let mut last: Option<(PremultipliedColorU8, [u8; 4])> = None;
+    for &p in pixels.pixels() {
         if let Some((from, to)) = last
-            && from == *p
+            && from == p
         {
-            *p = to;
+            out.extend_from_slice(&to);
             continue;
         }
-        let from = *p;
         let c = p.demultiply();
         let v = [
             to_linear[usize::from(c.red())],
@@ -270,9 +278,9 @@ fn simulated(pixels: &Pixmap, vision: Vision) -> Pixmap {
             let l = (r[0] * v[0] + r[1] * v[1] + r[2] * v[2]).clamp(0.0, 1.0);
             to_srgb[(l * STEPS as f64 + 0.5) as usize]
         };
-        let seen = ColorU8::from_rgba(ch(m[0]), ch(m[1]), ch(m[2]), c.alpha());
-        *p = seen.premultiply();
-        last = Some((from, *p));
+        let seen = [ch(m[0]), ch(m[1]), ch(m[2]), c.alpha()];
+        out.extend_from_slice(&seen);
+        last = Some((p, seen));
     }
     out
 }
@@ -307,19 +315,34 @@ fn body_of(f: &Face) -> String {
     }
 }
 
-/// A face's `art` (its drawing at `scale`) as a stamp with its top-left corner at `at`.
-fn stamp_of(f: &Face, scale: f64, art: String, at: (f64, f64)) -> Stamp {
+/// A face's `art` at `scale` with its top-left corner at `at`: a stamp of its drawing, or a
+/// picture of its pixels.
+fn place(
+    stamps: &mut Vec<Stamp>,
+    pictures: &mut Vec<Picture>,
+    f: &Face,
+    scale: f64,
+    art: Art,
+    at: (f64, f64),
+) {
     let (w, h) = (f.size.0 * scale, f.size.1 * scale);
-    Stamp {
-        art,
-        view: Rect {
-            x: 0.0,
-            y: 0.0,
-            w,
-            h,
-        },
-        at,
-        turn: 0,
+    match art {
+        Art::Drawn(art) => stamps.push(Stamp {
+            art,
+            view: Rect {
+                x: 0.0,
+                y: 0.0,
+                w,
+                h,
+            },
+            at,
+            turn: 0,
+        }),
+        Art::Pixels(image) => pictures.push(Picture {
+            image,
+            at,
+            size: (w, h),
+        }),
     }
 }
 
@@ -343,7 +366,7 @@ fn caption(text: &str, cx: f64, y: f64, width: f64, size: f64, colour: &str) -> 
 fn face_pages(
     faces: &[&Face],
     scales: &[f64],
-    arts: Vec<String>,
+    arts: Vec<Art>,
     paper: Paper,
     part: &str,
 ) -> Vec<Draft> {
@@ -360,6 +383,7 @@ fn face_pages(
             drafts.push(Draft {
                 part: part.to_string(),
                 stamps: Vec::new(),
+                pictures: Vec::new(),
                 body: String::new(),
             });
         }
@@ -368,7 +392,7 @@ fn face_pages(
         let (x, y) = (left + col as f64 * cell_w, TOP + row as f64 * cell_h);
         let (w, h) = (f.size.0 * scale, f.size.1 * scale);
         let at = (x + (FACE_W - w) / 2.0, y + (FACE_H - h) / 2.0);
-        d.stamps.push(stamp_of(f, *scale, art, at));
+        place(&mut d.stamps, &mut d.pictures, f, *scale, art, at);
         // A hairline around a rectangular face shows its edge on white paper.
         if f.outline.is_none() {
             d.body.push_str(&format!(
@@ -398,7 +422,7 @@ fn face_pages(
 }
 
 /// A board alone on a page, drawn by its `art` at its `scale`.
-fn board_page(board: &Face, scale: f64, art: String, paper: Paper, part: &str) -> Draft {
+fn board_page(board: &Face, scale: f64, art: Art, paper: Paper, part: &str) -> Draft {
     let (pw, _) = paper.mm();
     let (room_w, _) = board_room(paper);
     let (w, h) = (board.size.0 * scale, board.size.1 * scale);
@@ -411,9 +435,12 @@ fn board_page(board: &Face, scale: f64, art: String, paper: Paper, part: &str) -
         CAPTION_SIZE,
         "#1a1a1a",
     );
+    let (mut stamps, mut pictures) = (Vec::new(), Vec::new());
+    place(&mut stamps, &mut pictures, board, scale, art, at);
     Draft {
         part: part.to_string(),
-        stamps: vec![stamp_of(board, scale, art, at)],
+        stamps,
+        pictures,
         body,
     }
 }
@@ -449,7 +476,7 @@ fn symbol_pages(game: &Game, paper: Paper, part: &str) -> Result<Vec<Draft>, Str
                 "#1a1a1a",
             ));
         }
-        let mut stamps = Vec::new();
+        let (mut stamps, mut pictures) = (Vec::new(), Vec::new());
         for (row, s) in chunk.iter().enumerate() {
             let cy = TOP + SYMBOL_ROW * (row as f64 + 1.0) + SYMBOL_ROW / 2.0;
             body.push_str(&format!(
@@ -462,30 +489,35 @@ fn symbol_pages(game: &Game, paper: Paper, part: &str) -> Result<Vec<Draft>, Str
                 let r = SYMBOL_ROW * 0.42;
                 let side = 2.0 * r + 0.6;
                 let badge = marks::badge(s, r + 0.3, r + 0.3, r);
-                let art = match vision {
-                    None => badge,
+                let at = (col_x(i) - r - 0.3, cy - r - 0.3);
+                match vision {
+                    None => stamps.push(Stamp {
+                        art: badge,
+                        view: Rect {
+                            x: 0.0,
+                            y: 0.0,
+                            w: side,
+                            h: side,
+                        },
+                        at,
+                        turn: 0,
+                    }),
                     Some(v) => {
                         let doc = sheets::single_face(&badge, (side, side));
                         let px = png::rasterise(&doc, (side, side), 24.0, &fonts)?;
-                        simulated_image(&px, *v, side, side)?
+                        pictures.push(Picture {
+                            image: simulated_image(&px, *v),
+                            at,
+                            size: (side, side),
+                        });
                     }
-                };
-                stamps.push(Stamp {
-                    art,
-                    view: Rect {
-                        x: 0.0,
-                        y: 0.0,
-                        w: side,
-                        h: side,
-                    },
-                    at: (col_x(i) - r - 0.3, cy - r - 0.3),
-                    turn: 0,
-                });
+                }
             }
         }
         drafts.push(Draft {
             part: format!("{part} · symbols"),
             stamps,
+            pictures,
             body,
         });
     }
@@ -507,8 +539,10 @@ mod tests {
                 u.red, u.green, u.blue, 255,
             ));
             for v in Vision::ALL {
-                let p = simulated(&px, v).pixel(1, 1).unwrap().demultiply();
-                let got = palette::Srgb::new(p.red(), p.green(), p.blue()).into_format();
+                let p = simulated(&px, v);
+                assert_eq!(p.len(), 16);
+                assert_eq!(p[15], 255, "an opaque pixel stays opaque");
+                let got = palette::Srgb::new(p[12], p[13], p[14]).into_format();
                 assert!(delta_e(got, v.simulate(c)) < 0.5, "{colour} {v:?}");
             }
         }

@@ -332,9 +332,6 @@ impl ShopCard {
     fn page_spec(&self, face: &str, size: (f64, f64)) -> PageSpec {
         let (w, h) = self.page();
         PageSpec {
-            stamps: Vec::new(),
-            body: self.placed(face, size),
-            size_mm: (w, h),
             trim: Some(self.trim_box()),
             bleed: Some(Rect {
                 x: 0.0,
@@ -342,6 +339,7 @@ impl ShopCard {
                 w,
                 h,
             }),
+            ..PageSpec::new((w, h), self.placed(face, size))
         }
     }
 }

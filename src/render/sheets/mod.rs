@@ -432,10 +432,9 @@ pub fn draw_card_page(
     }
     PageSpec {
         stamps,
-        body,
-        size_mm: paper,
         trim: Some(block),
         bleed: Some(bleeds),
+        ..PageSpec::new(paper, body)
     }
 }
 
