@@ -272,7 +272,7 @@ fn warm_and_cold(data: &Path, out: &Path, bleed: f64) -> (Drawn, Drawn) {
     cold_options.bleed = bleed;
     let cold = draw_faces(&game, &cold_options).unwrap();
     let (svg, size) = front(&cold);
-    let cold_png = png::render_png(&svg, size, TEST_PX_PER_MM, &cold.fonts).unwrap();
+    let cold_png = png::render_png(&svg, size, TEST_PX_PER_MM, &cold.fonts, None).unwrap();
     ((warm_faces, warm_png), (snapshot(&cold), cold_png))
 }
 

@@ -9,7 +9,6 @@ use rayon::prelude::*;
 use crate::diag::Problem;
 use crate::model::Game;
 use crate::render::faces::drawn::Kind;
-use crate::render::faces::fonts;
 use crate::render::faces::template::{self, Templates};
 use crate::render::faces::{self, Faces};
 use crate::render::formats::png;
@@ -131,8 +130,9 @@ fn data_problem(
 pub const GREY_APART: f64 = 0.1;
 
 /// Luminance (0 to 1) of every pixel of a face at 1 px/mm.
-fn greyscale(svg: &str, size: (f64, f64), fonts: &fonts::FontDb) -> Result<Vec<f64>, String> {
-    let pixmap = png::rasterise(&sheets::single_face(svg, size), size, 1.0, fonts)?;
+fn greyscale(svg: &str, size: (f64, f64), faces: &Faces) -> Result<Vec<f64>, String> {
+    let doc = sheets::single_face(svg, size);
+    let pixmap = png::rasterise(&doc, size, 1.0, &faces.fonts, Some(&faces.trees))?;
     Ok(pixmap
         .pixels()
         .iter()
@@ -201,7 +201,7 @@ pub fn backs_alike_in_grey(game: &Game, faces: &Faces) -> Vec<Problem> {
     }
     let greys: Vec<Option<Vec<f64>>> = seen
         .par_iter()
-        .map(|s| greyscale(s.svg, s.deck.size, &faces.fonts).ok())
+        .map(|s| greyscale(s.svg, s.deck.size, faces).ok())
         .collect();
     let mut out = Vec::new();
     for (i, (a, ga)) in seen.iter().zip(&greys).enumerate() {
@@ -316,9 +316,16 @@ pub fn safe_zone_warnings(game: &Game, faces: &Faces) -> Vec<Problem> {
             };
             let page = sheets::single_face(f.svg, f.size);
             // A face that does not read is reported by the face checks.
-            cache::text_inset(faces.cache.as_deref(), &page, f.size, trim, &faces.fonts)
-                .ok()
-                .flatten()
+            cache::text_inset(
+                faces.cache.as_deref(),
+                &page,
+                f.size,
+                trim,
+                &faces.fonts,
+                Some(&faces.trees),
+            )
+            .ok()
+            .flatten()
         })
         .collect();
     let help = "move the text inward (its template's box, or shorter text), or set the game's \

@@ -23,7 +23,8 @@ use crate::model::Game;
 use crate::render::faces::Faces;
 use crate::render::faces::drawn::{Face, Kind, every_face};
 use crate::render::faces::vision::{Vision, contrast, delta_e, parse_hex};
-use crate::render::formats::{pdf, png};
+use crate::render::formats::png;
+use crate::render::trees::{self, Trees};
 
 /// The least CIEDE2000 difference two symbols of a group with the same mark (or one without
 /// a mark) need to be told apart by colour at a glance.
@@ -137,7 +138,7 @@ pub fn text_contrast_warnings(game: &Game, faces: &Faces) -> Vec<Problem> {
         .collect();
     let found: Vec<Option<LowText>> = list
         .par_iter()
-        .map(|f| lowest_text(f, &faces.fonts))
+        .map(|f| lowest_text(f, &faces.fonts, Some(&faces.trees)))
         .collect();
     let mut per_deck: Vec<(&str, Vec<(&Face, LowText)>)> = Vec::new();
     let mut single: Vec<(&Face, LowText)> = Vec::new();
@@ -222,19 +223,24 @@ pub fn text_contrast_warnings(game: &Game, faces: &Faces) -> Vec<Problem> {
 
 /// The text of a face with the lowest contrast, when it is below [`TEXT_CONTRAST`]; `None`
 /// when every text reads (or the face has none, or does not read: the face checks say so).
-fn lowest_text(face: &Face, fonts: &crate::render::faces::fonts::FontDb) -> Option<LowText> {
+fn lowest_text(
+    face: &Face,
+    fonts: &crate::render::faces::fonts::FontDb,
+    trees: Option<&Trees>,
+) -> Option<LowText> {
     let document = face.document();
     if !document.contains("<text") {
         return None;
     }
-    let tree = pdf::parse(&document, fonts).ok()?;
+    let tree = trees::raster(trees, &document, fonts).ok()?;
     let mut texts = Vec::new();
     collect_texts(tree.root(), &mut texts);
     if texts.is_empty() {
         return None;
     }
     let ground = without_text(&document)?;
-    let pixmap = png::rasterise(&ground, face.size, SAMPLE_PX_PER_MM, fonts).ok()?;
+    // What the text is printed on is read once, here: it is kept by no one.
+    let pixmap = png::rasterise(&ground, face.size, SAMPLE_PX_PER_MM, fonts, None).ok()?;
     // Text boxes are in the tree's own units (its size, not millimetres).
     let scale = f64::from(pixmap.width()) / f64::from(tree.size().width()).max(1e-9);
     let mut lowest: Option<LowText> = None;
@@ -376,18 +382,18 @@ mod tests {
     fn grey_text_on_white_is_low_and_black_text_is_not() {
         let fonts = crate::render::faces::fonts::builtin();
         let grey = r##"<rect width="60" height="40" fill="#ffffff"/><text x="5" y="20" font-size="5" fill="#aaaaaa">Draw pile</text>"##;
-        let low = lowest_text(&first_face(grey, (60.0, 40.0)), &fonts).unwrap();
+        let low = lowest_text(&first_face(grey, (60.0, 40.0)), &fonts, None).unwrap();
         assert_eq!(low.text, "Draw pile");
         assert_eq!(low.ground, "#ffffff");
         assert!((low.ratio - 2.32).abs() < 0.05, "{low:?}");
         let black = grey.replace("#aaaaaa", "#1a1a1a");
-        assert!(lowest_text(&first_face(&black, (60.0, 40.0)), &fonts).is_none());
+        assert!(lowest_text(&first_face(&black, (60.0, 40.0)), &fonts, None).is_none());
         // White text on a dark band above a white card reads: the ground is under the text.
         let band = r##"<rect width="60" height="40" fill="#ffffff"/><rect y="14" width="60" height="8" fill="#2b2b2b"/><text x="5" y="20" font-size="5" fill="#ffffff">Draw pile</text>"##;
-        assert!(lowest_text(&first_face(band, (60.0, 40.0)), &fonts).is_none());
+        assert!(lowest_text(&first_face(band, (60.0, 40.0)), &fonts, None).is_none());
         // Dark text on that band does not, though the card around the band is white.
         let dark = band.replace(r##"fill="#ffffff">Draw"##, r##"fill="#000000">Draw"##);
-        let low = lowest_text(&first_face(&dark, (60.0, 40.0)), &fonts).unwrap();
+        let low = lowest_text(&first_face(&dark, (60.0, 40.0)), &fonts, None).unwrap();
         assert_eq!(low.ground, "#2b2b2b", "{low:?}");
         assert!(low.ratio < 1.5, "{low:?}");
     }

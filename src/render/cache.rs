@@ -393,8 +393,17 @@ pub fn text_inset(
     size_mm: (f64, f64),
     trim: crate::render::sheets::layout::Rect,
     fonts: &FontDb,
+    trees: Option<&crate::render::trees::Trees>,
 ) -> Result<Option<f64>, String> {
-    let measure = || crate::render::formats::pdf::text_inset(page, size_mm, trim, fonts);
+    use crate::render::formats::pdf;
+    // Through the build's trees, the page is read whole once for every use of it; alone, it
+    // is read cut down to its text.
+    let measure = || match trees {
+        Some(t) => t
+            .raster(page, fonts)
+            .map(|tree| pdf::inset_of(&tree, size_mm, trim)),
+        None => pdf::text_inset(page, size_mm, trim, fonts),
+    };
     let Some(cache) = cache else {
         return measure();
     };
@@ -487,7 +496,7 @@ impl GameBuild<'_> {
         raster(
             self.cache(),
             || raster_key("png", &[size_mm.0, size_mm.1, px_per_mm], &[svg], fonts),
-            || png::render_png(svg, size_mm, px_per_mm, fonts),
+            || png::render_png(svg, size_mm, px_per_mm, fonts, Some(&self.faces.trees)),
         )
     }
 
@@ -503,7 +512,15 @@ impl GameBuild<'_> {
         raster(
             self.cache(),
             || raster_key("screen", &[size_mm.0, size_mm.1, px_per_mm], &[svg], fonts),
-            || png::encode(&png::rasterise(svg, size_mm, px_per_mm, fonts)?),
+            || {
+                png::encode(&png::rasterise(
+                    svg,
+                    size_mm,
+                    px_per_mm,
+                    fonts,
+                    Some(&self.faces.trees),
+                )?)
+            },
         )
     }
 
@@ -541,7 +558,15 @@ impl GameBuild<'_> {
             h.finalize()
         };
         raster(self.cache(), key, || {
-            png::grid_png(faces, last, grid, size_mm, px_per_mm, fonts)
+            png::grid_png(
+                faces,
+                last,
+                grid,
+                size_mm,
+                px_per_mm,
+                fonts,
+                Some(&self.faces.trees),
+            )
         })
     }
 }

@@ -12,6 +12,7 @@ pub mod faces;
 pub mod formats;
 pub mod sheets;
 pub mod svg_clean;
+pub mod trees;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -105,7 +105,7 @@ mod tests {
             r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="{v} {v} {w} {h}"><rect x="{v}" y="{v}" width="{w}" height="{h}" fill="#ffffff"/>{art}</svg>"##,
             v = -bleed
         );
-        let pix = png::rasterise(&doc, (w, h), PX, &fonts::builtin()).unwrap();
+        let pix = png::rasterise(&doc, (w, h), PX, &fonts::builtin(), None).unwrap();
         let px: Vec<[u8; 4]> = pix
             .pixels()
             .iter()

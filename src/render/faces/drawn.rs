@@ -174,6 +174,7 @@ pub fn every_face<'a>(
             placed: _,
             fonts: _,
             cache: _,
+            trees: _,
         } = faces;
         // The decks in the first language (and the multilingual ones), then in each other
         // language the game prints its cards in.

@@ -111,6 +111,7 @@ pub fn guided(faces: &Faces, safe: f64) -> Faces {
         placed: faces.placed.clone(),
         fonts: faces.fonts.clone(),
         cache: faces.cache.clone(),
+        trees: faces.trees.clone(),
     }
 }
 

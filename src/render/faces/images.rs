@@ -668,7 +668,8 @@ mod tests {
             let page = crate::render::formats::pdf::svg_page((20.0, 20.0), &body);
             let fonts = crate::render::faces::fonts::builtin();
             let pixmap =
-                crate::render::formats::png::rasterise(&page, (20.0, 20.0), 10.0, &fonts).unwrap();
+                crate::render::formats::png::rasterise(&page, (20.0, 20.0), 10.0, &fonts, None)
+                    .unwrap();
             // The box is x 50..150, y 40..160 pixels; one pixel of anti-aliasing aside.
             for y in 0..200u32 {
                 for x in 0..200u32 {

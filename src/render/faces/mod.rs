@@ -140,6 +140,8 @@ pub struct Faces {
     pub fonts: FontDb,
     /// The build cache the faces were drawn through, which the stages rasterise through.
     pub cache: Option<Arc<Cache>>,
+    /// The faces' documents as read by the check and the stages, each read once.
+    pub trees: Arc<crate::render::trees::Trees>,
 }
 
 /// What made a face fail.
@@ -326,6 +328,7 @@ pub fn draw_all_cached(
             placed,
             fonts: templates.faces.database.clone(),
             cache,
+            trees: Default::default(),
         })
     } else {
         Err(errors.list)

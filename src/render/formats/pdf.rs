@@ -202,6 +202,12 @@ pub fn text_inset(
     };
     let tree = usvg::Tree::from_str(reduced.as_deref().unwrap_or(page), &options)
         .map_err(|e| format!("SVG could not be read: {e}"))?;
+    Ok(inset_of(&tree, size_mm, trim))
+}
+
+/// [`text_inset`] of a page already read whole (as [`crate::render::trees::Trees`] keeps
+/// it): the same measure, without reading the page again.
+pub fn inset_of(tree: &usvg::Tree, size_mm: (f64, f64), trim: Rect) -> Option<f64> {
     // usvg measures the canvas in CSS pixels; the page is in millimetres.
     let mm = size_mm.0 / f64::from(tree.size().width());
     let mut closest: Option<f64> = None;
@@ -215,7 +221,7 @@ pub fn text_inset(
         let least = inset.into_iter().fold(f64::MAX, f64::min);
         closest = Some(closest.map_or(least, |c| c.min(least)));
     });
-    Ok(closest)
+    closest
 }
 
 /// An SVG document cut down to its texts: every `<text>` (and `<style>`) as written, inside

@@ -12,21 +12,23 @@ use rayon::prelude::*;
 use resvg::tiny_skia;
 
 use crate::render::faces::fonts::FontDb;
-use crate::render::formats::pdf::parse_raster as parse;
+use crate::render::trees::{self, Trees};
 
 /// Pixels per millimetre at 300 dpi.
 pub const PX_PER_MM_300DPI: f64 = 300.0 / 25.4;
 
 /// Renders an SVG whose size is `size_mm` to PNG at `px_per_mm`, with its resolution in a
 /// pHYs chunk so image editors and print shops read the intended size. Text is set in
-/// `fonts` (as everywhere below).
+/// `fonts` (as everywhere below); a document is read through `trees` when given (the build's,
+/// which reads each document once).
 pub fn render_png(
     svg: &str,
     size_mm: (f64, f64),
     px_per_mm: f64,
     fonts: &FontDb,
+    trees: Option<&Trees>,
 ) -> Result<Vec<u8>, String> {
-    let pixmap = rasterise(svg, size_mm, px_per_mm, fonts)?;
+    let pixmap = rasterise(svg, size_mm, px_per_mm, fonts, trees)?;
     let png = encode_at(&pixmap, Some(px_per_mm));
     recycle(pixmap);
     png
@@ -38,8 +40,9 @@ pub fn rasterise(
     size_mm: (f64, f64),
     px_per_mm: f64,
     fonts: &FontDb,
+    trees: Option<&Trees>,
 ) -> Result<tiny_skia::Pixmap, String> {
-    rasterise_to(svg, pixels(size_mm, px_per_mm), fonts)
+    rasterise_to(svg, pixels(size_mm, px_per_mm), fonts, trees)
 }
 
 /// Whole pixels covering `size_mm` at `px_per_mm`.
@@ -101,9 +104,10 @@ fn rasterise_to(
     svg: &str,
     (w, h): (u32, u32),
     fonts: &FontDb,
+    trees: Option<&Trees>,
 ) -> Result<tiny_skia::Pixmap, String> {
     within_cap(w, h)?;
-    let tree = parse(svg, fonts)?;
+    let tree = trees::raster(trees, svg, fonts)?;
     let mut pixmap = blank(w, h).ok_or_else(|| format!("cannot allocate {w} x {h} pixels"))?;
     let sx = w as f32 / tree.size().width();
     let sy = h as f32 / tree.size().height();
@@ -125,8 +129,9 @@ pub fn grid(
     size_mm: (f64, f64),
     px_per_mm: f64,
     fonts: &FontDb,
+    trees: Option<&Trees>,
 ) -> Result<tiny_skia::Pixmap, String> {
-    let bands = GridBands::new(faces, last, grid, size_mm, px_per_mm, fonts)?;
+    let bands = GridBands::new(faces, last, grid, size_mm, px_per_mm, fonts, trees)?;
     let mut sheet = tiny_skia::Pixmap::new(bands.width(), bands.height())
         .ok_or_else(|| format!("cannot allocate a {} x {} sheet", grid.0, grid.1))?;
     let band_len = bands.band_len();
@@ -146,9 +151,10 @@ pub fn grid_png(
     size_mm: (f64, f64),
     px_per_mm: f64,
     fonts: &FontDb,
+    trees: Option<&Trees>,
 ) -> Result<Vec<u8>, String> {
     encode_bands(
-        &GridBands::new(faces, last, grid, size_mm, px_per_mm, fonts)?,
+        &GridBands::new(faces, last, grid, size_mm, px_per_mm, fonts, trees)?,
         None,
     )
 }
@@ -193,6 +199,7 @@ struct GridBands<'a> {
     /// One slot's pixels.
     slot: (u32, u32),
     fonts: &'a FontDb,
+    trees: Option<&'a Trees>,
 }
 
 impl<'a> GridBands<'a> {
@@ -203,6 +210,7 @@ impl<'a> GridBands<'a> {
         size_mm: (f64, f64),
         px_per_mm: f64,
         fonts: &'a FontDb,
+        trees: Option<&'a Trees>,
     ) -> Result<GridBands<'a>, String> {
         let slots = cols * rows;
         if faces.len() + usize::from(last.is_some()) > slots as usize {
@@ -238,6 +246,7 @@ impl<'a> GridBands<'a> {
             empty_slots: faces.len() + usize::from(last.is_some()) < slots as usize,
             slot: (w, h),
             fonts,
+            trees,
         })
     }
 
@@ -264,7 +273,7 @@ impl Bands for GridBands<'_> {
         let (w, h) = self.slot;
         let rendered: Vec<(u32, tiny_skia::Pixmap)> = self.rows[i]
             .par_iter()
-            .map(|&(col, svg)| rasterise_to(svg, (w, h), self.fonts).map(|p| (col, p)))
+            .map(|&(col, svg)| rasterise_to(svg, (w, h), self.fonts, self.trees).map(|p| (col, p)))
             .collect::<Result<_, _>>()?;
         // Empty slots stay transparent.
         let mut band = vec![0; self.band_len()];
@@ -457,7 +466,7 @@ mod tests {
     fn a_picture_past_the_cap_is_refused_not_allocated() {
         let svg = svg_page((10.0, 10.0), "<rect width=\"5\" height=\"5\"/>");
         for size in [(20_000.0, 20_000.0), (1e12, 1e12), (f64::MAX, 1.0)] {
-            let e = rasterise(&svg, size, 8.0, &builtin()).expect_err("refused");
+            let e = rasterise(&svg, size, 8.0, &builtin(), None).expect_err("refused");
             assert!(e.contains("past the cap of 100 million pixels"), "{e}");
         }
         let e = grid(
@@ -467,10 +476,11 @@ mod tests {
             (63.0, 88.0),
             8.0,
             &builtin(),
+            None,
         )
         .expect_err("refused");
         assert!(e.contains("past the cap"), "{e}");
-        assert!(rasterise(&svg, (1000.0, 1000.0), 8.0, &builtin()).is_ok());
+        assert!(rasterise(&svg, (1000.0, 1000.0), 8.0, &builtin(), None).is_ok());
     }
 
     #[test]
@@ -479,7 +489,7 @@ mod tests {
             (10.0, 10.0),
             r##"<rect width="5" height="10" fill="#ff0000"/><rect x="5" width="2" height="10" fill="#0000ff" fill-opacity="0.5"/>"##,
         );
-        let (info, buf) = decode(&render_png(&svg, (10.0, 10.0), 2.0, &builtin()).unwrap());
+        let (info, buf) = decode(&render_png(&svg, (10.0, 10.0), 2.0, &builtin(), None).unwrap());
         assert_eq!((info.width, info.height), (20, 20));
         assert_eq!(info.color_type, ::png::ColorType::Rgba);
         assert_eq!(pixel(&buf, 20, 0, 0), [255, 0, 0, 255], "opaque red");
@@ -499,8 +509,11 @@ mod tests {
             (10.0, 10.0),
             r##"<rect width="10" height="10" fill="#336699"/>"##,
         );
-        let a = render_png(&svg, (10.0, 10.0), 3.0, &builtin()).unwrap();
-        assert_eq!(a, render_png(&svg, (10.0, 10.0), 3.0, &builtin()).unwrap());
+        let a = render_png(&svg, (10.0, 10.0), 3.0, &builtin(), None).unwrap();
+        assert_eq!(
+            a,
+            render_png(&svg, (10.0, 10.0), 3.0, &builtin(), None).unwrap()
+        );
         let (info, buf) = decode(&a);
         // Opaque: RGB, no alpha channel, marked sRGB.
         assert_eq!(info.color_type, ::png::ColorType::Rgb);
@@ -521,7 +534,7 @@ mod tests {
             (10.0, 10.0),
             r##"<rect width="10" height="10" fill="#123456"/>"##,
         );
-        let bytes = render_png(&svg, (10.0, 10.0), PX_PER_MM_300DPI, &builtin()).unwrap();
+        let bytes = render_png(&svg, (10.0, 10.0), PX_PER_MM_300DPI, &builtin(), None).unwrap();
         let (info, _) = decode(&bytes);
         assert_eq!((info.width, info.height), (118, 118));
         let reader = ::png::Decoder::new(std::io::Cursor::new(&bytes))
@@ -531,7 +544,7 @@ mod tests {
         assert_eq!(dims.unit, ::png::Unit::Meter);
         // 300 dpi is 11 811 pixels per metre.
         assert_eq!((dims.xppu, dims.yppu), (11811, 11811));
-        let sheet = rasterise(&svg, (10.0, 10.0), 2.0, &builtin()).unwrap();
+        let sheet = rasterise(&svg, (10.0, 10.0), 2.0, &builtin(), None).unwrap();
         let reader = ::png::Decoder::new(std::io::Cursor::new(encode(&sheet).unwrap()))
             .read_info()
             .unwrap();
@@ -557,6 +570,7 @@ mod tests {
             (4.0, 6.0),
             2.0,
             &builtin(),
+            None,
         )
         .unwrap();
         assert_eq!((sheet.width(), sheet.height()), (24, 24));
@@ -576,11 +590,12 @@ mod tests {
                 (3, 2),
                 (4.0, 6.0),
                 2.0,
-                &builtin()
+                &builtin(),
+                None
             )
             .is_err()
         );
-        assert!(grid(&too_many, None, (3, 2), (4.0, 6.0), 2.0, &builtin()).is_ok());
+        assert!(grid(&too_many, None, (3, 2), (4.0, 6.0), 2.0, &builtin(), None).is_ok());
     }
 
     /// What the `png` crate writes for a whole pixmap (the encoder before it went row by
@@ -630,7 +645,7 @@ mod tests {
             r##"<rect width="5" height="10" fill="#ff0000"/><rect x="5" width="2" height="10" fill="#0000ff" fill-opacity="0.5"/>"##,
         );
         for (svg, ppm) in [(&flat, 3.0), (&translucent, 2.0), (&flat, PX_PER_MM_300DPI)] {
-            let pixmap = rasterise(svg, (10.0, 10.0), ppm, &builtin()).unwrap();
+            let pixmap = rasterise(svg, (10.0, 10.0), ppm, &builtin(), None).unwrap();
             assert_eq!(
                 encode_at(&pixmap, Some(ppm)).unwrap(),
                 whole(&pixmap, Some(ppm))
@@ -685,6 +700,7 @@ mod tests {
                 (4.0, 6.0),
                 2.0,
                 &builtin(),
+                None,
             )
             .unwrap();
             assert_eq!(
@@ -694,7 +710,8 @@ mod tests {
                     grid_size,
                     (4.0, 6.0),
                     2.0,
-                    &builtin()
+                    &builtin(),
+                    None
                 )
                 .unwrap(),
                 whole(&whole_sheet, None),

@@ -26,6 +26,7 @@ use crate::render::formats::pdf::{self, PageSpec, Picture, Stamp};
 use crate::render::formats::png;
 use crate::render::sheets;
 use crate::render::sheets::layout::{self, PAPER_MARGIN, Paper, Rect};
+use crate::render::trees::Trees;
 use crate::render::{GameBuild, xml_escape};
 
 /// The widest a face is drawn on the proof, in millimetres.
@@ -64,6 +65,7 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
         &every_face(b.game, Some(&b.faces), &boards),
         b.options.paper,
         &b.faces.fonts,
+        Some(&b.faces.trees),
     )?;
     if pages.is_empty() {
         return Ok(Vec::new());
@@ -97,6 +99,7 @@ pub fn proof_pages(
     faces: &[Face],
     paper: Paper,
     fonts: &FontDb,
+    trees: Option<&Trees>,
 ) -> Result<Vec<PageSpec>, String> {
     let shown: Vec<&Face> = faces
         .iter()
@@ -125,7 +128,7 @@ pub fn proof_pages(
             .zip(scales)
             .map(|(f, scale)| {
                 let doc = sheets::single_face(&body_of(f), f.size);
-                let px = png::rasterise(&doc, f.size, SIMULATION_PX_PER_MM * scale, fonts)
+                let px = png::rasterise(&doc, f.size, SIMULATION_PX_PER_MM * scale, fonts, trees)
                     .map_err(|e| format!("{}: {e}", f.what))?;
                 let sims = Vision::ALL
                     .iter()
@@ -504,7 +507,7 @@ fn symbol_pages(game: &Game, paper: Paper, part: &str) -> Result<Vec<Draft>, Str
                     }),
                     Some(v) => {
                         let doc = sheets::single_face(&badge, (side, side));
-                        let px = png::rasterise(&doc, (side, side), 24.0, &fonts)?;
+                        let px = png::rasterise(&doc, (side, side), 24.0, &fonts, None)?;
                         pictures.push(Picture {
                             image: simulated_image(&px, *v),
                             at,

@@ -621,7 +621,7 @@ fn safe_zone_note(
         return Ok("-".to_string());
     };
     Ok(
-        match cache::text_inset(cache, doc, card.page(), card.trim_box(), fonts)? {
+        match cache::text_inset(cache, doc, card.page(), card.trim_box(), fonts, None)? {
             Some(closest) if closest < safe - SAFE_ZONE_SLACK => {
                 format!("text {closest:.1} mm inside the cut, safe zone {safe:.1} mm")
             }
