@@ -251,25 +251,39 @@ fn lowest_text(
         let x1 = ((f64::from(bbox.right()) * scale).ceil() as u32).min(pixmap.width());
         let y1 = ((f64::from(bbox.bottom()) * scale).ceil() as u32).min(pixmap.height());
         let mut under: Vec<(f64, [u8; 3])> = Vec::new();
+        // What is printed under text is mostly flat colour: a pixel like the one before it
+        // contrasts like it.
+        let mut last: Option<(resvg::tiny_skia::PremultipliedColorU8, (f64, [u8; 3]))> = None;
         for y in y0..y1 {
             for x in x0..x1 {
                 let Some(p) = pixmap.pixel(x, y) else {
                     continue;
                 };
+                if let Some((seen, found)) = last
+                    && seen == p
+                {
+                    under.push(found);
+                    continue;
+                }
+                let premultiplied = p;
                 let p = p.demultiply();
                 // What shows through a transparent face is the paper.
                 let a = f64::from(p.alpha()) / 255.0;
                 let c = |v: u8| f64::from(v) / 255.0 * a + (1.0 - a);
                 let rgb = Srgb::new(c(p.red()), c(p.green()), c(p.blue()));
                 let bytes: Srgb<u8> = rgb.into_format();
-                under.push((contrast(fill, rgb), [bytes.red, bytes.green, bytes.blue]));
+                let found = (contrast(fill, rgb), [bytes.red, bytes.green, bytes.blue]);
+                under.push(found);
+                last = Some((premultiplied, found));
             }
         }
         if under.is_empty() {
             continue;
         }
-        under.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let (ratio, ground) = under[under.len() / 2];
+        // The median, as the sorted list's middle (found without sorting the rest).
+        let middle = under.len() / 2;
+        let (_, &mut (ratio, ground), _) =
+            under.select_nth_unstable_by(middle, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         if ratio >= TEXT_CONTRAST || lowest.as_ref().is_some_and(|l| l.ratio <= ratio) {
             continue;
         }

@@ -490,13 +490,35 @@ impl GameBuild<'_> {
         self.faces.cache.as_deref()
     }
 
-    /// [`png::render_png`] with the game's fonts, through the cache.
+    /// [`png::render_png`] with the game's fonts, through the cache, of a face's document
+    /// (read once a build, [`crate::render::trees`]).
     pub fn png(&self, svg: &str, size_mm: (f64, f64), px_per_mm: f64) -> Result<Vec<u8>, String> {
+        self.png_read(svg, size_mm, px_per_mm, Some(&self.faces.trees))
+    }
+
+    /// [`GameBuild::png`] of a document no other stage draws (a print-shop page): read for
+    /// this picture alone, and not kept.
+    pub fn png_alone(
+        &self,
+        svg: &str,
+        size_mm: (f64, f64),
+        px_per_mm: f64,
+    ) -> Result<Vec<u8>, String> {
+        self.png_read(svg, size_mm, px_per_mm, None)
+    }
+
+    fn png_read(
+        &self,
+        svg: &str,
+        size_mm: (f64, f64),
+        px_per_mm: f64,
+        trees: Option<&crate::render::trees::Trees>,
+    ) -> Result<Vec<u8>, String> {
         let fonts = &self.faces.fonts;
         raster(
             self.cache(),
             || raster_key("png", &[size_mm.0, size_mm.1, px_per_mm], &[svg], fonts),
-            || png::render_png(svg, size_mm, px_per_mm, fonts, Some(&self.faces.trees)),
+            || png::render_png(svg, size_mm, px_per_mm, fonts, trees),
         )
     }
 

@@ -78,6 +78,12 @@ impl Trees {
         }
     }
 
+    /// Lets go of every document kept (for a build whose stages draw no face as pixels).
+    pub fn clear(&self) {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        *kept = Kept::default();
+    }
+
     /// How many documents are kept.
     pub fn len(&self) -> usize {
         self.kept.lock().map_or(0, |k| k.cells.len())

@@ -132,10 +132,11 @@ pub fn proof_pages(
                     .map_err(|e| format!("{}: {e}", f.what))?;
                 let sims = Vision::ALL
                     .iter()
-                    .map(|v| Some(simulated_image(&px, *v)))
-                    .collect();
+                    .map(|v| simulated_image(&px, *v).map(Some))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| format!("{}: {e}", f.what));
                 png::recycle(px);
-                Ok(sims)
+                sims
             })
             .collect()
     };
@@ -224,14 +225,82 @@ fn board_scale(board: &Face, paper: Paper) -> f64 {
 
 /// `pixels` as `vision` sees them, as an image for the PDF (its pixels compressed now, on
 /// the calling thread).
-fn simulated_image(pixels: &Pixmap, vision: Vision) -> Image {
-    Image::from_rgba8(simulated(pixels, vision), pixels.width(), pixels.height())
+fn simulated_image(pixels: &Pixmap, vision: Vision) -> Result<Image, String> {
+    let seen = simulated(pixels, vision);
+    let size = (pixels.width(), pixels.height());
+    Image::from_custom(Channels::new(seen, size), false)
+        .map_err(|e| format!("its simulation could not be made: {e}"))
 }
 
-/// `pixels` as `vision` sees them, as straight (not premultiplied) RGBA bytes: each pixel's
-/// colour through the Machado matrix, in linear light ([`Vision::simulate`], with tables
-/// instead of powers).
-fn simulated(pixels: &Pixmap, vision: Vision) -> Vec<u8> {
+/// A picture's colour and alpha bytes, as the PDF holds them (no alpha when every pixel is
+/// opaque), known by the hash of both.
+#[derive(Clone)]
+struct Channels {
+    rgb: std::sync::Arc<Vec<u8>>,
+    alpha: Option<std::sync::Arc<Vec<u8>>>,
+    size: (u32, u32),
+    digest: blake3::Hash,
+}
+
+impl Channels {
+    fn new(seen: Seen, size: (u32, u32)) -> Channels {
+        let alpha = seen
+            .alpha
+            .iter()
+            .any(|a| *a != u8::MAX)
+            .then_some(seen.alpha);
+        let mut h = blake3::Hasher::new();
+        h.update(&seen.rgb);
+        if let Some(alpha) = &alpha {
+            h.update(alpha);
+        }
+        Channels {
+            rgb: std::sync::Arc::new(seen.rgb),
+            alpha: alpha.map(std::sync::Arc::new),
+            size,
+            digest: h.finalize(),
+        }
+    }
+}
+
+impl std::hash::Hash for Channels {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.digest.as_bytes().hash(state);
+        self.size.hash(state);
+        self.alpha.is_some().hash(state);
+    }
+}
+
+impl krilla::image::CustomImage for Channels {
+    fn color_channel(&self) -> &[u8] {
+        &self.rgb
+    }
+    fn alpha_channel(&self) -> Option<&[u8]> {
+        self.alpha.as_deref().map(Vec::as_slice)
+    }
+    fn bits_per_component(&self) -> krilla::image::BitsPerComponent {
+        krilla::image::BitsPerComponent::Eight
+    }
+    fn size(&self) -> (u32, u32) {
+        self.size
+    }
+    fn icc_profile(&self) -> Option<&[u8]> {
+        None
+    }
+    fn color_space(&self) -> krilla::image::ImageColorspace {
+        krilla::image::ImageColorspace::Rgb
+    }
+}
+
+/// A picture's pixels as straight (not premultiplied) colour and their alpha, apart.
+struct Seen {
+    rgb: Vec<u8>,
+    alpha: Vec<u8>,
+}
+
+/// `pixels` as `vision` sees them: each pixel's colour through the Machado matrix, in linear
+/// light ([`Vision::simulate`], with tables instead of powers).
+fn simulated(pixels: &Pixmap, vision: Vision) -> Seen {
     /// sRGB channel to linear light.
     static TO_LINEAR: LazyLock<[f64; 256]> = LazyLock::new(|| {
         std::array::from_fn(|c| {
@@ -260,14 +329,19 @@ fn simulated(pixels: &Pixmap, vision: Vision) -> Vec<u8> {
     });
     let (to_linear, to_srgb) = (&*TO_LINEAR, &*TO_SRGB);
     let m = vision.matrix();
-    let mut out = Vec::with_capacity(pixels.pixels().len() * 4);
+    let n = pixels.pixels().len();
+    let mut out = Seen {
+        rgb: Vec::with_capacity(n * 3),
+        alpha: Vec::with_capacity(n),
+    };
     // Faces are mostly flat colour: a pixel like the one before it is seen like it.
-    let mut last: Option<(PremultipliedColorU8, [u8; 4])> = None;
+    let mut last: Option<(PremultipliedColorU8, [u8; 3])> = None;
     for &p in pixels.pixels() {
+        out.alpha.push(p.alpha());
         if let Some((from, to)) = last
             && from == p
         {
-            out.extend_from_slice(&to);
+            out.rgb.extend_from_slice(&to);
             continue;
         }
         let c = p.demultiply();
@@ -281,8 +355,8 @@ fn simulated(pixels: &Pixmap, vision: Vision) -> Vec<u8> {
             let l = (r[0] * v[0] + r[1] * v[1] + r[2] * v[2]).clamp(0.0, 1.0);
             to_srgb[(l * STEPS as f64 + 0.5) as usize]
         };
-        let seen = [ch(m[0]), ch(m[1]), ch(m[2]), c.alpha()];
-        out.extend_from_slice(&seen);
+        let seen = [ch(m[0]), ch(m[1]), ch(m[2])];
+        out.rgb.extend_from_slice(&seen);
         last = Some((p, seen));
     }
     out
@@ -509,7 +583,7 @@ fn symbol_pages(game: &Game, paper: Paper, part: &str) -> Result<Vec<Draft>, Str
                         let doc = sheets::single_face(&badge, (side, side));
                         let px = png::rasterise(&doc, (side, side), 24.0, &fonts, None)?;
                         pictures.push(Picture {
-                            image: simulated_image(&px, *v),
+                            image: simulated_image(&px, *v)?,
                             at,
                             size: (side, side),
                         });
@@ -543,9 +617,9 @@ mod tests {
             ));
             for v in Vision::ALL {
                 let p = simulated(&px, v);
-                assert_eq!(p.len(), 16);
-                assert_eq!(p[15], 255, "an opaque pixel stays opaque");
-                let got = palette::Srgb::new(p[12], p[13], p[14]).into_format();
+                assert_eq!((p.rgb.len(), p.alpha.len()), (12, 4));
+                assert_eq!(p.alpha[3], 255, "an opaque pixel stays opaque");
+                let got = palette::Srgb::new(p.rgb[9], p.rgb[10], p.rgb[11]).into_format();
                 assert!(delta_e(got, v.simulate(c)) < 0.5, "{colour} {v:?}");
             }
         }

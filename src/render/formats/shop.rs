@@ -587,7 +587,7 @@ fn deck_pngs(
         .par_iter()
         .map(|(file, _, _, _, svg)| {
             let doc = card.document(svg, deck.size);
-            let bytes = b.png(&doc, card.page(), card.px_per_mm)?;
+            let bytes = b.png_alone(&doc, card.page(), card.px_per_mm)?;
             let note = safe_zone_note(&doc, card, &b.faces.fonts, b.faces.cache.as_deref())?;
             Ok((b.write(&format!("shop/{file}"), &bytes)?, note))
         })
