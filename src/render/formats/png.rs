@@ -406,19 +406,33 @@ fn zlib_stream(src: &dyn Bands, opaque: bool) -> Result<Option<Vec<u8>>, String>
 /// straight RGBA.
 fn to_line(row: &[u8], opaque: bool, line: &mut [u8]) -> bool {
     if opaque {
-        // A fold without early exit over every alpha byte vectorises.
-        if row.chunks_exact(4).fold(u8::MAX, |a, p| a & p[3]) != u8::MAX {
+        // A fold without early exit over the row read as words (two pixels each) vectorises:
+        // every alpha byte is full when the alpha bytes of the words' AND are.
+        const ALPHAS: u64 = 0xFF00_0000_FF00_0000;
+        let mut words = row.chunks_exact(8);
+        let all = (&mut words).fold(u64::MAX, |a, w| {
+            a & w.first_chunk::<8>().map_or(0, |w| u64::from_le_bytes(*w))
+        });
+        let rest = words
+            .remainder()
+            .chunks_exact(4)
+            .fold(u8::MAX, |a, p| a & p[3]);
+        if all & ALPHAS != ALPHAS || rest != u8::MAX {
             return false;
         }
         // Premultiplied colour equals straight colour where alpha is full. Four pixels at a
-        // time: their colour bytes packed into a word and a half, two stores (a byte or a
-        // three-byte copy at a time was most of the time this took).
+        // time, read as two words: their colour bytes packed into a word and a half, two
+        // stores (a byte or a three-byte copy at a time was most of the time this took).
         let mut to = line.chunks_exact_mut(12);
         let mut from = row.chunks_exact(16);
         for (to, from) in (&mut to).zip(&mut from) {
-            let rgb =
-                |i: usize| u64::from(u32::from_le_bytes([from[i], from[i + 1], from[i + 2], 0]));
-            let (a, b, c, d) = (rgb(0), rgb(4), rgb(8), rgb(12));
+            // Two words of two pixels each, read whole.
+            let (Some(lo), Some(hi)) = (from.first_chunk::<8>(), from.last_chunk::<8>()) else {
+                continue;
+            };
+            let (lo, hi) = (u64::from_le_bytes(*lo), u64::from_le_bytes(*hi));
+            const RGB: u64 = 0xFF_FFFF;
+            let (a, b, c, d) = (lo & RGB, lo >> 32 & RGB, hi & RGB, hi >> 32 & RGB);
             to[..8].copy_from_slice(&(a | b << 24 | c << 48).to_le_bytes());
             to[8..].copy_from_slice(&(((c >> 16) | d << 8) as u32).to_le_bytes());
         }
@@ -531,10 +545,10 @@ mod tests {
             assert!(to_line(&row, true, &mut line));
             let want: Vec<u8> = row.chunks_exact(4).flat_map(|p| p[..3].to_vec()).collect();
             assert_eq!(line, want, "{width} pixels");
-            if width > 0 {
+            for at in (0..width).filter(|&i| i == 0 || i == width / 2 || i + 1 == width) {
                 let mut seen = row.clone();
-                seen[width * 4 - 1] = 254;
-                assert!(!to_line(&seen, true, &mut line), "a pixel not opaque");
+                seen[at * 4 + 3] = 254;
+                assert!(!to_line(&seen, true, &mut line), "pixel {at} not opaque");
             }
         }
     }
