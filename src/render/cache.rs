@@ -69,6 +69,9 @@ pub struct Cache {
     /// Faces drawn but not yet kept: they are written once the game passed its check
     /// ([`Cache::commit`]), so that a game that does not build leaves no files.
     pending: Mutex<Vec<(PathBuf, Vec<u8>)>>,
+    /// The folders this build made (or found) for its entries: each is made once, not once
+    /// an entry.
+    made: Mutex<HashSet<PathBuf>>,
 }
 
 impl fmt::Debug for Cache {
@@ -114,6 +117,7 @@ impl Cache {
             face_salt: h.finalize(),
             used: Mutex::new(HashSet::new()),
             pending: Mutex::new(Vec::new()),
+            made: Mutex::new(HashSet::new()),
         }))
     }
 
@@ -148,7 +152,7 @@ impl Cache {
     /// a failure is not an error of the build.
     fn put(&self, kind: &str, key: &blake3::Hash, payload: &[u8]) {
         let path = self.path(kind, key);
-        if write_entry(&path, &entry(payload)).is_ok() {
+        if self.write(&path, &entry(payload)).is_ok() {
             self.mark(path);
         }
     }
@@ -167,12 +171,30 @@ impl Cache {
         let pending = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
         let written: Vec<PathBuf> = pending
             .into_par_iter()
-            .filter_map(|(path, bytes)| write_entry(&path, &bytes).is_ok().then_some(path))
+            .filter_map(|(path, bytes)| self.write(&path, &bytes).is_ok().then_some(path))
             .collect();
         self.used
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .extend(written);
+    }
+
+    /// [`write_entry`] in a folder made once a build.
+    fn write(&self, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let known = self
+            .made
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(dir);
+        if !known {
+            std::fs::create_dir_all(dir)?;
+            self.made
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(dir.to_path_buf());
+        }
+        write_entry(path, bytes)
     }
 
     /// Removes every entry (and stray temporary file) this build did not use.
@@ -221,7 +243,6 @@ fn verified(bytes: &[u8]) -> Option<&[u8]> {
 fn write_entry(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(
         ".{}.{}.tmp",
         std::process::id(),
