@@ -22,6 +22,8 @@ use super::{Error, Options, marker};
 use crate::flatten::BitmapImage;
 use crate::parser::paint_server::process_paint;
 #[cfg(feature = "text")]
+use crate::text::faces::FaceInfo;
+#[cfg(feature = "text")]
 use crate::text::flatten::DatabaseExt;
 use crate::*;
 
@@ -49,16 +51,18 @@ pub struct Cache {
     #[cfg(feature = "text")]
     pub fontdb: Arc<Database>,
 
+    // printplay: by face, glyph and the face's variation coordinates (`text/faces.rs`).
     #[cfg(feature = "text")]
-    cache_outline: HashMap<(ID, GlyphId), Option<tiny_skia_path::Path>>,
+    pub(crate) cache_outline: HashMap<(ID, GlyphId, Box<[i16]>), Option<tiny_skia_path::Path>>,
     #[cfg(feature = "text")]
     cache_colr: HashMap<(ID, GlyphId), Option<Tree>>,
     #[cfg(feature = "text")]
     cache_svg: HashMap<(ID, GlyphId), Option<Node>>,
     #[cfg(feature = "text")]
     cache_raster: HashMap<(ID, GlyphId), Option<BitmapImage>>,
+    // printplay: each face read once (`text/faces.rs`).
     #[cfg(feature = "text")]
-    cache_has_opsz: HashMap<ID, bool>,
+    cache_faces: HashMap<ID, Option<FaceInfo>>,
 
     pub clip_paths: HashMap<String, Arc<ClipPath>>,
     pub masks: HashMap<String, Arc<Mask>>,
@@ -77,9 +81,13 @@ pub struct Cache {
 }
 
 macro_rules! font_lookup {
-    ($method_name:ident, $cache_map:ident, $font_variant:ident, $return_type:ty) => {
+    ($method_name:ident, $cache_map:ident, $font_variant:ident, $return_type:ty, $has_table:ident) => {
         #[cfg(feature = "text")]
         pub(crate) fn $method_name(&mut self, font: ID, glyph: GlyphId) -> Option<$return_type> {
+            // printplay: a face without the table has no such glyph; it is not parsed again.
+            if !self.face_info(font)?.$has_table {
+                return None;
+            }
             let key = (font, glyph);
             match self.$cache_map.get(&key) {
                 Some(cache_hit) => cache_hit.clone(),
@@ -108,7 +116,7 @@ impl Cache {
             #[cfg(feature = "text")]
             cache_raster: HashMap::new(),
             #[cfg(feature = "text")]
-            cache_has_opsz: HashMap::new(),
+            cache_faces: HashMap::new(),
 
             clip_paths: HashMap::new(),
             masks: HashMap::new(),
@@ -204,19 +212,24 @@ impl Cache {
         }
     }
 
-    font_lookup!(fontdb_outline, cache_outline, outline, tiny_skia_path::Path);
-    font_lookup!(fontdb_colr, cache_colr, colr, Tree);
-    font_lookup!(fontdb_svg, cache_svg, svg, Node);
-    font_lookup!(fontdb_raster, cache_raster, raster, BitmapImage);
+    font_lookup!(fontdb_colr, cache_colr, colr, Tree, has_colr);
+    font_lookup!(fontdb_svg, cache_svg, svg, Node, has_svg);
+    font_lookup!(fontdb_raster, cache_raster, raster, BitmapImage, has_raster);
 
     #[cfg(feature = "text")]
     pub(crate) fn has_opsz_axis(&mut self, font: ID) -> bool {
-        if let Some(&cached) = self.cache_has_opsz.get(&font) {
-            return cached;
-        }
-        let has_opsz = self.fontdb.has_opsz_axis(font);
-        self.cache_has_opsz.insert(font, has_opsz);
-        has_opsz
+        self.face_info(font).map_or(false, |info| info.has_opsz)
+    }
+
+    /// printplay: what the text needs to know of face `font`, read the first time it is asked
+    /// for; `None` where the database has no such face or it does not parse.
+    #[cfg(feature = "text")]
+    pub(crate) fn face_info(&mut self, font: ID) -> Option<&FaceInfo> {
+        let fontdb = &self.fontdb;
+        self.cache_faces
+            .entry(font)
+            .or_insert_with(|| FaceInfo::read(fontdb, font))
+            .as_ref()
     }
 }
 

@@ -11,6 +11,7 @@ use tiny_skia_path::{NonZeroRect, Size, Transform};
 use xmlwriter::XmlWriter;
 
 use crate::text::colr::GlyphPainter;
+use crate::text::faces::{TextFaces, Variations};
 use crate::*;
 
 fn resolve_rendering_mode(text: &Text) -> ShapeRendering {
@@ -49,6 +50,15 @@ pub(crate) fn flatten(text: &mut Text, cache: &mut Cache) -> Option<(Group, NonZ
     let mut new_children = vec![];
 
     let rendering_mode = resolve_rendering_mode(text);
+
+    // printplay: the text's faces, each parsed at most once for all its glyphs' outlines.
+    let faces = TextFaces::new(
+        text.layouted
+            .iter()
+            .flat_map(|span| span.positioned_glyphs.iter().map(|glyph| glyph.font)),
+        cache,
+    );
+    let mut outlines = faces.outlines();
 
     for span in &text.layouted {
         if let Some(path) = span.overline.as_ref() {
@@ -138,17 +148,17 @@ pub(crate) fn flatten(text: &mut Text, cache: &mut Cache) -> Option<(Group, NonZ
                     || (span.font_optical_sizing == crate::FontOpticalSizing::Auto
                         && cache.has_opsz_axis(glyph.font));
 
-                let outline = if needs_variations {
-                    cache.fontdb.outline_with_variations(
-                        glyph.font,
-                        glyph.id,
-                        &span.variations,
-                        glyph.font_size(),
-                        span.font_optical_sizing,
-                    )
+                // printplay: from the cache, by face, glyph and variation coordinates.
+                let variations = if needs_variations {
+                    Variations::Set {
+                        variations: &span.variations,
+                        font_size: glyph.font_size(),
+                        font_optical_sizing: span.font_optical_sizing,
+                    }
                 } else {
-                    cache.fontdb_outline(glyph.font, glyph.id)
+                    Variations::Default
                 };
+                let outline = outlines.outline(cache, glyph.font, glyph.id, variations);
 
                 if let Some(outline) = outline.and_then(|p| p.transform(glyph.outline_transform()))
                 {
@@ -180,8 +190,8 @@ pub(crate) fn flatten(text: &mut Text, cache: &mut Cache) -> Option<(Group, NonZ
     Some((group, stroke_bbox))
 }
 
-struct PathBuilder {
-    builder: tiny_skia_path::PathBuilder,
+pub(crate) struct PathBuilder {
+    pub(crate) builder: tiny_skia_path::PathBuilder,
 }
 
 impl ttf_parser::OutlineBuilder for PathBuilder {
@@ -206,17 +216,9 @@ impl ttf_parser::OutlineBuilder for PathBuilder {
     }
 }
 
+// printplay: `outline`, `outline_with_variations` and `has_opsz_axis`, which parsed the face
+// for each call, are in `faces.rs` (`Variations`, `outline`, `FaceInfo`).
 pub(crate) trait DatabaseExt {
-    fn outline(&self, id: ID, glyph_id: GlyphId) -> Option<tiny_skia_path::Path>;
-    fn outline_with_variations(
-        &self,
-        id: ID,
-        glyph_id: GlyphId,
-        variations: &[crate::FontVariation],
-        font_size: f32,
-        font_optical_sizing: crate::FontOpticalSizing,
-    ) -> Option<tiny_skia_path::Path>;
-    fn has_opsz_axis(&self, id: ID) -> bool;
     fn raster(&self, id: ID, glyph_id: GlyphId) -> Option<BitmapImage>;
     fn svg(&self, id: ID, glyph_id: GlyphId) -> Option<Node>;
     fn colr(&self, id: ID, glyph_id: GlyphId) -> Option<Tree>;
@@ -233,83 +235,6 @@ pub(crate) struct BitmapImage {
 }
 
 impl DatabaseExt for Database {
-    #[inline(never)]
-    fn outline(&self, id: ID, glyph_id: GlyphId) -> Option<tiny_skia_path::Path> {
-        self.with_face_data(id, |data, face_index| -> Option<tiny_skia_path::Path> {
-            let mut font = ttf_parser::Face::parse(data, face_index).ok()?;
-
-            // For variable fonts, we need to set default variation values to get proper outlines
-            if font.is_variable() {
-                for axis in font.variation_axes() {
-                    font.set_variation(axis.tag, axis.def_value);
-                }
-            }
-
-            let mut builder = PathBuilder {
-                builder: tiny_skia_path::PathBuilder::new(),
-            };
-
-            font.outline_glyph(glyph_id, &mut builder)?;
-            builder.builder.finish()
-        })?
-    }
-
-    #[inline(never)]
-    fn outline_with_variations(
-        &self,
-        id: ID,
-        glyph_id: GlyphId,
-        variations: &[crate::FontVariation],
-        font_size: f32,
-        font_optical_sizing: crate::FontOpticalSizing,
-    ) -> Option<tiny_skia_path::Path> {
-        self.with_face_data(id, |data, face_index| -> Option<tiny_skia_path::Path> {
-            let mut font = ttf_parser::Face::parse(data, face_index).ok()?;
-
-            for v in variations {
-                font.set_variation(ttf_parser::Tag::from_bytes(&v.tag), v.value);
-            }
-
-            // Auto-set opsz if font-optical-sizing is auto and not explicitly set
-            if font_optical_sizing == crate::FontOpticalSizing::Auto {
-                let has_explicit_opsz = variations.iter().any(|v| v.tag == *b"opsz");
-                if !has_explicit_opsz {
-                    // Check if font has opsz axis
-                    if let Some(axes) = font.tables().fvar {
-                        let has_opsz_axis = axes
-                            .axes
-                            .into_iter()
-                            .any(|axis| axis.tag == ttf_parser::Tag::from_bytes(b"opsz"));
-                        if has_opsz_axis {
-                            font.set_variation(ttf_parser::Tag::from_bytes(b"opsz"), font_size);
-                        }
-                    }
-                }
-            }
-
-            let mut builder = PathBuilder {
-                builder: tiny_skia_path::PathBuilder::new(),
-            };
-
-            font.outline_glyph(glyph_id, &mut builder)?;
-            builder.builder.finish()
-        })?
-    }
-
-    fn has_opsz_axis(&self, id: ID) -> bool {
-        self.with_face_data(id, |data, face_index| -> Option<bool> {
-            let font = ttf_parser::Face::parse(data, face_index).ok()?;
-            let has_opsz = font.tables().fvar.map_or(false, |axes| {
-                axes.axes
-                    .into_iter()
-                    .any(|axis| axis.tag == ttf_parser::Tag::from_bytes(b"opsz"))
-            });
-            Some(has_opsz)
-        })
-        .flatten()
-        .unwrap_or(false)
-    }
-
     fn raster(&self, id: ID, glyph_id: GlyphId) -> Option<BitmapImage> {
         self.with_face_data(id, |data, face_index| -> Option<BitmapImage> {
             let font = ttf_parser::Face::parse(data, face_index).ok()?;

@@ -9,6 +9,7 @@ use svgtypes::FontFamily;
 use self::layout::DatabaseExt;
 use crate::{Cache, Font, FontStretch, FontStyle, Text};
 
+pub(crate) mod faces;
 pub(crate) mod flatten;
 
 mod colr;
