@@ -12,6 +12,8 @@ pub mod faces;
 pub mod formats;
 pub mod sheets;
 pub mod svg_clean;
+#[cfg(test)]
+mod text_cache_tests;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
