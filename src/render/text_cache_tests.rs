@@ -1,11 +1,13 @@
-//! usvg (vendor/usvg, see its PRINTPLAY.md) reads each font face once per document and caches
-//! glyph outlines by face, glyph and variation coordinates. What it caches must not change what
-//! it draws: a text draws the same paths whatever the document drew before it, two faces with
-//! the same glyph ids keep their own outlines, a variable face keeps one outline per width, and
-//! a colour glyph stays a colour glyph after its face drew plain ones.
+//! usvg (vendor/usvg, see its PRINTPLAY.md) reads each font face once per document, makes each
+//! shaping face once, and caches glyph outlines by face, glyph and variation coordinates. What
+//! it caches must not change what it draws: a text draws the same paths whatever the document
+//! drew before it, two faces with the same glyph ids keep their own outlines, a variable face
+//! keeps one outline and advance per width, and a colour glyph stays a colour glyph after its
+//! face drew plain ones.
 //!
 //! `tests/fixtures/fonts/cache-probe.ttf` (made by `cache-probe.py` next to it) is a tiny
-//! variable font: a width axis that narrows `A`, and a colour glyph `C` of one red layer.
+//! variable font: a width axis that narrows `A` and its advance, and a colour glyph `C` of one
+//! red layer.
 
 use std::fmt::Write;
 use std::sync::Arc;
@@ -164,6 +166,10 @@ fn a_variable_face_draws_each_width_with_its_own_outlines() {
     assert!((a("normal") - 9.6).abs() < 0.01, "{}", a("normal"));
     assert!((a("condensed") - 6.0).abs() < 0.01, "{}", a("condensed"));
     assert!((a("narrowest") - 2.4).abs() < 0.01, "{}", a("narrowest"));
+    // Shaping takes the width too: A's advance narrows from 600 units to 300, so "AB" spans
+    // 800 units (19.2 px) at the default width and 500 (12 px) at the narrowest.
+    assert!((width(&tree, "normal") - 19.2).abs() < 0.01);
+    assert!((width(&tree, "narrowest") - 12.0).abs() < 0.01);
     assert_ne!(drawn(&tree, "normal"), drawn(&tree, "condensed"));
     assert_ne!(drawn(&tree, "condensed"), drawn(&tree, "narrowest"));
 }

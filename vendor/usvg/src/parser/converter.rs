@@ -63,6 +63,9 @@ pub struct Cache {
     // printplay: each face read once (`text/faces.rs`).
     #[cfg(feature = "text")]
     cache_faces: HashMap<ID, Option<FaceInfo>>,
+    // printplay: each shaping face made once (`text/faces.rs`).
+    #[cfg(feature = "text")]
+    pub(crate) cache_shaping: crate::text::faces::ShapingFaces,
 
     pub clip_paths: HashMap<String, Arc<ClipPath>>,
     pub masks: HashMap<String, Arc<Mask>>,
@@ -117,6 +120,8 @@ impl Cache {
             cache_raster: HashMap::new(),
             #[cfg(feature = "text")]
             cache_faces: HashMap::new(),
+            #[cfg(feature = "text")]
+            cache_shaping: Default::default(),
 
             clip_paths: HashMap::new(),
             masks: HashMap::new(),

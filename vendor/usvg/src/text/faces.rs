@@ -4,21 +4,37 @@
 // for every new glyph of a document (is it a COLR glyph? an SVG glyph? a bitmap? its outline)
 // and, when the text had variations (`font-stretch="condensed"` and `font-weight="bold"` are
 // turned into `wdth`/`wght` variations, even for a face that has no axes), once for every glyph
-// drawn, with no cache. Here a document reads each face once (`FaceInfo`: which of those
-// tables it has, whether it has axes), a text parses each of its faces at most once
-// (`TextFaces`), and outlines are cached by face, glyph and the face's variation coordinates,
-// the only state of a parsed face an outline depends on.
+// drawn, with no cache; and it made a shaping face (`rustybuzz::Face::from_slice`, which
+// parses the face and builds its GSUB and GPOS lookups) for every text it shaped. Here a
+// document reads each face once (`FaceInfo`: which of those tables it has, whether it has
+// axes), makes each shaping face once (`ShapingFaces`), a text parses each of its faces at
+// most once for outlines (`TextFaces`), and outlines are cached by face, glyph and the face's
+// variation coordinates, the only state of a parsed face an outline depends on.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use fontdb::{Database, ID};
 use rustybuzz::ttf_parser;
 use rustybuzz::ttf_parser::GlyphId;
+use yoke::Yoke;
 
 use crate::{Cache, FontOpticalSizing, FontVariation};
 
 /// A font's bytes, shared with the font database where it holds them in memory.
 type FontData = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
+/// The bytes of face `id` of `db` and its index in them: shared where the database holds
+/// them in memory, else read once (a face read from a file or mapped from one).
+fn face_data(db: &Database, id: ID) -> Option<(FontData, u32)> {
+    let (source, index) = db.face_source(id)?;
+    let data: FontData = match source {
+        fontdb::Source::Binary(data) => data,
+        #[allow(unreachable_patterns)]
+        _ => db.with_face_data(id, |data, _| Arc::new(data.to_vec()) as FontData)?,
+    };
+    Some((data, index))
+}
 
 /// What a document's text needs to know of one font face, read once per document.
 #[derive(Clone)]
@@ -41,13 +57,7 @@ impl FaceInfo {
     /// Reads the face `id` of `db`; `None` where the database has no such face or it does
     /// not parse (usvg as published then drew nothing of its glyphs either).
     pub(crate) fn read(db: &Database, id: ID) -> Option<FaceInfo> {
-        let (source, index) = db.face_source(id)?;
-        let data: FontData = match source {
-            fontdb::Source::Binary(data) => data,
-            // A face read from a file (or mapped from one): its bytes, once per document.
-            #[allow(unreachable_patterns)]
-            _ => db.with_face_data(id, |data, _| Arc::new(data.to_vec()) as FontData)?,
-        };
+        let (data, index) = face_data(db, id)?;
         let face = ttf_parser::Face::parse((*data).as_ref(), index).ok()?;
         let tables = face.tables();
         let has_opsz = tables.fvar.map_or(false, |axes| {
@@ -221,4 +231,32 @@ fn parsed<'a, 'b>(
 ) -> Option<&'b ttf_parser::Face<'a>> {
     slot.get_or_insert_with(|| ttf_parser::Face::parse((*info.data).as_ref(), info.index).ok())
         .as_ref()
+}
+
+/// A shaping face, with the font bytes it borrows.
+#[derive(yoke::Yokeable, Clone)]
+struct ShapingFace<'a>(rustybuzz::Face<'a>);
+
+/// The shaping faces of a document, each made once (`None` where the face does not parse).
+#[derive(Clone, Default)]
+pub(crate) struct ShapingFaces(HashMap<ID, Option<Yoke<ShapingFace<'static>, FontData>>>);
+
+impl ShapingFaces {
+    /// The shaping face of face `id` of `db`, at its default coordinates: made the first time,
+    /// as usvg as published made it for every text.
+    pub(crate) fn face(&mut self, db: &Database, id: ID) -> Option<&rustybuzz::Face<'_>> {
+        self.0
+            .entry(id)
+            .or_insert_with(|| {
+                let (data, index) = face_data(db, id)?;
+                Yoke::try_attach_to_cart(data, |bytes| {
+                    rustybuzz::Face::from_slice(AsRef::<[u8]>::as_ref(bytes), index)
+                        .map(ShapingFace)
+                        .ok_or(())
+                })
+                .ok()
+            })
+            .as_ref()
+            .map(|face| &face.get().0)
+    }
 }

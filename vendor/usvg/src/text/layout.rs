@@ -13,6 +13,7 @@ use strict_num::NonZeroPositiveF32;
 use tiny_skia_path::{NonZeroRect, Transform};
 use unicode_script::UnicodeScript;
 
+use crate::text::faces::ShapingFaces;
 use crate::tree::{BBox, IsValidLength};
 use crate::{
     AlignmentBaseline, ApproxZeroUlps, BaselineShift, DominantBaseline, Fill, FillRule, Font,
@@ -200,6 +201,7 @@ pub(crate) fn layout_text(
     text_node: &Text,
     resolver: &FontResolver,
     fontdb: &mut Arc<fontdb::Database>,
+    shaping: &mut ShapingFaces,
 ) -> Option<(Vec<Span>, NonZeroRect)> {
     let mut fonts_cache: FontsCache = HashMap::new();
 
@@ -226,7 +228,7 @@ pub(crate) fn layout_text(
             TextFlow::Path(_) => (0.0, 0.0),
         };
 
-        let mut clusters = process_chunk(chunk, &fonts_cache, resolver, fontdb);
+        let mut clusters = process_chunk(chunk, &fonts_cache, resolver, fontdb, shaping);
         if clusters.is_empty() {
             char_offset += chunk.text.chars().count();
             continue;
@@ -861,6 +863,7 @@ fn process_chunk(
     fonts_cache: &FontsCache,
     resolver: &FontResolver,
     fontdb: &mut Arc<fontdb::Database>,
+    shaping: &mut ShapingFaces,
 ) -> Vec<GlyphCluster> {
     // The way this function works is a bit tricky.
     //
@@ -915,6 +918,7 @@ fn process_chunk(
             span.font_optical_sizing,
             resolver,
             fontdb,
+            shaping,
         );
 
         // Do nothing with the first run.
@@ -1300,6 +1304,7 @@ pub(crate) fn shape_text(
     font_optical_sizing: crate::FontOpticalSizing,
     resolver: &FontResolver,
     fontdb: &mut Arc<fontdb::Database>,
+    shaping: &mut ShapingFaces,
 ) -> Vec<Glyph> {
     let mut glyphs = shape_text_with_font(
         text,
@@ -1310,6 +1315,7 @@ pub(crate) fn shape_text(
         font_size,
         font_optical_sizing,
         fontdb,
+        shaping,
     )
     .unwrap_or_default();
 
@@ -1344,6 +1350,7 @@ pub(crate) fn shape_text(
                 font_size,
                 font_optical_sizing,
                 fontdb,
+                shaping,
             )
             .unwrap_or_default();
 
@@ -1404,10 +1411,13 @@ fn shape_text_with_font(
     font_size: f32,
     font_optical_sizing: crate::FontOpticalSizing,
     fontdb: &fontdb::Database,
+    shaping: &mut ShapingFaces,
 ) -> Option<Vec<Glyph>> {
-    fontdb.with_face_data(font.id, |font_data, face_index| -> Option<Vec<Glyph>> {
-        let mut rb_font = rustybuzz::Face::from_slice(font_data, face_index)?;
-
+    // printplay: the document's shaping face, made once, instead of one made for each text.
+    // Only a face with axes takes variations (ttf-parser's `set_variation` changes nothing
+    // of a face without): it is varied on a copy.
+    let rb_font = shaping.face(fontdb, font.id)?;
+    {
         // Build the list of variations to apply
         let mut final_variations: Vec<rustybuzz::Variation> = variations
             .iter()
@@ -1440,9 +1450,15 @@ fn shape_text_with_font(
         }
 
         // Apply font variations for variable fonts
-        if !final_variations.is_empty() {
-            rb_font.set_variations(&final_variations);
-        }
+        let varied;
+        let rb_font = if !final_variations.is_empty() && rb_font.is_variable() {
+            let mut face = rb_font.clone();
+            face.set_variations(&final_variations);
+            varied = face;
+            &varied
+        } else {
+            rb_font
+        };
 
         let bidi_info = unicode_bidi::BidiInfo::new(text, Some(unicode_bidi::Level::ltr()));
         let paragraph = &bidi_info.paragraphs[0];
@@ -1477,7 +1493,7 @@ fn shape_text_with_font(
                 features.push(rustybuzz::Feature::new(Tag::from_bytes(b"kern"), 0, ..));
             }
 
-            let output = rustybuzz::shape(&rb_font, &features, buffer);
+            let output = rustybuzz::shape(rb_font, &features, buffer);
 
             let positions = output.glyph_positions();
             let infos = output.glyph_infos();
@@ -1511,7 +1527,7 @@ fn shape_text_with_font(
         }
 
         Some(glyphs)
-    })?
+    }
 }
 
 /// An iterator over glyph clusters.
