@@ -12,6 +12,8 @@ pub mod faces;
 pub mod formats;
 pub mod sheets;
 pub mod svg_clean;
+#[cfg(test)]
+mod text_cache_tests;
 pub mod trees;
 
 use std::collections::BTreeSet;
