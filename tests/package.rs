@@ -1,8 +1,8 @@
 //! What `cargo package` ships is what `cargo install` builds from: every file the code compiles
 //! in (`include_str!`, `include_bytes!`, `include_dir!`) must be in the package, the build
 //! script and the licence files too, and the whole well under crates.io's 10 MB limit. That the
-//! package compiles as published (krilla-svg from crates.io, no `[patch]`) is `.ci/run`'s
-//! `cargo package`, which verifies it.
+//! package compiles as published (krilla-svg, resvg and usvg from crates.io, no `[patch]`) is
+//! `.ci/run`'s `cargo package`, which verifies it.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
