@@ -899,6 +899,7 @@ pub fn build_options(args: &BuildArgs) -> Result<BuildOptions, String> {
         cache: !args.no_cache,
         kept_pages: None,
         reprint,
+        builds: true,
     };
     match options.conflict() {
         Some(e) => Err(e),

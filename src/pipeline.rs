@@ -53,10 +53,6 @@ pub fn stages() -> Vec<(&'static str, Stage)> {
 /// print the faces as they are.
 pub const GUIDED_STAGES: &[&str] = &["cards", "tokens", "board", "proof"];
 
-/// The stages that draw the faces as pixels, from the documents the check read
-/// ([`crate::render::trees`]): a build without them lets those go before its stages run.
-pub const PIXEL_STAGES: &[&str] = &["png", "tts", "proof"];
-
 /// Creates an output folder and proves it writable; when it cannot be, one problem (exit 2)
 /// naming the path in the way: a file where a folder should be, or the folder itself.
 pub fn prepare_output(dir: &Path) -> Result<(), Problem> {
@@ -117,7 +113,11 @@ pub fn build_drawn(
         .into_iter()
         .filter(|(name, _)| options.wants(name))
         .collect();
-    if !stages.iter().any(|(name, _)| PIXEL_STAGES.contains(name)) {
+    // Without a stage that draws faces as pixels, nothing keeps the trees the check read.
+    if !stages
+        .iter()
+        .any(|(name, _)| render::trees::PIXEL_STAGES.contains(name))
+    {
         build.faces.trees.clear();
     }
     // The stage a designer waits for under `watch` runs alone first, with every core.

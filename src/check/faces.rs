@@ -36,6 +36,7 @@ pub fn face_report(game: &Game, options: &BuildOptions) -> (Vec<Problem>, Option
     let cache = cache::Cache::open(options, game, &templates);
     match faces::draw_all_cached(game, &templates, options.bleed, cache) {
         Ok(f) => {
+            f.trees.keep(options.keeps_reads());
             let mut problems = backs_alike_in_grey(game, &f);
             problems.extend(super::unreadable_faces(game, Some(&f), &drawn_boards));
             problems.extend(super::layouts(game, &f, options));

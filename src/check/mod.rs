@@ -149,8 +149,11 @@ pub fn check_and_draw(
         problems.into_iter().partition(Problem::is_warning);
     warnings.extend(found_warnings);
     if let Some(f) = &faces {
+        // The contrast check reads each face whole and notes its text's distance to the
+        // trim, which the safe-zone check then takes without reading the face again.
+        let contrast = vision::text_contrast_warnings(game, f);
         warnings.extend(faces::safe_zone_warnings(game, f));
-        warnings.extend(vision::text_contrast_warnings(game, f));
+        warnings.extend(contrast);
     }
     let report = Report { warnings, problems };
     (report, faces)

@@ -23,7 +23,8 @@ use crate::model::Game;
 use crate::render::faces::Faces;
 use crate::render::faces::drawn::{Face, Kind, every_face};
 use crate::render::faces::vision::{Vision, contrast, delta_e, parse_hex};
-use crate::render::formats::png;
+use crate::render::formats::{pdf, png};
+use crate::render::sheets::layout::Rect;
 use crate::render::trees::{self, Trees};
 
 /// The least CIEDE2000 difference two symbols of a group with the same mark (or one without
@@ -233,6 +234,21 @@ fn lowest_text(
         return None;
     }
     let tree = trees::raster(trees, &document, fonts).ok()?;
+    if let Some(t) = trees {
+        // The safe-zone check measures this very document (the face alone at its trim).
+        let trim = Rect {
+            x: 0.0,
+            y: 0.0,
+            w: face.size.0,
+            h: face.size.1,
+        };
+        t.note_inset(
+            &document,
+            face.size,
+            trim,
+            pdf::inset_of(&tree, face.size, trim),
+        );
+    }
     let mut texts = Vec::new();
     collect_texts(tree.root(), &mut texts);
     if texts.is_empty() {

@@ -420,9 +420,7 @@ pub fn text_inset(
     // Through the build's trees, the page is read whole once for every use of it; alone, it
     // is read cut down to its text.
     let measure = || match trees {
-        Some(t) => t
-            .raster(page, fonts)
-            .map(|tree| pdf::inset_of(&tree, size_mm, trim)),
+        Some(t) => t.inset(page, size_mm, trim, fonts),
         None => pdf::text_inset(page, size_mm, trim, fonts),
     };
     let Some(cache) = cache else {

@@ -100,6 +100,10 @@ pub struct BuildOptions {
     pub kept_pages: Option<Arc<pdf::ReadPages>>,
     /// The cards `changed.pdf` reprints (`--changed-since`, `--cards`); `None`: no such file.
     pub reprint: Option<Reprint>,
+    /// The check is the first step of a build (`build`, `watch`), not the whole of the work
+    /// (`check`): what it reads of each face is kept for the stages that draw the faces as
+    /// pixels, when the build has one ([`trees::PIXEL_STAGES`]).
+    pub builds: bool,
 }
 
 /// Which cards `changed.pdf` holds.
@@ -134,6 +138,7 @@ impl Default for BuildOptions {
             cache: false,
             kept_pages: None,
             reprint: None,
+            builds: false,
         }
     }
 }
@@ -142,6 +147,12 @@ impl BuildOptions {
     /// Whether the stage `name` is to run.
     pub fn wants(&self, stage: &str) -> bool {
         self.only.is_empty() || self.only.contains(stage)
+    }
+
+    /// The faces' documents the check reads are kept for the build's stages
+    /// ([`trees::Trees::keep`]): a build that draws faces as pixels.
+    pub fn keeps_reads(&self) -> bool {
+        self.builds && trees::PIXEL_STAGES.iter().any(|s| self.wants(s))
     }
 
     /// Options that contradict each other: an output asked for (`--shop`) that `--only`

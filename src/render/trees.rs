@@ -5,16 +5,26 @@
 //! drawing it. [`Trees`] keeps what was read for the build's [`Faces`], which every stage and
 //! the check before it share, so that each document is read once.
 //!
-//! What is kept is bounded ([`MAX_TREES`] documents, [`MAX_TEXT`] bytes of their text): past
-//! it a document is read each time it is asked for, as without a memo.
+//! Trees are kept only for a build that draws faces as pixels ([`PIXEL_STAGES`]; a tree of a
+//! card face is about 70 KB): for `check` alone or `--only cards` each reading is let go, and
+//! what is kept of a face is the measure of its text's distance to the trim, which both of
+//! the check's text measures take from one reading. What is kept is bounded ([`MAX_TREES`]
+//! documents, [`MAX_TEXT`] bytes of their text): past it a document is read each time it is
+//! asked for, as without a memo.
 //!
 //! [`Faces`]: crate::render::faces::Faces
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::render::faces::fonts::FontDb;
 use crate::render::formats::pdf::parse_raster;
+use crate::render::sheets::layout::Rect;
+
+/// The build stages that draw the faces as pixels from the documents the check read: a build
+/// with one of them keeps the trees ([`Trees::keep`]).
+pub const PIXEL_STAGES: &[&str] = &["png", "tts", "proof"];
 
 /// At most this many documents are kept (a card face's tree is about 70 KB).
 pub const MAX_TREES: usize = 2000;
@@ -27,7 +37,12 @@ type Read = Result<Arc<usvg::Tree>, String>;
 /// of their text and the fonts they were set in.
 #[derive(Default)]
 pub struct Trees {
+    /// Trees are kept (set for a build with [`PIXEL_STAGES`]); else each is read and let go.
+    keeping: AtomicBool,
     kept: Mutex<Kept>,
+    /// How far inside its trim each document's text comes, by document, size and trim: a
+    /// few bytes a face, kept whether or not the trees are.
+    insets: Mutex<HashMap<InsetKey, Option<f64>>>,
 }
 
 #[derive(Default)]
@@ -50,9 +65,58 @@ impl Trees {
         Trees::default()
     }
 
+    /// Keeps the trees read from now on (or, `false`, lets every one go).
+    pub fn keep(&self, keeping: bool) {
+        self.keeping.store(keeping, Ordering::Relaxed);
+        if !keeping {
+            self.clear();
+        }
+    }
+
+    /// Remembers how far inside `trim` the text of `svg` (`size_mm` large) comes.
+    pub fn note_inset(&self, svg: &str, size_mm: (f64, f64), trim: Rect, inset: Option<f64>) {
+        self.insets
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(inset_key(svg, size_mm, trim), inset);
+    }
+
+    /// [`crate::render::formats::pdf::text_inset`] of `svg`: remembered, or measured on its
+    /// tree (read whole, as the stages read it).
+    pub fn inset(
+        &self,
+        svg: &str,
+        size_mm: (f64, f64),
+        trim: Rect,
+        fonts: &FontDb,
+    ) -> Result<Option<f64>, String> {
+        if !svg.contains("<text") {
+            return Ok(None);
+        }
+        let key = inset_key(svg, size_mm, trim);
+        if let Some(inset) = self
+            .insets
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            return Ok(*inset);
+        }
+        let tree = self.raster(svg, fonts)?;
+        let inset = crate::render::formats::pdf::inset_of(&tree, size_mm, trim);
+        self.insets
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, inset);
+        Ok(inset)
+    }
+
     /// `svg` read with `fonts` as [`parse_raster`] reads it: once, when kept; two threads
     /// asking for the same document at once wait for one reading.
     pub fn raster(&self, svg: &str, fonts: &FontDb) -> Read {
+        if !self.keeping.load(Ordering::Relaxed) {
+            return parse_raster(svg, fonts).map(Arc::new);
+        }
         let key = (blake3::hash(svg.as_bytes()), Arc::as_ptr(fonts) as usize);
         let cell = {
             let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
@@ -94,6 +158,15 @@ impl Trees {
     }
 }
 
+/// A document's hash, and its size and trim (their bits).
+type InsetKey = (blake3::Hash, [u64; 6]);
+
+/// The key of a document's inset: its hash, size and trim.
+fn inset_key(svg: &str, size_mm: (f64, f64), trim: Rect) -> InsetKey {
+    let numbers = [size_mm.0, size_mm.1, trim.x, trim.y, trim.w, trim.h].map(f64::to_bits);
+    (blake3::hash(svg.as_bytes()), numbers)
+}
+
 /// `svg` read as [`parse_raster`] reads it, through `trees` when given.
 pub fn raster(trees: Option<&Trees>, svg: &str, fonts: &FontDb) -> Read {
     match trees {
@@ -106,6 +179,7 @@ pub fn raster(trees: Option<&Trees>, svg: &str, fonts: &FontDb) -> Read {
 mod tests {
     use super::*;
     use crate::render::faces::fonts::builtin;
+    use crate::render::sheets::layout::Rect;
 
     fn doc(n: usize) -> String {
         format!(
@@ -116,6 +190,7 @@ mod tests {
     #[test]
     fn a_document_is_read_once_and_is_the_tree_it_would_be_read_as() {
         let trees = Trees::new();
+        trees.keep(true);
         let fonts = builtin();
         let a = trees.raster(&doc(1), &fonts).unwrap();
         let b = trees.raster(&doc(1), &fonts).unwrap();
@@ -141,6 +216,7 @@ mod tests {
     #[test]
     fn past_its_bound_a_document_is_read_each_time_and_not_kept() {
         let trees = Trees::new();
+        trees.keep(true);
         let fonts = builtin();
         for n in 0..MAX_TREES + 5 {
             trees
@@ -159,8 +235,46 @@ mod tests {
     }
 
     #[test]
+    fn without_keeping_each_reading_is_let_go_and_an_inset_is_remembered() {
+        let trees = Trees::new();
+        let fonts = builtin();
+        let a = trees.raster(&doc(1), &fonts).unwrap();
+        let b = trees.raster(&doc(1), &fonts).unwrap();
+        assert!(!Arc::ptr_eq(&a, &b), "read again, not kept");
+        assert!(trees.is_empty());
+        let trim = Rect {
+            x: 0.0,
+            y: 0.0,
+            w: 10.0,
+            h: 10.0,
+        };
+        // Measured on the tree: the text begins 1 mm from the left edge.
+        let inset = trees.inset(&doc(1), (10.0, 10.0), trim, &fonts).unwrap();
+        assert!(inset.is_some_and(|i| i > 0.0 && i <= 1.0), "{inset:?}");
+        // A noted inset is taken as noted, without reading the document.
+        trees.note_inset(&doc(2), (10.0, 10.0), trim, Some(42.0));
+        assert_eq!(
+            trees.inset(&doc(2), (10.0, 10.0), trim, &fonts).unwrap(),
+            Some(42.0)
+        );
+        // Another trim is another measure.
+        let wider = Rect { w: 20.0, ..trim };
+        assert_ne!(
+            trees.inset(&doc(2), (10.0, 10.0), wider, &fonts).unwrap(),
+            Some(42.0)
+        );
+        // Kept from now on; and let go again.
+        trees.keep(true);
+        trees.raster(&doc(3), &fonts).unwrap();
+        assert_eq!(trees.len(), 1);
+        trees.keep(false);
+        assert!(trees.is_empty());
+    }
+
+    #[test]
     fn the_same_text_in_other_fonts_is_another_document() {
         let trees = Trees::new();
+        trees.keep(true);
         let one = builtin();
         let other: FontDb = Arc::new((*one).clone());
         let a = trees.raster(&doc(1), &one).unwrap();
