@@ -113,13 +113,6 @@ pub fn build_drawn(
         .into_iter()
         .filter(|(name, _)| options.wants(name))
         .collect();
-    // Without a stage that draws faces as pixels, nothing keeps the trees the check read.
-    if !stages
-        .iter()
-        .any(|(name, _)| render::trees::PIXEL_STAGES.contains(name))
-    {
-        build.faces.trees.clear();
-    }
     // The stage a designer waits for under `watch` runs alone first, with every core.
     let first = options
         .first

@@ -8,7 +8,7 @@ use std::process::Command;
 
 mod common;
 
-use common::{Fixture, Run, read_pnm};
+use common::{Fixture, Run, page_rgb};
 use printplay::render::faces::vision::{Vision, delta_e};
 
 /// The warnings a run printed, each as `file:line:col: message` (its wrapped lines joined).
@@ -96,17 +96,7 @@ fn two_suit_colours_that_collapse_under_deuteranopia_are_warned_at_the_symbol() 
 
 /// Pixels of a PDF page (at 72 dpi) of the guides' trim magenta, or a blend of it.
 fn magenta_pixels(pdf: &Path, page: usize) -> usize {
-    let out = Command::new("pdftoppm")
-        .args(["-r", "72", "-f", &page.to_string(), "-l", &page.to_string()])
-        .arg(pdf)
-        .output()
-        .expect("pdftoppm");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let (_, _, _, px) = read_pnm(&out.stdout);
+    let (_, _, px) = page_rgb(pdf, page, 72);
     px.chunks(3)
         .filter(|p| {
             let (r, g, b) = (i32::from(p[0]), i32::from(p[1]), i32::from(p[2]));
@@ -118,17 +108,7 @@ fn magenta_pixels(pdf: &Path, page: usize) -> usize {
 /// The pixels of a PDF page at 50 dpi below its label row (the top 25 mm), with the
 /// page's width in pixels.
 fn page_pixels(pdf: &Path, page: usize) -> (usize, Vec<[u8; 3]>) {
-    let out = Command::new("pdftoppm")
-        .args(["-r", "50", "-f", &page.to_string(), "-l", &page.to_string()])
-        .arg(pdf)
-        .output()
-        .expect("pdftoppm");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let (_, w, _, px) = read_pnm(&out.stdout);
+    let (w, _, px) = page_rgb(pdf, page, 50);
     let top = (25.0 / 25.4 * 50.0) as usize;
     let px = px
         .chunks_exact(3)

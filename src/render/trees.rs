@@ -142,8 +142,8 @@ impl Trees {
         }
     }
 
-    /// Lets go of every document kept (for a build whose stages draw no face as pixels).
-    pub fn clear(&self) {
+    /// Lets go of every document kept.
+    fn clear(&self) {
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         *kept = Kept::default();
     }

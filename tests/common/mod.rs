@@ -180,6 +180,23 @@ pub fn run_with_input(data: &Path, args: &[&str], input: &str) -> Run {
     }
 }
 
+/// Page `page` of `pdf` drawn by pdftoppm at `dpi`: its width, height and RGB bytes.
+pub fn page_rgb(pdf: &Path, page: usize, dpi: u32) -> (usize, usize, Vec<u8>) {
+    let page = page.to_string();
+    let out = Command::new("pdftoppm")
+        .args(["-r", &dpi.to_string(), "-f", &page, "-l", &page])
+        .arg(pdf)
+        .output()
+        .expect("pdftoppm");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (_, w, h, px) = read_pnm(&out.stdout);
+    (w, h, px)
+}
+
 /// Reads a binary PPM (`P6`, RGB) or PGM (`P5`, grey) as pdftoppm writes it: the magic
 /// number, width, height and the pixels (three bytes or one each).
 pub fn read_pnm(bytes: &[u8]) -> (String, usize, usize, Vec<u8>) {
