@@ -82,19 +82,37 @@ pub fn check_and_draw(
 ) -> (Report, Option<crate::render::faces::Faces>) {
     // The faces (every template a deck names exists and renders, every card's text fits
     // its box) are drawn beside the data checks, which do not need them.
-    let (mut problems, (face_problems, faces)) = rayon::join(
+    let (mut problems, (face_problems, faces, contrast)) = rayon::join(
         || {
-            let mut problems = Vec::new();
-            problems.extend(references::check(game));
-            problems.extend(values::check(game));
-            problems.extend(designer::param_types(game));
-            problems.extend(designer::provenance(game));
-            problems.extend(designer::icons(game));
-            problems.extend(art::check(game));
-            problems.extend(invariants::evaluate(game));
-            problems.extend(crate::rules::check(game));
-            problems.extend(crate::rules::pdf::check(game));
-            problems.extend(crate::translate::check(game));
+            // The rules reference's checks (its pages in every language, its PDF's layout)
+            // take longest: beside the others.
+            let (mut problems, (rules, (rules_pdf, translations))) = rayon::join(
+                || {
+                    let mut problems = Vec::new();
+                    problems.extend(references::check(game));
+                    problems.extend(values::check(game));
+                    problems.extend(designer::param_types(game));
+                    problems.extend(designer::provenance(game));
+                    problems.extend(designer::icons(game));
+                    problems.extend(art::check(game));
+                    problems.extend(invariants::evaluate(game));
+                    problems
+                },
+                || {
+                    rayon::join(
+                        || crate::rules::check(game),
+                        || {
+                            rayon::join(
+                                || crate::rules::pdf::check(game),
+                                || crate::translate::check(game),
+                            )
+                        },
+                    )
+                },
+            );
+            problems.extend(rules);
+            problems.extend(rules_pdf);
+            problems.extend(translations);
             problems
         },
         || {
@@ -103,11 +121,18 @@ pub fn check_and_draw(
             // So are sizes past their bounds, which must not be drawn at all.
             let mut settings = bounds::check(game);
             settings.extend(outputs::print_settings(game));
-            if settings.is_empty() {
-                faces::face_report(game, options)
-            } else {
-                (settings, None)
+            if !settings.is_empty() {
+                return (settings, None, Vec::new());
             }
+            let (problems, faces) = faces::face_report(game, options);
+            // The contrast check reads each face's text and notes its distance to the trim,
+            // which the safe-zone check then takes without reading the face again; it runs
+            // here, beside the data checks.
+            let contrast = faces
+                .as_ref()
+                .map(|f| vision::text_contrast_warnings(game, f))
+                .unwrap_or_default();
+            (problems, faces, contrast)
         },
     );
     // A card text's unknown `[id]` is said once, where the data writes it, though the
@@ -149,12 +174,9 @@ pub fn check_and_draw(
         problems.into_iter().partition(Problem::is_warning);
     warnings.extend(found_warnings);
     if let Some(f) = &faces {
-        // The contrast check reads each face whole and notes its text's distance to the
-        // trim, which the safe-zone check then takes without reading the face again.
-        let contrast = vision::text_contrast_warnings(game, f);
         warnings.extend(faces::safe_zone_warnings(game, f));
-        warnings.extend(contrast);
     }
+    warnings.extend(contrast);
     let report = Report { warnings, problems };
     (report, faces)
 }

@@ -25,7 +25,7 @@ use crate::render::faces::drawn::{Face, Kind, every_face};
 use crate::render::faces::vision::{Vision, contrast, delta_e, parse_hex};
 use crate::render::formats::{pdf, png};
 use crate::render::sheets::layout::Rect;
-use crate::render::trees::{self, Trees};
+use crate::render::trees::Trees;
 
 /// The least CIEDE2000 difference two symbols of a group with the same mark (or one without
 /// a mark) need to be told apart by colour at a glance.
@@ -233,7 +233,10 @@ fn lowest_text(
     if !document.contains("<text") {
         return None;
     }
-    let tree = trees::raster(trees, &document, fonts).ok()?;
+    let tree = match trees {
+        Some(t) => t.text(&document, fonts).ok()??,
+        None => std::sync::Arc::new(pdf::read_text(&document, fonts).ok()??),
+    };
     if let Some(t) = trees {
         // The safe-zone check measures this very document (the face alone at its trim).
         let trim = Rect {
@@ -255,17 +258,31 @@ fn lowest_text(
         return None;
     }
     let ground = without_text(&document)?;
-    // What the text is printed on is read once, here: it is kept by no one.
-    let pixmap = png::rasterise(&ground, face.size, SAMPLE_PX_PER_MM, fonts, None).ok()?;
+    // What the text is printed on is read once, here: it is kept by no one. Only the part of
+    // the face under some text is drawn (art elsewhere costs nothing); its pixels are those
+    // of the whole face drawn at this resolution.
+    let (w, h) = png::pixels(face.size, SAMPLE_PX_PER_MM);
     // Text boxes are in the tree's own units (its size, not millimetres).
-    let scale = f64::from(pixmap.width()) / f64::from(tree.size().width()).max(1e-9);
-    let mut lowest: Option<LowText> = None;
-    for (text, fill, bbox) in texts {
-        // The pixels under the text's box (its ink lies there), in the face's own pixels.
+    let scale = f64::from(w) / f64::from(tree.size().width()).max(1e-9);
+    let in_pixels = |bbox: &usvg::Rect| {
         let x0 = (f64::from(bbox.left()) * scale).floor().max(0.0) as u32;
         let y0 = (f64::from(bbox.top()) * scale).floor().max(0.0) as u32;
-        let x1 = ((f64::from(bbox.right()) * scale).ceil() as u32).min(pixmap.width());
-        let y1 = ((f64::from(bbox.bottom()) * scale).ceil() as u32).min(pixmap.height());
+        let x1 = ((f64::from(bbox.right()) * scale).ceil() as u32).min(w);
+        let y1 = ((f64::from(bbox.bottom()) * scale).ceil() as u32).min(h);
+        (x0, y0, x1, y1)
+    };
+    let part = texts
+        .iter()
+        .map(|(_, _, bbox)| in_pixels(bbox))
+        .filter(|(x0, y0, x1, y1)| x0 < x1 && y0 < y1)
+        .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3)))?;
+    let pixmap = png::rasterise_part(&ground, (w, h), part, fonts).ok()?;
+    let mut lowest: Option<LowText> = None;
+    for (text, fill, bbox) in texts {
+        // The pixels under the text's box (its ink lies there), in the drawn part's pixels.
+        let (x0, y0, x1, y1) = in_pixels(&bbox);
+        let (x0, x1) = (x0.saturating_sub(part.0), x1.saturating_sub(part.0));
+        let (y0, y1) = (y0.saturating_sub(part.1), y1.saturating_sub(part.1));
         let mut under: Vec<(f64, [u8; 3])> = Vec::new();
         // What is printed under text is mostly flat colour: a pixel like the one before it
         // contrasts like it.
@@ -426,5 +443,42 @@ mod tests {
         let low = lowest_text(&first_face(&dark, (60.0, 40.0)), &fonts, None).unwrap();
         assert_eq!(low.ground, "#2b2b2b", "{low:?}");
         assert!(low.ratio < 1.5, "{low:?}");
+    }
+
+    /// Only what lies under some text is drawn (the part spanning every text), and a face is
+    /// read for its text alone unless the build keeps its whole reading: each way finds the
+    /// same text on the same ground, and notes the same distance to the trim.
+    #[test]
+    fn each_reading_finds_the_same_lowest_text_on_the_same_ground() {
+        use crate::render::trees::Trees;
+        let fonts = crate::render::faces::fonts::builtin();
+        // Art at the top (never under text), a pale band under the lower text, a dark band
+        // under the upper one; a rotated group places the upper text.
+        let svg = r##"<rect width="60" height="80" fill="#ffffff"/><path d="M2 2 C 20 30, 40 -10, 58 12 L 58 2 Z" fill="#d33"/><rect y="28" width="60" height="10" fill="#202020"/><rect y="62" width="60" height="10" fill="#e8e8e0"/><g transform="rotate(3 30 34)"><text x="4" y="35" font-size="5" fill="#3a3a3a">Upper</text></g><text x="8" y="69" font-size="5" fill="#b0b0b0">Lower line</text>"##;
+        let face = first_face(svg, (60.0, 80.0));
+        let alone = lowest_text(&face, &fonts, None).unwrap();
+        assert_eq!(alone.text, "Upper", "{alone:?}");
+        assert_eq!(alone.ground, "#202020", "{alone:?}");
+        let mut insets = Vec::new();
+        for keeping in [false, true] {
+            let trees = Trees::new();
+            trees.keep(keeping);
+            let low = lowest_text(&face, &fonts, Some(&trees)).unwrap();
+            assert_eq!(
+                (&low.text, &low.fill, &low.ground),
+                (&alone.text, &alone.fill, &alone.ground),
+                "keeping {keeping}"
+            );
+            assert!((low.ratio - alone.ratio).abs() < 1e-9, "keeping {keeping}");
+            let trim = Rect {
+                x: 0.0,
+                y: 0.0,
+                w: 60.0,
+                h: 80.0,
+            };
+            insets.push(trees.noted_inset(&face.document(), face.size, trim));
+        }
+        assert!(insets[0].is_some_and(|i| i.is_some()), "{insets:?}");
+        assert_eq!(insets[0], insets[1]);
     }
 }

@@ -15,8 +15,10 @@
 //! - A raster image (a face at 300 dpi, a Tabletop Simulator sheet or tile) is keyed by the
 //!   SVG documents it draws, the size and resolution, the fonts' bytes and the bytes of every
 //!   art file the documents name.
-//! - How far inside the trim a face's text comes (the safe-zone warning's measurement,
-//!   [`text_inset`]) is keyed by the face's document, its size and trim, and the fonts' bytes.
+//! - How far inside the trim a page's text comes (the print-shop manifest's safe-zone
+//!   measurement, [`text_inset`]) is keyed by the page, its size and trim, and the fonts'
+//!   bytes. A face's own measurement, which the contrast check takes from the reading it
+//!   makes anyway, is not kept.
 //!
 //! Entries are files named by their key; each holds the hash of its own bytes, and one whose
 //! bytes do not match (a write cut short, a disk error) is removed and drawn again. Entries
@@ -423,6 +425,12 @@ pub fn text_inset(
         Some(t) => t.inset(page, size_mm, trim, fonts),
         None => pdf::text_inset(page, size_mm, trim, fonts),
     };
+    // What this build already measured (the contrast check notes each face's inset from
+    // its reading) is neither looked up nor kept: a file an entry costs more than the
+    // measurement it would save.
+    if let Some(inset) = trees.and_then(|t| t.noted_inset(page, size_mm, trim)) {
+        return Ok(inset);
+    }
     let Some(cache) = cache else {
         return measure();
     };

@@ -81,6 +81,18 @@ impl Trees {
             .insert(inset_key(svg, size_mm, trim), inset);
     }
 
+    /// The inset of `svg` when it is known without reading anything (noted, or no text).
+    pub fn noted_inset(&self, svg: &str, size_mm: (f64, f64), trim: Rect) -> Option<Option<f64>> {
+        if !svg.contains("<text") {
+            return Some(None);
+        }
+        self.insets
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&inset_key(svg, size_mm, trim))
+            .copied()
+    }
+
     /// [`crate::render::formats::pdf::text_inset`] of `svg`: remembered, or measured on its
     /// tree (read whole, as the stages read it).
     pub fn inset(
@@ -90,24 +102,12 @@ impl Trees {
         trim: Rect,
         fonts: &FontDb,
     ) -> Result<Option<f64>, String> {
-        if !svg.contains("<text") {
-            return Ok(None);
-        }
-        let key = inset_key(svg, size_mm, trim);
-        if let Some(inset) = self
-            .insets
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            return Ok(*inset);
+        if let Some(inset) = self.noted_inset(svg, size_mm, trim) {
+            return Ok(inset);
         }
         let tree = self.raster(svg, fonts)?;
         let inset = crate::render::formats::pdf::inset_of(&tree, size_mm, trim);
-        self.insets
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, inset);
+        self.note_inset(svg, size_mm, trim, inset);
         Ok(inset)
     }
 
@@ -140,6 +140,20 @@ impl Trees {
                 .clone(),
             None => parse_raster(svg, fonts).map(Arc::new),
         }
+    }
+
+    /// `svg` read for its text (what it says, in which colour, where): the whole tree when
+    /// trees are kept (the stages after the check draw it), else the document cut down to
+    /// its text, read and let go ([`crate::render::formats::pdf::read_text`]: a fraction of
+    /// the whole reading). `None` when it has no text.
+    pub fn text(&self, svg: &str, fonts: &FontDb) -> Result<Option<Arc<usvg::Tree>>, String> {
+        if !svg.contains("<text") {
+            return Ok(None);
+        }
+        if self.keeping.load(Ordering::Relaxed) {
+            return self.raster(svg, fonts).map(Some);
+        }
+        Ok(crate::render::formats::pdf::read_text(svg, fonts)?.map(Arc::new))
     }
 
     /// Lets go of every document kept.

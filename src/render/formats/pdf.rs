@@ -187,8 +187,13 @@ pub fn text_inset(
     trim: Rect,
     fonts: &FontDb,
 ) -> Result<Option<f64>, String> {
-    // Only the text and what places it (the groups around it) are read: paths, art and
-    // patterns have no say in where text lies, and cost most of a face's reading.
+    Ok(read_text(page, fonts)?.and_then(|tree| inset_of(&tree, size_mm, trim)))
+}
+
+/// A page read for its text alone: only the text and what places it (the groups around it),
+/// as [`text_only`] cuts it; paths, art and patterns have no say in where text lies or what
+/// colour it is, and cost most of a page's reading. `None` when the page has no text.
+pub fn read_text(page: &str, fonts: &FontDb) -> Result<Option<usvg::Tree>, String> {
     let reduced = text_only(page);
     if reduced.as_deref() == Some("") {
         return Ok(None);
@@ -200,9 +205,9 @@ pub fn text_inset(
         },
         ..usvg_options(fonts)
     };
-    let tree = usvg::Tree::from_str(reduced.as_deref().unwrap_or(page), &options)
-        .map_err(|e| format!("SVG could not be read: {e}"))?;
-    Ok(inset_of(&tree, size_mm, trim))
+    usvg::Tree::from_str(reduced.as_deref().unwrap_or(page), &options)
+        .map(Some)
+        .map_err(|e| format!("SVG could not be read: {e}"))
 }
 
 /// [`text_inset`] of a page already read whole (as [`crate::render::trees::Trees`] keeps

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use resvg::tiny_skia;
 
 use crate::render::faces::fonts::FontDb;
+use crate::render::formats::pdf::parse_raster;
 use crate::render::trees::{self, Trees};
 
 /// Pixels per millimetre at 300 dpi.
@@ -45,6 +46,29 @@ pub fn rasterise(
     rasterise_to(svg, pixels(size_mm, px_per_mm), fonts, trees)
 }
 
+/// The part `(x0, y0, x1, y1)` (pixels, end exclusive) of an SVG document drawn to fill
+/// `full` pixels: the pixels [`rasterise`] would draw there, without drawing the rest (read
+/// alone, not through the build's trees).
+pub fn rasterise_part(
+    svg: &str,
+    full: (u32, u32),
+    (x0, y0, x1, y1): (u32, u32, u32, u32),
+    fonts: &FontDb,
+) -> Result<tiny_skia::Pixmap, String> {
+    within_cap(full.0, full.1)?;
+    let (w, h) = (x1.saturating_sub(x0), y1.saturating_sub(y0));
+    let tree = parse_raster(svg, fonts)?;
+    let mut pixmap = blank(w, h).ok_or_else(|| format!("cannot allocate {w} x {h} pixels"))?;
+    let sx = full.0 as f32 / tree.size().width();
+    let sy = full.1 as f32 / tree.size().height();
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_row(sx, 0.0, 0.0, sy, -(x0 as f32), -(y0 as f32)),
+        &mut pixmap.as_mut(),
+    );
+    Ok(pixmap)
+}
+
 /// Whole pixels covering `size_mm` at `px_per_mm`.
 pub fn pixels(size_mm: (f64, f64), px_per_mm: f64) -> (u32, u32) {
     let w = (size_mm.0 * px_per_mm).round().max(1.0) as u32;
@@ -66,37 +90,74 @@ pub fn within_cap(w: u32, h: u32) -> Result<(), String> {
     Ok(())
 }
 
-thread_local! {
-    /// The pixels of the last picture this thread drew and encoded ([`recycle`]), reused for
-    /// the next: a new picture's memory is written once (zeroed) instead of being mapped
-    /// page by page (a 300 dpi face is 3.6 MB; faulting its pages in cost more than drawing
-    /// some faces).
-    static SPARE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+/// Pixel memory of pictures drawn and done with ([`recycle`]), shared by every thread for
+/// the next [`blank`]: a new picture's memory is then written once (zeroed) instead of being
+/// mapped in page by page (a 300 dpi face is 3.6 MB, a row of a Tabletop Simulator sheet
+/// 9 MB; faulting their pages in cost more than drawing some faces). A face drawn on one
+/// thread is often copied and let go on another, so the memory is shared, not per thread.
+static SPARE: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec::new());
+
+/// At most this many pieces of memory wait in [`SPARE`] (a row of a sheet holds up to ten
+/// faces drawn at once, and the row)...
+const SPARE_PIECES: usize = 12;
+/// ... and at most this many bytes in all: the largest pictures (a whole sheet, 64 MB) are
+/// given back to the system.
+const SPARE_BYTES: usize = 48 << 20;
+
+/// `len` zeroed bytes, in spare memory when some is large enough.
+fn zeroed(len: usize) -> Vec<u8> {
+    let found = {
+        let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+        // The smallest piece that holds `len` bytes, not one many times larger (a sheet's
+        // row is kept for the next row, not taken by a face).
+        let best = spare
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.capacity() >= len && v.capacity() / 4 <= len)
+            .min_by_key(|(_, v)| v.capacity())
+            .map(|(i, _)| i);
+        best.map(|i| spare.swap_remove(i))
+    };
+    match found {
+        Some(mut data) => {
+            data.clear();
+            data.resize(len, 0);
+            data
+        }
+        None => vec![0; len],
+    }
 }
 
-/// A transparent picture of `w` x `h` pixels, in this thread's spare memory when it has some.
+/// Gives `data` back for a later [`zeroed`]; the smallest pieces go first when too many wait.
+fn give_back(data: Vec<u8>) {
+    if data.capacity() == 0 || data.capacity() > SPARE_BYTES {
+        return;
+    }
+    let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+    spare.push(data);
+    spare.sort_by_key(|v| std::cmp::Reverse(v.capacity()));
+    let mut total = 0;
+    let keep = spare
+        .iter()
+        .take(SPARE_PIECES)
+        .take_while(|v| {
+            total += v.capacity();
+            total <= SPARE_BYTES
+        })
+        .count();
+    spare.truncate(keep);
+}
+
+/// A transparent picture of `w` x `h` pixels, in spare memory when there is some.
 fn blank(w: u32, h: u32) -> Option<tiny_skia::Pixmap> {
     let size = tiny_skia::IntSize::from_wh(w, h)?;
     let len = (w as usize).checked_mul(h as usize)?.checked_mul(4)?;
-    let mut data = SPARE.with(|s| std::mem::take(&mut *s.borrow_mut()));
-    if data.capacity() < len {
-        return tiny_skia::Pixmap::new(w, h);
-    }
-    data.clear();
-    data.resize(len, 0);
-    tiny_skia::Pixmap::from_vec(data, size)
+    tiny_skia::Pixmap::from_vec(zeroed(len), size)
 }
 
-/// Gives a picture's memory back to this thread for the next [`blank`] (the larger of the
-/// two is kept).
+/// Gives a picture's memory back for the next [`blank`].
 pub fn recycle(pixmap: tiny_skia::Pixmap) {
-    let data = pixmap.take();
-    SPARE.with(|s| {
-        let mut spare = s.borrow_mut();
-        if data.capacity() > spare.capacity() {
-            *spare = data;
-        }
-    });
+    give_back(pixmap.take());
 }
 
 /// Renders an SVG document scaled to fill `w` x `h` pixels.
@@ -276,7 +337,7 @@ impl Bands for GridBands<'_> {
             .map(|&(col, svg)| rasterise_to(svg, (w, h), self.fonts, self.trees).map(|p| (col, p)))
             .collect::<Result<_, _>>()?;
         // Empty slots stay transparent.
-        let mut band = vec![0; self.band_len()];
+        let mut band = zeroed(self.band_len());
         let stride = (w * self.cols * 4) as usize;
         let row_bytes = (w * 4) as usize;
         for (col, face) in rendered {
@@ -381,6 +442,9 @@ fn zlib_stream(src: &dyn Bands, opaque: bool) -> Result<Option<Vec<u8>>, String>
             compressor.write_data(&current).map_err(failed)?;
             std::mem::swap(&mut line, &mut prev);
         }
+        if let Cow::Owned(band) = band {
+            give_back(band);
+        }
     }
     let compressed = compressor.finish().map_err(failed)?.into_inner();
     let raw = (in_len + 1) * src.height() as usize;
@@ -397,6 +461,9 @@ fn zlib_stream(src: &dyn Bands, opaque: bool) -> Result<Option<Vec<u8>>, String>
             to_line(row, opaque, &mut line);
             stored.write_data(&[0]).map_err(failed)?;
             stored.write_data(&line).map_err(failed)?;
+        }
+        if let Cow::Owned(band) = band {
+            give_back(band);
         }
     }
     Ok(Some(stored.finish().map_err(failed)?.into_inner()))
@@ -484,6 +551,37 @@ mod tests {
     fn pixel(buf: &[u8], width: u32, x: u32, y: u32) -> [u8; 4] {
         let i = ((y * width + x) * 4) as usize;
         [buf[i], buf[i + 1], buf[i + 2], buf[i + 3]]
+    }
+
+    /// A part of a picture holds, pixel for pixel, what the whole picture holds there (the
+    /// contrast check draws only what lies under text), whatever the art: curves, a clip, a
+    /// translucent group, a gradient.
+    #[test]
+    fn a_part_drawn_alone_is_that_part_of_the_whole() {
+        let svg = svg_page(
+            (63.0, 88.0),
+            r##"<defs><linearGradient id="g"><stop offset="0" stop-color="#c33"/><stop offset="1" stop-color="#33c"/></linearGradient><clipPath id="c"><circle cx="30" cy="40" r="25"/></clipPath></defs><rect x="2" y="3" width="59" height="82" rx="4" fill="url(#g)"/><g clip-path="url(#c)" opacity="0.6"><path d="M5 10 C 20 80, 40 -20, 58 70 Z" fill="#2a2"/></g><circle cx="47.3" cy="61.1" r="9.7" fill="none" stroke="#000" stroke-width="0.7"/>"##,
+        );
+        let fonts = builtin();
+        for px_per_mm in [2.0, 3.7] {
+            let whole = rasterise(&svg, (63.0, 88.0), px_per_mm, &fonts, None).unwrap();
+            let full = (whole.width(), whole.height());
+            for part in [(0, 0, full.0, full.1), (7, 11, 60, 90), (31, 2, 33, 40)] {
+                let (x0, y0, x1, y1) = part;
+                let (x1, y1) = (x1.min(full.0), y1.min(full.1));
+                let drawn = rasterise_part(&svg, full, (x0, y0, x1, y1), &fonts).unwrap();
+                assert_eq!((drawn.width(), drawn.height()), (x1 - x0, y1 - y0));
+                for y in y0..y1 {
+                    for x in x0..x1 {
+                        assert_eq!(
+                            drawn.pixel(x - x0, y - y0),
+                            whole.pixel(x, y),
+                            "at {x},{y} of part {part:?} at {px_per_mm} px/mm"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// A picture past the cap is refused before anything is allocated (a 3000 mm hex board
