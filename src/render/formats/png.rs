@@ -100,9 +100,9 @@ static SPARE: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec::new())
 /// At most this many pieces of memory wait in [`SPARE`] (a row of a sheet holds up to ten
 /// faces drawn at once, and the row)...
 const SPARE_PIECES: usize = 12;
-/// ... and at most this many bytes in all: the largest pictures (a whole sheet, 64 MB) are
-/// given back to the system.
-const SPARE_BYTES: usize = 48 << 20;
+/// ... and at most this many bytes in all (a row of a sheet and its ten faces are 19 MB, a
+/// 300 dpi face 3.6 MB): larger pictures (a whole sheet, 64 MB) are given back to the system.
+const SPARE_BYTES: usize = 32 << 20;
 
 /// `len` zeroed bytes, in spare memory when some is large enough.
 fn zeroed(len: usize) -> Vec<u8> {
