@@ -90,74 +90,37 @@ pub fn within_cap(w: u32, h: u32) -> Result<(), String> {
     Ok(())
 }
 
-/// Pixel memory of pictures drawn and done with ([`recycle`]), shared by every thread for
-/// the next [`blank`]: a new picture's memory is then written once (zeroed) instead of being
-/// mapped in page by page (a 300 dpi face is 3.6 MB, a row of a Tabletop Simulator sheet
-/// 9 MB; faulting their pages in cost more than drawing some faces). A face drawn on one
-/// thread is often copied and let go on another, so the memory is shared, not per thread.
-static SPARE: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec::new());
-
-/// At most this many pieces of memory wait in [`SPARE`] (a row of a sheet holds up to ten
-/// faces drawn at once, and the row)...
-const SPARE_PIECES: usize = 12;
-/// ... and at most this many bytes in all (a row of a sheet and its ten faces are 19 MB, a
-/// 300 dpi face 3.6 MB): larger pictures (a whole sheet, 64 MB) are given back to the system.
-const SPARE_BYTES: usize = 32 << 20;
-
-/// `len` zeroed bytes, in spare memory when some is large enough.
-fn zeroed(len: usize) -> Vec<u8> {
-    let found = {
-        let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
-        // The smallest piece that holds `len` bytes, not one many times larger (a sheet's
-        // row is kept for the next row, not taken by a face).
-        let best = spare
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.capacity() >= len && v.capacity() / 4 <= len)
-            .min_by_key(|(_, v)| v.capacity())
-            .map(|(i, _)| i);
-        best.map(|i| spare.swap_remove(i))
-    };
-    match found {
-        Some(mut data) => {
-            data.clear();
-            data.resize(len, 0);
-            data
-        }
-        None => vec![0; len],
-    }
+thread_local! {
+    /// The pixels of the last picture this thread drew and encoded ([`recycle`]), reused for
+    /// the next: a new picture's memory is written once (zeroed) instead of being mapped
+    /// page by page (a 300 dpi face is 3.6 MB; faulting its pages in cost more than drawing
+    /// some faces).
+    static SPARE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Gives `data` back for a later [`zeroed`]; the smallest pieces go first when too many wait.
-fn give_back(data: Vec<u8>) {
-    if data.capacity() == 0 || data.capacity() > SPARE_BYTES {
-        return;
-    }
-    let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
-    spare.push(data);
-    spare.sort_by_key(|v| std::cmp::Reverse(v.capacity()));
-    let mut total = 0;
-    let keep = spare
-        .iter()
-        .take(SPARE_PIECES)
-        .take_while(|v| {
-            total += v.capacity();
-            total <= SPARE_BYTES
-        })
-        .count();
-    spare.truncate(keep);
-}
-
-/// A transparent picture of `w` x `h` pixels, in spare memory when there is some.
+/// A transparent picture of `w` x `h` pixels, in this thread's spare memory when it has some.
 fn blank(w: u32, h: u32) -> Option<tiny_skia::Pixmap> {
     let size = tiny_skia::IntSize::from_wh(w, h)?;
     let len = (w as usize).checked_mul(h as usize)?.checked_mul(4)?;
-    tiny_skia::Pixmap::from_vec(zeroed(len), size)
+    let mut data = SPARE.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    if data.capacity() < len {
+        return tiny_skia::Pixmap::new(w, h);
+    }
+    data.clear();
+    data.resize(len, 0);
+    tiny_skia::Pixmap::from_vec(data, size)
 }
 
-/// Gives a picture's memory back for the next [`blank`].
+/// Gives a picture's memory back to this thread for the next [`blank`] (the larger of the
+/// two is kept).
 pub fn recycle(pixmap: tiny_skia::Pixmap) {
-    give_back(pixmap.take());
+    let data = pixmap.take();
+    SPARE.with(|s| {
+        let mut spare = s.borrow_mut();
+        if data.capacity() > spare.capacity() {
+            *spare = data;
+        }
+    });
 }
 
 /// Renders an SVG document scaled to fill `w` x `h` pixels.
@@ -233,6 +196,8 @@ trait Bands {
     fn surely_translucent(&self) -> bool {
         false
     }
+    /// A band's memory, done with: kept for the next band when the picture has a use for it.
+    fn give_back(&self, _band: Vec<u8>) {}
 }
 
 impl Bands for tiny_skia::Pixmap {
@@ -261,6 +226,8 @@ struct GridBands<'a> {
     slot: (u32, u32),
     fonts: &'a FontDb,
     trees: Option<&'a Trees>,
+    /// The memory of the last band encoded, for the next.
+    spare: std::sync::Mutex<Vec<u8>>,
 }
 
 impl<'a> GridBands<'a> {
@@ -308,6 +275,7 @@ impl<'a> GridBands<'a> {
             slot: (w, h),
             fonts,
             trees,
+            spare: std::sync::Mutex::new(Vec::new()),
         })
     }
 
@@ -330,14 +298,20 @@ impl Bands for GridBands<'_> {
     fn surely_translucent(&self) -> bool {
         self.empty_slots
     }
+    fn give_back(&self, band: Vec<u8>) {
+        *self.spare.lock().unwrap_or_else(|e| e.into_inner()) = band;
+    }
     fn band(&self, i: usize) -> Result<Cow<'_, [u8]>, String> {
         let (w, h) = self.slot;
         let rendered: Vec<(u32, tiny_skia::Pixmap)> = self.rows[i]
             .par_iter()
             .map(|&(col, svg)| rasterise_to(svg, (w, h), self.fonts, self.trees).map(|p| (col, p)))
             .collect::<Result<_, _>>()?;
-        // Empty slots stay transparent.
-        let mut band = zeroed(self.band_len());
+        // Empty slots stay transparent. The memory of the row before is used again (a row of
+        // ten faces is 9 MB: mapping it in anew each row cost more than drawing some faces).
+        let mut band = std::mem::take(&mut *self.spare.lock().unwrap_or_else(|e| e.into_inner()));
+        band.clear();
+        band.resize(self.band_len(), 0);
         let stride = (w * self.cols * 4) as usize;
         let row_bytes = (w * 4) as usize;
         for (col, face) in rendered {
@@ -443,7 +417,7 @@ fn zlib_stream(src: &dyn Bands, opaque: bool) -> Result<Option<Vec<u8>>, String>
             std::mem::swap(&mut line, &mut prev);
         }
         if let Cow::Owned(band) = band {
-            give_back(band);
+            src.give_back(band);
         }
     }
     let compressed = compressor.finish().map_err(failed)?.into_inner();
@@ -463,7 +437,7 @@ fn zlib_stream(src: &dyn Bands, opaque: bool) -> Result<Option<Vec<u8>>, String>
             stored.write_data(&line).map_err(failed)?;
         }
         if let Cow::Owned(band) = band {
-            give_back(band);
+            src.give_back(band);
         }
     }
     Ok(Some(stored.finish().map_err(failed)?.into_inner()))
