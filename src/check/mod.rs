@@ -84,35 +84,17 @@ pub fn check_and_draw(
     // its box) are drawn beside the data checks, which do not need them.
     let (mut problems, (face_problems, faces, contrast)) = rayon::join(
         || {
-            // The rules reference's checks (its pages in every language, its PDF's layout)
-            // take longest: beside the others.
-            let (mut problems, (rules, (rules_pdf, translations))) = rayon::join(
-                || {
-                    let mut problems = Vec::new();
-                    problems.extend(references::check(game));
-                    problems.extend(values::check(game));
-                    problems.extend(designer::param_types(game));
-                    problems.extend(designer::provenance(game));
-                    problems.extend(designer::icons(game));
-                    problems.extend(art::check(game));
-                    problems.extend(invariants::evaluate(game));
-                    problems
-                },
-                || {
-                    rayon::join(
-                        || crate::rules::check(game),
-                        || {
-                            rayon::join(
-                                || crate::rules::pdf::check(game),
-                                || crate::translate::check(game),
-                            )
-                        },
-                    )
-                },
-            );
-            problems.extend(rules);
-            problems.extend(rules_pdf);
-            problems.extend(translations);
+            let mut problems = Vec::new();
+            problems.extend(references::check(game));
+            problems.extend(values::check(game));
+            problems.extend(designer::param_types(game));
+            problems.extend(designer::provenance(game));
+            problems.extend(designer::icons(game));
+            problems.extend(art::check(game));
+            problems.extend(invariants::evaluate(game));
+            problems.extend(crate::rules::check(game));
+            problems.extend(crate::rules::pdf::check(game));
+            problems.extend(crate::translate::check(game));
             problems
         },
         || {
