@@ -309,12 +309,7 @@ pub fn safe_zone_warnings(game: &Game, faces: &Faces) -> Vec<Problem> {
     let insets: Vec<Option<f64>> = list
         .par_iter()
         .map(|f| {
-            let trim = Rect {
-                x: 0.0,
-                y: 0.0,
-                w: f.size.0,
-                h: f.size.1,
-            };
+            let trim = Rect::of_size(f.size);
             let page = sheets::single_face(f.svg, f.size);
             // A face that does not read is reported by the face checks.
             cache::text_inset(

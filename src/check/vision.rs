@@ -25,7 +25,7 @@ use crate::render::faces::drawn::{Face, Kind, every_face};
 use crate::render::faces::vision::{Vision, contrast, delta_e, parse_hex};
 use crate::render::formats::{pdf, png};
 use crate::render::sheets::layout::Rect;
-use crate::render::trees::Trees;
+use crate::render::trees::{self, Trees};
 
 /// The least CIEDE2000 difference two symbols of a group with the same mark (or one without
 /// a mark) need to be told apart by colour at a glance.
@@ -233,18 +233,10 @@ fn lowest_text(
     if !document.contains("<text") {
         return None;
     }
-    let tree = match trees {
-        Some(t) => t.text(&document, fonts).ok()??,
-        None => std::sync::Arc::new(pdf::read_text(&document, fonts).ok()??),
-    };
+    let tree = trees::text(trees, &document, fonts).ok()??;
     if let Some(t) = trees {
         // The safe-zone check measures this very document (the face alone at its trim).
-        let trim = Rect {
-            x: 0.0,
-            y: 0.0,
-            w: face.size.0,
-            h: face.size.1,
-        };
+        let trim = Rect::of_size(face.size);
         t.note_inset(
             &document,
             face.size,
@@ -276,7 +268,7 @@ fn lowest_text(
         .map(|(_, _, bbox)| in_pixels(bbox))
         .filter(|(x0, y0, x1, y1)| x0 < x1 && y0 < y1)
         .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3)))?;
-    let pixmap = png::rasterise_part(&ground, (w, h), part, fonts).ok()?;
+    let pixmap = png::rasterise_part(&ground, (w, h), part, fonts, None).ok()?;
     let mut lowest: Option<LowText> = None;
     for (text, fill, bbox) in texts {
         // The pixels under the text's box (its ink lies there), in the drawn part's pixels.
@@ -470,12 +462,7 @@ mod tests {
                 "keeping {keeping}"
             );
             assert!((low.ratio - alone.ratio).abs() < 1e-9, "keeping {keeping}");
-            let trim = Rect {
-                x: 0.0,
-                y: 0.0,
-                w: 60.0,
-                h: 80.0,
-            };
+            let trim = Rect::of_size(face.size);
             insets.push(trees.noted_inset(&face.document(), face.size, trim));
         }
         assert!(insets[0].is_some_and(|i| i.is_some()), "{insets:?}");

@@ -181,6 +181,19 @@ fn inset_key(svg: &str, size_mm: (f64, f64), trim: Rect) -> InsetKey {
     (blake3::hash(svg.as_bytes()), numbers)
 }
 
+/// `svg` read for its text ([`Trees::text`]), through `trees` when given; alone, cut down to
+/// its text.
+pub fn text(
+    trees: Option<&Trees>,
+    svg: &str,
+    fonts: &FontDb,
+) -> Result<Option<Arc<usvg::Tree>>, String> {
+    match trees {
+        Some(t) => t.text(svg, fonts),
+        None => Ok(crate::render::formats::pdf::read_text(svg, fonts)?.map(Arc::new)),
+    }
+}
+
 /// `svg` read as [`parse_raster`] reads it, through `trees` when given.
 pub fn raster(trees: Option<&Trees>, svg: &str, fonts: &FontDb) -> Read {
     match trees {
@@ -256,12 +269,7 @@ mod tests {
         let b = trees.raster(&doc(1), &fonts).unwrap();
         assert!(!Arc::ptr_eq(&a, &b), "read again, not kept");
         assert!(trees.is_empty());
-        let trim = Rect {
-            x: 0.0,
-            y: 0.0,
-            w: 10.0,
-            h: 10.0,
-        };
+        let trim = Rect::of_size((10.0, 10.0));
         // Measured on the tree: the text begins 1 mm from the left edge.
         let inset = trees.inset(&doc(1), (10.0, 10.0), trim, &fonts).unwrap();
         assert!(inset.is_some_and(|i| i > 0.0 && i <= 1.0), "{inset:?}");
@@ -320,12 +328,7 @@ mod shipped {
             let faces = crate::render::faces::draw_all(&game, &templates, 3.0).unwrap();
             for f in every_face(&game, Some(&faces), &[]) {
                 let page = sheets::single_face(&f.svg, f.size);
-                let trim = Rect {
-                    x: 0.0,
-                    y: 0.0,
-                    w: f.size.0,
-                    h: f.size.1,
-                };
+                let trim = Rect::of_size(f.size);
                 let cut = pdf::text_inset(&page, f.size, trim, &faces.fonts).unwrap();
                 let tree = faces.trees.raster(&page, &faces.fonts).unwrap();
                 let whole = pdf::inset_of(&tree, f.size, trim);

@@ -12,7 +12,6 @@ use rayon::prelude::*;
 use resvg::tiny_skia;
 
 use crate::render::faces::fonts::FontDb;
-use crate::render::formats::pdf::parse_raster;
 use crate::render::trees::{self, Trees};
 
 /// Pixels per millimetre at 300 dpi.
@@ -47,17 +46,18 @@ pub fn rasterise(
 }
 
 /// The part `(x0, y0, x1, y1)` (pixels, end exclusive) of an SVG document drawn to fill
-/// `full` pixels: the pixels [`rasterise`] would draw there, without drawing the rest (read
-/// alone, not through the build's trees).
+/// `full` pixels: the pixels [`rasterise`] would draw there, without drawing the rest. The
+/// document is read through `trees` when given.
 pub fn rasterise_part(
     svg: &str,
     full: (u32, u32),
     (x0, y0, x1, y1): (u32, u32, u32, u32),
     fonts: &FontDb,
+    trees: Option<&Trees>,
 ) -> Result<tiny_skia::Pixmap, String> {
     within_cap(full.0, full.1)?;
     let (w, h) = (x1.saturating_sub(x0), y1.saturating_sub(y0));
-    let tree = parse_raster(svg, fonts)?;
+    let tree = trees::raster(trees, svg, fonts)?;
     let mut pixmap = blank(w, h).ok_or_else(|| format!("cannot allocate {w} x {h} pixels"))?;
     let sx = full.0 as f32 / tree.size().width();
     let sy = full.1 as f32 / tree.size().height();
@@ -130,17 +130,7 @@ fn rasterise_to(
     fonts: &FontDb,
     trees: Option<&Trees>,
 ) -> Result<tiny_skia::Pixmap, String> {
-    within_cap(w, h)?;
-    let tree = trees::raster(trees, svg, fonts)?;
-    let mut pixmap = blank(w, h).ok_or_else(|| format!("cannot allocate {w} x {h} pixels"))?;
-    let sx = w as f32 / tree.size().width();
-    let sy = h as f32 / tree.size().height();
-    resvg::render(
-        &tree,
-        tiny_skia::Transform::from_scale(sx, sy),
-        &mut pixmap.as_mut(),
-    );
-    Ok(pixmap)
+    rasterise_part(svg, (w, h), (0, 0, w, h), fonts, trees)
 }
 
 /// A grid of `cols` x `rows` equal slots of whole pixels, each slot holding one SVG document
@@ -543,7 +533,7 @@ mod tests {
             for part in [(0, 0, full.0, full.1), (7, 11, 60, 90), (31, 2, 33, 40)] {
                 let (x0, y0, x1, y1) = part;
                 let (x1, y1) = (x1.min(full.0), y1.min(full.1));
-                let drawn = rasterise_part(&svg, full, (x0, y0, x1, y1), &fonts).unwrap();
+                let drawn = rasterise_part(&svg, full, (x0, y0, x1, y1), &fonts, None).unwrap();
                 assert_eq!((drawn.width(), drawn.height()), (x1 - x0, y1 - y0));
                 for y in y0..y1 {
                     for x in x0..x1 {

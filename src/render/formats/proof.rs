@@ -406,12 +406,7 @@ fn place(
     match art {
         Art::Drawn(art) => stamps.push(Stamp {
             art,
-            view: Rect {
-                x: 0.0,
-                y: 0.0,
-                w,
-                h,
-            },
+            view: Rect::of_size((w, h)),
             at,
             turn: 0,
         }),
@@ -570,12 +565,7 @@ fn symbol_pages(game: &Game, paper: Paper, part: &str) -> Result<Vec<Draft>, Str
                 match vision {
                     None => stamps.push(Stamp {
                         art: badge,
-                        view: Rect {
-                            x: 0.0,
-                            y: 0.0,
-                            w: side,
-                            h: side,
-                        },
+                        view: Rect::of_size((side, side)),
                         at,
                         turn: 0,
                     }),

@@ -333,12 +333,7 @@ impl ShopCard {
         let (w, h) = self.page();
         PageSpec {
             trim: Some(self.trim_box()),
-            bleed: Some(Rect {
-                x: 0.0,
-                y: 0.0,
-                w,
-                h,
-            }),
+            bleed: Some(Rect::of_size((w, h))),
             ..PageSpec::new((w, h), self.placed(face, size))
         }
     }

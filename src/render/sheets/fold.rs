@@ -116,12 +116,7 @@ mod tests {
                 assert!((b.x - (2.0 * mid - f.right())).abs() < 1e-9 && b.y == f.y);
                 assert!(f.grow(g.bleed).right() <= mid - FOLD_GAP / 2.0 + 1e-9);
                 assert!(b.grow(g.bleed).x >= mid + FOLD_GAP / 2.0 - 1e-9);
-                let page = Rect {
-                    x: 0.0,
-                    y: 0.0,
-                    w: g.paper.0,
-                    h: g.paper.1,
-                };
+                let page = Rect::of_size(g.paper);
                 assert!(
                     page.grow(-layout::PAPER_MARGIN)
                         .contains(b.grow(g.bleed), 1e-9)

@@ -129,6 +129,15 @@ pub struct Rect {
 }
 
 impl Rect {
+    /// A rectangle of `(w, h)` at the origin: a face's trim in its own document, a page.
+    pub fn of_size((w, h): (f64, f64)) -> Rect {
+        Rect {
+            x: 0.0,
+            y: 0.0,
+            w,
+            h,
+        }
+    }
     pub fn grow(self, by: f64) -> Rect {
         Rect {
             x: self.x - by,
@@ -874,12 +883,7 @@ mod tests {
     /// Every card's bleed on the paper inside the margins, no bleed over another card's trim,
     /// room for side crop marks beyond the margin.
     fn assert_sound(g: &Grid) {
-        let page = Rect {
-            x: 0.0,
-            y: 0.0,
-            w: g.paper.0,
-            h: g.paper.1,
-        };
+        let page = Rect::of_size(g.paper);
         let cells: Vec<Rect> = (0..g.per_page()).map(|i| g.front_cell(i).0).collect();
         for (i, a) in cells.iter().enumerate() {
             let b = bleed_rect(*a, g.bleed);
@@ -1140,12 +1144,7 @@ mod tests {
                     }
                 }
                 for t in &texts {
-                    let page = Rect {
-                        x: 0.0,
-                        y: 0.0,
-                        w: g.frame().0,
-                        h: g.frame().1,
-                    };
+                    let page = Rect::of_size(g.frame());
                     assert!(
                         page.grow(-PAPER_MARGIN).contains(*t, 0.05),
                         "{t:?} in the margin"
