@@ -17,9 +17,10 @@
 # (BEFORE_FULL_SIZES, default "100 1000", those whose full build the old binary runs);
 # GAMES=0 stops after them (no shipped games, no watch).
 # The last rows time `printplay watch` itself: from saving a one-card edit to `cards.pdf`
-# changing, and to the end of the round (the time the watch prints). WATCH_EDITS (default 1)
-# edits are made in each watch, and WATCH_SESSIONS (default 1) watches are run for each
-# binary, the binaries taking turns; WATCH_ONLY=1 runs the watch rows alone.
+# changing, to the end of the round (the time the watch prints), and its peak memory so far.
+# WATCH_EDITS (default 1) edits are made in each watch, and WATCH_SESSIONS (default 1)
+# watches are run for each binary, the binaries taking turns; WATCH_ONLY=1 runs the watch
+# rows alone.
 set -euo pipefail
 
 AFTER=$(realpath "$1")
@@ -113,7 +114,7 @@ done
 }
 
 # `watch` on the 1,000-card game: a one-card edit, timed to the new cards.pdf and to the end
-# of the round.
+# of the round, and the watch's peak memory so far (`VmHWM`).
 watch_edit() {
   local bin=$1 label=$2 n=1000
   local data out log
@@ -133,8 +134,9 @@ watch_edit() {
     end=$(date +%s.%N)
     until [[ $(grep -c "^built" "$log") -gt $k ]]; do sleep 0.05; done
     round=$(grep "^built" "$log" | tail -1 | sed 's/.* in \([0-9]*\) ms.*/\1/')
-    awk -v l="$label" -v s="$start" -v e="$end" -v r="$round" -v a="$(cut -d' ' -f1 /proc/loadavg)" \
-      'BEGIN { printf "| %s | %.2f s | %.2f s | %s |\n", l, e - s, r / 1000, a }'
+    hwm=$(awk '/^VmHWM/ { print $2 }' "/proc/$pid/status")
+    awk -v l="$label" -v s="$start" -v e="$end" -v r="$round" -v m="$hwm" -v a="$(cut -d' ' -f1 /proc/loadavg)" \
+      'BEGIN { printf "| %s | %.2f s | %.2f s | %.0f MB | %s |\n", l, e - s, r / 1000, m / 1024, a }'
     sleep 1
   done
   kill -INT "$pid"
@@ -142,8 +144,8 @@ watch_edit() {
 }
 
 echo
-echo "| watch, 1,000 cards, one card edited | new cards.pdf after the save | whole round | load |"
-echo "| --- | ---: | ---: | ---: |"
+echo "| watch, 1,000 cards, one card edited | new cards.pdf after the save | whole round | peak memory so far | load |"
+echo "| --- | ---: | ---: | ---: | ---: |"
 for ((session = 1; session <= ${WATCH_SESSIONS:-1}; session++)); do
   for i in "${!bins[@]}"; do
     watch_edit "${bins[$i]}" "${names[$i]}"

@@ -95,9 +95,10 @@ pub struct BuildOptions {
     /// Faces and images drawn by earlier builds are taken from `<out>/.cache/` when their
     /// inputs did not change, and this build's are kept there ([`cache`]); off for `check`.
     pub cache: bool,
-    /// Where the PDFs keep the documents they read for the next build's PDF of the same
-    /// title (set by `watch`, whose rounds rewrite the same PDFs); `None`: nothing is kept.
-    pub kept_pages: Option<Arc<pdf::ReadPages>>,
+    /// Where the PDFs keep the documents they read and the pictures they drew for the next
+    /// build's PDF of the same title (set by `watch`, whose rounds rewrite the same PDFs;
+    /// [`formats::kept`]); `None`: nothing is kept.
+    pub kept_pages: Option<Arc<formats::kept::ReadPages>>,
     /// The cards `changed.pdf` reprints (`--changed-since`, `--cards`); `None`: no such file.
     pub reprint: Option<Reprint>,
     /// The check is the first step of a build (`build`, `watch`), not the whole of the work

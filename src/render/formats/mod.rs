@@ -4,6 +4,7 @@
 
 pub mod cmyk;
 pub mod index;
+pub mod kept;
 pub mod pdf;
 pub mod png;
 pub mod proof;

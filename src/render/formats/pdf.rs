@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, mpsc};
 
 use krilla::Document;
 use krilla::geom::{Rect as KRect, Size, Transform};
@@ -13,6 +13,7 @@ use krilla_svg::{SurfaceExt, SvgSettings};
 use rayon::prelude::*;
 
 use crate::render::faces::fonts::FontDb;
+use crate::render::formats::kept::{KeptTrees, ReadPages};
 use crate::render::sheets::layout::Rect;
 use crate::render::xml_escape;
 
@@ -330,7 +331,7 @@ pub fn write_pdf_keeping(
             .creator("printplay".to_string()),
     );
     let plan = ReadPlan::new(pages);
-    let kept = Kept::open(title, kept);
+    let kept = KeptTrees::trees(title, kept);
     let readers = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(plan.documents.len().max(1));
@@ -346,7 +347,13 @@ pub fn write_pdf_keeping(
                     let Some((svg, key)) = documents.get(at) else {
                         break;
                     };
-                    if sent.send((at, kept.parse(svg, *key, fonts))).is_err() {
+                    if sent
+                        .send((
+                            at,
+                            kept.get_or(svg, *key, fonts, || parse(svg, fonts).map(Arc::new)),
+                        ))
+                        .is_err()
+                    {
                         break;
                     }
                 }
@@ -375,123 +382,13 @@ pub fn write_pdf_keeping(
         }
         Ok(())
     })?;
-    kept.close(title);
+    kept.close();
     doc.finish()
         .map_err(|e| format!("PDF could not be written: {e:?}"))
 }
 
 /// How many read documents per reader may wait to be drawn.
 const READ_AHEAD: usize = 2;
-
-/// At most this many documents are kept for a PDF (a read card face is about 90 KB: a
-/// 1,000-card `cards.pdf` keeps about 90 MB); the next PDF reads the others again.
-const KEPT_PER_PDF: usize = 2000;
-
-/// What the PDFs written with it read (usvg's parse: the larger part of writing a PDF), kept
-/// until the next PDF of the same title, which reads again only the documents that changed.
-/// For `printplay watch`, whose next round rewrites the same PDFs from mostly the same faces:
-/// a one-card edit of a 1,000-card game reads one face instead of 1,000. What is kept is the
-/// last PDF's worth per title, by the hash of each document; a plain build keeps nothing.
-#[derive(Default)]
-pub struct ReadPages(Mutex<HashMap<String, HashMap<blake3::Hash, KeptTree>>>);
-
-impl std::fmt::Debug for ReadPages {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let titles = self.0.lock().map_or(0, |k| k.len());
-        write!(f, "ReadPages({titles} titles)")
-    }
-}
-
-/// A document read for a PDF, with what its reading depended on besides its text: the fonts
-/// and the art its `<image>`s name, as loaded then (a file that changed is loaded anew, and
-/// the document is read again).
-struct KeptTree {
-    tree: Arc<usvg::Tree>,
-    fonts: FontDb,
-    art: Vec<Option<Arc<crate::render::faces::images::Art>>>,
-}
-
-impl KeptTree {
-    fn still(
-        &self,
-        fonts: &FontDb,
-        art: &[Option<Arc<crate::render::faces::images::Art>>],
-    ) -> bool {
-        Arc::ptr_eq(&self.fonts, fonts)
-            && self.art.len() == art.len()
-            && self.art.iter().zip(art).all(|(a, b)| match (a, b) {
-                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-                (None, None) => true,
-                _ => false,
-            })
-    }
-}
-
-/// The documents one PDF reads: those the last PDF of its title read, and those it reads
-/// itself, which the next one will find ([`ReadPages`]); nothing when it keeps nothing.
-struct Kept<'a> {
-    store: Option<&'a ReadPages>,
-    earlier: HashMap<blake3::Hash, KeptTree>,
-    now: Mutex<HashMap<blake3::Hash, KeptTree>>,
-}
-
-impl<'a> Kept<'a> {
-    fn open(title: &str, store: Option<&'a ReadPages>) -> Kept<'a> {
-        let earlier = store
-            .and_then(|s| s.0.lock().unwrap_or_else(|e| e.into_inner()).remove(title))
-            .unwrap_or_default();
-        Kept {
-            store,
-            earlier,
-            now: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// `svg` (whose hash is `key`) read with `fonts`: kept from the last PDF of this title
-    /// when nothing it depends on changed.
-    fn parse(
-        &self,
-        svg: &str,
-        key: blake3::Hash,
-        fonts: &FontDb,
-    ) -> Result<Arc<usvg::Tree>, String> {
-        if self.store.is_none() {
-            return parse(svg, fonts).map(Arc::new);
-        }
-        let art: Vec<_> = crate::render::cache::hrefs(svg)
-            .iter()
-            .map(|h| crate::render::faces::images::loaded(h))
-            .collect();
-        let tree = match self.earlier.get(&key).filter(|k| k.still(fonts, &art)) {
-            Some(k) => k.tree.clone(),
-            None => Arc::new(parse(svg, fonts)?),
-        };
-        let mut now = self.now.lock().unwrap_or_else(|e| e.into_inner());
-        if now.len() < KEPT_PER_PDF {
-            now.insert(
-                key,
-                KeptTree {
-                    tree: tree.clone(),
-                    fonts: fonts.clone(),
-                    art,
-                },
-            );
-        }
-        Ok(tree)
-    }
-
-    /// Keeps what this PDF read for the next one of `title`.
-    fn close(self, title: &str) {
-        if let Some(store) = self.store {
-            let now = self.now.into_inner().unwrap_or_else(|e| e.into_inner());
-            store
-                .0
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(title.to_string(), now);
-        }
-    }
-}
 
 /// The SVG documents a PDF's pages need, each distinct one once, in the order the pages
 /// first need them.
@@ -714,8 +611,8 @@ mod tests {
         let first = write_pdf(title, &pages, &fonts).unwrap();
         assert_eq!(first, read, "keeping what was read changes nothing written");
         assert_eq!(
-            store.0.lock().unwrap()[title].len(),
-            1,
+            store.kept(title),
+            (1, 0),
             "the page is kept for the next PDF of its title"
         );
         assert_eq!(write_pdf(title, &pages, &fonts).unwrap(), first);

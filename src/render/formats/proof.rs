@@ -22,6 +22,7 @@ use crate::render::faces::fonts::FontDb;
 use crate::render::faces::marks;
 use crate::render::faces::template::Templates;
 use crate::render::faces::vision::Vision;
+use crate::render::formats::kept::KeptPictures;
 use crate::render::formats::pdf::{self, PageSpec, Picture, Stamp};
 use crate::render::formats::png;
 use crate::render::sheets;
@@ -60,22 +61,20 @@ pub fn stage(b: &GameBuild) -> Result<Vec<PathBuf>, String> {
         }
         boards.push(drawn);
     }
+    let title = format!("{}: proof", b.game.info.name);
+    let kept = b.options.kept_pages.as_deref();
     let pages = proof_pages(
         b.game,
         &every_face(b.game, Some(&b.faces), &boards),
         b.options.paper,
         &b.faces.fonts,
         Some(&b.faces.trees),
+        KeptPictures::pictures(&title, kept),
     )?;
     if pages.is_empty() {
         return Ok(Vec::new());
     }
-    let bytes = pdf::write_pdf_keeping(
-        &format!("{}: proof", b.game.info.name),
-        &pages,
-        &b.faces.fonts,
-        b.options.kept_pages.as_deref(),
-    )?;
+    let bytes = pdf::write_pdf_keeping(&title, &pages, &b.faces.fonts, kept)?;
     Ok(vec![b.write("proof.pdf", &bytes)?])
 }
 
@@ -100,6 +99,7 @@ pub fn proof_pages(
     paper: Paper,
     fonts: &FontDb,
     trees: Option<&Trees>,
+    kept: KeptPictures,
 ) -> Result<Vec<PageSpec>, String> {
     let shown: Vec<&Face> = faces
         .iter()
@@ -122,26 +122,37 @@ pub fn proof_pages(
     let board_scales: Vec<f64> = boards.iter().map(|b| board_scale(b, paper)).collect();
     // Each face drawn once as pixels, at the size the proof shows it, and at once seen as
     // each vision sees it: only the simulations are kept, each compressed as the PDF holds
-    // it (here, on every core), not every face's pixels.
+    // it (here, on every core), not every face's pixels; under `watch`, those of a face
+    // that did not change since the last round are taken from it.
     let simulations = |list: &[&Face], scales: &[f64]| -> Result<Vec<Vec<Option<Image>>>, String> {
         list.par_iter()
             .zip(scales)
             .map(|(f, scale)| {
                 let doc = sheets::single_face(&body_of(f), f.size);
-                let px = png::rasterise(&doc, f.size, SIMULATION_PX_PER_MM * scale, fonts, trees)
+                let px_per_mm = SIMULATION_PX_PER_MM * scale;
+                let mut key = blake3::Hasher::new();
+                key.update(doc.as_bytes());
+                for n in [f.size.0, f.size.1, px_per_mm] {
+                    key.update(&n.to_bits().to_le_bytes());
+                }
+                let sims = kept
+                    .get_or(&doc, key.finalize(), fonts, || {
+                        let px = png::rasterise(&doc, f.size, px_per_mm, fonts, trees)?;
+                        let sims = Vision::ALL
+                            .iter()
+                            .map(|v| simulated_image(&px, *v))
+                            .collect::<Result<Vec<_>, _>>();
+                        png::recycle(px);
+                        sims
+                    })
                     .map_err(|e| format!("{}: {e}", f.what))?;
-                let sims = Vision::ALL
-                    .iter()
-                    .map(|v| simulated_image(&px, *v).map(Some))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(|e| format!("{}: {e}", f.what));
-                png::recycle(px);
-                sims
+                Ok(sims.into_iter().map(Some).collect())
             })
             .collect()
     };
     let mut face_sims = simulations(&shown, &face_scales)?;
     let mut board_sims = simulations(&boards, &board_scales)?;
+    kept.close();
     let mut drafts = Vec::new();
     for vision in std::iter::once(None).chain(Vision::ALL.map(Some)) {
         let part = match vision {
@@ -595,6 +606,59 @@ fn symbol_pages(game: &Game, paper: Paper, part: &str) -> Result<Vec<Draft>, Str
 mod tests {
     use super::*;
     use crate::render::faces::vision::{delta_e, parse_hex};
+
+    /// The proof written round after round with what the last round drew (as `watch` does)
+    /// is byte for byte the proof written afresh: with every face as before, and with one
+    /// face changed, whose pictures are drawn again.
+    #[test]
+    fn a_proof_from_the_last_rounds_pictures_is_the_proof_drawn_afresh() {
+        use crate::render::formats::kept::ReadPages;
+        let tmp = tempfile::tempdir().unwrap();
+        crate::scaffold::new_game(tmp.path(), "g").unwrap();
+        let game = crate::model::load_game(tmp.path(), "g").unwrap();
+        let templates = Templates::new(&game).unwrap();
+        let faces = crate::render::faces::draw_all(&game, &templates, 3.0).unwrap();
+        let fonts = faces.fonts.clone();
+        let title = "g: proof";
+        let proof = |list: &[Face], store: Option<&ReadPages>| {
+            let pages = proof_pages(
+                &game,
+                list,
+                Paper::A4,
+                &fonts,
+                None,
+                KeptPictures::pictures(title, store),
+            )
+            .unwrap();
+            pdf::write_pdf_keeping(title, &pages, &fonts, store).unwrap()
+        };
+        let list = every_face(&game, Some(&faces), &[]);
+        let afresh = proof(&list, None);
+        let store = ReadPages::default();
+        assert_eq!(proof(&list, Some(&store)), afresh);
+        let (_, pictures) = store.kept(title);
+        assert!(pictures > 1, "each face's pictures are kept: {pictures}");
+        assert_eq!(proof(&list, Some(&store)), afresh, "the second round");
+        // One card's colour changed: its pictures are drawn again, the others taken.
+        let mut changed = every_face(&game, Some(&faces), &[]);
+        let front = changed
+            .iter_mut()
+            .find(|f| f.kind == Kind::CardFront)
+            .unwrap();
+        front.svg = format!(
+            r##"{}<rect width="20" height="20" fill="#0a7d3b"/>"##,
+            front.svg
+        )
+        .into();
+        let changed_afresh = proof(&changed, None);
+        assert_ne!(changed_afresh, afresh);
+        assert_eq!(proof(&changed, Some(&store)), changed_afresh);
+        assert_eq!(
+            store.kept(title).1,
+            pictures,
+            "the last round's worth is kept"
+        );
+    }
 
     #[test]
     fn a_face_is_simulated_as_the_check_simulates_its_colours() {

@@ -383,7 +383,7 @@ pub fn boxes_pdf(
     faces: &crate::render::faces::Faces,
     bleed: f64,
     paper: Paper,
-    kept: Option<&crate::render::formats::pdf::ReadPages>,
+    kept: Option<&crate::render::formats::kept::ReadPages>,
 ) -> Result<Option<Vec<u8>>, String> {
     let game_name = &game.info.name;
     let pages: Vec<PageSpec> = printed_boxes(faces)

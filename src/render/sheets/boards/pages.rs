@@ -472,7 +472,7 @@ pub fn board_pdf_in(
     lang: &str,
     (paper, big): (Paper, Option<Paper>),
     guides: Option<f64>,
-    kept: Option<&crate::render::formats::pdf::ReadPages>,
+    kept: Option<&crate::render::formats::kept::ReadPages>,
 ) -> Result<Option<Vec<u8>>, String> {
     if game.components.boards.is_empty() {
         return Ok(None);
