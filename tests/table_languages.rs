@@ -157,18 +157,29 @@ fn aether_s_table_page_shows_english_or_finnish_card_words_as_asked() {
         assert_eq!(r["wider"], 0, "{at}");
         // The cards shown (the hand's aid, the piles' backs), not the moves' words (the
         // engine's, in English).
-        let cards: Vec<&str> = r["cards"]
+        // (As read: without the soft hyphens that mark where a long word may break.)
+        let cards: Vec<String> = r["cards"]
             .as_array()
             .unwrap()
             .iter()
             .filter_map(Value::as_str)
+            .map(|c| c.replace('\u{ad}', ""))
             .collect();
         let has = |words: &str| cards.iter().any(|b| b.contains(words));
         let (finnish, english) = (has("Pelaajan muistilappu"), has("Player aid"));
+        // The aid's name under its face says its language, and its long word breaks between
+        // syllables (the server's hyphenation points), never mid-syllable.
+        let names = r["names"].as_array().unwrap();
+        let aid = |text: &str| names.iter().find(|n| n["text"] == text);
         if r["page"] == "aether-free-fi" {
             assert!(finnish && !english, "{at}: {cards:?}");
+            let name = aid("Pelaajan muis\u{ad}ti\u{ad}lap\u{ad}pu")
+                .unwrap_or_else(|| panic!("{at}: {names:?}"));
+            assert_eq!(name["lang"], "fi", "{at}");
         } else {
             assert!(english && !finnish, "{at}: {cards:?}");
+            let name = aid("Player aid").unwrap_or_else(|| panic!("{at}: {names:?}"));
+            assert_eq!(name["lang"], "en", "{at}");
         }
         let langs = r["langs"].as_array().unwrap();
         assert_eq!(langs.len(), 2, "{at}: {langs:?}");

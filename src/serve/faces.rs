@@ -92,6 +92,13 @@ pub struct Faces {
     pieces: FxHashMap<String, PieceDrawn>,
     /// Each board by its id.
     boards: FxHashMap<String, BoardDrawn>,
+    /// The language of its cards' and decks' words (the game's first for a game printing in
+    /// one), and of its pieces' (the data's own: a piece is printed once for every language).
+    words: String,
+    pieces_words: String,
+    /// The names shown under its faces that have long words, with those words' hyphenation
+    /// points ([`super::words`]).
+    shown: Value,
 }
 
 /// Where a face file is served to a table's page: under the table's own address, so that a
@@ -172,6 +179,18 @@ impl Faces {
             let lang = set
                 .lang
                 .unwrap_or_else(|| crate::render::sheets::boards::first_language(game));
+            faces.words = lang.to_string();
+            faces.pieces_words = crate::render::faces::languages::data_language(game).to_string();
+            let names = (faces.designs.iter().map(|d| d.name.as_str()))
+                .chain(faces.decks.iter().map(|d| d.name.as_str()))
+                .map(|n| (n, lang))
+                .chain(
+                    faces
+                        .pieces
+                        .values()
+                        .map(|p| (p.name.as_str(), faces.pieces_words.as_str())),
+                );
+            faces.shown = json!(super::words::shown(names));
             for board in &game.components.boards {
                 let (svg, size) =
                     crate::render::sheets::boards::board_svg_in(game, board, &templates, lang)?;
@@ -539,6 +558,9 @@ impl Faces {
             .map(|d| (d.id.clone(), json!(d.name)))
             .collect();
         view["cards"] = super::live::object([
+            ("lang", self.words.clone().into()),
+            ("pieces_lang", self.pieces_words.clone().into()),
+            ("shown", self.shown.clone()),
             ("table", table.into()),
             ("zones", zones),
             ("hands", hands.into()),

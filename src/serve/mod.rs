@@ -25,6 +25,7 @@ pub mod store;
 mod tables;
 pub mod think;
 mod voices;
+mod words;
 
 pub(crate) use reload::{Held, HeldRestart};
 use reload::{catalog_of, watch_data};

@@ -52,6 +52,10 @@ for (const p of cfg.pages) {
       // The cards as the page names them, and the languages it offers them in (and the one
       // chosen), where the game prints its cards in several.
       const cards = await page.locator('.free-card:visible, .card:visible').allTextContents();
+      // Each name under a face, as its text (with any soft hyphens) and the language it says
+      // it is in.
+      const names = await page.locator('.card-name:visible, .free-card strong:visible, .free-piece-name:visible')
+        .evaluateAll((els) => els.map((e) => ({ text: e.textContent, lang: e.lang })));
       const langs = await page.locator('#langs:visible #lang option').allTextContents();
       const lang = langs.length ? await page.locator('#lang').inputValue() : null;
       const wider = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -62,7 +66,7 @@ for (const p of cfg.pages) {
           await page.screenshot({ path: path.join(cfg.shots, `${p.book}-${width}-${scheme}.png`), fullPage: false });
         }
       }
-      results.push({ page: p.name, scheme, width, violations: found, errors, wider, buttons, said, cards, langs, lang });
+      results.push({ page: p.name, scheme, width, violations: found, errors, wider, buttons, said, cards, names, langs, lang });
       await context.close();
     }
   }

@@ -76,11 +76,13 @@
   let faces = {};
   let backs = {};
   let names = {};
+  let words = { shown: {} }; // the names' marked forms and languages (learnFaces)
   let deckNames = {};
   function learnFaces(view) {
     faces = {};
     names = {};
     const cards = view.cards || {};
+    words = { shown: cards.shown || {}, cards: cards.lang, pieces: cards.pieces_lang };
     backs = cards.backs || {};
     deckNames = cards.decks || {};
     const add = (c) => {
@@ -91,6 +93,15 @@
     (cards.hands || []).forEach((h) => (h.cards || []).forEach(add));
   }
   const shown = (card) => names[card.design] || card.name;
+  // A name on a tile as table.js's nameEl shows it: its long words with the hyphenation
+  // points the server marked, in the language the cards or pieces are printed in.
+  const marked = (name) => words.shown[name] || name;
+  function nameEl(tag, cls, name, piece) {
+    const e = el(tag, cls, marked(name));
+    const lang = piece ? words.pieces : words.cards;
+    if (lang) e.lang = lang;
+    return e;
+  }
   const deckShown = (pile) => deckNames[pile.deck] || pile.name;
   function pictureOf(card, up) {
     return up ? faces[card.design] : backs[card.deck];
@@ -110,7 +121,7 @@
     b.type = 'button';
     if (url) b.append(picture(url));
     if (up) {
-      b.append(el('strong', null, shown(card)));
+      b.append(nameEl('strong', null, shown(card)));
     } else {
       b.append(el('span', 'free-back-mark', 'face down'));
     }
@@ -118,7 +129,8 @@
     if (extra) b.append(' ', el('small', null, extra));
     // The name says what the tile shows, in the order it shows it (its visible words are part
     // of its name: label-content-name-mismatch).
-    b.setAttribute('aria-label', (up ? shown(card) : 'a card, face down') + (extra ? ', ' + extra : ''));
+    // (Its name as shown, soft hyphens and all: they are not read.)
+    b.setAttribute('aria-label', (up ? marked(shown(card)) : 'a card, face down') + (extra ? ', ' + extra : ''));
     return b;
   }
 
@@ -190,7 +202,7 @@
   function pieceFace(p, faces) {
     const f = faces && faces[p.piece];
     if (f && f.face) return picture(f.face);
-    return el('span', 'free-piece-name', p.name);
+    return nameEl('span', 'free-piece-name', p.name, true);
   }
   function pieceTiles(list, where, test, place, faces) {
     const row = el('div', 'free-chips');

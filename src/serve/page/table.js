@@ -26,6 +26,17 @@
     return e;
   }
 
+  // A name under a face, where a caption is a card's width: its long words with the
+  // hyphenation points the server marked (soft hyphens), in the language the cards or, for a
+  // piece, the pieces are printed in (the page itself is in English).
+  function nameEl(tag, cls, view, name, rest, piece) {
+    const cards = view.cards || {};
+    const e = el(tag, cls, ((cards.shown || {})[name] || name) + (rest || ''));
+    const lang = piece ? cards.pieces_lang : cards.lang;
+    if (lang) e.lang = lang;
+    return e;
+  }
+
   function showError(text) {
     const e = $('error');
     e.textContent = text || '';
@@ -153,14 +164,14 @@
     const aimed = targeted(view) && view.legal.some((m) => (m.at || []).indexOf(key) >= 0);
     const moves = kind === 'hand' ? movesOf(view, card.id) : [];
     if (aimed) return aimedCard(view, card, key);
-    if (!moves.length) return zoomCard(card, key);
+    if (!moves.length) return zoomCard(view, card, key);
     const box = el(moves.length ? 'button' : 'figure', 'card' + (moves.length ? ' playable' : '') + (picked === card.id ? ' picked' : ''));
     const img = el('img');
     img.setAttribute('src', card.face);
     img.setAttribute('alt', card.name);
     img.setAttribute('loading', 'lazy');
     img.draggable = false;
-    const cap = el(moves.length ? 'span' : 'figcaption', 'card-name', card.name + (card.count > 1 ? ' \u00d7' + card.count : ''));
+    const cap = nameEl(moves.length ? 'span' : 'figcaption', 'card-name', view, card.name, card.count > 1 ? ' \u00d7' + card.count : '');
     box.append(img, cap);
     if (moves.length) {
       box.type = 'button';
@@ -198,18 +209,18 @@
     box.dataset.target = key;
     box.dataset.card = card.id;
     box.dataset.name = card.name;
-    box.append(cardFace(card), el('span', 'card-name', card.name + (card.count > 1 ? ' \u00d7' + card.count : '')));
+    box.append(cardFace(card), nameEl('span', 'card-name', view, card.name, card.count > 1 ? ' \u00d7' + card.count : ''));
     box.title = card.name + ': choose it for a move';
     return box;
   }
   // A card no move acts on: a button that shows it large (its text readable).
-  function zoomCard(card, key) {
+  function zoomCard(view, card, key) {
     const box = el('button', 'card zoomable');
     box.type = 'button';
     box.dataset.target = key;
     box.dataset.zoom = card.face;
     box.dataset.name = card.name;
-    box.append(cardFace(card), el('span', 'card-name', card.name + (card.count > 1 ? ' \u00d7' + card.count : '')));
+    box.append(cardFace(card), nameEl('span', 'card-name', view, card.name, card.count > 1 ? ' \u00d7' + card.count : ''));
     box.title = card.name + ': show it large';
     return box;
   }
@@ -406,7 +417,7 @@
           b.dataset.name = p.name;
           const face = pieceImg(p, 'piece-face');
           if (mine && face.tagName === 'IMG') face.setAttribute('alt', '');
-          b.append(face, el(mine ? 'span' : 'figcaption', 'card-name', p.name + ' \u00d7' + p.count));
+          b.append(face, nameEl(mine ? 'span' : 'figcaption', 'card-name', view, p.name, ' \u00d7' + p.count, true));
           row.append(b);
         }
         sec.append(row);
