@@ -10,7 +10,8 @@ use clap::{Parser, Subcommand};
 use crate::diag::{Problem, ProblemKind};
 use crate::model::Game;
 use crate::pipeline::{self, Outcome, load_games};
-use crate::render::{BuildOptions, Duplex, Paper};
+use crate::render::BuildOptions;
+use crate::render::sheets::layout::{Duplex, Paper};
 use crate::scaffold;
 
 mod translate;
@@ -610,7 +611,7 @@ pub struct BuildArgs {
     /// Cut guides on card sheets: crop marks, cut lines across the sheet (through the
     /// gutters between the cards, never along a card), or both.
     #[arg(long, value_enum, default_value = "crop")]
-    pub marks: crate::render::Marks,
+    pub marks: crate::render::sheets::layout::Marks,
     /// Let decks share sheets: decks of one card size fill the same grid, and the last,
     /// part-empty sheets of every size are packed together, each size in its own band.
     #[arg(long)]

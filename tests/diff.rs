@@ -17,8 +17,9 @@ use common::pdf_read::{drawn, page_box, page_ids};
 use lopdf::Document;
 use printplay::diff::changed::reprinted;
 use printplay::model::load_game;
+use printplay::render::sheets::layout::Duplex;
 use printplay::render::sheets::layout::Rect;
-use printplay::render::{self, BuildOptions, Duplex, Reprint};
+use printplay::render::{self, BuildOptions, Reprint};
 
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")

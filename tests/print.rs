@@ -12,10 +12,11 @@ use common::pdf_read::{Segment, drawn, page_box, page_ids};
 use lopdf::Document;
 use printplay::model::{Game, load_game};
 use printplay::render::sheets::CardPage;
+use printplay::render::sheets::layout::{Duplex, Marks, Paper};
 use printplay::render::sheets::layout::{
     Grid, MIN_TEXT_PT, MM_PER_PT, PAPER_MARGIN, Rect, SIDE_MARK_MIN,
 };
-use printplay::render::{self, BuildOptions, Duplex, Marks, Paper};
+use printplay::render::{self, BuildOptions};
 
 const TOL: f64 = 0.05;
 

@@ -14,7 +14,8 @@ use common::pdf_read::{Segment, drawn, page_box, page_ids};
 use lopdf::Document;
 use printplay::model::load_game;
 use printplay::render::sheets::layout::Rect;
-use printplay::render::{self, BuildOptions, Duplex, Paper};
+use printplay::render::sheets::layout::{Duplex, Paper};
+use printplay::render::{self, BuildOptions};
 
 /// Registration across the fold, in millimetres.
 const FOLD_TOL: f64 = 0.01;

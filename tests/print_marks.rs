@@ -7,7 +7,8 @@ mod common;
 
 use printplay::render::sheets::CardPage;
 use printplay::render::sheets::layout::{MARK_GAP, MARK_MIN, Rect};
-use printplay::render::{self, BuildOptions, Marks, Paper};
+use printplay::render::sheets::layout::{Marks, Paper};
+use printplay::render::{self, BuildOptions};
 
 const DPI: f64 = 300.0;
 

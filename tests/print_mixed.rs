@@ -16,7 +16,8 @@ use lopdf::Document;
 use printplay::model::load_game;
 use printplay::render::sheets::CardPage;
 use printplay::render::sheets::layout::Rect;
-use printplay::render::{self, BuildOptions, Duplex, Marks, Paper};
+use printplay::render::sheets::layout::{Duplex, Marks, Paper};
+use printplay::render::{self, BuildOptions};
 
 /// Registration of a back with its front, in millimetres.
 const REG: f64 = 0.01;

@@ -11,8 +11,9 @@ use std::path::Path;
 
 use printplay::model::load_game;
 use printplay::render::sheets::CardPage;
+use printplay::render::sheets::layout::{Duplex, Marks, Paper};
 use printplay::render::sheets::layout::{MARK_EDGE, Rect};
-use printplay::render::{self, BuildOptions, Duplex, Marks, Paper};
+use printplay::render::{self, BuildOptions};
 
 mod common;
 

@@ -9,8 +9,9 @@ use std::process::Command;
 
 use lopdf::{Document, ObjectId};
 use printplay::model::{Game, load_game};
+use printplay::render::sheets::layout::{Duplex, Paper};
 use printplay::render::sheets::layout::{PRINTER_MARGIN, Rect};
-use printplay::render::{self, BuildOptions, Duplex, Paper};
+use printplay::render::{self, BuildOptions};
 
 mod common;
 

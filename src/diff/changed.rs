@@ -19,9 +19,10 @@ use crate::diff::{Status, diff_with_earlier, short};
 use crate::model::Game;
 use crate::render::faces::{CardFace, DeckFaces, Faces};
 use crate::render::formats::pdf::{self, PageSpec};
+use crate::render::sheets::layout::Duplex;
 use crate::render::sheets::layout::{self, MM_PER_PT, PAPER_MARGIN};
 use crate::render::sheets::{self, CardPage, Sheet};
-use crate::render::{BuildOptions, Duplex, GameBuild, Reprint};
+use crate::render::{BuildOptions, GameBuild, Reprint};
 
 /// The file this stage writes, in the game's output folder.
 pub const FILE: &str = "changed.pdf";

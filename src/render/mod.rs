@@ -27,7 +27,7 @@ use faces::Faces;
 use faces::template::Templates;
 use formats::{pdf, png};
 use sheets::Sheet;
-pub use sheets::layout::{Duplex, Marks, Paper};
+use sheets::layout::{Duplex, Marks, Paper};
 use sheets::sides;
 
 /// Escapes text for SVG/XML content and attributes.
