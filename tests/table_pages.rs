@@ -158,6 +158,24 @@ fn every_table_page_has_no_axe_violation_and_a_held_spectator_is_offered_no_rest
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // A long word that fits its caption stays whole, at either width: Capek's "Organ
+    // Replacement" cards never show "Re-placement" (the hyphenation points are taken only
+    // for a word wider than its caption: tests/table_languages.rs).
+    for r in results.iter().filter(|r| r["page"] == "zones-seat") {
+        let at = format!("{} ({}, {} px)", r["page"], r["scheme"], r["width"]);
+        let organs: Vec<&str> = r["names"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|n| n["text"].as_str())
+            .filter(|t| t.replace('\u{ad}', "").contains("Organ Replacement"))
+            .collect();
+        assert!(!organs.is_empty(), "{at}: {}", r["names"]);
+        assert!(
+            organs.iter().all(|t| !t.contains('\u{ad}')),
+            "{at}: {organs:?}"
+        );
+    }
     // The book's pictures of Capek's table and of the Aztecs' free table.
     common::pictures::book_pictures(&shots(), "capek", "table-capek-golems");
     common::pictures::book_pictures(&shots(), "aztecs", "table-aztecs");

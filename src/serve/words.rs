@@ -3,7 +3,8 @@
 //! anywhere, break mid-syllable ("muistilapp / u"). The server marks each long word's
 //! hyphenation points with soft hyphens (U+00AD, hypher's Knuth-Liang patterns for the
 //! name's language), where the page's browser may have no hyphenation dictionary of its own;
-//! the page breaks there with a hyphen, and says in which language each caption is. The names
+//! the page takes those points only for a word it measures wider than its caption (a word
+//! that fits is better whole), and says in which language each caption is. The names
 //! themselves (what the engines, the moves and the log say) are never changed.
 
 use std::collections::BTreeMap;

@@ -93,11 +93,15 @@
     (cards.hands || []).forEach((h) => (h.cards || []).forEach(add));
   }
   const shown = (card) => names[card.design] || card.name;
-  // A name on a tile as table.js's nameEl shows it: its long words with the hyphenation
-  // points the server marked, in the language the cards or pieces are printed in.
-  const marked = (name) => words.shown[name] || name;
+  // A name on a tile as table.js's nameEl makes it: in the language the cards or pieces are
+  // printed in, with its long words' hyphenation points aside (table.js's fitNames uses them
+  // where a word is wider than its tile, after this page's part is drawn).
   function nameEl(tag, cls, name, piece) {
-    const e = el(tag, cls, marked(name));
+    const e = el(tag, cls, name);
+    if (words.shown[name]) {
+      e.dataset.plain = name;
+      e.dataset.marked = words.shown[name];
+    }
     const lang = piece ? words.pieces : words.cards;
     if (lang) e.lang = lang;
     return e;
@@ -129,8 +133,7 @@
     if (extra) b.append(' ', el('small', null, extra));
     // The name says what the tile shows, in the order it shows it (its visible words are part
     // of its name: label-content-name-mismatch).
-    // (Its name as shown, soft hyphens and all: they are not read.)
-    b.setAttribute('aria-label', (up ? marked(shown(card)) : 'a card, face down') + (extra ? ', ' + extra : ''));
+    b.setAttribute('aria-label', (up ? shown(card) : 'a card, face down') + (extra ? ', ' + extra : ''));
     return b;
   }
 

@@ -26,16 +26,60 @@
     return e;
   }
 
-  // A name under a face, where a caption is a card's width: its long words with the
-  // hyphenation points the server marked (soft hyphens), in the language the cards or, for a
-  // piece, the pieces are printed in (the page itself is in English).
+  // A name under a face, where a caption is a card's width, in the language the cards or,
+  // for a piece, the pieces are printed in (the page itself is in English). A name with a
+  // long word keeps the server's hyphenation points of it (soft hyphens) aside, for
+  // fitNames.
   function nameEl(tag, cls, view, name, rest, piece) {
     const cards = view.cards || {};
-    const e = el(tag, cls, ((cards.shown || {})[name] || name) + (rest || ''));
+    const plain = name + (rest || '');
+    const e = el(tag, cls, plain);
+    const marked = (cards.shown || {})[name];
+    if (marked) {
+      e.dataset.plain = plain;
+      e.dataset.marked = marked + (rest || '');
+    }
     const lang = piece ? cards.pieces_lang : cards.lang;
     if (lang) e.lang = lang;
     return e;
   }
+
+  // Each name under a face (here and in free.js) whose longest word is wider than its
+  // caption breaks that word between syllables, with a hyphen (its marked form); the others
+  // keep their words whole, since a word that fits is better not broken. Measured at once for
+  // every name (each width read, then each longest word's, then the texts written), after
+  // each render and when the window's width changes. A label naming the caption says what it
+  // shows.
+  function fitNames() {
+    const names = Array.from(document.querySelectorAll('[data-marked]'));
+    const label = (e, from, to) => {
+      const owner = e.closest('[aria-label]');
+      const said = owner && owner.getAttribute('aria-label');
+      if (said && said.indexOf(from) >= 0) owner.setAttribute('aria-label', said.replace(from, to));
+    };
+    for (const e of names) {
+      if (e.textContent !== e.dataset.plain) {
+        label(e, e.dataset.marked, e.dataset.plain);
+        e.textContent = e.dataset.plain;
+      }
+    }
+    const room = names.map((e) => e.getBoundingClientRect().width);
+    names.forEach((e) => e.classList.add('measure-words'));
+    const longest = names.map((e) => e.getBoundingClientRect().width);
+    names.forEach((e) => e.classList.remove('measure-words'));
+    names.forEach((e, i) => {
+      if (room[i] > 0 && longest[i] > room[i] + 0.5) {
+        label(e, e.dataset.plain, e.dataset.marked);
+        e.textContent = e.dataset.marked;
+      }
+    });
+  }
+  let fitWidth = window.innerWidth;
+  window.addEventListener('resize', () => {
+    if (window.innerWidth === fitWidth) return;
+    fitWidth = window.innerWidth;
+    fitNames();
+  });
 
   function showError(text) {
     const e = $('error');
@@ -598,6 +642,7 @@
     ex.hidden = !view.outcome;
     if (view.outcome) ex.setAttribute('href', api + '/transcript' + query);
     document.dispatchEvent(new CustomEvent('printplay:render', { detail: view }));
+    fitNames();
   }
 
   async function request(method, path, body) {
