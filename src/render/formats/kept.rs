@@ -179,7 +179,18 @@ impl<'a, T: Clone> Kept<'a, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::formats::pdf::{PageSpec, write_pdf, write_pdf_keeping};
     use std::cell::Cell;
+
+    /// `art.svg` in `dir`, a square of `fill`, written and loaded (again) as drawing faces
+    /// loads the art it places.
+    fn square_art(dir: &std::path::Path, fill: &str) -> Arc<Art> {
+        let svg = format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="{fill}"/></svg>"##
+        );
+        std::fs::write(dir.join("art.svg"), svg).unwrap();
+        images::load(dir, "art.svg").unwrap()
+    }
 
     /// An item is made once while its document, fonts and art stay the same, across PDFs of
     /// one title; again when its art file changed, when the fonts are others, or when nothing
@@ -187,13 +198,7 @@ mod tests {
     #[test]
     fn an_item_is_made_again_only_when_what_it_depends_on_changed() {
         let dir = tempfile::tempdir().unwrap();
-        let square = |fill: &str| {
-            format!(
-                r##"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="{fill}"/></svg>"##
-            )
-        };
-        std::fs::write(dir.path().join("k.svg"), square("red")).unwrap();
-        let art = images::load(dir.path(), "k.svg").unwrap();
+        let art = square_art(dir.path(), "red");
         let svg = format!(
             r#"<svg><image href="{}" width="10" height="10"/></svg>"#,
             crate::render::xml_escape(&art.href)
@@ -217,8 +222,7 @@ mod tests {
         assert_eq!(store.kept("proof"), (0, 1));
         round("other", Some(&store), &fonts);
         assert_eq!(made.get(), 2, "each title keeps its own");
-        std::fs::write(dir.path().join("k.svg"), square("blue")).unwrap();
-        images::load(dir.path(), "k.svg").unwrap();
+        square_art(dir.path(), "blue");
         round("proof", Some(&store), &fonts);
         assert_eq!(made.get(), 3, "its art changed");
         round("proof", Some(&store), &fonts);
@@ -228,5 +232,38 @@ mod tests {
         assert_eq!(made.get(), 4, "other fonts");
         round("proof", None, &other_fonts);
         assert_eq!(made.get(), 5, "nothing is kept without a store");
+    }
+
+    #[test]
+    fn kept_pages_are_read_again_when_their_art_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let art = square_art(dir.path(), "#ff0000");
+        let pages = [PageSpec::new(
+            (20.0, 20.0),
+            format!(
+                r#"<image href="{}" width="10" height="10"/>"#,
+                crate::render::xml_escape(&art.href)
+            ),
+        )];
+        let fonts = crate::render::faces::fonts::builtin();
+        let title = "kept pages and their art";
+        let read = write_pdf(title, &pages, &fonts).unwrap();
+        let store = ReadPages::default();
+        let write_pdf = |title: &str, pages: &[PageSpec], fonts: &FontDb| {
+            write_pdf_keeping(title, pages, fonts, Some(&store))
+        };
+        let first = write_pdf(title, &pages, &fonts).unwrap();
+        assert_eq!(first, read, "keeping what was read changes nothing written");
+        assert_eq!(
+            store.kept(title),
+            (1, 0),
+            "the page is kept for the next PDF of its title"
+        );
+        assert_eq!(write_pdf(title, &pages, &fonts).unwrap(), first);
+        // The same page, its art changed on disk (and loaded again, as drawing faces does).
+        square_art(dir.path(), "blue");
+        let changed = write_pdf(title, &pages, &fonts).unwrap();
+        assert_ne!(changed, first, "the page was read again with the new art");
+        assert_eq!(write_pdf(title, &pages, &fonts).unwrap(), changed);
     }
 }

@@ -585,46 +585,6 @@ mod tests {
     }
 
     #[test]
-    fn kept_pages_are_read_again_when_their_art_changes() {
-        let dir = tempfile::tempdir().unwrap();
-        let square = |fill: &str| {
-            format!(
-                r##"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="{fill}"/></svg>"##
-            )
-        };
-        std::fs::write(dir.path().join("a.svg"), square("#ff0000")).unwrap();
-        let art = crate::render::faces::images::load(dir.path(), "a.svg").unwrap();
-        let pages = [PageSpec::new(
-            (20.0, 20.0),
-            format!(
-                r#"<image href="{}" width="10" height="10"/>"#,
-                xml_escape(&art.href)
-            ),
-        )];
-        let fonts = crate::render::faces::fonts::builtin();
-        let title = "kept pages and their art";
-        let read = write_pdf(title, &pages, &fonts).unwrap();
-        let store = ReadPages::default();
-        let write_pdf = |title: &str, pages: &[PageSpec], fonts: &FontDb| {
-            write_pdf_keeping(title, pages, fonts, Some(&store))
-        };
-        let first = write_pdf(title, &pages, &fonts).unwrap();
-        assert_eq!(first, read, "keeping what was read changes nothing written");
-        assert_eq!(
-            store.kept(title),
-            (1, 0),
-            "the page is kept for the next PDF of its title"
-        );
-        assert_eq!(write_pdf(title, &pages, &fonts).unwrap(), first);
-        // The same page, its art changed on disk (and loaded again, as drawing faces does).
-        std::fs::write(dir.path().join("a.svg"), square("blue")).unwrap();
-        crate::render::faces::images::load(dir.path(), "a.svg").unwrap();
-        let changed = write_pdf(title, &pages, &fonts).unwrap();
-        assert_ne!(changed, first, "the page was read again with the new art");
-        assert_eq!(write_pdf(title, &pages, &fonts).unwrap(), changed);
-    }
-
-    #[test]
     #[cfg_attr(
         not(krilla_glyph_runs),
         ignore = "krilla-svg as published (a published printplay) draws glyph by glyph"
