@@ -326,14 +326,7 @@ fn lowest_text(
 /// An SVG document without its `<text>` elements: what each text is printed on. `None` when
 /// the document does not read, or reuses elements (`<use>`), which could draw text anywhere.
 fn without_text(svg: &str) -> Option<String> {
-    let options = usvg::roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..Default::default()
-    };
-    let doc = usvg::roxmltree::Document::parse_with_options(svg, options).ok()?;
-    if doc.descendants().any(|n| n.has_tag_name("use")) {
-        return None;
-    }
+    let doc = crate::render::formats::pdf::cuttable(svg)?;
     let mut out = String::with_capacity(svg.len());
     let mut from = 0;
     for n in doc.descendants().filter(|n| n.has_tag_name("text")) {

@@ -236,14 +236,7 @@ pub fn inset_of(tree: &usvg::Tree, size_mm: (f64, f64), trim: Rect) -> Option<f6
 /// not read, or reuses elements (`<use>`), which could draw text elsewhere: then the whole
 /// document is measured.
 fn text_only(svg: &str) -> Option<String> {
-    let options = usvg::roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..Default::default()
-    };
-    let doc = usvg::roxmltree::Document::parse_with_options(svg, options).ok()?;
-    if doc.descendants().any(|n| n.has_tag_name("use")) {
-        return None;
-    }
+    let doc = cuttable(svg)?;
     fn has_text(n: usvg::roxmltree::Node) -> bool {
         n.descendants().any(|d| d.has_tag_name("text"))
     }
@@ -279,6 +272,18 @@ fn text_only(svg: &str) -> Option<String> {
     // A document without text is nothing.
     write(doc.root_element(), svg, &mut out);
     Some(out)
+}
+
+/// `svg`'s XML, to be cut at its `<text>` elements (down to them, [`text_only`]; without
+/// them, the contrast check's ground): `None` when it does not read, or reuses elements
+/// (`<use>`), which could draw text anywhere.
+pub(crate) fn cuttable(svg: &str) -> Option<usvg::roxmltree::Document<'_>> {
+    let options = usvg::roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = usvg::roxmltree::Document::parse_with_options(svg, options).ok()?;
+    (!doc.descendants().any(|n| n.has_tag_name("use"))).then_some(doc)
 }
 
 /// Calls `f` with the bounding box (canvas pixels) of every text in `group`.
