@@ -97,7 +97,8 @@ pub struct Faces {
     words: String,
     pieces_words: String,
     /// The names shown under its faces that have long words, with those words' hyphenation
-    /// points ([`super::words`]).
+    /// points ([`super::words`]): every view carries them all, as the rules reference's
+    /// gallery names every card and piece; where a card is, only the view says.
     shown: Value,
 }
 
