@@ -153,7 +153,7 @@ impl Trees {
         if self.keeping.load(Ordering::Relaxed) {
             return self.raster(svg, fonts).map(Some);
         }
-        Ok(crate::render::formats::pdf::read_text(svg, fonts)?.map(Arc::new))
+        text_alone(svg, fonts)
     }
 
     /// Lets go of every document kept.
@@ -190,8 +190,13 @@ pub fn text(
 ) -> Result<Option<Arc<usvg::Tree>>, String> {
     match trees {
         Some(t) => t.text(svg, fonts),
-        None => Ok(crate::render::formats::pdf::read_text(svg, fonts)?.map(Arc::new)),
+        None => text_alone(svg, fonts),
     }
+}
+
+/// `svg` cut down to its text, read and let go.
+fn text_alone(svg: &str, fonts: &FontDb) -> Result<Option<Arc<usvg::Tree>>, String> {
+    Ok(crate::render::formats::pdf::read_text(svg, fonts)?.map(Arc::new))
 }
 
 /// `svg` read as [`parse_raster`] reads it, through `trees` when given.

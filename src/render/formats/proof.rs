@@ -130,11 +130,10 @@ pub fn proof_pages(
             .map(|(f, scale)| {
                 let doc = sheets::single_face(&body_of(f), f.size);
                 let px_per_mm = SIMULATION_PX_PER_MM * scale;
+                // The document (which holds the face's size) and the resolution.
                 let mut key = blake3::Hasher::new();
                 key.update(doc.as_bytes());
-                for n in [f.size.0, f.size.1, px_per_mm] {
-                    key.update(&n.to_bits().to_le_bytes());
-                }
+                key.update(&px_per_mm.to_bits().to_le_bytes());
                 let sims = kept
                     .get_or(&doc, key.finalize(), fonts, || {
                         let px = png::rasterise(&doc, f.size, px_per_mm, fonts, trees)?;

@@ -89,12 +89,7 @@ impl Net {
             .into_iter()
             .find(|(n, _)| *n == name)
             .map(|(_, r)| r)
-            .unwrap_or(Rect {
-                x: 0.0,
-                y: 0.0,
-                w: 0.0,
-                h: 0.0,
-            })
+            .unwrap_or(Rect::of_size((0.0, 0.0)))
     }
 
     /// How far a dust flap reaches: the box's depth, but never past the middle of the

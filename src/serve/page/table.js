@@ -48,12 +48,12 @@
   // caption breaks that word between syllables, with a hyphen (its marked form); the others
   // keep their words whole, since a word that fits is better not broken. Measured at once for
   // every name (each width read, then each longest word's, then the texts written), after
-  // each render and when the window's width changes. A label naming the caption says what it
-  // shows.
+  // each render and when the window's width changes. The label of the button the caption is
+  // on says what the caption shows.
   function fitNames() {
     const names = Array.from(document.querySelectorAll('[data-marked]'));
     const label = (e, from, to) => {
-      const owner = e.closest('[aria-label]');
+      const owner = e.closest('button[aria-label]');
       const said = owner && owner.getAttribute('aria-label');
       if (said && said.indexOf(from) >= 0) owner.setAttribute('aria-label', said.replace(from, to));
     };
